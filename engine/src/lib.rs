@@ -1,0 +1,9 @@
+//! Weft's host engine: runs sandboxed Wasm plugins and chooses the plugin for each object or app.
+//!
+//! - [`plugin`]: the wasmtime host — loading, compiling and caching components, and calling them under limits.
+//! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
+//! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
+
+pub mod health;
+pub mod plugin;
+pub mod registry;

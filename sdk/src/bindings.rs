@@ -1,0 +1,37 @@
+//! Bindings generated from the plugin contract in `wit/`, one module per world.
+
+/// The `health-check` world.
+#[cfg(feature = "health")]
+pub mod health {
+    wit_bindgen::generate!({
+        world: "health-check",
+        path: "../wit",
+        pub_export_macro: true,
+        export_macro_name: "export_health_world",
+        default_bindings_module: "weft_sdk::bindings::health",
+    });
+}
+
+/// The `renderer` world.
+#[cfg(feature = "renderer")]
+pub mod renderer {
+    wit_bindgen::generate!({
+        world: "renderer",
+        path: "../wit",
+        pub_export_macro: true,
+        export_macro_name: "export_renderer_world",
+        default_bindings_module: "weft_sdk::bindings::renderer",
+    });
+}
+
+/// The `build-steer` world.
+#[cfg(feature = "build-steer")]
+pub mod build_steer {
+    wit_bindgen::generate!({
+        world: "build-steer",
+        path: "../wit",
+        pub_export_macro: true,
+        export_macro_name: "export_build_steer_world",
+        default_bindings_module: "weft_sdk::bindings::build_steer",
+    });
+}

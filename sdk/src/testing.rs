@@ -1,0 +1,240 @@
+//! Running checks natively, without Wasm: single objects, objects with children, and whole Argo CD
+//! `health_test.yaml` suites.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::check::{Context, HealthCheck, Related};
+use crate::health::{Health, PluginError, Status};
+use crate::object::Object;
+
+/// Assesses one object with no related objects.
+pub fn assess<C: HealthCheck>(obj: &Object) -> Result<Option<Health>, PluginError> {
+    C::assess(obj, &Context::empty())
+}
+
+/// Assesses the object in a YAML document.
+pub fn assess_yaml<C: HealthCheck>(yaml: &str) -> Result<Option<Health>, PluginError> {
+    assess::<C>(&Object::from_yaml(yaml)?)
+}
+
+/// A set of objects a check can look up as children, as the host's cache would hold them.
+#[derive(Debug, Clone, Default)]
+pub struct Fixture {
+    objects: Vec<Object>,
+}
+
+impl Fixture {
+    /// A fixture holding `objects`.
+    pub fn new(objects: Vec<Object>) -> Self {
+        Fixture { objects }
+    }
+
+    /// Assesses `obj` with this fixture's objects as its possible children.
+    pub fn assess<C: HealthCheck>(&self, obj: &Object) -> Result<Option<Health>, PluginError> {
+        C::assess(obj, &Context::new(self))
+    }
+}
+
+impl Related for Fixture {
+    fn children(&self, uid: &str) -> Vec<Object> {
+        self.objects
+            .iter()
+            .filter(|o| o.owner_uids().any(|owner| owner == uid))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Every non-empty document of a YAML stream (`---`-separated), in order.
+pub fn yaml_documents(text: &str) -> Result<Vec<Value>, serde_yaml::Error> {
+    let mut documents = Vec::new();
+    for document in serde_yaml::Deserializer::from_str(text) {
+        let value = Value::deserialize(document)?;
+        if !value.is_null() {
+            documents.push(value);
+        }
+    }
+    Ok(documents)
+}
+
+/// One case of an Argo CD `health_test.yaml` suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HealthTestCase {
+    /// The expected verdict.
+    pub expected: Health,
+    /// The object's file, resolved against the suite file's directory.
+    pub input: PathBuf,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SuiteFile {
+    tests: Vec<SuiteEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SuiteEntry {
+    health_status: SuiteStatus,
+    input_path: String,
+}
+
+#[derive(Deserialize)]
+struct SuiteStatus {
+    status: String,
+    #[serde(default)]
+    message: String,
+}
+
+/// Why a suite could not be read.
+#[derive(Debug)]
+pub struct SuiteError {
+    /// The file at fault.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl std::fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason)
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
+/// Reads an Argo CD `health_test.yaml` suite: `tests:` entries of `{healthStatus: {status, message}, inputPath}`.
+/// Argo CD compares messages exactly, and an absent message means an empty one; so do we.
+pub fn read_health_suite(path: &Path) -> Result<Vec<HealthTestCase>, SuiteError> {
+    let fail = |reason: String| SuiteError {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let suite: SuiteFile = serde_yaml::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    suite
+        .tests
+        .into_iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let status = Status::parse(&entry.health_status.status).ok_or_else(|| {
+                fail(format!(
+                    "test {}: unknown health status {:?}",
+                    i + 1,
+                    entry.health_status.status
+                ))
+            })?;
+            Ok(HealthTestCase {
+                expected: Health::new(status, entry.health_status.message),
+                input: base.join(entry.input_path),
+            })
+        })
+        .collect()
+}
+
+/// Reads the first non-empty YAML document of a file as an object.
+pub fn read_object(path: &Path) -> Result<Object, SuiteError> {
+    let fail = |reason: String| SuiteError {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let first = yaml_documents(&text)
+        .map_err(|e| fail(e.to_string()))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| fail("no YAML document in the file".into()))?;
+    Object::new(first).map_err(|e| fail(e.message))
+}
+
+/// The outcome of running a suite natively.
+#[derive(Debug, Default)]
+pub struct SuiteReport {
+    /// Cases whose verdict matched.
+    pub passed: usize,
+    /// One line per case that did not, saying what was expected and what came back.
+    pub failures: Vec<String>,
+}
+
+/// Runs an Argo CD suite against `C` natively.
+pub fn run_health_suite<C: HealthCheck>(path: &Path) -> Result<SuiteReport, SuiteError> {
+    let mut report = SuiteReport::default();
+    for case in read_health_suite(path)? {
+        let obj = read_object(&case.input)?;
+        match assess::<C>(&obj) {
+            Ok(Some(got)) if got == case.expected => report.passed += 1,
+            got => report.failures.push(format!(
+                "{}: expected {:?}, got {got:?}",
+                case.input.display(),
+                case.expected
+            )),
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct ChildCount;
+
+    impl HealthCheck for ChildCount {
+        fn assess(obj: &Object, cx: &Context<'_>) -> Result<Option<Health>, PluginError> {
+            let n = cx.children(obj).len();
+            Ok(Some(Health::healthy(format!("{n} children"))))
+        }
+    }
+
+    #[test]
+    fn fixture_finds_children_by_owner_uid() {
+        let docs = yaml_documents(
+            "---\nkind: Parent\nmetadata: {name: p, uid: p1}\n---\n\
+             kind: Child\nmetadata: {name: a, ownerReferences: [{uid: p1}]}\n---\n\
+             kind: Child\nmetadata: {name: b, ownerReferences: [{uid: other}]}\n---\n",
+        )
+        .unwrap();
+        let objects: Vec<Object> = docs.into_iter().map(|d| Object::new(d).unwrap()).collect();
+        let fixture = Fixture::new(objects.clone());
+        let verdict = fixture.assess::<ChildCount>(&objects[0]).unwrap();
+        assert_eq!(verdict, Some(Health::healthy("1 children")));
+        assert_eq!(
+            assess::<ChildCount>(&objects[0]).unwrap(),
+            Some(Health::healthy("0 children"))
+        );
+    }
+
+    #[test]
+    fn reads_argocd_suites() {
+        let dir = std::env::temp_dir().join(format!("weft-sdk-suite-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("testdata")).unwrap();
+        std::fs::write(
+            dir.join("health_test.yaml"),
+            "tests:\n- healthStatus: {status: Healthy, message: fine}\n  inputPath: testdata/a.yaml\n\
+             - healthStatus: {status: Degraded}\n  inputPath: testdata/a.yaml\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("testdata/a.yaml"), "---\nkind: X\nmetadata: {name: a}\n").unwrap();
+        let cases = read_health_suite(&dir.join("health_test.yaml")).unwrap();
+        assert_eq!(cases[1].expected, Health::degraded(""));
+        let report = run_health_suite::<ChildCount>(&dir.join("health_test.yaml")).unwrap();
+        assert_eq!(report.passed, 0);
+        assert_eq!(report.failures.len(), 2);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn bad_suite_status_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("weft-sdk-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("health_test.yaml");
+        std::fs::write(&path, "tests:\n- healthStatus: {status: Fine}\n  inputPath: x.yaml\n").unwrap();
+        let err = read_health_suite(&path).unwrap_err();
+        assert!(err.to_string().contains("unknown health status"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
