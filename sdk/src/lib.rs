@@ -40,8 +40,10 @@
 
 mod check;
 mod condition;
+pub mod dispatch;
 mod health;
 pub mod log;
+pub mod shapes;
 mod object;
 pub mod testing;
 
@@ -54,6 +56,7 @@ pub mod bindings;
 
 pub use check::{Context, HealthCheck, Related};
 pub use condition::Condition;
+pub use dispatch::{Check, KindTable};
 pub use health::{ErrorKind, Health, PluginError, Status};
 pub use object::{Object, Replicas};
 pub use serde_json::{self, Value, json};

@@ -177,6 +177,109 @@ pub fn run_health_suite<C: HealthCheck>(path: &Path) -> Result<SuiteReport, Suit
     Ok(report)
 }
 
+/// One case of a conformance corpus (`cases.json` in `tests/conformance/`): an object file and the verdict Argo CD
+/// gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorpusCase {
+    /// The customization key's group (`_` is a wildcard segment, as in Argo CD's directory names).
+    pub group: String,
+    /// The customization key's kind (`_` for any).
+    pub kind: String,
+    /// The object file, resolved against the corpus directory.
+    pub file: PathBuf,
+    /// The expected status; `None` when Argo CD gives no health at all.
+    pub status: Option<Status>,
+    /// The expected message, when the corpus asserts one (an asserted empty message is `Some("")`).
+    pub message: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CorpusEntry {
+    group: String,
+    kind: String,
+    file: String,
+    status: Option<String>,
+    message: Option<String>,
+    derived_message: Option<String>,
+}
+
+/// Reads a corpus `cases.json`. Where a case has no asserted `message` but a `derived_message` (the message the
+/// current Go code emits), the derived one is expected.
+pub fn read_corpus(cases_json: &Path) -> Result<Vec<CorpusCase>, SuiteError> {
+    let fail = |reason: String| SuiteError {
+        path: cases_json.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(cases_json).map_err(|e| fail(e.to_string()))?;
+    let entries: Vec<CorpusEntry> = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let base = cases_json.parent().unwrap_or(Path::new("."));
+    entries
+        .into_iter()
+        .map(|e| {
+            let status = match &e.status {
+                Some(name) => Some(
+                    Status::parse(name)
+                        .ok_or_else(|| fail(format!("{}: unknown status {name:?}", e.file)))?,
+                ),
+                None => None,
+            };
+            Ok(CorpusCase {
+                group: e.group,
+                kind: e.kind,
+                file: base.join(&e.file),
+                status,
+                message: e.message.or(e.derived_message),
+            })
+        })
+        .collect()
+}
+
+/// Checks one verdict against a corpus case; `Err` says what differs.
+pub fn check_corpus_case(case: &CorpusCase, got: Option<&Health>) -> Result<(), String> {
+    let got_status = got.map(|h| h.status);
+    if got_status != case.status {
+        return Err(format!(
+            "{}: expected status {:?}, got {got:?}",
+            case.file.display(),
+            case.status
+        ));
+    }
+    if let (Some(expected), Some(health)) = (&case.message, got)
+        && &health.message != expected
+    {
+        return Err(format!(
+            "{}: expected message {expected:?}, got {:?}",
+            case.file.display(),
+            health.message
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the corpus cases `select` picks through `C` natively.
+pub fn run_corpus<C: HealthCheck>(
+    cases_json: &Path,
+    select: impl Fn(&CorpusCase) -> bool,
+) -> Result<SuiteReport, SuiteError> {
+    let mut report = SuiteReport::default();
+    for case in read_corpus(cases_json)?.iter().filter(|c| select(c)) {
+        let obj = read_object(&case.file)?;
+        let verdict = match assess::<C>(&obj) {
+            Ok(verdict) => verdict,
+            Err(e) => {
+                report.failures.push(format!("{}: plugin error {e}", case.file.display()));
+                continue;
+            }
+        };
+        match check_corpus_case(case, verdict.as_ref()) {
+            Ok(()) => report.passed += 1,
+            Err(failure) => report.failures.push(failure),
+        }
+    }
+    Ok(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

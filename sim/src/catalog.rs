@@ -74,6 +74,9 @@ impl Catalog {
     /// definition is incomplete.
     pub fn register_definition(&mut self, definition: &Value) -> Option<Arc<ResourceType>> {
         let resource = Arc::new(type_from_definition(definition)?);
+        if self.types.get(&resource.key()).is_some_and(|existing| !existing.custom) {
+            return None;
+        }
         self.types.insert(resource.key(), resource.clone());
         Some(resource)
     }
