@@ -14,7 +14,7 @@ mod limits;
 mod state;
 
 pub use error::{CallError, Failure, LoadError};
-pub use health::{HealthPlugin, HealthResults};
+pub use health::{CallReport, HealthPlugin, HealthResults};
 pub use host::{HostConfig, HostError, LoadedComponent, PluginHost};
 pub use limits::{CallLimits, LimitOverrides};
 pub use state::{LogLine, NoRelated, RelatedObjects};

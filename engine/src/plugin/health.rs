@@ -1,0 +1,215 @@
+//! Calling a `health-check` plugin: a fresh sandbox per batch, results checked against the contract.
+
+use std::sync::Arc;
+
+use wasmtime::Store;
+use wasmtime::component::InstancePre;
+use weft_sdk::{ErrorKind, Health, PluginError, Status};
+
+use super::bindings::health_check::{HealthCheck, HealthCheckPre, weft::plugin::types as wit};
+use super::error::{CallError, Failure, LoadError};
+use super::host::{HostInner, LoadedComponent, PluginHost};
+use super::limits::CallLimits;
+use super::state::{CallState, LogLine, RelatedObjects};
+
+/// One result per object: a verdict, no opinion (`None`), or the plugin's own error.
+pub type HealthResults = Vec<Result<Option<Health>, PluginError>>;
+
+/// A loaded health-check plugin, ready to be called from any thread.
+#[derive(Clone)]
+pub struct HealthPlugin {
+    name: Arc<str>,
+    sha256: Arc<str>,
+    limits: CallLimits,
+    pre: HealthCheckPre<CallState>,
+    host: Arc<HostInner>,
+}
+
+impl std::fmt::Debug for HealthPlugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HealthPlugin")
+            .field("name", &self.name)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one call produced besides its results.
+#[derive(Debug, Clone, Default)]
+pub struct CallReport {
+    /// Lines the plugin logged (bounded).
+    pub logs: Vec<LogLine>,
+    /// Lines dropped over the log limit.
+    pub dropped_logs: usize,
+}
+
+impl PluginHost {
+    /// Binds a loaded component to the `health-check` world; it is instantiated afresh for every call.
+    pub fn health_plugin(&self, component: &LoadedComponent, limits: CallLimits) -> Result<HealthPlugin, LoadError> {
+        let wrong_world = |e: wasmtime::Error| LoadError::WrongWorld {
+            plugin: component.name.clone(),
+            world: "health-check".into(),
+            message: format!("{e:#}"),
+        };
+        let pre: InstancePre<CallState> = self
+            .inner
+            .health_linker
+            .instantiate_pre(&component.component)
+            .map_err(wrong_world)?;
+        let pre = HealthCheckPre::new(pre).map_err(wrong_world)?;
+        Ok(HealthPlugin {
+            name: component.name.as_str().into(),
+            sha256: component.sha256.as_str().into(),
+            limits,
+            pre,
+            host: self.inner.clone(),
+        })
+    }
+}
+
+impl HealthPlugin {
+    /// The plugin's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// sha256 of the component.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// The limits each call runs under.
+    pub fn limits(&self) -> CallLimits {
+        self.limits
+    }
+
+    /// Assesses a batch on the calling thread. Prefer [`HealthPlugin::assess`] on an async runtime.
+    pub fn assess_blocking(
+        &self,
+        objects: &[String],
+        related: Arc<dyn RelatedObjects>,
+    ) -> Result<(HealthResults, CallReport), CallError> {
+        let fail = |failure| CallError {
+            plugin: self.name.to_string(),
+            failure,
+        };
+        let mut store = Store::new(
+            &self.host.engine,
+            CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes, related),
+        );
+        store.limiter(|state| &mut state.memory);
+        store.set_epoch_deadline(self.host.ticker.ticks_for(self.limits.timeout));
+        store.epoch_deadline_trap();
+
+        let outcome = self
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| Failure::Instantiate(format!("{e:#}")))
+            .and_then(|instance: HealthCheck| {
+                instance
+                    .weft_plugin_health()
+                    .call_assess(&mut store, objects)
+                    .map_err(|e| classify_trap(&e, store.data(), &self.limits))
+            });
+        let state = store.into_data();
+        let report = CallReport {
+            logs: state.logs.lines,
+            dropped_logs: state.logs.dropped,
+        };
+        let raw = outcome.map_err(fail)?;
+        if raw.len() != objects.len() {
+            return Err(fail(Failure::InvalidOutput(format!(
+                "{} results for {} objects",
+                raw.len(),
+                objects.len()
+            ))));
+        }
+        let size: usize = raw.iter().map(output_size).sum();
+        if size > self.limits.max_output_bytes {
+            return Err(fail(Failure::OutputTooLarge {
+                size,
+                limit: self.limits.max_output_bytes,
+            }));
+        }
+        Ok((raw.into_iter().map(from_wit).collect(), report))
+    }
+
+    /// Assesses a batch on a blocking thread, at most as many at once as the host has instance slots.
+    pub async fn assess(
+        &self,
+        objects: Vec<String>,
+        related: Arc<dyn RelatedObjects>,
+    ) -> Result<(HealthResults, CallReport), CallError> {
+        let aborted = |reason: String| CallError {
+            plugin: self.name.to_string(),
+            failure: Failure::Aborted(reason),
+        };
+        let permit = self
+            .host
+            .calls
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| aborted(e.to_string()))?;
+        let plugin = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            plugin.assess_blocking(&objects, related)
+        })
+        .await
+        .map_err(|e| aborted(e.to_string()))?
+    }
+}
+
+/// Turns a wasmtime error into the failure it means, using what the store saw.
+fn classify_trap(error: &wasmtime::Error, state: &CallState, limits: &CallLimits) -> Failure {
+    if state.memory.denied {
+        return Failure::OutOfMemory {
+            limit: state.memory.limit,
+        };
+    }
+    match error.downcast_ref::<wasmtime::Trap>() {
+        Some(wasmtime::Trap::Interrupt) => Failure::Timeout(limits.timeout),
+        Some(wasmtime::Trap::StackOverflow) => Failure::StackOverflow,
+        Some(wasmtime::Trap::UnreachableCodeReached) if state.logs.panic.is_some() => {
+            Failure::Panic(state.logs.panic.clone().unwrap_or_default())
+        }
+        Some(trap) => Failure::Trap(trap.to_string()),
+        None => Failure::Trap(format!("{error:#}")),
+    }
+}
+
+fn output_size(result: &Result<Option<wit::Health>, wit::PluginError>) -> usize {
+    const RECORD: usize = 16;
+    RECORD
+        + match result {
+            Ok(Some(health)) => health.message.len(),
+            Ok(None) => 0,
+            Err(error) => error.message.len(),
+        }
+}
+
+fn from_wit(result: Result<Option<wit::Health>, wit::PluginError>) -> Result<Option<Health>, PluginError> {
+    match result {
+        Ok(verdict) => Ok(verdict.map(|h| Health::new(status_from_wit(h.status), h.message))),
+        Err(e) => Err(PluginError {
+            kind: match e.kind {
+                wit::ErrorKind::InvalidInput => ErrorKind::InvalidInput,
+                wit::ErrorKind::Unsupported => ErrorKind::Unsupported,
+                wit::ErrorKind::Failed => ErrorKind::Failed,
+            },
+            message: e.message,
+        }),
+    }
+}
+
+fn status_from_wit(status: wit::HealthStatus) -> Status {
+    match status {
+        wit::HealthStatus::Healthy => Status::Healthy,
+        wit::HealthStatus::Progressing => Status::Progressing,
+        wit::HealthStatus::Degraded => Status::Degraded,
+        wit::HealthStatus::Suspended => Status::Suspended,
+        wit::HealthStatus::Missing => Status::Missing,
+        wit::HealthStatus::Unknown => Status::Unknown,
+    }
+}

@@ -1,0 +1,208 @@
+//! The host: one wasmtime engine shared by every plugin, the compiled-component cache, and component loading.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use weft_compiled_cache::{CompiledCache, Origin};
+
+use super::bindings;
+use super::epoch::EpochTicker;
+use super::error::LoadError;
+use super::state::CallState;
+
+/// How the host is set up.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// Where compiled components are cached; `None` compiles on every load.
+    pub cache_dir: Option<PathBuf>,
+    /// Plugin calls that may run at once (and instance slots kept in the pool).
+    pub max_concurrent_calls: u32,
+    /// The largest memory any plugin may be given (the pool reserves address space for it per slot).
+    pub max_memory_bytes: usize,
+    /// How often the deadline clock ticks.
+    pub epoch_period: Duration,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            cache_dir: default_cache_dir(),
+            max_concurrent_calls: 32,
+            max_memory_bytes: 1024 * 1024 * 1024,
+            epoch_period: Duration::from_millis(10),
+        }
+    }
+}
+
+/// `$XDG_CACHE_HOME/weft/components`, else `$HOME/.cache/weft/components`.
+fn default_cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
+    Some(base.join("weft").join("components"))
+}
+
+/// Why the host could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// wasmtime refused the configuration.
+    #[error("cannot configure the Wasm engine: {0}")]
+    Engine(String),
+    /// The deadline thread could not be started.
+    #[error("cannot start the deadline clock: {0}")]
+    Clock(std::io::Error),
+}
+
+/// The plugin host. Cheap to clone; every clone shares one engine.
+#[derive(Clone)]
+pub struct PluginHost {
+    pub(crate) inner: Arc<HostInner>,
+}
+
+impl std::fmt::Debug for PluginHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PluginHost")
+            .field("cache", &self.inner.cache.dir())
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct HostInner {
+    pub(crate) engine: Engine,
+    pub(crate) cache: CompiledCache,
+    pub(crate) ticker: EpochTicker,
+    pub(crate) calls: Arc<tokio::sync::Semaphore>,
+    pub(crate) health_linker: Linker<CallState>,
+}
+
+/// A component compiled (or loaded from the cache) and checked, not yet bound to a world.
+#[derive(Debug, Clone)]
+pub struct LoadedComponent {
+    /// The plugin's name.
+    pub name: String,
+    /// sha256 of the component's bytes, in hex.
+    pub sha256: String,
+    /// Whether it came from the compiled cache or was compiled now.
+    pub origin: Origin,
+    /// How long loading took.
+    pub load_time: Duration,
+    pub(crate) component: Component,
+}
+
+impl PluginHost {
+    /// Starts a host: the engine (pooling allocator, epoch interruption), the deadline clock and the cache.
+    pub fn new(config: HostConfig) -> Result<Self, HostError> {
+        let slots = config.max_concurrent_calls.max(1);
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_component_instances(slots)
+            .total_core_instances(slots * 4)
+            .total_memories(slots)
+            .total_tables(slots * 4)
+            .max_core_instances_per_component(8)
+            .max_memories_per_component(2)
+            .max_tables_per_component(4)
+            .max_memory_size(config.max_memory_bytes)
+            // Keep the first MiB of each slot's memory resident between calls: a fresh instance per call then
+            // costs no page faults for a small plugin, on any thread.
+            .linear_memory_keep_resident(1024 * 1024)
+            .table_keep_resident(64 * 1024);
+        let mut wasm = Config::new();
+        wasm.wasm_component_model(true)
+            .epoch_interruption(true)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&wasm).map_err(|e| HostError::Engine(format!("{e:#}")))?;
+        let ticker = EpochTicker::start(engine.clone(), config.epoch_period).map_err(HostError::Clock)?;
+        // A cache that cannot be opened (read-only home, say) only costs compile time.
+        let cache = config
+            .cache_dir
+            .and_then(|dir| CompiledCache::open(dir).ok())
+            .unwrap_or_else(CompiledCache::disabled);
+        let mut health_linker = Linker::new(&engine);
+        bindings::health_check::HealthCheck::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+            &mut health_linker,
+            |state| state,
+        )
+        .map_err(|e| HostError::Engine(format!("{e:#}")))?;
+        Ok(PluginHost {
+            inner: Arc::new(HostInner {
+                engine,
+                cache,
+                ticker,
+                calls: Arc::new(tokio::sync::Semaphore::new(slots as usize)),
+                health_linker,
+            }),
+        })
+    }
+
+    /// Loads a component's bytes: checks the pinned sha256 (when given), compiles or loads it from the cache, and
+    /// refuses a component that imports WASI.
+    pub fn load_component(
+        &self,
+        name: &str,
+        wasm: &[u8],
+        pinned_sha256: Option<&str>,
+        path: Option<&std::path::Path>,
+    ) -> Result<LoadedComponent, LoadError> {
+        let started = Instant::now();
+        let sha256 = hex::encode(Sha256::digest(wasm));
+        if let Some(expected) = pinned_sha256
+            && !expected.eq_ignore_ascii_case(&sha256)
+        {
+            return Err(LoadError::Sha256Mismatch {
+                plugin: name.to_string(),
+                path: path.map(PathBuf::from).unwrap_or_default(),
+                expected: expected.to_string(),
+                actual: sha256,
+            });
+        }
+        let (component, origin) =
+            self.inner
+                .cache
+                .load(&self.inner.engine, wasm, &sha256)
+                .map_err(|e| LoadError::Compile {
+                    plugin: name.to_string(),
+                    message: e.to_string(),
+                })?;
+        let component_type = component.component_type();
+        if let Some((import, _)) = component_type
+            .imports(&self.inner.engine)
+            .find(|(import, _)| import.starts_with("wasi:"))
+        {
+            return Err(LoadError::ImportsWasi {
+                plugin: name.to_string(),
+                import: import.to_string(),
+            });
+        }
+        Ok(LoadedComponent {
+            name: name.to_string(),
+            sha256,
+            origin,
+            load_time: started.elapsed(),
+            component,
+        })
+    }
+
+    /// Reads and loads a component file.
+    pub fn load_component_file(
+        &self,
+        name: &str,
+        path: &std::path::Path,
+        pinned_sha256: Option<&str>,
+    ) -> Result<LoadedComponent, LoadError> {
+        let wasm = std::fs::read(path).map_err(|source| LoadError::Read {
+            plugin: name.to_string(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.load_component(name, &wasm, pinned_sha256, Some(path))
+    }
+
+    /// The underlying engine.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+}

@@ -1,0 +1,194 @@
+//! What a plugin's store holds during one call, and the host side of the imports it may use.
+
+use std::sync::Arc;
+
+use super::bindings::health_check::weft::plugin::{log, related, types};
+
+/// Objects a health plugin may look up while it assesses (its `related` import).
+pub trait RelatedObjects: Send + Sync {
+    /// JSON texts of the objects whose ownerReferences name `uid`. The host removes Secrets before a plugin sees
+    /// them, whatever an implementation returns.
+    fn children(&self, uid: &str) -> Vec<String>;
+}
+
+/// No related objects.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoRelated;
+
+impl RelatedObjects for NoRelated {
+    fn children(&self, _uid: &str) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// One line a plugin logged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    /// Severity.
+    pub level: tracing::Level,
+    /// The text.
+    pub message: String,
+}
+
+/// The per-call store data.
+pub(crate) struct CallState {
+    pub(crate) memory: MemoryCap,
+    pub(crate) logs: CallLog,
+    pub(crate) related: Arc<dyn RelatedObjects>,
+}
+
+impl CallState {
+    pub(crate) fn new(memory_limit: usize, max_log_bytes: usize, related: Arc<dyn RelatedObjects>) -> Self {
+        CallState {
+            memory: MemoryCap {
+                limit: memory_limit,
+                denied: false,
+            },
+            logs: CallLog::new(max_log_bytes),
+            related,
+        }
+    }
+}
+
+/// Caps linear memory; remembers a refusal so the host can tell an out-of-memory trap from any other.
+pub(crate) struct MemoryCap {
+    pub(crate) limit: usize,
+    pub(crate) denied: bool,
+}
+
+impl wasmtime::ResourceLimiter for MemoryCap {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.limit {
+            self.denied = true;
+            // An error (not `Ok(false)`) makes the growth trap at once, like `trap_on_grow_failure`: a plugin
+            // cannot catch it and limp on.
+            wasmtime::bail!("memory limit of {} bytes reached", self.limit);
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 1 << 16)
+    }
+}
+
+/// The lines a call logged, bounded in bytes; a panic message is kept aside.
+pub(crate) struct CallLog {
+    budget: usize,
+    pub(crate) lines: Vec<LogLine>,
+    pub(crate) dropped: usize,
+    pub(crate) panic: Option<String>,
+}
+
+/// The longest panic message kept.
+const MAX_PANIC_MESSAGE: usize = 4096;
+
+impl CallLog {
+    fn new(budget: usize) -> Self {
+        CallLog {
+            budget,
+            lines: Vec::new(),
+            dropped: 0,
+            panic: None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, level: tracing::Level, message: String) {
+        if level == tracing::Level::ERROR
+            && let Some(panic) = message.strip_prefix("panic: ")
+        {
+            self.panic = Some(truncate(panic, MAX_PANIC_MESSAGE).to_string());
+        }
+        if message.len() > self.budget {
+            self.dropped += 1;
+            return;
+        }
+        self.budget -= message.len();
+        self.lines.push(LogLine { level, message });
+    }
+}
+
+fn truncate(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+impl types::Host for CallState {}
+
+impl log::Host for CallState {
+    fn log(&mut self, level: log::Level, message: String) {
+        let level = match level {
+            log::Level::Trace => tracing::Level::TRACE,
+            log::Level::Debug => tracing::Level::DEBUG,
+            log::Level::Info => tracing::Level::INFO,
+            log::Level::Warn => tracing::Level::WARN,
+            log::Level::Error => tracing::Level::ERROR,
+        };
+        self.logs.push(level, message);
+    }
+}
+
+impl related::Host for CallState {
+    fn children(&mut self, uid: String) -> Vec<String> {
+        self.related
+            .children(&uid)
+            .into_iter()
+            .filter(|json| !is_secret(json))
+            .collect()
+    }
+}
+
+/// Whether a JSON object is a core Secret. Unparseable text is treated as one: fail closed.
+fn is_secret(json: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct TypeMeta {
+        #[serde(default)]
+        api_version: String,
+        #[serde(default)]
+        kind: String,
+    }
+    match serde_json::from_str::<TypeMeta>(json) {
+        Ok(meta) => meta.kind == "Secret" && meta.api_version == "v1",
+        Err(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_and_garbage_are_never_related() {
+        assert!(is_secret(r#"{"apiVersion":"v1","kind":"Secret","data":{"a":"b"}}"#));
+        assert!(is_secret("not json"));
+        assert!(!is_secret(r#"{"apiVersion":"v1","kind":"ConfigMap"}"#));
+    }
+
+    #[test]
+    fn log_is_bounded_and_keeps_the_panic() {
+        let mut log = CallLog::new(10);
+        log.push(tracing::Level::INFO, "12345".into());
+        log.push(tracing::Level::INFO, "123456".into());
+        log.push(tracing::Level::ERROR, "panic: boom".into());
+        assert_eq!(log.lines.len(), 1);
+        assert_eq!(log.dropped, 2);
+        assert_eq!(log.panic.as_deref(), Some("boom"));
+    }
+}

@@ -1,0 +1,206 @@
+//! Plugin manifests: what a plugin is, what it serves, and which component bytes it pins.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::plugin::{LimitOverrides, World};
+
+/// A plugin manifest (TOML). In a plugin crate it is `weft-plugin.toml` without `component` and `sha256`; the
+/// build installs it next to the component with both filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct PluginManifest {
+    /// The plugin's name, unique in a registry.
+    pub name: String,
+    /// The world the component implements.
+    pub world: World,
+    /// For `health-check`: `group/Kind` keys, `*` matching any run of characters (`apps/Deployment`,
+    /// `*.crossplane.io/*`, `*`). The core group is empty: `/Pod`, or just `Pod`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    /// For `renderer` and `build-steer`: the app types it serves (`helm`, `kustomize`, `node`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub app_types: Vec<String>,
+    /// The component file, relative to the manifest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<PathBuf>,
+    /// sha256 of the component file, in hex: a component that does not match is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Limits that replace the world's defaults.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub limits: LimitOverrides,
+}
+
+fn is_default(limits: &LimitOverrides) -> bool {
+    *limits == LimitOverrides::default()
+}
+
+impl PluginManifest {
+    /// Parses and checks a manifest.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let manifest: PluginManifest = toml::from_str(text).map_err(|e| e.to_string())?;
+        manifest.check()?;
+        Ok(manifest)
+    }
+
+    /// Renders the manifest as TOML.
+    pub fn to_toml(&self) -> Result<String, String> {
+        toml::to_string(self).map_err(|e| e.to_string())
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let valid_name = !self.name.is_empty()
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid_name {
+            return Err(format!(
+                "name {:?}: use letters, digits, '-' and '_'",
+                self.name
+            ));
+        }
+        match self.world {
+            World::HealthCheck if self.kinds.is_empty() => {
+                Err("a health-check plugin must list the kinds it serves (`kinds = [\"group/Kind\"]`)".into())
+            }
+            World::HealthCheck if !self.app_types.is_empty() => {
+                Err("`app-types` is for renderer and build-steer plugins; health checks list `kinds`".into())
+            }
+            World::Renderer | World::BuildSteer if self.app_types.is_empty() => Err(format!(
+                "a {} plugin must list the app types it serves (`app-types = [\"...\"]`)",
+                self.world
+            )),
+            World::Renderer | World::BuildSteer if !self.kinds.is_empty() => Err(format!(
+                "`kinds` is for health-check plugins; a {} plugin lists `app-types`",
+                self.world
+            )),
+            _ => {
+                for key in &self.kinds {
+                    KindPattern::parse(key)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A `group/Kind` key a health plugin serves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct KindPattern {
+    group: String,
+    kind: String,
+}
+
+/// How specific a pattern is; a larger value wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Specificity {
+    /// 2: exact group; 1: a group glob; 0: any group.
+    group: u8,
+    /// For group globs: the literal characters, so `*.aws.crossplane.io` beats `*.crossplane.io`.
+    group_literal: usize,
+    /// 1: exact kind; 0: any kind.
+    kind: u8,
+}
+
+impl KindPattern {
+    /// Parses `group/Kind`, `Kind` (core group), `*` (anything) or `group/*`.
+    pub fn parse(key: &str) -> Result<Self, String> {
+        let (group, kind) = match key {
+            "*" => ("*", "*"),
+            _ => key.rsplit_once('/').unwrap_or(("", key)),
+        };
+        let valid = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric() || "-.*_".contains(c));
+        if kind.is_empty() || !valid(group) || !valid(kind) || (kind.contains('*') && kind != "*") {
+            return Err(format!(
+                "kind key {key:?}: expected `group/Kind`, `Kind` for the core group, `group/*` or `*` \
+                 (`*` in the group matches any characters)"
+            ));
+        }
+        Ok(KindPattern {
+            group: group.to_string(),
+            kind: kind.to_string(),
+        })
+    }
+
+    /// Whether the pattern covers a group and kind.
+    pub fn matches(&self, group: &str, kind: &str) -> bool {
+        (self.kind == "*" || self.kind == kind) && weft_sdk::dispatch::glob_matches(&self.group, group)
+    }
+
+    /// How specific the pattern is: exact group over a group glob over any group, then exact kind over any kind.
+    pub fn specificity(&self) -> Specificity {
+        let group = if self.group == "*" {
+            0
+        } else if self.group.contains('*') {
+            1
+        } else {
+            2
+        };
+        Specificity {
+            group,
+            group_literal: self.group.chars().filter(|&c| c != '*').count(),
+            kind: u8::from(self.kind != "*"),
+        }
+    }
+}
+
+impl std::fmt::Display for KindPattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.group, self.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_forms() {
+        assert!(KindPattern::parse("apps/Deployment").unwrap().matches("apps", "Deployment"));
+        assert!(KindPattern::parse("Pod").unwrap().matches("", "Pod"));
+        assert!(KindPattern::parse("/Pod").unwrap().matches("", "Pod"));
+        assert!(KindPattern::parse("*").unwrap().matches("x.io", "Y"));
+        let glob = KindPattern::parse("*.crossplane.io/*").unwrap();
+        assert!(glob.matches("rds.aws.crossplane.io", "DBInstance"));
+        assert!(!glob.matches("crossplane.io", "X"));
+        assert!(KindPattern::parse("apps/Dep*").is_err());
+        assert!(KindPattern::parse("apps/").is_err());
+        assert!(KindPattern::parse("a b/C").is_err());
+    }
+
+    #[test]
+    fn specificity_orders_exact_then_glob_then_any() {
+        let s = |k: &str| KindPattern::parse(k).unwrap().specificity();
+        assert!(s("apps/Deployment") > s("apps/*"));
+        assert!(s("apps/*") > s("*.apps/*"));
+        assert!(s("*.aws.crossplane.io/*") > s("*.crossplane.io/*"));
+        assert!(s("*.crossplane.io/*") > s("*/Deployment"));
+        assert!(s("*/Deployment") > s("*"));
+    }
+
+    #[test]
+    fn manifests_are_checked() {
+        let ok = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"apps/Deployment\"]\n");
+        assert!(ok.is_ok());
+        let unknown = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\nkind = 1\n");
+        assert!(unknown.unwrap_err().contains("unknown field"));
+        let no_kinds = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\n");
+        assert!(no_kinds.unwrap_err().contains("must list the kinds"));
+        let bad_world = PluginManifest::parse("name = \"x\"\nworld = \"healthcheck\"\nkinds = [\"A\"]\n");
+        assert!(bad_world.is_err());
+        let renderer = PluginManifest::parse("name = \"r\"\nworld = \"renderer\"\napp-types = [\"yaml\"]\n");
+        assert!(renderer.is_ok());
+    }
+
+    #[test]
+    fn installed_manifests_round_trip() {
+        let mut m = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\n").unwrap();
+        m.sha256 = Some("ab".into());
+        m.component = Some("x.wasm".into());
+        m.limits.memory_mib = Some(8);
+        assert_eq!(PluginManifest::parse(&m.to_toml().unwrap()).unwrap(), m);
+    }
+}

@@ -1,0 +1,366 @@
+//! The registry: which plugins exist, and which serves a given kind or app type.
+//!
+//! Precedence for a `group/Kind`, deterministic and documented:
+//! 1. the more specific key wins: an exact group over a group glob (the longer literal glob first) over any group;
+//!    then an exact kind over any kind;
+//! 2. at equal specificity, a user plugin wins over a built-in one;
+//! 3. two plugins of the same provenance claiming the same key is a configuration error when they are added, and
+//!    two different keys of equal specificity that both match an object (say `a*/*` and `*b/*`) is an error for that
+//!    object — never a coin toss.
+//!
+//! The candidates come back in that order; the host asks the next one when a plugin has no opinion.
+
+mod manifest;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+pub use manifest::{KindPattern, PluginManifest, Specificity};
+
+use crate::plugin::World;
+
+/// Where a plugin comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Provenance {
+    /// Shipped with Weft.
+    BuiltIn,
+    /// Configured by the user; wins over a built-in plugin at equal specificity.
+    User,
+}
+
+/// A plugin known to the registry.
+#[derive(Debug, Clone)]
+pub struct RegisteredPlugin {
+    /// Its manifest.
+    pub manifest: PluginManifest,
+    /// Built-in or user.
+    pub provenance: Provenance,
+    /// Where the manifest was read from (`None` when added in code).
+    pub manifest_path: Option<PathBuf>,
+    patterns: Vec<KindPattern>,
+}
+
+impl RegisteredPlugin {
+    /// The plugin's name.
+    pub fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    /// The component file, resolved against the manifest's directory.
+    pub fn component_path(&self) -> Option<PathBuf> {
+        let component = self.manifest.component.as_ref()?;
+        let base = self
+            .manifest_path
+            .as_deref()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("."));
+        Some(base.join(component))
+    }
+
+    /// The most specific of this plugin's keys that matches, if any.
+    fn best_match(&self, group: &str, kind: &str) -> Option<&KindPattern> {
+        self.patterns
+            .iter()
+            .filter(|p| p.matches(group, kind))
+            .max_by_key(|p| p.specificity())
+    }
+}
+
+/// Errors building or querying a registry.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// A manifest or directory could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A manifest is malformed.
+    #[error("{path}: {reason}")]
+    Manifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An installed manifest names no component or no sha256.
+    #[error("{path}: an installed plugin manifest needs `component` and `sha256`")]
+    Unpinned {
+        /// The manifest.
+        path: PathBuf,
+    },
+    /// Two plugins have one name.
+    #[error("two plugins are named {name:?} ({first} and {second})")]
+    DuplicateName {
+        /// The name.
+        name: String,
+        /// Where the first came from.
+        first: String,
+        /// Where the second came from.
+        second: String,
+    },
+    /// Two plugins of the same provenance claim the same key.
+    #[error("plugins {first} and {second} both claim {key}: remove the key from one of them")]
+    Conflict {
+        /// The key.
+        key: String,
+        /// One plugin.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// Two keys of equal precedence match one object.
+    #[error(
+        "{group}/{kind} is claimed by {first} ({first_key}) and {second} ({second_key}) with equal precedence: \
+         make one key more specific"
+    )]
+    Ambiguous {
+        /// The object's group.
+        group: String,
+        /// The object's kind.
+        kind: String,
+        /// One plugin.
+        first: String,
+        /// Its key.
+        first_key: String,
+        /// The other plugin.
+        second: String,
+        /// Its key.
+        second_key: String,
+    },
+}
+
+/// The set of known plugins.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    plugins: Vec<RegisteredPlugin>,
+}
+
+/// The environment variable that overrides where built-in plugins are looked for.
+pub const BUILTIN_DIR_ENV: &str = "WEFT_BUILTIN_PLUGINS";
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// The directory holding the built-in plugins: `$WEFT_BUILTIN_PLUGINS`, else `plugins/` beside the `weft`
+    /// executable, else `../plugins` from it (where `weft plugin build` installs them in a cargo target directory:
+    /// `target/plugins` next to `target/debug/weft`).
+    pub fn builtin_dir() -> Option<PathBuf> {
+        if let Some(dir) = std::env::var_os(BUILTIN_DIR_ENV) {
+            return Some(PathBuf::from(dir));
+        }
+        let exe = std::env::current_exe().ok()?;
+        let exe_dir = exe.parent()?;
+        // Test and bench binaries live one level deeper (`target/debug/deps`).
+        [exe_dir.join("plugins"), exe_dir.join("../plugins"), exe_dir.join("../../plugins")]
+            .into_iter()
+            .find(|dir| dir.is_dir())
+    }
+
+    /// Adds every installed manifest (`*.toml`) in a directory, in name order.
+    pub fn add_dir(&mut self, dir: &Path, provenance: Provenance) -> Result<usize, RegistryError> {
+        let io = |source| RegistryError::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        manifests.sort();
+        for path in &manifests {
+            self.add_manifest_file(path, provenance)?;
+        }
+        Ok(manifests.len())
+    }
+
+    /// Adds one installed manifest file.
+    pub fn add_manifest_file(&mut self, path: &Path, provenance: Provenance) -> Result<(), RegistryError> {
+        let text = fs::read_to_string(path).map_err(|source| RegistryError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let manifest = PluginManifest::parse(&text).map_err(|reason| RegistryError::Manifest {
+            path: path.to_path_buf(),
+            reason,
+        })?;
+        if manifest.component.is_none() || manifest.sha256.is_none() {
+            return Err(RegistryError::Unpinned {
+                path: path.to_path_buf(),
+            });
+        }
+        self.add(manifest, provenance, Some(path.to_path_buf()))
+    }
+
+    /// Adds a plugin from its manifest.
+    pub fn add(
+        &mut self,
+        manifest: PluginManifest,
+        provenance: Provenance,
+        manifest_path: Option<PathBuf>,
+    ) -> Result<(), RegistryError> {
+        let describe = |p: &RegisteredPlugin| match &p.manifest_path {
+            Some(path) => path.display().to_string(),
+            None => p.name().to_string(),
+        };
+        let patterns = manifest
+            .kinds
+            .iter()
+            .map(|k| KindPattern::parse(k))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|reason| RegistryError::Manifest {
+                path: manifest_path.clone().unwrap_or_default(),
+                reason,
+            })?;
+        let plugin = RegisteredPlugin {
+            manifest,
+            provenance,
+            manifest_path,
+            patterns,
+        };
+        for existing in &self.plugins {
+            if existing.name() == plugin.name() {
+                return Err(RegistryError::DuplicateName {
+                    name: plugin.name().to_string(),
+                    first: describe(existing),
+                    second: describe(&plugin),
+                });
+            }
+            if existing.provenance != plugin.provenance || existing.manifest.world != plugin.manifest.world {
+                continue;
+            }
+            let clash = plugin
+                .patterns
+                .iter()
+                .find(|p| existing.patterns.contains(p))
+                .map(ToString::to_string)
+                .or_else(|| {
+                    plugin
+                        .manifest
+                        .app_types
+                        .iter()
+                        .find(|t| existing.manifest.app_types.contains(t))
+                        .map(|t| format!("app type {t}"))
+                });
+            if let Some(key) = clash {
+                return Err(RegistryError::Conflict {
+                    key,
+                    first: existing.name().to_string(),
+                    second: plugin.name().to_string(),
+                });
+            }
+        }
+        self.plugins.push(plugin);
+        Ok(())
+    }
+
+    /// Every plugin, in the order added.
+    pub fn plugins(&self) -> &[RegisteredPlugin] {
+        &self.plugins
+    }
+
+    /// A plugin by name.
+    pub fn get(&self, name: &str) -> Option<&RegisteredPlugin> {
+        self.plugins.iter().find(|p| p.name() == name)
+    }
+
+    /// The health plugins that serve a group and kind, best first (see the module docs for the order).
+    pub fn health_candidates(&self, group: &str, kind: &str) -> Result<Vec<&RegisteredPlugin>, RegistryError> {
+        let mut matches: Vec<(&RegisteredPlugin, &KindPattern)> = self
+            .plugins
+            .iter()
+            .filter(|p| p.manifest.world == World::HealthCheck)
+            .filter_map(|p| p.best_match(group, kind).map(|pattern| (p, pattern)))
+            .collect();
+        let rank = |(p, pattern): &(&RegisteredPlugin, &KindPattern)| (pattern.specificity(), p.provenance);
+        matches.sort_by(|a, b| rank(b).cmp(&rank(a)));
+        if let Some(pair) = matches.windows(2).find(|w| rank(&w[0]) == rank(&w[1])) {
+            return Err(RegistryError::Ambiguous {
+                group: group.to_string(),
+                kind: kind.to_string(),
+                first: pair[0].0.name().to_string(),
+                first_key: pair[0].1.to_string(),
+                second: pair[1].0.name().to_string(),
+                second_key: pair[1].1.to_string(),
+            });
+        }
+        Ok(matches.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// The plugin of `world` that serves an app type (a user plugin over a built-in one).
+    pub fn for_app_type(&self, world: World, app_type: &str) -> Option<&RegisteredPlugin> {
+        self.plugins
+            .iter()
+            .filter(|p| p.manifest.world == world && p.manifest.app_types.iter().any(|t| t == app_type))
+            .max_by_key(|p| p.provenance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn health(name: &str, kinds: &[&str]) -> PluginManifest {
+        PluginManifest {
+            name: name.into(),
+            world: World::HealthCheck,
+            kinds: kinds.iter().map(|k| k.to_string()).collect(),
+            app_types: vec![],
+            component: None,
+            sha256: None,
+            limits: Default::default(),
+        }
+    }
+
+    fn names(registry: &Registry, group: &str, kind: &str) -> Vec<String> {
+        registry
+            .health_candidates(group, kind)
+            .unwrap()
+            .into_iter()
+            .map(|p| p.name().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn specific_keys_win_then_user_over_builtin() {
+        let mut r = Registry::new();
+        r.add(health("generic", &["*"]), Provenance::BuiltIn, None).unwrap();
+        r.add(health("core", &["apps/Deployment", "Pod"]), Provenance::BuiltIn, None).unwrap();
+        r.add(health("apps-any", &["apps/*"]), Provenance::User, None).unwrap();
+        r.add(health("my-deploy", &["apps/Deployment"]), Provenance::User, None).unwrap();
+        assert_eq!(names(&r, "apps", "Deployment"), ["my-deploy", "core", "apps-any", "generic"]);
+        assert_eq!(names(&r, "apps", "StatefulSet"), ["apps-any", "generic"]);
+        assert_eq!(names(&r, "", "Pod"), ["core", "generic"]);
+    }
+
+    #[test]
+    fn same_key_twice_from_users_is_a_conflict() {
+        let mut r = Registry::new();
+        r.add(health("a", &["x.io/Y"]), Provenance::User, None).unwrap();
+        let err = r.add(health("b", &["x.io/Y"]), Provenance::User, None).unwrap_err();
+        assert!(matches!(err, RegistryError::Conflict { .. }), "{err}");
+        // The same key from a user over a built-in is the documented override, not a conflict.
+        r.add(health("c", &["x.io/Y"]), Provenance::BuiltIn, None).unwrap();
+        let err = r.add(health("a", &["z.io/Q"]), Provenance::BuiltIn, None).unwrap_err();
+        assert!(matches!(err, RegistryError::DuplicateName { .. }));
+    }
+
+    #[test]
+    fn equal_precedence_overlap_is_reported_for_the_object() {
+        let mut r = Registry::new();
+        r.add(health("a", &["a*/*"]), Provenance::User, None).unwrap();
+        r.add(health("b", &["*b/*"]), Provenance::User, None).unwrap();
+        assert!(matches!(
+            r.health_candidates("ab", "K"),
+            Err(RegistryError::Ambiguous { .. })
+        ));
+        assert_eq!(names(&r, "ax", "K"), ["a"]);
+    }
+}
