@@ -1,1 +1,124 @@
-fn main() {}
+//! Health assessment through the plugin host next to the same check compiled natively, over the Deployment
+//! objects of the conformance corpus. Prints per-object medians, the Wasm/native ratio and cold-start costs.
+//!
+//! Targets on a 2-core machine: (a) one object per call with a fresh instance < 40 us median; (b) a batch per
+//! call, per object, within 2.0x of native; loading a cached compiled plugin < 2 ms.
+//!
+//! Run: `cargo bench -p weft-engine --bench health`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use weft_engine::plugin::{HostConfig, NoRelated, PluginHost, build};
+use weft_engine::registry::{Provenance, Registry};
+
+const BATCH: usize = 256;
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn workspace() -> PathBuf {
+    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("inside the workspace")
+}
+
+fn deployments(workspace: &Path) -> Vec<String> {
+    let corpus = workspace.join("tests/conformance/gitops-engine/cases.json");
+    let cases = weft_sdk::testing::read_corpus(&corpus).expect("corpus");
+    cases
+        .iter()
+        .filter(|c| c.kind == "Deployment")
+        .map(|c| weft_sdk::testing::read_object(&c.file).expect("fixture").value().to_string())
+        .collect()
+}
+
+fn main() {
+    let workspace = workspace();
+    let out = workspace.join(build::DEFAULT_OUT_DIR);
+    build::ensure_built(&workspace, &[workspace.join("plugins"), workspace.join("examples")], &out)
+        .expect("building plugins");
+    let objects = deployments(&workspace);
+    assert!(!objects.is_empty(), "no Deployments in the corpus");
+    let mut registry = Registry::new();
+    registry.add_dir(&out, Provenance::BuiltIn).expect("registry");
+    let core = registry.get("health-core").expect("health-core installed");
+    let component_path = core.component_path().expect("component");
+
+    // Cold start: first compile, then loads of the cached compiled file by fresh hosts.
+    let cache = std::env::temp_dir().join(format!("weft-bench-cache-{}", std::process::id()));
+    let config = || HostConfig {
+        cache_dir: Some(cache.clone()),
+        ..HostConfig::default()
+    };
+    let first = PluginHost::new(config())
+        .unwrap()
+        .load_component_file("health-core", &component_path, None)
+        .unwrap();
+    let host = PluginHost::new(config()).unwrap();
+    let cached: Vec<Duration> = (0..20)
+        .map(|_| {
+            host.load_component_file("health-core", &component_path, None)
+                .unwrap()
+                .load_time
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&cache);
+    let component = host
+        .load_component_file("health-core", &component_path, None)
+        .unwrap();
+    let plugin = host
+        .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)
+        .unwrap();
+    let related: Arc<NoRelated> = Arc::new(NoRelated);
+
+    // Warm up.
+    for object in objects.iter().cycle().take(200) {
+        plugin.assess_blocking(std::slice::from_ref(object), related.clone()).unwrap();
+    }
+
+    // (a) One object per call, fresh instance each time.
+    let single: Vec<Duration> = objects
+        .iter()
+        .cycle()
+        .take(4000)
+        .map(|object| {
+            let started = Instant::now();
+            plugin.assess_blocking(std::slice::from_ref(object), related.clone()).unwrap();
+            started.elapsed()
+        })
+        .collect();
+
+    // (b) A batch per call (one instance per batch), per object.
+    let batch: Vec<String> = objects.iter().cycle().take(BATCH).cloned().collect();
+    let batched: Vec<Duration> = (0..300)
+        .map(|_| {
+            let started = Instant::now();
+            plugin.assess_blocking(&batch, related.clone()).unwrap();
+            started.elapsed() / BATCH as u32
+        })
+        .collect();
+
+    // Native: the same crate compiled for the host, JSON parsing included as in the plugin.
+    let native: Vec<Duration> = (0..300)
+        .map(|_| {
+            let started = Instant::now();
+            for json in &batch {
+                let object = weft_sdk::Object::from_json(json).unwrap();
+                std::hint::black_box(weft_sdk::testing::assess::<health_core::CoreHealth>(&object).unwrap());
+            }
+            started.elapsed() / BATCH as u32
+        })
+        .collect();
+
+    let (single, batched, native) = (median(single), median(batched), median(native));
+    let ratio = batched.as_secs_f64() / native.as_secs_f64();
+    println!("health bench: {} Deployment objects from the conformance corpus", objects.len());
+    println!("  (a) one object per call, fresh instance: {:>9.2?} median per object (target < 40us)", single);
+    println!("  (b) batch of {BATCH} per call:              {:>9.2?} median per object", batched);
+    println!("      native (same crate, host build):    {:>9.2?} median per object", native);
+    println!("      wasm/native ratio (batch):          {ratio:>9.2} (target <= 2.0)");
+    println!("  cold start: first compile {:.2?}; cached compiled load {:.2?} median (target < 2ms)",
+        first.load_time, median(cached));
+}

@@ -1,0 +1,118 @@
+//! `weft health FILE...`: assess objects from files with the registered plugins.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context as _, bail};
+use serde_json::{Value, json};
+use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
+use weft_engine::plugin::{HostConfig, PluginHost};
+use weft_engine::registry::{Provenance, Registry};
+
+use crate::PluginSources;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct HealthArgs {
+    /// YAML or JSON files; `-` reads standard input. Every document is assessed; a `List` is flattened. Objects in
+    /// the files are also what a plugin sees as an object's children.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    sources: PluginSources,
+}
+
+pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
+    let mut objects = Vec::new();
+    for file in &args.files {
+        objects.extend(read_objects(file)?);
+    }
+    let registry = build_registry(&args.sources)?;
+    let host = PluginHost::new(HostConfig::default())?;
+    let assessor = HealthAssessor::new(host, registry, AssessOptions::default());
+    let related = Arc::new(ObjectSet::new(&objects));
+    let assessments = assessor.assess_blocking(&objects, related)?;
+    let mut out = std::io::stdout().lock();
+    for (object, assessment) in objects.iter().zip(assessments) {
+        let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+        let line = json!({
+            "apiVersion": text("/apiVersion"),
+            "kind": text("/kind"),
+            "namespace": text("/metadata/namespace"),
+            "name": text("/metadata/name"),
+            "status": assessment.health.as_ref().map(|h| h.status.as_str()),
+            "message": assessment.health.as_ref().map(|h| h.message.as_str()),
+            "plugin": assessment.answered_by,
+        });
+        use std::io::Write;
+        writeln!(out, "{line}")?;
+    }
+    Ok(0)
+}
+
+/// The registry for a command: built-in plugins (unless turned off) and the user's directories.
+pub(crate) fn build_registry(sources: &PluginSources) -> anyhow::Result<Registry> {
+    let mut registry = Registry::new();
+    if !sources.no_builtin {
+        match Registry::builtin_dir().or_else(build_builtins_in_workspace) {
+            Some(dir) => {
+                registry
+                    .add_dir(&dir, Provenance::BuiltIn)
+                    .with_context(|| format!("loading built-in plugins from {}", dir.display()))?;
+            }
+            None => bail!(
+                "no built-in plugins found beside the weft executable; build them with `weft plugin build` \
+                 (or point {} at a directory of installed plugins)",
+                weft_engine::registry::BUILTIN_DIR_ENV
+            ),
+        }
+    }
+    for dir in &sources.plugin_dirs {
+        registry
+            .add_dir(dir, Provenance::User)
+            .with_context(|| format!("loading user plugins from {}", dir.display()))?;
+    }
+    Ok(registry)
+}
+
+/// Run from a Weft checkout with no built-in plugins installed yet (a first `cargo run`), build them into the
+/// workspace's `target/plugins`, beside the binary, where later runs find them.
+fn build_builtins_in_workspace() -> Option<PathBuf> {
+    use weft_engine::plugin::build;
+    let workspace = build::find_workspace(&std::env::current_dir().ok()?)?;
+    eprintln!("weft: no built-in plugins installed yet; building them (first run only)");
+    let out = workspace.join(build::DEFAULT_OUT_DIR);
+    let roots = [workspace.join("plugins"), workspace.join("examples")];
+    match build::ensure_built(&workspace, &roots, &out) {
+        Ok(_) => Some(out),
+        Err(error) => {
+            eprintln!("weft: building the built-in plugins failed: {error}");
+            None
+        }
+    }
+}
+
+/// Every object in a YAML/JSON file (multi-document; `List` items flattened).
+pub(crate) fn read_objects(path: &PathBuf) -> anyhow::Result<Vec<Value>> {
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+    };
+    let documents = weft_sdk::testing::yaml_documents(&text)
+        .with_context(|| format!("{}: not valid YAML or JSON", path.display()))?;
+    let mut objects = Vec::new();
+    for (index, document) in documents.into_iter().enumerate() {
+        if !document.is_object() {
+            bail!("{}: document {} is not an object", path.display(), index + 1);
+        }
+        let is_list = document.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
+            && document.get("items").is_some_and(Value::is_array);
+        if is_list {
+            let items = document.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+            objects.extend(items);
+        } else {
+            objects.push(document);
+        }
+    }
+    Ok(objects)
+}

@@ -1,0 +1,67 @@
+//! The `weft` command: assess health with plugins, and build and test plugins.
+
+mod health;
+mod plugin;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Weft: a GitOps reconciliation engine extended with WebAssembly.
+#[derive(Debug, Parser)]
+#[command(name = "weft", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Assess the health of every object in YAML/JSON files (multi-document), one JSON line per object.
+    Health(health::HealthArgs),
+    /// Build, test and list plugins.
+    #[command(subcommand)]
+    Plugin(plugin::PluginCommand),
+}
+
+/// Where plugins come from, shared by the commands that use them.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PluginSources {
+    /// A directory of installed user plugins (manifests with components); repeatable. User plugins win over
+    /// built-in ones at equal specificity.
+    #[arg(long = "plugins", value_name = "DIR")]
+    pub(crate) plugin_dirs: Vec<PathBuf>,
+    /// Do not load the built-in plugins.
+    #[arg(long)]
+    pub(crate) no_builtin: bool,
+}
+
+/// Exit codes: 0 success, 1 a check failed, 2 bad input.
+pub(crate) mod exit {
+    /// A test case or check failed.
+    pub(crate) const FAILED: u8 = 1;
+    /// The input (a file, a flag, a plugin) was unusable.
+    pub(crate) const BAD_INPUT: u8 = 2;
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("WEFT_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Health(args) => health::run(args),
+        Command::Plugin(command) => plugin::run(command),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            eprintln!("weft: {error:#}");
+            ExitCode::from(exit::BAD_INPUT)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! `weft plugin build|test|list`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context as _, bail};
+use clap::Subcommand;
+use weft_engine::health::ObjectSet;
+use weft_engine::plugin::build::{self, BuildRequest};
+use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost};
+use weft_engine::registry::{PluginManifest, Registry};
+
+use crate::health::{build_registry, read_objects};
+use crate::{PluginSources, exit};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum PluginCommand {
+    /// Build every plugin crate (a directory with `weft-plugin.toml`) under `plugins/` and `examples/` into a
+    /// component, installed with its manifest and sha256 in one directory.
+    Build {
+        /// The workspace (default: the one holding the current directory).
+        #[arg(long)]
+        workspace: Option<PathBuf>,
+        /// Directories whose plugin crates to build, relative to the workspace (default: plugins, examples).
+        #[arg(long = "dir", value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Where to install (default: target/plugins in the workspace, where `weft` finds its built-ins).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Fail instead of installing a missing Wasm toolchain.
+        #[arg(long)]
+        no_install: bool,
+    },
+    /// Run a health plugin against a test suite in Argo CD's `health_test.yaml` format. An input file may hold
+    /// several documents: the first is assessed, the others are what the plugin sees as its children.
+    Test {
+        /// A registered plugin's name, an installed manifest (`.toml`) or a component (`.wasm`).
+        plugin: String,
+        /// The suite file.
+        cases: PathBuf,
+        #[command(flatten)]
+        sources: PluginSources,
+    },
+    /// List the registered plugins.
+    List {
+        #[command(flatten)]
+        sources: PluginSources,
+    },
+}
+
+pub(crate) fn run(command: PluginCommand) -> anyhow::Result<u8> {
+    match command {
+        PluginCommand::Build {
+            workspace,
+            dirs,
+            out,
+            no_install,
+        } => build_plugins(workspace, dirs, out, no_install),
+        PluginCommand::Test {
+            plugin,
+            cases,
+            sources,
+        } => test_plugin(&plugin, &cases, &sources),
+        PluginCommand::List { sources } => list(&sources),
+    }
+}
+
+fn build_plugins(
+    workspace: Option<PathBuf>,
+    dirs: Vec<PathBuf>,
+    out: Option<PathBuf>,
+    no_install: bool,
+) -> anyhow::Result<u8> {
+    let workspace = match workspace {
+        Some(dir) => dir,
+        None => {
+            let cwd = std::env::current_dir()?;
+            build::find_workspace(&cwd)
+                .with_context(|| format!("{} is not inside the Weft workspace; pass --workspace", cwd.display()))?
+        }
+    };
+    let dirs = if dirs.is_empty() {
+        vec![PathBuf::from("plugins"), PathBuf::from("examples")]
+    } else {
+        dirs
+    };
+    let roots: Vec<PathBuf> = dirs.iter().map(|d| workspace.join(d)).collect();
+    let request = BuildRequest {
+        crates: build::discover(&roots)?,
+        out_dir: out.unwrap_or_else(|| workspace.join(build::DEFAULT_OUT_DIR)),
+        workspace,
+        install_toolchain: !no_install,
+    };
+    for plugin in build::build(&request)? {
+        println!(
+            "{:<20} {} {:>8} bytes  {}",
+            plugin.name,
+            plugin.sha256,
+            plugin.size,
+            plugin.component.display()
+        );
+    }
+    Ok(0)
+}
+
+/// Loads the plugin a `test` names.
+fn resolve_plugin(host: &PluginHost, plugin: &str, sources: &PluginSources) -> anyhow::Result<HealthPlugin> {
+    let path = Path::new(plugin);
+    let (name, component_path, sha256, manifest) = match path.extension().and_then(|e| e.to_str()) {
+        Some("wasm") => {
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("plugin").to_string();
+            (name, path.to_path_buf(), None, None)
+        }
+        Some("toml") => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let manifest = PluginManifest::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let component = manifest
+                .component
+                .clone()
+                .with_context(|| format!("{}: no `component`", path.display()))?;
+            let base = path.parent().unwrap_or(Path::new("."));
+            (manifest.name.clone(), base.join(component), manifest.sha256.clone(), Some(manifest))
+        }
+        _ => {
+            let registry: Registry = build_registry(sources)?;
+            let Some(registered) = registry.get(plugin) else {
+                let known: Vec<&str> = registry.plugins().iter().map(|p| p.name()).collect();
+                bail!("no plugin named {plugin:?} (known: {})", known.join(", "));
+            };
+            let component = registered
+                .component_path()
+                .with_context(|| format!("plugin {plugin} has no component"))?;
+            (
+                plugin.to_string(),
+                component,
+                registered.manifest.sha256.clone(),
+                Some(registered.manifest.clone()),
+            )
+        }
+    };
+    let limits = manifest.map_or(CallLimits::HEALTH, |m| CallLimits::HEALTH.with_overrides(&m.limits));
+    let component = host.load_component_file(&name, &component_path, sha256.as_deref())?;
+    Ok(host.health_plugin(&component, limits)?)
+}
+
+fn test_plugin(plugin: &str, cases: &Path, sources: &PluginSources) -> anyhow::Result<u8> {
+    let host = PluginHost::new(HostConfig::default())?;
+    let plugin = resolve_plugin(&host, plugin, sources)?;
+    let suite = weft_sdk::testing::read_health_suite(cases)?;
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for case in suite {
+        let mut objects = read_objects(&case.input)?.into_iter();
+        let Some(object) = objects.next() else {
+            bail!("{}: no object in the file", case.input.display());
+        };
+        let related = Arc::new(ObjectSet::new(objects.as_slice()));
+        let outcome = plugin.assess_blocking(&[object.to_string()], related);
+        let got = match outcome {
+            Ok((mut results, _)) => match results.pop() {
+                Some(Ok(verdict)) => format!("{verdict:?}"),
+                Some(Err(e)) => format!("plugin error: {e}"),
+                None => "no result".to_string(),
+            },
+            Err(e) => e.to_string(),
+        };
+        let expected = format!("{:?}", Some(&case.expected));
+        if got == expected {
+            passed += 1;
+            println!("ok   {}", case.input.display());
+        } else {
+            failed += 1;
+            println!(
+                "FAIL {}: expected {} {:?}, got {got}",
+                case.input.display(),
+                case.expected.status,
+                case.expected.message
+            );
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { 0 } else { exit::FAILED })
+}
+
+fn list(sources: &PluginSources) -> anyhow::Result<u8> {
+    let registry = build_registry(sources)?;
+    for plugin in registry.plugins() {
+        let serves = if plugin.manifest.kinds.is_empty() {
+            plugin.manifest.app_types.join(",")
+        } else {
+            plugin.manifest.kinds.join(",")
+        };
+        let sha = plugin.manifest.sha256.as_deref().unwrap_or("-");
+        println!(
+            "{:<20} {:<13} {:<8} {}  {}",
+            plugin.name(),
+            plugin.manifest.world.as_str(),
+            format!("{:?}", plugin.provenance).to_lowercase(),
+            &sha[..sha.len().min(12)],
+            serves
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,131 @@
+//! The `weft` command end to end: `weft health` on the conformance Deployments, `weft plugin test` on an Argo CD
+//! style suite, and the exit codes for failures and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use weft_engine::plugin::build;
+
+fn workspace() -> PathBuf {
+    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn builtins() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let ws = workspace();
+        let out = ws.join(build::DEFAULT_OUT_DIR);
+        build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &out).unwrap();
+        out
+    })
+}
+
+fn weft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(args)
+        .current_dir(workspace())
+        .env("WEFT_BUILTIN_PLUGINS", builtins())
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn weft_health_matches_the_corpus_for_deployments() {
+    let corpus = workspace().join("tests/conformance/gitops-engine/cases.json");
+    let cases: Vec<_> = weft_sdk::testing::read_corpus(&corpus)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.kind == "Deployment")
+        .collect();
+    assert!(cases.len() >= 4);
+    let files: Vec<String> = cases.iter().map(|c| c.file.display().to_string()).collect();
+    let mut args = vec!["health"];
+    args.extend(files.iter().map(String::as_str));
+    let output = weft(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<Value> = stdout(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), cases.len());
+    for (case, line) in cases.iter().zip(&lines) {
+        let expected = case.status.unwrap().as_str();
+        assert_eq!(line["status"], expected, "{}", case.file.display());
+        assert_eq!(line["kind"], "Deployment");
+        assert_eq!(line["plugin"], "health-core");
+        if let Some(message) = &case.message {
+            assert_eq!(line["message"], message.as_str(), "{}", case.file.display());
+        }
+    }
+}
+
+#[test]
+fn weft_health_reads_multi_document_files_and_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("objects.yaml");
+    std::fs::write(
+        &file,
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: n}\nspec: {paused: true}\n---\n\
+         apiVersion: v1\nkind: List\nitems:\n- {apiVersion: example.weft.dev/v1, kind: Widget, metadata: {name: w}}\n",
+    )
+    .unwrap();
+    let output = weft(&["health", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<Value> = stdout(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["status"], "suspended");
+    assert_eq!(lines[0]["namespace"], "n");
+    assert_eq!(lines[1]["plugin"], "health-widget");
+    assert_eq!(lines[1]["message"], "Waiting for the Ready condition");
+}
+
+#[test]
+fn weft_health_bad_input_exits_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.yaml");
+    std::fs::write(&file, "kind: [unclosed").unwrap();
+    let output = weft(&["health", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("broken.yaml"));
+    let missing = weft(&["health", "/nonexistent/objects.yaml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/objects.yaml"));
+}
+
+#[test]
+fn weft_plugin_test_runs_an_argocd_suite() {
+    let output = weft(&["plugin", "test", "health-widget", "examples/health-widget/health_test.yaml"]);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{out}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(out.contains("5 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn weft_plugin_test_exits_1_when_a_case_fails_and_2_on_a_bad_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let widget = workspace().join("examples/health-widget/testdata/healthy.yaml");
+    let suite = dir.path().join("health_test.yaml");
+    std::fs::write(
+        &suite,
+        format!(
+            "tests:\n- healthStatus: {{status: Degraded, message: nope}}\n  inputPath: {}\n",
+            widget.display()
+        ),
+    )
+    .unwrap();
+    let output = weft(&["plugin", "test", "health-widget", suite.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("0 passed, 1 failed"));
+
+    std::fs::write(&suite, "tests:\n- healthStatus: {status: Splendid}\n  inputPath: x.yaml\n").unwrap();
+    let output = weft(&["plugin", "test", "health-widget", suite.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown health status"));
+
+    let output = weft(&["plugin", "test", "no-such-plugin", suite.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no plugin named"));
+}
