@@ -1,0 +1,23 @@
+//! Argo Events (`argoproj.io`): `EventBus`, from its `Deployed` condition.
+
+use weft_sdk::{Health, Object};
+
+/// `EventBus`: the first `Deployed` condition that is `True` or `False`, with its message (or reason).
+pub(crate) fn event_bus(obj: &Object) -> Health {
+    for c in obj
+        .conditions()
+        .filter(|c| c.condition_type() == "Deployed")
+    {
+        let says = || {
+            c.field("message")
+                .and_then(|m| m.as_str())
+                .unwrap_or(c.reason())
+        };
+        match c.status() {
+            "False" => return Health::degraded(says()),
+            "True" => return Health::healthy(says()),
+            _ => {}
+        }
+    }
+    Health::progressing("Waiting for initialization")
+}

@@ -1,0 +1,33 @@
+//! Flagger (`flagger.app`): `Canary`, from its phase, with the canary weight and every condition's message.
+
+use weft_sdk::{Health, Object, Status, Value};
+
+use crate::lua_text;
+
+/// `Canary`: the message is `<phase> --- [Canary Weight: <n> % --- ]<condition messages, ' --- '-separated>`.
+pub(crate) fn canary(obj: &Object) -> Health {
+    const SEP: &str = " --- ";
+    if obj.get("status").is_none_or(Value::is_null) {
+        return Health::unknown("No status");
+    }
+    let mut parts = Vec::new();
+    let weight = obj.get("status.canaryWeight");
+    if weight
+        .and_then(|w| w.as_f64().or_else(|| w.as_str()?.parse().ok()))
+        .is_some_and(|w| w > 0.0)
+    {
+        parts.push(format!(
+            "Canary Weight: {} %",
+            lua_text(weight).unwrap_or_default()
+        ));
+    }
+    parts.extend(obj.conditions().map(|c| c.message().to_string()));
+    let phase = obj.str("status.phase").unwrap_or("");
+    let status = match phase {
+        "Failed" => Status::Degraded,
+        "Progressing" | "Finalising" | "Promoting" => Status::Progressing,
+        "Succeeded" | "Initialized" => Status::Healthy,
+        _ => Status::Unknown,
+    };
+    Health::new(status, format!("{phase}{SEP}{}", parts.join(SEP)))
+}
