@@ -19,7 +19,10 @@ pub fn condition_verdict(obj: &crate::Object, condition_type: &str) -> Option<cr
 
 /// The first `condition_type` condition whose status is `True` (an earlier `False` or `Unknown` one of the same
 /// type does not hide it), as scripts test "is the object `Issuing`/`Paused`/`Disrupting`".
-pub fn true_condition<'a>(obj: &'a crate::Object, condition_type: &str) -> Option<crate::Condition<'a>> {
+pub fn true_condition<'a>(
+    obj: &'a crate::Object,
+    condition_type: &str,
+) -> Option<crate::Condition<'a>> {
     obj.conditions()
         .find(|c| c.condition_type() == condition_type && c.is_true())
 }
@@ -30,7 +33,10 @@ mod condition_shape_tests {
     use crate::{Health, Object};
 
     fn object(conditions: &str) -> Object {
-        Object::from_json(&format!(r#"{{"kind":"X","status":{{"conditions":{conditions}}}}}"#)).unwrap()
+        Object::from_json(&format!(
+            r#"{{"kind":"X","status":{{"conditions":{conditions}}}}}"#
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -41,12 +47,18 @@ mod condition_shape_tests {
                 {"type":"Ready","status":"False","message":"broken"},
                 {"type":"Ready","status":"True","message":"fine"}]"#,
         );
-        assert_eq!(condition_verdict(&obj, "Ready"), Some(Health::degraded("broken")));
+        assert_eq!(
+            condition_verdict(&obj, "Ready"),
+            Some(Health::degraded("broken"))
+        );
         let obj = object(r#"[{"type":"Ready","status":"True"}]"#);
         assert_eq!(condition_verdict(&obj, "Ready"), Some(Health::healthy("")));
         let obj = object(r#"[{"type":"Ready","status":"Unknown"}]"#);
         assert_eq!(condition_verdict(&obj, "Ready"), None);
-        assert_eq!(condition_verdict(&Object::from_json(r#"{"kind":"X"}"#).unwrap(), "Ready"), None);
+        assert_eq!(
+            condition_verdict(&Object::from_json(r#"{"kind":"X"}"#).unwrap(), "Ready"),
+            None
+        );
     }
 
     #[test]
@@ -54,7 +66,10 @@ mod condition_shape_tests {
         let obj = object(
             r#"[{"type":"Paused","status":"False","message":"no"},{"type":"Paused","status":"True","message":"yes"}]"#,
         );
-        assert_eq!(true_condition(&obj, "Paused").map(|c| c.message()), Some("yes"));
+        assert_eq!(
+            true_condition(&obj, "Paused").map(|c| c.message()),
+            Some("yes")
+        );
         assert!(true_condition(&obj, "Ready").is_none());
     }
 }
@@ -310,5 +325,179 @@ mod phase_verdict_tests {
         assert_eq!(phase_verdict(&obj, "status.phase", PHASES), None, "values match exactly");
         let obj = Object::from_json(r#"{"status": {"phase": 3}}"#).unwrap();
         assert_eq!(phase_verdict(&obj, "status.phase", PHASES), None);
+    }
+}
+
+/// Healthy once `status.loadBalancer.ingress` lists at least one entry (even an empty one), else progressing; no
+/// message. What a `LoadBalancer` Service or an Ingress waits for: the load balancer has given it an address.
+pub fn load_balancer_assigned(obj: &crate::Object) -> crate::Health {
+    if obj.array("status.loadBalancer.ingress").is_empty() {
+        crate::Health::progressing("")
+    } else {
+        crate::Health::healthy("")
+    }
+}
+
+/// kstatus' generation rule (sigs.k8s.io/cli-utils `pkg/kstatus`): progressing while `status.observedGeneration`
+/// differs from `metadata.generation`, "Widget generation is 3, but latest observed generation is 2". `None` when
+/// the controller has caught up, or when either field is absent (a controller that does not report it cannot lag).
+pub fn observed_generation_lag(obj: &crate::Object) -> Option<crate::Health> {
+    let generation = obj.generation()?;
+    let observed = obj.observed_generation()?;
+    (observed != generation).then(|| {
+        crate::Health::progressing(format!(
+            "{} generation is {generation}, but latest observed generation is {observed}",
+            obj.kind()
+        ))
+    })
+}
+
+/// kstatus' reading of the standard conditions, each verdict with the deciding condition's message:
+/// - `Stalled` true: degraded (the controller gave up and says why); it wins over everything else;
+/// - `Reconciling` true: progressing;
+/// - `Ready` true: healthy;
+/// - `Ready` false: degraded when the controller says it has finished reconciling (`Reconciling` present and
+///   false), else progressing (not ready yet);
+/// - `Ready` unknown: progressing.
+///
+/// `None` when the object has none of these conditions (decided by the caller, kstatus calls it current).
+pub fn kstatus_conditions(obj: &crate::Object) -> Option<crate::Health> {
+    let first_true = |condition_type: &str| {
+        obj.conditions()
+            .find(|c| c.condition_type() == condition_type && c.is_true())
+    };
+    if let Some(stalled) = first_true("Stalled") {
+        return Some(crate::Health::degraded(stalled.message()));
+    }
+    if let Some(reconciling) = first_true("Reconciling") {
+        return Some(crate::Health::progressing(reconciling.message()));
+    }
+    let ready = obj.condition("Ready")?;
+    let message = ready.message();
+    Some(match ready.status() {
+        "True" => crate::Health::healthy(message),
+        "False" if obj.condition("Reconciling").is_some_and(|c| c.is_false()) => {
+            crate::Health::degraded(message)
+        }
+        _ => crate::Health::progressing(message),
+    })
+}
+
+#[cfg(test)]
+mod core_generic_shape_tests {
+    use super::{kstatus_conditions, load_balancer_assigned, observed_generation_lag};
+    use crate::{Health, Object};
+
+    fn object(json: &str) -> Object {
+        Object::from_json(json).unwrap()
+    }
+
+    #[test]
+    fn load_balancer_needs_one_ingress_entry() {
+        assert_eq!(
+            load_balancer_assigned(&object(r#"{"kind":"Ingress"}"#)),
+            Health::progressing("")
+        );
+        let assigned = object(r#"{"status":{"loadBalancer":{"ingress":[{}]}}}"#);
+        assert_eq!(load_balancer_assigned(&assigned), Health::healthy(""));
+    }
+
+    #[test]
+    fn generation_lag_needs_both_fields() {
+        let lagging = object(
+            r#"{"kind":"Widget","metadata":{"generation":3},"status":{"observedGeneration":2}}"#,
+        );
+        assert_eq!(
+            observed_generation_lag(&lagging),
+            Some(Health::progressing(
+                "Widget generation is 3, but latest observed generation is 2"
+            ))
+        );
+        let current =
+            object(r#"{"kind":"W","metadata":{"generation":3},"status":{"observedGeneration":3}}"#);
+        assert_eq!(observed_generation_lag(&current), None);
+        assert_eq!(
+            observed_generation_lag(&object(r#"{"metadata":{"generation":3}}"#)),
+            None
+        );
+    }
+
+    #[test]
+    fn kstatus_condition_precedence() {
+        let with = |conditions: &str| {
+            kstatus_conditions(&object(&format!(
+                r#"{{"status":{{"conditions":{conditions}}}}}"#
+            )))
+        };
+        let got = with(
+            r#"[{"type":"Reconciling","status":"True","message":"working"},
+                {"type":"Stalled","status":"True","message":"gave up"}]"#,
+        );
+        assert_eq!(got, Some(Health::degraded("gave up")));
+        let got = with(
+            r#"[{"type":"Ready","status":"True"},{"type":"Reconciling","status":"True","message":"w"}]"#,
+        );
+        assert_eq!(got, Some(Health::progressing("w")));
+        assert_eq!(
+            with(r#"[{"type":"Ready","status":"True","message":"ok"}]"#),
+            Some(Health::healthy("ok"))
+        );
+        assert_eq!(
+            with(r#"[{"type":"Ready","status":"False","message":"no"}]"#),
+            Some(Health::progressing("no"))
+        );
+        let got = with(
+            r#"[{"type":"Ready","status":"False","message":"no"},{"type":"Reconciling","status":"False"}]"#,
+        );
+        assert_eq!(got, Some(Health::degraded("no")));
+        assert_eq!(
+            with(r#"[{"type":"Ready","status":"Unknown"}]"#),
+            Some(Health::progressing(""))
+        );
+        assert_eq!(
+            with(r#"[{"type":"Stalled","status":"False"},{"type":"Other","status":"True"}]"#),
+            None
+        );
+    }
+}
+
+/// Whether `status.observedGeneration` equals `metadata.generation`, compared as Argo CD's Lua scripts compare
+/// them (`obj.metadata.generation == obj.status.observedGeneration`): two absent values are equal and an absent
+/// value differs from any number, so a controller that has not written `observedGeneration` yet has not caught
+/// up. Unlike [`observed_generation_lag`], an observed generation ahead of the spec's is a mismatch too.
+pub fn observed_generation_matches(obj: &crate::Object) -> bool {
+    obj.generation() == obj.observed_generation()
+}
+
+/// The status `table` maps a phase-like value to (`status.phase`, `status.state`, ...), for scripts whose message
+/// is not fixed per phase (it repeats the phase, or a reason field, or counts); `None` for a value in no row, so
+/// the caller picks the fallback. Use [`phase_verdict`] when each phase has its own fixed message.
+pub fn phase_status(phase: &str, table: &[(&str, crate::Status)]) -> Option<crate::Status> {
+    table
+        .iter()
+        .find(|(value, _)| *value == phase)
+        .map(|&(_, status)| status)
+}
+
+#[cfg(test)]
+mod data_shape_tests {
+    use super::{observed_generation_matches, phase_status};
+    use crate::{Object, Status};
+
+    #[test]
+    fn observed_generation_matches_compares_like_lua() {
+        let with = |json: &str| observed_generation_matches(&Object::from_json(json).unwrap());
+        assert!(with(r#"{"metadata":{"generation":2},"status":{"observedGeneration":2}}"#));
+        assert!(!with(r#"{"metadata":{"generation":2},"status":{"observedGeneration":3}}"#));
+        assert!(!with(r#"{"metadata":{"generation":2},"status":{}}"#));
+        assert!(with(r#"{"metadata":{},"status":{}}"#));
+    }
+
+    #[test]
+    fn phase_status_looks_values_up_exactly() {
+        const TABLE: &[(&str, Status)] = &[("Running", Status::Healthy), ("Creating", Status::Progressing)];
+        assert_eq!(phase_status("Running", TABLE), Some(Status::Healthy));
+        assert_eq!(phase_status("running", TABLE), None);
+        assert_eq!(phase_status("", TABLE), None);
     }
 }
