@@ -1,10 +1,13 @@
 //! Deployments: paused is suspended; a passed progress deadline is degraded; otherwise progressing until every
 //! replica is updated and available (the rules of `kubectl rollout status`, as Argo CD applies them).
 
-use weft_sdk::{Health, Object, PluginError};
+use weft_sdk::{Context, Health, Object, PluginError};
 
-/// Assesses an `apps` Deployment.
-pub(crate) fn assess(obj: &Object) -> Result<Option<Health>, PluginError> {
+/// Assesses an `apps` Deployment (`apps/v1` only, as upstream).
+pub(crate) fn assess(obj: &Object, _cx: &Context<'_>) -> Result<Option<Health>, PluginError> {
+    if obj.version() != "v1" {
+        return Ok(Some(crate::unsupported_gvk(obj, "Deployment")));
+    }
     if obj.bool("spec.paused") == Some(true) {
         return Ok(Some(Health::suspended("Deployment is paused")));
     }
@@ -62,7 +65,9 @@ mod tests {
 
     #[test]
     fn paused_is_suspended() {
-        let h = verdict("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {paused: true}");
+        let h = verdict(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {paused: true}",
+        );
         assert_eq!(h, Health::suspended("Deployment is paused"));
     }
 
@@ -80,13 +85,18 @@ mod tests {
         let h = verdict(
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nstatus:\n  conditions:\n  - {type: Progressing, status: 'False', reason: ProgressDeadlineExceeded}",
         );
-        assert_eq!(h, Health::degraded("Deployment \"web\" exceeded its progress deadline"));
+        assert_eq!(
+            h,
+            Health::degraded("Deployment \"web\" exceeded its progress deadline")
+        );
     }
 
     #[test]
     fn rollout_counts() {
         let base = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n";
-        let h = verdict(&format!("{base}spec: {{replicas: 3}}\nstatus: {{updatedReplicas: 1}}"));
+        let h = verdict(&format!(
+            "{base}spec: {{replicas: 3}}\nstatus: {{updatedReplicas: 1}}"
+        ));
         assert_eq!(
             h.message,
             "Waiting for rollout to finish: 1 out of 3 new replicas have been updated..."
@@ -109,11 +119,5 @@ mod tests {
             "{base}spec: {{replicas: 2}}\nstatus: {{replicas: 2, updatedReplicas: 2, availableReplicas: 2}}"
         ));
         assert_eq!(h, Health::healthy(""));
-    }
-
-    #[test]
-    fn other_kinds_are_unsupported() {
-        let err = assess_yaml::<CoreHealth>("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}").unwrap_err();
-        assert!(err.message.contains("/ConfigMap"));
     }
 }
