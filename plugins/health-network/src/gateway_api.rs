@@ -30,10 +30,7 @@ fn programmed_verdict(entry: &Value, prefix: &str, programming: &str) -> Option<
             entry_conditions(entry).find(|c| c.condition_type() == failing && c.is_false())
         {
             let fallback = format!("Failed condition: {failing}");
-            let text = c
-                .field("message")
-                .and_then(Value::as_str)
-                .unwrap_or(&fallback);
+            let text = message_or(&c, &fallback);
             return Some(Health::degraded(format!("{prefix}{text}")));
         }
     }

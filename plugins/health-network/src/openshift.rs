@@ -1,7 +1,8 @@
 //! OpenShift (openshift.io): a `Route` is admitted by each router, a `DeploymentConfig` rolls out through replication
 //! controllers, an `IngressController` reports the operator's conditions.
 
-use weft_sdk::{Condition, Health, Object, Value};
+use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition};
+use weft_sdk::{Condition, Health, Object, Status, Value};
 
 /// `Route`: healthy once every router that reports has admitted it, degraded when one refuses it.
 pub(crate) fn route(obj: &Object) -> Health {
@@ -63,20 +64,23 @@ pub(crate) fn deployment_config(obj: &Object) -> Health {
     }
 }
 
-/// `IngressController`: the first condition, in the operator's order, that says degraded, rolling out or available.
+/// How an `IngressController`'s conditions read: the first, in the operator's order, that says degraded, rolling out
+/// or available decides.
+const INGRESS_CONTROLLER: &[ConditionRule] = &[
+    ConditionRule::when("Degraded", "True").gives(Status::Degraded, Says::Message),
+    ConditionRule::when("DeploymentReplicasAllAvailable", "False")
+        .gives(Status::Progressing, Says::Message),
+    ConditionRule::when("Progressing", "True").gives(Status::Progressing, Says::Reason),
+    ConditionRule::when("Available", "True").gives(
+        Status::Healthy,
+        Says::Text("IngressController is available"),
+    ),
+];
+
+/// `IngressController`.
 pub(crate) fn ingress_controller(obj: &Object) -> Health {
-    for c in obj.conditions() {
-        match c.condition_type() {
-            "Degraded" if c.is_true() => return Health::degraded(c.message()),
-            "DeploymentReplicasAllAvailable" if c.is_false() => {
-                return Health::progressing(c.message());
-            }
-            "Progressing" if c.is_true() => return Health::progressing(c.reason()),
-            "Available" if c.is_true() => return Health::healthy("IngressController is available"),
-            _ => {}
-        }
-    }
-    Health::progressing("Status of IngressController is not known yet")
+    first_matching_condition(obj, INGRESS_CONTROLLER)
+        .unwrap_or_else(|| Health::progressing("Status of IngressController is not known yet"))
 }
 
 #[cfg(test)]
