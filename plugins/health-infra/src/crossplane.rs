@@ -1,0 +1,204 @@
+//! Crossplane: managed and composite resources of `*.crossplane.io` and Upbound's `*.upbound.io` providers (the
+//! health check Crossplane's documentation gives for Argo CD), packages (`pkg.crossplane.io/Provider`), and the
+//! pre-1.0 stack manager (`stacks.crossplane.io`).
+
+use weft_sdk::{Health, Object};
+
+use crate::fields::{is_empty_table, present};
+
+/// How one family of Crossplane resources reads its conditions.
+struct Family {
+    /// Kinds that may legitimately have no status at all.
+    statusless_kinds: &'static [&'static str],
+    /// Condition types that mean the resource is ready when `True`.
+    ready_types: &'static [&'static str],
+    /// Whether a failure listed after a ready condition still counts (the Upbound check keeps reading).
+    failure_after_ready_counts: bool,
+}
+
+const CROSSPLANE: Family = Family {
+    statusless_kinds: &[
+        "Composition",
+        "CompositionRevision",
+        "DeploymentRuntimeConfig",
+        "ClusterProviderConfig",
+        "ProviderConfig",
+        "ProviderConfigUsage",
+        "ControllerConfig",
+    ],
+    ready_types: &[
+        "Ready",
+        "Healthy",
+        "Offered",
+        "Established",
+        "ValidPipeline",
+        "RevisionHealthy",
+    ],
+    failure_after_ready_counts: false,
+};
+
+const UPBOUND: Family = Family {
+    statusless_kinds: &[
+        "ClusterProviderConfig",
+        "ProviderConfig",
+        "ProviderConfigUsage",
+    ],
+    ready_types: &["Ready"],
+    failure_after_ready_counts: true,
+};
+
+const UP_TO_DATE: &str = "Resource is up-to-date.";
+
+/// Any `*.crossplane.io` kind without a check of its own.
+pub(crate) fn resource(obj: &Object) -> Health {
+    assess(obj, &CROSSPLANE)
+}
+
+/// Any `*.upbound.io` kind.
+pub(crate) fn upbound_resource(obj: &Object) -> Health {
+    assess(obj, &UPBOUND)
+}
+
+fn assess(obj: &Object, family: &Family) -> Health {
+    let Some(status) = present(obj, "status") else {
+        // As written upstream (`status == nil or next(status) == nil and <statusless kind>`), any kind without a
+        // status counts as up to date.
+        return Health::healthy(UP_TO_DATE);
+    };
+    let empty = is_empty_table(status);
+    if empty && family.statusless_kinds.contains(&obj.kind()) {
+        return Health::healthy(UP_TO_DATE);
+    }
+    if empty || present(obj, "status.conditions").is_none() {
+        if matches!(obj.kind(), "ProviderConfig" | "ClusterProviderConfig")
+            && present(obj, "status.users").is_some()
+        {
+            return Health::healthy("Resource is in use.");
+        }
+        return Health::progressing("Provisioning ...");
+    }
+    let mut ready = false;
+    for c in obj.conditions() {
+        if matches!(c.condition_type(), "LastAsyncOperation" | "Synced") && c.is_false() {
+            return Health::degraded(c.message());
+        }
+        if family.ready_types.contains(&c.condition_type()) && c.is_true() {
+            if !family.failure_after_ready_counts {
+                return Health::healthy(UP_TO_DATE);
+            }
+            ready = true;
+        }
+    }
+    if ready {
+        Health::healthy(UP_TO_DATE)
+    } else {
+        Health::progressing("Provisioning ...")
+    }
+}
+
+/// `pkg.crossplane.io/Provider`: healthy once its package is both `Installed` and `Healthy`; the message is the two
+/// conditions' reasons.
+pub(crate) fn provider(obj: &Object) -> Health {
+    if present(obj, "status.conditions").is_none() {
+        return Health::progressing("Waiting for provider to be installed");
+    }
+    let (mut installed, mut healthy) = (false, false);
+    let (mut installed_reason, mut healthy_reason) = ("", "");
+    for c in obj.conditions() {
+        match c.condition_type() {
+            "Installed" => (installed, installed_reason) = (c.is_true(), c.reason()),
+            "Healthy" => (healthy, healthy_reason) = (c.is_true(), c.reason()),
+            _ => {}
+        }
+    }
+    let message = format!("{installed_reason} {healthy_reason}");
+    if installed && healthy {
+        Health::healthy(message)
+    } else {
+        Health::degraded(message)
+    }
+}
+
+/// `stacks.crossplane.io/ClusterStackInstall`: its `Ready` condition (under `status.conditionedStatus`) decides; the
+/// reason is the message.
+pub(crate) fn cluster_stack_install(obj: &Object) -> Health {
+    let mut health = Health::progressing("Waiting for stack to be installed");
+    for c in obj
+        .array("status.conditionedStatus.conditions")
+        .iter()
+        .filter_map(weft_sdk::Condition::new)
+        .filter(|c| c.condition_type() == "Ready")
+    {
+        health.message = c.reason().to_owned();
+        if c.is_true() {
+            health.status = weft_sdk::Status::Healthy;
+            return health;
+        }
+    }
+    health
+}
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+    use weft_sdk::testing::assess_yaml;
+
+    use crate::InfraHealth;
+
+    fn verdict(yaml: &str) -> Health {
+        assess_yaml::<InfraHealth>(yaml).unwrap().unwrap()
+    }
+
+    #[test]
+    fn statusless_and_waiting_resources() {
+        let h =
+            verdict("apiVersion: ec2.aws.crossplane.io/v1beta1\nkind: VPC\nmetadata: {name: v}");
+        assert_eq!(h, Health::healthy("Resource is up-to-date."));
+        let h = verdict(
+            "apiVersion: ec2.aws.crossplane.io/v1beta1\nkind: VPC\nmetadata: {name: v}\nstatus: {}",
+        );
+        assert_eq!(h, Health::progressing("Provisioning ..."));
+        let h = verdict(
+            "apiVersion: apiextensions.crossplane.io/v1\nkind: Composition\nmetadata: {name: c}\nstatus: {}",
+        );
+        assert_eq!(h, Health::healthy("Resource is up-to-date."));
+        let h = verdict(
+            "apiVersion: aws.crossplane.io/v1beta1\nkind: ProviderConfig\nmetadata: {name: p}\nstatus: {users: 2}",
+        );
+        assert_eq!(h, Health::healthy("Resource is in use."));
+    }
+
+    #[test]
+    fn crossplane_stops_at_ready_but_upbound_reads_on() {
+        let conditions = "status:\n  conditions:\n  - {type: Ready, status: 'True', reason: Available}\n  \
+                          - {type: Synced, status: 'False', reason: ReconcileError, message: boom}";
+        let h = verdict(&format!(
+            "apiVersion: ec2.aws.crossplane.io/v1beta1\nkind: VPC\nmetadata: {{name: v}}\n{conditions}"
+        ));
+        assert_eq!(h, Health::healthy("Resource is up-to-date."));
+        let h = verdict(&format!(
+            "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata: {{name: v}}\n{conditions}"
+        ));
+        assert_eq!(h, Health::degraded("boom"));
+    }
+
+    #[test]
+    fn provider_without_conditions_is_waiting() {
+        let h = verdict(
+            "apiVersion: pkg.crossplane.io/v1\nkind: Provider\nmetadata: {name: p}\nstatus: {}",
+        );
+        assert_eq!(
+            h,
+            Health::progressing("Waiting for provider to be installed")
+        );
+    }
+
+    #[test]
+    fn stack_install_not_ready_shows_its_reason() {
+        let h = verdict(
+            "apiVersion: stacks.crossplane.io/v1alpha1\nkind: ClusterStackInstall\nmetadata: {name: s}\n\
+             status:\n  conditionedStatus:\n    conditions:\n    - {type: Ready, status: 'False', reason: Installing}",
+        );
+        assert_eq!(h, Health::progressing("Installing"));
+    }
+}
