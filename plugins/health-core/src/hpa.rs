@@ -37,11 +37,7 @@ pub(crate) fn assess(obj: &Object, _cx: &Context<'_>) -> Result<Option<Health>, 
     Ok(Some(match obj.version() {
         "v2" => from_conditions(obj.conditions()),
         "v1" => v1(obj),
-        _ => Health::unknown(format!(
-            "unsupported HPA GVK: {}, Kind={}",
-            obj.api_version(),
-            obj.kind()
-        )),
+        _ => crate::unsupported_gvk(obj, "HPA"),
     }))
 }
 

@@ -31,7 +31,10 @@ fn health(obj: &Object) -> Health {
         ));
     }
     let strategy = obj.str("spec.updateStrategy.type").unwrap_or("");
-    if strategy == "RollingUpdate" && obj.has("spec.updateStrategy.rollingUpdate") {
+    let rolling_update = obj
+        .get("spec.updateStrategy.rollingUpdate")
+        .is_some_and(|v| !v.is_null());
+    if strategy == "RollingUpdate" && rolling_update {
         if let (Some(desired), Some(partition)) = (
             desired,
             obj.i64("spec.updateStrategy.rollingUpdate.partition"),
@@ -124,6 +127,12 @@ mod tests {
             h,
             Health::healthy("partitioned roll out complete: 0 new pods have been updated...")
         );
+        // `rollingUpdate: null` is no rolling update block: the revisions decide.
+        let h = verdict(
+            "{replicas: 3, updateStrategy: {type: RollingUpdate, rollingUpdate: null}}",
+            "{observedGeneration: 2, readyReplicas: 3, currentRevision: a, updateRevision: b}",
+        );
+        assert_eq!(h.status, Status::Progressing);
     }
 
     #[test]
