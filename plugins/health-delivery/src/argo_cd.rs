@@ -19,3 +19,27 @@ pub(crate) fn application_set(obj: &Object) -> Health {
         .find_map(|rule| first_matching_condition(obj, std::slice::from_ref(rule)))
         .unwrap_or_else(|| Health::progressing("Waiting for the status to be reported"))
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn precedence_is_by_rule_not_by_condition_order() {
+        let got = verdict(
+            "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: s}\nstatus:\n  conditions:\n  \
+             - {type: ResourcesUpToDate, status: 'True', message: fine}\n  \
+             - {type: ErrorOccurred, status: 'True', message: broken}\n",
+        );
+        assert_eq!(got, Some(Health::degraded("broken")));
+        let got = verdict(
+            "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: s}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing("Waiting for the status to be reported"))
+        );
+    }
+}

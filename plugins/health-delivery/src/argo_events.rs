@@ -21,3 +21,27 @@ pub(crate) fn event_bus(obj: &Object) -> Health {
     }
     Health::progressing("Waiting for initialization")
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn falls_back_to_the_reason_and_waits_without_a_decision() {
+        let bus = |conditions: &str| {
+            verdict(&format!(
+                "apiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata: {{name: b}}\nstatus: {{conditions: {conditions}}}\n"
+            ))
+        };
+        assert_eq!(
+            bus("[{type: Deployed, status: 'True', reason: Succeeded}]"),
+            Some(Health::healthy("Succeeded"))
+        );
+        assert_eq!(
+            bus("[{type: Deployed, status: Unknown}]"),
+            Some(Health::progressing("Waiting for initialization"))
+        );
+    }
+}

@@ -151,3 +151,80 @@ pub(crate) fn experiment(obj: &Object) -> Option<Health> {
     }
     phase_verdict(obj, "status.phase", EXPERIMENT_PHASES)
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    fn rollout(rest: &str) -> Option<Health> {
+        verdict(&format!(
+            "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\n{rest}"
+        ))
+    }
+
+    #[test]
+    fn an_unseen_workload_generation_is_progressing() {
+        let got = rollout(
+            "metadata:\n  name: r\n  generation: 1\n  annotations: {rollout.argoproj.io/workload-generation: '3'}\n\
+             spec: {workloadRef: {kind: Deployment, name: d}}\nstatus: {observedGeneration: '1', workloadObservedGeneration: '2'}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing(
+                "Waiting for rollout spec update to be observed"
+            ))
+        );
+    }
+
+    #[test]
+    fn blue_green_waits_for_the_active_service_then_analysis() {
+        let base =
+            "metadata: {name: r, generation: 1}\nspec: {replicas: 1, strategy: {blueGreen: {}}}\n";
+        let counts = "observedGeneration: '1', currentPodHash: new, replicas: 2, updatedReplicas: 1, availableReplicas: 1";
+        let got = rollout(&format!(
+            "{base}status: {{{counts}, blueGreen: {{activeSelector: old}}}}\n"
+        ));
+        assert_eq!(
+            got,
+            Some(Health::progressing("active service cutover pending"))
+        );
+        let got = rollout(&format!(
+            "{base}status: {{{counts}, stableRS: old, blueGreen: {{activeSelector: new}}}}\n"
+        ));
+        assert_eq!(
+            got,
+            Some(Health::progressing("waiting for analysis to complete"))
+        );
+        // Old replicas scaling down do not hold a blue-green rollout back.
+        let got = rollout(&format!(
+            "{base}status: {{{counts}, stableRS: new, blueGreen: {{activeSelector: new}}}}\n"
+        ));
+        assert_eq!(got, Some(Health::healthy("")));
+    }
+
+    #[test]
+    fn canary_waits_for_its_steps() {
+        let got = rollout(
+            "metadata: {name: r, generation: 1}\nspec: {replicas: 1, strategy: {canary: {steps: []}}}\n\
+             status: {observedGeneration: '1', currentPodHash: new, stableRS: old, replicas: 1, updatedReplicas: 1, availableReplicas: 1}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing("Waiting for rollout to finish steps"))
+        );
+    }
+
+    #[test]
+    fn analysis_runs_and_experiments_without_a_phase_have_no_opinion() {
+        let got = verdict(
+            "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata: {name: a}\nstatus: {message: x}\n",
+        );
+        assert_eq!(got, None);
+        let got = verdict(
+            "apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata: {name: e}\nstatus: {phase: Running}\n",
+        );
+        assert_eq!(got, Some(Health::progressing("Experiment is running")));
+    }
+}

@@ -14,3 +14,19 @@ pub(crate) fn cron_workflow(obj: &Object) -> Health {
     first_matching_condition(obj, CRON_WORKFLOW)
         .unwrap_or_else(|| Health::healthy("CronWorkflow is healthy."))
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn a_completed_condition_speaks_for_itself() {
+        let got = verdict(
+            "apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata: {name: c}\n\
+             status: {conditions: [{type: Completed, status: 'True', message: all runs done}]}\n",
+        );
+        assert_eq!(got, Some(Health::healthy("all runs done")));
+    }
+}

@@ -21,3 +21,28 @@ pub(crate) fn ansible_job(obj: &Object) -> Health {
         None => Health::progressing("Waiting for AnsibleJob"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn job_statuses() {
+        let job = |status: &str| {
+            verdict(&format!(
+                "apiVersion: tower.ansible.com/v1alpha1\nkind: AnsibleJob\nmetadata: {{name: j}}\n\
+                 status: {{ansibleJobResult: {{status: {status}, url: 'https://awx/#/jobs/7'}}}}\n"
+            ))
+        };
+        assert_eq!(
+            job("pending"),
+            Some(Health::progressing("pending job - https://awx/#/jobs/7"))
+        );
+        assert_eq!(
+            job("mystery"),
+            Some(Health::progressing("Waiting for AnsibleJob"))
+        );
+    }
+}

@@ -31,3 +31,24 @@ pub(crate) fn canary(obj: &Object) -> Health {
     };
     Health::new(status, format!("{phase}{SEP}{}", parts.join(SEP)))
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn phases_outside_the_table_are_unknown() {
+        let got = verdict(
+            "apiVersion: flagger.app/v1beta1\nkind: Canary\nmetadata: {name: c}\n\
+             status: {phase: Waiting, canaryWeight: 0, conditions: [{type: Promoted, message: waiting for approval}]}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::unknown("Waiting --- waiting for approval"))
+        );
+        let got = verdict("apiVersion: flagger.app/v1beta1\nkind: Canary\nmetadata: {name: c}\n");
+        assert_eq!(got, Some(Health::unknown("No status")));
+    }
+}

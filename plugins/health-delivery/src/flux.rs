@@ -34,6 +34,11 @@ impl Counting {
         }
     }
 
+    /// Whether a `True` `Reconciling` condition with `reason` counts as working.
+    fn reconciling_counts(&self, reason: &str) -> bool {
+        self.reconciling_reasons.is_empty() || self.reconciling_reasons.contains(&reason)
+    }
+
     fn assess(&self, obj: &Object) -> Health {
         if self.suspendable && obj.bool("spec.suspend") == Some(true) {
             return Health::suspended(format!("{} is suspended", obj.kind()));
@@ -53,13 +58,7 @@ impl Counting {
                     }
                     message = c.reason().to_string();
                 }
-                "Reconciling" if c.is_true() => {
-                    if self.reconciling_reasons.is_empty()
-                        || self.reconciling_reasons.contains(&c.reason())
-                    {
-                        working += 1;
-                    }
-                }
+                "Reconciling" if c.is_true() && self.reconciling_counts(c.reason()) => working += 1,
                 "ArtifactOutdated" if self.artifact_outdated && c.is_true() => {
                     message = format!("{message} {}", c.reason());
                 }
@@ -144,10 +143,40 @@ pub(crate) fn source(obj: &Object) -> Health {
 
 /// `HelmRepository`: OCI repositories report nothing in their status, so they are healthy as they are.
 pub(crate) fn helm_repository(obj: &Object) -> Health {
-    if !(obj.bool("spec.suspend") == Some(true)) && obj.str("spec.type") == Some("oci") {
+    if obj.bool("spec.suspend") != Some(true) && obj.str("spec.type") == Some("oci") {
         return Health::healthy(
             "Helm repositories of type 'oci' do not contain any information in the status.",
         );
     }
     SOURCE.assess(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn suspended_and_unreported() {
+        let got = verdict(
+            "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: g}\nspec: {suspend: true}\n",
+        );
+        assert_eq!(got, Some(Health::suspended("GitRepository is suspended")));
+        let got = verdict(
+            "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: k}\nspec: {}\n",
+        );
+        assert_eq!(got, Some(Health::progressing("Status unknown")));
+    }
+
+    #[test]
+    fn sources_add_an_outdated_artifact_to_the_message() {
+        let got = verdict(
+            "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmChart\nmetadata: {name: c}\nspec: {}\nstatus:\n  conditions:\n  \
+             - {type: Ready, status: 'True', reason: Succeeded}\n  \
+             - {type: ArtifactOutdated, status: 'True', reason: NewChart}\n  \
+             - {type: ArtifactInStorage, status: 'True', reason: Succeeded}\n",
+        );
+        assert_eq!(got, Some(Health::healthy("Succeeded NewChart")));
+    }
 }

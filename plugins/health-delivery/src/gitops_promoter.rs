@@ -595,3 +595,162 @@ const WEB_REQUEST_COMMIT_STATUS: BranchGate = BranchGate {
 pub(crate) fn web_request_commit_status(obj: &Object) -> Health {
     WEB_REQUEST_COMMIT_STATUS.assess(obj)
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    fn promoter(kind: &str, rest: &str) -> Option<Health> {
+        verdict(&format!(
+            "apiVersion: promoter.argoproj.io/v1alpha1\nkind: {kind}\n{rest}"
+        ))
+    }
+
+    #[test]
+    fn deletion_explains_known_finalizers_only() {
+        let got = promoter(
+            "ClusterScmProvider",
+            "metadata:\n  name: p\n  deletionTimestamp: '2025-01-01T00:00:00Z'\n  finalizers:\n  \
+             - example.com/other\n  - clusterscmprovider.promoter.argoproj.io/finalizer\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing(
+                "ClusterScmProvider is being deleted. clusterscmprovider.promoter.argoproj.io/finalizer: Waiting \
+                 until no GitRepository still references this cluster-wide SCM provider. Risk if removed manually: \
+                 GitRepository objects can reference a provider that no longer exists."
+            ))
+        );
+        let got = promoter(
+            "ScmProvider",
+            "metadata: {name: p, deletionTimestamp: '2025-01-01T00:00:00Z'}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing("ScmProvider is being deleted."))
+        );
+    }
+
+    #[test]
+    fn failed_ready_without_reason_or_message() {
+        let got = promoter(
+            "GitRepository",
+            "metadata: {name: r, generation: 1}\nstatus:\n  conditions: [{type: Ready, status: 'False'}]\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::degraded(
+                "Git repository not ready (Unknown): Unknown error"
+            ))
+        );
+        let got = promoter(
+            "CommitStatus",
+            "metadata: {name: c}\nstatus:\n  conditions: [{type: Ready, status: 'False', reason: ScmError, message: down}]\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::degraded(
+                "Commit status reconciliation failed (ScmError): down"
+            ))
+        );
+    }
+
+    #[test]
+    fn kinds_without_an_unknown_wording_look_past_an_unknown_ready() {
+        let got = promoter(
+            "CommitStatus",
+            "metadata: {name: c}\nstatus:\n  sha: abc1234\n  phase: failure\n  \
+             conditions: [{type: Ready, status: Unknown}]\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::healthy(
+                "Commit status for commit abc1234 reports failure"
+            ))
+        );
+    }
+
+    #[test]
+    fn pull_request_names_state_and_number() {
+        let got = promoter(
+            "PullRequest",
+            "metadata: {name: p}\nstatus:\n  id: 42\n  state: merged\n  conditions: [{type: Reconciled, status: 'True'}]\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::healthy("Pull request is merged as PR 42"))
+        );
+    }
+
+    #[test]
+    fn change_transfer_policy_up_to_date_with_unsettled_statuses() {
+        let got = promoter(
+            "ChangeTransferPolicy",
+            "metadata: {name: c}\nstatus:\n  conditions: [{type: Ready, status: 'True'}]\n  \
+             active:\n    dry: {sha: 'abcdef0123'}\n    commitStatuses: [{key: health, phase: pending}, {key: ci, phase: success}]\n  \
+             proposed:\n    dry: {sha: 'abcdef0123'}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::healthy(
+                "Environment is up-to-date, but there are non-successful active commit statuses: 1 pending, 1 \
+                 successful, 0 failed. Pending commit statuses: health. "
+            ))
+        );
+    }
+
+    #[test]
+    fn promotion_strategy_needs_environments_and_reports_unsettled_ones() {
+        let ready = "metadata: {name: s}\nstatus:\n  conditions: [{type: Ready, status: 'True'}]\n";
+        let got = promoter("PromotionStrategy", ready);
+        assert_eq!(
+            got,
+            Some(Health::degraded(
+                "Promotion strategy has no environments configured"
+            ))
+        );
+        let got = promoter(
+            "PromotionStrategy",
+            &format!(
+                "{ready}  environments:\n  \
+                 - branch: dev\n    active: {{dry: {{sha: aaaaaaa1}}, commitStatuses: [{{key: h, phase: failure}}]}}\n    \
+                   proposed: {{dry: {{sha: aaaaaaa1}}}}\n  \
+                 - branch: prod\n    active: {{dry: {{sha: aaaaaaa1}}}}\n    proposed: {{dry: {{sha: aaaaaaa1}}}}\n"
+            ),
+        );
+        assert_eq!(
+            got,
+            Some(Health::healthy(
+                "Environments are up-to-date, but some environments have non-successful commit statuses: dev (1 \
+                 failed, 0 pending). Hydrator has processed dry commit 'aaaaaaa'."
+            ))
+        );
+    }
+
+    #[test]
+    fn branch_gates_fail_before_they_wait() {
+        let got = promoter(
+            "WebRequestCommitStatus",
+            "metadata: {name: w}\nstatus:\n  conditions: [{type: Ready, status: 'True'}]\n  \
+             environments: [{branch: a, phase: pending}, {branch: b, phase: failure}, {phase: failure}]\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::degraded(
+                "Web request validation failed for branch(es): b, ?"
+            ))
+        );
+        let got = promoter(
+            "TimedCommitStatus",
+            "metadata: {name: t}\nstatus:\n  conditions: [{type: Ready, status: 'True'}]\n  environments: [{branch: a}]\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing(
+                "Timed commit gate pending for branch(es): a"
+            ))
+        );
+    }
+}

@@ -43,3 +43,25 @@ pub(crate) fn analysis(obj: &Object) -> Health {
         _ => Health::progressing("Analysis is progressing"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn metrics_and_analyses() {
+        let got = verdict(
+            "apiVersion: metrics.keptn.sh/v1\nkind: KeptnMetric\nmetadata: {name: m}\nstatus: {value: '1', errMsg: timeout}\n",
+        );
+        assert_eq!(got, Some(Health::degraded("KeptnMetric is degraded")));
+        let got = verdict(
+            "apiVersion: metrics.keptn.sh/v1\nkind: Analysis\nmetadata: {name: a}\nstatus: {pass: true}\n",
+        );
+        assert_eq!(got, Some(Health::healthy("Analysis is healthy")));
+        let got =
+            verdict("apiVersion: lifecycle.keptn.sh/v1\nkind: KeptnTask\nmetadata: {name: t}\n");
+        assert_eq!(got, Some(Health::progressing("KeptnTask is progressing")));
+    }
+}

@@ -159,3 +159,90 @@ pub(crate) fn advanced_cron_job(obj: &Object) -> Health {
         Health::degraded("AdvancedCronJobs has not run successfully")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    fn kruise(kind: &str, rest: &str) -> Option<Health> {
+        verdict(&format!(
+            "apiVersion: apps.kruise.io/v1alpha1\nkind: {kind}\n{rest}"
+        ))
+    }
+
+    #[test]
+    fn clone_set_waits_at_a_reached_partition() {
+        let base = "metadata: {name: c, generation: 2}\nspec: {updateStrategy: {partition: 2}}\nstatus:\n  \
+                    observedGeneration: 2\n  replicas: 4\n  updatedAvailableReplicas: 1\n  expectedUpdatedReplicas: 2\n";
+        let got = kruise("CloneSet", &format!("{base}  updatedReplicas: 2\n"));
+        assert_eq!(
+            got,
+            Some(Health::suspended("Cloneset needs manual intervention"))
+        );
+        let got = kruise("CloneSet", &format!("{base}  updatedReplicas: 1\n"));
+        assert_eq!(got, Some(Health::progressing("Waiting for initialization")));
+    }
+
+    #[test]
+    fn stateful_set_partition_can_be_a_percentage() {
+        let got = kruise(
+            "StatefulSet",
+            "metadata: {name: s, generation: 3}\nspec: {updateStrategy: {rollingUpdate: {partition: '50%'}}}\n\
+             status: {observedGeneration: 3, replicas: 4, updatedReplicas: 3, updatedAvailableReplicas: 3}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::suspended("Statefulset needs manual intervention"))
+        );
+    }
+
+    #[test]
+    fn daemon_set_degraded_only_when_every_updated_pod_is_unavailable() {
+        let base = "metadata: {name: d, generation: 1}\nspec: {updateStrategy: {rollingUpdate: {partition: 0}}}\n";
+        let got = kruise(
+            "DaemonSet",
+            &format!(
+                "{base}status: {{observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 2, numberUnavailable: 2}}\n"
+            ),
+        );
+        assert_eq!(
+            got,
+            Some(Health::degraded("Some pods are not ready or available"))
+        );
+        let got = kruise(
+            "DaemonSet",
+            &format!(
+                "{base}status: {{observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 2, numberUnavailable: 1}}\n"
+            ),
+        );
+        assert_eq!(got, Some(Health::progressing("Waiting for initialization")));
+    }
+
+    #[test]
+    fn unobserved_generation_is_still_initializing() {
+        let got = kruise(
+            "StatefulSet",
+            "metadata: {name: s, generation: 4}\nstatus: {observedGeneration: 3, replicas: 1, updatedAvailableReplicas: 1}\n",
+        );
+        assert_eq!(got, Some(Health::progressing("Waiting for initialization")));
+    }
+
+    #[test]
+    fn jobs() {
+        let got = kruise(
+            "AdvancedCronJob",
+            "metadata: {name: a}\nspec: {paused: true}\nstatus: {type: Job}\n",
+        );
+        assert_eq!(got, Some(Health::suspended("AdvancedCronJob is Paused")));
+        let got = kruise(
+            "BroadcastJob",
+            "metadata: {name: b}\nstatus: {active: 2, desired: 2, failed: 0, succeeded: 0, phase: running}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing("BroadcastJob is still running"))
+        );
+    }
+}

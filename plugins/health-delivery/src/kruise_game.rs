@@ -68,3 +68,43 @@ pub(crate) fn game_server_set(obj: &Object) -> Health {
     }
     waiting
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn game_server_ready_in_both_states() {
+        let got = verdict(
+            "apiVersion: game.kruise.io/v1alpha1\nkind: GameServer\nmetadata: {name: g}\n\
+             status: {currentState: Ready, desiredState: Ready, podStatus: {conditions: [{type: KruisePodReady, status: 'True'}]}}\n",
+        );
+        assert_eq!(got, Some(Health::healthy("GameServer is Ready")));
+    }
+
+    #[test]
+    fn game_server_set_counts() {
+        let set = |status: &str| {
+            verdict(&format!(
+                "apiVersion: game.kruise.io/v1alpha1\nkind: GameServerSet\nmetadata: {{name: s, generation: 1}}\n\
+                 status: {{observedGeneration: 1, {status}}}\n"
+            ))
+        };
+        let got = set("replicas: 2, readyReplicas: 2, updatedReadyReplicas: 2");
+        assert_eq!(
+            got,
+            Some(Health::healthy(
+                "All GameServerSet replicas are updated and ready"
+            ))
+        );
+        let got = set("replicas: 2, readyReplicas: 2, updatedReadyReplicas: 1");
+        assert_eq!(
+            got,
+            Some(Health::progressing(
+                "Waiting for GameServerSet initialization"
+            ))
+        );
+    }
+}

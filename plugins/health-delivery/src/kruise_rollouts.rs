@@ -21,3 +21,31 @@ pub(crate) fn rollout(obj: &Object) -> Health {
         _ => progressing,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn a_paused_step_waits_for_a_person() {
+        let got = verdict(
+            "apiVersion: rollouts.kruise.io/v1alpha1\nkind: Rollout\nmetadata: {name: r, generation: 2}\n\
+             status: {observedGeneration: 2, phase: Progressing, canaryStatus: {currentStepState: StepPaused}}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::suspended(
+                "Rollout is Paused need manual intervention"
+            ))
+        );
+        let got = verdict(
+            "apiVersion: rollouts.kruise.io/v1alpha1\nkind: Rollout\nmetadata: {name: r, generation: 2}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing("Rollout is still progressing"))
+        );
+    }
+}

@@ -227,6 +227,11 @@ mod tests {
 
     use super::*;
 
+    /// The plugin's verdict on one object written as YAML (for the modules' own tests).
+    pub(crate) fn verdict(yaml: &str) -> Option<Health> {
+        weft_sdk::testing::assess_yaml::<DeliveryHealth>(yaml).expect("a kind the plugin serves")
+    }
+
     /// The customization groups this plugin answers for in Argo CD's corpus.
     const GROUPS: [&str; 15] = [
         "argoproj.io",

@@ -20,3 +20,29 @@ pub(crate) fn stack(obj: &Object) -> Health {
     first_matching_condition(obj, STACK)
         .unwrap_or_else(|| Health::progressing("Waiting for the stack to be reconciled"))
 }
+
+#[cfg(test)]
+mod tests {
+    use weft_sdk::Health;
+
+    use crate::tests::verdict;
+
+    #[test]
+    fn stalled_wins_wherever_it_is_listed() {
+        let got = verdict(
+            "apiVersion: pulumi.com/v1\nkind: Stack\nmetadata: {name: s, generation: 3}\nstatus:\n  observedGeneration: 3\n  \
+             conditions:\n  - {type: Ready, status: 'False', message: not ready}\n  \
+             - {type: Stalled, status: 'True', message: update failed}\n",
+        );
+        assert_eq!(got, Some(Health::degraded("update failed")));
+        let got = verdict(
+            "apiVersion: pulumi.com/v1\nkind: Stack\nmetadata: {name: s, generation: 1}\nstatus: {observedGeneration: 1}\n",
+        );
+        assert_eq!(
+            got,
+            Some(Health::progressing(
+                "Waiting for the stack to be reconciled"
+            ))
+        );
+    }
+}
