@@ -221,7 +221,10 @@ impl ConditionRule {
 /// The verdict of the first entry of `status.conditions`, in the controller's order, that one of `rules` matches
 /// (for each condition the rules are tried in order); `None` when no condition matches. This is the loop most
 /// Argo CD health scripts are: "for each condition, if its type and status are X, return Y".
-pub fn first_matching_condition(obj: &crate::Object, rules: &[ConditionRule]) -> Option<crate::Health> {
+pub fn first_matching_condition(
+    obj: &crate::Object,
+    rules: &[ConditionRule],
+) -> Option<crate::Health> {
     obj.conditions().find_map(|condition| {
         rules
             .iter()
@@ -245,15 +248,20 @@ mod condition_rule_tests {
     ];
 
     fn verdict(conditions: &str) -> Option<Health> {
-        let obj = Object::from_json(&format!(r#"{{"status": {{"conditions": {conditions}}}}}"#)).unwrap();
+        let obj =
+            Object::from_json(&format!(r#"{{"status": {{"conditions": {conditions}}}}}"#)).unwrap();
         first_matching_condition(&obj, RULES)
     }
 
     #[test]
     fn the_first_matching_condition_wins_in_the_controllers_order() {
-        let got = verdict(r#"[{"type": "Failed", "status": "True", "message": "boom"}, {"type": "Ready", "status": "True"}]"#);
+        let got = verdict(
+            r#"[{"type": "Failed", "status": "True", "message": "boom"}, {"type": "Ready", "status": "True"}]"#,
+        );
         assert_eq!(got, Some(Health::degraded("boom")));
-        let got = verdict(r#"[{"type": "Ready", "status": "True"}, {"type": "Failed", "status": "True"}]"#);
+        let got = verdict(
+            r#"[{"type": "Ready", "status": "True"}, {"type": "Failed", "status": "True"}]"#,
+        );
         assert_eq!(got, Some(Health::healthy("ready")));
     }
 

@@ -4,14 +4,13 @@
 use weft_sdk::shapes::{condition_verdict, observed_generation_lag, true_condition};
 use weft_sdk::{Health, Object};
 
-/// A NodePool: `Ready`, else a `NodeClassReady=False` that explains why it cannot become ready.
+/// A NodePool.
 pub(crate) fn node_pool(obj: &Object) -> Health {
     condition_verdict(obj, "Ready")
-        .or_else(|| first_false(obj, &["NodeClassReady"]))
         .unwrap_or_else(|| Health::progressing("Waiting for NodePool to be ready"))
 }
 
-/// An EC2NodeClass: `Ready` (with a fixed healthy message), else the first of its sub-conditions that failed.
+/// An EC2NodeClass: `Ready`, with a fixed healthy message.
 pub(crate) fn ec2_node_class(obj: &Object) -> Health {
     match condition_verdict(obj, "Ready") {
         Some(Health {
@@ -19,11 +18,7 @@ pub(crate) fn ec2_node_class(obj: &Object) -> Health {
             ..
         }) => Health::healthy("EC2NodeClass is ready"),
         Some(failed) => failed,
-        None => first_false(
-            obj,
-            &["SubnetsReady", "SecurityGroupsReady", "ValidationSucceeded"],
-        )
-        .unwrap_or_else(|| Health::progressing("Waiting for EC2NodeClass to be ready")),
+        None => Health::progressing("Waiting for EC2NodeClass to be ready"),
     }
 }
 
@@ -51,13 +46,6 @@ pub(crate) fn node_claim(obj: &Object) -> Health {
             || Health::progressing("Waiting for NodeClaim to be launched"),
             |(_, message)| Health::progressing(message),
         )
-}
-
-/// The first condition of one of `types` that is `False`, as a degraded verdict with its message.
-fn first_false(obj: &Object, types: &[&str]) -> Option<Health> {
-    obj.conditions()
-        .find(|c| c.is_false() && types.contains(&c.condition_type()))
-        .map(|c| Health::degraded(c.message()))
 }
 
 #[cfg(test)]
@@ -90,12 +78,12 @@ mod tests {
     }
 
     #[test]
-    fn node_classes_explain_why_they_are_not_ready() {
+    fn node_classes_wait_for_a_decided_ready_condition() {
         let yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nstatus:\n  conditions:\n  \
                     - {type: Ready, status: Unknown}\n  - {type: SecurityGroupsReady, status: 'False', message: no sg}";
-        assert_eq!(verdict(yaml), Health::degraded("no sg"));
-        let yaml = "apiVersion: karpenter.sh/v1\nkind: NodePool\nstatus:\n  conditions:\n  \
-                    - {type: NodeClassReady, status: 'False', message: class missing}";
-        assert_eq!(verdict(yaml), Health::degraded("class missing"));
+        assert_eq!(
+            verdict(yaml),
+            Health::progressing("Waiting for EC2NodeClass to be ready")
+        );
     }
 }
