@@ -40,7 +40,7 @@ impl Gate {
         if obj.is_deleting() {
             return Some(Health::progressing(self.deleting_message(obj)));
         }
-        if !obj.has("status") || obj.get("status").is_some_and(Value::is_null) {
+        if obj.get("status").is_none_or(Value::is_null) {
             return Some(Health::progressing(self.initializing));
         }
         let mut has_ready = false;

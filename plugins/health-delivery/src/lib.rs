@@ -2,7 +2,7 @@
 //! Promoter, Flux, Flagger, OpenKruise (workloads, games, rollouts), Keptn, Pulumi and the AWX operator, with the
 //! verdicts and messages of Argo CD's health scripts, so teams moving from Argo CD see the same answers.
 //!
-//! Each module holds one upstream project's kinds; [`TABLE`] maps `group/Kind` keys to them.
+//! Each module holds one upstream project's kinds; `TABLE` maps `group/Kind` keys to their checks.
 
 mod argo_cd;
 mod argo_events;
@@ -193,7 +193,7 @@ static TABLE: KindTable = KindTable::new(&[
     ("tower.ansible.com/AnsibleJob", answers!(awx::ansible_job)),
 ]);
 
-/// The plugin: dispatches on group and kind through [`TABLE`].
+/// The plugin: dispatches on group and kind through `TABLE`.
 #[derive(Debug)]
 pub struct DeliveryHealth;
 
