@@ -1,7 +1,9 @@
 //! Google Config Connector (`*.cnrm.cloud.google.com`): resources carry a `Ready` condition whose reason says what
 //! the controller last did; the operator's own `ConfigConnector` and `ConfigConnectorContext` report `status.healthy`.
 
-use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition};
+use weft_sdk::shapes::{
+    ConditionRule, Says, first_matching_condition, observed_generation_matches,
+};
 use weft_sdk::{Health, Object, Status, Value};
 
 use crate::fields::present;
@@ -37,10 +39,9 @@ pub(crate) fn resource(obj: &Object) -> Health {
 }
 
 /// Whether the status describes the current spec: `status.observedGeneration` is unset or equals
-/// `metadata.generation` (the script compares for equality, so a missing generation counts as not observed).
+/// `metadata.generation`.
 fn spec_observed(obj: &Object) -> bool {
-    present(obj, "status.observedGeneration").is_none()
-        || (obj.generation().is_some() && obj.observed_generation() == obj.generation())
+    present(obj, "status.observedGeneration").is_none() || observed_generation_matches(obj)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Datadog's cluster agent (`datadoghq.com/DatadogMetric`): healthy unless the metric reports an `Error` or is not
 //! `Valid`.
 
-use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition};
+use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition, true_condition};
 use weft_sdk::{Health, Object, Status, Value};
 
 const INVALID: &[ConditionRule] = &[ConditionRule::when("Valid", "False").gives(
@@ -11,10 +11,7 @@ const INVALID: &[ConditionRule] = &[ConditionRule::when("Valid", "False").gives(
 
 /// `DatadogMetric`. An error anywhere outranks an invalid query.
 pub(crate) fn datadog_metric(obj: &Object) -> Health {
-    if let Some(error) = obj
-        .conditions()
-        .find(|c| c.condition_type() == "Error" && c.is_true())
-    {
+    if let Some(error) = true_condition(obj, "Error") {
         let text = |key: &str| error.field(key).and_then(Value::as_str);
         let message = text("message").unwrap_or("DatadogMetric reported an error");
         return Health::degraded(match text("reason").unwrap_or("") {

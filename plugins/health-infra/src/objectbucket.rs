@@ -1,6 +1,7 @@
 //! The Kubernetes object bucket provisioner library (`objectbucket.io/ObjectBucketClaim`), as used by Rook and
 //! NooBaa: the claim's `status.phase`.
 
+use weft_sdk::shapes::phase_status;
 use weft_sdk::{Health, Object, Status};
 
 use crate::fields::{lua_text, present};
@@ -13,11 +14,11 @@ pub(crate) fn object_bucket_claim(obj: &Object) -> Health {
     let Some(phase) = present(obj, "status.phase").and_then(lua_text) else {
         return Health::progressing("Waiting for phase to be reported");
     };
-    let status = match phase.as_str() {
-        "Bound" => Status::Healthy,
-        "Failed" => Status::Degraded,
-        _ => Status::Progressing,
-    };
+    let status = phase_status(
+        &phase,
+        &[("Bound", Status::Healthy), ("Failed", Status::Degraded)],
+    )
+    .unwrap_or(Status::Progressing);
     Health::new(status, format!("Object bucket claim phase is {phase}"))
 }
 

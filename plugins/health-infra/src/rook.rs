@@ -1,6 +1,7 @@
 //! Rook (`ceph.rook.io`, `cassandra.rook.io`): Ceph clusters by Ceph's own health and the operator's state, object
 //! stores by their phase, Cassandra clusters by their racks' ready members.
 
+use weft_sdk::shapes::phase_status;
 use weft_sdk::{Health, Object, Status, Value};
 
 use crate::fields::{lua_text, present};
@@ -26,11 +27,15 @@ pub(crate) fn ceph_cluster(obj: &Object) -> Health {
     if status == Status::Healthy
         && let Some(state) = present(obj, "status.state").and_then(lua_text)
     {
-        status = match state.as_str() {
-            "Created" | "Connected" => Status::Healthy,
-            "Error" => Status::Degraded,
-            _ => Status::Progressing,
-        };
+        status = phase_status(
+            &state,
+            &[
+                ("Created", Status::Healthy),
+                ("Connected", Status::Healthy),
+                ("Error", Status::Degraded),
+            ],
+        )
+        .unwrap_or(Status::Progressing);
         parts.push(format!("Ceph cluster state is {state}"));
     }
     if let Some(message) = present(obj, "status.message").and_then(lua_text) {
@@ -65,11 +70,11 @@ pub(crate) fn ceph_object_store(obj: &Object) -> Health {
     }
     let mut health = Health::progressing(NO_STATUS);
     if let Some(phase) = present(obj, "status.phase").and_then(lua_text) {
-        health.status = match phase.as_str() {
-            "Ready" => Status::Healthy,
-            "Failure" => Status::Degraded,
-            _ => Status::Progressing,
-        };
+        health.status = phase_status(
+            &phase,
+            &[("Ready", Status::Healthy), ("Failure", Status::Degraded)],
+        )
+        .unwrap_or(Status::Progressing);
         health.message = format!("Ceph object store phase is {phase}");
     }
     if let Some(endpoint) = obj.str("status.info.endpoint").filter(|e| !e.is_empty()) {

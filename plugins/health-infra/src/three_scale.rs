@@ -2,7 +2,7 @@
 //! resources (`capabilities.3scale.net`: products, backends, accounts, ...), which report `Ready`/`Synced`,
 //! `Invalid`, `Orphan` and `Failed` conditions.
 
-use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition};
+use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition, true_condition};
 use weft_sdk::{Health, Object, Status};
 
 use crate::fields::{is_positive_number, present};
@@ -208,26 +208,29 @@ pub(crate) fn application(obj: &Object) -> Health {
     if obj.str("status.state") == Some("suspended") {
         return Health::suspended("3scale Application is suspended");
     }
-    let known_to_3scale = is_positive_number(present(obj, "status.adminId"));
-    for c in obj.conditions().filter(|c| c.condition_type() == "Ready") {
-        if c.is_true() {
-            return Health::healthy("3scale Application is ready");
-        }
-        if !known_to_3scale {
-            return Health::degraded(message_or(&c, "3scale Application is not ready"));
-        }
+    const READY: ConditionRule = ConditionRule::when("Ready", "True")
+        .gives(Status::Healthy, Says::Text("3scale Application is ready"));
+    const NOT_READY: ConditionRule = ConditionRule::when_type("Ready").gives(
+        Status::Degraded,
+        Says::MessageOr("3scale Application is not ready"),
+    );
+    if is_positive_number(present(obj, "status.adminId")) {
+        capability(obj, &[READY])
+    } else {
+        capability(obj, &[READY, NOT_READY])
     }
-    waiting(obj)
 }
 
 /// `Tenant`: ready with both its tenant and admin ids, degraded when not ready.
 pub(crate) fn tenant(obj: &Object) -> Health {
+    const NOT_READY: ConditionRule = ConditionRule::when_type("Ready").gives(
+        Status::Degraded,
+        Says::MessageOr("3scale Tenant is degraded"),
+    );
     if present(obj, "status").is_none() {
         return waiting(obj);
     }
-    let ready = obj
-        .conditions()
-        .any(|c| c.condition_type() == "Ready" && c.is_true());
+    let ready = true_condition(obj, "Ready").is_some();
     if ready
         && is_positive_number(present(obj, "status.tenantId"))
         && is_positive_number(present(obj, "status.adminId"))
@@ -238,7 +241,7 @@ pub(crate) fn tenant(obj: &Object) -> Health {
         .conditions()
         .find(|c| c.condition_type() == "Ready" && !c.is_true())
     {
-        Some(c) => Health::degraded(message_or(&c, "3scale Tenant is degraded")),
+        Some(c) => NOT_READY.verdict(&c),
         None => waiting(obj),
     }
 }
@@ -265,13 +268,6 @@ pub(crate) fn api_manager(obj: &Object) -> Health {
         }
     }
     Health::progressing("Waiting for 3scale APIManager status...")
-}
-
-/// A condition's message, or `fallback` when it has none (Lua's `condition.message or fallback`).
-fn message_or<'a>(c: &weft_sdk::Condition<'a>, fallback: &'a str) -> &'a str {
-    c.field("message")
-        .and_then(weft_sdk::Value::as_str)
-        .unwrap_or(fallback)
 }
 
 #[cfg(test)]
