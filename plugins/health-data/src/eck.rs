@@ -15,6 +15,25 @@ fn status_unknown(what: &str) -> Health {
     ))
 }
 
+/// The health colours of an Elasticsearch cluster in phase `Ready`.
+const READY_CLUSTER_HEALTH: &[PhaseRow] = &[
+    (
+        "green",
+        Status::Healthy,
+        "Elasticsearch Cluster status is Green",
+    ),
+    (
+        "yellow",
+        Status::Progressing,
+        "Elasticsearch Cluster status is Yellow. Check the status of indices, replicas and shards",
+    ),
+    (
+        "red",
+        Status::Degraded,
+        "Elasticsearch Cluster status is Red. Check the status of indices, replicas and shards",
+    ),
+];
+
 /// An Elasticsearch cluster: fewer available nodes than the node sets ask for is progressing; with all of them,
 /// the phase decides, and in phase `Ready` the health colour does.
 pub(crate) fn elasticsearch(obj: &Object) -> Health {
@@ -32,25 +51,17 @@ pub(crate) fn elasticsearch(obj: &Object) -> Health {
             ));
         }
         if available == desired && is_set(obj, "status.health") {
-            let health = obj.str("status.health");
-            match (obj.str("status.phase"), health) {
-                (Some("Ready"), Some("green")) => {
-                    return Health::healthy("Elasticsearch Cluster status is Green");
+            match obj.str("status.phase") {
+                Some("Ready") => {
+                    if let Some(verdict) = phase_verdict(obj, "status.health", READY_CLUSTER_HEALTH)
+                    {
+                        return verdict;
+                    }
                 }
-                (Some("Ready"), Some("yellow")) => {
-                    return Health::progressing(
-                        "Elasticsearch Cluster status is Yellow. Check the status of indices, replicas and shards",
-                    );
-                }
-                (Some("Ready"), Some("red")) => {
-                    return Health::degraded(
-                        "Elasticsearch Cluster status is Red. Check the status of indices, replicas and shards",
-                    );
-                }
-                (Some(phase @ ("ApplyingChanges" | "MigratingData")), _) => {
+                Some(phase @ ("ApplyingChanges" | "MigratingData")) => {
                     return Health::progressing(format!("Elasticsearch phase is {phase}"));
                 }
-                (Some("Invalid"), _) => return Health::degraded("Elasticsearch phase is Invalid"),
+                Some("Invalid") => return Health::degraded("Elasticsearch phase is Invalid"),
                 _ => {}
             }
         }

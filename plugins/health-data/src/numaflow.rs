@@ -20,56 +20,49 @@ struct Kind {
 
 const PROGRESSIVE_RESULT_LABEL: &str = "numaplane.numaproj.io/progressive-result-state";
 
+const INTER_STEP_BUFFER_SERVICE: Kind = Kind {
+    name: "InterStepBufferService",
+    paused: &[],
+    condition_explains: true,
+    progressive_label: true,
+};
+const MONO_VERTEX: Kind = Kind {
+    name: "MonoVertex",
+    paused: &["Paused"],
+    condition_explains: false,
+    progressive_label: true,
+};
+const PIPELINE: Kind = Kind {
+    name: "Pipeline",
+    paused: &["Paused", "Pausing"],
+    condition_explains: false,
+    progressive_label: true,
+};
+const VERTEX: Kind = Kind {
+    name: "Vertex",
+    paused: &["Paused"],
+    condition_explains: true,
+    progressive_label: false,
+};
+
 /// An InterStepBufferService.
 pub(crate) fn inter_step_buffer_service(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Kind {
-            name: "InterStepBufferService",
-            paused: &[],
-            condition_explains: true,
-            progressive_label: true,
-        },
-    )
+    assess(obj, &INTER_STEP_BUFFER_SERVICE)
 }
 
 /// A MonoVertex.
 pub(crate) fn mono_vertex(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Kind {
-            name: "MonoVertex",
-            paused: &["Paused"],
-            condition_explains: false,
-            progressive_label: true,
-        },
-    )
+    assess(obj, &MONO_VERTEX)
 }
 
 /// A Pipeline.
 pub(crate) fn pipeline(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Kind {
-            name: "Pipeline",
-            paused: &["Paused", "Pausing"],
-            condition_explains: false,
-            progressive_label: true,
-        },
-    )
+    assess(obj, &PIPELINE)
 }
 
 /// A Vertex.
 pub(crate) fn vertex(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Kind {
-            name: "Vertex",
-            paused: &["Paused"],
-            condition_explains: true,
-            progressive_label: false,
-        },
-    )
+    assess(obj, &VERTEX)
 }
 
 /// Once the controller has seen the current spec: a `False` condition, phase `Failed` or a failed progressive

@@ -2,75 +2,88 @@
 //! `phase`, an upgrade in progress, and `ChildResourcesHealthy`, `ProgressiveUpgradeSucceeded` and pause
 //! conditions. Progressing is checked first, then degraded, paused and healthy.
 
-use weft_sdk::shapes::{observed_generation_matches, true_condition};
-use weft_sdk::{Health, Object};
+use weft_sdk::shapes::{
+    ConditionRule, Says, first_matching_condition, observed_generation_matches, true_condition,
+};
+use weft_sdk::{Health, Object, Status};
 
 use crate::lua::is_set;
 
 /// How one rollout kind is read.
 struct Rollout {
-    /// The `ChildResourcesHealthy` reason that means the child failed.
-    child_failed_reason: &'static str,
+    /// The conditions that mean the rollout failed: its child failed, or a progressive upgrade did.
+    failed: &'static [ConditionRule],
     /// The condition that says the child is pausing or paused, for kinds that can pause.
     paused_condition: Option<&'static str>,
     /// The message when no rule applies.
     unknown: &'static str,
 }
 
+/// `ChildResourcesHealthy` `False` for `reason`, the rollout's word for a failed child: degraded, with the
+/// condition's message.
+const fn child_failed(reason: &'static str) -> ConditionRule {
+    ConditionRule::when("ChildResourcesHealthy", "False")
+        .and_reason(reason)
+        .gives(Status::Degraded, Says::Message)
+}
+
+const PROGRESSIVE_UPGRADE_FAILED: ConditionRule =
+    ConditionRule::when("ProgressiveUpgradeSucceeded", "False")
+        .gives(Status::Degraded, Says::Text("Progressive upgrade failed"));
+
+const ISB_SERVICE_ROLLOUT: Rollout = Rollout {
+    failed: &[child_failed("ISBSvcFailed"), PROGRESSIVE_UPGRADE_FAILED],
+    paused_condition: None,
+    unknown: "Unknown status",
+};
+const MONO_VERTEX_ROLLOUT: Rollout = Rollout {
+    failed: &[child_failed("MonoVertexFailed"), PROGRESSIVE_UPGRADE_FAILED],
+    paused_condition: Some("MonoVertexPausingOrPaused"),
+    unknown: "Unknown MonoVertex status",
+};
+const NUMAFLOW_CONTROLLER_ROLLOUT: Rollout = Rollout {
+    failed: &[child_failed("Degraded"), PROGRESSIVE_UPGRADE_FAILED],
+    paused_condition: None,
+    unknown: "Unknown NumaflowController status",
+};
+const PIPELINE_ROLLOUT: Rollout = Rollout {
+    failed: &[child_failed("PipelineFailed"), PROGRESSIVE_UPGRADE_FAILED],
+    paused_condition: Some("PipelinePausingOrPaused"),
+    unknown: "Unknown Pipeline status",
+};
+
 /// An ISBServiceRollout.
 pub(crate) fn isb_service_rollout(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Rollout {
-            child_failed_reason: "ISBSvcFailed",
-            paused_condition: None,
-            unknown: "Unknown status",
-        },
-    )
+    assess(obj, &ISB_SERVICE_ROLLOUT)
 }
 
 /// A MonoVertexRollout.
 pub(crate) fn mono_vertex_rollout(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Rollout {
-            child_failed_reason: "MonoVertexFailed",
-            paused_condition: Some("MonoVertexPausingOrPaused"),
-            unknown: "Unknown MonoVertex status",
-        },
-    )
+    assess(obj, &MONO_VERTEX_ROLLOUT)
 }
 
 /// A NumaflowControllerRollout.
 pub(crate) fn numaflow_controller_rollout(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Rollout {
-            child_failed_reason: "Degraded",
-            paused_condition: None,
-            unknown: "Unknown NumaflowController status",
-        },
-    )
+    assess(obj, &NUMAFLOW_CONTROLLER_ROLLOUT)
 }
 
 /// A PipelineRollout.
 pub(crate) fn pipeline_rollout(obj: &Object) -> Health {
-    assess(
-        obj,
-        &Rollout {
-            child_failed_reason: "PipelineFailed",
-            paused_condition: Some("PipelinePausingOrPaused"),
-            unknown: "Unknown Pipeline status",
-        },
-    )
+    assess(obj, &PIPELINE_ROLLOUT)
 }
 
+/// Progressing first, then degraded (phase `Failed`, with the status message, or the first failed condition);
+/// then a `True` pause condition is healthy with its message, and a healthy child healthy. Anything else is
+/// unknown.
 fn assess(obj: &Object, rollout: &Rollout) -> Health {
     if let Some(progressing) = progressing(obj) {
         return Health::progressing(progressing);
     }
-    if let Some(degraded) = degraded(obj, rollout) {
-        return Health::degraded(degraded);
+    if obj.str("status.phase") == Some("Failed") {
+        return Health::degraded(obj.str("status.message").unwrap_or(""));
+    }
+    if let Some(failed) = first_matching_condition(obj, rollout.failed) {
+        return failed;
     }
     if let Some(paused) = rollout
         .paused_condition
@@ -104,21 +117,6 @@ fn progressing(obj: &Object) -> Option<&'static str> {
                 && c.reason() == "Progressing"
         })
         .then_some("Child Progressing")
-}
-
-/// Why the rollout failed: phase `Failed` (with the status message), a failed child, or a failed progressive
-/// upgrade, whichever condition comes first.
-fn degraded<'o>(obj: &'o Object, rollout: &Rollout) -> Option<&'o str> {
-    if obj.str("status.phase") == Some("Failed") {
-        return Some(obj.str("status.message").unwrap_or(""));
-    }
-    obj.conditions().find_map(|c| match c.condition_type() {
-        "ChildResourcesHealthy" if c.is_false() && c.reason() == rollout.child_failed_reason => {
-            Some(c.message())
-        }
-        "ProgressiveUpgradeSucceeded" if c.is_false() => Some("Progressive upgrade failed"),
-        _ => None,
-    })
 }
 
 fn progressive_upgrade_failed(obj: &Object) -> bool {
