@@ -1,8 +1,19 @@
 //! Flagger (`flagger.app`): `Canary`, from its phase, with the canary weight and every condition's message.
 
+use weft_sdk::shapes::phase_status;
 use weft_sdk::{Health, Object, Status, Value};
 
 use crate::lua_text;
+
+/// The phases Argo CD gives a verdict; any other (`Waiting`, `Terminating`, ...) is unknown.
+const PHASES: &[(&str, Status)] = &[
+    ("Failed", Status::Degraded),
+    ("Progressing", Status::Progressing),
+    ("Finalising", Status::Progressing),
+    ("Promoting", Status::Progressing),
+    ("Succeeded", Status::Healthy),
+    ("Initialized", Status::Healthy),
+];
 
 /// `Canary`: the message is `<phase> --- [Canary Weight: <n> % --- ]<condition messages, ' --- '-separated>`.
 pub(crate) fn canary(obj: &Object) -> Health {
@@ -23,12 +34,7 @@ pub(crate) fn canary(obj: &Object) -> Health {
     }
     parts.extend(obj.conditions().map(|c| c.message().to_string()));
     let phase = obj.str("status.phase").unwrap_or("");
-    let status = match phase {
-        "Failed" => Status::Degraded,
-        "Progressing" | "Finalising" | "Promoting" => Status::Progressing,
-        "Succeeded" | "Initialized" => Status::Healthy,
-        _ => Status::Unknown,
-    };
+    let status = phase_status(phase, PHASES).unwrap_or(Status::Unknown);
     Health::new(status, format!("{phase}{SEP}{}", parts.join(SEP)))
 }
 

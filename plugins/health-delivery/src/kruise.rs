@@ -1,6 +1,7 @@
 //! OpenKruise workloads (`apps.kruise.io`): `CloneSet`, `StatefulSet` and `DaemonSet` share one rollout shape
 //! (paused, held at a partition, all updated and available, or not); `BroadcastJob` and `AdvancedCronJob` are jobs.
 
+use weft_sdk::shapes::observed_generation_matches;
 use weft_sdk::{Health, Object, Value};
 
 /// The counts a Kruise workload's rollout is judged by.
@@ -22,9 +23,7 @@ impl Rollout {
     /// the first generation), then healthy or degraded; anything else is still initializing.
     fn assess(&self, obj: &Object) -> Health {
         let waiting = Health::progressing("Waiting for initialization");
-        if obj.get("status").is_none_or(Value::is_null)
-            || obj.generation() != obj.observed_generation()
-        {
+        if obj.get("status").is_none_or(Value::is_null) || !observed_generation_matches(obj) {
             return waiting;
         }
         if self.paused || self.updated.is_none() {

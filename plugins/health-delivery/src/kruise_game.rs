@@ -1,6 +1,7 @@
 //! OpenKruiseGame (`game.kruise.io`): `GameServer` (its current and desired state, and its pod's readiness) and
 //! `GameServerSet` (a workload with pause and partition gates).
 
+use weft_sdk::shapes::observed_generation_matches;
 use weft_sdk::{Health, Object, Value};
 
 use crate::lua_text;
@@ -39,8 +40,7 @@ pub(crate) fn game_server(obj: &Object) -> Health {
 /// person, all updated and ready is healthy, too few ready is progressing.
 pub(crate) fn game_server_set(obj: &Object) -> Health {
     let waiting = Health::progressing("Waiting for GameServerSet initialization");
-    if obj.get("status").is_none_or(Value::is_null) || obj.generation() != obj.observed_generation()
-    {
+    if obj.get("status").is_none_or(Value::is_null) || !observed_generation_matches(obj) {
         return waiting;
     }
     if obj.bool("spec.updateStrategy.rollingUpdate.paused") == Some(true) {

@@ -1,12 +1,13 @@
 //! Kruise Rollouts (`rollouts.kruise.io`): `Rollout`, from its phase and the state of its current canary step.
 
+use weft_sdk::shapes::observed_generation_matches;
 use weft_sdk::{Health, Object};
 
 /// `Rollout`: once the controller observed the spec, a step upgrading is progressing, a paused step waits for a
 /// person (or is degraded when the rollout is disabled or terminating), completed and healthy is healthy.
 pub(crate) fn rollout(obj: &Object) -> Health {
     let progressing = Health::progressing("Rollout is still progressing");
-    if obj.generation() != obj.observed_generation() {
+    if !observed_generation_matches(obj) {
         return progressing;
     }
     let step = obj.str("status.canaryStatus.currentStepState");

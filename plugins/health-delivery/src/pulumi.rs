@@ -1,7 +1,9 @@
 //! Pulumi Kubernetes Operator (`pulumi.com`): `Stack`, from its kstatus-style conditions once the operator observed
 //! the spec.
 
-use weft_sdk::shapes::{ConditionRule, Says, first_matching_condition};
+use weft_sdk::shapes::{
+    ConditionRule, Says, first_matching_condition, observed_generation_matches,
+};
 use weft_sdk::{Health, Object, Status, Value};
 
 const STACK: &[ConditionRule] = &[
@@ -13,8 +15,7 @@ const STACK: &[ConditionRule] = &[
 /// `Stack`: waiting until the operator observed the current generation; then the first stalled, reconciling or
 /// ready condition; waiting for reconciliation otherwise.
 pub(crate) fn stack(obj: &Object) -> Health {
-    if obj.get("status").is_none_or(Value::is_null) || obj.observed_generation() != obj.generation()
-    {
+    if obj.get("status").is_none_or(Value::is_null) || !observed_generation_matches(obj) {
         return Health::progressing("Waiting for the operator to observe the latest spec change");
     }
     first_matching_condition(obj, STACK)
