@@ -12,8 +12,6 @@ struct Family {
     statusless_kinds: &'static [&'static str],
     /// Condition types that mean the resource is ready when `True`.
     ready_types: &'static [&'static str],
-    /// Whether a failure listed after a ready condition still counts (the Upbound check keeps reading).
-    failure_after_ready_counts: bool,
 }
 
 const CROSSPLANE: Family = Family {
@@ -34,7 +32,6 @@ const CROSSPLANE: Family = Family {
         "ValidPipeline",
         "RevisionHealthy",
     ],
-    failure_after_ready_counts: false,
 };
 
 const UPBOUND: Family = Family {
@@ -44,7 +41,6 @@ const UPBOUND: Family = Family {
         "ProviderConfigUsage",
     ],
     ready_types: &["Ready"],
-    failure_after_ready_counts: true,
 };
 
 const UP_TO_DATE: &str = "Resource is up-to-date.";
@@ -77,19 +73,18 @@ fn assess(obj: &Object, family: &Family) -> Health {
         }
         return Health::progressing("Provisioning ...");
     }
-    let mut ready = false;
-    for c in obj.conditions() {
-        if matches!(c.condition_type(), "LastAsyncOperation" | "Synced") && c.is_false() {
-            return Health::degraded(c.message());
-        }
-        if family.ready_types.contains(&c.condition_type()) && c.is_true() {
-            if !family.failure_after_ready_counts {
-                return Health::healthy(UP_TO_DATE);
-            }
-            ready = true;
-        }
+    // A failed sync or async operation outranks readiness wherever it is listed: a resource that was ready can
+    // fail its next update and stay `Ready`.
+    if let Some(failed) = obj
+        .conditions()
+        .find(|c| matches!(c.condition_type(), "LastAsyncOperation" | "Synced") && c.is_false())
+    {
+        return Health::degraded(failed.message());
     }
-    if ready {
+    if obj
+        .conditions()
+        .any(|c| family.ready_types.contains(&c.condition_type()) && c.is_true())
+    {
         Health::healthy(UP_TO_DATE)
     } else {
         Health::progressing("Provisioning ...")
@@ -169,13 +164,13 @@ mod tests {
     }
 
     #[test]
-    fn crossplane_stops_at_ready_but_upbound_reads_on() {
+    fn a_failure_listed_after_ready_still_degrades() {
         let conditions = "status:\n  conditions:\n  - {type: Ready, status: 'True', reason: Available}\n  \
                           - {type: Synced, status: 'False', reason: ReconcileError, message: boom}";
         let h = verdict(&format!(
             "apiVersion: ec2.aws.crossplane.io/v1beta1\nkind: VPC\nmetadata: {{name: v}}\n{conditions}"
         ));
-        assert_eq!(h, Health::healthy("Resource is up-to-date."));
+        assert_eq!(h, Health::degraded("boom"));
         let h = verdict(&format!(
             "apiVersion: ec2.aws.upbound.io/v1beta1\nkind: VPC\nmetadata: {{name: v}}\n{conditions}"
         ));
