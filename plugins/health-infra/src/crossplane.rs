@@ -2,11 +2,11 @@
 //! health check Crossplane's documentation gives for Argo CD), packages (`pkg.crossplane.io/Provider`), and the
 //! pre-1.0 stack manager (`stacks.crossplane.io`).
 
-use weft_sdk::{Health, Object};
+use weft_sdk::{Condition, Health, Object, Status};
 
 use crate::fields::{is_empty_table, present};
 
-/// How one family of Crossplane resources reads its conditions.
+/// What differs between the Crossplane and Upbound variants of the check.
 struct Family {
     /// Kinds that may legitimately have no status at all.
     statusless_kinds: &'static [&'static str],
@@ -121,12 +121,12 @@ pub(crate) fn cluster_stack_install(obj: &Object) -> Health {
     for c in obj
         .array("status.conditionedStatus.conditions")
         .iter()
-        .filter_map(weft_sdk::Condition::new)
+        .filter_map(Condition::new)
         .filter(|c| c.condition_type() == "Ready")
     {
         health.message = c.reason().to_owned();
         if c.is_true() {
-            health.status = weft_sdk::Status::Healthy;
+            health.status = Status::Healthy;
             return health;
         }
     }

@@ -3,7 +3,7 @@
 
 use weft_sdk::{Health, Object};
 
-use crate::fields::{lua_text, present};
+use crate::fields::{is_positive_number, lua_text, present};
 
 /// The states iam-manager sets when it cannot reconcile a role.
 const ERROR_STATES: &[&str] = &[
@@ -30,9 +30,9 @@ pub(crate) fn iam_role(obj: &Object) -> Health {
         }
         if ERROR_STATES.contains(&state) {
             let mut message = String::from("Failed to reconcile the Iamrole ");
-            if let Some(retries) =
-                present(obj, "status.retryCount").filter(|v| v.as_f64().is_some_and(|n| n > 0.0))
-                && let Some(retries) = lua_text(retries)
+            let retries = present(obj, "status.retryCount");
+            if is_positive_number(retries)
+                && let Some(retries) = retries.and_then(lua_text)
             {
                 message.push_str(&format!("(retry {retries}) "));
             }

@@ -205,15 +205,15 @@ pub(crate) fn proxy_config_promote(obj: &Object) -> Health {
 /// `Application`: suspended in 3scale, ready, or failed while it has no id in 3scale yet (a not-ready application
 /// that exists in 3scale is still being synchronised).
 pub(crate) fn application(obj: &Object) -> Health {
-    if obj.str("status.state") == Some("suspended") {
-        return Health::suspended("3scale Application is suspended");
-    }
     const READY: ConditionRule = ConditionRule::when("Ready", "True")
         .gives(Status::Healthy, Says::Text("3scale Application is ready"));
     const NOT_READY: ConditionRule = ConditionRule::when_type("Ready").gives(
         Status::Degraded,
         Says::MessageOr("3scale Application is not ready"),
     );
+    if obj.str("status.state") == Some("suspended") {
+        return Health::suspended("3scale Application is suspended");
+    }
     if is_positive_number(present(obj, "status.adminId")) {
         capability(obj, &[READY])
     } else {
