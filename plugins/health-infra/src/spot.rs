@@ -20,8 +20,8 @@ const CONDITIONS: &[ConditionRule] = &[
 /// `Progressing` phase progressing, anything else healthy.
 pub(crate) fn spot_deployment(obj: &Object) -> Health {
     if present(obj, "status.conditions").is_none() {
-        // Upstream returns an empty verdict here, which Argo CD cannot read and shows as unknown.
-        return Health::unknown("Waiting for SpotDeployment status");
+        // Upstream returns an empty table here, which Argo CD fails to read as a verdict: it cannot tell.
+        return Health::unknown("SpotDeployment has no status conditions yet");
     }
     if let Some(health) = first_matching_condition(obj, CONDITIONS) {
         return health;
