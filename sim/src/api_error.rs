@@ -107,7 +107,9 @@ pub enum ApiError {
     #[error("{0}")]
     MethodNotAllowed(String),
     /// The request body's content type is not supported (415 UnsupportedMediaType).
-    #[error("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json; got {0}")]
+    #[error(
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json; got {0}"
+    )]
     UnsupportedMediaType(String),
     /// The namespace is being deleted or the operation is refused (403 Forbidden).
     #[error("{0}")]
@@ -302,13 +304,21 @@ mod tests {
             "apps",
             "Deployment",
             "web",
-            vec![StatusCause::required("spec.selector"), StatusCause::required("spec.template")],
+            vec![
+                StatusCause::required("spec.selector"),
+                StatusCause::required("spec.template"),
+            ],
         );
         assert_eq!(
             error.to_string(),
             "Deployment.apps \"web\" is invalid: [spec.selector: Required value, spec.template: Required value]"
         );
-        assert_eq!(error.to_status()["details"]["causes"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            error.to_status()["details"]["causes"]
+                .as_array()
+                .map(Vec::len),
+            Some(2)
+        );
     }
 
     #[test]

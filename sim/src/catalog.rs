@@ -39,7 +39,10 @@ impl Catalog {
 
     /// The type of a group and kind.
     pub fn by_kind(&self, group: &str, kind: &str) -> Option<Arc<ResourceType>> {
-        self.types.values().find(|resource| resource.is(group, kind)).cloned()
+        self.types
+            .values()
+            .find(|resource| resource.is(group, kind))
+            .cloned()
     }
 
     /// Every served type.
@@ -50,7 +53,11 @@ impl Catalog {
     /// Served groups with their versions, the preferred version first; the core group is left out.
     pub fn groups(&self) -> Vec<(String, Vec<String>)> {
         let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for resource in self.types.values().filter(|resource| !resource.group.is_empty()) {
+        for resource in self
+            .types
+            .values()
+            .filter(|resource| !resource.group.is_empty())
+        {
             let versions = groups.entry(resource.group.clone()).or_default();
             for version in &resource.versions {
                 if !versions.contains(version) {
@@ -65,7 +72,9 @@ impl Catalog {
     pub fn in_group_version(&self, group: &str, version: &str) -> Vec<Arc<ResourceType>> {
         self.types
             .values()
-            .filter(|resource| resource.group == group && resource.versions.iter().any(|v| v == version))
+            .filter(|resource| {
+                resource.group == group && resource.versions.iter().any(|v| v == version)
+            })
             .cloned()
             .collect()
     }
@@ -74,7 +83,11 @@ impl Catalog {
     /// definition is incomplete.
     pub fn register_definition(&mut self, definition: &Value) -> Option<Arc<ResourceType>> {
         let resource = Arc::new(type_from_definition(definition)?);
-        if self.types.get(&resource.key()).is_some_and(|existing| !existing.custom) {
+        if self
+            .types
+            .get(&resource.key())
+            .is_some_and(|existing| !existing.custom)
+        {
             return None;
         }
         self.types.insert(resource.key(), resource.clone());
@@ -102,7 +115,13 @@ pub fn type_from_definition(definition: &Value) -> Option<ResourceType> {
     let strings = |value: Option<&Value>| -> Vec<String> {
         value
             .and_then(Value::as_array)
-            .map(|items| items.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let group = text(spec.get("group"))?;
@@ -111,11 +130,19 @@ pub fn type_from_definition(definition: &Value) -> Option<ResourceType> {
     let versions_json = spec.get("versions")?.as_array()?;
     let served: Vec<&Value> = versions_json
         .iter()
-        .filter(|version| version.get("served").and_then(Value::as_bool).unwrap_or(true))
+        .filter(|version| {
+            version
+                .get("served")
+                .and_then(Value::as_bool)
+                .unwrap_or(true)
+        })
         .collect();
     let mut versions: Vec<String> = Vec::new();
     // The storage version is preferred.
-    for version in served.iter().filter(|v| v.get("storage").and_then(Value::as_bool) == Some(true)) {
+    for version in served
+        .iter()
+        .filter(|v| v.get("storage").and_then(Value::as_bool) == Some(true))
+    {
         versions.extend(text(version.get("name")));
     }
     for version in &served {
@@ -175,11 +202,22 @@ mod tests {
     #[test]
     fn a_definition_serves_its_kind_with_the_storage_version_preferred() {
         let mut catalog = Catalog::default();
-        let resource = catalog.register_definition(&widget_definition()).expect("registered");
+        let resource = catalog
+            .register_definition(&widget_definition())
+            .expect("registered");
         assert_eq!(resource.versions, vec!["v1", "v1alpha1"]);
         assert!(resource.status_subresource);
-        assert!(catalog.by_path("example.com", "v1alpha1", "widgets").is_some());
-        assert!(catalog.groups().iter().any(|(group, _)| group == "example.com"));
+        assert!(
+            catalog
+                .by_path("example.com", "v1alpha1", "widgets")
+                .is_some()
+        );
+        assert!(
+            catalog
+                .groups()
+                .iter()
+                .any(|(group, _)| group == "example.com")
+        );
         catalog.unregister_definition(&widget_definition());
         assert!(catalog.by_path("example.com", "v1", "widgets").is_none());
     }

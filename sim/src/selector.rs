@@ -93,11 +93,21 @@ impl LabelSelector {
             .into_iter()
             .flatten()
         {
-            let key = expression.get("key").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let key = expression
+                .get("key")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
             let values: Vec<String> = expression
                 .get("values")
                 .and_then(Value::as_array)
-                .map(|items| items.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
                 .unwrap_or_default();
             let requirement = match expression.get("operator").and_then(Value::as_str) {
                 Some("In") => LabelRequirement::In(key, values),
@@ -146,7 +156,11 @@ impl LabelSelector {
     }
 
     fn matches_with(&self, labels: &dyn Fn(&str) -> Option<String>) -> bool {
-        !self.matches_nothing && self.requirements.iter().all(|requirement| requirement.matches(labels))
+        !self.matches_nothing
+            && self
+                .requirements
+                .iter()
+                .all(|requirement| requirement.matches(labels))
     }
 }
 
@@ -249,7 +263,9 @@ impl FieldSelector {
         for term in split_terms(text)? {
             let (path, value, negated) = if let Some((path, value)) = term.split_once("!=") {
                 (path, value, true)
-            } else if let Some((path, value)) = term.split_once("==").or_else(|| term.split_once('=')) {
+            } else if let Some((path, value)) =
+                term.split_once("==").or_else(|| term.split_once('='))
+            {
                 (path, value, false)
             } else {
                 return Err(SelectorError::BadFieldTerm(term));
@@ -319,16 +335,28 @@ mod tests {
     use serde_json::json;
 
     fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
     }
 
     #[test]
     fn equality_and_set_requirements() {
-        let selector = LabelSelector::parse("app=web, tier in (front, back),!legacy,env!=prod").expect("parses");
+        let selector = LabelSelector::parse("app=web, tier in (front, back),!legacy,env!=prod")
+            .expect("parses");
         assert!(selector.matches_map(&labels(&[("app", "web"), ("tier", "front")])));
         assert!(!selector.matches_map(&labels(&[("app", "web"), ("tier", "db")])));
-        assert!(!selector.matches_map(&labels(&[("app", "web"), ("tier", "front"), ("legacy", "1")])));
-        assert!(!selector.matches_map(&labels(&[("app", "web"), ("tier", "back"), ("env", "prod")])));
+        assert!(!selector.matches_map(&labels(&[
+            ("app", "web"),
+            ("tier", "front"),
+            ("legacy", "1")
+        ])));
+        assert!(!selector.matches_map(&labels(&[
+            ("app", "web"),
+            ("tier", "back"),
+            ("env", "prod")
+        ])));
     }
 
     #[test]
@@ -347,7 +375,11 @@ mod tests {
 
     #[test]
     fn empty_selector_matches_everything_but_a_nil_object_selector_matches_nothing() {
-        assert!(LabelSelector::parse("").expect("parses").matches_map(&BTreeMap::new()));
+        assert!(
+            LabelSelector::parse("")
+                .expect("parses")
+                .matches_map(&BTreeMap::new())
+        );
         assert!(!LabelSelector::from_object(None).matches_map(&BTreeMap::new()));
         assert!(LabelSelector::from_object(Some(&json!({}))).matches_map(&BTreeMap::new()));
     }
@@ -358,13 +390,16 @@ mod tests {
             "matchLabels": {"app": "web"},
             "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a"]}]
         })));
-        assert!(selector.matches_object(&json!({"metadata": {"labels": {"app": "web", "tier": "a"}}})));
+        assert!(
+            selector.matches_object(&json!({"metadata": {"labels": {"app": "web", "tier": "a"}}}))
+        );
         assert!(!selector.matches_object(&json!({"metadata": {"labels": {"app": "web"}}})));
     }
 
     #[test]
     fn field_selectors_read_nested_fields() {
-        let selector = FieldSelector::parse("metadata.name=web-1,status.phase!=Failed").expect("parses");
+        let selector =
+            FieldSelector::parse("metadata.name=web-1,status.phase!=Failed").expect("parses");
         assert_eq!(selector.required_name(), Some("web-1"));
         assert!(!selector.only_metadata());
         let pod = json!({"metadata": {"name": "web-1"}, "status": {"phase": "Running"}});

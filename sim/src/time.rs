@@ -27,7 +27,9 @@ pub fn format_rfc3339(time: SystemTime) -> String {
 
 /// Parses an RFC 3339 timestamp into seconds since the Unix epoch.
 pub fn parse_rfc3339_seconds(text: &str) -> Option<i64> {
-    text.parse::<jiff::Timestamp>().ok().map(|timestamp| timestamp.as_second())
+    text.parse::<jiff::Timestamp>()
+        .ok()
+        .map(|timestamp| timestamp.as_second())
 }
 
 /// Seconds since the Unix epoch now.

@@ -6,9 +6,9 @@ use super::PatchError;
 
 /// Applies a JSON patch (an array of operations) to a document; the document is unchanged on error.
 pub fn apply_json_patch(target: &mut Value, patch: &Value) -> Result<(), PatchError> {
-    let operations = patch
-        .as_array()
-        .ok_or_else(|| PatchError::Malformed("a JSON patch must be an array of operations".into()))?;
+    let operations = patch.as_array().ok_or_else(|| {
+        PatchError::Malformed("a JSON patch must be an array of operations".into())
+    })?;
     let mut working = target.clone();
     for operation in operations {
         apply_operation(&mut working, operation)?;
@@ -42,7 +42,9 @@ fn apply_operation(document: &mut Value, operation: &Value) -> Result<(), PatchE
         "add" => add(document, path, value()?, op),
         "remove" => remove(document, path, op).map(drop),
         "replace" => {
-            let slot = document.pointer_mut(path).ok_or_else(|| missing(op, path))?;
+            let slot = document
+                .pointer_mut(path)
+                .ok_or_else(|| missing(op, path))?;
             *slot = value()?;
             Ok(())
         }
@@ -51,17 +53,24 @@ fn apply_operation(document: &mut Value, operation: &Value) -> Result<(), PatchE
             add(document, path, moved, op)
         }
         "copy" => {
-            let copied = document.pointer(from()?).cloned().ok_or_else(|| missing(op, path))?;
+            let copied = document
+                .pointer(from()?)
+                .cloned()
+                .ok_or_else(|| missing(op, path))?;
             add(document, path, copied, op)
         }
         "test" => {
             if document.pointer(path) == Some(&value()?) {
                 Ok(())
             } else {
-                Err(PatchError::TestFailed { path: path.to_owned() })
+                Err(PatchError::TestFailed {
+                    path: path.to_owned(),
+                })
             }
         }
-        other => Err(PatchError::Malformed(format!("unknown operation \"{other}\""))),
+        other => Err(PatchError::Malformed(format!(
+            "unknown operation \"{other}\""
+        ))),
     }
 }
 
@@ -85,7 +94,9 @@ fn add(document: &mut Value, path: &str, value: Value, op: &str) -> Result<(), P
         return Ok(());
     }
     let (parent_path, token) = split_pointer(path).ok_or_else(|| missing(op, path))?;
-    let parent = document.pointer_mut(parent_path).ok_or_else(|| missing(op, path))?;
+    let parent = document
+        .pointer_mut(parent_path)
+        .ok_or_else(|| missing(op, path))?;
     match parent {
         Value::Object(map) => {
             map.insert(token, value);
@@ -109,7 +120,9 @@ fn add(document: &mut Value, path: &str, value: Value, op: &str) -> Result<(), P
 
 fn remove(document: &mut Value, path: &str, op: &str) -> Result<Value, PatchError> {
     let (parent_path, token) = split_pointer(path).ok_or_else(|| missing(op, path))?;
-    let parent = document.pointer_mut(parent_path).ok_or_else(|| missing(op, path))?;
+    let parent = document
+        .pointer_mut(parent_path)
+        .ok_or_else(|| missing(op, path))?;
     match parent {
         Value::Object(map) => map.remove(&token).ok_or_else(|| missing(op, path)),
         Value::Array(items) => {
@@ -174,7 +187,10 @@ mod tests {
         .expect_err("fails");
         assert!(matches!(error, PatchError::MissingPath { .. }));
         assert_eq!(document, original);
-        let failed_test = apply_json_patch(&mut document, &json!([{"op": "test", "path": "/a", "value": 5}]));
+        let failed_test = apply_json_patch(
+            &mut document,
+            &json!([{"op": "test", "path": "/a", "value": 5}]),
+        );
         assert!(matches!(failed_test, Err(PatchError::TestFailed { .. })));
     }
 }

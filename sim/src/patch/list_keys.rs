@@ -11,8 +11,14 @@ pub fn merge_keys(field: &str, items: &[Value]) -> Option<&'static [&'static str
         return None;
     }
     let keys: &'static [&'static str] = match field {
-        "containers" | "initContainers" | "ephemeralContainers" | "env" | "volumes" | "imagePullSecrets"
-        | "resourceClaims" | "versions" => &["name"],
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "env"
+        | "volumes"
+        | "imagePullSecrets"
+        | "resourceClaims"
+        | "versions" => &["name"],
         "volumeMounts" => &["mountPath"],
         "volumeDevices" => &["devicePath"],
         "conditions" => &["type"],
@@ -64,14 +70,26 @@ mod tests {
     fn container_and_service_ports_have_different_keys() {
         let container_ports = [json!({"containerPort": 80})];
         let service_ports = [json!({"port": 80, "targetPort": 8080})];
-        assert_eq!(merge_keys("ports", &container_ports), Some(&["containerPort", "protocol"][..]));
-        assert_eq!(merge_keys("ports", &service_ports), Some(&["port", "protocol"][..]));
+        assert_eq!(
+            merge_keys("ports", &container_ports),
+            Some(&["containerPort", "protocol"][..])
+        );
+        assert_eq!(
+            merge_keys("ports", &service_ports),
+            Some(&["port", "protocol"][..])
+        );
         assert_eq!(merge_keys("args", &[json!("x")]), None);
     }
 
     #[test]
     fn a_missing_protocol_keys_as_tcp() {
-        let key = item_key(&json!({"containerPort": 80}), &["containerPort", "protocol"]);
-        assert_eq!(Value::Object(key), json!({"containerPort": 80, "protocol": "TCP"}));
+        let key = item_key(
+            &json!({"containerPort": 80}),
+            &["containerPort", "protocol"],
+        );
+        assert_eq!(
+            Value::Object(key),
+            json!({"containerPort": 80, "protocol": "TCP"})
+        );
     }
 }

@@ -31,7 +31,10 @@ mod tests {
     #[test]
     fn rfc_7386_examples() {
         let mut document = json!({"a": "b", "c": {"d": "e", "f": "g"}, "list": [1, 2]});
-        apply_merge_patch(&mut document, &json!({"a": "z", "c": {"f": null}, "list": [3]}));
+        apply_merge_patch(
+            &mut document,
+            &json!({"a": "z", "c": {"f": null}, "list": [3]}),
+        );
         assert_eq!(document, json!({"a": "z", "c": {"d": "e"}, "list": [3]}));
     }
 
@@ -45,7 +48,10 @@ mod tests {
     #[test]
     fn nested_maps_are_created() {
         let mut document = json!({});
-        apply_merge_patch(&mut document, &json!({"metadata": {"labels": {"a": "b", "gone": null}}}));
+        apply_merge_patch(
+            &mut document,
+            &json!({"metadata": {"labels": {"a": "b", "gone": null}}}),
+        );
         assert_eq!(document, json!({"metadata": {"labels": {"a": "b"}}}));
     }
 }

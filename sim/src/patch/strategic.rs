@@ -31,7 +31,11 @@ fn merge_map(target: &mut Value, patch: &Map<String, Value>) -> Result<(), Patch
             *target = Value::Null;
             return Ok(());
         }
-        Some(other) => return Err(PatchError::Malformed(format!("unknown patch type \"{other}\""))),
+        Some(other) => {
+            return Err(PatchError::Malformed(format!(
+                "unknown patch type \"{other}\""
+            )));
+        }
         None => {}
     }
     if !target.is_object() {
@@ -80,7 +84,11 @@ fn merge_map(target: &mut Value, patch: &Map<String, Value>) -> Result<(), Patch
     Ok(())
 }
 
-fn merge_list(field: &str, existing: Option<Value>, patch_items: &[Value]) -> Result<Value, PatchError> {
+fn merge_list(
+    field: &str,
+    existing: Option<Value>,
+    patch_items: &[Value],
+) -> Result<Value, PatchError> {
     let replace_whole = patch_items
         .iter()
         .any(|item| item.get(DIRECTIVE).and_then(Value::as_str) == Some("replace"));
@@ -91,7 +99,11 @@ fn merge_list(field: &str, existing: Option<Value>, patch_items: &[Value]) -> Re
         .collect();
     let existing_items = match existing {
         Some(Value::Array(items)) if !replace_whole => items,
-        _ => return Ok(Value::Array(kept_patch_items.iter().map(clean_item).collect())),
+        _ => {
+            return Ok(Value::Array(
+                kept_patch_items.iter().map(clean_item).collect(),
+            ));
+        }
     };
     if is_set_list(field) {
         let mut merged = existing_items;
@@ -102,7 +114,9 @@ fn merge_list(field: &str, existing: Option<Value>, patch_items: &[Value]) -> Re
         }
         return Ok(Value::Array(merged));
     }
-    let Some(keys) = merge_keys(field, &kept_patch_items).or_else(|| merge_keys(field, &existing_items)) else {
+    let Some(keys) =
+        merge_keys(field, &kept_patch_items).or_else(|| merge_keys(field, &existing_items))
+    else {
         return Ok(Value::Array(kept_patch_items));
     };
     let mut merged = existing_items;
@@ -169,7 +183,10 @@ mod tests {
         let containers = &document["spec"]["template"]["spec"]["containers"];
         assert_eq!(containers.as_array().map(Vec::len), Some(2));
         assert_eq!(containers[0]["image"], "app:2");
-        assert_eq!(containers[0]["env"], json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]));
+        assert_eq!(
+            containers[0]["env"],
+            json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"}])
+        );
         assert_eq!(containers[0]["ports"].as_array().map(Vec::len), Some(2));
         assert_eq!(containers[1]["image"], "side:1");
     }
@@ -198,16 +215,26 @@ mod tests {
             &json!({"spec": {"selector": {"$patch": "replace", "c": "3"}, "args": ["z"]}}),
         )
         .expect("applies");
-        assert_eq!(document, json!({"spec": {"selector": {"c": "3"}, "args": ["z"]}}));
+        assert_eq!(
+            document,
+            json!({"spec": {"selector": {"c": "3"}, "args": ["z"]}})
+        );
     }
 
     #[test]
     fn finalizers_merge_as_a_set_and_primitive_deletes_apply() {
         let mut document = json!({"metadata": {"finalizers": ["a", "b"]}});
-        apply_strategic_patch(&mut document, &json!({"metadata": {"finalizers": ["b", "c"]}})).expect("applies");
+        apply_strategic_patch(
+            &mut document,
+            &json!({"metadata": {"finalizers": ["b", "c"]}}),
+        )
+        .expect("applies");
         assert_eq!(document["metadata"]["finalizers"], json!(["a", "b", "c"]));
-        apply_strategic_patch(&mut document, &json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["a"]}}))
-            .expect("applies");
+        apply_strategic_patch(
+            &mut document,
+            &json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["a"]}}),
+        )
+        .expect("applies");
         assert_eq!(document["metadata"]["finalizers"], json!(["b", "c"]));
     }
 
@@ -219,6 +246,9 @@ mod tests {
             &json!({"spec": {"x": null, "strategy": {"$retainKeys": ["type"], "type": "Recreate"}}}),
         )
         .expect("applies");
-        assert_eq!(document, json!({"spec": {"strategy": {"type": "Recreate"}}}));
+        assert_eq!(
+            document,
+            json!({"spec": {"strategy": {"type": "Recreate"}}})
+        );
     }
 }

@@ -1,0 +1,372 @@
+//! Server-side apply: merging an applied configuration into the live object with per-manager ownership,
+//! conflicts, forced takeover and removal of fields a manager stopped applying.
+
+use serde_json::{Map, Value};
+
+use crate::field_path::{display_path, remove_at, value_at};
+use crate::fieldset::{FieldPath, FieldSet};
+use crate::managed_fields::{ManagedEntry, Operation, Writer, read_entries, write_entries};
+use crate::patch::list_keys::{is_set_list, item_key, merge_keys};
+use crate::time::now_rfc3339_micros;
+
+/// A field the applier wants to change that another manager owns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldConflict {
+    /// The other manager.
+    pub manager: String,
+    /// The apiVersion the other manager wrote with.
+    pub api_version: String,
+    /// The contested field.
+    pub path: FieldPath,
+}
+
+impl FieldConflict {
+    /// The field as kube-apiserver prints it.
+    pub fn field(&self) -> String {
+        display_path(&self.path)
+    }
+}
+
+/// Builds the kube-apiserver message for a set of conflicts.
+pub fn conflict_message(conflicts: &[FieldConflict]) -> String {
+    let count = conflicts.len();
+    let mut by_manager: Vec<(String, String, Vec<String>)> = Vec::new();
+    for conflict in conflicts {
+        match by_manager
+            .iter_mut()
+            .find(|(manager, _, _)| *manager == conflict.manager)
+        {
+            Some((_, _, fields)) => fields.push(conflict.field()),
+            None => by_manager.push((
+                conflict.manager.clone(),
+                conflict.api_version.clone(),
+                vec![conflict.field()],
+            )),
+        }
+    }
+    if count == 1 {
+        let (manager, api_version, fields) = &by_manager[0];
+        return format!(
+            "Apply failed with 1 conflict: conflict with \"{manager}\" using {api_version}: {}",
+            fields[0]
+        );
+    }
+    let mut message = format!("Apply failed with {count} conflicts: ");
+    let parts: Vec<String> = by_manager
+        .iter()
+        .map(|(manager, api_version, fields)| {
+            let lines: Vec<String> = fields.iter().map(|field| format!("- {field}")).collect();
+            format!(
+                "conflicts with \"{manager}\" using {api_version}:\n{}",
+                lines.join("\n")
+            )
+        })
+        .collect();
+    message.push_str(&parts.join("\n"));
+    message
+}
+
+/// Applies a configuration for a manager. Returns the merged object with updated `managedFields`, or the
+/// conflicts when other managers own fields whose values would change and `force` is not set.
+pub fn server_side_apply(
+    live: Option<&Value>,
+    applied: &Value,
+    writer: &Writer<'_>,
+    force: bool,
+) -> Result<Value, Vec<FieldConflict>> {
+    let mut entries = live.map(read_entries).unwrap_or_default();
+    let applied_set = FieldSet::of_object(applied, writer.scope);
+    let mut merged = live.cloned().unwrap_or_else(|| Value::Object(Map::new()));
+    merge_applied(&mut merged, applied, None);
+    let unchanged = Value::Object(Map::new());
+    let before = live.unwrap_or(&unchanged);
+
+    let mut conflicts = Vec::new();
+    for entry in entries
+        .iter()
+        .filter(|entry| entry.subresource == writer.subresource && entry.manager != writer.manager)
+    {
+        for path in applied_set.members() {
+            if applied_set.is_leaf(&path)
+                && entry.fields.contains(&path)
+                && value_at(before, &path) != value_at(&merged, &path)
+            {
+                conflicts.push(FieldConflict {
+                    manager: entry.manager.clone(),
+                    api_version: entry.api_version.clone(),
+                    path,
+                });
+            }
+        }
+    }
+    if !conflicts.is_empty() {
+        if !force {
+            return Err(conflicts);
+        }
+        for conflict in &conflicts {
+            for entry in entries
+                .iter_mut()
+                .filter(|entry| entry.manager == conflict.manager)
+            {
+                entry.fields.remove(&conflict.path);
+            }
+        }
+    }
+
+    let previous = entries
+        .iter()
+        .find(|entry| entry.is(writer.manager, Operation::Apply, writer.subresource))
+        .map(|entry| entry.fields.clone())
+        .unwrap_or_default();
+    let mut dropped = previous.difference(&applied_set).members();
+    dropped.sort_by_key(Vec::len);
+    let mut removed: Vec<FieldPath> = Vec::new();
+    for path in dropped {
+        if removed.iter().any(|prefix| path.starts_with(prefix)) || is_item_key_field(&path) {
+            continue;
+        }
+        let owned_elsewhere = entries.iter().any(|entry| {
+            entry.subresource == writer.subresource
+                && !entry.is(writer.manager, Operation::Apply, writer.subresource)
+                && entry.fields.covers(&path)
+        }) || applied_set.covers(&path);
+        if !owned_elsewhere && remove_at(&mut merged, &path) {
+            removed.push(path);
+        }
+    }
+
+    let changed = live.is_none_or(|live| strip_managed(live) != strip_managed(&merged))
+        || previous != applied_set;
+    match entries
+        .iter_mut()
+        .find(|entry| entry.is(writer.manager, Operation::Apply, writer.subresource))
+    {
+        Some(entry) => {
+            if changed {
+                entry.time = now_rfc3339_micros();
+            }
+            entry.fields = applied_set;
+            entry.api_version = writer.api_version.to_owned();
+        }
+        None => entries.push(ManagedEntry {
+            manager: writer.manager.to_owned(),
+            operation: Operation::Apply,
+            api_version: writer.api_version.to_owned(),
+            time: now_rfc3339_micros(),
+            subresource: writer.subresource.to_owned(),
+            fields: applied_set,
+        }),
+    }
+    entries.retain(|entry| !entry.fields.is_empty());
+    write_entries(&mut merged, &entries);
+    Ok(merged)
+}
+
+/// Whether a path names a key field of a keyed list item (`k:{"name":"a"}` then `f:name`), which stays as
+/// long as the item does.
+fn is_item_key_field(path: &[String]) -> bool {
+    let [.., parent, last] = path else {
+        return false;
+    };
+    let (Some(identity), Some(field)) = (parent.strip_prefix("k:"), last.strip_prefix("f:")) else {
+        return false;
+    };
+    serde_json::from_str::<Map<String, Value>>(identity).is_ok_and(|identity| identity.contains_key(field))
+}
+
+fn strip_managed(object: &Value) -> Value {
+    let mut copy = object.clone();
+    if let Some(metadata) = copy.get_mut("metadata").and_then(Value::as_object_mut) {
+        metadata.remove("managedFields");
+    }
+    copy
+}
+
+/// Merges an applied configuration into an object: maps merge, keyed lists merge by key, set lists take
+/// the union, everything else is replaced. `null` in the configuration is ignored.
+pub fn merge_applied(target: &mut Value, applied: &Value, field: Option<&str>) {
+    match applied {
+        Value::Object(applied_map) => {
+            if !target.is_object() {
+                *target = Value::Object(Map::new());
+            }
+            let Value::Object(target_map) = target else {
+                return;
+            };
+            for (key, value) in applied_map {
+                if value.is_null() {
+                    continue;
+                }
+                let slot = target_map.entry(key.clone()).or_insert(Value::Null);
+                merge_applied(slot, value, Some(key));
+            }
+        }
+        Value::Array(applied_items) => {
+            let field = field.unwrap_or_default();
+            let existing = match target {
+                Value::Array(items) => std::mem::take(items),
+                _ => Vec::new(),
+            };
+            *target = Value::Array(merge_list(field, existing, applied_items));
+        }
+        scalar => *target = scalar.clone(),
+    }
+}
+
+fn merge_list(field: &str, mut existing: Vec<Value>, applied: &[Value]) -> Vec<Value> {
+    if is_set_list(field) {
+        for item in applied {
+            if !existing.contains(item) {
+                existing.push(item.clone());
+            }
+        }
+        return existing;
+    }
+    let Some(keys) = merge_keys(field, applied) else {
+        return applied.to_vec();
+    };
+    if !existing.iter().all(Value::is_object) {
+        return applied.to_vec();
+    }
+    for item in applied {
+        let identity = item_key(item, keys);
+        match existing
+            .iter()
+            .position(|current| item_key(current, keys) == identity)
+        {
+            Some(index) => merge_applied(&mut existing[index], item, None),
+            None => existing.push(item.clone()),
+        }
+    }
+    existing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fieldset::FieldScope;
+    use serde_json::json;
+
+    const MAIN: FieldScope = FieldScope::Main {
+        exclude_status: true,
+    };
+
+    fn writer(manager: &str) -> Writer<'_> {
+        Writer {
+            manager,
+            api_version: "apps/v1",
+            subresource: "",
+            scope: MAIN,
+        }
+    }
+
+    fn config(replicas: i64, image: &str) -> Value {
+        json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web"},
+            "spec": {"replicas": replicas, "template": {"spec": {"containers": [{"name": "app", "image": image}]}}}
+        })
+    }
+
+    #[test]
+    fn a_second_manager_conflicts_unless_forced() {
+        let first =
+            server_side_apply(None, &config(2, "app:1"), &writer("alice"), false).expect("applies");
+        let same_values =
+            server_side_apply(Some(&first), &config(2, "app:1"), &writer("bob"), false)
+                .expect("equal values share ownership");
+        assert_eq!(
+            same_values["metadata"]["managedFields"]
+                .as_array()
+                .map(Vec::len),
+            Some(2)
+        );
+
+        let conflicts = server_side_apply(Some(&first), &config(3, "app:1"), &writer("bob"), false)
+            .expect_err("conflicts");
+        assert_eq!(conflicts.len(), 1);
+        assert_eq!(conflicts[0].manager, "alice");
+        assert_eq!(conflicts[0].field(), ".spec.replicas");
+        assert_eq!(
+            conflict_message(&conflicts),
+            "Apply failed with 1 conflict: conflict with \"alice\" using apps/v1: .spec.replicas"
+        );
+
+        let forced = server_side_apply(Some(&first), &config(3, "app:1"), &writer("bob"), true)
+            .expect("forced");
+        assert_eq!(forced["spec"]["replicas"], 3);
+        let entries = read_entries(&forced);
+        let alice = entries
+            .iter()
+            .find(|entry| entry.manager == "alice")
+            .expect("alice");
+        assert!(
+            !alice
+                .fields
+                .contains(&["f:spec".to_owned(), "f:replicas".to_owned()])
+        );
+    }
+
+    #[test]
+    fn fields_a_manager_stops_applying_are_removed_unless_someone_else_owns_them() {
+        let mut with_labels = config(2, "app:1");
+        with_labels["metadata"]["labels"] = json!({"a": "1", "b": "2"});
+        with_labels["spec"]["template"]["spec"]["containers"] =
+            json!([{"name": "app", "image": "app:1"}, {"name": "side", "image": "side:1"}]);
+        let first =
+            server_side_apply(None, &with_labels, &writer("alice"), false).expect("applies");
+
+        let mut shared = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "labels": {"b": "2"}}});
+        shared["metadata"]["name"] = json!("web");
+        let both =
+            server_side_apply(Some(&first), &shared, &writer("bob"), false).expect("applies");
+
+        let shrunk = server_side_apply(Some(&both), &config(2, "app:1"), &writer("alice"), false)
+            .expect("applies");
+        assert_eq!(
+            shrunk["metadata"]["labels"],
+            json!({"b": "2"}),
+            "b is still owned by bob"
+        );
+        let containers = shrunk["spec"]["template"]["spec"]["containers"]
+            .as_array()
+            .expect("containers");
+        assert_eq!(containers.len(), 1);
+        assert_eq!(containers[0]["name"], "app");
+    }
+
+    #[test]
+    fn keyed_lists_merge_by_key() {
+        let mut target =
+            json!({"spec": {"containers": [{"name": "a", "image": "a:1", "tty": true}]}});
+        merge_applied(
+            &mut target,
+            &json!({"spec": {"containers": [{"name": "a", "image": "a:2"}, {"name": "b", "image": "b:1"}]}}),
+            None,
+        );
+        assert_eq!(
+            target,
+            json!({"spec": {"containers": [{"name": "a", "image": "a:2", "tty": true}, {"name": "b", "image": "b:1"}]}})
+        );
+    }
+
+    #[test]
+    fn multiple_conflicts_are_grouped_by_manager() {
+        let conflicts = vec![
+            FieldConflict {
+                manager: "a".into(),
+                api_version: "v1".into(),
+                path: vec!["f:x".into()],
+            },
+            FieldConflict {
+                manager: "a".into(),
+                api_version: "v1".into(),
+                path: vec!["f:y".into()],
+            },
+        ];
+        assert_eq!(
+            conflict_message(&conflicts),
+            "Apply failed with 2 conflicts: conflicts with \"a\" using v1:\n- .x\n- .y"
+        );
+    }
+}
