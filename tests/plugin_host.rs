@@ -19,7 +19,9 @@ fn host() -> PluginHost {
 
 fn builtins() -> Registry {
     let mut registry = Registry::new();
-    registry.add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn).unwrap();
+    registry
+        .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
+        .unwrap();
     registry
 }
 
@@ -29,7 +31,9 @@ fn a_component_that_does_not_match_its_pin_is_refused() {
     let core = registry.get("health-core").unwrap();
     let path = core.component_path().unwrap();
     let wrong = "0".repeat(64);
-    let err = host().load_component_file("health-core", &path, Some(&wrong)).unwrap_err();
+    let err = host()
+        .load_component_file("health-core", &path, Some(&wrong))
+        .unwrap_err();
     assert!(matches!(err, LoadError::Sha256Mismatch { .. }), "{err}");
     assert!(err.to_string().contains("refusing to load"));
 }
@@ -41,7 +45,9 @@ fn a_component_that_imports_wasi_is_refused_with_a_clear_message() {
         (import "wasi:cli/environment@0.2.0" (instance (export "get-arguments" (func (result (list string))))))
     )"#;
     let bytes = wat::parse_str(wat).unwrap();
-    let err = host().load_component("wasi-user", &bytes, None, None).unwrap_err();
+    let err = host()
+        .load_component("wasi-user", &bytes, None, None)
+        .unwrap_err();
     assert!(matches!(err, LoadError::ImportsWasi { .. }), "{err}");
     assert!(err.to_string().contains("no WASI"), "{err}");
 }
@@ -52,7 +58,9 @@ fn a_renderer_is_not_a_health_check() {
     let bytes = wat::parse_str(wat).unwrap();
     let host = host();
     let component = host.load_component("empty", &bytes, None, None).unwrap();
-    let err = host.health_plugin(&component, CallLimits::HEALTH).unwrap_err();
+    let err = host
+        .health_plugin(&component, CallLimits::HEALTH)
+        .unwrap_err();
     assert!(matches!(err, LoadError::WrongWorld { .. }), "{err}");
 }
 
@@ -63,10 +71,20 @@ fn compiled_components_are_cached_on_disk() {
         cache_dir: Some(cache.path().join("components")),
         ..HostConfig::default()
     };
-    let path = builtins().get("health-core").unwrap().component_path().unwrap();
-    let first = PluginHost::new(config()).unwrap().load_component_file("health-core", &path, None).unwrap();
+    let path = builtins()
+        .get("health-core")
+        .unwrap()
+        .component_path()
+        .unwrap();
+    let first = PluginHost::new(config())
+        .unwrap()
+        .load_component_file("health-core", &path, None)
+        .unwrap();
     assert_eq!(first.origin, LoadOrigin::Compiled);
-    let second = PluginHost::new(config()).unwrap().load_component_file("health-core", &path, None).unwrap();
+    let second = PluginHost::new(config())
+        .unwrap()
+        .load_component_file("health-core", &path, None)
+        .unwrap();
     assert_eq!(second.origin, LoadOrigin::Cache);
 }
 
@@ -80,11 +98,22 @@ fn the_assessor_names_who_answered_and_falls_through_on_no_opinion() {
         json!({"apiVersion": "example.weft.dev/v1", "kind": "Widget", "metadata": {"name": "w"},
                "status": {"conditions": [{"type": "Ready", "status": "True", "message": "fine"}]}}),
     ];
-    let results = assessor.assess_blocking(&objects, Arc::new(ObjectSet::new(&objects))).unwrap();
-    assert_eq!(results[0].health, Some(Health::suspended("Deployment is paused")));
+    let results = assessor
+        .assess_blocking(&objects, Arc::new(ObjectSet::new(&objects)))
+        .unwrap();
+    assert_eq!(
+        results[0].health,
+        Some(Health::suspended("Deployment is paused"))
+    );
     assert_eq!(results[0].answered_by.as_deref(), Some("health-core"));
-    assert_eq!(results[1].health.as_ref().map(|h| h.status), Some(Status::Progressing));
-    assert_eq!(results[1].answered_by.as_deref(), Some(PENDING_DELETION_RULE));
+    assert_eq!(
+        results[1].health.as_ref().map(|h| h.status),
+        Some(Status::Progressing)
+    );
+    assert_eq!(
+        results[1].answered_by.as_deref(),
+        Some(PENDING_DELETION_RULE)
+    );
     assert_eq!(results[2].health, Some(Health::healthy("fine")));
     assert_eq!(results[2].answered_by.as_deref(), Some("health-widget"));
 }
@@ -104,9 +133,13 @@ fn a_plugin_sees_children_through_the_host_but_never_secrets() {
         .unwrap();
     assert_eq!(
         results[0].health,
-        Some(Health::progressing("Waiting for deployment w-web: 1 of 2 replicas available"))
+        Some(Health::progressing(
+            "Waiting for deployment w-web: 1 of 2 replicas available"
+        ))
     );
     // Without related objects the same Widget is healthy: the verdict above came from the child.
-    let alone = assessor.assess_blocking(&objects[..1], Arc::new(NoRelated)).unwrap();
+    let alone = assessor
+        .assess_blocking(&objects[..1], Arc::new(NoRelated))
+        .unwrap();
     assert_eq!(alone[0].health, Some(Health::healthy("fine")));
 }

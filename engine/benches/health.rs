@@ -30,19 +30,30 @@ fn deployments(workspace: &Path) -> Vec<String> {
     cases
         .iter()
         .filter(|c| c.kind == "Deployment")
-        .map(|c| weft_sdk::testing::read_object(&c.file).expect("fixture").value().to_string())
+        .map(|c| {
+            weft_sdk::testing::read_object(&c.file)
+                .expect("fixture")
+                .value()
+                .to_string()
+        })
         .collect()
 }
 
 fn main() {
     let workspace = workspace();
     let out = workspace.join(build::DEFAULT_OUT_DIR);
-    build::ensure_built(&workspace, &[workspace.join("plugins"), workspace.join("examples")], &out)
-        .expect("building plugins");
+    build::ensure_built(
+        &workspace,
+        &[workspace.join("plugins"), workspace.join("examples")],
+        &out,
+    )
+    .expect("building plugins");
     let objects = deployments(&workspace);
     assert!(!objects.is_empty(), "no Deployments in the corpus");
     let mut registry = Registry::new();
-    registry.add_dir(&out, Provenance::BuiltIn).expect("registry");
+    registry
+        .add_dir(&out, Provenance::BuiltIn)
+        .expect("registry");
     let core = registry.get("health-core").expect("health-core installed");
     let component_path = core.component_path().expect("component");
 
@@ -75,7 +86,9 @@ fn main() {
 
     // Warm up.
     for object in objects.iter().cycle().take(200) {
-        plugin.assess_blocking(std::slice::from_ref(object), related.clone()).unwrap();
+        plugin
+            .assess_blocking(std::slice::from_ref(object), related.clone())
+            .unwrap();
     }
 
     // (a) One object per call, fresh instance each time.
@@ -85,7 +98,9 @@ fn main() {
         .take(4000)
         .map(|object| {
             let started = Instant::now();
-            plugin.assess_blocking(std::slice::from_ref(object), related.clone()).unwrap();
+            plugin
+                .assess_blocking(std::slice::from_ref(object), related.clone())
+                .unwrap();
             started.elapsed()
         })
         .collect();
@@ -106,7 +121,9 @@ fn main() {
             let started = Instant::now();
             for json in &batch {
                 let object = weft_sdk::Object::from_json(json).unwrap();
-                std::hint::black_box(weft_sdk::testing::assess::<health_core::CoreHealth>(&object).unwrap());
+                std::hint::black_box(
+                    weft_sdk::testing::assess::<health_core::CoreHealth>(&object).unwrap(),
+                );
             }
             started.elapsed() / BATCH as u32
         })
@@ -114,11 +131,26 @@ fn main() {
 
     let (single, batched, native) = (median(single), median(batched), median(native));
     let ratio = batched.as_secs_f64() / native.as_secs_f64();
-    println!("health bench: {} Deployment objects from the conformance corpus", objects.len());
-    println!("  (a) one object per call, fresh instance: {:>9.2?} median per object (target < 40us)", single);
-    println!("  (b) batch of {BATCH} per call:              {:>9.2?} median per object", batched);
-    println!("      native (same crate, host build):    {:>9.2?} median per object", native);
+    println!(
+        "health bench: {} Deployment objects from the conformance corpus",
+        objects.len()
+    );
+    println!(
+        "  (a) one object per call, fresh instance: {:>9.2?} median per object (target < 40us)",
+        single
+    );
+    println!(
+        "  (b) batch of {BATCH} per call:              {:>9.2?} median per object",
+        batched
+    );
+    println!(
+        "      native (same crate, host build):    {:>9.2?} median per object",
+        native
+    );
     println!("      wasm/native ratio (batch):          {ratio:>9.2} (target <= 2.0)");
-    println!("  cold start: first compile {:.2?}; cached compiled load {:.2?} median (target < 2ms)",
-        first.load_time, median(cached));
+    println!(
+        "  cold start: first compile {:.2?}; cached compiled load {:.2?} median (target < 2ms)",
+        first.load_time,
+        median(cached)
+    );
 }

@@ -48,8 +48,15 @@ fn weft_health_matches_the_corpus_for_deployments() {
     let mut args = vec!["health"];
     args.extend(files.iter().map(String::as_str));
     let output = weft(&args);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let lines: Vec<Value> = stdout(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), cases.len());
     for (case, line) in cases.iter().zip(&lines) {
         let expected = case.status.unwrap().as_str();
@@ -73,8 +80,15 @@ fn weft_health_reads_multi_document_files_and_lists() {
     )
     .unwrap();
     let output = weft(&["health", file.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let lines: Vec<Value> = stdout(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["status"], "suspended");
     assert_eq!(lines[0]["namespace"], "n");
@@ -97,9 +111,18 @@ fn weft_health_bad_input_exits_2_naming_the_file() {
 
 #[test]
 fn weft_plugin_test_runs_an_argocd_suite() {
-    let output = weft(&["plugin", "test", "health-widget", "examples/health-widget/health_test.yaml"]);
+    let output = weft(&[
+        "plugin",
+        "test",
+        "health-widget",
+        "examples/health-widget/health_test.yaml",
+    ]);
     let out = stdout(&output);
-    assert!(output.status.success(), "{out}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(out.contains("5 passed, 0 failed"), "{out}");
 }
 
@@ -120,7 +143,11 @@ fn weft_plugin_test_exits_1_when_a_case_fails_and_2_on_a_bad_suite() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stdout(&output).contains("0 passed, 1 failed"));
 
-    std::fs::write(&suite, "tests:\n- healthStatus: {status: Splendid}\n  inputPath: x.yaml\n").unwrap();
+    std::fs::write(
+        &suite,
+        "tests:\n- healthStatus: {status: Splendid}\n  inputPath: x.yaml\n",
+    )
+    .unwrap();
     let output = weft(&["plugin", "test", "health-widget", suite.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown health status"));

@@ -87,7 +87,12 @@ impl HealthAssessor {
 
     /// The loaded plugin of that name, loading it on first use.
     pub fn plugin(&self, name: &str) -> Result<HealthPlugin, AssessError> {
-        if let Some(plugin) = self.loaded.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+        if let Some(plugin) = self
+            .loaded
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
             return Ok(plugin.clone());
         }
         let registered = self
@@ -97,9 +102,9 @@ impl HealthAssessor {
         let path = registered
             .component_path()
             .ok_or_else(|| AssessError::NoComponent(name.to_string()))?;
-        let component = self
-            .host
-            .load_component_file(name, &path, registered.manifest.sha256.as_deref())?;
+        let component =
+            self.host
+                .load_component_file(name, &path, registered.manifest.sha256.as_deref())?;
         let limits = CallLimits::HEALTH.with_overrides(&registered.manifest.limits);
         let plugin = self.host.health_plugin(&component, limits)?;
         self.loaded
@@ -208,7 +213,10 @@ impl HealthAssessor {
                         Ok(Some(health)) => Outcome::Answer(health),
                         Ok(None) => Outcome::Pass,
                         Err(e) if e.kind == ErrorKind::Unsupported => Outcome::Pass,
-                        Err(e) => Outcome::Answer(Health::unknown(format!("plugin {}: {e}", plugin.name()))),
+                        Err(e) => Outcome::Answer(Health::unknown(format!(
+                            "plugin {}: {e}",
+                            plugin.name()
+                        ))),
                     };
                     (item, outcome)
                 })
@@ -235,7 +243,10 @@ enum Outcome {
 
 /// The API group and kind of a JSON object (`""` for the core group).
 pub(crate) fn group_kind(object: &Value) -> (&str, &str) {
-    let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let group = api_version.rsplit_once('/').map_or("", |(group, _)| group);
     let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
     (group, kind)

@@ -31,9 +31,15 @@ mod tests {
     #[test]
     fn deleting_objects_are_pending_deletion() {
         let obj = json!({"metadata": {"deletionTimestamp": "2024-01-01T00:00:00Z"}});
-        assert_eq!(pending_deletion(&obj), Some(Health::progressing("Pending deletion")));
+        assert_eq!(
+            pending_deletion(&obj),
+            Some(Health::progressing("Pending deletion"))
+        );
         assert_eq!(pending_deletion(&json!({"metadata": {"name": "x"}})), None);
-        assert_eq!(pending_deletion(&json!({"metadata": {"deletionTimestamp": null}})), None);
+        assert_eq!(
+            pending_deletion(&json!({"metadata": {"deletionTimestamp": null}})),
+            None
+        );
         let hook = json!({"metadata": {"deletionTimestamp": "t", "finalizers": [HOOK_FINALIZER]}});
         assert_eq!(pending_deletion(&hook), None);
     }

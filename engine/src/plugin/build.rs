@@ -136,10 +136,13 @@ fn read_crate(dir: &Path) -> Result<PluginCrate, BuildError> {
     })?;
     let cargo_path = dir.join("Cargo.toml");
     let cargo_text = fs::read_to_string(&cargo_path).map_err(io_error(&cargo_path))?;
-    let cargo: toml::Table = cargo_text.parse().map_err(|e: toml::de::Error| BuildError::Manifest {
-        path: cargo_path.clone(),
-        reason: e.to_string(),
-    })?;
+    let cargo: toml::Table =
+        cargo_text
+            .parse()
+            .map_err(|e: toml::de::Error| BuildError::Manifest {
+                path: cargo_path.clone(),
+                reason: e.to_string(),
+            })?;
     let package = cargo
         .get("package")
         .and_then(|p| p.get("name"))
@@ -211,7 +214,10 @@ fn install_debian_toolchain() -> Result<(), BuildError> {
             DEBIAN_PACKAGES.join(" ")
         )));
     }
-    eprintln!("weft: installing Debian's Rust for Wasm builds ({})", DEBIAN_PACKAGES.join(" "));
+    eprintln!(
+        "weft: installing Debian's Rust for Wasm builds ({})",
+        DEBIAN_PACKAGES.join(" ")
+    );
     let run = |args: &[&str]| -> Result<(), BuildError> {
         let status = Command::new("apt-get")
             .args(args)
@@ -221,7 +227,10 @@ fn install_debian_toolchain() -> Result<(), BuildError> {
         if status.success() {
             Ok(())
         } else {
-            Err(BuildError::Toolchain(format!("apt-get {} failed ({status})", args.join(" "))))
+            Err(BuildError::Toolchain(format!(
+                "apt-get {} failed ({status})",
+                args.join(" ")
+            )))
         }
     };
     run(&["update", "-q"])?;
@@ -249,10 +258,14 @@ pub fn build(request: &BuildRequest) -> Result<Vec<BuiltPlugin>, BuildError> {
         return Ok(Vec::new());
     }
     let toolchain = detect_toolchain(request.install_toolchain)?;
-    let target_dir = request.workspace.join("target").join("plugin-build").join(match toolchain {
-        Toolchain::Rustup => "rustup",
-        Toolchain::Debian => "debian",
-    });
+    let target_dir = request
+        .workspace
+        .join("target")
+        .join("plugin-build")
+        .join(match toolchain {
+            Toolchain::Rustup => "rustup",
+            Toolchain::Debian => "debian",
+        });
     let mut cargo = match toolchain {
         Toolchain::Rustup => {
             let mut cmd = Command::new("cargo");
@@ -274,7 +287,13 @@ pub fn build(request: &BuildRequest) -> Result<Vec<BuiltPlugin>, BuildError> {
     };
     cargo
         .current_dir(&request.workspace)
-        .args(["build", "--target", "wasm32-unknown-unknown", "--profile", "plugin"])
+        .args([
+            "build",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "plugin",
+        ])
         .arg("--target-dir")
         .arg(&target_dir);
     if toolchain == Toolchain::Debian {
@@ -376,7 +395,11 @@ pub fn find_workspace(start: &Path) -> Option<PathBuf> {
 
 /// Builds the crates under `roots` into `out_dir`, holding a lock file there so concurrent callers (parallel test
 /// processes) build once and wait for each other.
-pub fn ensure_built(workspace: &Path, roots: &[PathBuf], out_dir: &Path) -> Result<Vec<BuiltPlugin>, BuildError> {
+pub fn ensure_built(
+    workspace: &Path,
+    roots: &[PathBuf],
+    out_dir: &Path,
+) -> Result<Vec<BuiltPlugin>, BuildError> {
     fs::create_dir_all(out_dir).map_err(io_error(out_dir))?;
     let lock_path = out_dir.join(".build.lock");
     let lock = fs::File::create(&lock_path).map_err(io_error(&lock_path))?;

@@ -45,7 +45,11 @@ pub struct CallReport {
 
 impl PluginHost {
     /// Binds a loaded component to the `health-check` world; it is instantiated afresh for every call.
-    pub fn health_plugin(&self, component: &LoadedComponent, limits: CallLimits) -> Result<HealthPlugin, LoadError> {
+    pub fn health_plugin(
+        &self,
+        component: &LoadedComponent,
+        limits: CallLimits,
+    ) -> Result<HealthPlugin, LoadError> {
         let wrong_world = |e: wasmtime::Error| LoadError::WrongWorld {
             plugin: component.name.clone(),
             world: "health-check".into(),
@@ -189,7 +193,9 @@ fn output_size(result: &Result<Option<wit::Health>, wit::PluginError>) -> usize 
         }
 }
 
-fn from_wit(result: Result<Option<wit::Health>, wit::PluginError>) -> Result<Option<Health>, PluginError> {
+fn from_wit(
+    result: Result<Option<wit::Health>, wit::PluginError>,
+) -> Result<Option<Health>, PluginError> {
     match result {
         Ok(verdict) => Ok(verdict.map(|h| Health::new(status_from_wit(h.status), h.message))),
         Err(e) => Err(PluginError {

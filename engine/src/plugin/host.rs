@@ -115,7 +115,8 @@ impl PluginHost {
             .epoch_interruption(true)
             .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         let engine = Engine::new(&wasm).map_err(|e| HostError::Engine(format!("{e:#}")))?;
-        let ticker = EpochTicker::start(engine.clone(), config.epoch_period).map_err(HostError::Clock)?;
+        let ticker =
+            EpochTicker::start(engine.clone(), config.epoch_period).map_err(HostError::Clock)?;
         // A cache that cannot be opened (read-only home, say) only costs compile time.
         let cache = config
             .cache_dir
@@ -159,14 +160,14 @@ impl PluginHost {
                 actual: sha256,
             });
         }
-        let (component, origin) =
-            self.inner
-                .cache
-                .load(&self.inner.engine, wasm, &sha256)
-                .map_err(|e| LoadError::Compile {
-                    plugin: name.to_string(),
-                    message: e.to_string(),
-                })?;
+        let (component, origin) = self
+            .inner
+            .cache
+            .load(&self.inner.engine, wasm, &sha256)
+            .map_err(|e| LoadError::Compile {
+                plugin: name.to_string(),
+                message: e.to_string(),
+            })?;
         let component_type = component.component_type();
         if let Some((import, _)) = component_type
             .imports(&self.inner.engine)

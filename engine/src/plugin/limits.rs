@@ -47,7 +47,9 @@ impl CallLimits {
     /// These limits with the overrides a plugin manifest sets.
     pub fn with_overrides(self, overrides: &LimitOverrides) -> CallLimits {
         CallLimits {
-            memory_bytes: overrides.memory_mib.map_or(self.memory_bytes, |m| m as usize * MIB),
+            memory_bytes: overrides
+                .memory_mib
+                .map_or(self.memory_bytes, |m| m as usize * MIB),
             timeout: overrides
                 .timeout_ms
                 .map_or(self.timeout, Duration::from_millis),

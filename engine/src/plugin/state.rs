@@ -38,7 +38,11 @@ pub(crate) struct CallState {
 }
 
 impl CallState {
-    pub(crate) fn new(memory_limit: usize, max_log_bytes: usize, related: Arc<dyn RelatedObjects>) -> Self {
+    pub(crate) fn new(
+        memory_limit: usize,
+        max_log_bytes: usize,
+        related: Arc<dyn RelatedObjects>,
+    ) -> Self {
         CallState {
             memory: MemoryCap {
                 limit: memory_limit,
@@ -176,7 +180,9 @@ mod tests {
 
     #[test]
     fn secrets_and_garbage_are_never_related() {
-        assert!(is_secret(r#"{"apiVersion":"v1","kind":"Secret","data":{"a":"b"}}"#));
+        assert!(is_secret(
+            r#"{"apiVersion":"v1","kind":"Secret","data":{"a":"b"}}"#
+        ));
         assert!(is_secret("not json"));
         assert!(!is_secret(r#"{"apiVersion":"v1","kind":"ConfigMap"}"#));
     }

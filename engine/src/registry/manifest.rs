@@ -63,12 +63,14 @@ impl PluginManifest {
             ));
         }
         match self.world {
-            World::HealthCheck if self.kinds.is_empty() => {
-                Err("a health-check plugin must list the kinds it serves (`kinds = [\"group/Kind\"]`)".into())
-            }
-            World::HealthCheck if !self.app_types.is_empty() => {
-                Err("`app-types` is for renderer and build-steer plugins; health checks list `kinds`".into())
-            }
+            World::HealthCheck if self.kinds.is_empty() => Err(
+                "a health-check plugin must list the kinds it serves (`kinds = [\"group/Kind\"]`)"
+                    .into(),
+            ),
+            World::HealthCheck if !self.app_types.is_empty() => Err(
+                "`app-types` is for renderer and build-steer plugins; health checks list `kinds`"
+                    .into(),
+            ),
             World::Renderer | World::BuildSteer if self.app_types.is_empty() => Err(format!(
                 "a {} plugin must list the app types it serves (`app-types = [\"...\"]`)",
                 self.world
@@ -112,7 +114,10 @@ impl KindPattern {
             "*" => ("*", "*"),
             _ => key.rsplit_once('/').unwrap_or(("", key)),
         };
-        let valid = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric() || "-.*_".contains(c));
+        let valid = |s: &str| {
+            s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-.*_".contains(c))
+        };
         if kind.is_empty() || !valid(group) || !valid(kind) || (kind.contains('*') && kind != "*") {
             return Err(format!(
                 "kind key {key:?}: expected `group/Kind`, `Kind` for the core group, `group/*` or `*` \
@@ -127,7 +132,8 @@ impl KindPattern {
 
     /// Whether the pattern covers a group and kind.
     pub fn matches(&self, group: &str, kind: &str) -> bool {
-        (self.kind == "*" || self.kind == kind) && weft_sdk::dispatch::glob_matches(&self.group, group)
+        (self.kind == "*" || self.kind == kind)
+            && weft_sdk::dispatch::glob_matches(&self.group, group)
     }
 
     /// How specific the pattern is: exact group over a group glob over any group, then exact kind over any kind.
@@ -159,7 +165,11 @@ mod tests {
 
     #[test]
     fn parses_the_documented_forms() {
-        assert!(KindPattern::parse("apps/Deployment").unwrap().matches("apps", "Deployment"));
+        assert!(
+            KindPattern::parse("apps/Deployment")
+                .unwrap()
+                .matches("apps", "Deployment")
+        );
         assert!(KindPattern::parse("Pod").unwrap().matches("", "Pod"));
         assert!(KindPattern::parse("/Pod").unwrap().matches("", "Pod"));
         assert!(KindPattern::parse("*").unwrap().matches("x.io", "Y"));
@@ -183,21 +193,29 @@ mod tests {
 
     #[test]
     fn manifests_are_checked() {
-        let ok = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"apps/Deployment\"]\n");
+        let ok = PluginManifest::parse(
+            "name = \"x\"\nworld = \"health-check\"\nkinds = [\"apps/Deployment\"]\n",
+        );
         assert!(ok.is_ok());
-        let unknown = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\nkind = 1\n");
+        let unknown = PluginManifest::parse(
+            "name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\nkind = 1\n",
+        );
         assert!(unknown.unwrap_err().contains("unknown field"));
         let no_kinds = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\n");
         assert!(no_kinds.unwrap_err().contains("must list the kinds"));
-        let bad_world = PluginManifest::parse("name = \"x\"\nworld = \"healthcheck\"\nkinds = [\"A\"]\n");
+        let bad_world =
+            PluginManifest::parse("name = \"x\"\nworld = \"healthcheck\"\nkinds = [\"A\"]\n");
         assert!(bad_world.is_err());
-        let renderer = PluginManifest::parse("name = \"r\"\nworld = \"renderer\"\napp-types = [\"yaml\"]\n");
+        let renderer =
+            PluginManifest::parse("name = \"r\"\nworld = \"renderer\"\napp-types = [\"yaml\"]\n");
         assert!(renderer.is_ok());
     }
 
     #[test]
     fn installed_manifests_round_trip() {
-        let mut m = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\n").unwrap();
+        let mut m =
+            PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\n")
+                .unwrap();
         m.sha256 = Some("ab".into());
         m.component = Some("x.wasm".into());
         m.limits.memory_mib = Some(8);

@@ -112,24 +112,29 @@ pub enum RegistryError {
         second: String,
     },
     /// Two keys of equal precedence match one object.
-    #[error(
-        "{group}/{kind} is claimed by {first} ({first_key}) and {second} ({second_key}) with equal precedence: \
-         make one key more specific"
-    )]
-    Ambiguous {
-        /// The object's group.
-        group: String,
-        /// The object's kind.
-        kind: String,
-        /// One plugin.
-        first: String,
-        /// Its key.
-        first_key: String,
-        /// The other plugin.
-        second: String,
-        /// Its key.
-        second_key: String,
-    },
+    #[error("{0}")]
+    Ambiguous(Box<AmbiguousClaim>),
+}
+
+/// Two plugins whose keys match an object with equal precedence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{group}/{kind} is claimed by {first} ({first_key}) and {second} ({second_key}) with equal precedence: make one \
+     key more specific"
+)]
+pub struct AmbiguousClaim {
+    /// The object's group.
+    pub group: String,
+    /// The object's kind.
+    pub kind: String,
+    /// One plugin.
+    pub first: String,
+    /// Its key.
+    pub first_key: String,
+    /// The other plugin.
+    pub second: String,
+    /// Its key.
+    pub second_key: String,
 }
 
 /// The set of known plugins.
@@ -157,9 +162,13 @@ impl Registry {
         let exe = std::env::current_exe().ok()?;
         let exe_dir = exe.parent()?;
         // Test and bench binaries live one level deeper (`target/debug/deps`).
-        [exe_dir.join("plugins"), exe_dir.join("../plugins"), exe_dir.join("../../plugins")]
-            .into_iter()
-            .find(|dir| dir.is_dir())
+        [
+            exe_dir.join("plugins"),
+            exe_dir.join("../plugins"),
+            exe_dir.join("../../plugins"),
+        ]
+        .into_iter()
+        .find(|dir| dir.is_dir())
     }
 
     /// Adds every installed manifest (`*.toml`) in a directory, in name order.
@@ -182,7 +191,11 @@ impl Registry {
     }
 
     /// Adds one installed manifest file.
-    pub fn add_manifest_file(&mut self, path: &Path, provenance: Provenance) -> Result<(), RegistryError> {
+    pub fn add_manifest_file(
+        &mut self,
+        path: &Path,
+        provenance: Provenance,
+    ) -> Result<(), RegistryError> {
         let text = fs::read_to_string(path).map_err(|source| RegistryError::Io {
             path: path.to_path_buf(),
             source,
@@ -233,7 +246,9 @@ impl Registry {
                     second: describe(&plugin),
                 });
             }
-            if existing.provenance != plugin.provenance || existing.manifest.world != plugin.manifest.world {
+            if existing.provenance != plugin.provenance
+                || existing.manifest.world != plugin.manifest.world
+            {
                 continue;
             }
             let clash = plugin
@@ -272,24 +287,30 @@ impl Registry {
     }
 
     /// The health plugins that serve a group and kind, best first (see the module docs for the order).
-    pub fn health_candidates(&self, group: &str, kind: &str) -> Result<Vec<&RegisteredPlugin>, RegistryError> {
+    pub fn health_candidates(
+        &self,
+        group: &str,
+        kind: &str,
+    ) -> Result<Vec<&RegisteredPlugin>, RegistryError> {
         let mut matches: Vec<(&RegisteredPlugin, &KindPattern)> = self
             .plugins
             .iter()
             .filter(|p| p.manifest.world == World::HealthCheck)
             .filter_map(|p| p.best_match(group, kind).map(|pattern| (p, pattern)))
             .collect();
-        let rank = |(p, pattern): &(&RegisteredPlugin, &KindPattern)| (pattern.specificity(), p.provenance);
-        matches.sort_by(|a, b| rank(b).cmp(&rank(a)));
+        let rank = |(p, pattern): &(&RegisteredPlugin, &KindPattern)| {
+            (pattern.specificity(), p.provenance)
+        };
+        matches.sort_by_key(|m| std::cmp::Reverse(rank(m)));
         if let Some(pair) = matches.windows(2).find(|w| rank(&w[0]) == rank(&w[1])) {
-            return Err(RegistryError::Ambiguous {
+            return Err(RegistryError::Ambiguous(Box::new(AmbiguousClaim {
                 group: group.to_string(),
                 kind: kind.to_string(),
                 first: pair[0].0.name().to_string(),
                 first_key: pair[0].1.to_string(),
                 second: pair[1].0.name().to_string(),
                 second_key: pair[1].1.to_string(),
-            });
+            })));
         }
         Ok(matches.into_iter().map(|(p, _)| p).collect())
     }
@@ -298,7 +319,9 @@ impl Registry {
     pub fn for_app_type(&self, world: World, app_type: &str) -> Option<&RegisteredPlugin> {
         self.plugins
             .iter()
-            .filter(|p| p.manifest.world == world && p.manifest.app_types.iter().any(|t| t == app_type))
+            .filter(|p| {
+                p.manifest.world == world && p.manifest.app_types.iter().any(|t| t == app_type)
+            })
             .max_by_key(|p| p.provenance)
     }
 }
@@ -331,11 +354,26 @@ mod tests {
     #[test]
     fn specific_keys_win_then_user_over_builtin() {
         let mut r = Registry::new();
-        r.add(health("generic", &["*"]), Provenance::BuiltIn, None).unwrap();
-        r.add(health("core", &["apps/Deployment", "Pod"]), Provenance::BuiltIn, None).unwrap();
-        r.add(health("apps-any", &["apps/*"]), Provenance::User, None).unwrap();
-        r.add(health("my-deploy", &["apps/Deployment"]), Provenance::User, None).unwrap();
-        assert_eq!(names(&r, "apps", "Deployment"), ["my-deploy", "core", "apps-any", "generic"]);
+        r.add(health("generic", &["*"]), Provenance::BuiltIn, None)
+            .unwrap();
+        r.add(
+            health("core", &["apps/Deployment", "Pod"]),
+            Provenance::BuiltIn,
+            None,
+        )
+        .unwrap();
+        r.add(health("apps-any", &["apps/*"]), Provenance::User, None)
+            .unwrap();
+        r.add(
+            health("my-deploy", &["apps/Deployment"]),
+            Provenance::User,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            names(&r, "apps", "Deployment"),
+            ["my-deploy", "core", "apps-any", "generic"]
+        );
         assert_eq!(names(&r, "apps", "StatefulSet"), ["apps-any", "generic"]);
         assert_eq!(names(&r, "", "Pod"), ["core", "generic"]);
     }
@@ -343,23 +381,31 @@ mod tests {
     #[test]
     fn same_key_twice_from_users_is_a_conflict() {
         let mut r = Registry::new();
-        r.add(health("a", &["x.io/Y"]), Provenance::User, None).unwrap();
-        let err = r.add(health("b", &["x.io/Y"]), Provenance::User, None).unwrap_err();
+        r.add(health("a", &["x.io/Y"]), Provenance::User, None)
+            .unwrap();
+        let err = r
+            .add(health("b", &["x.io/Y"]), Provenance::User, None)
+            .unwrap_err();
         assert!(matches!(err, RegistryError::Conflict { .. }), "{err}");
         // The same key from a user over a built-in is the documented override, not a conflict.
-        r.add(health("c", &["x.io/Y"]), Provenance::BuiltIn, None).unwrap();
-        let err = r.add(health("a", &["z.io/Q"]), Provenance::BuiltIn, None).unwrap_err();
+        r.add(health("c", &["x.io/Y"]), Provenance::BuiltIn, None)
+            .unwrap();
+        let err = r
+            .add(health("a", &["z.io/Q"]), Provenance::BuiltIn, None)
+            .unwrap_err();
         assert!(matches!(err, RegistryError::DuplicateName { .. }));
     }
 
     #[test]
     fn equal_precedence_overlap_is_reported_for_the_object() {
         let mut r = Registry::new();
-        r.add(health("a", &["a*/*"]), Provenance::User, None).unwrap();
-        r.add(health("b", &["*b/*"]), Provenance::User, None).unwrap();
+        r.add(health("a", &["a*/*"]), Provenance::User, None)
+            .unwrap();
+        r.add(health("b", &["*b/*"]), Provenance::User, None)
+            .unwrap();
         assert!(matches!(
             r.health_candidates("ab", "K"),
-            Err(RegistryError::Ambiguous { .. })
+            Err(RegistryError::Ambiguous(_))
         ));
         assert_eq!(names(&r, "ax", "K"), ["a"]);
     }

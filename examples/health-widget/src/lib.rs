@@ -84,9 +84,14 @@ mod tests {
         let fixture = Fixture::new(vec![deployment]);
         assert_eq!(
             fixture.assess::<WidgetHealth>(&widget).unwrap(),
-            Some(Health::progressing("Waiting for deployment w-web: 1 of 3 replicas available"))
+            Some(Health::progressing(
+                "Waiting for deployment w-web: 1 of 3 replicas available"
+            ))
         );
         // Without the child, the Ready condition decides.
-        assert_eq!(testing::assess::<WidgetHealth>(&widget).unwrap(), Some(Health::healthy("ok")));
+        assert_eq!(
+            testing::assess::<WidgetHealth>(&widget).unwrap(),
+            Some(Health::healthy("ok"))
+        );
     }
 }

@@ -103,12 +103,23 @@ pub(crate) fn read_objects(path: &PathBuf) -> anyhow::Result<Vec<Value>> {
     let mut objects = Vec::new();
     for (index, document) in documents.into_iter().enumerate() {
         if !document.is_object() {
-            bail!("{}: document {} is not an object", path.display(), index + 1);
+            bail!(
+                "{}: document {} is not an object",
+                path.display(),
+                index + 1
+            );
         }
-        let is_list = document.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
+        let is_list = document
+            .get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k.ends_with("List"))
             && document.get("items").is_some_and(Value::is_array);
         if is_list {
-            let items = document.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+            let items = document
+                .get("items")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             objects.extend(items);
         } else {
             objects.push(document);

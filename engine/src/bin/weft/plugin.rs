@@ -75,8 +75,12 @@ fn build_plugins(
         Some(dir) => dir,
         None => {
             let cwd = std::env::current_dir()?;
-            build::find_workspace(&cwd)
-                .with_context(|| format!("{} is not inside the Weft workspace; pass --workspace", cwd.display()))?
+            build::find_workspace(&cwd).with_context(|| {
+                format!(
+                    "{} is not inside the Weft workspace; pass --workspace",
+                    cwd.display()
+                )
+            })?
         }
     };
     let dirs = if dirs.is_empty() {
@@ -104,22 +108,37 @@ fn build_plugins(
 }
 
 /// Loads the plugin a `test` names.
-fn resolve_plugin(host: &PluginHost, plugin: &str, sources: &PluginSources) -> anyhow::Result<HealthPlugin> {
+fn resolve_plugin(
+    host: &PluginHost,
+    plugin: &str,
+    sources: &PluginSources,
+) -> anyhow::Result<HealthPlugin> {
     let path = Path::new(plugin);
     let (name, component_path, sha256, manifest) = match path.extension().and_then(|e| e.to_str()) {
         Some("wasm") => {
-            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("plugin").to_string();
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("plugin")
+                .to_string();
             (name, path.to_path_buf(), None, None)
         }
         Some("toml") => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            let manifest = PluginManifest::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let manifest = PluginManifest::parse(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             let component = manifest
                 .component
                 .clone()
                 .with_context(|| format!("{}: no `component`", path.display()))?;
             let base = path.parent().unwrap_or(Path::new("."));
-            (manifest.name.clone(), base.join(component), manifest.sha256.clone(), Some(manifest))
+            (
+                manifest.name.clone(),
+                base.join(component),
+                manifest.sha256.clone(),
+                Some(manifest),
+            )
         }
         _ => {
             let registry: Registry = build_registry(sources)?;
@@ -138,7 +157,9 @@ fn resolve_plugin(host: &PluginHost, plugin: &str, sources: &PluginSources) -> a
             )
         }
     };
-    let limits = manifest.map_or(CallLimits::HEALTH, |m| CallLimits::HEALTH.with_overrides(&m.limits));
+    let limits = manifest.map_or(CallLimits::HEALTH, |m| {
+        CallLimits::HEALTH.with_overrides(&m.limits)
+    });
     let component = host.load_component_file(&name, &component_path, sha256.as_deref())?;
     Ok(host.health_plugin(&component, limits)?)
 }

@@ -18,7 +18,7 @@ impl HealthCheck for HostileHealth {
             "Allocate" => {
                 let mut hoard: Vec<Vec<u8>> = Vec::new();
                 loop {
-                    hoard.push(vec![1; 1 << 20]);
+                    hoard.push(Vec::<u8>::with_capacity(1 << 20));
                     black_box(&hoard);
                 }
             }
@@ -45,7 +45,8 @@ mod tests {
 
     #[test]
     fn behaves_for_other_kinds() {
-        let obj = Object::from_json(r#"{"apiVersion":"hostile.weft.dev/v1","kind":"Calm"}"#).unwrap();
+        let obj =
+            Object::from_json(r#"{"apiVersion":"hostile.weft.dev/v1","kind":"Calm"}"#).unwrap();
         assert_eq!(
             weft_sdk::testing::assess::<HostileHealth>(&obj).unwrap(),
             Some(Health::healthy("well behaved"))
