@@ -48,7 +48,9 @@ impl<'a> Context<'a> {
 
     /// A context with no related objects.
     pub fn empty() -> Context<'static> {
-        Context { related: &NoRelated }
+        Context {
+            related: &NoRelated,
+        }
     }
 
     /// The objects owned by `obj` (through ownerReferences); empty when `obj` has no uid.

@@ -55,6 +55,8 @@ impl<'a> Condition<'a> {
 
     /// `observedGeneration` of the condition, when the controller sets it.
     pub fn observed_generation(&self) -> Option<i64> {
-        self.fields.get("observedGeneration").and_then(crate::object::as_i64)
+        self.fields
+            .get("observedGeneration")
+            .and_then(crate::object::as_i64)
     }
 }

@@ -32,8 +32,11 @@ impl KindTable {
         if let Some((_, check)) = self.entries.iter().find(|(k, _)| *k == key) {
             return Some(*check);
         }
-        let mut wildcards: Vec<&(&str, Check)> =
-            self.entries.iter().filter(|(k, _)| k.contains('*')).collect();
+        let mut wildcards: Vec<&(&str, Check)> = self
+            .entries
+            .iter()
+            .filter(|(k, _)| k.contains('*'))
+            .collect();
         wildcards.sort_by_key(|(k, _)| *k);
         wildcards
             .into_iter()
@@ -92,7 +95,10 @@ mod tests {
 
     #[test]
     fn globs() {
-        assert!(glob_matches("*.crossplane.io/*", "rds.aws.crossplane.io/DBInstance"));
+        assert!(glob_matches(
+            "*.crossplane.io/*",
+            "rds.aws.crossplane.io/DBInstance"
+        ));
         assert!(!glob_matches("*.crossplane.io/*", "crossplane.io/X"));
         assert!(glob_matches("*", ""));
         assert!(glob_matches("a*b*c", "abbbc"));
@@ -106,10 +112,16 @@ mod tests {
             ("pkg.crossplane.io/Provider", named),
         ]);
         let cx = Context::empty();
-        let provider = Object::from_json(r#"{"apiVersion":"pkg.crossplane.io/v1","kind":"Provider"}"#).unwrap();
-        let other = Object::from_json(r#"{"apiVersion":"pkg.crossplane.io/v1","kind":"Other"}"#).unwrap();
+        let provider =
+            Object::from_json(r#"{"apiVersion":"pkg.crossplane.io/v1","kind":"Provider"}"#)
+                .unwrap();
+        let other =
+            Object::from_json(r#"{"apiVersion":"pkg.crossplane.io/v1","kind":"Other"}"#).unwrap();
         let none = Object::from_json(r#"{"apiVersion":"v1","kind":"Pod"}"#).unwrap();
-        assert_eq!(TABLE.assess(&provider, &cx).unwrap().unwrap().message, "exact");
+        assert_eq!(
+            TABLE.assess(&provider, &cx).unwrap().unwrap().message,
+            "exact"
+        );
         assert_eq!(TABLE.assess(&other, &cx).unwrap().unwrap().message, "wild");
         assert!(TABLE.assess(&none, &cx).is_err());
     }

@@ -43,8 +43,8 @@ mod condition;
 pub mod dispatch;
 mod health;
 pub mod log;
-pub mod shapes;
 mod object;
+pub mod shapes;
 pub mod testing;
 
 #[doc(hidden)]

@@ -36,7 +36,9 @@ impl Object {
         if value.is_object() {
             Ok(Object { value })
         } else {
-            Err(PluginError::invalid_input("a Kubernetes object must be a JSON object"))
+            Err(PluginError::invalid_input(
+                "a Kubernetes object must be a JSON object",
+            ))
         }
     }
 
@@ -229,7 +231,10 @@ pub(crate) fn as_i64(value: &Value) -> Option<i64> {
     }
 }
 
-fn lookup<'v, 'a>(mut value: &'v Value, segments: impl IntoIterator<Item = &'a str>) -> Option<&'v Value> {
+fn lookup<'v, 'a>(
+    mut value: &'v Value,
+    segments: impl IntoIterator<Item = &'a str>,
+) -> Option<&'v Value> {
     for segment in segments {
         value = match value {
             Value::Object(map) => map.get(segment)?,
@@ -267,8 +272,14 @@ mod tests {
     #[test]
     fn reads_identity_and_paths() {
         let d = deployment();
-        assert_eq!((d.group(), d.version(), d.kind()), ("apps", "v1", "Deployment"));
-        assert_eq!((d.name(), d.namespace(), d.uid()), ("web", Some("shop"), Some("u1")));
+        assert_eq!(
+            (d.group(), d.version(), d.kind()),
+            ("apps", "v1", "Deployment")
+        );
+        assert_eq!(
+            (d.name(), d.namespace(), d.uid()),
+            ("web", Some("shop"), Some("u1"))
+        );
         assert_eq!(d.annotation("weft.dev/app"), Some("shop"));
         assert_eq!(d.str("status.conditions.0.type"), Some("Available"));
         assert_eq!(d.get("status.conditions.9"), None);

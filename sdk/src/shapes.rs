@@ -97,8 +97,14 @@ mod numbered_conditions_tests {
             r#"{"kind":"X","status":{"conditions":[{"type":"Installed","status":"True"},{"type":"Ready","status":"Unknown"}]}}"#,
         )
         .unwrap();
-        assert_eq!(numbered_conditions(&obj), "1: Installed | True\n2: Ready | Unknown\n");
-        assert_eq!(numbered_conditions(&Object::from_json(r#"{"kind":"X"}"#).unwrap()), "");
+        assert_eq!(
+            numbered_conditions(&obj),
+            "1: Installed | True\n2: Ready | Unknown\n"
+        );
+        assert_eq!(
+            numbered_conditions(&Object::from_json(r#"{"kind":"X"}"#).unwrap()),
+            ""
+        );
     }
 }
 
@@ -325,12 +331,23 @@ mod phase_verdict_tests {
 
     #[test]
     fn maps_listed_values_and_leaves_the_rest_to_the_caller() {
-        let obj = Object::from_json(r#"{"status": {"phase": "Failed", "state": "Pending"}}"#).unwrap();
-        assert_eq!(phase_verdict(&obj, "status.phase", PHASES), Some(Health::degraded("failed")));
-        assert_eq!(phase_verdict(&obj, "status.state", PHASES), Some(Health::progressing("waiting")));
+        let obj =
+            Object::from_json(r#"{"status": {"phase": "Failed", "state": "Pending"}}"#).unwrap();
+        assert_eq!(
+            phase_verdict(&obj, "status.phase", PHASES),
+            Some(Health::degraded("failed"))
+        );
+        assert_eq!(
+            phase_verdict(&obj, "status.state", PHASES),
+            Some(Health::progressing("waiting"))
+        );
         assert_eq!(phase_verdict(&obj, "status.other", PHASES), None);
         let obj = Object::from_json(r#"{"status": {"phase": "failed"}}"#).unwrap();
-        assert_eq!(phase_verdict(&obj, "status.phase", PHASES), None, "values match exactly");
+        assert_eq!(
+            phase_verdict(&obj, "status.phase", PHASES),
+            None,
+            "values match exactly"
+        );
         let obj = Object::from_json(r#"{"status": {"phase": 3}}"#).unwrap();
         assert_eq!(phase_verdict(&obj, "status.phase", PHASES), None);
     }
@@ -495,15 +512,22 @@ mod data_shape_tests {
     #[test]
     fn observed_generation_matches_compares_like_lua() {
         let with = |json: &str| observed_generation_matches(&Object::from_json(json).unwrap());
-        assert!(with(r#"{"metadata":{"generation":2},"status":{"observedGeneration":2}}"#));
-        assert!(!with(r#"{"metadata":{"generation":2},"status":{"observedGeneration":3}}"#));
+        assert!(with(
+            r#"{"metadata":{"generation":2},"status":{"observedGeneration":2}}"#
+        ));
+        assert!(!with(
+            r#"{"metadata":{"generation":2},"status":{"observedGeneration":3}}"#
+        ));
         assert!(!with(r#"{"metadata":{"generation":2},"status":{}}"#));
         assert!(with(r#"{"metadata":{},"status":{}}"#));
     }
 
     #[test]
     fn phase_status_looks_values_up_exactly() {
-        const TABLE: &[(&str, Status)] = &[("Running", Status::Healthy), ("Creating", Status::Progressing)];
+        const TABLE: &[(&str, Status)] = &[
+            ("Running", Status::Healthy),
+            ("Creating", Status::Progressing),
+        ];
         assert_eq!(phase_status("Running", TABLE), Some(Status::Healthy));
         assert_eq!(phase_status("running", TABLE), None);
         assert_eq!(phase_status("", TABLE), None);

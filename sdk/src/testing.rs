@@ -268,7 +268,9 @@ pub fn run_corpus<C: HealthCheck>(
         let verdict = match assess::<C>(&obj) {
             Ok(verdict) => verdict,
             Err(e) => {
-                report.failures.push(format!("{}: plugin error {e}", case.file.display()));
+                report
+                    .failures
+                    .push(format!("{}: plugin error {e}", case.file.display()));
                 continue;
             }
         };
@@ -321,7 +323,11 @@ mod tests {
              - healthStatus: {status: Degraded}\n  inputPath: testdata/a.yaml\n",
         )
         .unwrap();
-        std::fs::write(dir.join("testdata/a.yaml"), "---\nkind: X\nmetadata: {name: a}\n").unwrap();
+        std::fs::write(
+            dir.join("testdata/a.yaml"),
+            "---\nkind: X\nmetadata: {name: a}\n",
+        )
+        .unwrap();
         let cases = read_health_suite(&dir.join("health_test.yaml")).unwrap();
         assert_eq!(cases[1].expected, Health::degraded(""));
         let report = run_health_suite::<ChildCount>(&dir.join("health_test.yaml")).unwrap();
@@ -335,7 +341,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("weft-sdk-bad-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("health_test.yaml");
-        std::fs::write(&path, "tests:\n- healthStatus: {status: Fine}\n  inputPath: x.yaml\n").unwrap();
+        std::fs::write(
+            &path,
+            "tests:\n- healthStatus: {status: Fine}\n  inputPath: x.yaml\n",
+        )
+        .unwrap();
         let err = read_health_suite(&path).unwrap_err();
         assert!(err.to_string().contains("unknown health status"), "{err}");
         std::fs::remove_dir_all(dir).unwrap();

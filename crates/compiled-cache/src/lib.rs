@@ -21,8 +21,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
-use wasmtime::component::Component;
 use wasmtime::Engine;
+use wasmtime::component::Component;
 
 /// Errors from the cache. Any of them leaves the cache usable.
 #[derive(Debug, thiserror::Error)]
@@ -84,8 +84,15 @@ impl CompiledCache {
 
     /// Loads the compiled form of `wasm` (whose sha256, in hex, is `sha256`), compiling and caching it when there
     /// is no usable compiled file.
-    pub fn load(&self, engine: &Engine, wasm: &[u8], sha256: &str) -> Result<(Component, Origin), CacheError> {
-        let entry = self.entry_path(engine, sha256).filter(|_| self.dir_is_private());
+    pub fn load(
+        &self,
+        engine: &Engine,
+        wasm: &[u8],
+        sha256: &str,
+    ) -> Result<(Component, Origin), CacheError> {
+        let entry = self
+            .entry_path(engine, sha256)
+            .filter(|_| self.dir_is_private());
         if let Some(path) = &entry
             && let Some(component) = load_entry(engine, path)
         {
