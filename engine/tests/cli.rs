@@ -76,7 +76,8 @@ fn weft_health_reads_multi_document_files_and_lists() {
     std::fs::write(
         &file,
         "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: n}\nspec: {paused: true}\n---\n\
-         apiVersion: v1\nkind: List\nitems:\n- {apiVersion: example.weft.dev/v1, kind: Widget, metadata: {name: w}}\n",
+         apiVersion: v1\nkind: List\nitems:\n- {apiVersion: example.weft.dev/v1, kind: Widget, metadata: {name: w}}\n\
+         ---\napiVersion: v1\nkind: Secret\nmetadata: {name: token}\ndata: {token: c2VjcmV0}\n",
     )
     .unwrap();
     let output = weft(&["health", file.to_str().unwrap()]);
@@ -89,7 +90,9 @@ fn weft_health_reads_multi_document_files_and_lists() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // Two objects; the Secret is never surfaced.
     assert_eq!(lines.len(), 2);
+    assert!(!stdout(&output).contains("token"));
     assert_eq!(lines[0]["status"], "suspended");
     assert_eq!(lines[0]["namespace"], "n");
     assert_eq!(lines[1]["plugin"], "health-widget");
@@ -155,4 +158,32 @@ fn weft_plugin_test_exits_1_when_a_case_fails_and_2_on_a_bad_suite() {
     let output = weft(&["plugin", "test", "no-such-plugin", suite.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("no plugin named"));
+}
+
+#[test]
+fn the_generic_fallback_answers_unknown_kinds_and_can_be_turned_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gadget.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: gadgets.example.dev/v1\nkind: Gadget\nmetadata: {name: g, generation: 2}\n\
+         status: {observedGeneration: 1}\n",
+    )
+    .unwrap();
+    let output = weft(&["health", file.to_str().unwrap()]);
+    assert!(output.status.success());
+    let line: Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(line["plugin"], "health-generic");
+    assert_eq!(line["status"], "progressing");
+
+    let output = weft(&[
+        "health",
+        "--no-fallback",
+        "gadgets.example.dev/*",
+        file.to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let line: Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(line["plugin"], Value::Null);
+    assert_eq!(line["status"], Value::Null);
 }

@@ -38,6 +38,9 @@ pub struct RegisteredPlugin {
     /// Where the manifest was read from (`None` when added in code).
     pub manifest_path: Option<PathBuf>,
     patterns: Vec<KindPattern>,
+    /// Keys this plugin must not answer for (configuration can turn a plugin, e.g. the generic fallback, off for
+    /// some kinds).
+    disabled: Vec<KindPattern>,
 }
 
 impl RegisteredPlugin {
@@ -57,8 +60,11 @@ impl RegisteredPlugin {
         Some(base.join(component))
     }
 
-    /// The most specific of this plugin's keys that matches, if any.
+    /// The most specific of this plugin's keys that matches, if any (none where it is turned off).
     fn best_match(&self, group: &str, kind: &str) -> Option<&KindPattern> {
+        if self.disabled.iter().any(|p| p.matches(group, kind)) {
+            return None;
+        }
         self.patterns
             .iter()
             .filter(|p| p.matches(group, kind))
@@ -237,6 +243,7 @@ impl Registry {
             provenance,
             manifest_path,
             patterns,
+            disabled: Vec::new(),
         };
         for existing in &self.plugins {
             if existing.name() == plugin.name() {
@@ -274,6 +281,25 @@ impl Registry {
         }
         self.plugins.push(plugin);
         Ok(())
+    }
+
+    /// Turns a plugin off for the kinds a key matches (`group/Kind`, `group/*`, `*`): it is no longer a candidate for
+    /// them. This is how the generic fallback is switched off per group or kind.
+    pub fn disable_for(&mut self, plugin: &str, key: &str) -> Result<(), RegistryError> {
+        let pattern = KindPattern::parse(key).map_err(|reason| RegistryError::Manifest {
+            path: PathBuf::from(plugin),
+            reason,
+        })?;
+        match self.plugins.iter_mut().find(|p| p.name() == plugin) {
+            Some(found) => {
+                found.disabled.push(pattern);
+                Ok(())
+            }
+            None => Err(RegistryError::Manifest {
+                path: PathBuf::from(plugin),
+                reason: format!("no plugin named {plugin:?} to turn off for {key}"),
+            }),
+        }
     }
 
     /// Every plugin, in the order added.
@@ -376,6 +402,18 @@ mod tests {
         );
         assert_eq!(names(&r, "apps", "StatefulSet"), ["apps-any", "generic"]);
         assert_eq!(names(&r, "", "Pod"), ["core", "generic"]);
+    }
+
+    #[test]
+    fn a_plugin_can_be_turned_off_for_some_kinds() {
+        let mut r = Registry::new();
+        r.add(health("generic", &["*"]), Provenance::BuiltIn, None)
+            .unwrap();
+        r.disable_for("generic", "example.dev/*").unwrap();
+        assert!(names(&r, "example.dev", "Widget").is_empty());
+        assert_eq!(names(&r, "apps", "Deployment"), ["generic"]);
+        assert!(r.disable_for("nope", "*").is_err());
+        assert!(r.disable_for("generic", "bad key/").is_err());
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::PluginSources;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct HealthArgs {
-    /// YAML or JSON files; `-` reads standard input. Every document is assessed; a `List` is flattened. Objects in
-    /// the files are also what a plugin sees as an object's children.
+    /// YAML or JSON files; `-` reads standard input. Every document is assessed (a `List` is flattened) except
+    /// Secrets, which Weft never surfaces. Objects in the files are also what a plugin sees as an object's children.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -30,8 +30,10 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
     let host = PluginHost::new(HostConfig::default())?;
     let assessor = HealthAssessor::new(host, registry, AssessOptions::default());
     let related = Arc::new(ObjectSet::new(&objects));
+    // Secrets are never surfaced, not even as a line saying they exist.
+    objects.retain(|o| !is_secret(o));
     let assessments = assessor.assess_blocking(&objects, related)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     for (object, assessment) in objects.iter().zip(assessments) {
         let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
         let line = json!({
@@ -43,10 +45,19 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
             "message": assessment.health.as_ref().map(|h| h.message.as_str()),
             "plugin": assessment.answered_by,
         });
-        use std::io::Write;
-        writeln!(out, "{line}")?;
+        out.push_str(&line.to_string());
+        out.push('\n');
     }
+    crate::print_stdout(&out)?;
     Ok(0)
+}
+
+/// The built-in plugin that answers for kinds no other plugin serves.
+const GENERIC_FALLBACK: &str = "health-generic";
+
+fn is_secret(object: &Value) -> bool {
+    object.get("kind").and_then(Value::as_str) == Some("Secret")
+        && object.get("apiVersion").and_then(Value::as_str) == Some("v1")
 }
 
 /// The registry for a command: built-in plugins (unless turned off) and the user's directories.
@@ -70,6 +81,11 @@ pub(crate) fn build_registry(sources: &PluginSources) -> anyhow::Result<Registry
         registry
             .add_dir(dir, Provenance::User)
             .with_context(|| format!("loading user plugins from {}", dir.display()))?;
+    }
+    for key in &sources.no_fallback {
+        registry
+            .disable_for(GENERIC_FALLBACK, key)
+            .with_context(|| format!("--no-fallback {key}"))?;
     }
     Ok(registry)
 }

@@ -35,6 +35,10 @@ pub(crate) struct PluginSources {
     /// Do not load the built-in plugins.
     #[arg(long)]
     pub(crate) no_builtin: bool,
+    /// Turn the generic fallback (health-generic) off for a key (`group/Kind`, `group/*`, or `*` for all);
+    /// repeatable. Objects of those kinds with no other plugin then get no health, as in Argo CD.
+    #[arg(long = "no-fallback", value_name = "KEY")]
+    pub(crate) no_fallback: Vec<String>,
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 bad input.
@@ -43,6 +47,15 @@ pub(crate) mod exit {
     pub(crate) const FAILED: u8 = 1;
     /// The input (a file, a flag, a plugin) was unusable.
     pub(crate) const BAD_INPUT: u8 = 2;
+}
+
+/// Writes to standard output; a closed pipe (`weft ... | head`) ends the output quietly instead of panicking.
+pub(crate) fn print_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 fn main() -> ExitCode {

@@ -203,7 +203,9 @@ fn test_plugin(plugin: &str, cases: &Path, sources: &PluginSources) -> anyhow::R
 }
 
 fn list(sources: &PluginSources) -> anyhow::Result<u8> {
+    use std::fmt::Write as _;
     let registry = build_registry(sources)?;
+    let mut text = String::new();
     for plugin in registry.plugins() {
         let serves = if plugin.manifest.kinds.is_empty() {
             plugin.manifest.app_types.join(",")
@@ -211,14 +213,16 @@ fn list(sources: &PluginSources) -> anyhow::Result<u8> {
             plugin.manifest.kinds.join(",")
         };
         let sha = plugin.manifest.sha256.as_deref().unwrap_or("-");
-        println!(
+        writeln!(
+            text,
             "{:<20} {:<13} {:<8} {}  {}",
             plugin.name(),
             plugin.manifest.world.as_str(),
             format!("{:?}", plugin.provenance).to_lowercase(),
             &sha[..sha.len().min(12)],
             serves
-        );
+        )?;
     }
+    crate::print_stdout(&text)?;
     Ok(0)
 }
