@@ -109,7 +109,10 @@ fn the_timeout_is_the_configured_one() {
     let (outcome, _) = call(&hostile, "Loop");
     // The manifest sets 1 s (instead of the 100 ms default for health checks).
     assert_eq!(hostile.limits().timeout, Duration::from_secs(1));
-    assert_eq!(outcome.unwrap_err().failure, Failure::Timeout(Duration::from_secs(1)));
+    assert_eq!(
+        outcome.unwrap_err().failure,
+        Failure::Timeout(Duration::from_secs(1))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
