@@ -171,7 +171,8 @@ fn is_item_key_field(path: &[String]) -> bool {
     let (Some(identity), Some(field)) = (parent.strip_prefix("k:"), last.strip_prefix("f:")) else {
         return false;
     };
-    serde_json::from_str::<Map<String, Value>>(identity).is_ok_and(|identity| identity.contains_key(field))
+    serde_json::from_str::<Map<String, Value>>(identity)
+        .is_ok_and(|identity| identity.contains_key(field))
 }
 
 fn strip_managed(object: &Value) -> Value {

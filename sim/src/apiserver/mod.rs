@@ -8,7 +8,7 @@ mod watch;
 mod write;
 
 pub use delete::{DeleteOptions, DeleteOutcome, Propagation};
-pub use read::{ListPage, ListQuery};
+pub use read::{ListPage, ListQuery, matches_query};
 pub use watch::WatchStart;
 pub use write::{PatchKind, WriteOptions};
 

@@ -4,7 +4,7 @@
 mod history;
 mod object;
 
-pub use history::{EventType, HistoryError, WatchEvent};
+pub use history::{EventType, HistoryError, WatchEvent, encode_event};
 pub use object::StoredObject;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
