@@ -2,6 +2,8 @@
 
 #[cfg(feature = "health")]
 pub use health_glue::assess_batch;
+#[cfg(feature = "renderer")]
+pub use render_glue::render;
 
 /// Sends the panic message to the host's log before the instance traps, so the host can say why it failed.
 pub fn install_panic_hook() {
@@ -75,6 +77,107 @@ mod health_glue {
             message: error.message,
         }
     }
+}
+
+#[cfg(feature = "renderer")]
+mod render_glue {
+    use crate::bindings::renderer::exports::weft::plugin::render as wit;
+    use crate::bindings::renderer::weft::plugin::source as host;
+    use crate::render::{RenderRequest, Renderer};
+    use crate::source::{DirEntry, EntryKind, Source, SourceError};
+
+    /// The host's `source` import.
+    struct HostSource;
+
+    fn from_host(error: host::SourceError) -> SourceError {
+        match error {
+            host::SourceError::NotFound(m) => SourceError::NotFound(m),
+            host::SourceError::NotAllowed(m) => SourceError::NotAllowed(m),
+            host::SourceError::TooLarge(m) => SourceError::TooLarge(m),
+            host::SourceError::Io(m) => SourceError::Io(m),
+        }
+    }
+
+    impl Source for HostSource {
+        fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
+            host::read_file(path).map_err(from_host)
+        }
+
+        fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
+            host::list_dir(path).map_err(from_host).map(|entries| {
+                entries
+                    .into_iter()
+                    .map(|e| DirEntry {
+                        name: e.name,
+                        kind: match e.kind {
+                            host::EntryKind::File => EntryKind::File,
+                            host::EntryKind::Directory => EntryKind::Directory,
+                        },
+                        size: e.size,
+                    })
+                    .collect()
+            })
+        }
+    }
+
+    /// Renders with `R`, converting to and from the generated types.
+    pub fn render<R: Renderer>(
+        request: wit::RenderRequest,
+    ) -> Result<wit::RenderOutput, wit::RenderError> {
+        super::install_panic_hook();
+        let request = RenderRequest {
+            app: request.app,
+            namespace: request.namespace,
+            release: request.release,
+            parameters: request.parameters,
+            values: request.values,
+        };
+        match R::render(&request, &HostSource) {
+            Ok(output) => Ok(wit::RenderOutput {
+                manifests: output
+                    .manifests
+                    .into_iter()
+                    .map(|m| wit::Manifest {
+                        json: m.object.to_string(),
+                        file: m.file,
+                    })
+                    .collect(),
+                files_used: output.files_used,
+            }),
+            Err(error) => Err(wit::RenderError {
+                message: error.message,
+                file: error.file,
+                line: error.line,
+            }),
+        }
+    }
+}
+
+/// Exports a [`Renderer`](crate::Renderer) as the component's `render` interface (only when compiling for Wasm).
+#[cfg(feature = "renderer")]
+#[macro_export]
+macro_rules! export_renderer {
+    ($renderer:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            struct WeftRenderExport;
+
+            impl $crate::bindings::renderer::exports::weft::plugin::render::Guest for WeftRenderExport {
+                fn render(
+                    request: $crate::bindings::renderer::exports::weft::plugin::render::RenderRequest,
+                ) -> ::std::result::Result<
+                    $crate::bindings::renderer::exports::weft::plugin::render::RenderOutput,
+                    $crate::bindings::renderer::exports::weft::plugin::render::RenderError,
+                > {
+                    $crate::guest::render::<$renderer>(request)
+                }
+            }
+
+            $crate::bindings::renderer::export_renderer_world!(
+                WeftRenderExport with_types_in $crate::bindings::renderer
+            );
+        };
+    };
 }
 
 /// Exports a [`HealthCheck`](crate::HealthCheck) as the component's `health` interface.

@@ -44,7 +44,9 @@ pub mod dispatch;
 mod health;
 pub mod log;
 mod object;
+pub mod render;
 pub mod shapes;
+pub mod source;
 pub mod testing;
 
 #[doc(hidden)]
@@ -59,4 +61,6 @@ pub use condition::Condition;
 pub use dispatch::{Check, KindTable};
 pub use health::{ErrorKind, Health, PluginError, Status};
 pub use object::{Object, Replicas};
+pub use render::{Manifest, RenderError, RenderOutput, RenderRequest, Renderer};
 pub use serde_json::{self, Value, json};
+pub use source::{DirEntry, EntryKind, Source, SourceError};

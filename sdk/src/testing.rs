@@ -282,6 +282,102 @@ pub fn run_corpus<C: HealthCheck>(
     Ok(report)
 }
 
+/// A [`Source`](crate::source::Source) over a directory on disk, for running renderers natively. It enforces what
+/// the host enforces: no path leaves the root (`..`, absolute paths, symlinks pointing outside), `.git` is never
+/// readable.
+#[derive(Debug, Clone)]
+pub struct DirSource {
+    root: PathBuf,
+}
+
+impl DirSource {
+    /// A source rooted at `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        DirSource { root: root.into() }
+    }
+
+    fn resolve(&self, path: &str) -> Result<PathBuf, crate::source::SourceError> {
+        use crate::source::SourceError;
+        let relative = crate::source::normalize(path)
+            .ok_or_else(|| SourceError::NotAllowed(format!("{path}: outside the source tree")))?;
+        if relative.split('/').any(|segment| segment == ".git") {
+            return Err(SourceError::NotAllowed(format!(
+                "{path}: .git is not readable"
+            )));
+        }
+        let root = self
+            .root
+            .canonicalize()
+            .map_err(|e| SourceError::Io(format!("{}: {e}", self.root.display())))?;
+        let full = root.join(&relative);
+        let real = full.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_string()),
+            _ => SourceError::Io(format!("{path}: {e}")),
+        })?;
+        if !real.starts_with(&root) {
+            return Err(SourceError::NotAllowed(format!(
+                "{path}: links outside the source tree"
+            )));
+        }
+        Ok(real)
+    }
+}
+
+impl crate::source::Source for DirSource {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, crate::source::SourceError> {
+        let real = self.resolve(path)?;
+        if real.is_dir() {
+            return Err(crate::source::SourceError::NotFound(format!(
+                "{path}: a directory"
+            )));
+        }
+        std::fs::read(&real).map_err(|e| crate::source::SourceError::Io(format!("{path}: {e}")))
+    }
+
+    fn list_dir(
+        &self,
+        path: &str,
+    ) -> Result<Vec<crate::source::DirEntry>, crate::source::SourceError> {
+        use crate::source::{DirEntry, EntryKind, SourceError};
+        let real = self.resolve(path)?;
+        let entries =
+            std::fs::read_dir(&real).map_err(|e| SourceError::Io(format!("{path}: {e}")))?;
+        let mut listing = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == ".git" {
+                continue;
+            }
+            // Follow symlinks, but list only what stays inside the tree.
+            let Ok(resolved) = self.resolve(&crate::source::join(path, &name)) else {
+                continue;
+            };
+            let Ok(metadata) = std::fs::metadata(&resolved) else {
+                continue;
+            };
+            listing.push(DirEntry {
+                name,
+                kind: if metadata.is_dir() {
+                    EntryKind::Directory
+                } else {
+                    EntryKind::File
+                },
+                size: if metadata.is_dir() { 0 } else { metadata.len() },
+            });
+        }
+        listing.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(listing)
+    }
+}
+
+/// Renders natively with `R` over a directory.
+pub fn render_dir<R: crate::render::Renderer>(
+    request: &crate::render::RenderRequest,
+    dir: &Path,
+) -> Result<crate::render::RenderOutput, crate::render::RenderError> {
+    R::render(request, &DirSource::new(dir))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +429,63 @@ mod tests {
         let report = run_health_suite::<ChildCount>(&dir.join("health_test.yaml")).unwrap();
         assert_eq!(report.passed, 0);
         assert_eq!(report.failures.len(), 2);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn dir_source_stays_inside_its_root() {
+        use crate::source::{Source, SourceError};
+        let dir = std::env::temp_dir().join(format!("weft-sdk-dirsource-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("app/sub")).unwrap();
+        std::fs::create_dir_all(dir.join("app/.git")).unwrap();
+        std::fs::write(dir.join("app/a.yaml"), "a: 1").unwrap();
+        std::fs::write(dir.join("app/.git/config"), "secret").unwrap();
+        std::fs::write(dir.join("outside.txt"), "no").unwrap();
+        #[cfg(unix)]
+        {
+            let _ = std::os::unix::fs::symlink("/etc", dir.join("app/etc"));
+            let _ = std::os::unix::fs::symlink("../outside.txt", dir.join("app/escape"));
+            let _ = std::os::unix::fs::symlink("a.yaml", dir.join("app/inside"));
+        }
+        let source = DirSource::new(dir.join("app"));
+        assert_eq!(source.read_to_string("a.yaml").unwrap(), "a: 1");
+        assert_eq!(source.read_to_string("sub/../a.yaml").unwrap(), "a: 1");
+        assert!(matches!(
+            source.read_file("../outside.txt"),
+            Err(SourceError::NotAllowed(_))
+        ));
+        assert!(matches!(
+            source.read_file("/etc/passwd"),
+            Err(SourceError::NotAllowed(_))
+        ));
+        assert!(matches!(
+            source.read_file(".git/config"),
+            Err(SourceError::NotAllowed(_))
+        ));
+        assert!(matches!(
+            source.read_file("missing"),
+            Err(SourceError::NotFound(_))
+        ));
+        #[cfg(unix)]
+        {
+            assert!(matches!(
+                source.read_file("etc/passwd"),
+                Err(SourceError::NotAllowed(_))
+            ));
+            assert!(matches!(
+                source.read_file("escape"),
+                Err(SourceError::NotAllowed(_))
+            ));
+            assert_eq!(source.read_to_string("inside").unwrap(), "a: 1");
+        }
+        let names: Vec<String> = source
+            .list_dir("")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert!(names.contains(&"a.yaml".to_string()) && names.contains(&"sub".to_string()));
+        assert!(!names.contains(&".git".to_string()) && !names.contains(&"etc".to_string()));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

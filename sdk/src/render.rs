@@ -1,0 +1,109 @@
+//! What a renderer implements: a request and a source tree in, manifests out.
+
+use serde_json::Value;
+
+use crate::source::Source;
+
+/// What to render. The source tree itself comes as a [`Source`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderRequest {
+    /// The application's name.
+    pub app: String,
+    /// The destination namespace, when the app has one (Helm's `.Release.Namespace`).
+    pub namespace: Option<String>,
+    /// The release name for renderers that have one (Helm); defaults to the app's name.
+    pub release: Option<String>,
+    /// Key/value parameters (`--set`, Jsonnet external variables, renderer options), in order.
+    pub parameters: Vec<(String, String)>,
+    /// Value documents (YAML or JSON text), merged in order, last wins.
+    pub values: Vec<String>,
+}
+
+impl RenderRequest {
+    /// The last value of a parameter.
+    pub fn parameter(&self, key: &str) -> Option<&str> {
+        self.parameters
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The release name: `release`, else the app's name.
+    pub fn release_name(&self) -> &str {
+        self.release.as_deref().unwrap_or(&self.app)
+    }
+}
+
+/// One rendered object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    /// The object.
+    pub object: Value,
+    /// The source file it came from, relative to the app's root.
+    pub file: Option<String>,
+}
+
+/// A successful render.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RenderOutput {
+    /// The objects, in output order.
+    pub manifests: Vec<Manifest>,
+    /// Files the renderer read, beyond those it read through the source (the host tracks those itself).
+    pub files_used: Vec<String>,
+}
+
+/// A failed render, pointing at the source where it can.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderError {
+    /// What went wrong.
+    pub message: String,
+    /// The file at fault.
+    pub file: Option<String>,
+    /// The 1-based line in that file.
+    pub line: Option<u32>,
+}
+
+impl RenderError {
+    /// An error with no location.
+    pub fn new(message: impl Into<String>) -> Self {
+        RenderError {
+            message: message.into(),
+            file: None,
+            line: None,
+        }
+    }
+
+    /// An error in a file.
+    pub fn in_file(message: impl Into<String>, file: impl Into<String>, line: Option<u32>) -> Self {
+        RenderError {
+            message: message.into(),
+            file: Some(file.into()),
+            line,
+        }
+    }
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{file}:{line}: {}", self.message),
+            (Some(file), None) => write!(f, "{file}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+impl From<crate::source::SourceError> for RenderError {
+    fn from(error: crate::source::SourceError) -> Self {
+        RenderError::new(error.to_string())
+    }
+}
+
+/// A renderer for one or more app types.
+pub trait Renderer {
+    /// Renders the app's manifests.
+    fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError>;
+}

@@ -1,0 +1,115 @@
+//! The read-only source tree a renderer or steerer reads: the host's `source` import inside Wasm, a directory on
+//! disk natively (for tests), both behind one trait.
+
+use std::fmt;
+
+/// What a directory entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A regular file (or a symlink to one inside the tree).
+    File,
+    /// A directory.
+    Directory,
+}
+
+/// One entry of a directory listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirEntry {
+    /// The entry's name, without its directory.
+    pub name: String,
+    /// File or directory.
+    pub kind: EntryKind,
+    /// Size in bytes (0 for directories).
+    pub size: u64,
+}
+
+/// Why a read was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceError {
+    /// Nothing at that path.
+    NotFound(String),
+    /// The path leaves the root, names `.git`, or is otherwise forbidden.
+    NotAllowed(String),
+    /// The file, or the total read, is over the limit.
+    TooLarge(String),
+    /// The read failed.
+    Io(String),
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::NotFound(m) => write!(f, "not found: {m}"),
+            SourceError::NotAllowed(m) => write!(f, "not allowed: {m}"),
+            SourceError::TooLarge(m) => write!(f, "too large: {m}"),
+            SourceError::Io(m) => write!(f, "read failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// A read-only tree of files. Paths are relative and `/`-separated; `""` is the root.
+pub trait Source {
+    /// The bytes of a file.
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError>;
+
+    /// The entries of a directory, sorted by name.
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError>;
+
+    /// A file as UTF-8 text.
+    fn read_to_string(&self, path: &str) -> Result<String, SourceError> {
+        String::from_utf8(self.read_file(path)?)
+            .map_err(|_| SourceError::Io(format!("{path}: not UTF-8 text")))
+    }
+
+    /// Whether a file exists (a refused or missing path is `false`).
+    fn is_file(&self, path: &str) -> bool {
+        self.read_file(path).is_ok()
+    }
+}
+
+/// Joins a directory and a name into a tree path (`""` + `a` = `a`; `x/` + `a` = `x/a`).
+pub fn join(dir: &str, name: &str) -> String {
+    let dir = dir.trim_end_matches('/');
+    if dir.is_empty() || dir == "." {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// Normalizes a relative path: drops `.` segments and resolves `..` inside the tree. `None` when it would climb
+/// out of the root or is absolute.
+pub fn normalize(path: &str) -> Option<String> {
+    if path.starts_with('/') || path.contains('\\') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_inside_the_root_only() {
+        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
+        assert_eq!(normalize("").as_deref(), Some(""));
+        assert_eq!(normalize("../x"), None);
+        assert_eq!(normalize("a/../../x"), None);
+        assert_eq!(normalize("/etc/passwd"), None);
+        assert_eq!(join("", "a"), "a");
+        assert_eq!(join("x/", "a"), "x/a");
+    }
+}
