@@ -44,6 +44,7 @@ pub fn apply_defaults(resource: &ResourceType, object: &mut Value, ids: &IdSourc
             default_template(spec);
         }
         ("batch", "Job") => {
+            default_job_selector(object);
             let spec = child(object, "spec");
             set_default(spec, "backoffLimit", json!(6));
             set_default(spec, "completions", json!(1));
@@ -101,6 +102,34 @@ fn set_default(parent: &mut Value, key: &str, value: Value) {
         && map.get(key).is_none_or(Value::is_null)
     {
         map.insert(key.to_owned(), value);
+    }
+}
+
+/// Jobs select their pods by the job's uid unless they bring their own selector, as kube-apiserver does.
+fn default_job_selector(object: &mut Value) {
+    let uid = object
+        .pointer("/metadata/uid")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if uid.is_empty() || object.pointer("/spec/selector").is_some() {
+        return;
+    }
+    let spec = child(object, "spec");
+    spec["selector"] = json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}});
+    let labels = child(child(child(spec, "template"), "metadata"), "labels");
+    for (key, value) in [
+        ("batch.kubernetes.io/controller-uid", &uid),
+        ("batch.kubernetes.io/job-name", &name),
+        ("controller-uid", &uid),
+        ("job-name", &name),
+    ] {
+        set_default(labels, key, json!(value));
     }
 }
 

@@ -7,7 +7,7 @@ mod seed;
 mod watch;
 mod write;
 
-pub use delete::{DeleteOptions, DeleteOutcome, Propagation};
+pub use delete::{DeleteOptions, DeleteOutcome, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Propagation};
 pub use read::{ListPage, ListQuery, matches_query};
 pub use watch::WatchStart;
 pub use write::{PatchKind, WriteOptions};
@@ -18,7 +18,7 @@ use crate::catalog::Catalog;
 use crate::config::SimConfig;
 use crate::ids::IdSource;
 use crate::resource::{ResourceKey, ResourceType};
-use crate::store::Store;
+use crate::store::{ObjectRef, Store, StoredObject};
 
 /// What the server's mutex guards: the objects and the served types.
 #[derive(Debug)]
@@ -91,6 +91,55 @@ impl ApiServer {
     /// Drops the watch history, so watches from any earlier resourceVersion get 410 Gone.
     pub fn compact_history(&self) {
         self.lock().store.compact();
+    }
+
+    /// Objects whose deletion waits for finalizers.
+    pub fn deleting_objects(&self) -> Vec<ObjectRef> {
+        self.lock().store.deleting()
+    }
+
+    /// Objects that name an owner uid in their ownerReferences.
+    pub fn dependents_of(&self, owner_uid: &str) -> Vec<ObjectRef> {
+        self.lock().store.dependents_of(owner_uid)
+    }
+
+    /// Owner uids that objects refer to but that no longer exist, with their dependents.
+    pub fn orphaned_dependents(&self) -> Vec<(String, Vec<ObjectRef>)> {
+        let state = self.lock();
+        state
+            .store
+            .missing_owners()
+            .into_iter()
+            .map(|uid| {
+                let dependents = state.store.dependents_of(&uid);
+                (uid, dependents)
+            })
+            .collect()
+    }
+
+    /// Whether an object with this uid exists.
+    pub fn uid_exists(&self, uid: &str) -> bool {
+        self.lock().store.locate_uid(uid).is_some()
+    }
+
+    /// One object by its place, if it exists.
+    pub fn get_ref(&self, object: &ObjectRef) -> Option<Arc<StoredObject>> {
+        self.lock()
+            .store
+            .get(&object.resource, &object.namespace, &object.name)
+    }
+
+    /// Every object of a resource, in one namespace or all.
+    pub fn objects(
+        &self,
+        resource: &ResourceKey,
+        namespace: Option<&str>,
+    ) -> Vec<Arc<StoredObject>> {
+        self.lock()
+            .store
+            .scan(resource, namespace, None)
+            .cloned()
+            .collect()
     }
 
     /// How many objects are stored.

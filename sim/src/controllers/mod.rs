@@ -1,4 +1,26 @@
-//! Simulated controllers: a loop that runs each controller in turn on the configured interval.
+//! Simulated controllers: a loop that runs the scheduler and kubelet, the workload controllers, the
+//! service, volume, namespace and definition controllers and the garbage collector in turn.
+
+mod conditions;
+mod context;
+mod cron;
+mod cronjob;
+mod daemonset;
+mod definition;
+mod deployment;
+mod garbage_collector;
+mod job;
+mod kubelet;
+mod namespace;
+mod replicaset;
+mod service;
+mod statefulset;
+mod volume;
+mod workload_status;
+
+pub use context::Context;
+pub use deployment::{REVISION_ANNOTATION, TEMPLATE_HASH_LABEL};
+pub use kubelet::pod_status;
 
 use std::sync::Arc;
 
@@ -6,12 +28,53 @@ use tokio::task::JoinHandle;
 
 use crate::apiserver::ApiServer;
 
-/// Starts the controller loop.
+/// The controllers and the state they keep between passes.
+#[derive(Debug)]
+pub struct ControllerSet {
+    context: Context,
+    kubelet: kubelet::Kubelet,
+    deployments: deployment::DeploymentController,
+}
+
+impl ControllerSet {
+    /// Controllers for a server.
+    pub fn new(server: Arc<ApiServer>) -> Self {
+        Self {
+            context: Context { server },
+            kubelet: kubelet::Kubelet::default(),
+            deployments: deployment::DeploymentController::default(),
+        }
+    }
+
+    /// Runs every controller once.
+    pub fn run_once(&mut self) {
+        let context = &self.context;
+        definition::reconcile(context);
+        namespace::reconcile(context);
+        cronjob::reconcile(context);
+        job::reconcile(context);
+        self.deployments.reconcile(context);
+        replicaset::reconcile(context);
+        statefulset::reconcile(context);
+        daemonset::reconcile(context);
+        self.kubelet.reconcile(context);
+        service::reconcile(context);
+        volume::reconcile(context);
+        workload_status::reconcile(context);
+        garbage_collector::reconcile(context);
+    }
+}
+
+/// Starts the controller loop on the configured interval.
 pub fn spawn(server: Arc<ApiServer>) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(server.config().controller_interval);
+        let interval = server.config().controller_interval;
+        let mut controllers = ControllerSet::new(server);
+        let mut ticker = tokio::time::interval(interval);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticker.tick().await;
+            controllers.run_once();
         }
     })
 }

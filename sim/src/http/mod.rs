@@ -2,6 +2,7 @@
 
 mod discovery;
 mod logs;
+mod openapi;
 mod path;
 mod query;
 mod resources;
@@ -94,6 +95,15 @@ async fn dispatch(State(state): State<AppState>, request: Request) -> Response {
             match resources::handle(&state, request, body).await {
                 Ok(response) => response,
                 Err(error) => error_response(&error),
+            }
+        }
+        ApiPath::OpenApiIndex => json_value(StatusCode::OK, &openapi::index(&state.server.catalog())),
+        ApiPath::OpenApiDocument { group, version } => {
+            let catalog = state.server.catalog();
+            if catalog.in_group_version(&group, &version).is_empty() {
+                error_response(&ApiError::NoSuchResource)
+            } else {
+                json_value(StatusCode::OK, &openapi::document(&catalog, &group, &version))
             }
         }
         ApiPath::Unknown => error_response(&ApiError::NoSuchResource),

@@ -23,6 +23,15 @@ pub enum ApiPath {
         /// The group.
         group: String,
     },
+    /// `/openapi/v3`: the index of OpenAPI documents.
+    OpenApiIndex,
+    /// `/openapi/v3/api/v1` or `/openapi/v3/apis/GROUP/VERSION`.
+    OpenApiDocument {
+        /// The group, empty for the core group.
+        group: String,
+        /// The version.
+        version: String,
+    },
     /// A resource collection, object or subresource.
     Resource(ResourcePath),
     /// Anything else.
@@ -57,6 +66,15 @@ pub fn parse_path(path: &str) -> ApiPath {
         ["version"] => ApiPath::Version,
         ["healthz" | "livez" | "readyz", ..] => ApiPath::Health,
         ["api"] => ApiPath::CoreVersions,
+        ["openapi", "v3"] => ApiPath::OpenApiIndex,
+        ["openapi", "v3", "api", version] => ApiPath::OpenApiDocument {
+            group: String::new(),
+            version: (*version).to_owned(),
+        },
+        ["openapi", "v3", "apis", group, version] => ApiPath::OpenApiDocument {
+            group: (*group).to_owned(),
+            version: (*version).to_owned(),
+        },
         ["apis"] => ApiPath::Groups,
         ["apis", group] => ApiPath::Group {
             group: (*group).to_owned(),

@@ -35,6 +35,7 @@ pub struct Store {
     objects: HashMap<ResourceKey, Objects>,
     by_uid: HashMap<String, ObjectRef>,
     dependents: HashMap<String, BTreeSet<ObjectRef>>,
+    deleting: BTreeSet<ObjectRef>,
     revision: u64,
     history: History,
     events: broadcast::Sender<Arc<WatchEvent>>,
@@ -49,6 +50,7 @@ impl Store {
             objects: HashMap::new(),
             by_uid: HashMap::new(),
             dependents: HashMap::new(),
+            deleting: BTreeSet::new(),
             revision: 1,
             history: History::new(history_capacity),
             events,
@@ -90,6 +92,11 @@ impl Store {
             .get(owner_uid)
             .map(|refs| refs.iter().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// Objects whose deletion has started (`deletionTimestamp` set) and waits for finalizers.
+    pub fn deleting(&self) -> Vec<ObjectRef> {
+        self.deleting.iter().cloned().collect()
     }
 
     /// Owner uids that objects refer to but that no longer exist.
@@ -193,6 +200,9 @@ impl Store {
 
     fn index(&mut self, object: &StoredObject, object_ref: &ObjectRef) {
         self.by_uid.insert(object.uid.clone(), object_ref.clone());
+        if object.deleting {
+            self.deleting.insert(object_ref.clone());
+        }
         for owner in &object.owner_uids {
             self.dependents
                 .entry(owner.clone())
@@ -203,6 +213,7 @@ impl Store {
 
     fn unindex(&mut self, object: &StoredObject, object_ref: &ObjectRef) {
         self.by_uid.remove(&object.uid);
+        self.deleting.remove(object_ref);
         for owner in &object.owner_uids {
             if let Some(refs) = self.dependents.get_mut(owner) {
                 refs.remove(object_ref);

@@ -20,6 +20,8 @@ pub struct StoredObject {
     pub labels: Vec<(String, String)>,
     /// The uids in `metadata.ownerReferences`.
     pub owner_uids: Vec<String>,
+    /// Whether `metadata.deletionTimestamp` is set.
+    pub deleting: bool,
 }
 
 impl StoredObject {
@@ -69,6 +71,9 @@ impl StoredObject {
             resource_version,
             labels,
             owner_uids,
+            deleting: value
+                .pointer("/metadata/deletionTimestamp")
+                .is_some_and(|stamp| !stamp.is_null()),
             json: Bytes::from(serde_json::to_vec(&value).unwrap_or_default()),
         }
     }

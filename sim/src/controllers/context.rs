@@ -1,0 +1,213 @@
+//! What controllers share: typed handles to the resources they manage and helpers to read and write them.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::api_error::ApiError;
+use crate::apiserver::{ApiServer, DeleteOptions, PatchKind, Propagation, WriteOptions};
+use crate::resource::{ResourceKey, ResourceType};
+
+/// The field manager of controller writes.
+pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
+
+/// A controller's view of the API server.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The API server.
+    pub server: Arc<ApiServer>,
+}
+
+impl Context {
+    /// A resource type by group and plural (built-ins are always served).
+    pub fn resource(&self, group: &str, plural: &str) -> Option<Arc<ResourceType>> {
+        self.server.resource(&ResourceKey::new(group, plural))
+    }
+
+    /// Every object of a resource, parsed.
+    pub fn list(&self, group: &str, plural: &str, namespace: Option<&str>) -> Vec<Value> {
+        self.server
+            .objects(&ResourceKey::new(group, plural), namespace)
+            .iter()
+            .map(|object| object.value())
+            .collect()
+    }
+
+    /// Creates an object, logging failures (a controller retries on its next pass).
+    pub fn create(&self, group: &str, plural: &str, namespace: &str, object: Value, manager: &str) -> Option<Value> {
+        let resource = self.resource(group, plural)?;
+        let version = resource.preferred_version().to_owned();
+        match self
+            .server
+            .create(&resource, &version, namespace, object, &WriteOptions::manager(manager))
+        {
+            Ok(created) => Some(created),
+            Err(error) => {
+                tracing::debug!(%error, plural, namespace, "controller create failed");
+                None
+            }
+        }
+    }
+
+    /// Replaces an object's status if it differs, with the object's resourceVersion as precondition.
+    pub fn write_status(&self, group: &str, plural: &str, object: &Value, status: Value, manager: &str) -> bool {
+        if object.get("status") == Some(&status) {
+            return false;
+        }
+        let Some(resource) = self.resource(group, plural) else {
+            return false;
+        };
+        let mut updated = object.clone();
+        updated["status"] = status;
+        let version = resource.preferred_version().to_owned();
+        let result = self.server.replace(
+            &resource,
+            &version,
+            text(object, "/metadata/namespace"),
+            text(object, "/metadata/name"),
+            "status",
+            updated,
+            &WriteOptions::manager(manager),
+        );
+        log_failure(result, plural)
+    }
+
+    /// Merge-patches an object's main resource.
+    pub fn merge_patch(&self, group: &str, plural: &str, namespace: &str, name: &str, patch: Value, manager: &str) -> bool {
+        let Some(resource) = self.resource(group, plural) else {
+            return false;
+        };
+        let version = resource.preferred_version().to_owned();
+        let result = self.server.patch(
+            &resource,
+            &version,
+            namespace,
+            name,
+            "",
+            PatchKind::Merge,
+            &patch,
+            &WriteOptions::manager(manager),
+        );
+        log_failure(result, plural)
+    }
+
+    /// Deletes an object.
+    pub fn delete(&self, group: &str, plural: &str, namespace: &str, name: &str, propagation: Propagation) -> bool {
+        let Some(resource) = self.resource(group, plural) else {
+            return false;
+        };
+        let options = DeleteOptions {
+            propagation: Some(propagation),
+            ..DeleteOptions::default()
+        };
+        match self.server.delete(&resource, namespace, name, &options) {
+            Ok(_) => true,
+            Err(error) => {
+                tracing::debug!(%error, plural, name, "controller delete failed");
+                false
+            }
+        }
+    }
+}
+
+fn log_failure(result: Result<Value, ApiError>, plural: &str) -> bool {
+    match result {
+        Ok(_) => true,
+        Err(error) => {
+            tracing::debug!(%error, plural, "controller write failed");
+            false
+        }
+    }
+}
+
+/// A string field, empty when missing.
+pub fn text<'a>(object: &'a Value, pointer: &str) -> &'a str {
+    object.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// An integer field, or a default.
+pub fn int_or(object: &Value, pointer: &str, default: i64) -> i64 {
+    object.pointer(pointer).and_then(Value::as_i64).unwrap_or(default)
+}
+
+/// An ownerReference to an object, marking it as the controller.
+pub fn controller_reference(owner: &Value) -> Value {
+    json!({
+        "apiVersion": owner["apiVersion"],
+        "kind": owner["kind"],
+        "name": owner["metadata"]["name"],
+        "uid": owner["metadata"]["uid"],
+        "controller": true,
+        "blockOwnerDeletion": true,
+    })
+}
+
+/// Whether an object's controller reference points at an owner uid.
+pub fn is_controlled_by(object: &Value, owner_uid: &str) -> bool {
+    object
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|owners| {
+            owners.iter().any(|owner| {
+                owner.get("uid").and_then(Value::as_str) == Some(owner_uid)
+                    && owner.get("controller").and_then(Value::as_bool) == Some(true)
+            })
+        })
+}
+
+/// Whether an object is being deleted.
+pub fn is_deleting(object: &Value) -> bool {
+    object.pointer("/metadata/deletionTimestamp").is_some()
+}
+
+/// A pod built from a pod template, owned by a controller.
+pub fn pod_from_template(template: &Value, owner: &Value, name: PodName<'_>, extra_labels: &[(&str, &str)], node: Option<&str>) -> Value {
+    let mut labels = template
+        .pointer("/metadata/labels")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for (key, value) in extra_labels {
+        labels.insert((*key).to_owned(), json!(value));
+    }
+    let mut metadata = Map::new();
+    match name {
+        PodName::Exact(name) => metadata.insert("name".to_owned(), json!(name)),
+        PodName::Prefix(prefix) => metadata.insert("generateName".to_owned(), json!(prefix)),
+    };
+    metadata.insert("labels".to_owned(), Value::Object(labels));
+    if let Some(annotations) = template.pointer("/metadata/annotations") {
+        metadata.insert("annotations".to_owned(), annotations.clone());
+    }
+    metadata.insert("ownerReferences".to_owned(), json!([controller_reference(owner)]));
+    let mut spec = template.get("spec").cloned().unwrap_or_else(|| json!({}));
+    if let Some(node) = node {
+        spec["nodeName"] = json!(node);
+    }
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec})
+}
+
+/// How a created pod is named.
+#[derive(Debug, Clone, Copy)]
+pub enum PodName<'a> {
+    /// Exactly this name (StatefulSet ordinals).
+    Exact(&'a str),
+    /// This prefix and a random suffix.
+    Prefix(&'a str),
+}
+
+/// Whether a pod is Ready.
+pub fn pod_is_ready(pod: &Value) -> bool {
+    pod.pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .is_some_and(|conditions| {
+            conditions
+                .iter()
+                .any(|condition| condition["type"] == "Ready" && condition["status"] == "True")
+        })
+}
+
+/// A pod's phase.
+pub fn pod_phase(pod: &Value) -> &str {
+    text(pod, "/status/phase")
+}

@@ -1,0 +1,67 @@
+//! The ReplicaSet controller: keeps the number of owned pods at `spec.replicas` and reports how many
+//! exist, are labelled, ready and available.
+
+use serde_json::{Value, json};
+
+use super::context::{CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template, pod_is_ready, pod_phase, text};
+use crate::apiserver::Propagation;
+
+/// Runs one pass over every ReplicaSet.
+pub fn reconcile(context: &Context) {
+    let pods = context.list("", "pods", None);
+    for replica_set in context.list("apps", "replicasets", None) {
+        if is_deleting(&replica_set) {
+            continue;
+        }
+        let uid = text(&replica_set, "/metadata/uid");
+        let namespace = text(&replica_set, "/metadata/namespace");
+        let name = text(&replica_set, "/metadata/name");
+        let owned: Vec<&Value> = pods
+            .iter()
+            .filter(|pod| {
+                is_controlled_by(pod, uid)
+                    && !is_deleting(pod)
+                    && !matches!(pod_phase(pod), "Succeeded" | "Failed")
+            })
+            .collect();
+        let desired = int_or(&replica_set, "/spec/replicas", 1).max(0) as usize;
+        if owned.len() < desired {
+            let template = replica_set.pointer("/spec/template").cloned().unwrap_or_else(|| json!({}));
+            for _ in owned.len()..desired {
+                let pod = pod_from_template(&template, &replica_set, PodName::Prefix(&format!("{name}-")), &[], None);
+                context.create("", "pods", namespace, pod, CONTROLLER_MANAGER);
+            }
+        }
+        let mut owned = owned;
+        if owned.len() > desired {
+            // Remove unready pods first, then the newest.
+            owned.sort_by_key(|pod| (pod_is_ready(pod), std::cmp::Reverse(text(pod, "/metadata/creationTimestamp").to_owned())));
+            let excess = owned.len() - desired;
+            for pod in owned.drain(..excess) {
+                context.delete("", "pods", namespace, text(pod, "/metadata/name"), Propagation::Background);
+            }
+        }
+        let ready = owned.iter().filter(|pod| pod_is_ready(pod)).count();
+        let status = json!({
+            "replicas": owned.len(),
+            "fullyLabeledReplicas": owned.len(),
+            "readyReplicas": ready,
+            "availableReplicas": ready,
+            "observedGeneration": int_or(&replica_set, "/metadata/generation", 1),
+        });
+        let status = without_zeros(status, &["readyReplicas", "availableReplicas", "fullyLabeledReplicas"]);
+        context.write_status("apps", "replicasets", &replica_set, status, CONTROLLER_MANAGER);
+    }
+}
+
+/// Drops zero counts, as Kubernetes omits them (`omitempty`).
+pub fn without_zeros(mut status: Value, fields: &[&str]) -> Value {
+    if let Some(map) = status.as_object_mut() {
+        for field in fields {
+            if map.get(*field).and_then(Value::as_i64) == Some(0) {
+                map.remove(*field);
+            }
+        }
+    }
+    status
+}

@@ -1,0 +1,1 @@
+include!("../../tests/sim_kubectl.rs");
