@@ -3,7 +3,11 @@
 //! - [`plugin`]: the wasmtime host — loading, compiling and caching components, and calling them under limits.
 //! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
 //! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
+//! - [`render`]: checking and caching what renderer plugins produce.
+//! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
 
 pub mod health;
 pub mod plugin;
 pub mod registry;
+pub mod render;
+pub mod source;

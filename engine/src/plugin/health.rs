@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use wasmtime::Store;
 use wasmtime::component::InstancePre;
 use weft_sdk::{ErrorKind, Health, PluginError, Status};
 
 use super::bindings::health_check::{HealthCheck, HealthCheckPre, weft::plugin::types as wit};
+use super::call::{classify, new_store};
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent, PluginHost};
 use super::limits::CallLimits;
@@ -97,13 +97,9 @@ impl HealthPlugin {
             plugin: self.name.to_string(),
             failure,
         };
-        let mut store = Store::new(
-            &self.host.engine,
-            CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes, related),
-        );
-        store.limiter(|state| &mut state.memory);
-        store.set_epoch_deadline(self.host.ticker.ticks_for(self.limits.timeout));
-        store.epoch_deadline_trap();
+        let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
+        state.related = related;
+        let mut store = new_store(&self.host, &self.limits, state);
 
         let outcome = self
             .pre
@@ -113,7 +109,7 @@ impl HealthPlugin {
                 instance
                     .weft_plugin_health()
                     .call_assess(&mut store, objects)
-                    .map_err(|e| classify_trap(&e, store.data(), &self.limits))
+                    .map_err(|e| classify(&e, store.data(), &self.limits))
             });
         let state = store.into_data();
         let report = CallReport {
@@ -162,24 +158,6 @@ impl HealthPlugin {
         })
         .await
         .map_err(|e| aborted(e.to_string()))?
-    }
-}
-
-/// Turns a wasmtime error into the failure it means, using what the store saw.
-fn classify_trap(error: &wasmtime::Error, state: &CallState, limits: &CallLimits) -> Failure {
-    if state.memory.denied {
-        return Failure::OutOfMemory {
-            limit: state.memory.limit,
-        };
-    }
-    match error.downcast_ref::<wasmtime::Trap>() {
-        Some(wasmtime::Trap::Interrupt) => Failure::Timeout(limits.timeout),
-        Some(wasmtime::Trap::StackOverflow) => Failure::StackOverflow,
-        Some(wasmtime::Trap::UnreachableCodeReached) if state.logs.panic.is_some() => {
-            Failure::Panic(state.logs.panic.clone().unwrap_or_default())
-        }
-        Some(trap) => Failure::Trap(trap.to_string()),
-        None => Failure::Trap(format!("{error:#}")),
     }
 }
 

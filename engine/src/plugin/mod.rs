@@ -6,18 +6,21 @@
 
 mod bindings;
 pub mod build;
+mod call;
 mod epoch;
 mod error;
 mod health;
 mod host;
 mod limits;
+mod render;
 mod state;
 
 pub use error::{CallError, Failure, LoadError};
 pub use health::{CallReport, HealthPlugin, HealthResults};
 pub use host::{HostConfig, HostError, LoadedComponent, PluginHost};
 pub use limits::{CallLimits, LimitOverrides};
-pub use state::{LogLine, NoRelated, RelatedObjects};
+pub use render::RendererPlugin;
+pub use state::{LogLine, NoRelated, RelatedObjects, SharedSource};
 pub use weft_compiled_cache::Origin as LoadOrigin;
 
 /// The three kinds of plugin, one per WIT world.

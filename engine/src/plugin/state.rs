@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::bindings::health_check::weft::plugin::{log, related, types};
+use super::bindings::renderer::weft::plugin::source as wit_source;
 
 /// Objects a health plugin may look up while it assesses (its `related` import).
 pub trait RelatedObjects: Send + Sync {
@@ -30,26 +31,27 @@ pub struct LogLine {
     pub message: String,
 }
 
+/// A source tree a plugin may read during a call.
+pub type SharedSource = Arc<dyn weft_sdk::Source + Send + Sync>;
+
 /// The per-call store data.
 pub(crate) struct CallState {
     pub(crate) memory: MemoryCap,
     pub(crate) logs: CallLog,
     pub(crate) related: Arc<dyn RelatedObjects>,
+    pub(crate) source: Option<SharedSource>,
 }
 
 impl CallState {
-    pub(crate) fn new(
-        memory_limit: usize,
-        max_log_bytes: usize,
-        related: Arc<dyn RelatedObjects>,
-    ) -> Self {
+    pub(crate) fn new(memory_limit: usize, max_log_bytes: usize) -> Self {
         CallState {
             memory: MemoryCap {
                 limit: memory_limit,
                 denied: false,
             },
             logs: CallLog::new(max_log_bytes),
-            related,
+            related: Arc::new(NoRelated),
+            source: None,
         }
     }
 }
@@ -155,6 +157,49 @@ impl related::Host for CallState {
             .into_iter()
             .filter(|json| !is_secret(json))
             .collect()
+    }
+}
+
+impl wit_source::Host for CallState {
+    fn read_file(&mut self, path: String) -> Result<Vec<u8>, wit_source::SourceError> {
+        match &self.source {
+            Some(source) => source.read_file(&path).map_err(to_wit_source_error),
+            None => Err(wit_source::SourceError::NotAllowed(
+                "this call has no source tree".into(),
+            )),
+        }
+    }
+
+    fn list_dir(
+        &mut self,
+        path: String,
+    ) -> Result<Vec<wit_source::DirEntry>, wit_source::SourceError> {
+        let Some(source) = &self.source else {
+            return Err(wit_source::SourceError::NotAllowed(
+                "this call has no source tree".into(),
+            ));
+        };
+        let entries = source.list_dir(&path).map_err(to_wit_source_error)?;
+        Ok(entries
+            .into_iter()
+            .map(|e| wit_source::DirEntry {
+                name: e.name,
+                kind: match e.kind {
+                    weft_sdk::EntryKind::File => wit_source::EntryKind::File,
+                    weft_sdk::EntryKind::Directory => wit_source::EntryKind::Directory,
+                },
+                size: e.size,
+            })
+            .collect())
+    }
+}
+
+fn to_wit_source_error(error: weft_sdk::SourceError) -> wit_source::SourceError {
+    match error {
+        weft_sdk::SourceError::NotFound(m) => wit_source::SourceError::NotFound(m),
+        weft_sdk::SourceError::NotAllowed(m) => wit_source::SourceError::NotAllowed(m),
+        weft_sdk::SourceError::TooLarge(m) => wit_source::SourceError::TooLarge(m),
+        weft_sdk::SourceError::Io(m) => wit_source::SourceError::Io(m),
     }
 }
 

@@ -1,0 +1,8 @@
+//! Rendering an app: pick the renderer plugin for its type, give it a read-only view of the tree, check what comes
+//! back, and remember the result by what it was rendered from.
+
+mod cache;
+mod validate;
+
+pub use cache::{RenderCache, RenderKey, tree_digest};
+pub use validate::{ObjectKey, validate_manifests};

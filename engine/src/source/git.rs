@@ -1,0 +1,591 @@
+//! Git repositories through the git CLI: a ref resolves to a commit once (the pin), and checkouts are cached by
+//! commit, shared by every app of the repository.
+//!
+//! Why the git CLI rather than gix: it is on every machine that runs CI or Kubernetes tooling, it speaks every
+//! transport (file paths, `file://`, `https://`, `ssh://`) with the credential and proxy configuration platform
+//! teams already have, and its behaviour is the reference users compare against. Weft drives it with no terminal
+//! prompts and with credentials passed per command (an HTTP header or an SSH key), never in a URL or a log line.
+//!
+//! Layout of the cache directory:
+//! - `repos/<url-digest>.git`: a bare mirror per repository, fetched when a ref is resolved;
+//! - `checkouts/<url-digest>-<commit>`: the files of one commit, written to a temporary directory and renamed into
+//!   place, so a failed checkout never leaves a half-written entry; the least recently used entries are evicted
+//!   when the total passes the configured size.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
+
+/// How to authenticate to a repository.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// HTTPS basic authentication (a token as the password).
+    Basic {
+        /// The user name (`git`, `x-access-token`, ...).
+        username: String,
+        /// The password or token.
+        password: String,
+    },
+    /// An SSH private key file.
+    SshKey {
+        /// The key file.
+        path: PathBuf,
+    },
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::Basic { username, .. } => write!(f, "Basic({username}, <redacted>)"),
+            Credentials::SshKey { path } => write!(f, "SshKey({})", path.display()),
+        }
+    }
+}
+
+/// A repository and how to reach it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repository {
+    /// A path, `file://`, `https://` or `ssh://` URL (or scp-like `git@host:path`).
+    pub url: String,
+    /// Credentials, when the remote needs them.
+    pub credentials: Option<Credentials>,
+}
+
+impl Repository {
+    /// A repository needing no credentials.
+    pub fn new(url: impl Into<String>) -> Self {
+        Repository {
+            url: url.into(),
+            credentials: None,
+        }
+    }
+
+    fn digest(&self) -> String {
+        hex::encode(&Sha256::digest(self.url.as_bytes())[..12])
+    }
+}
+
+/// Why a git operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// The ref names no branch, tag or commit of the repository.
+    #[error("{url}: no branch, tag or commit named {reference:?}")]
+    UnknownRef {
+        /// The repository.
+        url: String,
+        /// The ref asked for.
+        reference: String,
+    },
+    /// The repository could not be reached (no such path or host, connection refused, not a repository).
+    #[error("{url}: cannot reach the repository: {message}")]
+    Unreachable {
+        /// The repository.
+        url: String,
+        /// git's explanation.
+        message: String,
+    },
+    /// The remote refused the credentials (or needed some and got none).
+    #[error("{url}: authentication failed: {message}")]
+    Authentication {
+        /// The repository.
+        url: String,
+        /// git's explanation.
+        message: String,
+    },
+    /// git failed for another reason.
+    #[error("git {command} failed: {message}")]
+    Git {
+        /// The subcommand.
+        command: String,
+        /// git's explanation.
+        message: String,
+    },
+    /// The cache could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+}
+
+/// Git sources with a checkout cache.
+#[derive(Debug, Clone)]
+pub struct GitSources {
+    cache: PathBuf,
+    max_checkout_bytes: u64,
+}
+
+impl GitSources {
+    /// Sources cached under `cache`, keeping checkouts up to `max_checkout_bytes` in total.
+    pub fn new(cache: impl Into<PathBuf>, max_checkout_bytes: u64) -> Self {
+        GitSources {
+            cache: cache.into(),
+            max_checkout_bytes,
+        }
+    }
+
+    /// Resolves a branch, tag or commit to the full commit id it names now. From then on the commit is the
+    /// revision: later renders use it even when the branch moves.
+    pub fn resolve(&self, repo: &Repository, reference: &str) -> Result<String, GitError> {
+        let mirror = self.fetch(repo)?;
+        let candidates = [
+            format!("refs/heads/{reference}"),
+            format!("refs/tags/{reference}"),
+            reference.to_string(),
+        ];
+        for candidate in candidates {
+            let out = git(
+                repo,
+                &mirror,
+                &[
+                    "rev-parse",
+                    "--verify",
+                    "--quiet",
+                    &format!("{candidate}^{{commit}}"),
+                ],
+            )
+            .map_err(|e| io_error(&mirror, e))?;
+            if out.status.success() {
+                return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+            }
+        }
+        Err(GitError::UnknownRef {
+            url: repo.url.clone(),
+            reference: reference.to_string(),
+        })
+    }
+
+    /// The files of a commit, checked out once and shared; the returned directory must not be written to.
+    pub fn checkout(&self, repo: &Repository, commit: &str) -> Result<PathBuf, GitError> {
+        if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(GitError::UnknownRef {
+                url: repo.url.clone(),
+                reference: commit.to_string(),
+            });
+        }
+        let checkouts = self.cache.join("checkouts");
+        let target = checkouts.join(format!("{}-{commit}", repo.digest()));
+        if target.is_dir() {
+            touch(&target);
+            return Ok(target);
+        }
+        let mirror = self.mirror_path(repo);
+        if !mirror.is_dir() || !has_commit(repo, &mirror, commit) {
+            self.fetch(repo)?;
+        }
+        if !has_commit(repo, &mirror, commit) {
+            return Err(GitError::UnknownRef {
+                url: repo.url.clone(),
+                reference: commit.to_string(),
+            });
+        }
+        fs::create_dir_all(&checkouts).map_err(|e| io_error(&checkouts, e))?;
+        let staging = tempfile::Builder::new()
+            .prefix(".staging-")
+            .tempdir_in(&checkouts)
+            .map_err(|e| io_error(&checkouts, e))?;
+        let work = staging.path().join("tree");
+        let work_str = work.to_string_lossy().into_owned();
+        let mirror_str = mirror.to_string_lossy().into_owned();
+        run(
+            repo,
+            &checkouts,
+            &[
+                "clone",
+                "--quiet",
+                "--shared",
+                "--no-checkout",
+                &mirror_str,
+                &work_str,
+            ],
+        )?;
+        run(
+            repo,
+            &work,
+            &[
+                "-c",
+                "advice.detachedHead=false",
+                "checkout",
+                "--quiet",
+                "--detach",
+                commit,
+            ],
+        )?;
+        // Plugins never read .git, and a checkout is a snapshot: drop it (and its link to the mirror).
+        fs::remove_dir_all(work.join(".git")).map_err(|e| io_error(&work, e))?;
+        match fs::rename(&work, &target) {
+            Ok(()) => {}
+            // Another process checked the same commit out meanwhile: use theirs.
+            Err(_) if target.is_dir() => {}
+            Err(e) => return Err(io_error(&target, e)),
+        }
+        drop(staging);
+        self.evict(&target);
+        Ok(target)
+    }
+
+    fn mirror_path(&self, repo: &Repository) -> PathBuf {
+        self.cache
+            .join("repos")
+            .join(format!("{}.git", repo.digest()))
+    }
+
+    /// Creates or updates the bare mirror of a repository.
+    fn fetch(&self, repo: &Repository) -> Result<PathBuf, GitError> {
+        let mirror = self.mirror_path(repo);
+        if mirror.is_dir() {
+            run(
+                repo,
+                &mirror,
+                &[
+                    "fetch",
+                    "--quiet",
+                    "--prune",
+                    "--tags",
+                    "origin",
+                    "+refs/heads/*:refs/heads/*",
+                ],
+            )?;
+            return Ok(mirror);
+        }
+        let repos = self.cache.join("repos");
+        fs::create_dir_all(&repos).map_err(|e| io_error(&repos, e))?;
+        let staging = tempfile::Builder::new()
+            .prefix(".staging-")
+            .tempdir_in(&repos)
+            .map_err(|e| io_error(&repos, e))?;
+        let work = staging.path().join("mirror.git");
+        let url = local_url(&repo.url);
+        run(
+            repo,
+            &repos,
+            &[
+                "clone",
+                "--quiet",
+                "--mirror",
+                &url,
+                &work.to_string_lossy(),
+            ],
+        )?;
+        match fs::rename(&work, &mirror) {
+            Ok(()) => Ok(mirror),
+            Err(_) if mirror.is_dir() => Ok(mirror),
+            Err(e) => Err(io_error(&mirror, e)),
+        }
+    }
+
+    /// Removes the least recently used checkouts until the total fits, never `keep`.
+    fn evict(&self, keep: &Path) {
+        let Ok(entries) = fs::read_dir(self.cache.join("checkouts")) else {
+            return;
+        };
+        let mut checkouts: Vec<(SystemTime, u64, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_dir()
+                    && !p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .map(|p| {
+                let used = fs::metadata(&p)
+                    .and_then(|m| m.modified())
+                    .unwrap_or(SystemTime::UNIX_EPOCH);
+                (used, dir_size(&p), p)
+            })
+            .collect();
+        let mut total: u64 = checkouts.iter().map(|(_, size, _)| size).sum();
+        checkouts.sort();
+        for (_, size, path) in checkouts {
+            if total <= self.max_checkout_bytes {
+                break;
+            }
+            if path != keep && fs::remove_dir_all(&path).is_ok() {
+                total -= size;
+            }
+        }
+    }
+}
+
+/// A plain path is used as a local repository.
+fn local_url(url: &str) -> String {
+    url.to_string()
+}
+
+fn has_commit(repo: &Repository, mirror: &Path, commit: &str) -> bool {
+    git(
+        repo,
+        mirror,
+        &["cat-file", "-e", &format!("{commit}^{{commit}}")],
+    )
+    .is_ok_and(|o| o.status.success())
+}
+
+fn git(repo: &Repository, dir: &Path, args: &[&str]) -> io::Result<Output> {
+    let mut command = Command::new("git");
+    command
+        .current_dir(dir)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_ASKPASS", "true")
+        .env("SSH_ASKPASS", "true")
+        .env("LC_ALL", "C");
+    match &repo.credentials {
+        Some(Credentials::Basic { username, password }) => {
+            let token = base64_encode(format!("{username}:{password}").as_bytes());
+            // Passed as configuration through the environment, so it never shows in a process list or a URL.
+            command
+                .env("GIT_CONFIG_COUNT", "1")
+                .env("GIT_CONFIG_KEY_0", "http.extraHeader")
+                .env(
+                    "GIT_CONFIG_VALUE_0",
+                    format!("Authorization: Basic {token}"),
+                );
+        }
+        Some(Credentials::SshKey { path }) => {
+            command.env(
+                "GIT_SSH_COMMAND",
+                format!(
+                    "ssh -i '{}' -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=accept-new",
+                    path.display()
+                ),
+            );
+        }
+        None => {}
+    }
+    command.args(args).output()
+}
+
+/// Runs git and classifies a failure from what it printed.
+fn run(repo: &Repository, dir: &Path, args: &[&str]) -> Result<(), GitError> {
+    let out = git(repo, dir, args).map_err(|e| GitError::Git {
+        command: args.first().copied().unwrap_or("").to_string(),
+        message: format!("cannot run git: {e}"),
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let message = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    let lower = message.to_lowercase();
+    let auth = [
+        "authentication failed",
+        "could not read username",
+        "permission denied (publickey",
+        "403",
+    ];
+    let unreachable = [
+        "does not appear to be a git repository",
+        "does not exist",
+        "could not resolve host",
+        "connection refused",
+        "unable to access",
+        "not found",
+        "no such file or directory",
+        "could not read from remote repository",
+    ];
+    Err(if auth.iter().any(|p| lower.contains(p)) {
+        GitError::Authentication {
+            url: repo.url.clone(),
+            message,
+        }
+    } else if unreachable.iter().any(|p| lower.contains(p)) {
+        GitError::Unreachable {
+            url: repo.url.clone(),
+            message,
+        }
+    } else {
+        GitError::Git {
+            command: args.first().copied().unwrap_or("").to_string(),
+            message,
+        }
+    })
+}
+
+fn io_error(path: &Path, source: io::Error) -> GitError {
+    GitError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn touch(path: &Path) {
+    let _ = fs::File::open(path).and_then(|f| f.set_modified(SystemTime::now()));
+}
+
+fn dir_size(path: &Path) -> u64 {
+    fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| match e.file_type() {
+                    Ok(t) if t.is_dir() => dir_size(&e.path()),
+                    Ok(_) => e.metadata().map_or(0, |m| m.len()),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> shift) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .current_dir(dir)
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    fn repo_with_two_commits() -> (tempfile::TempDir, String, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("origin");
+        fs::create_dir_all(repo.join("app")).unwrap();
+        sh(&repo, &["init", "--quiet"]);
+        fs::write(repo.join("app/cm.yaml"), "v: 1\n").unwrap();
+        sh(&repo, &["add", "."]);
+        sh(&repo, &["commit", "--quiet", "-m", "one"]);
+        let first = sh(&repo, &["rev-parse", "HEAD"]);
+        sh(&repo, &["tag", "v1"]);
+        fs::write(repo.join("app/cm.yaml"), "v: 2\n").unwrap();
+        sh(&repo, &["commit", "--quiet", "-am", "two"]);
+        let second = sh(&repo, &["rev-parse", "HEAD"]);
+        (dir, first, second)
+    }
+
+    #[test]
+    fn a_resolved_commit_stays_pinned_after_the_branch_moves() {
+        for file_url in [false, true] {
+            let (dir, first, second) = repo_with_two_commits();
+            let origin = dir.path().join("origin");
+            let sources = GitSources::new(dir.path().join("cache"), u64::MAX);
+            let url = if file_url {
+                format!("file://{}", origin.display())
+            } else {
+                origin.display().to_string()
+            };
+            let repo = Repository::new(&url);
+            assert_eq!(sources.resolve(&repo, "main").unwrap(), second);
+            assert_eq!(sources.resolve(&repo, "v1").unwrap(), first);
+            assert_eq!(sources.resolve(&repo, &first).unwrap(), first);
+            let pinned = sources.resolve(&repo, "main").unwrap();
+            // The branch moves on.
+            fs::write(origin.join("app/cm.yaml"), format!("v: {url}\n")).unwrap();
+            sh(&origin, &["commit", "--quiet", "-am", "three"]);
+            let tree = sources.checkout(&repo, &pinned).unwrap();
+            assert_eq!(
+                fs::read_to_string(tree.join("app/cm.yaml")).unwrap(),
+                "v: 2\n"
+            );
+            assert!(!tree.join(".git").exists());
+            assert_ne!(sources.resolve(&repo, "main").unwrap(), pinned);
+            let old = sources.checkout(&repo, &first).unwrap();
+            assert_eq!(
+                fs::read_to_string(old.join("app/cm.yaml")).unwrap(),
+                "v: 1\n"
+            );
+        }
+    }
+
+    #[test]
+    fn errors_are_clear_and_leave_no_half_written_entry() {
+        let (dir, _, _) = repo_with_two_commits();
+        let origin = dir.path().join("origin");
+        let cache = dir.path().join("cache");
+        let sources = GitSources::new(&cache, u64::MAX);
+        let repo = Repository::new(origin.display().to_string());
+        let err = sources.resolve(&repo, "no-such-branch").unwrap_err();
+        assert!(matches!(err, GitError::UnknownRef { .. }), "{err}");
+        let err = sources.checkout(&repo, &"0".repeat(40)).unwrap_err();
+        assert!(matches!(err, GitError::UnknownRef { .. }), "{err}");
+        let missing = Repository::new(dir.path().join("nowhere").display().to_string());
+        let err = sources.resolve(&missing, "main").unwrap_err();
+        assert!(matches!(err, GitError::Unreachable { .. }), "{err}");
+        // Nothing but finished entries in the cache.
+        for sub in ["repos", "checkouts"] {
+            for entry in fs::read_dir(cache.join(sub))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                assert!(!name.starts_with(".staging-"), "left behind {name}");
+            }
+        }
+        assert_eq!(
+            fs::read_dir(cache.join("checkouts"))
+                .map(|d| d.count())
+                .unwrap_or(0),
+            0
+        );
+    }
+
+    #[test]
+    fn the_checkout_cache_is_bounded() {
+        let (dir, first, second) = repo_with_two_commits();
+        let sources = GitSources::new(dir.path().join("cache"), 1);
+        let repo = Repository::new(dir.path().join("origin").display().to_string());
+        sources.checkout(&repo, &first).unwrap();
+        let kept = sources.checkout(&repo, &second).unwrap();
+        let left: Vec<_> = fs::read_dir(dir.path().join("cache/checkouts"))
+            .unwrap()
+            .flatten()
+            .collect();
+        assert_eq!(left.len(), 1);
+        assert_eq!(left[0].path(), kept);
+    }
+
+    #[test]
+    fn credentials_never_print() {
+        let creds = Credentials::Basic {
+            username: "git".into(),
+            password: "hunter2".into(),
+        };
+        assert!(!format!("{creds:?}").contains("hunter2"));
+        assert_eq!(base64_encode(b"git:pw"), "Z2l0OnB3");
+        assert_eq!(base64_encode(b"ab"), "YWI=");
+    }
+}
