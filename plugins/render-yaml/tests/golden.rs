@@ -1,0 +1,150 @@
+//! Golden-output tests: every case under `tests/render/yaml/` rendered natively and compared, object by object,
+//! with its `expected.yaml` (or `error.yaml`); and renders that try to leave the app's tree.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use render_yaml::YamlRenderer;
+use weft_sdk::source::{DirEntry, Source, SourceError};
+use weft_sdk::testing::{DirSource, render_dir};
+use weft_sdk::{RenderRequest, Renderer};
+
+use support::golden;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/yaml")
+}
+
+#[test]
+fn golden_corpus() {
+    let report = golden::run_corpus::<YamlRenderer>(&corpus());
+    for failure in &report.failures {
+        eprintln!("FAIL {failure}");
+    }
+    println!(
+        "yaml corpus: {} passed, {} failed",
+        report.passed,
+        report.failures.len()
+    );
+    assert!(
+        report.passed >= 15,
+        "the corpus shrank to {} cases",
+        report.passed
+    );
+    assert!(
+        report.failures.is_empty(),
+        "{} cases failed",
+        report.failures.len()
+    );
+}
+
+/// A scratch directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("weft-render-yaml-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("app/sub")).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        std::fs::write(self.0.join(path), text).unwrap();
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const CONFIG_MAP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside}\n";
+
+fn recursive() -> RenderRequest {
+    RenderRequest {
+        app: "escape".into(),
+        parameters: vec![("recurse".into(), "true".into())],
+        ..Default::default()
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_out_of_the_tree_are_not_followed() {
+    let scratch = Scratch::new("symlinks");
+    scratch.write("app/inside.yaml", CONFIG_MAP);
+    scratch.write(
+        "outside.yaml",
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: outside}\n",
+    );
+    std::os::unix::fs::symlink("../outside.yaml", scratch.0.join("app/escape.yaml")).unwrap();
+    std::os::unix::fs::symlink("/etc", scratch.0.join("app/sub/etc")).unwrap();
+    std::os::unix::fs::symlink("../..", scratch.0.join("app/sub/up")).unwrap();
+    let output = render_dir::<YamlRenderer>(&recursive(), &scratch.0.join("app")).unwrap();
+    let names: Vec<&str> = output
+        .manifests
+        .iter()
+        .filter_map(|m| m.object.pointer("/metadata/name").and_then(|n| n.as_str()))
+        .collect();
+    assert_eq!(names, ["inside"]);
+}
+
+/// A source that lists the tree but refuses to read one path, as the host does for a path it will not serve.
+struct Refusing<'a> {
+    inner: DirSource,
+    refused: &'a str,
+}
+
+impl Source for Refusing<'_> {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
+        if path == self.refused {
+            return Err(SourceError::NotAllowed(format!(
+                "{path}: leaves the app root"
+            )));
+        }
+        self.inner.read_file(path)
+    }
+
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
+        self.inner.list_dir(path)
+    }
+}
+
+#[test]
+fn a_refused_read_fails_the_render_naming_the_file() {
+    let scratch = Scratch::new("refused");
+    scratch.write("app/a.yaml", CONFIG_MAP);
+    scratch.write("app/sub/b.yaml", CONFIG_MAP.replace("inside", "b").as_str());
+    let source = Refusing {
+        inner: DirSource::new(scratch.0.join("app")),
+        refused: "sub/b.yaml",
+    };
+    let error = YamlRenderer::render(&recursive(), &source).unwrap_err();
+    assert_eq!(error.file.as_deref(), Some("sub/b.yaml"));
+    assert!(error.message.starts_with("not allowed:"), "{error}");
+}
+
+#[test]
+fn include_patterns_cannot_reach_outside_the_root() {
+    let scratch = Scratch::new("patterns");
+    scratch.write("app/a.yaml", CONFIG_MAP);
+    scratch.write(
+        "outside.yaml",
+        CONFIG_MAP.replace("inside", "outside").as_str(),
+    );
+    let request = RenderRequest {
+        app: "patterns".into(),
+        parameters: vec![
+            ("recurse".into(), "true".into()),
+            ("include".into(), "../*.yaml,/etc/*,*".into()),
+        ],
+        ..Default::default()
+    };
+    let output = render_dir::<YamlRenderer>(&request, &scratch.0.join("app")).unwrap();
+    assert_eq!(output.manifests.len(), 1);
+    assert_eq!(output.manifests[0].file.as_deref(), Some("a.yaml"));
+}

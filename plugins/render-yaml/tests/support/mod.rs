@@ -1,0 +1,3 @@
+//! Test support shared by this crate's integration tests.
+
+pub mod golden;
