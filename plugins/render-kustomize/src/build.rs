@@ -1,0 +1,176 @@
+//! The build: kustomizations accumulated recursively (resources, nested bases and overlays, generators,
+//! components, then transformers), and the steps Kustomize runs once at the top (content-hash suffixes, name
+//! references, local-config removal, ordering).
+
+use weft_sdk::{EntryKind, Manifest, RenderError};
+
+use crate::budget::Budget;
+use crate::documents::parse_objects;
+use crate::generator::{GeneratedKind, generate};
+use crate::hash::content_hash;
+use crate::kustomization::{self, Found, display_dir};
+use crate::namereference::fix_references;
+use crate::order;
+use crate::pipeline;
+use crate::resmap::ResMap;
+use crate::resource::Resource;
+use crate::tree::{Tree, is_within};
+
+/// Steps charged for loading one kustomization.
+const KUSTOMIZATION_STEPS: u64 = 10;
+
+/// One build over a source tree.
+#[derive(Debug)]
+pub struct Build<'t, 'a> {
+    tree: &'t mut Tree<'a>,
+    budget: &'t mut Budget,
+    /// The directories being built, outermost first (for cycle detection).
+    chain: Vec<String>,
+}
+
+impl<'t, 'a> Build<'t, 'a> {
+    /// A build reading `tree`, spending `budget`.
+    pub fn new(tree: &'t mut Tree<'a>, budget: &'t mut Budget) -> Self {
+        Build {
+            tree,
+            budget,
+            chain: Vec::new(),
+        }
+    }
+
+    /// Builds the kustomization at the root of the tree into the final manifests.
+    pub fn render_root(&mut self) -> Result<Vec<Manifest>, RenderError> {
+        let found = kustomization::load(self.tree, "")?;
+        let sort_options = found.kustomization.sort_options.clone();
+        let file = found.file.clone();
+        let mut resources = self.accumulate_found("", found, false, ResMap::default())?;
+        add_hash_suffixes(&mut resources);
+        fix_references(&mut resources.resources).map_err(|e| RenderError::new(e))?;
+        resources.resources.retain(|r| !r.is_local_config());
+        order::sort(&mut resources.resources, sort_options.as_ref())
+            .map_err(|e| RenderError::in_file(e, &file, None))?;
+        Ok(resources
+            .resources
+            .into_iter()
+            .map(|r| Manifest {
+                object: r.object,
+                file: r.file,
+            })
+            .collect())
+    }
+
+    /// Builds the kustomization (or component) in `dir`. A component works on `resources`, the resources of
+    /// the kustomization that names it; a kustomization starts from none.
+    fn accumulate_dir(
+        &mut self,
+        dir: &str,
+        is_component: bool,
+        resources: ResMap,
+    ) -> Result<ResMap, RenderError> {
+        if let Some(visited) = self.chain.iter().find(|visited| is_within(visited, dir)) {
+            return Err(RenderError::new(format!(
+                "cycle detected: candidate root '{}' contains visited root '{}'",
+                display_dir(dir),
+                display_dir(visited)
+            )));
+        }
+        let found = kustomization::load(self.tree, dir)?;
+        self.accumulate_found(dir, found, is_component, resources)
+    }
+
+    fn accumulate_found(
+        &mut self,
+        dir: &str,
+        found: Found,
+        is_component: bool,
+        resources: ResMap,
+    ) -> Result<ResMap, RenderError> {
+        self.budget.spend(KUSTOMIZATION_STEPS, "loading kustomizations")?;
+        let Found {
+            file,
+            kustomization: k,
+        } = found;
+        let declared_component = k.kind == "Component";
+        if is_component && !declared_component {
+            return Err(RenderError::in_file(
+                format!("expected kind 'Component' for path '{}'", display_dir(dir)),
+                &file,
+                None,
+            ));
+        }
+        if !is_component && declared_component {
+            return Err(RenderError::in_file(
+                format!("expected kind != 'Component' for path '{}'", display_dir(dir)),
+                &file,
+                None,
+            ));
+        }
+        self.chain.push(dir.to_string());
+        let mut resources = resources;
+        for entry in &k.resources {
+            self.accumulate_resource(dir, &file, entry, &mut resources)?;
+        }
+        let generators = k
+            .config_map_generator
+            .iter()
+            .map(|args| (GeneratedKind::ConfigMap, args))
+            .chain(k.secret_generator.iter().map(|args| (GeneratedKind::Secret, args)));
+        for (kind, args) in generators {
+            self.budget.spend(1, "generating ConfigMaps and Secrets")?;
+            let generated = generate(kind, args, k.generator_options.as_ref(), dir, &file, self.tree)?;
+            resources
+                .absorb(generated)
+                .map_err(|e| RenderError::in_file(e, &file, None))?;
+        }
+        for entry in &k.components {
+            let path = Tree::resolve(dir, entry).map_err(|e| RenderError::in_file(e, &file, None))?;
+            resources = self.accumulate_dir(&path, true, resources)?;
+        }
+        pipeline::run(&k, dir, &file, self.tree, self.budget, &mut resources)?;
+        self.chain.pop();
+        Ok(resources)
+    }
+
+    /// Adds one `resources` entry: a manifest file in or below `dir`, or a directory with a kustomization.
+    fn accumulate_resource(
+        &mut self,
+        dir: &str,
+        file: &str,
+        entry: &str,
+        resources: &mut ResMap,
+    ) -> Result<(), RenderError> {
+        let fail = |message: String| RenderError::in_file(message, file, None);
+        let path = Tree::resolve(dir, entry).map_err(fail)?;
+        match self.tree.kind_of(&path) {
+            Some(EntryKind::File) => {
+                let (path, bytes) = self.tree.read_in(dir, entry, file)?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| RenderError::in_file("not UTF-8 text", &path, None))?;
+                for document in parse_objects(&text, &path)? {
+                    self.budget.spend(1, "loading resources")?;
+                    resources
+                        .append(Resource::new(document.value, Some(path.clone())))
+                        .map_err(|e| RenderError::in_file(e, &path, Some(document.line)))?;
+                }
+                Ok(())
+            }
+            Some(EntryKind::Directory) => {
+                let built = self.accumulate_dir(&path, false, ResMap::default())?;
+                resources
+                    .append_all(built)
+                    .map_err(|e| fail(format!("accumulating '{entry}': {e}")))
+            }
+            None => Err(fail(format!("accumulating resources: '{entry}' does not exist"))),
+        }
+    }
+}
+
+/// Appends the content hash to the name of every generated object that wants one.
+fn add_hash_suffixes(resources: &mut ResMap) {
+    for resource in resources.resources.iter_mut().filter(|r| r.needs_hash) {
+        let hash = content_hash(&resource.object);
+        resource.store_previous_id();
+        let name = format!("{}-{hash}", resource.name());
+        resource.set_name(&name);
+    }
+}

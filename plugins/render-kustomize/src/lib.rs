@@ -1,0 +1,76 @@
+//! Weft's Kustomize renderer (app type `kustomize`): a pure-Rust build of the app's kustomization with the
+//! semantics of Kustomize v5 (`kubectl kustomize`), output object for object equal to it.
+//!
+//! The app's root holds a `kustomization.yaml` (or `kustomization.yml`, or `Kustomization`). Supported:
+//! `resources` (files, directories with nested bases and overlays, with cycle detection; `bases`),
+//! `components`, `namespace`, `namePrefix`/`nameSuffix` with name references updated (Kustomize's name
+//! reference table), `labels` (with `includeSelectors`, `includeTemplates` and `fields`), `commonLabels`,
+//! `commonAnnotations`, `images`, `replicas`, `patches` (strategic merge with Kubernetes' merge keys and
+//! `$patch` directives, JSON 6902 with target selectors), `patchesStrategicMerge`, `patchesJson6902`,
+//! `configMapGenerator` and `secretGenerator` (literals, files, env files, behaviors, options, content-hash
+//! suffixes computed as Kustomize does), `generatorOptions` and `sortOptions`. Remote resources, Helm charts,
+//! plugins (`generators`, `transformers`, `validators`), `replacements`, `vars`, `crds`, `configurations` and
+//! `openapi` are refused with an error naming the field.
+//!
+//! Parameters (`request.parameters`):
+//! - `max-steps`: the work budget of one render (default [`budget::DEFAULT_MAX_STEPS`]); every resource
+//!   loaded, patched or transformed costs a step, and a build that runs out fails with an error saying so.
+//!
+//! The request's namespace, release and values are not used: a kustomization says everything itself.
+//!
+//! Deliberate differences from `kubectl kustomize`: env-file keys without a value get an empty value (a plugin
+//! has no environment to read them from), and object keys come out sorted.
+
+pub mod budget;
+pub mod build;
+pub mod defaults;
+pub mod documents;
+pub mod fieldpath;
+pub mod generator;
+pub mod hash;
+pub mod kustomization;
+pub mod namereference;
+pub mod order;
+pub mod patch;
+pub mod patching;
+pub mod pipeline;
+pub mod resid;
+pub mod resmap;
+pub mod resource;
+pub mod selector;
+pub mod transform;
+pub mod tree;
+
+use weft_sdk::{RenderError, RenderOutput, RenderRequest, Renderer, Source};
+
+use crate::budget::{Budget, DEFAULT_MAX_STEPS};
+use crate::build::Build;
+use crate::tree::Tree;
+
+/// The Kustomize renderer.
+#[derive(Debug)]
+pub struct KustomizeRenderer;
+
+/// The work budget a request asks for.
+fn max_steps(request: &RenderRequest) -> Result<u64, RenderError> {
+    match request.parameter("max-steps") {
+        None => Ok(DEFAULT_MAX_STEPS),
+        Some(text) => text.trim().parse().map_err(|_| {
+            RenderError::new(format!("parameter max-steps: '{text}' is not a whole number"))
+        }),
+    }
+}
+
+impl Renderer for KustomizeRenderer {
+    fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError> {
+        let mut budget = Budget::new(max_steps(request)?);
+        let mut tree = Tree::new(source);
+        let manifests = Build::new(&mut tree, &mut budget).render_root()?;
+        Ok(RenderOutput {
+            manifests,
+            files_used: tree.files_used().to_vec(),
+        })
+    }
+}
+
+weft_sdk::export_renderer!(KustomizeRenderer);

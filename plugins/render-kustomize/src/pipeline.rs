@@ -1,0 +1,129 @@
+//! The transformers of one kustomization, run over its accumulated resources in Kustomize's order: strategic
+//! merge patches, patches, namespace, prefix, suffix, labels, annotations, JSON 6902 patches, replicas, images.
+
+use weft_sdk::RenderError;
+
+use crate::budget::Budget;
+use crate::defaults;
+use crate::fieldpath::FieldSpec;
+use crate::kustomization::{Kustomization, LabelSet};
+use crate::patching::PatchContext;
+use crate::resid::Gvk;
+use crate::resmap::ResMap;
+use crate::transform::{images, labels, name_affix, namespace, replicas};
+use crate::tree::Tree;
+
+/// Runs the kustomization's transformers.
+pub fn run(
+    kustomization: &Kustomization,
+    dir: &str,
+    file: &str,
+    tree: &mut Tree<'_>,
+    budget: &mut Budget,
+    resources: &mut ResMap,
+) -> Result<(), RenderError> {
+    let fail = |message: String| RenderError::in_file(message, file, None);
+    let count = resources.resources.len() as u64;
+    {
+        let mut patches = PatchContext {
+            dir,
+            file,
+            tree,
+            budget: &mut *budget,
+        };
+        patches.apply_strategic_merge_entries(&kustomization.patches_strategic_merge, resources)?;
+        patches.apply_patch_entries(&kustomization.patches, resources)?;
+    }
+    budget.spend(count, "setting namespaces")?;
+    namespace::set_namespace(&mut resources.resources, &kustomization.namespace).map_err(fail)?;
+    budget.spend(2 * count, "adding name prefixes and suffixes")?;
+    name_affix::add_prefix(&mut resources.resources, &kustomization.name_prefix);
+    name_affix::add_suffix(&mut resources.resources, &kustomization.name_suffix);
+    for set in &kustomization.labels {
+        budget.spend(count, "adding labels")?;
+        let specs = label_set_specs(set);
+        for resource in &mut resources.resources {
+            labels::add_pairs(resource, &set.pairs, &specs).map_err(fail)?;
+        }
+    }
+    budget.spend(2 * count, "adding common labels and annotations")?;
+    let common_labels = defaults::common_labels();
+    let common_annotations = defaults::common_annotations();
+    for resource in &mut resources.resources {
+        labels::add_pairs(resource, &kustomization.common_labels, &common_labels).map_err(fail)?;
+        labels::add_pairs(resource, &kustomization.common_annotations, &common_annotations)
+            .map_err(fail)?;
+    }
+    PatchContext {
+        dir,
+        file,
+        tree,
+        budget: &mut *budget,
+    }
+    .apply_json6902_entries(&kustomization.patches_json6902, resources)?;
+    for replica in &kustomization.replicas {
+        budget.spend(count, "setting replicas")?;
+        replicas::set_replicas(&mut resources.resources, replica).map_err(fail)?;
+    }
+    for rule in &kustomization.images {
+        budget.spend(count, "rewriting images")?;
+        for resource in &mut resources.resources {
+            images::apply(&mut resource.object, rule);
+        }
+    }
+    Ok(())
+}
+
+/// Where one `labels` entry puts its labels: its own fields, plus selectors and templates
+/// (`includeSelectors`), or metadata and, with `includeTemplates`, templates.
+fn label_set_specs(set: &LabelSet) -> Vec<FieldSpec> {
+    let mut specs: Vec<FieldSpec> = set
+        .fields
+        .iter()
+        .map(|f| {
+            FieldSpec::new(
+                &f.path,
+                Gvk::selector(&f.group, &f.version, &f.kind),
+                f.create,
+            )
+        })
+        .collect();
+    let defaults = if set.include_selectors {
+        defaults::common_labels()
+    } else if set.include_templates {
+        defaults::template_labels()
+    } else {
+        vec![FieldSpec::new("metadata/labels", Gvk::default(), true)]
+    };
+    for spec in defaults {
+        if !specs.iter().any(|s| s.path == spec.path && s.gvk == spec.gvk) {
+            specs.push(spec);
+        }
+    }
+    specs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_sets_reach_as_far_as_asked() {
+        let plain = LabelSet::default();
+        assert_eq!(label_set_specs(&plain).len(), 1);
+        let templates = LabelSet {
+            include_templates: true,
+            ..Default::default()
+        };
+        assert!(label_set_specs(&templates)
+            .iter()
+            .any(|s| s.path_text() == "spec/template/metadata/labels"));
+        let selectors = LabelSet {
+            include_selectors: true,
+            ..Default::default()
+        };
+        assert!(label_set_specs(&selectors)
+            .iter()
+            .any(|s| s.path_text() == "spec/selector/matchLabels"));
+    }
+}

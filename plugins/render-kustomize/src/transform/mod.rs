@@ -1,0 +1,7 @@
+//! The built-in transformers a kustomization runs over its resources, one module each.
+
+pub mod images;
+pub mod labels;
+pub mod name_affix;
+pub mod namespace;
+pub mod replicas;
