@@ -1,7 +1,8 @@
-//! The `weft` command: assess health with plugins, and build and test plugins.
+//! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
 
 mod health;
 mod plugin;
+mod render;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +21,8 @@ struct Cli {
 enum Command {
     /// Assess the health of every object in YAML/JSON files (multi-document), one JSON line per object.
     Health(health::HealthArgs),
+    /// Render an app's manifests offline with its renderer plugin and print them as a YAML stream.
+    Render(Box<render::RenderArgs>),
     /// Build, test and list plugins.
     #[command(subcommand)]
     Plugin(plugin::PluginCommand),
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Health(args) => health::run(args),
+        Command::Render(args) => render::run(*args),
         Command::Plugin(command) => plugin::run(command),
     };
     match outcome {

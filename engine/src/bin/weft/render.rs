@@ -1,0 +1,162 @@
+//! `weft render PATH --type TYPE`: render an app's manifests offline and print them as a YAML stream.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context as _, bail};
+use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World};
+use weft_engine::render::{RenderCache, RenderKey, tree_digest, validate_manifests};
+use weft_engine::source::{GitSources, Repository, SourceLimits, SourceView};
+use weft_sdk::RenderRequest;
+
+use crate::PluginSources;
+use crate::health::build_registry;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct RenderArgs {
+    /// The app's directory: a local path, or with `--repo` a path inside the repository.
+    path: PathBuf,
+    /// The app type, which picks the renderer plugin (`yaml`, `kustomize`, `helm`, `jsonnet`, ...).
+    #[arg(long = "type", value_name = "TYPE")]
+    app_type: String,
+    /// Render from this git repository (a path or a file://, https:// or ssh:// URL) instead of a local directory.
+    #[arg(long)]
+    repo: Option<String>,
+    /// The branch, tag or commit to render with `--repo`; it is resolved to a commit first.
+    #[arg(long = "ref", default_value = "HEAD")]
+    reference: String,
+    /// A values file (YAML or JSON), merged in order; repeatable.
+    #[arg(long = "values", value_name = "FILE")]
+    values: Vec<PathBuf>,
+    /// A value, `--set key.path=value` (Helm's `--set`); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// A renderer parameter, `--param key=value` (e.g. `recurse=true`, `extVar.env=prod`); repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// The release name (Helm); defaults to the app name.
+    #[arg(long)]
+    release: Option<String>,
+    /// The destination namespace.
+    #[arg(long)]
+    namespace: Option<String>,
+    /// The app's name (default: the directory's name).
+    #[arg(long)]
+    app: Option<String>,
+    /// Do not read or write the render cache.
+    #[arg(long)]
+    no_cache: bool,
+    #[command(flatten)]
+    sources: PluginSources,
+}
+
+fn cache_root() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("weft")
+}
+
+pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
+    let mut parameters = Vec::new();
+    for set in &args.set {
+        if !set.contains('=') {
+            bail!("--set {set:?}: expected key=value");
+        }
+        parameters.push(("set".to_string(), set.clone()));
+    }
+    for param in &args.params {
+        let (key, value) = param
+            .split_once('=')
+            .with_context(|| format!("--param {param:?}: expected key=value"))?;
+        parameters.push((key.to_string(), value.to_string()));
+    }
+    let mut values = Vec::new();
+    for file in &args.values {
+        values.push(std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?);
+    }
+
+    // Where the tree is, and the revision it is at: a pinned commit, or a digest of a local tree.
+    let (root, revision) = match &args.repo {
+        Some(url) => {
+            let git = GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024);
+            let repo = Repository::new(url.clone());
+            let commit = git.resolve(&repo, &args.reference)?;
+            let checkout = git.checkout(&repo, &commit)?;
+            let inside = weft_sdk::source::normalize(&args.path.to_string_lossy())
+                .with_context(|| format!("{}: not a path inside the repository", args.path.display()))?;
+            eprintln!("weft: {url} {} resolved to {commit}", args.reference);
+            (checkout.join(inside), commit)
+        }
+        None => {
+            let digest = tree_digest(&args.path).with_context(|| format!("reading {}", args.path.display()))?;
+            (args.path.clone(), digest)
+        }
+    };
+    if !root.is_dir() {
+        bail!("{}: not a directory", root.display());
+    }
+    let app = args.app.clone().unwrap_or_else(|| dir_name(&root));
+    let request = RenderRequest {
+        app,
+        namespace: args.namespace.clone(),
+        release: args.release.clone(),
+        parameters,
+        values,
+    };
+
+    let registry = build_registry(&args.sources)?;
+    let Some(registered) = registry.for_app_type(World::Renderer, &args.app_type) else {
+        let known: Vec<String> = registry
+            .plugins()
+            .iter()
+            .filter(|p| p.manifest.world == World::Renderer)
+            .flat_map(|p| p.manifest.app_types.clone())
+            .collect();
+        bail!("no renderer for app type {:?} (known: {})", args.app_type, known.join(", "));
+    };
+    let sha256 = registered.manifest.sha256.clone().unwrap_or_default();
+    let key = RenderKey::new(&revision, &args.path.to_string_lossy(), &sha256, &request);
+    let cache = RenderCache::new(cache_root().join("renders"));
+    let manifests = match (!args.no_cache).then(|| cache.get(&key)).flatten() {
+        Some(manifests) => manifests,
+        None => {
+            let host = PluginHost::new(HostConfig::default())?;
+            let component_path = registered
+                .component_path()
+                .with_context(|| format!("plugin {} has no component", registered.name()))?;
+            let component = host.load_component_file(registered.name(), &component_path, Some(&sha256))?;
+            let limits = CallLimits::RENDER.with_overrides(&registered.manifest.limits);
+            let plugin = host.renderer_plugin(&component, limits)?;
+            let view = SourceView::open(&root, SourceLimits::default())
+                .with_context(|| format!("opening {}", root.display()))?;
+            let output = match plugin.render_blocking(&request, Arc::new(view))? {
+                Ok(output) => output,
+                Err(error) => bail!("{} failed: {error}", registered.name()),
+            };
+            if let Err(error) = validate_manifests(&output.manifests) {
+                bail!("{} produced invalid output: {error}", registered.name());
+            }
+            if !args.no_cache {
+                // A cache that cannot be written costs the next render its speed, nothing else.
+                let _ = cache.put(&key, &output.manifests);
+            }
+            output.manifests
+        }
+    };
+    let mut out = String::new();
+    for manifest in &manifests {
+        out.push_str("---\n");
+        out.push_str(&serde_yaml::to_string(&manifest.object)?);
+    }
+    crate::print_stdout(&out)?;
+    Ok(0)
+}
+
+fn dir_name(path: &Path) -> String {
+    path.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "app".to_string())
+}
