@@ -38,14 +38,14 @@ impl<'t, 'a> Build<'t, 'a> {
         }
     }
 
-    /// Builds the kustomization at the root of the tree into the final manifests.
-    pub fn render_root(&mut self) -> Result<Vec<Manifest>, RenderError> {
-        let found = kustomization::load(self.tree, "")?;
+    /// Builds the kustomization in `dir` (a path from the tree's root) into the final manifests.
+    pub fn render(&mut self, dir: &str) -> Result<Vec<Manifest>, RenderError> {
+        let found = kustomization::load(self.tree, dir)?;
         let sort_options = found.kustomization.sort_options.clone();
         let file = found.file.clone();
-        let mut resources = self.accumulate_found("", found, false, ResMap::default())?;
+        let mut resources = self.accumulate_found(dir, found, false, ResMap::default())?;
         add_hash_suffixes(&mut resources);
-        fix_references(&mut resources.resources).map_err(|e| RenderError::new(e))?;
+        fix_references(&mut resources.resources).map_err(RenderError::new)?;
         resources.resources.retain(|r| !r.is_local_config());
         order::sort(&mut resources.resources, sort_options.as_ref())
             .map_err(|e| RenderError::in_file(e, &file, None))?;

@@ -13,6 +13,9 @@
 //! `openapi` are refused with an error naming the field.
 //!
 //! Parameters (`request.parameters`):
+//! - `path`: the directory of the kustomization to build, relative to the app's root (default: the root). An
+//!   overlay reaches its bases with `../`, so the app's root is usually the directory holding both and `path`
+//!   names the overlay (`overlays/prod`).
 //! - `max-steps`: the work budget of one render (default [`budget::DEFAULT_MAX_STEPS`]); every resource
 //!   loaded, patched or transformed costs a step, and a build that runs out fails with an error saying so.
 //!
@@ -65,7 +68,11 @@ impl Renderer for KustomizeRenderer {
     fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError> {
         let mut budget = Budget::new(max_steps(request)?);
         let mut tree = Tree::new(source);
-        let manifests = Build::new(&mut tree, &mut budget).render_root()?;
+        let path = request.parameter("path").unwrap_or("");
+        let dir = weft_sdk::source::normalize(path).ok_or_else(|| {
+            RenderError::new(format!("parameter path: '{path}' is outside the app's source tree"))
+        })?;
+        let manifests = Build::new(&mut tree, &mut budget).render(&dir)?;
         Ok(RenderOutput {
             manifests,
             files_used: tree.files_used().to_vec(),

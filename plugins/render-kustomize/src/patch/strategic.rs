@@ -138,8 +138,8 @@ fn merge_list(
     let merged = match strategy {
         ListStrategy::Keyed(keys) => merge_keyed(dest_items, patch, keys, gvk, path)?,
         ListStrategy::ScalarSet => {
-            let mut items = dest_items;
-            for value in patch.iter().filter_map(clean) {
+            let mut items: Vec<Value> = Vec::new();
+            for value in patch.iter().filter_map(clean).chain(dest_items) {
                 if !items.contains(&value) {
                     items.push(value);
                 }
@@ -177,32 +177,29 @@ fn scalar_eq(a: &Value, b: &Value) -> bool {
     text(a) == text(b)
 }
 
+/// Merges keyed lists as Kustomize does: the patch's elements first, in the patch's order (each merged with
+/// the element it addresses, or new), then the elements the patch did not address, in their order.
 fn merge_keyed(
-    mut items: Vec<Value>,
+    items: Vec<Value>,
     patch: &[Value],
     keys: &'static [&'static str],
     gvk: &Gvk,
     path: &mut Vec<String>,
 ) -> Result<Vec<Value>, String> {
+    let mut remaining: Vec<Option<Value>> = items.into_iter().map(Some).collect();
+    let mut merged = Vec::new();
     for patch_element in patch.iter().filter(|e| !is_directive_only(e)) {
-        let found = items
-            .iter()
-            .position(|item| same_element(item, patch_element, keys));
-        match found {
-            Some(index) => {
-                let current = items.remove(index);
-                if let Some(merged) = merge(Some(current), patch_element, gvk, path)? {
-                    items.insert(index, merged);
-                }
-            }
-            None => {
-                if let Some(new) = clean(patch_element) {
-                    items.push(new);
-                }
-            }
+        let found = remaining.iter().position(|item| {
+            item.as_ref()
+                .is_some_and(|item| same_element(item, patch_element, keys))
+        });
+        let current = found.and_then(|index| remaining[index].take());
+        if let Some(value) = merge(current, patch_element, gvk, path)? {
+            merged.push(value);
         }
     }
-    Ok(items)
+    merged.extend(remaining.into_iter().flatten());
+    Ok(merged)
 }
 
 #[cfg(test)]
@@ -238,10 +235,10 @@ mod tests {
         assert_eq!(containers[0]["args"], json!(["z"]));
         assert_eq!(
             containers[0]["env"],
-            json!([{"name": "A", "value": "1"}, {"name": "B", "value": "3"}, {"name": "C", "value": "4"}])
+            json!([{"name": "B", "value": "3"}, {"name": "C", "value": "4"}, {"name": "A", "value": "1"}])
         );
-        assert_eq!(containers[1]["name"], "sidecar");
-        assert_eq!(containers[2]["name"], "new");
+        assert_eq!(containers[1]["name"], "new");
+        assert_eq!(containers[2]["name"], "sidecar");
     }
 
     #[test]
