@@ -1,0 +1,34 @@
+//! Helm's own checks: `required` and `fail`.
+
+use super::arity;
+use super::convert::strval;
+use crate::template::{FunctionTable, Value};
+
+pub fn register(table: &mut FunctionTable) {
+    table.insert("required", |_, a| {
+        arity("required", &a, 2)?;
+        match &a[1] {
+            Value::Nil => Err(strval(&a[0])),
+            Value::String(s) if s.is_empty() => Err(strval(&a[0])),
+            value => Ok(value.clone()),
+        }
+    });
+    table.insert("fail", |_, a| {
+        arity("fail", &a, 1)?;
+        Err(strval(&a[0]))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::funcs::testing::{call, s};
+    use crate::template::Value;
+
+    #[test]
+    fn required_refuses_nil_and_empty_strings() {
+        assert_eq!(call("required", vec![s("need x"), Value::Nil]), Err("need x".into()));
+        assert_eq!(call("required", vec![s("need x"), s("")]), Err("need x".into()));
+        assert_eq!(call("required", vec![s("need x"), Value::Int(0)]), Ok(Value::Int(0)));
+        assert_eq!(call("fail", vec![s("stop")]), Err("stop".into()));
+    }
+}

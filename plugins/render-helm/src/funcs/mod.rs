@@ -1,0 +1,141 @@
+//! The functions templates call: Go's builtins, the Sprig functions charts use, and Helm's own (`toYaml`,
+//! `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
+
+mod collections;
+mod convert;
+mod encoding;
+mod go;
+mod helm;
+mod math;
+mod semver;
+mod strings;
+
+pub use convert::{strval, to_f64, to_i64};
+
+use crate::template::{FunctionTable, Value};
+
+/// Every function, by name.
+pub fn table() -> FunctionTable {
+    let mut table = FunctionTable::new();
+    go::register(&mut table);
+    strings::register(&mut table);
+    collections::register(&mut table);
+    math::register(&mut table);
+    encoding::register(&mut table);
+    semver::register(&mut table);
+    helm::register(&mut table);
+    unsupported(&mut table);
+    table
+}
+
+/// Fails unless there are exactly `want` arguments (Go's wording).
+pub(crate) fn arity(name: &str, args: &[Value], want: usize) -> Result<(), String> {
+    if args.len() == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "wrong number of args for {name}: want {want} got {}",
+            args.len()
+        ))
+    }
+}
+
+/// Fails unless there are at least `want` arguments.
+pub(crate) fn at_least(name: &str, args: &[Value], want: usize) -> Result<(), String> {
+    if args.len() >= want {
+        Ok(())
+    } else {
+        Err(format!(
+            "wrong number of args for {name}: want at least {want} got {}",
+            args.len()
+        ))
+    }
+}
+
+/// A `string` parameter: Go refuses anything else.
+pub(crate) fn string_arg(args: &[Value], index: usize) -> Result<&str, String> {
+    match args.get(index) {
+        Some(Value::String(s)) => Ok(s),
+        Some(Value::Nil) | None => Err("invalid value; expected string".into()),
+        Some(other) => Err(format!(
+            "wrong type for value; expected string; got {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// An `int` parameter: Go refuses floats and strings.
+pub(crate) fn int_arg(args: &[Value], index: usize) -> Result<i64, String> {
+    match args.get(index) {
+        Some(Value::Int(i)) => Ok(*i),
+        Some(Value::Nil) | None => Err("invalid value; expected int".into()),
+        Some(other) => Err(format!(
+            "wrong type for value; expected int; got {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// A `map[string]interface{}` parameter.
+pub(crate) fn map_arg(args: &[Value], index: usize) -> Result<crate::template::value::SharedMap, String> {
+    match args.get(index) {
+        Some(Value::Map(map)) => Ok(map.clone()),
+        Some(Value::Nil) | None => Err("invalid value; expected map[string]interface {}".into()),
+        Some(other) => Err(format!(
+            "wrong type for value; expected map[string]interface {{}}; got {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// Sprig's `empty`: nil, false, 0, "" and empty collections.
+pub(crate) fn is_empty(value: &Value) -> bool {
+    !value.is_truthy()
+}
+
+/// Functions that depend on the clock, randomness or key generation: refused, because a render must be
+/// reproducible.
+fn unsupported(table: &mut FunctionTable) {
+    let names: [&'static str; 16] = [
+        "now",
+        "date",
+        "dateInZone",
+        "unixEpoch",
+        "randAlphaNum",
+        "randAlpha",
+        "randNumeric",
+        "randAscii",
+        "randBytes",
+        "randInt",
+        "uuidv4",
+        "genCA",
+        "genPrivateKey",
+        "genSelfSignedCert",
+        "genSignedCert",
+        "derivePassword",
+    ];
+    for name in names {
+        table.insert(name, |_, _| {
+            Err("not supported: the function is not deterministic, and a Weft render must be reproducible".into())
+        });
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Calls functions by name in unit tests.
+    use super::*;
+    use crate::template::Budget;
+
+    /// Calls `name` with `args`.
+    pub fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
+        let table = table();
+        let function = table.get(name).ok_or_else(|| format!("no function {name}"))?;
+        function(&mut Budget::new(1_000_000), args)
+    }
+
+    /// A string value.
+    pub fn s(text: &str) -> Value {
+        Value::string(text)
+    }
+}

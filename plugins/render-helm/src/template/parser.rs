@@ -1,0 +1,518 @@
+//! The parser: tokens into a [`Parsed`] tree, with Go's rules for `if`/`else if`, `with`/`else with`, `range`,
+//! `define`, `block`, `template`, `break` and `continue`.
+
+use std::rc::Rc;
+
+use super::ast::{Branch, Command, Node, Operand, Parsed, Pipeline};
+use super::lexer::{SyntaxError, Token, TokenKind, lex, parse_number};
+
+/// How deeply blocks and parentheses may nest; deeper input is refused rather than exhausting the stack.
+const MAX_NESTING: usize = 100;
+
+/// Parses a template's source.
+pub fn parse(source: &str) -> Result<Parsed, SyntaxError> {
+    let tokens = lex(source)?;
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        defines: Vec::new(),
+        range_depth: 0,
+        nesting: 0,
+    };
+    let (root, terminator) = parser.parse_list()?;
+    if let Some((word, line)) = terminator {
+        return Err(SyntaxError::new(format!("unexpected {{{{{word}}}}}"), line));
+    }
+    Ok(Parsed {
+        root,
+        defines: parser.defines,
+    })
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    defines: Vec<(String, Vec<Node>)>,
+    range_depth: usize,
+    nesting: usize,
+}
+
+/// Which control structure a branch is.
+#[derive(Clone, Copy, PartialEq)]
+enum BranchKind {
+    If,
+    With,
+    Range,
+}
+
+impl BranchKind {
+    fn keyword(self) -> &'static str {
+        match self {
+            BranchKind::If => "if",
+            BranchKind::With => "with",
+            BranchKind::Range => "range",
+        }
+    }
+
+    fn node(self, branch: Branch) -> Node {
+        match self {
+            BranchKind::If => Node::If(Box::new(branch)),
+            BranchKind::With => Node::With(Box::new(branch)),
+            BranchKind::Range => Node::Range(Box::new(branch)),
+        }
+    }
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn peek_kind(&self) -> Option<&TokenKind> {
+        self.peek().map(|t| &t.kind)
+    }
+
+    fn line(&self) -> u32 {
+        self.peek()
+            .or_else(|| self.tokens.last())
+            .map_or(1, |t| t.line)
+    }
+
+    fn next(&mut self) -> Option<Token> {
+        let token = self.tokens.get(self.pos).cloned();
+        self.pos += 1;
+        token
+    }
+
+    fn expect_close(&mut self, context: &str) -> Result<(), SyntaxError> {
+        match self.next() {
+            Some(Token {
+                kind: TokenKind::Close,
+                ..
+            }) => Ok(()),
+            Some(token) => Err(SyntaxError::new(
+                format!("unexpected {:?} in {context}", token.kind),
+                token.line,
+            )),
+            None => Err(SyntaxError::new(format!("unclosed {context}"), self.line())),
+        }
+    }
+
+    fn enter(&mut self, line: u32) -> Result<(), SyntaxError> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(SyntaxError::new(
+                format!("template nests deeper than {MAX_NESTING} levels"),
+                line,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Parses nodes up to an `{{end}}` or `{{else}}` (consumed; returned with its line) or the end of input.
+    fn parse_list(&mut self) -> Result<(Vec<Node>, Option<(String, u32)>), SyntaxError> {
+        let mut nodes = Vec::new();
+        while let Some(token) = self.next() {
+            match token.kind {
+                TokenKind::Text(text) => nodes.push(Node::Text(Rc::from(text))),
+                TokenKind::Open => {
+                    if let Some(TokenKind::Ident(word)) = self.peek_kind()
+                        && (word == "end" || word == "else")
+                    {
+                        let word = word.clone();
+                        self.pos += 1;
+                        return Ok((nodes, Some((word, token.line))));
+                    }
+                    if let Some(node) = self.parse_action(token.line)? {
+                        nodes.push(node);
+                    }
+                }
+                other => {
+                    return Err(SyntaxError::new(
+                        format!("unexpected {other:?}"),
+                        token.line,
+                    ));
+                }
+            }
+        }
+        Ok((nodes, None))
+    }
+
+    /// Parses the inside of one action after `{{`; `None` for a `define`, which adds to the defines instead.
+    fn parse_action(&mut self, line: u32) -> Result<Option<Node>, SyntaxError> {
+        let keyword = match self.peek_kind() {
+            Some(TokenKind::Ident(word)) => word.clone(),
+            _ => String::new(),
+        };
+        match keyword.as_str() {
+            "if" => {
+                self.pos += 1;
+                self.parse_branch(BranchKind::If, line).map(Some)
+            }
+            "with" => {
+                self.pos += 1;
+                self.parse_branch(BranchKind::With, line).map(Some)
+            }
+            "range" => {
+                self.pos += 1;
+                self.parse_branch(BranchKind::Range, line).map(Some)
+            }
+            "define" => {
+                self.pos += 1;
+                let name = self.template_name("define")?;
+                self.expect_close("define")?;
+                let body = self.parse_body_until_end("define", line)?;
+                self.defines.push((name, body));
+                Ok(None)
+            }
+            "block" => {
+                self.pos += 1;
+                let name = self.template_name("block")?;
+                let pipeline = self.parse_pipeline(line, false)?;
+                let body = self.parse_body_until_end("block", line)?;
+                self.defines.push((name.clone(), body));
+                Ok(Some(Node::Template {
+                    line,
+                    name,
+                    pipeline: Some(pipeline),
+                }))
+            }
+            "template" => {
+                self.pos += 1;
+                let name = self.template_name("template")?;
+                let pipeline = if matches!(self.peek_kind(), Some(TokenKind::Close)) {
+                    self.pos += 1;
+                    None
+                } else {
+                    Some(self.parse_pipeline(line, false)?)
+                };
+                Ok(Some(Node::Template {
+                    line,
+                    name,
+                    pipeline,
+                }))
+            }
+            "break" | "continue" => {
+                self.pos += 1;
+                if self.range_depth == 0 {
+                    return Err(SyntaxError::new(
+                        format!("{{{{{keyword}}}}} outside {{{{range}}}}"),
+                        line,
+                    ));
+                }
+                self.expect_close(&keyword)?;
+                Ok(Some(if keyword == "break" {
+                    Node::Break(line)
+                } else {
+                    Node::Continue(line)
+                }))
+            }
+            _ => {
+                let pipeline = self.parse_pipeline(line, true)?;
+                Ok(Some(Node::Action(pipeline)))
+            }
+        }
+    }
+
+    fn template_name(&mut self, context: &str) -> Result<String, SyntaxError> {
+        match self.next() {
+            Some(Token {
+                kind: TokenKind::Str(name),
+                ..
+            }) => Ok(name),
+            Some(token) => Err(SyntaxError::new(
+                format!("unexpected {:?} in {context}: want a quoted name", token.kind),
+                token.line,
+            )),
+            None => Err(SyntaxError::new(format!("unclosed {context}"), self.line())),
+        }
+    }
+
+    fn parse_body_until_end(&mut self, context: &str, line: u32) -> Result<Vec<Node>, SyntaxError> {
+        self.enter(line)?;
+        let (body, terminator) = self.parse_list()?;
+        self.nesting -= 1;
+        match terminator {
+            Some((word, end_line)) if word == "end" => {
+                self.expect_close("end")?;
+                let _ = end_line;
+                Ok(body)
+            }
+            Some((word, end_line)) => Err(SyntaxError::new(
+                format!("unexpected {{{{{word}}}}} in {context}"),
+                end_line,
+            )),
+            None => Err(SyntaxError::new(format!("unexpected EOF in {context}"), line)),
+        }
+    }
+
+    fn parse_branch(&mut self, kind: BranchKind, line: u32) -> Result<Node, SyntaxError> {
+        self.enter(line)?;
+        let pipeline = self.parse_pipeline(line, true)?;
+        if kind == BranchKind::Range {
+            self.range_depth += 1;
+        }
+        let body = self.parse_list();
+        if kind == BranchKind::Range {
+            self.range_depth -= 1;
+        }
+        let (body, terminator) = body?;
+        let otherwise = match terminator {
+            Some((word, _)) if word == "end" => {
+                self.expect_close("end")?;
+                Vec::new()
+            }
+            Some((word, else_line)) if word == "else" => {
+                // `else if` / `else with` chain into a nested branch that shares this one's `end`.
+                let chained = match self.peek_kind() {
+                    Some(TokenKind::Ident(next)) if next == "if" && kind != BranchKind::Range => {
+                        Some(BranchKind::If)
+                    }
+                    Some(TokenKind::Ident(next)) if next == "with" && kind == BranchKind::With => {
+                        Some(BranchKind::With)
+                    }
+                    _ => None,
+                };
+                match chained {
+                    Some(nested) => {
+                        self.pos += 1;
+                        vec![self.parse_branch(nested, else_line)?]
+                    }
+                    None => {
+                        self.expect_close("else")?;
+                        self.parse_body_until_end(kind.keyword(), else_line)?
+                    }
+                }
+            }
+            Some((word, other_line)) => {
+                return Err(SyntaxError::new(format!("unexpected {{{{{word}}}}}"), other_line));
+            }
+            None => {
+                return Err(SyntaxError::new(
+                    format!("unexpected EOF in {}", kind.keyword()),
+                    line,
+                ));
+            }
+        };
+        self.nesting -= 1;
+        Ok(kind.node(Branch {
+            pipeline,
+            body,
+            otherwise,
+        }))
+    }
+
+    /// Parses a pipeline up to (and including) `}}`, or up to `)` when `in_parens`... see `parse_pipeline_until`.
+    fn parse_pipeline(&mut self, line: u32, allow_declare: bool) -> Result<Pipeline, SyntaxError> {
+        self.parse_pipeline_until(line, allow_declare, false)
+    }
+
+    fn parse_pipeline_until(
+        &mut self,
+        line: u32,
+        allow_declare: bool,
+        in_parens: bool,
+    ) -> Result<Pipeline, SyntaxError> {
+        let mut pipeline = Pipeline {
+            line,
+            variables: Vec::new(),
+            is_assign: false,
+            commands: Vec::new(),
+        };
+        if allow_declare {
+            self.parse_declaration(&mut pipeline)?;
+        }
+        loop {
+            let command = self.parse_command()?;
+            if command.args.is_empty() {
+                return Err(SyntaxError::new("missing value for command", self.line()));
+            }
+            pipeline.commands.push(command);
+            match self.next() {
+                Some(Token {
+                    kind: TokenKind::Pipe,
+                    ..
+                }) => continue,
+                Some(Token {
+                    kind: TokenKind::Close,
+                    ..
+                }) if !in_parens => return Ok(pipeline),
+                Some(Token {
+                    kind: TokenKind::RightParen,
+                    ..
+                }) if in_parens => return Ok(pipeline),
+                Some(token) => {
+                    return Err(SyntaxError::new(
+                        format!("unexpected {:?} in operand", token.kind),
+                        token.line,
+                    ));
+                }
+                None => return Err(SyntaxError::new("unclosed action", line)),
+            }
+        }
+    }
+
+    /// `$x :=`, `$x =`, `$i, $v :=`.
+    fn parse_declaration(&mut self, pipeline: &mut Pipeline) -> Result<(), SyntaxError> {
+        let start = self.pos;
+        let mut names = Vec::new();
+        loop {
+            match self.tokens.get(self.pos).map(|t| &t.kind) {
+                Some(TokenKind::Variable(name)) => names.push(name.clone()),
+                _ => {
+                    self.pos = start;
+                    return Ok(());
+                }
+            }
+            self.pos += 1;
+            match self.tokens.get(self.pos).map(|t| &t.kind) {
+                Some(TokenKind::Comma) if names.len() < 2 => self.pos += 1,
+                Some(TokenKind::Declare) => {
+                    self.pos += 1;
+                    pipeline.variables = names;
+                    return Ok(());
+                }
+                Some(TokenKind::Assign) => {
+                    self.pos += 1;
+                    pipeline.variables = names;
+                    pipeline.is_assign = true;
+                    return Ok(());
+                }
+                _ => {
+                    self.pos = start;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn parse_command(&mut self) -> Result<Command, SyntaxError> {
+        let mut command = Command {
+            line: self.line(),
+            args: Vec::new(),
+        };
+        while let Some(kind) = self.peek_kind() {
+            if matches!(
+                kind,
+                TokenKind::Pipe | TokenKind::Close | TokenKind::RightParen
+            ) {
+                break;
+            }
+            command.args.push(self.parse_operand()?);
+        }
+        Ok(command)
+    }
+
+    /// Field names written right after an operand (`.a.b` after `$x` or `(...)`).
+    fn adjacent_fields(&mut self) -> Vec<String> {
+        let mut fields = Vec::new();
+        while let Some(Token {
+            kind: TokenKind::Field(name),
+            spaced: false,
+            ..
+        }) = self.peek()
+        {
+            fields.push(name.clone());
+            self.pos += 1;
+        }
+        fields
+    }
+
+    fn parse_operand(&mut self) -> Result<Operand, SyntaxError> {
+        let Some(token) = self.next() else {
+            return Err(SyntaxError::new("unexpected end of action", self.line()));
+        };
+        let operand = match token.kind {
+            TokenKind::Dot => Operand::Dot,
+            TokenKind::Nil => Operand::Nil,
+            TokenKind::Bool(b) => Operand::Bool(b),
+            TokenKind::Str(s) => Operand::Str(Rc::from(s)),
+            TokenKind::Char(c) => Operand::Number(super::lexer::Number::Int(i64::from(u32::from(c)))),
+            TokenKind::Number(text) => Operand::Number(
+                parse_number(&text)
+                    .ok_or_else(|| SyntaxError::new(format!("bad number {text:?}"), token.line))?,
+            ),
+            TokenKind::Ident(name) => {
+                if matches!(
+                    name.as_str(),
+                    "if" | "else" | "end" | "range" | "with" | "define" | "template" | "block" | "break" | "continue"
+                ) {
+                    return Err(SyntaxError::new(format!("unexpected {name:?} in operand"), token.line));
+                }
+                Operand::Function(name)
+            }
+            TokenKind::Field(name) => {
+                let mut fields = vec![name];
+                fields.extend(self.adjacent_fields());
+                Operand::Field(fields)
+            }
+            TokenKind::Variable(name) => Operand::Variable(name, self.adjacent_fields()),
+            TokenKind::LeftParen => {
+                self.enter(token.line)?;
+                let inner = self.parse_pipeline_until(token.line, true, true)?;
+                self.nesting -= 1;
+                Operand::Chain(Box::new(inner), self.adjacent_fields())
+            }
+            other => {
+                return Err(SyntaxError::new(
+                    format!("unexpected {other:?} in operand"),
+                    token.line,
+                ));
+            }
+        };
+        Ok(operand)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_pipelines_and_chains() {
+        let parsed = parse(r#"{{ $x := .Values.a | default "b" | quote }}{{ (index . 0).Name }}"#).unwrap();
+        let Node::Action(pipeline) = &parsed.root[0] else {
+            panic!("not an action")
+        };
+        assert_eq!(pipeline.variables, vec!["$x".to_string()]);
+        assert_eq!(pipeline.commands.len(), 3);
+        assert_eq!(
+            pipeline.commands[0].args[0],
+            Operand::Field(vec!["Values".into(), "a".into()])
+        );
+        let Node::Action(chain) = &parsed.root[1] else {
+            panic!("not an action")
+        };
+        assert!(matches!(&chain.commands[0].args[0], Operand::Chain(_, f) if f == &vec!["Name".to_string()]));
+    }
+
+    #[test]
+    fn else_if_nests_and_shares_end() {
+        let parsed = parse("{{ if .a }}A{{ else if .b }}B{{ else }}C{{ end }}D").unwrap();
+        assert_eq!(parsed.root.len(), 2);
+        let Node::If(branch) = &parsed.root[0] else {
+            panic!("not an if")
+        };
+        let Node::If(nested) = &branch.otherwise[0] else {
+            panic!("no else if")
+        };
+        assert_eq!(nested.otherwise, vec![Node::Text("C".into())]);
+    }
+
+    #[test]
+    fn defines_and_blocks_are_collected() {
+        let parsed = parse(r#"{{ define "a" }}x{{ end }}{{ block "b" . }}y{{ end }}"#).unwrap();
+        assert_eq!(parsed.defines.len(), 2);
+        assert!(matches!(&parsed.root[0], Node::Template { name, .. } if name == "b"));
+    }
+
+    #[test]
+    fn reports_errors_with_lines() {
+        let error = parse("a\n{{ if .x }}\nno end").unwrap_err();
+        assert_eq!(error.line, 2);
+        assert!(parse("{{ end }}").is_err());
+        assert!(parse("{{ break }}").is_err());
+        assert!(parse("{{ range . }}{{ break }}{{ end }}").is_ok());
+        assert!(parse(&"{{ if 1 }}".repeat(200)).is_err());
+    }
+}

@@ -1,0 +1,519 @@
+//! Writing YAML the way Helm's `toYaml` does (sigs.k8s.io/yaml: a JSON round trip, then go-yaml v2's emitter):
+//! block style, two-space indent, sequences flush with their key, go-yaml's key order, its choice of plain,
+//! quoted and literal scalars, and long plain lines folded at 80 columns.
+
+use crate::template::Value;
+use crate::template::format::{format_float_g, format_float_json};
+
+/// go-yaml's preferred line width.
+const BEST_WIDTH: usize = 80;
+
+/// YAML text for a value, ending in a newline (Helm's `toYaml` trims that newline itself).
+pub fn to_yaml(value: &Value) -> String {
+    let mut out = String::new();
+    let value = plain_data(value);
+    match &value {
+        Value::Map(_) if value.is_truthy() => write_map(&mut out, &sorted_entries(&value), 0, false),
+        Value::List(items) if !items.is_empty() => write_list(&mut out, items, 0, false),
+        scalar => {
+            write_scalar(&mut out, scalar, 0, false);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Host objects replaced by their data.
+fn plain_data(value: &Value) -> Value {
+    match value {
+        Value::Object(object) => plain_data(&object.to_data()),
+        Value::List(items) => Value::list(items.iter().map(plain_data).collect()),
+        Value::Map(_) => Value::map(
+            value
+                .map_entries()
+                .into_iter()
+                .map(|(k, v)| (k, plain_data(&v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A map's entries in go-yaml's key order: runs of digits compare as numbers, non-letters before letters.
+fn sorted_entries(value: &Value) -> Vec<(String, Value)> {
+    let mut entries = value.map_entries();
+    entries.sort_by(|a, b| compare_keys(&a.0, &b.0));
+    entries
+}
+
+/// go-yaml v2's key comparison.
+pub fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let ar: Vec<char> = a.chars().collect();
+    let br: Vec<char> = b.chars().collect();
+    let mut i = 0;
+    while i < ar.len() && i < br.len() {
+        if ar[i] == br[i] {
+            i += 1;
+            continue;
+        }
+        let a_letter = ar[i].is_alphabetic();
+        let b_letter = br[i].is_alphabetic();
+        if a_letter && b_letter {
+            return ar[i].cmp(&br[i]);
+        }
+        if a_letter || b_letter {
+            return if b_letter { Ordering::Less } else { Ordering::Greater };
+        }
+        let (mut a_number, mut b_number) = (0i64, 0i64);
+        if ar[i] == '0' || br[i] == '0' {
+            let mut j = i;
+            while j > 0 && ar[j - 1].is_ascii_digit() {
+                j -= 1;
+                if ar[j] != '0' {
+                    a_number = 1;
+                    b_number = 1;
+                    break;
+                }
+            }
+        }
+        let mut ai = i;
+        while ai < ar.len() && ar[ai].is_ascii_digit() {
+            a_number = a_number.saturating_mul(10).saturating_add(i64::from(ar[ai] as u8 - b'0'));
+            ai += 1;
+        }
+        let mut bi = i;
+        while bi < br.len() && br[bi].is_ascii_digit() {
+            b_number = b_number.saturating_mul(10).saturating_add(i64::from(br[bi] as u8 - b'0'));
+            bi += 1;
+        }
+        if a_number != b_number {
+            return a_number.cmp(&b_number);
+        }
+        if ai != bi {
+            return ai.cmp(&bi);
+        }
+        return ar[i].cmp(&br[i]);
+    }
+    ar.len().cmp(&br.len())
+}
+
+fn indent(out: &mut String, width: usize) {
+    out.extend(std::iter::repeat_n(' ', width));
+}
+
+fn write_map(out: &mut String, entries: &[(String, Value)], level: usize, inline_first: bool) {
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 || !inline_first {
+            indent(out, level);
+        }
+        write_string(out, key, level, true);
+        out.push(':');
+        write_value_after_key(out, value, level);
+    }
+}
+
+fn write_value_after_key(out: &mut String, value: &Value, level: usize) {
+    match value {
+        Value::Map(_) if value.is_truthy() => {
+            out.push('\n');
+            write_map(out, &sorted_entries(value), level + 2, false);
+        }
+        Value::List(items) if !items.is_empty() => {
+            out.push('\n');
+            write_list(out, items, level, false);
+        }
+        scalar => {
+            out.push(' ');
+            write_scalar(out, scalar, level + 2, false);
+            out.push('\n');
+        }
+    }
+}
+
+fn write_list(out: &mut String, items: &[Value], level: usize, inline_first: bool) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 || !inline_first {
+            indent(out, level);
+        }
+        out.push_str("- ");
+        match item {
+            Value::Map(_) if item.is_truthy() => write_map(out, &sorted_entries(item), level + 2, true),
+            Value::List(inner) if !inner.is_empty() => write_list(out, inner, level + 2, true),
+            scalar => {
+                write_scalar(out, scalar, level + 2, false);
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// A number as the JSON round trip leaves it: integral values print as ints.
+fn write_float(out: &mut String, f: f64) {
+    if f.is_nan() {
+        out.push_str(".nan");
+    } else if f.is_infinite() {
+        out.push_str(if f > 0.0 { "+.inf" } else { "-.inf" });
+    } else {
+        let json = format_float_json(f);
+        if json.parse::<i64>().is_ok() || json.parse::<u64>().is_ok() {
+            out.push_str(&json);
+        } else {
+            out.push_str(&format_float_g(f));
+        }
+    }
+}
+
+fn write_scalar(out: &mut String, value: &Value, level: usize, is_key: bool) {
+    match value {
+        Value::Nil => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => write_float(out, *f),
+        Value::String(s) => write_string(out, s, level, is_key),
+        Value::Map(_) => out.push_str("{}"),
+        Value::List(_) => out.push_str("[]"),
+        Value::Object(object) => write_scalar(out, &object.to_data(), level, is_key),
+    }
+}
+
+/// What libyaml's scalar analysis finds in a string.
+#[derive(Debug, Default)]
+struct Analysis {
+    block_plain_allowed: bool,
+    single_quoted_allowed: bool,
+    block_allowed: bool,
+    multiline: bool,
+}
+
+fn is_yaml_printable(c: char) -> bool {
+    matches!(c, '\n' | '\u{85}')
+        || ('\u{20}'..='\u{7e}').contains(&c)
+        || ('\u{a0}'..='\u{d7ff}').contains(&c)
+        || (('\u{e000}'..='\u{fffd}').contains(&c) && c != '\u{feff}')
+        || ('\u{10000}'..='\u{10ffff}').contains(&c)
+}
+
+fn analyze(text: &str) -> Analysis {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return Analysis {
+            block_plain_allowed: true,
+            single_quoted_allowed: true,
+            block_allowed: false,
+            multiline: false,
+        };
+    }
+    let mut block_indicators = text.starts_with("---") || text.starts_with("...");
+    let mut flow_indicators = block_indicators;
+    let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
+        (false, false, false, false);
+    let (mut break_space, mut space_break, mut previous_space, mut previous_break) = (false, false, false, false);
+    let (mut line_breaks, mut special) = (false, false);
+    let mut preceded_by_whitespace = true;
+    for (i, &c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1).copied();
+        let followed_by_whitespace = next.is_none_or(|n| matches!(n, ' ' | '\t' | '\n' | '\r' | '\u{85}'));
+        if i == 0 {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+                '?' | ':' => {
+                    flow_indicators = true;
+                    if followed_by_whitespace {
+                        block_indicators = true;
+                    }
+                }
+                '-' if followed_by_whitespace => {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+                _ => {}
+            }
+        } else {
+            match c {
+                ',' | '?' | '[' | ']' | '{' | '}' => flow_indicators = true,
+                ':' => {
+                    flow_indicators = true;
+                    if followed_by_whitespace {
+                        block_indicators = true;
+                    }
+                }
+                '#' if preceded_by_whitespace => {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+                _ => {}
+            }
+        }
+        if !is_yaml_printable(c) {
+            special = true;
+        }
+        let is_break = matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        if is_break {
+            line_breaks = true;
+        }
+        let last = i + 1 == chars.len();
+        if c == ' ' {
+            if i == 0 {
+                leading_space = true;
+            }
+            if last {
+                trailing_space = true;
+            }
+            if previous_break {
+                break_space = true;
+            }
+            previous_space = true;
+            previous_break = false;
+        } else if is_break {
+            if i == 0 {
+                leading_break = true;
+            }
+            if last {
+                trailing_break = true;
+            }
+            if previous_space {
+                space_break = true;
+            }
+            previous_break = true;
+            previous_space = false;
+        } else {
+            previous_space = false;
+            previous_break = false;
+        }
+        preceded_by_whitespace = matches!(c, ' ' | '\t') || is_break;
+    }
+    let mut analysis = Analysis {
+        block_plain_allowed: true,
+        single_quoted_allowed: true,
+        block_allowed: true,
+        multiline: line_breaks,
+    };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        analysis.block_plain_allowed = false;
+    }
+    if trailing_space {
+        analysis.block_allowed = false;
+    }
+    if break_space {
+        analysis.block_plain_allowed = false;
+        analysis.single_quoted_allowed = false;
+    }
+    if space_break || special {
+        analysis.block_plain_allowed = false;
+        analysis.single_quoted_allowed = false;
+        analysis.block_allowed = false;
+    }
+    if line_breaks {
+        analysis.block_plain_allowed = false;
+    }
+    if block_indicators {
+        analysis.block_plain_allowed = false;
+    }
+    let _ = flow_indicators;
+    analysis
+}
+
+/// Whether go-yaml would read the plain text back as something other than a string.
+fn resolves_to_non_string(text: &str) -> bool {
+    !matches!(crate::yaml::parse::resolve_plain(text), Value::String(_)) || is_base60_float(text)
+}
+
+/// go-yaml quotes YAML 1.1 base-60 floats (`1:20`) too.
+fn is_base60_float(text: &str) -> bool {
+    let body = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let Some((head, rest)) = body.split_once(':') else {
+        return false;
+    };
+    let head_ok = !head.is_empty() && head.bytes().all(|b| b.is_ascii_digit() || b == b'_') && !head.starts_with('0');
+    let mut parts = rest.split(':').peekable();
+    let mut ok = head_ok;
+    while let Some(part) = parts.next() {
+        let (whole, fraction) = match parts.peek() {
+            Some(_) => (part, None),
+            None => match part.split_once('.') {
+                Some((w, f)) => (w, Some(f)),
+                None => (part, None),
+            },
+        };
+        let digits_ok = !whole.is_empty()
+            && whole.len() <= 2
+            && whole.bytes().all(|b| b.is_ascii_digit())
+            && whole.parse::<u32>().is_ok_and(|n| n < 60);
+        ok &= digits_ok && fraction.is_none_or(|f| f.bytes().all(|b| b.is_ascii_digit() || b == b'_'));
+    }
+    ok
+}
+
+fn current_column(out: &str) -> usize {
+    match out.rfind('\n') {
+        Some(i) => out[i + 1..].chars().count(),
+        None => out.chars().count(),
+    }
+}
+
+fn write_string(out: &mut String, text: &str, level: usize, is_key: bool) {
+    let analysis = analyze(text);
+    if text.contains('\n') && !is_key {
+        if analysis.block_allowed {
+            write_literal(out, text, level);
+        } else {
+            write_double_quoted(out, text);
+        }
+        return;
+    }
+    if text.is_empty() || resolves_to_non_string(text) {
+        write_double_quoted(out, text);
+        return;
+    }
+    if analysis.block_plain_allowed && !analysis.multiline {
+        write_folded_words(out, text, level, !is_key);
+    } else if analysis.single_quoted_allowed {
+        out.push('\'');
+        write_folded_words(out, &text.replace('\'', "''"), level, !is_key);
+        out.push('\'');
+    } else {
+        write_double_quoted(out, text);
+    }
+}
+
+/// Writes words, breaking at a single space once past the line width, as go-yaml does for plain and
+/// single-quoted scalars.
+fn write_folded_words(out: &mut String, text: &str, level: usize, allow_breaks: bool) {
+    let chars: Vec<char> = text.chars().collect();
+    let mut column = current_column(out);
+    let mut previous_space = false;
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ' ' {
+            let next_is_space = chars.get(i + 1) == Some(&' ');
+            if allow_breaks && !previous_space && column > BEST_WIDTH && i != 0 && i + 1 != chars.len() && !next_is_space {
+                out.push('\n');
+                indent(out, level);
+                column = level;
+            } else {
+                out.push(' ');
+                column += 1;
+            }
+            previous_space = true;
+        } else {
+            out.push(c);
+            column += 1;
+            previous_space = false;
+        }
+    }
+}
+
+fn write_literal(out: &mut String, text: &str, level: usize) {
+    out.push('|');
+    if text.starts_with([' ', '\n']) {
+        out.push('2');
+    }
+    let trailing_breaks = text.len() - text.trim_end_matches('\n').len();
+    match trailing_breaks {
+        0 => out.push('-'),
+        1 => {}
+        _ => out.push('+'),
+    }
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    for line in body.split('\n') {
+        out.push('\n');
+        if !line.is_empty() {
+            indent(out, level);
+            out.push_str(line);
+        }
+    }
+}
+
+fn write_double_quoted(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\0' => out.push_str("\\0"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            '\u{1b}' => out.push_str("\\e"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{85}' => out.push_str("\\N"),
+            '\u{a0}' => out.push_str("\\_"),
+            '\u{2028}' => out.push_str("\\L"),
+            '\u{2029}' => out.push_str("\\P"),
+            c if is_yaml_printable(c) => out.push(c),
+            c if (c as u32) <= 0xff => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c if (c as u32) <= 0xffff => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push_str(&format!("\\U{:08X}", c as u32)),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parse::parse_document;
+
+    fn yaml(source: &str) -> String {
+        to_yaml(&crate::yaml::parse::json_numbers(parse_document(source).unwrap()))
+    }
+
+    #[test]
+    fn writes_block_style_like_go_yaml() {
+        assert_eq!(
+            yaml("b: {c: 1, a: [x, [w, z], {k: v, j: 2}]}\na: 1.5\ne: {}\nf: []\nm: null"),
+            "a: 1.5\nb:\n  a:\n  - x\n  - - w\n    - z\n  - j: 2\n    k: v\n  c: 1\ne: {}\nf: []\nm: null\n"
+        );
+    }
+
+    #[test]
+    fn quotes_strings_like_go_yaml() {
+        let cases = [
+            ("'true'", "\"true\""),
+            ("'123'", "\"123\""),
+            ("''", "\"\""),
+            ("'a: b'", "'a: b'"),
+            ("-dash", "-dash"),
+            ("'#hash'", "'#hash'"),
+            ("'  leading'", "'  leading'"),
+            ("\"a\\tb\"", "\"a\\tb\""),
+            ("'*star'", "'*star'"),
+            ("'yes'", "\"yes\""),
+            ("'0x1F'", "\"0x1F\""),
+            ("'1.0'", "\"1.0\""),
+            ("'~'", "\"~\""),
+            ("<html>&", "<html>&"),
+            ("'a \"dq\"'", "a \"dq\""),
+            ("'1:20'", "\"1:20\""),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(yaml(&format!("k: {input}")), format!("k: {expected}\n"), "{input}");
+        }
+    }
+
+    #[test]
+    fn writes_literal_blocks_and_folds_long_lines() {
+        assert_eq!(yaml("k: \"a\\nb\\n\""), "k: |\n  a\n  b\n");
+        assert_eq!(yaml("k: \"a\\n\\nb\""), "k: |-\n  a\n\n  b\n");
+        assert_eq!(yaml("k: \"  lead\\nx\""), "k: |2-\n    lead\n  x\n");
+        let long = "this is a very long string that goes on and on and on and on and on and on and on and on and on and on and end";
+        assert_eq!(
+            yaml(&format!("s7: {long}")),
+            "s7: this is a very long string that goes on and on and on and on and on and on and\n  on and on and on and on and end\n"
+        );
+    }
+
+    #[test]
+    fn orders_keys_like_go_yaml() {
+        let mut keys = vec!["item10", "item9", "B", "_x", "a"];
+        keys.sort_by(|a, b| compare_keys(a, b));
+        assert_eq!(keys, vec!["_x", "B", "a", "item9", "item10"]);
+        assert_eq!(yaml("big: 1000000\nf: 1e21\n"), "big: 1000000\nf: 1e+21\n");
+    }
+}
