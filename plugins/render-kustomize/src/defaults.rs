@@ -97,9 +97,11 @@ pub fn replicas() -> Vec<FieldSpec> {
         .collect()
 }
 
-/// Namespace fields besides `metadata/namespace` (which the namespace transformer handles itself).
+/// Namespace fields besides `metadata/namespace` (which the namespace transformer handles itself); a
+/// `Namespace` object takes the namespace as its name.
 pub fn namespace_fields() -> Vec<FieldSpec> {
     vec![
+        spec("metadata/name", "", "", "Namespace", true),
         spec("spec/service/namespace", "apiregistration.k8s.io", "", "APIService", true),
         spec(
             "spec/conversion/webhook/clientConfig/service/namespace",

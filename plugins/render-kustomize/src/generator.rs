@@ -80,6 +80,22 @@ fn file_source(entry: &str) -> (String, &str) {
     }
 }
 
+/// Base64 as Kustomize writes it: an encoding of 70 characters or more is cut into lines of 70, each ended
+/// by a newline.
+pub fn wrapped_base64(bytes: &[u8]) -> String {
+    const LINE: usize = 70;
+    let encoded = STANDARD.encode(bytes);
+    if encoded.len() < LINE {
+        return encoded;
+    }
+    let mut out = String::with_capacity(encoded.len() + encoded.len() / LINE + 1);
+    for chunk in encoded.as_bytes().chunks(LINE) {
+        out.push_str(&String::from_utf8_lossy(chunk));
+        out.push('\n');
+    }
+    out
+}
+
 /// The value of one data entry.
 enum Entry {
     Text(String),
@@ -167,13 +183,13 @@ pub fn generate(
                 data.insert(key, Value::String(text));
             }
             (GeneratedKind::ConfigMap, Entry::Bytes(bytes)) => {
-                binary.insert(key, Value::String(STANDARD.encode(bytes)));
+                binary.insert(key, Value::String(wrapped_base64(&bytes)));
             }
             (GeneratedKind::Secret, Entry::Text(text)) => {
-                data.insert(key, Value::String(STANDARD.encode(text.as_bytes())));
+                data.insert(key, Value::String(wrapped_base64(text.as_bytes())));
             }
             (GeneratedKind::Secret, Entry::Bytes(bytes)) => {
-                data.insert(key, Value::String(STANDARD.encode(bytes)));
+                data.insert(key, Value::String(wrapped_base64(&bytes)));
             }
         }
     }
@@ -226,6 +242,16 @@ mod tests {
             vec![("A".into(), "1".into()), ("B".into(), "\"q\"".into()), ("C".into(), String::new())]
         );
         assert!(parse_env_file("1A=x").is_err());
+    }
+
+    #[test]
+    fn wraps_long_base64_like_kustomize() {
+        assert_eq!(wrapped_base64(b"abc"), "YWJj");
+        let long = wrapped_base64(&[b'x'; 60]);
+        let lines: Vec<&str> = long.split('\n').collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].len(), 70);
+        assert_eq!(lines[2], "");
     }
 
     #[test]
