@@ -65,9 +65,12 @@ pub fn load_error(error: &LoadError, spans: &SpanManager, map: &SourceMap) -> Di
         LoadError::Analyze(e) => messages::analyze_error(e),
     };
     let position = map.position(spans, span);
+    // A file's position becomes the error's file and line, so the column goes in the message.
     let message = match &position {
-        Some(position) => format!("{message} (column {})", position.column),
-        None => message,
+        Some(position) if position.origin.file().is_some() => {
+            format!("{message} (column {})", position.column)
+        }
+        _ => message,
     };
     Diagnostic::at(message, position.as_ref())
 }
@@ -102,14 +105,10 @@ pub fn eval_error(
     }
 
     if let (EvalErrorKind::ImportFailed { path, .. }, Some(cause)) = (&error.kind, import_cause) {
-        let site = position
-            .as_ref()
-            .map(|p| format!(" at {p}"))
-            .unwrap_or_default();
         return match cause.file {
             // The imported file itself is at fault (a syntax error, say): point there.
             Some(_) => Diagnostic {
-                message: format!("{} (imported as {path:?}{site}){trace}", cause.message),
+                message: format!("{} (imported as {path:?}){trace}", cause.message),
                 ..cause
             },
             None => {

@@ -50,15 +50,15 @@ impl SearchPath {
     /// The tree paths `import "<import>"` in `from_file` may mean, in the order they are tried.
     pub fn candidates(&self, from_file: &str, import: &str) -> Result<Vec<String>, ImportFailure> {
         if import.starts_with('/') {
-            return Err(ImportFailure::NotAllowed(format!(
-                "import {import:?}: absolute paths are outside the app's tree"
-            )));
+            return Err(ImportFailure::NotAllowed(
+                "an absolute path is outside the app's tree".to_string(),
+            ));
         }
         let from_dir = from_file.rsplit_once('/').map_or("", |(dir, _)| dir);
         let Some(beside) = normalize(&join(from_dir, import)) else {
-            return Err(ImportFailure::NotAllowed(format!(
-                "import {import:?} from {from_file} leaves the app's tree"
-            )));
+            return Err(ImportFailure::NotAllowed(
+                "the path climbs out of the app's tree".to_string(),
+            ));
         };
         let mut candidates = vec![beside];
         for dir in &self.dirs {

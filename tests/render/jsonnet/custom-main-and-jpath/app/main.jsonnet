@@ -1,0 +1,1 @@
+error 'the default main file must not be evaluated'

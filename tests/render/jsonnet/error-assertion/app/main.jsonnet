@@ -1,0 +1,3 @@
+local port = 70000;
+assert port < 65536 : 'port out of range: %d' % port;
+{ kind: 'X' }

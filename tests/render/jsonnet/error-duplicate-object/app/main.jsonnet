@@ -1,0 +1,2 @@
+local cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'same' } };
+{ a: cm, b: cm }

@@ -1,0 +1,1 @@
+{ kind: 'X', f: function(x) x }

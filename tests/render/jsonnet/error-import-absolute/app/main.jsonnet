@@ -1,0 +1,3 @@
+{
+  data: importstr '/etc/passwd',
+}

@@ -1,0 +1,1 @@
+importstr '../../../etc/passwd'

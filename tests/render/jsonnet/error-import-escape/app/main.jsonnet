@@ -1,0 +1,2 @@
+local secret = import '../outside.libsonnet';
+secret

@@ -1,0 +1,3 @@
+local a = 1;
+local missing = import 'missing.libsonnet';
+missing.x

@@ -1,0 +1,2 @@
+local loop(n) = loop(n + 1) + 1;
+{ kind: loop(0) }

@@ -1,0 +1,1 @@
+{ web: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }, replicas: 3 }

@@ -1,0 +1,3 @@
+{
+  kind: std.extVar('cluster'),
+}

@@ -1,0 +1,1 @@
+(import 'settings.libsonnet') { port: 8080 }

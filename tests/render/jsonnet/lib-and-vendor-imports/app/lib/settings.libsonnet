@@ -1,0 +1,1 @@
+{ name: 'shop', image: 'shop:1.4.2' }

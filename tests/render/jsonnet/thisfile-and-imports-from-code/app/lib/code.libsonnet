@@ -1,0 +1,1 @@
+'imported-by-ext-code'

@@ -1,0 +1,1 @@
+(import 'lib/named.libsonnet')(std.extVar('suffix'))

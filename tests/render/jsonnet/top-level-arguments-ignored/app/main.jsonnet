@@ -1,0 +1,1 @@
+{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'plain' } }
