@@ -21,18 +21,21 @@ pub fn split_image(image: &str) -> (&str, &str, &str) {
     }
 }
 
-/// Whether `image` names `name`: equal, or `name` followed by an optional `@sha256` and an optional `:tag`.
+/// Whether `image` names `name`: `name`, then optionally `@sha256`, `:tag` and `@sha256:digest`, in that order.
 pub fn image_matches(image: &str, name: &str) -> bool {
-    let Some(rest) = image.strip_prefix(name) else {
+    let tag_char = |c: char| c.is_ascii_alphanumeric() || "_.{}-".contains(c);
+    let Some(mut rest) = image.strip_prefix(name) else {
         return false;
     };
-    let rest = rest.strip_prefix("@sha256").unwrap_or(rest);
-    match rest.strip_prefix(':') {
-        None => rest.is_empty(),
-        Some(tag) => tag
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.{}-".contains(c)),
+    rest = rest.strip_prefix("@sha256").unwrap_or(rest);
+    if let Some(tagged) = rest.strip_prefix(':') {
+        let end = tagged.find(|c: char| !tag_char(c)).unwrap_or(tagged.len());
+        rest = &tagged[end..];
     }
+    if let Some(digest) = rest.strip_prefix("@sha256:") {
+        rest = digest.trim_start_matches(tag_char);
+    }
+    rest.is_empty()
 }
 
 /// The image after a rewrite, or `None` when the rewrite does not apply to it.
@@ -133,6 +136,10 @@ mod tests {
             "nginx@sha256:ff"
         );
         assert!(rewrite("nginx-extra:1.0", &rule("nginx", "", "2", "")).is_none());
+        assert_eq!(
+            rewrite("app:2.0@sha256:ee", &rule("app", "", "3.0", "sha256:ff")).unwrap(),
+            "app:3.0@sha256:ff"
+        );
     }
 
     #[test]
