@@ -44,6 +44,10 @@ mod tests {
         budget.spend(2, "a").unwrap();
         budget.spend(1, "b").unwrap();
         let err = budget.spend(1, "patching").unwrap_err();
-        assert!(err.message.contains("budget of 3 steps while patching"), "{}", err.message);
+        assert!(
+            err.message.contains("budget of 3 steps while patching"),
+            "{}",
+            err.message
+        );
     }
 }

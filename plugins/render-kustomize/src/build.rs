@@ -85,7 +85,8 @@ impl<'t, 'a> Build<'t, 'a> {
         is_component: bool,
         resources: ResMap,
     ) -> Result<ResMap, RenderError> {
-        self.budget.spend(KUSTOMIZATION_STEPS, "loading kustomizations")?;
+        self.budget
+            .spend(KUSTOMIZATION_STEPS, "loading kustomizations")?;
         let Found {
             file,
             kustomization: k,
@@ -100,7 +101,10 @@ impl<'t, 'a> Build<'t, 'a> {
         }
         if !is_component && declared_component {
             return Err(RenderError::in_file(
-                format!("expected kind != 'Component' for path '{}'", display_dir(dir)),
+                format!(
+                    "expected kind != 'Component' for path '{}'",
+                    display_dir(dir)
+                ),
                 &file,
                 None,
             ));
@@ -114,16 +118,28 @@ impl<'t, 'a> Build<'t, 'a> {
             .config_map_generator
             .iter()
             .map(|args| (GeneratedKind::ConfigMap, args))
-            .chain(k.secret_generator.iter().map(|args| (GeneratedKind::Secret, args)));
+            .chain(
+                k.secret_generator
+                    .iter()
+                    .map(|args| (GeneratedKind::Secret, args)),
+            );
         for (kind, args) in generators {
             self.budget.spend(1, "generating ConfigMaps and Secrets")?;
-            let generated = generate(kind, args, k.generator_options.as_ref(), dir, &file, self.tree)?;
+            let generated = generate(
+                kind,
+                args,
+                k.generator_options.as_ref(),
+                dir,
+                &file,
+                self.tree,
+            )?;
             resources
                 .absorb(generated)
                 .map_err(|e| RenderError::in_file(e, &file, None))?;
         }
         for entry in &k.components {
-            let path = Tree::resolve(dir, entry).map_err(|e| RenderError::in_file(e, &file, None))?;
+            let path =
+                Tree::resolve(dir, entry).map_err(|e| RenderError::in_file(e, &file, None))?;
             resources = self.accumulate_dir(&path, true, resources)?;
         }
         pipeline::run(&k, dir, &file, self.tree, self.budget, &mut resources)?;
@@ -160,7 +176,9 @@ impl<'t, 'a> Build<'t, 'a> {
                     .append_all(built)
                     .map_err(|e| fail(format!("accumulating '{entry}': {e}")))
             }
-            None => Err(fail(format!("accumulating resources: '{entry}' does not exist"))),
+            None => Err(fail(format!(
+                "accumulating resources: '{entry}' does not exist"
+            ))),
         }
     }
 }

@@ -17,7 +17,12 @@ const TEMPLATE_METADATA: &[(&str, &str, &str, &str)] = &[
     ("apps", "", "StatefulSet", "spec/template/metadata"),
     ("batch", "", "Job", "spec/template/metadata"),
     ("batch", "", "CronJob", "spec/jobTemplate/metadata"),
-    ("batch", "", "CronJob", "spec/jobTemplate/spec/template/metadata"),
+    (
+        "batch",
+        "",
+        "CronJob",
+        "spec/jobTemplate/spec/template/metadata",
+    ),
 ];
 
 /// Labels on metadata and pod templates (the `labels` entries with `includeTemplates`).
@@ -52,10 +57,26 @@ pub fn common_labels() -> Vec<FieldSpec> {
         spec("spec/selector", "", "v1", "ReplicationController", true),
         spec("spec/selector/matchLabels", "", "", "Deployment", true),
     ];
-    specs.extend(affinity.iter().map(|p| spec(p, "apps", "", "Deployment", false)));
-    specs.push(spec("spec/selector/matchLabels", "", "", "ReplicaSet", true));
+    specs.extend(
+        affinity
+            .iter()
+            .map(|p| spec(p, "apps", "", "Deployment", false)),
+    );
+    specs.push(spec(
+        "spec/selector/matchLabels",
+        "",
+        "",
+        "ReplicaSet",
+        true,
+    ));
     specs.push(spec("spec/selector/matchLabels", "", "", "DaemonSet", true));
-    specs.push(spec("spec/selector/matchLabels", "apps", "", "StatefulSet", true));
+    specs.push(spec(
+        "spec/selector/matchLabels",
+        "apps",
+        "",
+        "StatefulSet",
+        true,
+    ));
     specs.push(spec(
         "spec/volumeClaimTemplates[]/metadata/labels",
         "apps",
@@ -63,14 +84,48 @@ pub fn common_labels() -> Vec<FieldSpec> {
         "StatefulSet",
         true,
     ));
-    specs.extend(affinity.iter().map(|p| spec(p, "apps", "", "StatefulSet", false)));
+    specs.extend(
+        affinity
+            .iter()
+            .map(|p| spec(p, "apps", "", "StatefulSet", false)),
+    );
     specs.extend([
         spec("spec/selector/matchLabels", "batch", "", "Job", false),
-        spec("spec/jobTemplate/spec/selector/matchLabels", "batch", "", "CronJob", false),
-        spec("spec/selector/matchLabels", "policy", "", "PodDisruptionBudget", false),
-        spec("spec/podSelector/matchLabels", "networking.k8s.io", "", "NetworkPolicy", false),
-        spec("spec/ingress/from/podSelector/matchLabels", "networking.k8s.io", "", "NetworkPolicy", false),
-        spec("spec/egress/to/podSelector/matchLabels", "networking.k8s.io", "", "NetworkPolicy", false),
+        spec(
+            "spec/jobTemplate/spec/selector/matchLabels",
+            "batch",
+            "",
+            "CronJob",
+            false,
+        ),
+        spec(
+            "spec/selector/matchLabels",
+            "policy",
+            "",
+            "PodDisruptionBudget",
+            false,
+        ),
+        spec(
+            "spec/podSelector/matchLabels",
+            "networking.k8s.io",
+            "",
+            "NetworkPolicy",
+            false,
+        ),
+        spec(
+            "spec/ingress/from/podSelector/matchLabels",
+            "networking.k8s.io",
+            "",
+            "NetworkPolicy",
+            false,
+        ),
+        spec(
+            "spec/egress/to/podSelector/matchLabels",
+            "networking.k8s.io",
+            "",
+            "NetworkPolicy",
+            false,
+        ),
     ]);
     for template in template_labels() {
         if !specs.contains(&template) {
@@ -84,17 +139,28 @@ pub fn common_labels() -> Vec<FieldSpec> {
 pub fn common_annotations() -> Vec<FieldSpec> {
     let mut specs = vec![spec("metadata/annotations", "", "", "", true)];
     for (group, version, kind, meta) in TEMPLATE_METADATA {
-        specs.push(spec(&format!("{meta}/annotations"), group, version, kind, true));
+        specs.push(spec(
+            &format!("{meta}/annotations"),
+            group,
+            version,
+            kind,
+            true,
+        ));
     }
     specs
 }
 
 /// Where replica counts go.
 pub fn replicas() -> Vec<FieldSpec> {
-    ["Deployment", "ReplicationController", "ReplicaSet", "StatefulSet"]
-        .into_iter()
-        .map(|kind| spec("spec/replicas", "", "", kind, true))
-        .collect()
+    [
+        "Deployment",
+        "ReplicationController",
+        "ReplicaSet",
+        "StatefulSet",
+    ]
+    .into_iter()
+    .map(|kind| spec("spec/replicas", "", "", kind, true))
+    .collect()
 }
 
 /// Namespace fields besides `metadata/namespace` (which the namespace transformer handles itself); a
@@ -102,7 +168,13 @@ pub fn replicas() -> Vec<FieldSpec> {
 pub fn namespace_fields() -> Vec<FieldSpec> {
     vec![
         spec("metadata/name", "", "", "Namespace", true),
-        spec("spec/service/namespace", "apiregistration.k8s.io", "", "APIService", true),
+        spec(
+            "spec/service/namespace",
+            "apiregistration.k8s.io",
+            "",
+            "APIService",
+            true,
+        ),
         spec(
             "spec/conversion/webhook/clientConfig/service/namespace",
             "apiextensions.k8s.io",
@@ -150,7 +222,13 @@ fn in_pod_specs(suffixes: &[&str]) -> Vec<FieldSpec> {
     let mut specs = Vec::new();
     for (group, version, kind, pod) in POD_SPECS {
         for suffix in suffixes {
-            specs.push(spec(&format!("{pod}/{suffix}"), group, version, kind, false));
+            specs.push(spec(
+                &format!("{pod}/{suffix}"),
+                group,
+                version,
+                kind,
+                false,
+            ));
         }
     }
     specs
@@ -172,7 +250,15 @@ fn back(group: &str, version: &str, kind: &str, fields: Vec<FieldSpec>) -> BackR
 
 /// Kustomize's name reference table.
 pub fn name_references() -> Vec<BackReference> {
-    let scale_target = || vec![spec("spec/scaleTargetRef/name", "", "", "HorizontalPodAutoscaler", false)];
+    let scale_target = || {
+        vec![spec(
+            "spec/scaleTargetRef/name",
+            "",
+            "",
+            "HorizontalPodAutoscaler",
+            false,
+        )]
+    };
     let mut config_map = in_pod_specs(&[
         "volumes/configMap/name",
         "containers/env/valueFrom/configMapKeyRef/name",
@@ -204,7 +290,13 @@ pub fn name_references() -> Vec<BackReference> {
     ]);
     secret.extend([
         spec("spec/tls/secretName", "", "", "Ingress", false),
-        spec("metadata/annotations/ingress.kubernetes.io\\/auth-secret", "", "", "Ingress", false),
+        spec(
+            "metadata/annotations/ingress.kubernetes.io\\/auth-secret",
+            "",
+            "",
+            "Ingress",
+            false,
+        ),
         spec(
             "metadata/annotations/nginx.ingress.kubernetes.io\\/auth-secret",
             "",
@@ -233,7 +325,13 @@ pub fn name_references() -> Vec<BackReference> {
             "Service",
             false,
         ),
-        spec("spec/azureFile/secretName", "", "", "PersistentVolume", false),
+        spec(
+            "spec/azureFile/secretName",
+            "",
+            "",
+            "PersistentVolume",
+            false,
+        ),
     ]);
     let rbac = "rbac.authorization.k8s.io";
     let admission = "admissionregistration.k8s.io";
@@ -255,17 +353,52 @@ pub fn name_references() -> Vec<BackReference> {
             "Service",
             vec![
                 spec("spec/serviceName", "apps", "", "StatefulSet", false),
-                spec("spec/rules/http/paths/backend/serviceName", "", "", "Ingress", false),
+                spec(
+                    "spec/rules/http/paths/backend/serviceName",
+                    "",
+                    "",
+                    "Ingress",
+                    false,
+                ),
                 spec("spec/backend/serviceName", "", "", "Ingress", false),
-                spec("spec/rules/http/paths/backend/service/name", "", "", "Ingress", false),
+                spec(
+                    "spec/rules/http/paths/backend/service/name",
+                    "",
+                    "",
+                    "Ingress",
+                    false,
+                ),
                 spec("spec/defaultBackend/service/name", "", "", "Ingress", false),
-                spec("spec/service/name", "apiregistration.k8s.io", "", "APIService", false),
-                spec("webhooks/clientConfig/service", admission, "", "ValidatingWebhookConfiguration", false),
-                spec("webhooks/clientConfig/service", admission, "", "MutatingWebhookConfiguration", false),
+                spec(
+                    "spec/service/name",
+                    "apiregistration.k8s.io",
+                    "",
+                    "APIService",
+                    false,
+                ),
+                spec(
+                    "webhooks/clientConfig/service",
+                    admission,
+                    "",
+                    "ValidatingWebhookConfiguration",
+                    false,
+                ),
+                spec(
+                    "webhooks/clientConfig/service",
+                    admission,
+                    "",
+                    "MutatingWebhookConfiguration",
+                    false,
+                ),
                 spec("spec/rules/backendRefs/name", "", "", "HTTPRoute", false),
             ],
         ),
-        back("rbac.authorization.k8s.io", "", "Role", vec![spec("roleRef/name", rbac, "", "RoleBinding", false)]),
+        back(
+            "rbac.authorization.k8s.io",
+            "",
+            "Role",
+            vec![spec("roleRef/name", rbac, "", "RoleBinding", false)],
+        ),
         back(
             "rbac.authorization.k8s.io",
             "",
@@ -297,11 +430,28 @@ pub fn name_references() -> Vec<BackReference> {
             "StorageClass",
             vec![
                 spec("spec/storageClassName", "", "", "PersistentVolume", false),
-                spec("spec/storageClassName", "", "", "PersistentVolumeClaim", false),
-                spec("spec/volumeClaimTemplates/spec/storageClassName", "", "", "StatefulSet", false),
+                spec(
+                    "spec/storageClassName",
+                    "",
+                    "",
+                    "PersistentVolumeClaim",
+                    false,
+                ),
+                spec(
+                    "spec/volumeClaimTemplates/spec/storageClassName",
+                    "",
+                    "",
+                    "StatefulSet",
+                    false,
+                ),
             ],
         ),
-        back("scheduling.k8s.io", "v1", "PriorityClass", in_workloads("priorityClassName")),
+        back(
+            "scheduling.k8s.io",
+            "v1",
+            "PriorityClass",
+            in_workloads("priorityClassName"),
+        ),
         // Kustomize's table writes this group as "networking.k8s.io/v1", so it never matches; kept as is.
         back(
             "networking.k8s.io/v1",
@@ -320,11 +470,19 @@ mod tests {
     fn tables_cover_the_usual_places() {
         let labels = common_labels();
         assert!(labels.iter().any(|s| s.path_text() == "spec/selector/matchLabels" && s.gvk.kind == "Deployment"));
-        assert!(labels.iter().any(|s| s.path_text() == "spec/template/metadata/labels"));
+        assert!(
+            labels
+                .iter()
+                .any(|s| s.path_text() == "spec/template/metadata/labels")
+        );
         let refs = name_references();
-        let config_map = refs.iter().find(|r| r.referral.kind == "ConfigMap").unwrap();
+        let config_map = refs
+            .iter()
+            .find(|r| r.referral.kind == "ConfigMap")
+            .unwrap();
         assert!(config_map.fields.iter().any(|s| s.gvk.kind == "CronJob"
-            && s.path_text() == "spec/jobTemplate/spec/template/spec/containers/envFrom/configMapRef/name"));
+            && s.path_text()
+                == "spec/jobTemplate/spec/template/spec/containers/envFrom/configMapRef/name"));
         assert_eq!(replicas().len(), 4);
     }
 }

@@ -114,9 +114,8 @@ pub fn parse_objects(text: &str, file: &str) -> Result<Vec<Document>, RenderErro
 
 /// Checks that a value is an object with `apiVersion`, `kind` and `metadata.name`.
 pub fn check_object(value: &Value, file: &str, line: u32) -> Result<(), RenderError> {
-    let missing = |what: &str| {
-        RenderError::in_file(format!("object has no {what}"), file, Some(line))
-    };
+    let missing =
+        |what: &str| RenderError::in_file(format!("object has no {what}"), file, Some(line));
     if !value.is_object() {
         return Err(RenderError::in_file(
             "expected a Kubernetes object (a YAML mapping)",

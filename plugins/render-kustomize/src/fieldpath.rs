@@ -109,7 +109,11 @@ mod tests {
     fn splits_escaped_paths() {
         assert_eq!(
             split_path("metadata/annotations/nginx.ingress.kubernetes.io\\/auth-secret"),
-            vec!["metadata", "annotations", "nginx.ingress.kubernetes.io/auth-secret"]
+            vec![
+                "metadata",
+                "annotations",
+                "nginx.ingress.kubernetes.io/auth-secret"
+            ]
         );
         assert_eq!(
             split_path("spec/volumeClaimTemplates[]/metadata/labels"),
@@ -119,7 +123,8 @@ mod tests {
 
     #[test]
     fn walks_through_lists_and_creates_when_asked() {
-        let mut obj = json!({"spec": {"containers": [{"env": [{"name": "a"}, {"name": "b"}]}, {}]}});
+        let mut obj =
+            json!({"spec": {"containers": [{"env": [{"name": "a"}, {"name": "b"}]}, {}]}});
         let mut seen = Vec::new();
         walk::<()>(
             &mut obj,

@@ -22,7 +22,9 @@ pub enum GeneratedKind {
 pub fn parse_literal(source: &str) -> Result<(String, String), String> {
     match source.split_once('=') {
         Some((key, value)) if !key.is_empty() => Ok((key.to_string(), remove_quotes(value))),
-        _ => Err(format!("invalid literal source '{source}', expected key=value")),
+        _ => Err(format!(
+            "invalid literal source '{source}', expected key=value"
+        )),
     }
 }
 
@@ -54,7 +56,10 @@ pub fn parse_env_file(text: &str) -> Result<Vec<(String, String)>, String> {
         }
         let (key, value) = line.split_once('=').unwrap_or((line, ""));
         if !is_env_var_name(key) {
-            return Err(format!("line {}: '{key}' is not a valid key name", index + 1));
+            return Err(format!(
+                "line {}: '{key}' is not a valid key name",
+                index + 1
+            ));
         }
         pairs.push((key.to_string(), value.to_string()));
     }
@@ -126,13 +131,15 @@ pub fn generate(
         entries.push((key, entry));
         Ok(())
     };
-    let env_files = args.envs.iter().chain((!args.env.is_empty()).then_some(&args.env));
+    let env_files = args
+        .envs
+        .iter()
+        .chain((!args.env.is_empty()).then_some(&args.env));
     for env_file in env_files {
         let (path, bytes) = tree.read_in(dir, env_file, kustomization_file)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| RenderError::in_file("env file is not UTF-8 text", &path, None))?;
-        let pairs =
-            parse_env_file(&text).map_err(|e| RenderError::in_file(e, &path, None))?;
+        let pairs = parse_env_file(&text).map_err(|e| RenderError::in_file(e, &path, None))?;
         for (key, value) in pairs {
             add(key, Entry::Text(value))?;
         }
@@ -168,7 +175,11 @@ pub fn generate(
         metadata.insert("namespace".into(), Value::String(args.namespace.clone()));
     }
     let string_map = |m: &crate::kustomization::StringMap| {
-        Value::Object(m.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
+        Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect(),
+        )
     };
     if !options.labels.is_empty() {
         metadata.insert("labels".into(), string_map(&options.labels));
@@ -228,7 +239,10 @@ mod tests {
     #[test]
     fn parses_literals_with_quotes() {
         assert_eq!(parse_literal("a=b=c").unwrap(), ("a".into(), "b=c".into()));
-        assert_eq!(parse_literal("a=\"x y\"").unwrap(), ("a".into(), "x y".into()));
+        assert_eq!(
+            parse_literal("a=\"x y\"").unwrap(),
+            ("a".into(), "x y".into())
+        );
         assert_eq!(parse_literal("a='x").unwrap(), ("a".into(), "'x".into()));
         assert!(parse_literal("=x").is_err());
         assert!(parse_literal("novalue").is_err());
@@ -239,7 +253,11 @@ mod tests {
         let pairs = parse_env_file("# c\n\n  A=1\nB=\"q\"\nC\n").unwrap();
         assert_eq!(
             pairs,
-            vec![("A".into(), "1".into()), ("B".into(), "\"q\"".into()), ("C".into(), String::new())]
+            vec![
+                ("A".into(), "1".into()),
+                ("B".into(), "\"q\"".into()),
+                ("C".into(), String::new())
+            ]
         );
         assert!(parse_env_file("1A=x").is_err());
     }
@@ -256,7 +274,13 @@ mod tests {
 
     #[test]
     fn names_file_keys_after_the_file() {
-        assert_eq!(file_source("conf/app.properties"), ("app.properties".into(), "conf/app.properties"));
-        assert_eq!(file_source("k=conf/app.properties"), ("k".into(), "conf/app.properties"));
+        assert_eq!(
+            file_source("conf/app.properties"),
+            ("app.properties".into(), "conf/app.properties")
+        );
+        assert_eq!(
+            file_source("k=conf/app.properties"),
+            ("k".into(), "conf/app.properties")
+        );
     }
 }

@@ -472,7 +472,11 @@ mod tests {
             ..Default::default()
         };
         let global = GeneratorOptions {
-            labels: [("a".to_string(), "g".to_string()), ("b".to_string(), "g".to_string())].into(),
+            labels: [
+                ("a".to_string(), "g".to_string()),
+                ("b".to_string(), "g".to_string()),
+            ]
+            .into(),
             disable_name_suffix_hash: true,
             ..Default::default()
         };

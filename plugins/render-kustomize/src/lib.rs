@@ -59,7 +59,9 @@ fn max_steps(request: &RenderRequest) -> Result<u64, RenderError> {
     match request.parameter("max-steps") {
         None => Ok(DEFAULT_MAX_STEPS),
         Some(text) => text.trim().parse().map_err(|_| {
-            RenderError::new(format!("parameter max-steps: '{text}' is not a whole number"))
+            RenderError::new(format!(
+                "parameter max-steps: '{text}' is not a whole number"
+            ))
         }),
     }
 }
@@ -70,7 +72,9 @@ impl Renderer for KustomizeRenderer {
         let mut tree = Tree::new(source);
         let path = request.parameter("path").unwrap_or("");
         let dir = weft_sdk::source::normalize(path).ok_or_else(|| {
-            RenderError::new(format!("parameter path: '{path}' is outside the app's source tree"))
+            RenderError::new(format!(
+                "parameter path: '{path}' is outside the app's source tree"
+            ))
         })?;
         let manifests = Build::new(&mut tree, &mut budget).render(&dir)?;
         Ok(RenderOutput {

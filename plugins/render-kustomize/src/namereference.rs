@@ -23,14 +23,16 @@ pub fn fix_references(resources: &mut [Resource]) -> Result<(), String> {
                     referral: &back.referral,
                     spec,
                 };
-                walk(&mut object, &spec.path, false, &mut |node: &mut Value| fixer.set(node))
-                    .map_err(|e| {
-                        format!(
-                            "updating name reference in '{}' of {}: {e}",
-                            spec.path_text(),
-                            resources[index].current_id()
-                        )
-                    })?;
+                walk(&mut object, &spec.path, false, &mut |node: &mut Value| {
+                    fixer.set(node)
+                })
+                .map_err(|e| {
+                    format!(
+                        "updating name reference in '{}' of {}: {e}",
+                        spec.path_text(),
+                        resources[index].current_id()
+                    )
+                })?;
             }
         }
         resources[index].object = object;
@@ -82,7 +84,13 @@ impl Fixer<'_> {
         };
         let mut candidates = self.referenceable();
         if let Some(namespace) = map.get("namespace").and_then(Value::as_str) {
-            let effective = |ns: &str| if ns.is_empty() { "default".to_string() } else { ns.to_string() };
+            let effective = |ns: &str| {
+                if ns.is_empty() {
+                    "default".to_string()
+                } else {
+                    ns.to_string()
+                }
+            };
             let wanted = effective(namespace);
             let by_original: Vec<&Resource> = candidates
                 .iter()
@@ -106,7 +114,10 @@ impl Fixer<'_> {
         }
         map.insert("name".into(), Value::String(referral.name().to_string()));
         if !referral.namespace().is_empty() {
-            map.insert("namespace".into(), Value::String(referral.namespace().to_string()));
+            map.insert(
+                "namespace".into(),
+                Value::String(referral.namespace().to_string()),
+            );
         }
         Ok(())
     }
@@ -170,7 +181,8 @@ impl Fixer<'_> {
     ) -> Result<Option<&'r Resource>, String> {
         let role_ref = self.role_ref_gvk();
         let referrer_id = self.referrer.current_id();
-        let previously = |r: &Resource, test: &dyn Fn(&ResId) -> bool| r.previous_ids.iter().any(test);
+        let previously =
+            |r: &Resource, test: &dyn Fn(&ResId) -> bool| r.previous_ids.iter().any(test);
         let candidates: Vec<&Resource> = candidates
             .into_iter()
             .filter(|r| previously(r, &|id| id.name == old_name))
@@ -203,8 +215,14 @@ impl Fixer<'_> {
         if identical {
             Ok(Some(*first))
         } else {
-            let ids: Vec<String> = candidates.iter().map(|r| r.current_id().to_string()).collect();
-            Err(format!("found multiple possible referrals: {}", ids.join(", ")))
+            let ids: Vec<String> = candidates
+                .iter()
+                .map(|r| r.current_id().to_string())
+                .collect();
+            Err(format!(
+                "found multiple possible referrals: {}",
+                ids.join(", ")
+            ))
         }
     }
 }
@@ -228,8 +246,14 @@ mod tests {
     #[test]
     fn updates_config_map_and_service_account_references() {
         let mut rs = vec![
-            renamed(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}}), "p-"),
-            renamed(json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa"}}), "p-"),
+            renamed(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}}),
+                "p-",
+            ),
+            renamed(
+                json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa"}}),
+                "p-",
+            ),
             renamed(
                 json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
                        "spec": {"template": {"spec": {"serviceAccountName": "sa",
@@ -249,7 +273,10 @@ mod tests {
         assert_eq!(spec["serviceAccountName"], "p-sa");
         assert_eq!(spec["volumes"][0]["configMap"]["name"], "p-cfg");
         assert_eq!(spec["volumes"][1]["configMap"]["name"], "other");
-        assert_eq!(spec["containers"][0]["envFrom"][0]["configMapRef"]["name"], "p-cfg");
+        assert_eq!(
+            spec["containers"][0]["envFrom"][0]["configMapRef"]["name"],
+            "p-cfg"
+        );
         assert_eq!(rs[3].object["subjects"][0]["name"], "p-sa");
         assert_eq!(rs[3].object["roleRef"]["name"], "r");
     }
@@ -257,8 +284,14 @@ mod tests {
     #[test]
     fn prefers_the_referral_built_alongside() {
         let mut rs = vec![
-            renamed(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}}), "a-"),
-            renamed(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}}), "b-"),
+            renamed(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}}),
+                "a-",
+            ),
+            renamed(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}}),
+                "b-",
+            ),
             renamed(
                 json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "pod"},
                        "spec": {"volumes": [{"name": "v", "configMap": {"name": "cfg"}}]}}),
@@ -266,6 +299,9 @@ mod tests {
             ),
         ];
         fix_references(&mut rs).unwrap();
-        assert_eq!(rs[2].object["spec"]["volumes"][0]["configMap"]["name"], "b-cfg");
+        assert_eq!(
+            rs[2].object["spec"]["volumes"][0]["configMap"]["name"],
+            "b-cfg"
+        );
     }
 }

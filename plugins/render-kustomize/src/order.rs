@@ -33,7 +33,10 @@ const ORDER_FIRST: &[&str] = &[
 ];
 
 /// Kinds placed last, in this order.
-const ORDER_LAST: &[&str] = &["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"];
+const ORDER_LAST: &[&str] = &[
+    "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration",
+];
 
 fn rank(kind: &str, first: &[String], last: &[String]) -> i64 {
     let as_i64 = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
@@ -47,7 +50,13 @@ fn rank(kind: &str, first: &[String], last: &[String]) -> i64 {
 }
 
 fn id_key(resource: &Resource) -> String {
-    let or = |s: &str, empty: &str| if s.is_empty() { empty.to_string() } else { s.to_string() };
+    let or = |s: &str, empty: &str| {
+        if s.is_empty() {
+            empty.to_string()
+        } else {
+            s.to_string()
+        }
+    };
     format!(
         "{}|{}|{}",
         resource.gvk().sort_key(),
@@ -108,13 +117,21 @@ mod tests {
         if !namespace.is_empty() {
             metadata["namespace"] = json!(namespace);
         }
-        Resource::new(json!({"apiVersion": api_version, "kind": kind, "metadata": metadata}), None)
+        Resource::new(
+            json!({"apiVersion": api_version, "kind": kind, "metadata": metadata}),
+            None,
+        )
     }
 
     #[test]
     fn legacy_order_matches_kustomize() {
         let mut rs = vec![
-            r("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "q", ""),
+            r(
+                "admissionregistration.k8s.io/v1",
+                "ValidatingWebhookConfiguration",
+                "q",
+                "",
+            ),
             r("example.com/v1", "Foo", "a", ""),
             r("apps/v1", "Deployment", "b", ""),
             r("apps/v1", "Deployment", "a", "zz"),
@@ -125,12 +142,22 @@ mod tests {
             r("v1", "Namespace", "q", ""),
         ];
         sort(&mut rs, None).unwrap();
-        let names: Vec<String> = rs.iter().map(|r| format!("{}/{}", r.kind(), r.name())).collect();
+        let names: Vec<String> = rs
+            .iter()
+            .map(|r| format!("{}/{}", r.kind(), r.name()))
+            .collect();
         assert_eq!(
             names,
             [
-                "Namespace/q", "ConfigMap/y", "Service/z", "Deployment/c", "Deployment/a",
-                "Deployment/b", "Bar/a", "Foo/a", "ValidatingWebhookConfiguration/q"
+                "Namespace/q",
+                "ConfigMap/y",
+                "Service/z",
+                "Deployment/c",
+                "Deployment/a",
+                "Deployment/b",
+                "Bar/a",
+                "Foo/a",
+                "ValidatingWebhookConfiguration/q"
             ]
         );
     }

@@ -37,8 +37,9 @@ impl PatchContext<'_, '_> {
         match (path.is_empty(), inline.trim().is_empty()) {
             (false, true) => {
                 let (resolved, bytes) = self.tree.read_in(self.dir, path, self.file)?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| RenderError::in_file("patch is not UTF-8 text", &resolved, None))?;
+                let text = String::from_utf8(bytes).map_err(|_| {
+                    RenderError::in_file("patch is not UTF-8 text", &resolved, None)
+                })?;
                 Ok((text, resolved))
             }
             (true, false) => Ok((inline.to_string(), self.file.to_string())),
@@ -79,8 +80,7 @@ impl PatchContext<'_, '_> {
         for entry in entries {
             let (text, origin) = self.patch_text(&entry.path, &entry.patch)?;
             let documents = parse_stream(&text, &origin)?;
-            let is_json_patch =
-                matches!(documents.as_slice(), [only] if only.value.is_array());
+            let is_json_patch = matches!(documents.as_slice(), [only] if only.value.is_array());
             if is_json_patch {
                 let target = entry.target.as_ref().ok_or_else(|| {
                     RenderError::in_file("a JSON 6902 patch needs a target", &origin, None)
@@ -96,8 +96,13 @@ impl PatchContext<'_, '_> {
                         Some(document.line),
                     ));
                 }
-                self.apply_strategic(&document.value, entry.target.as_ref(), &entry.options, resources)
-                    .map_err(|e| RenderError::in_file(e, &origin, Some(document.line)))?;
+                self.apply_strategic(
+                    &document.value,
+                    entry.target.as_ref(),
+                    &entry.options,
+                    resources,
+                )
+                .map_err(|e| RenderError::in_file(e, &origin, Some(document.line)))?;
             }
         }
         Ok(())
@@ -127,10 +132,12 @@ impl PatchContext<'_, '_> {
         origin: &str,
         resources: &mut ResMap,
     ) -> Result<(), RenderError> {
-        let operations = json6902::parse(text).map_err(|e| RenderError::in_file(e, origin, None))?;
+        let operations =
+            json6902::parse(text).map_err(|e| RenderError::in_file(e, origin, None))?;
         let target = Target::compile(target).map_err(|e| self.fail(e))?;
         for index in resources.indices_where(|r| target.selects(r)) {
-            self.budget.spend(1 + operations.len() as u64, "applying JSON patches")?;
+            self.budget
+                .spend(1 + operations.len() as u64, "applying JSON patches")?;
             let resource = &mut resources.resources[index];
             resource.store_previous_id();
             json6902::apply(&mut resource.object, &operations).map_err(|e| {
@@ -158,7 +165,11 @@ impl PatchContext<'_, '_> {
             }
             None => {
                 let id = patch_id(patch);
-                vec![resources.index_of(&id).map_err(|e| format!("no target for the patch: {e}"))?]
+                vec![
+                    resources
+                        .index_of(&id)
+                        .map_err(|e| format!("no target for the patch: {e}"))?,
+                ]
             }
         };
         let allow_name_change = options.get("allowNameChange").copied().unwrap_or(false);

@@ -51,8 +51,12 @@ pub fn run(
     let common_annotations = defaults::common_annotations();
     for resource in &mut resources.resources {
         labels::add_pairs(resource, &kustomization.common_labels, &common_labels).map_err(fail)?;
-        labels::add_pairs(resource, &kustomization.common_annotations, &common_annotations)
-            .map_err(fail)?;
+        labels::add_pairs(
+            resource,
+            &kustomization.common_annotations,
+            &common_annotations,
+        )
+        .map_err(fail)?;
     }
     PatchContext {
         dir,
@@ -96,7 +100,10 @@ fn label_set_specs(set: &LabelSet) -> Vec<FieldSpec> {
         vec![FieldSpec::new("metadata/labels", Gvk::default(), true)]
     };
     for spec in defaults {
-        if !specs.iter().any(|s| s.path == spec.path && s.gvk == spec.gvk) {
+        if !specs
+            .iter()
+            .any(|s| s.path == spec.path && s.gvk == spec.gvk)
+        {
             specs.push(spec);
         }
     }
@@ -115,15 +122,19 @@ mod tests {
             include_templates: true,
             ..Default::default()
         };
-        assert!(label_set_specs(&templates)
-            .iter()
-            .any(|s| s.path_text() == "spec/template/metadata/labels"));
+        assert!(
+            label_set_specs(&templates)
+                .iter()
+                .any(|s| s.path_text() == "spec/template/metadata/labels")
+        );
         let selectors = LabelSet {
             include_selectors: true,
             ..Default::default()
         };
-        assert!(label_set_specs(&selectors)
-            .iter()
-            .any(|s| s.path_text() == "spec/selector/matchLabels"));
+        assert!(
+            label_set_specs(&selectors)
+                .iter()
+                .any(|s| s.path_text() == "spec/selector/matchLabels")
+        );
     }
 }

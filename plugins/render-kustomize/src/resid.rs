@@ -90,10 +90,19 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("storage.k8s.io", "CSINode"),
     ("storage.k8s.io", "VolumeAttachment"),
     ("scheduling.k8s.io", "PriorityClass"),
-    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"),
-    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+    ),
     ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"),
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+    ),
     ("networking.k8s.io", "IngressClass"),
     ("node.k8s.io", "RuntimeClass"),
     ("policy", "PodSecurityPolicy"),
@@ -166,7 +175,10 @@ mod tests {
         assert_eq!(deployment.group, "apps");
         assert!(deployment.is_selected_by(&Gvk::selector("", "", "Deployment")));
         assert!(!deployment.is_selected_by(&Gvk::selector("batch", "", "Deployment")));
-        assert_eq!(Gvk::from_api_version("v1", "ConfigMap").sort_key(), "~G_v1_ConfigMap");
+        assert_eq!(
+            Gvk::from_api_version("v1", "ConfigMap").sort_key(),
+            "~G_v1_ConfigMap"
+        );
     }
 
     #[test]

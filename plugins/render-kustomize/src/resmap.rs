@@ -18,7 +18,9 @@ impl ResMap {
     pub fn append(&mut self, resource: Resource) -> Result<(), String> {
         let id = resource.current_id();
         if self.resources.iter().any(|r| r.current_id().matches(&id)) {
-            return Err(format!("may not add resource with an already registered id: {id}"));
+            return Err(format!(
+                "may not add resource with an already registered id: {id}"
+            ));
         }
         self.resources.push(resource);
         Ok(())
@@ -38,7 +40,8 @@ impl ResMap {
             [] => {}
             _ => return Err(format!("multiple matches for id {id}")),
         }
-        let loose: Vec<usize> = self.indices_where(|r| r.any_id(|x| x.matches_ignoring_namespace(id)));
+        let loose: Vec<usize> =
+            self.indices_where(|r| r.any_id(|x| x.matches_ignoring_namespace(id)));
         match loose.as_slice() {
             [one] => Ok(*one),
             [] => Err(format!("no resource matches {id}")),
@@ -96,9 +99,9 @@ impl ResMap {
                 self.resources[index] = new;
                 Ok(())
             }
-            ([_], Behavior::Create) => Err(format!(
-                "id {id} exists; behavior must be merge or replace"
-            )),
+            ([_], Behavior::Create) => {
+                Err(format!("id {id} exists; behavior must be merge or replace"))
+            }
             _ => Err(format!("multiple resources match {id}")),
         }
     }
@@ -143,7 +146,10 @@ mod tests {
         let mut merge = cm("cfg", json!({"b": "3", "c": "4"}));
         merge.behavior = Behavior::Merge;
         map.absorb(merge).unwrap();
-        assert_eq!(map.resources[0].object["data"], json!({"a": "1", "b": "3", "c": "4"}));
+        assert_eq!(
+            map.resources[0].object["data"],
+            json!({"a": "1", "b": "3", "c": "4"})
+        );
         assert_eq!(map.resources[0].name(), "base-cfg");
         let mut replace = cm("cfg", json!({"z": "9"}));
         replace.behavior = Behavior::Replace;

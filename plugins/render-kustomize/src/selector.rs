@@ -190,7 +190,10 @@ mod tests {
     fn parses_label_selectors() {
         let reqs = parse_label_selector("a=b, c!=d,e in (x, y),f notin (z),g,!h").unwrap();
         assert_eq!(reqs.len(), 6);
-        assert_eq!(reqs[2], Requirement::In("e".into(), vec!["x".into(), "y".into()]));
+        assert_eq!(
+            reqs[2],
+            Requirement::In("e".into(), vec!["x".into(), "y".into()])
+        );
         assert_eq!(reqs[5], Requirement::DoesNotExist("h".into()));
     }
 

@@ -48,7 +48,10 @@ impl<'a> Tree<'a> {
 
     /// Resolves `relative` against `dir` into a path from the app's root.
     pub fn resolve(dir: &str, relative: &str) -> Result<String, String> {
-        if relative.contains("://") || relative.starts_with("git@") || relative.starts_with("github.com/") {
+        if relative.contains("://")
+            || relative.starts_with("git@")
+            || relative.starts_with("github.com/")
+        {
             return Err(format!("remote resources are not supported: '{relative}'"));
         }
         weft_sdk::source::normalize(&weft_sdk::source::join(dir, relative))
@@ -88,7 +91,9 @@ impl<'a> Tree<'a> {
                 crate::kustomization::display_dir(dir)
             )));
         }
-        let bytes = self.read(&path).map_err(|e| fail(format!("cannot read '{relative}': {e}")))?;
+        let bytes = self
+            .read(&path)
+            .map_err(|e| fail(format!("cannot read '{relative}': {e}")))?;
         Ok((path, bytes))
     }
 

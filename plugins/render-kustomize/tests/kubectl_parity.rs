@@ -25,7 +25,10 @@ const KUSTOMIZATION_FILES: [&str; 3] = ["kustomization.yaml", "kustomization.yml
 
 /// Directories under `dir` (itself included) holding a kustomization that is not a component.
 fn kustomization_dirs(dir: &Path, found: &mut Vec<PathBuf>) {
-    let file = KUSTOMIZATION_FILES.iter().map(|n| dir.join(n)).find(|p| p.is_file());
+    let file = KUSTOMIZATION_FILES
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file());
     if let Some(file) = file {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         if !text.lines().any(|l| l.trim() == "kind: Component") {
@@ -33,7 +36,13 @@ fn kustomization_dirs(dir: &Path, found: &mut Vec<PathBuf>) {
         }
     }
     let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
         .unwrap_or_default();
     children.sort();
     for child in children {
@@ -97,7 +106,10 @@ fn differing_paths(expected: &Value, actual: &Value, path: String, out: &mut Vec
         (Value::Object(e), Value::Object(a)) => {
             let keys: std::collections::BTreeSet<&String> = e.keys().chain(a.keys()).collect();
             for key in keys {
-                let (ev, av) = (e.get(key).unwrap_or(&Value::Null), a.get(key).unwrap_or(&Value::Null));
+                let (ev, av) = (
+                    e.get(key).unwrap_or(&Value::Null),
+                    a.get(key).unwrap_or(&Value::Null),
+                );
                 differing_paths(ev, av, format!("{path}/{key}"), out);
             }
         }
@@ -134,14 +146,20 @@ fn kubectl_parity() {
                 .strip_prefix(&app)
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
                 .unwrap_or_default();
-            let name = dir.strip_prefix(&root).unwrap_or(&dir).display().to_string();
+            let name = dir
+                .strip_prefix(&root)
+                .unwrap_or(&dir)
+                .display()
+                .to_string();
             let (kubectl, ours) = (kubectl_kustomize(&dir), native(&app, &overlay));
             let both_fail = kubectl.is_err() && ours.is_err();
             let outcome = match (kubectl, ours) {
                 (Ok(expected), Ok(actual)) => difference(&expected, &actual),
                 (Err(_), Err(_)) => None,
                 (Ok(_), Err(e)) => Some(format!("native build failed: {e}")),
-                (Err(e), Ok(_)) => Some(format!("kubectl failed but the native build did not: {e}")),
+                (Err(e), Ok(_)) => {
+                    Some(format!("kubectl failed but the native build did not: {e}"))
+                }
             };
             match outcome {
                 None => {
@@ -157,6 +175,12 @@ fn kubectl_parity() {
         }
     }
     println!("{passed} passed, {failed} failed");
-    assert_eq!(failed, 0, "{failed} kustomizations differ from kubectl kustomize");
-    assert!(passed >= 25, "the corpus should hold at least 25 kustomizations, found {passed}");
+    assert_eq!(
+        failed, 0,
+        "{failed} kustomizations differ from kubectl kustomize"
+    );
+    assert!(
+        passed >= 25,
+        "the corpus should hold at least 25 kustomizations, found {passed}"
+    );
 }

@@ -33,14 +33,23 @@ pub fn parse(text: &str) -> Result<Vec<Operation>, String> {
     for op in &operations {
         let needs_value = matches!(op.op.as_str(), "add" | "replace" | "test");
         let needs_from = matches!(op.op.as_str(), "move" | "copy");
-        if !matches!(op.op.as_str(), "add" | "remove" | "replace" | "move" | "copy" | "test") {
+        if !matches!(
+            op.op.as_str(),
+            "add" | "remove" | "replace" | "move" | "copy" | "test"
+        ) {
             return Err(format!("invalid JSON patch: unknown operation '{}'", op.op));
         }
         if needs_value && op.value.is_none() {
-            return Err(format!("invalid JSON patch: '{}' at '{}' has no value", op.op, op.path));
+            return Err(format!(
+                "invalid JSON patch: '{}' at '{}' has no value",
+                op.op, op.path
+            ));
         }
         if needs_from && op.from.is_none() {
-            return Err(format!("invalid JSON patch: '{}' at '{}' has no from", op.op, op.path));
+            return Err(format!(
+                "invalid JSON patch: '{}' at '{}' has no from",
+                op.op, op.path
+            ));
         }
     }
     Ok(operations)
@@ -67,7 +76,11 @@ fn array_index(token: &str, len: usize, allow_end: bool) -> Result<usize, String
     let index: usize = token
         .parse()
         .map_err(|_| format!("invalid array index '{token}'"))?;
-    let limit = if allow_end { len } else { len.saturating_sub(1) };
+    let limit = if allow_end {
+        len
+    } else {
+        len.saturating_sub(1)
+    };
     if index > limit || (!allow_end && len == 0) {
         return Err(format!("array index {index} out of range"));
     }
@@ -198,7 +211,8 @@ mod tests {
 
     #[test]
     fn applies_every_operation() {
-        let mut doc = json!({"spec": {"replicas": 1, "list": ["a", "c"], "x/y": 1, "old": {"k": "v"}}});
+        let mut doc =
+            json!({"spec": {"replicas": 1, "list": ["a", "c"], "x/y": 1, "old": {"k": "v"}}});
         let ops = parse(
             "- {op: replace, path: /spec/replicas, value: 3}\n\
              - {op: add, path: /spec/list/1, value: b}\n\

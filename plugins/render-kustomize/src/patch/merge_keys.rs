@@ -58,8 +58,14 @@ pub fn list_strategy(gvk: &Gvk, path: &[String]) -> ListStrategy {
     }
     let parent = path.len().checked_sub(2).map(|i| path[i].as_str());
     match field {
-        "containers" | "initContainers" | "ephemeralContainers" | "volumes" | "imagePullSecrets"
-        | "env" | "resourceClaims" | "webhooks" => ListStrategy::Keyed(&["name"]),
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "volumes"
+        | "imagePullSecrets"
+        | "env"
+        | "resourceClaims"
+        | "webhooks" => ListStrategy::Keyed(&["name"]),
         "volumeMounts" => ListStrategy::Keyed(&["mountPath"]),
         "volumeDevices" => ListStrategy::Keyed(&["devicePath"]),
         "hostAliases" => ListStrategy::Keyed(&["ip"]),
@@ -108,7 +114,13 @@ mod tests {
             ListStrategy::Keyed(&["port", "protocol"])
         );
         let custom = Gvk::from_api_version("example.com/v1", "Widget");
-        assert_eq!(list_strategy(&custom, &path("spec/items")), ListStrategy::Infer);
-        assert_eq!(list_strategy(&custom, &path("metadata/finalizers")), ListStrategy::ScalarSet);
+        assert_eq!(
+            list_strategy(&custom, &path("spec/items")),
+            ListStrategy::Infer
+        );
+        assert_eq!(
+            list_strategy(&custom, &path("metadata/finalizers")),
+            ListStrategy::ScalarSet
+        );
     }
 }

@@ -247,13 +247,20 @@ mod tests {
             "spec": {"template": {"spec": {"containers": [{"name": "sidecar", "$patch": "delete"},
                 {"name": "app", "env": [{"$patch": "replace"}, {"name": "Z", "value": "9"}]}]}}}}));
         assert_eq!(out["metadata"]["labels"], json!({"b": "2"}));
-        let containers = out["spec"]["template"]["spec"]["containers"].as_array().unwrap();
+        let containers = out["spec"]["template"]["spec"]["containers"]
+            .as_array()
+            .unwrap();
         assert_eq!(containers.len(), 1);
         assert_eq!(containers[0]["env"], json!([{"name": "Z", "value": "9"}]));
-        let out = patched(json!({"spec": {"template": {"$patch": "replace", "spec": {"containers": []}}}}));
+        let out = patched(
+            json!({"spec": {"template": {"$patch": "replace", "spec": {"containers": []}}}}),
+        );
         assert_eq!(out["spec"]["template"], json!({"spec": {"containers": []}}));
         let gvk = Gvk::from_api_version("apps/v1", "Deployment");
-        assert_eq!(apply(&deploy(), &json!({"$patch": "delete"}), &gvk).unwrap(), Patched::Deleted);
+        assert_eq!(
+            apply(&deploy(), &json!({"$patch": "delete"}), &gvk).unwrap(),
+            Patched::Deleted
+        );
     }
 
     #[test]
@@ -270,9 +277,15 @@ mod tests {
     fn custom_kinds_merge_named_lists() {
         let gvk = Gvk::from_api_version("example.com/v1", "Widget");
         let object = json!({"spec": {"parts": [{"name": "a", "size": 1}], "tags": ["x"]}});
-        let patch = json!({"spec": {"parts": [{"name": "a", "size": 2}, {"name": "b"}], "tags": ["y"]}});
-        let Patched::Object(out) = apply(&object, &patch, &gvk).unwrap() else { panic!() };
-        assert_eq!(out["spec"]["parts"], json!([{"name": "a", "size": 2}, {"name": "b"}]));
+        let patch =
+            json!({"spec": {"parts": [{"name": "a", "size": 2}, {"name": "b"}], "tags": ["y"]}});
+        let Patched::Object(out) = apply(&object, &patch, &gvk).unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            out["spec"]["parts"],
+            json!([{"name": "a", "size": 2}, {"name": "b"}])
+        );
         assert_eq!(out["spec"]["tags"], json!(["y"]));
     }
 }

@@ -126,7 +126,10 @@ mod tests {
 
     #[test]
     fn rewrites_names_tags_and_digests() {
-        assert_eq!(rewrite("nginx:1.0", &rule("nginx", "", "1.25", "")).unwrap(), "nginx:1.25");
+        assert_eq!(
+            rewrite("nginx:1.0", &rule("nginx", "", "1.25", "")).unwrap(),
+            "nginx:1.25"
+        );
         assert_eq!(
             rewrite("nginx:1.0", &rule("nginx", "mirror/nginx", "", "")).unwrap(),
             "mirror/nginx:1.0"

@@ -7,28 +7,37 @@ use crate::kustomization::StringMap;
 use crate::resource::Resource;
 
 /// Adds `pairs` to the string map at each of `specs` that selects the resource's gvk.
-pub fn add_pairs(resource: &mut Resource, pairs: &StringMap, specs: &[FieldSpec]) -> Result<(), String> {
+pub fn add_pairs(
+    resource: &mut Resource,
+    pairs: &StringMap,
+    specs: &[FieldSpec],
+) -> Result<(), String> {
     if pairs.is_empty() {
         return Ok(());
     }
     let gvk = resource.gvk();
     for spec in specs.iter().filter(|s| gvk.is_selected_by(&s.gvk)) {
-        walk(&mut resource.object, &spec.path, spec.create, &mut |node: &mut Value| {
-            if node.is_null() {
-                *node = Value::Object(Map::new());
-            }
-            let Value::Object(map) = node else {
-                return Err(format!(
-                    "cannot add labels or annotations at '{}' of {}: not a map",
-                    spec.path_text(),
-                    resource_label(&gvk.kind)
-                ));
-            };
-            for (key, value) in pairs {
-                map.insert(key.clone(), Value::String(value.clone()));
-            }
-            Ok(())
-        })?;
+        walk(
+            &mut resource.object,
+            &spec.path,
+            spec.create,
+            &mut |node: &mut Value| {
+                if node.is_null() {
+                    *node = Value::Object(Map::new());
+                }
+                let Value::Object(map) = node else {
+                    return Err(format!(
+                        "cannot add labels or annotations at '{}' of {}: not a map",
+                        spec.path_text(),
+                        resource_label(&gvk.kind)
+                    ));
+                };
+                for (key, value) in pairs {
+                    map.insert(key.clone(), Value::String(value.clone()));
+                }
+                Ok(())
+            },
+        )?;
     }
     Ok(())
 }
@@ -54,8 +63,14 @@ mod tests {
         add_pairs(&mut r, &pairs, &defaults::common_labels()).unwrap();
         assert_eq!(r.object["metadata"]["labels"]["env"], "prod");
         assert_eq!(r.object["spec"]["selector"]["matchLabels"]["env"], "prod");
-        assert_eq!(r.object["spec"]["template"]["metadata"]["labels"]["app"], "web");
-        assert_eq!(r.object["spec"]["template"]["metadata"]["labels"]["env"], "prod");
+        assert_eq!(
+            r.object["spec"]["template"]["metadata"]["labels"]["app"],
+            "web"
+        );
+        assert_eq!(
+            r.object["spec"]["template"]["metadata"]["labels"]["env"],
+            "prod"
+        );
     }
 
     #[test]

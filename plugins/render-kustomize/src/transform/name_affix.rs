@@ -49,8 +49,14 @@ mod tests {
     #[test]
     fn renames_all_but_namespaces() {
         let mut rs = vec![
-            Resource::new(json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}}), None),
-            Resource::new(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}}), None),
+            Resource::new(
+                json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}}),
+                None,
+            ),
+            Resource::new(
+                json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}}),
+                None,
+            ),
         ];
         add_prefix(&mut rs, "prod-");
         add_suffix(&mut rs, "-v2");

@@ -23,16 +23,26 @@ pub fn set_namespace(resources: &mut [Resource], namespace: &str) -> Result<(), 
             set_default_subjects(&mut resource.object, namespace);
         }
         for spec in fields.iter().filter(|s| gvk.is_selected_by(&s.gvk)) {
-            walk(&mut resource.object, &spec.path, spec.create, &mut |node: &mut Value| {
-                *node = Value::String(namespace.to_string());
-                Ok::<(), String>(())
-            })?;
+            walk(
+                &mut resource.object,
+                &spec.path,
+                spec.create,
+                &mut |node: &mut Value| {
+                    *node = Value::String(namespace.to_string());
+                    Ok::<(), String>(())
+                },
+            )?;
         }
     }
     for (i, resource) in resources.iter().enumerate() {
         let id = resource.current_id();
-        if resources[i + 1..].iter().any(|other| other.current_id().matches(&id)) {
-            return Err(format!("namespace transformation produces ID conflict: {id}"));
+        if resources[i + 1..]
+            .iter()
+            .any(|other| other.current_id().matches(&id))
+        {
+            return Err(format!(
+                "namespace transformation produces ID conflict: {id}"
+            ));
         }
     }
     Ok(())
@@ -61,10 +71,19 @@ mod tests {
     #[test]
     fn moves_namespaced_objects_only() {
         let mut rs = vec![
-            Resource::new(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "old"}}), None),
-            Resource::new(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "a"}}), None),
-            Resource::new(json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "b"},
-                                 "subjects": [{"kind": "ServiceAccount", "name": "default"}, {"kind": "User", "name": "u"}]}), None),
+            Resource::new(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "old"}}),
+                None,
+            ),
+            Resource::new(
+                json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "a"}}),
+                None,
+            ),
+            Resource::new(
+                json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "b"},
+                                 "subjects": [{"kind": "ServiceAccount", "name": "default"}, {"kind": "User", "name": "u"}]}),
+                None,
+            ),
         ];
         set_namespace(&mut rs, "prod").unwrap();
         assert_eq!(rs[0].namespace(), "prod");
@@ -77,8 +96,14 @@ mod tests {
     #[test]
     fn refuses_conflicts() {
         let mut rs = vec![
-            Resource::new(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "x"}}), None),
-            Resource::new(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "y"}}), None),
+            Resource::new(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "x"}}),
+                None,
+            ),
+            Resource::new(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "y"}}),
+                None,
+            ),
         ];
         assert!(set_namespace(&mut rs, "z").is_err());
     }

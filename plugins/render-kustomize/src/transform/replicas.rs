@@ -12,16 +12,21 @@ pub fn set_replicas(resources: &mut [Resource], replica: &ReplicaCount) -> Resul
     let mut found = false;
     for spec in defaults::replicas() {
         for resource in resources.iter_mut() {
-            let selected = resource
-                .any_id(|id| id.name == replica.name && id.gvk.is_selected_by(&spec.gvk));
+            let selected =
+                resource.any_id(|id| id.name == replica.name && id.gvk.is_selected_by(&spec.gvk));
             if !selected {
                 continue;
             }
             found = true;
-            walk(&mut resource.object, &spec.path, spec.create, &mut |node: &mut Value| {
-                *node = Value::from(replica.count);
-                Ok::<(), String>(())
-            })?;
+            walk(
+                &mut resource.object,
+                &spec.path,
+                spec.create,
+                &mut |node: &mut Value| {
+                    *node = Value::from(replica.count);
+                    Ok::<(), String>(())
+                },
+            )?;
         }
     }
     if found {
@@ -45,8 +50,24 @@ mod tests {
             json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}}),
             None,
         )];
-        set_replicas(&mut rs, &ReplicaCount { name: "web".into(), count: 3 }).unwrap();
+        set_replicas(
+            &mut rs,
+            &ReplicaCount {
+                name: "web".into(),
+                count: 3,
+            },
+        )
+        .unwrap();
         assert_eq!(rs[0].object["spec"]["replicas"], 3);
-        assert!(set_replicas(&mut rs, &ReplicaCount { name: "x".into(), count: 1 }).is_err());
+        assert!(
+            set_replicas(
+                &mut rs,
+                &ReplicaCount {
+                    name: "x".into(),
+                    count: 1
+                }
+            )
+            .is_err()
+        );
     }
 }
