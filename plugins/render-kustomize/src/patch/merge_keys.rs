@@ -46,15 +46,15 @@ pub fn list_strategy(gvk: &Gvk, path: &[String]) -> ListStrategy {
     let Some(field) = path.last().map(String::as_str) else {
         return ListStrategy::Replace;
     };
+    if !KNOWN_GROUPS.contains(&gvk.group.as_str()) {
+        return ListStrategy::Infer;
+    }
     if path.len() == 2 && path[0] == "metadata" {
         return match field {
             "finalizers" => ListStrategy::ScalarSet,
             "ownerReferences" => ListStrategy::Keyed(&["uid"]),
             _ => ListStrategy::Replace,
         };
-    }
-    if !KNOWN_GROUPS.contains(&gvk.group.as_str()) {
-        return ListStrategy::Infer;
     }
     let parent = path.len().checked_sub(2).map(|i| path[i].as_str());
     match field {
@@ -120,6 +120,10 @@ mod tests {
         );
         assert_eq!(
             list_strategy(&custom, &path("metadata/finalizers")),
+            ListStrategy::Infer
+        );
+        assert_eq!(
+            list_strategy(&service, &path("metadata/finalizers")),
             ListStrategy::ScalarSet
         );
     }
