@@ -70,3 +70,103 @@ fn input_thunk<'p>(
         Input::Code(code) => loader.load_code(program, name, code),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use weft_sdk::source::{DirEntry, SourceError};
+
+    /// Files in memory, counting reads.
+    struct Files {
+        files: Vec<(&'static str, &'static str)>,
+        reads: RefCell<Vec<String>>,
+    }
+
+    impl Files {
+        fn new(files: &[(&'static str, &'static str)]) -> Files {
+            Files {
+                files: files.to_vec(),
+                reads: RefCell::new(Vec::new()),
+            }
+        }
+    }
+
+    impl Source for Files {
+        fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
+            self.reads.borrow_mut().push(path.to_string());
+            self.files
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, text)| text.as_bytes().to_vec())
+                .ok_or_else(|| SourceError::NotFound(path.to_string()))
+        }
+
+        fn list_dir(&self, _path: &str) -> Result<Vec<DirEntry>, SourceError> {
+            Ok(Vec::new())
+        }
+    }
+
+    fn options(tlas: &[(&str, Input)]) -> JsonnetOptions {
+        JsonnetOptions {
+            tlas: tlas
+                .iter()
+                .map(|(name, input)| (name.to_string(), input.clone()))
+                .collect(),
+            ..JsonnetOptions::default()
+        }
+    }
+
+    #[test]
+    fn an_import_evaluated_again_is_not_read_again() {
+        let files = Files::new(&[
+            (
+                "main.jsonnet",
+                "local f(x) = (import 'a.libsonnet').n + x; [f(1), f(2), importstr 'lib/a.libsonnet']",
+            ),
+            ("lib/a.libsonnet", "{ n: 1 }"),
+        ]);
+        let value = evaluate(&files, &options(&[]), &[]).unwrap();
+        assert_eq!(value, serde_json::json!([2, 3, "{ n: 1 }"]));
+        let reads = files.reads.borrow();
+        // Once for `import 'a.libsonnet'` (after `a.libsonnet` beside main was not found), once for the
+        // differently written `importstr`.
+        assert_eq!(
+            *reads,
+            [
+                "main.jsonnet",
+                "a.libsonnet",
+                "lib/a.libsonnet",
+                "lib/a.libsonnet"
+            ]
+        );
+    }
+
+    #[test]
+    fn functions_are_called_with_top_level_arguments() {
+        let files = Files::new(&[("main.jsonnet", "function(a, b=2) { sum: a + b }")]);
+        let tlas = [
+            ("a", Input::Code("40".into())),
+            ("b", Input::Code("2".into())),
+        ];
+        let value = evaluate(&files, &options(&tlas), &[]).unwrap();
+        assert_eq!(value, serde_json::json!({"sum": 42}));
+
+        let error = evaluate(&files, &options(&[]), &[]).unwrap_err();
+        assert!(
+            error.message.contains("no value for the parameter `a`"),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn text_inputs_are_strings_and_code_inputs_are_evaluated() {
+        let files = Files::new(&[("main.jsonnet", "[std.extVar('t'), std.extVar('c')]")]);
+        let ext_vars = [
+            ("t".to_string(), Input::Text("1 + 1".into())),
+            ("c".to_string(), Input::Code("1 + 1".into())),
+        ];
+        let value = evaluate(&files, &options(&[]), &ext_vars).unwrap();
+        assert_eq!(value, serde_json::json!(["1 + 1", 2]));
+    }
+}

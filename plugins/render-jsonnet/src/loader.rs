@@ -20,10 +20,13 @@ pub struct Loader<'a, 'p> {
     source: &'a dyn Source,
     search: SearchPath,
     map: SourceMap,
+    /// Where each import string leads, by importing directory and import string: an import evaluated again
+    /// (inside a function, say) is not searched or read again, which keeps within the host's read budget.
+    resolved: HashMap<(String, String), String>,
+    /// The contents of every imported file, by tree path.
+    contents: HashMap<String, Vec<u8>>,
     /// Imported Jsonnet by tree path: importing a file twice gives the same value, as the language requires.
     code: HashMap<String, Thunk<'p>>,
-    /// `importstr` / `importbin` contents by tree path.
-    bytes: HashMap<String, Vec<u8>>,
     /// Why the last import failed; the evaluator's own error only says that it did.
     import_failure: Option<Diagnostic>,
 }
@@ -43,8 +46,9 @@ impl<'a, 'p> Loader<'a, 'p> {
             source,
             search,
             map: SourceMap::default(),
+            resolved: HashMap::new(),
+            contents: HashMap::new(),
             code: HashMap::new(),
-            bytes: HashMap::new(),
             import_failure: None,
         }
     }
@@ -104,17 +108,35 @@ impl<'a, 'p> Loader<'a, 'p> {
             .unwrap_or_default()
     }
 
-    /// Finds and reads an import's file; on failure, keeps the reason for [`Loader::diagnose`].
-    fn read_import(
+    /// The tree path of an import's file, found and read on first use; on failure, keeps the reason for
+    /// [`Loader::diagnose`].
+    fn locate(
         &mut self,
         program: &Program<'p>,
         from: SpanId,
         import: &str,
-    ) -> Result<(String, Vec<u8>), ImportError> {
+    ) -> Result<String, ImportError> {
         let importing = self.importing_file(program, from);
-        self.search
+        let dir = importing
+            .rsplit_once('/')
+            .map_or("", |(dir, _)| dir)
+            .to_string();
+        let key = (dir, import.to_string());
+        if let Some(path) = self.resolved.get(&key) {
+            return Ok(path.clone());
+        }
+        let (path, bytes) = self
+            .search
             .resolve(self.source, &importing, import)
-            .map_err(|failure| self.fail(Diagnostic::new(failure.to_string())))
+            .map_err(|failure| self.fail(Diagnostic::new(failure.to_string())))?;
+        self.contents.entry(path.clone()).or_insert(bytes);
+        self.resolved.insert(key, path.clone());
+        Ok(path)
+    }
+
+    /// The contents of a located file.
+    fn contents(&self, path: &str) -> Vec<u8> {
+        self.contents.get(path).cloned().unwrap_or_default()
     }
 
     fn fail(&mut self, reason: Diagnostic) -> ImportError {
@@ -130,10 +152,11 @@ impl<'p> Callbacks<'p> for Loader<'_, 'p> {
         from: SpanId,
         path: &str,
     ) -> Result<Thunk<'p>, ImportError> {
-        let (resolved, text) = self.read_import(program, from, path)?;
+        let resolved = self.locate(program, from, path)?;
         if let Some(thunk) = self.code.get(&resolved) {
             return Ok(thunk.clone());
         }
+        let text = self.contents(&resolved);
         let thunk = self
             .load_file(program, &resolved, text)
             .map_err(|reason| self.fail(reason))?;
@@ -158,8 +181,8 @@ impl<'p> Callbacks<'p> for Loader<'_, 'p> {
         from: SpanId,
         path: &str,
     ) -> Result<Vec<u8>, ImportError> {
-        let (resolved, bytes) = self.read_import(program, from, path)?;
-        Ok(self.bytes.entry(resolved).or_insert(bytes).clone())
+        let resolved = self.locate(program, from, path)?;
+        Ok(self.contents(&resolved))
     }
 
     fn trace(&mut self, program: &mut Program<'p>, message: &str, stack: &[EvalStackTraceItem]) {
