@@ -1,6 +1,73 @@
-//! Weft's Helm renderer (placeholder docs, completed below).
+//! Weft's Helm renderer (app type `helm`): renders a chart in pure Rust, with output equal to Helm's own.
+//!
+//! The app's root is the chart: `Chart.yaml` (apiVersion v2), `values.yaml`, `templates/` (with `_helpers.tpl`
+//! and other partials, which are parsed but not rendered), any other files for `.Files`, and subcharts unpacked
+//! as directories in `charts/` (with `Chart.yaml` dependencies' `alias`, `condition` and `tags`).
+//!
+//! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with
+//! Sprig's and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`,
+//! `Namespace`, `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`,
+//! `.Files` and `.Template`. `lookup` is an error: a render never talks to a cluster.
+//!
+//! # Parameters
+//!
+//! | key | value | meaning |
+//! | --- | --- | --- |
+//! | `set` | `path=value[,path=value...]` | Helm's `--set`: ints, `true`/`false` and `null` are typed |
+//! | `set.PATH` | `value` | one `--set` assignment, e.g. `("set.image.tag", "1.2")` |
+//! | `set-string`, `set-string.PATH` | as above | Helm's `--set-string`: every value a string |
+//! | `set-json`, `set-json.PATH` | as above, values in JSON | Helm's `--set-json` |
+//! | `kube-version` | `v1.30.0` | `.Capabilities.KubeVersion` (default `v1.36.0`, as Helm's library) |
+//! | `api-versions` | `group/version,...` | added to `.Capabilities.APIVersions` |
+//! | `max-steps` | a whole number | the evaluation step budget (default 20,000,000) |
+//!
+//! Values are merged as Helm merges them: `values.yaml`, then the request's value documents in order, then
+//! `set-json`, `set` and `set-string` assignments in that order. Each template step (node, command, function
+//! call, loop iteration) spends the budget, so a runaway template fails with a clear error.
+//!
+//! # Where this differs from Helm
+//!
+//! - Functions whose result depends on the clock or randomness (`now`, `randAlphaNum`, `uuidv4`, `genCA`, ...)
+//!   are errors: a render must be reproducible.
+//! - Dependencies' `import-values`, packed `.tgz` subcharts and `values.schema.json` validation are not
+//!   supported; `crds/` are not rendered (as `helm template` without `--include-crds`).
+//! - Two objects with the same group, kind, namespace and name are an error.
+//! - `.Files` iterated with `range` yields each file's text, where Helm yields its bytes.
 
+pub mod chart;
+pub mod engine;
 pub mod funcs;
 pub mod json;
+pub mod manifests;
+pub mod options;
 pub mod template;
 pub mod yaml;
+
+use weft_sdk::{RenderError, RenderOutput, RenderRequest, Renderer, Source};
+
+/// The Helm renderer.
+#[derive(Debug)]
+pub struct HelmRenderer;
+
+impl Renderer for HelmRenderer {
+    fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError> {
+        let options = options::Options::from_parameters(&request.parameters).map_err(RenderError::new)?;
+        let user = options::user_values(&request.values, &options).map_err(RenderError::new)?;
+        let chart = chart::load(source, "")?;
+        let root = chart::dependencies::resolve(&chart, &user)?;
+        let settings = engine::Settings {
+            release: request.release_name().to_string(),
+            namespace: request.namespace.clone().unwrap_or_else(|| "default".to_string()),
+            kube_version: options.kube_version,
+            api_versions: options.api_versions,
+            max_steps: options.max_steps,
+        };
+        let rendered = engine::render(&root, user, &settings)?;
+        Ok(RenderOutput {
+            manifests: manifests::collect(&rendered)?,
+            files_used: Vec::new(),
+        })
+    }
+}
+
+weft_sdk::export_renderer!(HelmRenderer);

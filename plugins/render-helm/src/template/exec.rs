@@ -376,6 +376,12 @@ impl<'a> Executor<'a> {
                 .into_iter()
                 .map(|(k, v)| (Value::string(k), v))
                 .collect(),
+            Value::Object(object) if object.entries().is_some() => object
+                .entries()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (Value::string(k), v))
+                .collect(),
             Value::Int(n) => {
                 if branch.pipeline.variables.len() > 1 {
                     return Err(self.error(frame, line, "can't use two variables to range over an int"));

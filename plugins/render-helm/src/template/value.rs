@@ -31,6 +31,11 @@ pub trait HostObject: fmt::Debug {
 
     /// The object as plain data, for `toYaml`, `toJson` and `deepCopy`.
     fn to_data(&self) -> Value;
+
+    /// Key/value pairs when `range` can iterate the object (Helm's `.Files` is a map).
+    fn entries(&self) -> Option<Vec<(String, Value)>> {
+        None
+    }
 }
 
 /// One dynamic value.

@@ -1,0 +1,221 @@
+//! Loading a chart from the source tree: `Chart.yaml`, `values.yaml`, `templates/`, other files for `.Files`
+//! (minus `.helmignore` matches), and subcharts unpacked in `charts/`, as Helm's directory loader sorts them.
+
+use weft_sdk::source::{EntryKind, Source, join};
+use weft_sdk::{RenderError, SourceError};
+
+use super::glob;
+use crate::template::{Map, Value};
+use crate::yaml::{json_numbers, parse_document};
+
+/// A dependency declared in `Chart.yaml`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dependency {
+    /// The chart's name.
+    pub name: String,
+    /// The name it is used under, when aliased.
+    pub alias: Option<String>,
+    /// Values paths whose first boolean enables or disables it.
+    pub condition: Option<String>,
+    /// Tags that enable it.
+    pub tags: Vec<String>,
+}
+
+/// A loaded chart.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// Its directory in the source tree (`""` for the app root).
+    pub dir: String,
+    /// `Chart.yaml`, as read.
+    pub metadata: Value,
+    /// `values.yaml` (numbers as float64, as Helm reads them).
+    pub values: Map,
+    /// `templates/...` files: path relative to the chart and text.
+    pub templates: Vec<(String, String)>,
+    /// Every other file, for `.Files`: path relative to the chart and bytes.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Subcharts found in `charts/`.
+    pub subcharts: Vec<Chart>,
+    /// Dependencies declared in `Chart.yaml`.
+    pub dependencies: Vec<Dependency>,
+}
+
+impl Chart {
+    /// The chart's name (`Chart.yaml`'s `name`).
+    pub fn name(&self) -> String {
+        self.metadata
+            .get("name")
+            .map(|n| crate::funcs::strval(&n))
+            .unwrap_or_default()
+    }
+}
+
+fn source_error(error: SourceError, path: &str) -> RenderError {
+    RenderError::in_file(error.to_string(), path, None)
+}
+
+/// Every file under `dir`, recursively, with paths relative to `dir`.
+fn walk(source: &dyn Source, dir: &str, prefix: &str, out: &mut Vec<String>) -> Result<(), RenderError> {
+    let here = join(dir, prefix);
+    let entries = source.list_dir(&here).map_err(|e| source_error(e, &here))?;
+    for entry in entries {
+        let relative = join(prefix, &entry.name);
+        match entry.kind {
+            EntryKind::Directory => walk(source, dir, &relative, out)?,
+            EntryKind::File => out.push(relative),
+        }
+    }
+    Ok(())
+}
+
+/// `.helmignore` rules: a path is ignored when a rule matches it or one of its directories.
+fn ignore_rules(source: &dyn Source, dir: &str) -> Vec<String> {
+    let Ok(text) = source.read_to_string(&join(dir, ".helmignore")) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+fn is_ignored(rules: &[String], path: &str) -> bool {
+    // Helm always ignores hidden files directly in templates/.
+    if let Some(name) = path.strip_prefix("templates/")
+        && name.starts_with('.')
+    {
+        return true;
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    rules.iter().any(|rule| {
+        let (rule, dir_only) = match rule.strip_suffix('/') {
+            Some(r) => (r, true),
+            None => (rule.as_str(), false),
+        };
+        let rule = rule.trim_start_matches("./").trim_start_matches('/');
+        (1..=segments.len()).any(|n| {
+            let is_dir = n < segments.len();
+            if dir_only && !is_dir {
+                return false;
+            }
+            let prefix = segments[..n].join("/");
+            if rule.contains('/') {
+                glob::matches(rule, &prefix)
+            } else {
+                glob::matches(rule, segments[n - 1])
+            }
+        })
+    })
+}
+
+fn yaml_file(source: &dyn Source, path: &str) -> Result<Value, RenderError> {
+    let text = source.read_to_string(path).map_err(|e| source_error(e, path))?;
+    parse_document(&text).map_err(|e| RenderError::in_file(format!("cannot parse YAML: {}", e.message), path, Some(e.line)))
+}
+
+fn dependencies(metadata: &Value) -> Vec<Dependency> {
+    let Some(Value::List(items)) = metadata.get("dependencies") else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .map(|item| {
+            let text = |key: &str| item.get(key).map(|v| crate::funcs::strval(&v)).filter(|s| !s.is_empty());
+            Dependency {
+                name: text("name").unwrap_or_default(),
+                alias: text("alias"),
+                condition: text("condition"),
+                tags: match item.get("tags") {
+                    Some(Value::List(tags)) => tags.iter().map(crate::funcs::strval).collect(),
+                    _ => Vec::new(),
+                },
+            }
+        })
+        .collect()
+}
+
+/// Loads the chart rooted at `dir`, and its subcharts, recursively.
+pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
+    let chart_yaml = join(dir, "Chart.yaml");
+    let metadata = yaml_file(source, &chart_yaml)?;
+    if !matches!(metadata, Value::Map(_)) {
+        return Err(RenderError::in_file("Chart.yaml is not a mapping", chart_yaml, None));
+    }
+    if metadata.get("name").is_none_or(|n| !n.is_truthy()) {
+        return Err(RenderError::in_file("Chart.yaml: chart name is required", chart_yaml, None));
+    }
+    let rules = ignore_rules(source, dir);
+    let mut paths = Vec::new();
+    walk(source, dir, "", &mut paths)?;
+    let mut chart = Chart {
+        dir: dir.to_string(),
+        dependencies: dependencies(&metadata),
+        metadata,
+        values: Map::new(),
+        templates: Vec::new(),
+        files: Vec::new(),
+        subcharts: Vec::new(),
+    };
+    let mut subchart_dirs: Vec<String> = Vec::new();
+    for path in paths {
+        if is_ignored(&rules, &path) {
+            continue;
+        }
+        let full = join(dir, &path);
+        match path.as_str() {
+            "Chart.yaml" | "Chart.lock" | "values.schema.json" | "requirements.yaml" | "requirements.lock" => {}
+            "values.yaml" => {
+                chart.values = match json_numbers(yaml_file(source, &full)?) {
+                    Value::Map(map) => map.borrow().clone(),
+                    Value::Nil => Map::new(),
+                    _ => return Err(RenderError::in_file("values.yaml is not a mapping", full, None)),
+                };
+            }
+            p if p.starts_with("templates/") => {
+                let text = source.read_to_string(&full).map_err(|e| source_error(e, &full))?;
+                chart.templates.push((path, text));
+            }
+            p if p.starts_with("charts/") && !p.ends_with(".prov") => {
+                let name = p["charts/".len()..].split('/').next().unwrap_or_default().to_string();
+                if p.ends_with(".tgz") && !p["charts/".len()..].contains('/') {
+                    return Err(RenderError::in_file(
+                        "packed subcharts (.tgz) are not supported: unpack the chart into charts/ as a directory",
+                        full,
+                        None,
+                    ));
+                }
+                if !subchart_dirs.contains(&name) {
+                    subchart_dirs.push(name);
+                }
+            }
+            _ => {
+                let bytes = source.read_file(&full).map_err(|e| source_error(e, &full))?;
+                chart.files.push((path, bytes));
+            }
+        }
+    }
+    for name in subchart_dirs {
+        let sub_dir = join(dir, &join("charts", &name));
+        if source.is_file(&join(&sub_dir, "Chart.yaml")) {
+            chart.subcharts.push(load(source, &sub_dir)?);
+        }
+    }
+    Ok(chart)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helmignore_rules() {
+        let rules = vec!["*.md".to_string(), "secret/".to_string(), "docs/*.txt".to_string()];
+        assert!(is_ignored(&rules, "README.md"));
+        assert!(is_ignored(&rules, "sub/NOTES.md"));
+        assert!(is_ignored(&rules, "secret/key"));
+        assert!(is_ignored(&rules, "docs/a.txt"));
+        assert!(!is_ignored(&rules, "docs/a.yaml"));
+        assert!(is_ignored(&[], "templates/.hidden.yaml"));
+    }
+}

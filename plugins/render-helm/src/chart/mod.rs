@@ -1,0 +1,12 @@
+//! Charts: loading them from the source tree, their dependencies, their values, `--set` syntax, and the objects
+//! (`.Files`, `.Capabilities`) templates see.
+
+pub mod dependencies;
+pub mod glob;
+pub mod loader;
+pub mod objects;
+pub mod strvals;
+pub mod values;
+
+pub use dependencies::ChartNode;
+pub use loader::{Chart, load};

@@ -1,0 +1,207 @@
+//! From rendered text to manifests: Helm's `---` document split, YAML parsing, empty documents dropped, every
+//! object checked for `apiVersion`, `kind` and `metadata.name`, duplicates refused, and Helm's install order.
+
+use regex::Regex;
+use weft_sdk::{Manifest, RenderError};
+
+use crate::engine::RenderedFile;
+use crate::json::to_serde;
+use crate::template::Value;
+use crate::yaml::parse_document;
+
+/// Helm's install order by kind; other kinds follow, alphabetically.
+const INSTALL_ORDER: &[&str] = &[
+    "PriorityClass",
+    "Namespace",
+    "NetworkPolicy",
+    "ResourceQuota",
+    "LimitRange",
+    "PodSecurityPolicy",
+    "PodDisruptionBudget",
+    "ServiceAccount",
+    "Secret",
+    "SecretList",
+    "ConfigMap",
+    "StorageClass",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "ClusterRoleList",
+    "ClusterRoleBinding",
+    "ClusterRoleBindingList",
+    "Role",
+    "RoleList",
+    "RoleBinding",
+    "RoleBindingList",
+    "Service",
+    "DaemonSet",
+    "Pod",
+    "ReplicationController",
+    "ReplicaSet",
+    "Deployment",
+    "HorizontalPodAutoscaler",
+    "StatefulSet",
+    "Job",
+    "CronJob",
+    "IngressClass",
+    "Ingress",
+    "APIService",
+    "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration",
+];
+
+/// One document of a rendered file and the line it starts on.
+fn split_documents(text: &str) -> Vec<(String, u32)> {
+    let Ok(separator) = Regex::new(r"(?:^|\s*\n)---\s*") else {
+        return vec![(text.to_string(), 1)];
+    };
+    let leading = text.len() - text.trim_start().len();
+    let trimmed = text.trim();
+    let mut documents = Vec::new();
+    let mut start = 0;
+    let line_of = |offset: usize| -> u32 { text[..leading + offset].matches('\n').count() as u32 + 1 };
+    for found in separator.find_iter(trimmed) {
+        documents.push((trimmed[start..found.start()].to_string(), line_of(start)));
+        start = found.end();
+    }
+    documents.push((trimmed[start..].to_string(), line_of(start)));
+    documents
+        .into_iter()
+        .filter(|(d, _)| !d.trim().is_empty())
+        .map(|(d, line)| (d.trim().to_string(), line))
+        .collect()
+}
+
+fn text_at(value: &Value, path: &[&str]) -> Option<String> {
+    let mut current = value.clone();
+    for key in path {
+        current = current.get(key)?;
+    }
+    match current {
+        Value::String(s) if !s.is_empty() => Some(s.to_string()),
+        _ => None,
+    }
+}
+
+/// A manifest with what sorting and duplicate checks need.
+struct Parsed {
+    manifest: Manifest,
+    kind: String,
+    identity: String,
+    template: String,
+}
+
+fn kind_rank(kind: &str) -> usize {
+    INSTALL_ORDER.iter().position(|k| *k == kind).unwrap_or(INSTALL_ORDER.len())
+}
+
+/// Parses, validates and orders the objects of rendered files (`NOTES.txt` excluded).
+pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
+    let mut parsed: Vec<Parsed> = Vec::new();
+    for file in files {
+        if file.name.ends_with("NOTES.txt") {
+            continue;
+        }
+        for (document, line) in split_documents(&file.text) {
+            let value = parse_document(&document).map_err(|e| {
+                RenderError::in_file(
+                    format!("YAML parse error in rendered template {}: {}", file.name, e.message),
+                    file.source_path.clone(),
+                    Some(line + e.line.saturating_sub(1)),
+                )
+            })?;
+            if value.is_nil() {
+                continue;
+            }
+            let invalid = |what: &str| {
+                RenderError::in_file(
+                    format!("rendered template {} has an object without {what}", file.name),
+                    file.source_path.clone(),
+                    Some(line),
+                )
+            };
+            if !matches!(value, Value::Map(_)) {
+                return Err(invalid("a mapping at the top"));
+            }
+            let api_version = text_at(&value, &["apiVersion"]).ok_or_else(|| invalid("apiVersion"))?;
+            let kind = text_at(&value, &["kind"]).ok_or_else(|| invalid("kind"))?;
+            let name = text_at(&value, &["metadata", "name"]).ok_or_else(|| invalid("metadata.name"))?;
+            let namespace = text_at(&value, &["metadata", "namespace"]).unwrap_or_default();
+            let group = api_version.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+            parsed.push(Parsed {
+                manifest: Manifest {
+                    object: to_serde(&value),
+                    file: Some(file.source_path.clone()),
+                },
+                identity: format!("{group}/{kind} {namespace}/{name}"),
+                kind,
+                template: file.name.clone(),
+            });
+        }
+    }
+    for (i, a) in parsed.iter().enumerate() {
+        if let Some(b) = parsed[i + 1..].iter().find(|b| b.identity == a.identity) {
+            return Err(RenderError::in_file(
+                format!(
+                    "duplicate object {} (in {} and {})",
+                    a.identity, a.template, b.template
+                ),
+                a.manifest.file.clone().unwrap_or_default(),
+                None,
+            ));
+        }
+    }
+    parsed.sort_by(|a, b| {
+        kind_rank(&a.kind)
+            .cmp(&kind_rank(&b.kind))
+            .then_with(|| {
+                if kind_rank(&a.kind) == INSTALL_ORDER.len() {
+                    a.kind.cmp(&b.kind)
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .then_with(|| a.template.cmp(&b.template))
+    });
+    Ok(parsed.into_iter().map(|p| p.manifest).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> RenderedFile {
+        RenderedFile {
+            name: name.into(),
+            source_path: name.into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn splits_drops_empty_and_orders() {
+        let files = vec![
+            file(
+                "c/templates/a.yaml",
+                "\n# comment only\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\n\n",
+            ),
+            file("c/templates/b.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+            file("c/templates/NOTES.txt", "not yaml: [\n"),
+        ];
+        let manifests = collect(&files).unwrap();
+        let kinds: Vec<&str> = manifests.iter().map(|m| m.object["kind"].as_str().unwrap_or("")).collect();
+        assert_eq!(kinds, vec!["ConfigMap", "Deployment"]);
+    }
+
+    #[test]
+    fn refuses_invalid_and_duplicate_objects() {
+        let missing = collect(&[file("t.yaml", "a: 1\n---\nkind: X\napiVersion: v1\n")]).unwrap_err();
+        assert!(missing.message.contains("apiVersion"), "{}", missing.message);
+        let missing_name = collect(&[file("t.yaml", "---\nkind: X\napiVersion: v1\nmetadata: {}\n")]).unwrap_err();
+        assert_eq!(missing_name.line, Some(2));
+        let doc = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+        let duplicate = collect(&[file("a.yaml", doc), file("b.yaml", doc)]).unwrap_err();
+        assert!(duplicate.message.contains("duplicate"), "{}", duplicate.message);
+    }
+}
