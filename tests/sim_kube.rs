@@ -896,7 +896,12 @@ fn fast_sim() -> Simulator {
 
 fn pods_of(pods: &[Pod], prefix: &str) -> Vec<Pod> {
     pods.iter()
-        .filter(|pod| pod.metadata.name.as_deref().is_some_and(|name| name.starts_with(prefix)))
+        .filter(|pod| {
+            pod.metadata
+                .name
+                .as_deref()
+                .is_some_and(|name| name.starts_with(prefix))
+        })
         .cloned()
         .collect()
 }
@@ -906,48 +911,93 @@ async fn a_deployment_goes_progressing_then_available_with_ready_pods() {
     let sim = fast_sim();
     let deployments: Api<Deployment> = Api::default_namespaced(sim.client());
     deployments
-        .patch("web", &PatchParams::apply("weft"), &Patch::Apply(deployment_json("web", 3, "nginx:1.27")))
+        .patch(
+            "web",
+            &PatchParams::apply("weft"),
+            &Patch::Apply(deployment_json("web", 3, "nginx:1.27")),
+        )
         .await
         .expect("applied");
 
     // While pods start, the rollout is Progressing but not yet Available at full strength.
-    let progressing = wait_for(&deployments, "web", "Progressing=True before completion", |d| {
-        let status = d.status.as_ref();
-        let progressing = condition(status.and_then(|s| s.conditions.as_ref()), "Progressing");
-        progressing.is_some_and(|c| c.status.as_deref() == Some("True"))
-            && status.and_then(|s| s.available_replicas).unwrap_or(0) < 3
-    })
+    let progressing = wait_for(
+        &deployments,
+        "web",
+        "Progressing=True before completion",
+        |d| {
+            let status = d.status.as_ref();
+            let progressing = condition(status.and_then(|s| s.conditions.as_ref()), "Progressing");
+            progressing.is_some_and(|c| c.status.as_deref() == Some("True"))
+                && status.and_then(|s| s.available_replicas).unwrap_or(0) < 3
+        },
+    )
     .await;
-    let reason = condition(progressing.status.as_ref().and_then(|s| s.conditions.as_ref()), "Progressing")
-        .and_then(|c| c.reason.clone());
+    let reason = condition(
+        progressing
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref()),
+        "Progressing",
+    )
+    .and_then(|c| c.reason.clone());
     assert_ne!(reason.as_deref(), Some("NewReplicaSetAvailable"));
 
-    let done = wait_for(&deployments, "web", "Available with 3 ready replicas", |d| {
-        let Some(status) = d.status.as_ref() else { return false };
-        let available = condition(status.conditions.as_ref(), "Available");
-        let progressing = condition(status.conditions.as_ref(), "Progressing");
-        status.ready_replicas == Some(3)
-            && status.available_replicas == Some(3)
-            && status.updated_replicas == Some(3)
-            && available.is_some_and(|c| c.status.as_deref() == Some("True"))
-            && progressing.is_some_and(|c| c.reason.as_deref() == Some("NewReplicaSetAvailable"))
-    })
+    let done = wait_for(
+        &deployments,
+        "web",
+        "Available with 3 ready replicas",
+        |d| {
+            let Some(status) = d.status.as_ref() else {
+                return false;
+            };
+            let available = condition(status.conditions.as_ref(), "Available");
+            let progressing = condition(status.conditions.as_ref(), "Progressing");
+            status.ready_replicas == Some(3)
+                && status.available_replicas == Some(3)
+                && status.updated_replicas == Some(3)
+                && available.is_some_and(|c| c.status.as_deref() == Some("True"))
+                && progressing
+                    .is_some_and(|c| c.reason.as_deref() == Some("NewReplicaSetAvailable"))
+        },
+    )
     .await;
-    assert_eq!(done.status.as_ref().and_then(|s| s.observed_generation), done.metadata.generation);
+    assert_eq!(
+        done.status.as_ref().and_then(|s| s.observed_generation),
+        done.metadata.generation
+    );
 
     let replica_sets: Api<ReplicaSet> = Api::default_namespaced(sim.client());
-    let sets = replica_sets.list(&ListParams::default().labels("app=web")).await.expect("list");
+    let sets = replica_sets
+        .list(&ListParams::default().labels("app=web"))
+        .await
+        .expect("list");
     assert_eq!(sets.items.len(), 1);
     let set = &sets.items[0];
-    assert_eq!(set.metadata.owner_references.as_ref().map(|o| o[0].name.clone()).as_deref(), Some("web"));
+    assert_eq!(
+        set.metadata
+            .owner_references
+            .as_ref()
+            .map(|o| o[0].name.clone())
+            .as_deref(),
+        Some("web")
+    );
     let pods: Api<Pod> = Api::default_namespaced(sim.client());
-    let listed = pods.list(&ListParams::default().labels("app=web")).await.expect("pods");
+    let listed = pods
+        .list(&ListParams::default().labels("app=web"))
+        .await
+        .expect("pods");
     assert_eq!(listed.items.len(), 3);
     for pod in &listed.items {
         let status = pod.status.as_ref().expect("status");
         assert_eq!(status.phase.as_deref(), Some("Running"));
         assert!(status.pod_ip.is_some());
-        assert!(pod.spec.as_ref().and_then(|s| s.node_name.clone()).is_some(), "scheduled");
+        assert!(
+            pod.spec
+                .as_ref()
+                .and_then(|s| s.node_name.clone())
+                .is_some(),
+            "scheduled"
+        );
     }
 }
 
@@ -957,7 +1007,11 @@ async fn a_rolling_update_replaces_every_pod() {
     let deployments: Api<Deployment> = Api::default_namespaced(sim.client());
     let pods: Api<Pod> = Api::default_namespaced(sim.client());
     deployments
-        .patch("roll", &PatchParams::apply("weft"), &Patch::Apply(deployment_json("roll", 4, "app:1")))
+        .patch(
+            "roll",
+            &PatchParams::apply("weft"),
+            &Patch::Apply(deployment_json("roll", 4, "app:1")),
+        )
         .await
         .expect("applied");
     wait_for(&deployments, "roll", "first rollout", |d| {
@@ -973,7 +1027,11 @@ async fn a_rolling_update_replaces_every_pod() {
         .filter_map(|pod| pod.metadata.name)
         .collect();
     deployments
-        .patch("roll", &PatchParams::apply("weft"), &Patch::Apply(deployment_json("roll", 4, "app:2")))
+        .patch(
+            "roll",
+            &PatchParams::apply("weft"),
+            &Patch::Apply(deployment_json("roll", 4, "app:2")),
+        )
         .await
         .expect("updated");
     // During the rollout, the controller never drops below maxUnavailable (25% of 4 = 1).
@@ -992,24 +1050,50 @@ async fn a_rolling_update_replaces_every_pod() {
         if complete {
             break;
         }
-        assert!(tokio::time::Instant::now() < deadline, "rollout did not finish: {status:?}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "rollout did not finish: {status:?}"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    assert!(lowest_available >= 3, "availability dropped to {lowest_available}");
+    assert!(
+        lowest_available >= 3,
+        "availability dropped to {lowest_available}"
+    );
     wait_until("old pods gone", || async {
-        let now = pods.list(&ListParams::default().labels("app=roll")).await.expect("pods").items;
+        let now = pods
+            .list(&ListParams::default().labels("app=roll"))
+            .await
+            .expect("pods")
+            .items;
         now.len() == 4
             && now.iter().all(|pod| {
                 !before.contains(pod.metadata.name.as_ref().expect("name"))
-                    && pod.spec.as_ref().map(|s| s.containers[0].image.clone()) == Some(Some("app:2".to_owned()))
+                    && pod.spec.as_ref().map(|s| s.containers[0].image.clone())
+                        == Some(Some("app:2".to_owned()))
             })
     })
     .await;
     let sets: Api<ReplicaSet> = Api::default_namespaced(sim.client());
-    let sets = sets.list(&ListParams::default().labels("app=roll")).await.expect("sets").items;
+    let sets = sets
+        .list(&ListParams::default().labels("app=roll"))
+        .await
+        .expect("sets")
+        .items;
     assert_eq!(sets.len(), 2, "the old ReplicaSet is kept as history");
-    let revision = deployments.get("roll").await.expect("get").metadata.annotations.unwrap_or_default();
-    assert_eq!(revision.get("deployment.kubernetes.io/revision").map(String::as_str), Some("2"));
+    let revision = deployments
+        .get("roll")
+        .await
+        .expect("get")
+        .metadata
+        .annotations
+        .unwrap_or_default();
+    assert_eq!(
+        revision
+            .get("deployment.kubernetes.io/revision")
+            .map(String::as_str),
+        Some("2")
+    );
 }
 
 #[tokio::test]
@@ -1025,16 +1109,29 @@ async fn a_bad_image_degrades_the_deployment() {
     let degraded = wait_for(&deployments, "broken", "ProgressDeadlineExceeded", |d| {
         let conditions = d.status.as_ref().and_then(|s| s.conditions.as_ref());
         condition(conditions, "Progressing").is_some_and(|c| {
-            c.status.as_deref() == Some("False") && c.reason.as_deref() == Some("ProgressDeadlineExceeded")
+            c.status.as_deref() == Some("False")
+                && c.reason.as_deref() == Some("ProgressDeadlineExceeded")
         })
     })
     .await;
     let conditions = degraded.status.as_ref().and_then(|s| s.conditions.as_ref());
-    assert_eq!(condition(conditions, "Available").and_then(|c| c.status.clone()).as_deref(), Some("False"));
-    assert_eq!(degraded.status.as_ref().and_then(|s| s.available_replicas), None);
+    assert_eq!(
+        condition(conditions, "Available")
+            .and_then(|c| c.status.clone())
+            .as_deref(),
+        Some("False")
+    );
+    assert_eq!(
+        degraded.status.as_ref().and_then(|s| s.available_replicas),
+        None
+    );
 
     let pods: Api<Pod> = Api::default_namespaced(sim.client());
-    let listed = pods.list(&ListParams::default().labels("app=broken")).await.expect("pods").items;
+    let listed = pods
+        .list(&ListParams::default().labels("app=broken"))
+        .await
+        .expect("pods")
+        .items;
     assert_eq!(listed.len(), 2);
     for pod in listed {
         let waiting = pod
@@ -1043,7 +1140,13 @@ async fn a_bad_image_degrades_the_deployment() {
             .and_then(|statuses| statuses[0].state.clone())
             .and_then(|state| state.waiting)
             .and_then(|waiting| waiting.reason);
-        assert!(matches!(waiting.as_deref(), Some("ImagePullBackOff" | "ErrImagePull")), "{waiting:?}");
+        assert!(
+            matches!(
+                waiting.as_deref(),
+                Some("ImagePullBackOff" | "ErrImagePull")
+            ),
+            "{waiting:?}"
+        );
     }
 }
 
@@ -1057,30 +1160,72 @@ async fn crash_looping_and_never_ready_pods() {
             "spec": {"containers": [{"name": "app", "image": image}]}
         }))
         .expect("pod");
-        pods.create(&PostParams::default(), &pod).await.expect("created");
+        pods.create(&PostParams::default(), &pod)
+            .await
+            .expect("created");
     }
-    let crashing = wait_for(&pods, "crasher", "restartCount >= 2 in CrashLoopBackOff", |pod| {
-        let statuses = pod.status.as_ref().and_then(|s| s.container_statuses.clone()).unwrap_or_default();
-        statuses.first().is_some_and(|status| {
-            status.restart_count >= 2
-                && status.state.as_ref().and_then(|s| s.waiting.as_ref()).and_then(|w| w.reason.as_deref())
-                    == Some("CrashLoopBackOff")
-        })
-    })
+    let crashing = wait_for(
+        &pods,
+        "crasher",
+        "restartCount >= 2 in CrashLoopBackOff",
+        |pod| {
+            let statuses = pod
+                .status
+                .as_ref()
+                .and_then(|s| s.container_statuses.clone())
+                .unwrap_or_default();
+            statuses.first().is_some_and(|status| {
+                status.restart_count >= 2
+                    && status
+                        .state
+                        .as_ref()
+                        .and_then(|s| s.waiting.as_ref())
+                        .and_then(|w| w.reason.as_deref())
+                        == Some("CrashLoopBackOff")
+            })
+        },
+    )
     .await;
-    let last_exit = crashing.status.and_then(|s| s.container_statuses).and_then(|s| s[0].last_state.clone())
-        .and_then(|state| state.terminated).map(|terminated| terminated.exit_code);
+    let last_exit = crashing
+        .status
+        .and_then(|s| s.container_statuses)
+        .and_then(|s| s[0].last_state.clone())
+        .and_then(|state| state.terminated)
+        .map(|terminated| terminated.exit_code);
     assert_eq!(last_exit, Some(1));
     tokio::time::sleep(Duration::from_millis(500)).await;
     let stuck = pods.get("stuck").await.expect("get");
     let status = stuck.status.expect("status");
     assert_eq!(status.phase.as_deref(), Some("Running"));
-    let ready = status.conditions.unwrap_or_default().into_iter().find(|c| c.type_ == "Ready").map(|c| c.status);
+    let ready = status
+        .conditions
+        .unwrap_or_default()
+        .into_iter()
+        .find(|c| c.type_ == "Ready")
+        .map(|c| c.status);
     assert_eq!(ready.as_deref(), Some("False"));
 
-    let logs = pods.logs("crasher", &Default::default()).await.expect("logs");
+    let logs = pods
+        .logs("crasher", &Default::default())
+        .await
+        .expect("logs");
     assert!(logs.contains("simulated crash"), "{logs}");
-    assert_eq!(logs, pods.logs("crasher", &Default::default()).await.expect("logs again").replace("", ""));
+    let previous = pods
+        .logs(
+            "crasher",
+            &kube::api::LogParams {
+                previous: true,
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("previous run's logs");
+    assert!(previous.contains("exit code 1"), "{previous}");
+    let waiting = pods
+        .logs("never-there", &Default::default())
+        .await
+        .expect_err("no such pod");
+    assert_eq!(api_code(&waiting), Some(404));
 }
 
 #[tokio::test]
@@ -1090,43 +1235,87 @@ async fn garbage_collection_follows_propagation_policy() {
     let sets: Api<ReplicaSet> = Api::default_namespaced(sim.client());
     let pods: Api<Pod> = Api::default_namespaced(sim.client());
     for name in ["bg", "fg", "orphan"] {
-        deployments.create(&PostParams::default(), &deployment(name, 2, "app:1")).await.expect("created");
+        deployments
+            .create(&PostParams::default(), &deployment(name, 2, "app:1"))
+            .await
+            .expect("created");
     }
     for name in ["bg", "fg", "orphan"] {
-        wait_for(&deployments, name, "ready", |d| d.status.as_ref().and_then(|s| s.ready_replicas) == Some(2)).await;
+        wait_for(&deployments, name, "ready", |d| {
+            d.status.as_ref().and_then(|s| s.ready_replicas) == Some(2)
+        })
+        .await;
     }
     let count = |label: &'static str| {
         let pods = pods.clone();
         let sets = sets.clone();
         async move {
             let selector = format!("app={label}");
-            let pod_count = pods.list(&ListParams::default().labels(&selector)).await.expect("pods").items.len();
-            let set_count = sets.list(&ListParams::default().labels(&selector)).await.expect("sets").items.len();
+            let pod_count = pods
+                .list(&ListParams::default().labels(&selector))
+                .await
+                .expect("pods")
+                .items
+                .len();
+            let set_count = sets
+                .list(&ListParams::default().labels(&selector))
+                .await
+                .expect("sets")
+                .items
+                .len();
             (set_count, pod_count)
         }
     };
 
-    deployments.delete("bg", &DeleteParams::background()).await.expect("deleted");
-    assert_eq!(api_code(&deployments.get("bg").await.expect_err("gone at once")), Some(404));
-    wait_until("background dependents collected", || async { count("bg").await == (0, 0) }).await;
+    deployments
+        .delete("bg", &DeleteParams::background())
+        .await
+        .expect("deleted");
+    assert_eq!(
+        api_code(&deployments.get("bg").await.expect_err("gone at once")),
+        Some(404)
+    );
+    wait_until("background dependents collected", || async {
+        count("bg").await == (0, 0)
+    })
+    .await;
 
-    let foreground = deployments.delete("fg", &DeleteParams::foreground()).await.expect("deleting");
-    assert!(foreground.is_left(), "foreground deletion keeps the owner first");
+    let foreground = deployments
+        .delete("fg", &DeleteParams::foreground())
+        .await
+        .expect("deleting");
+    assert!(
+        foreground.is_left(),
+        "foreground deletion keeps the owner first"
+    );
     wait_until("foreground owner gone last", || async {
         deployments.get_opt("fg").await.expect("get").is_none()
     })
     .await;
     assert_eq!(count("fg").await, (0, 0));
 
-    deployments.delete("orphan", &DeleteParams::orphan()).await.expect("deleting");
+    deployments
+        .delete("orphan", &DeleteParams::orphan())
+        .await
+        .expect("deleting");
     wait_until("orphaning owner gone", || async {
         deployments.get_opt("orphan").await.expect("get").is_none()
     })
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let left = sets.list(&ListParams::default().labels("app=orphan")).await.expect("sets").items;
+    let left = sets
+        .list(&ListParams::default().labels("app=orphan"))
+        .await
+        .expect("sets")
+        .items;
     assert_eq!(left.len(), 1, "the ReplicaSet survives");
-    assert!(left[0].metadata.owner_references.as_ref().is_none_or(Vec::is_empty));
+    assert!(
+        left[0]
+            .metadata
+            .owner_references
+            .as_ref()
+            .is_none_or(Vec::is_empty)
+    );
     assert_eq!(count("orphan").await.1, 2, "its pods too");
     let _ = PropagationPolicy::Background;
 }
@@ -1143,12 +1332,21 @@ async fn jobs_services_volumes_and_sets() {
                 "containers": [{"name": "task", "image": image}]}}}
         }))
         .expect("job");
-        jobs.create(&PostParams::default(), &job).await.expect("created");
+        jobs.create(&PostParams::default(), &job)
+            .await
+            .expect("created");
     }
-    let has = |kind: &'static str| move |job: &Job| {
-        job.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|conditions| {
-            conditions.iter().any(|c| c.type_ == kind && c.status == "True")
-        })
+    let has = |kind: &'static str| {
+        move |job: &Job| {
+            job.status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .is_some_and(|conditions| {
+                    conditions
+                        .iter()
+                        .any(|c| c.type_ == kind && c.status == "True")
+                })
+        }
     };
     let done = wait_for(&jobs, "ok", "Complete", has("Complete")).await;
     assert_eq!(done.status.and_then(|s| s.succeeded), Some(1));
@@ -1161,10 +1359,23 @@ async fn jobs_services_volumes_and_sets() {
         "spec": {"type": "LoadBalancer", "selector": {"app": "front"}, "ports": [{"port": 80}]}
     }))
     .expect("service");
-    let created = services.create(&PostParams::default(), &service).await.expect("created");
-    assert!(created.spec.as_ref().and_then(|s| s.cluster_ip.clone()).is_some());
+    let created = services
+        .create(&PostParams::default(), &service)
+        .await
+        .expect("created");
+    assert!(
+        created
+            .spec
+            .as_ref()
+            .and_then(|s| s.cluster_ip.clone())
+            .is_some()
+    );
     wait_for(&services, "front", "load balancer IP", |service| {
-        service.status.as_ref().and_then(|s| s.load_balancer.as_ref()).and_then(|lb| lb.ingress.as_ref())
+        service
+            .status
+            .as_ref()
+            .and_then(|s| s.load_balancer.as_ref())
+            .and_then(|lb| lb.ingress.as_ref())
             .is_some_and(|ingress| ingress.iter().any(|entry| entry.ip.is_some()))
     })
     .await;
@@ -1175,7 +1386,10 @@ async fn jobs_services_volumes_and_sets() {
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "2Gi"}}}
     }))
     .expect("claim");
-    claims.create(&PostParams::default(), &claim).await.expect("created");
+    claims
+        .create(&PostParams::default(), &claim)
+        .await
+        .expect("created");
     wait_for(&claims, "data", "Bound", |claim| {
         claim.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Bound")
     })
@@ -1185,24 +1399,51 @@ async fn jobs_services_volumes_and_sets() {
     let mut set = deployment_json("db", 3, "postgres:16");
     set["kind"] = json!("StatefulSet");
     set["spec"]["serviceName"] = json!("db");
-    stateful.create(&PostParams::default(), &serde_json::from_value(set).expect("sts")).await.expect("created");
-    wait_for(&stateful, "db", "3 ready", |s| s.status.as_ref().and_then(|s| s.ready_replicas) == Some(3)).await;
+    stateful
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(set).expect("sts"),
+        )
+        .await
+        .expect("created");
+    wait_for(&stateful, "db", "3 ready", |s| {
+        s.status.as_ref().and_then(|s| s.ready_replicas) == Some(3)
+    })
+    .await;
     let pods: Api<Pod> = Api::default_namespaced(client.clone());
-    let mut names: Vec<String> = pods_of(&pods.list(&ListParams::default().labels("app=db")).await.expect("pods").items, "db-")
-        .into_iter()
-        .filter_map(|pod| pod.metadata.name)
-        .collect();
+    let mut names: Vec<String> = pods_of(
+        &pods
+            .list(&ListParams::default().labels("app=db"))
+            .await
+            .expect("pods")
+            .items,
+        "db-",
+    )
+    .into_iter()
+    .filter_map(|pod| pod.metadata.name)
+    .collect();
     names.sort();
     assert_eq!(names, vec!["db-0", "db-1", "db-2"]);
 
     let daemons: Api<DaemonSet> = Api::default_namespaced(client.clone());
     let mut daemon = deployment_json("agent", 1, "agent:1");
     daemon["kind"] = json!("DaemonSet");
-    daemon["spec"].as_object_mut().expect("spec").remove("replicas");
-    daemons.create(&PostParams::default(), &serde_json::from_value(daemon).expect("ds")).await.expect("created");
+    daemon["spec"]
+        .as_object_mut()
+        .expect("spec")
+        .remove("replicas");
+    daemons
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(daemon).expect("ds"),
+        )
+        .await
+        .expect("created");
     let nodes = sim.api_server().config().node_count as i32;
     wait_for(&daemons, "agent", "a ready pod per node", |d| {
-        d.status.as_ref().is_some_and(|s| s.desired_number_scheduled == nodes && s.number_ready == nodes)
+        d.status
+            .as_ref()
+            .is_some_and(|s| s.desired_number_scheduled == nodes && s.number_ready == nodes)
     })
     .await;
 }
@@ -1210,19 +1451,30 @@ async fn jobs_services_volumes_and_sets() {
 #[tokio::test]
 async fn served_simulator_answers_over_tcp_with_a_kubeconfig() {
     let sim = fast_sim();
-    let served = sim.serve("127.0.0.1:0".parse().expect("addr")).await.expect("served");
+    let served = sim
+        .serve("127.0.0.1:0".parse().expect("addr"))
+        .await
+        .expect("served");
     let directory = tempfile::tempdir().expect("tempdir");
     let path = directory.path().join("kubeconfig");
     served.write_kubeconfig(&path).expect("written");
     let kubeconfig = kube::config::Kubeconfig::read_from(&path).expect("kubeconfig");
-    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &kube::config::KubeConfigOptions::default())
-        .await
-        .expect("config");
+    let config = kube::Config::from_custom_kubeconfig(
+        kubeconfig,
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .expect("config");
     let client = Client::try_from(config).expect("client");
     let version = client.apiserver_version().await.expect("version");
     assert_eq!(version.major, "1");
     let maps: Api<ConfigMap> = Api::default_namespaced(client);
-    maps.create(&PostParams::default(), &config_map("over-tcp", &[], &[])).await.expect("created");
+    maps.create(&PostParams::default(), &config_map("over-tcp", &[], &[]))
+        .await
+        .expect("created");
     let local: Api<ConfigMap> = Api::default_namespaced(sim.client());
-    assert!(local.get("over-tcp").await.is_ok(), "both clients see the same cluster");
+    assert!(
+        local.get("over-tcp").await.is_ok(),
+        "both clients see the same cluster"
+    );
 }

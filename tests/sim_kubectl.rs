@@ -33,7 +33,9 @@ fn kubectl_available() -> bool {
     if Path::new(KUBECTL).exists() {
         true
     } else {
-        println!("SKIPPED: kubectl is not installed at {KUBECTL}; the kubectl checks of the simulator did not run");
+        println!(
+            "SKIPPED: kubectl is not installed at {KUBECTL}; the kubectl checks of the simulator did not run"
+        );
         false
     }
 }
@@ -41,10 +43,19 @@ fn kubectl_available() -> bool {
 impl Cluster {
     async fn start() -> Self {
         let sim = Simulator::new(SimConfig::fast());
-        let served = sim.serve("127.0.0.1:0".parse().expect("addr")).await.expect("served");
+        let served = sim
+            .serve("127.0.0.1:0".parse().expect("addr"))
+            .await
+            .expect("served");
         let directory = tempfile::tempdir().expect("tempdir");
-        served.write_kubeconfig(directory.path().join("kubeconfig")).expect("kubeconfig");
-        Self { sim, _served: served, directory }
+        served
+            .write_kubeconfig(directory.path().join("kubeconfig"))
+            .expect("kubeconfig");
+        Self {
+            sim,
+            _served: served,
+            directory,
+        }
     }
 
     fn command(&self, args: &[&str]) -> Command {
@@ -76,7 +87,11 @@ impl Cluster {
 
     async fn run_ok(&self, args: &[&str]) -> String {
         let output = self.run(args).await;
-        assert!(output.success, "kubectl {args:?} failed:\n{}\n{}", output.stdout, output.stderr);
+        assert!(
+            output.success,
+            "kubectl {args:?} failed:\n{}\n{}",
+            output.stdout, output.stderr
+        );
         output.stdout
     }
 
@@ -133,16 +148,31 @@ async fn server_side_apply_then_rollout_status() {
     let cluster = Cluster::start().await;
     let manifest = cluster.write("web.yaml", &deployment_yaml("web", 3, "nginx:1.27"));
     let manifest = manifest.to_str().expect("utf-8 path");
-    let applied = cluster.run_ok(&["apply", "--server-side", "-f", manifest]).await;
-    assert!(applied.contains("deployment.apps/web serverside-applied"), "{applied}");
-    assert!(applied.contains("service/web serverside-applied"), "{applied}");
+    let applied = cluster
+        .run_ok(&["apply", "--server-side", "-f", manifest])
+        .await;
+    assert!(
+        applied.contains("deployment.apps/web serverside-applied"),
+        "{applied}"
+    );
+    assert!(
+        applied.contains("service/web serverside-applied"),
+        "{applied}"
+    );
 
-    let rollout = cluster.run_ok(&["rollout", "status", "deployment/web", "--timeout=30s"]).await;
+    let rollout = cluster
+        .run_ok(&["rollout", "status", "deployment/web", "--timeout=30s"])
+        .await;
     assert!(rollout.contains("successfully rolled out"), "{rollout}");
 
     let deployments: Api<Deployment> = Api::default_namespaced(cluster.sim.client());
     let deployment = deployments.get("web").await.expect("stored");
-    assert_eq!(deployment.status.and_then(|status| status.available_replicas), Some(3));
+    assert_eq!(
+        deployment
+            .status
+            .and_then(|status| status.available_replicas),
+        Some(3)
+    );
     let managers: Vec<String> = deployment
         .metadata
         .managed_fields
@@ -154,8 +184,13 @@ async fn server_side_apply_then_rollout_status() {
     assert_eq!(managers, vec!["kubectl".to_owned()]);
 
     let table = cluster.run_ok(&["get", "deployments"]).await;
-    assert!(table.contains("READY") && table.contains("web") && table.contains("3/3"), "{table}");
-    let json_out = cluster.run_ok(&["get", "deployment", "web", "-o", "json"]).await;
+    assert!(
+        table.contains("READY") && table.contains("web") && table.contains("3/3"),
+        "{table}"
+    );
+    let json_out = cluster
+        .run_ok(&["get", "deployment", "web", "-o", "json"])
+        .await;
     let parsed: serde_json::Value = serde_json::from_str(&json_out).expect("json");
     assert_eq!(parsed["status"]["readyReplicas"], 3);
 }
@@ -166,13 +201,27 @@ async fn rollout_status_reports_a_stuck_rollout() {
         return;
     }
     let cluster = Cluster::start().await;
-    let manifest = deployment_yaml("stuck", 1, "registry.example/fail-pull:1")
-        .replace("  replicas: 1\n", "  replicas: 1\n  progressDeadlineSeconds: 1\n");
+    let manifest = deployment_yaml("stuck", 1, "registry.example/fail-pull:1").replace(
+        "  replicas: 1\n",
+        "  replicas: 1\n  progressDeadlineSeconds: 1\n",
+    );
     let path = cluster.write("stuck.yaml", &manifest);
-    cluster.run_ok(&["apply", "--server-side", "-f", path.to_str().expect("path")]).await;
-    let rollout = cluster.run(&["rollout", "status", "deployment/stuck", "--timeout=30s"]).await;
-    assert!(!rollout.success, "a pull failure must not roll out: {}", rollout.stdout);
-    assert!(rollout.stderr.contains("exceeded its progress deadline"), "{}", rollout.stderr);
+    cluster
+        .run_ok(&["apply", "--server-side", "-f", path.to_str().expect("path")])
+        .await;
+    let rollout = cluster
+        .run(&["rollout", "status", "deployment/stuck", "--timeout=30s"])
+        .await;
+    assert!(
+        !rollout.success,
+        "a pull failure must not roll out: {}",
+        rollout.stdout
+    );
+    assert!(
+        rollout.stderr.contains("exceeded its progress deadline"),
+        "{}",
+        rollout.stderr
+    );
 }
 
 #[tokio::test]
@@ -184,15 +233,31 @@ async fn apply_conflicts_between_two_field_managers() {
     let first = cluster.write("first.yaml", &deployment_yaml("shared", 2, "app:1"));
     let second = cluster.write("second.yaml", &deployment_yaml("shared", 5, "app:1"));
     cluster
-        .run_ok(&["apply", "--server-side", "--field-manager=alice", "-f", first.to_str().expect("path")])
+        .run_ok(&[
+            "apply",
+            "--server-side",
+            "--field-manager=alice",
+            "-f",
+            first.to_str().expect("path"),
+        ])
         .await;
     let conflict = cluster
-        .run(&["apply", "--server-side", "--field-manager=bob", "-f", second.to_str().expect("path")])
+        .run(&[
+            "apply",
+            "--server-side",
+            "--field-manager=bob",
+            "-f",
+            second.to_str().expect("path"),
+        ])
         .await;
     assert!(!conflict.success, "bob must conflict with alice");
     assert!(conflict.stderr.contains("conflict"), "{}", conflict.stderr);
     assert!(conflict.stderr.contains("alice"), "{}", conflict.stderr);
-    assert!(conflict.stderr.contains(".spec.replicas"), "{}", conflict.stderr);
+    assert!(
+        conflict.stderr.contains(".spec.replicas"),
+        "{}",
+        conflict.stderr
+    );
 
     cluster
         .run_ok(&[
@@ -205,7 +270,13 @@ async fn apply_conflicts_between_two_field_managers() {
         ])
         .await;
     let replicas = cluster
-        .run_ok(&["get", "deployment", "shared", "-o", "jsonpath={.spec.replicas}"])
+        .run_ok(&[
+            "get",
+            "deployment",
+            "shared",
+            "-o",
+            "jsonpath={.spec.replicas}",
+        ])
         .await;
     assert_eq!(replicas.trim(), "5");
 }
@@ -218,7 +289,13 @@ async fn get_watch_prints_changes() {
     let cluster = Cluster::start().await;
     let maps: Api<ConfigMap> = Api::default_namespaced(cluster.sim.client());
     let mut child = cluster
-        .command(&["get", "configmaps", "-w", "--output-watch-events", "--request-timeout=30s"])
+        .command(&[
+            "get",
+            "configmaps",
+            "-w",
+            "--output-watch-events",
+            "--request-timeout=30s",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -231,24 +308,35 @@ async fn get_watch_prints_changes() {
             tokio::time::sleep(Duration::from_millis(500)).await;
             for name in ["watched-a", "watched-b"] {
                 let map: ConfigMap =
-                    serde_json::from_value(json!({"metadata": {"name": name}, "data": {"k": "v"}})).expect("cm");
-                maps.create(&PostParams::default(), &map).await.expect("created");
+                    serde_json::from_value(json!({"metadata": {"name": name}, "data": {"k": "v"}}))
+                        .expect("cm");
+                maps.create(&PostParams::default(), &map)
+                    .await
+                    .expect("created");
             }
         })
     };
     let mut seen = Vec::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while !(seen.iter().any(|line: &String| line.contains("ADDED") && line.contains("watched-b"))) {
+    while !(seen
+        .iter()
+        .any(|line: &String| line.contains("ADDED") && line.contains("watched-b")))
+    {
         let line = tokio::time::timeout_at(deadline, lines.next_line())
             .await
-            .unwrap_or_else(|_| panic!("kubectl get -w printed no event for watched-b; saw {seen:?}"))
+            .unwrap_or_else(|_| {
+                panic!("kubectl get -w printed no event for watched-b; saw {seen:?}")
+            })
             .expect("read")
             .unwrap_or_else(|| panic!("kubectl get -w ended early; saw {seen:?}"));
         seen.push(line);
     }
     child.kill().await.expect("stopped");
     writer.await.expect("writer");
-    assert!(seen.iter().any(|line| line.contains("watched-a")), "{seen:?}");
+    assert!(
+        seen.iter().any(|line| line.contains("watched-a")),
+        "{seen:?}"
+    );
 }
 
 #[tokio::test]
@@ -263,10 +351,17 @@ async fn logs_are_deterministic_lines() {
         "spec": {"containers": [{"name": "app", "image": "talker:1"}]}
     }))
     .expect("pod");
-    pods.create(&PostParams::default(), &pod).await.expect("created");
+    pods.create(&PostParams::default(), &pod)
+        .await
+        .expect("created");
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
-        let phase = pods.get("talker").await.expect("get").status.and_then(|status| status.phase);
+        let phase = pods
+            .get("talker")
+            .await
+            .expect("get")
+            .status
+            .and_then(|status| status.phase);
         if phase.as_deref() == Some("Running") {
             break;
         }
@@ -274,7 +369,8 @@ async fn logs_are_deterministic_lines() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let logs = cluster.run_ok(&["logs", "talker"]).await;
-    let expected = weft_sim::pod_logs::container_log("talker", "app", "talker:1", 0).join("\n") + "\n";
+    let expected =
+        weft_sim::pod_logs::container_log("talker", "app", "talker:1", 0).join("\n") + "\n";
     assert_eq!(logs, expected);
     let tail = cluster.run_ok(&["logs", "pod/talker", "--tail=1"]).await;
     assert_eq!(tail.lines().count(), 1);
@@ -289,28 +385,73 @@ async fn delete_with_cascade() {
     let cluster = Cluster::start().await;
     for name in ["gone", "kept"] {
         let path = cluster.write(&format!("{name}.yaml"), &deployment_yaml(name, 2, "app:1"));
-        cluster.run_ok(&["apply", "--server-side", "-f", path.to_str().expect("path")]).await;
-        cluster.run_ok(&["rollout", "status", &format!("deployment/{name}"), "--timeout=30s"]).await;
+        cluster
+            .run_ok(&["apply", "--server-side", "-f", path.to_str().expect("path")])
+            .await;
+        cluster
+            .run_ok(&[
+                "rollout",
+                "status",
+                &format!("deployment/{name}"),
+                "--timeout=30s",
+            ])
+            .await;
     }
     let deleted = cluster
-        .run_ok(&["delete", "deployment", "gone", "--cascade=foreground", "--timeout=30s"])
+        .run_ok(&[
+            "delete",
+            "deployment",
+            "gone",
+            "--cascade=foreground",
+            "--timeout=30s",
+        ])
         .await;
-    assert!(deleted.contains("deployment.apps \"gone\" deleted"), "{deleted}");
+    assert!(
+        deleted.contains("deployment.apps \"gone\" deleted"),
+        "{deleted}"
+    );
     let sets: Api<ReplicaSet> = Api::default_namespaced(cluster.sim.client());
     let pods: Api<Pod> = Api::default_namespaced(cluster.sim.client());
-    assert!(sets.list(&ListParams::default().labels("app=gone")).await.expect("sets").items.is_empty());
+    assert!(
+        sets.list(&ListParams::default().labels("app=gone"))
+            .await
+            .expect("sets")
+            .items
+            .is_empty()
+    );
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    while !pods.list(&ListParams::default().labels("app=gone")).await.expect("pods").items.is_empty() {
-        assert!(tokio::time::Instant::now() < deadline, "pods of a foreground-deleted deployment remain");
+    while !pods
+        .list(&ListParams::default().labels("app=gone"))
+        .await
+        .expect("pods")
+        .items
+        .is_empty()
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "pods of a foreground-deleted deployment remain"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
     cluster
-        .run_ok(&["delete", "deployment", "kept", "--cascade=orphan", "--timeout=30s"])
+        .run_ok(&[
+            "delete",
+            "deployment",
+            "kept",
+            "--cascade=orphan",
+            "--timeout=30s",
+        ])
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let orphans = sets.list(&ListParams::default().labels("app=kept")).await.expect("sets").items;
+    let orphans = sets
+        .list(&ListParams::default().labels("app=kept"))
+        .await
+        .expect("sets")
+        .items;
     assert_eq!(orphans.len(), 1, "an orphaned ReplicaSet stays");
-    let listed = cluster.run_ok(&["get", "replicasets", "-l", "app=kept", "-o", "name"]).await;
+    let listed = cluster
+        .run_ok(&["get", "replicasets", "-l", "app=kept", "-o", "name"])
+        .await;
     assert!(listed.starts_with("replicaset.apps/kept-"), "{listed}");
 }

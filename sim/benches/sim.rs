@@ -36,10 +36,21 @@ fn millis(duration: Duration) -> String {
 
 async fn get(router: &axum::Router, uri: &str) -> (Duration, usize) {
     let started = Instant::now();
-    let request = http::Request::get(uri).body(Body::empty()).expect("request");
+    let request = http::Request::get(uri)
+        .body(Body::empty())
+        .expect("request");
     let response = router.clone().oneshot(request).await.expect("response");
-    assert!(response.status().is_success(), "GET {uri}: {}", response.status());
-    let bytes = response.into_body().collect().await.expect("body").to_bytes();
+    assert!(
+        response.status().is_success(),
+        "GET {uri}: {}",
+        response.status()
+    );
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
     (started.elapsed(), bytes.len())
 }
 
@@ -71,12 +82,18 @@ async fn main() {
         ..SimConfig::default()
     });
     let server = sim.api_server().clone();
-    let namespaces = server.resource(&ResourceKey::new("", "namespaces")).expect("namespaces");
-    let config_maps = server.resource(&ResourceKey::new("", "configmaps")).expect("configmaps");
+    let namespaces = server
+        .resource(&ResourceKey::new("", "namespaces"))
+        .expect("namespaces");
+    let config_maps = server
+        .resource(&ResourceKey::new("", "configmaps"))
+        .expect("configmaps");
     let options = WriteOptions::manager("bench");
     for index in 0..NAMESPACES {
         let namespace = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": format!("bench-{index}")}});
-        server.create(&namespaces, "v1", "", namespace, &options).expect("namespace");
+        server
+            .create(&namespaces, "v1", "", namespace, &options)
+            .expect("namespace");
     }
 
     let before = resident_bytes();
@@ -89,7 +106,9 @@ async fn main() {
             "metadata": {"name": format!("config-{index:06}"), "labels": {"app": format!("app-{}", index % 100), "tier": "bench"}},
             "data": {"key": format!("value-{index}"), "mode": "production"},
         });
-        server.create(&config_maps, "v1", &namespace, object, &options).expect("create");
+        server
+            .create(&config_maps, "v1", &namespace, object, &options)
+            .expect("create");
     }
     let insert_time = started.elapsed();
     let after = resident_bytes();
@@ -103,7 +122,11 @@ async fn main() {
     println!(
         "memory: {} bytes per object as stored (JSON + indexes); one object's JSON is {} bytes",
         accounted / server.object_count().max(1),
-        server.get(&config_maps, "bench-0", "config-000000").expect("stored").json.len()
+        server
+            .get(&config_maps, "bench-0", "config-000000")
+            .expect("stored")
+            .json
+            .len()
     );
     if let (Some(before), Some(after)) = (before, after) {
         println!(
@@ -115,18 +138,45 @@ async fn main() {
 
     let router = sim.router();
     time_list(&router, "all namespaces", "/api/v1/configmaps", 5).await;
-    time_list(&router, "one namespace", "/api/v1/namespaces/bench-3/configmaps", 20).await;
-    time_list(&router, "label selector (1%)", "/api/v1/configmaps?labelSelector=app%3Dapp-7", 20).await;
-    time_list(&router, "first page, limit=500", "/api/v1/configmaps?limit=500", 50).await;
-    time_list(&router, "get one object", "/api/v1/namespaces/bench-5/configmaps/config-000555", 200).await;
+    time_list(
+        &router,
+        "one namespace",
+        "/api/v1/namespaces/bench-3/configmaps",
+        20,
+    )
+    .await;
+    time_list(
+        &router,
+        "label selector (1%)",
+        "/api/v1/configmaps?labelSelector=app%3Dapp-7",
+        20,
+    )
+    .await;
+    time_list(
+        &router,
+        "first page, limit=500",
+        "/api/v1/configmaps?limit=500",
+        50,
+    )
+    .await;
+    time_list(
+        &router,
+        "get one object",
+        "/api/v1/namespaces/bench-5/configmaps/config-000555",
+        200,
+    )
+    .await;
 
     // Watch fan-out: 100 watches of the whole resource; each write is timed until every watch has it.
     let revision = server.revision();
     let (sender, mut receiver) = mpsc::unbounded_channel::<(usize, Instant)>();
     let mut watchers = Vec::new();
     for watcher in 0..WATCHERS {
-        let uri = format!("/api/v1/configmaps?watch=true&resourceVersion={revision}&timeoutSeconds=120");
-        let request = http::Request::get(uri).body(Body::empty()).expect("request");
+        let uri =
+            format!("/api/v1/configmaps?watch=true&resourceVersion={revision}&timeoutSeconds=120");
+        let request = http::Request::get(uri)
+            .body(Body::empty())
+            .expect("request");
         let response = router.clone().oneshot(request).await.expect("watch");
         let mut body = response.into_body();
         let sender = sender.clone();
@@ -134,8 +184,12 @@ async fn main() {
             let mut received = 0;
             let mut pending = Vec::new();
             while received < WATCHED_WRITES {
-                let Some(Ok(frame)) = body.frame().await else { break };
-                let Ok(data) = frame.into_data() else { continue };
+                let Some(Ok(frame)) = body.frame().await else {
+                    break;
+                };
+                let Ok(data) = frame.into_data() else {
+                    continue;
+                };
                 pending.extend_from_slice(&data);
                 while let Some(end) = pending.iter().position(|byte| *byte == b'\n') {
                     pending.drain(..=end);
@@ -156,7 +210,9 @@ async fn main() {
             "metadata": {"name": format!("watched-{index}")},
             "data": {"n": index.to_string()},
         });
-        server_for_writes.create(&config_maps, "v1", "bench-0", object, &options).expect("write");
+        server_for_writes
+            .create(&config_maps, "v1", "bench-0", object, &options)
+            .expect("write");
         let mut delivered = 0;
         let mut last = written;
         while delivered < WATCHERS {

@@ -121,7 +121,7 @@ fn validate_metadata(
             let text = value.as_str().unwrap_or_default();
             if !value.is_string() || !is_label_value(text) {
                 causes.push(StatusCause::invalid(
-                    &format!("metadata.labels"),
+                    "metadata.labels",
                     text,
                     &format!("label value for key \"{key}\" must be 63 characters or less, beginning and ending with an alphanumeric character"),
                 ));
@@ -317,7 +317,7 @@ fn validate_definition(name: &str, object: &Value, causes: &mut Vec<StatusCause>
         causes.push(StatusCause::invalid(
             "metadata.name",
             name,
-            &format!("must be spec.names.plural+\".\"+spec.group"),
+            "must be spec.names.plural+\".\"+spec.group",
         ));
     }
 }

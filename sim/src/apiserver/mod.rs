@@ -7,7 +7,9 @@ mod seed;
 mod watch;
 mod write;
 
-pub use delete::{DeleteOptions, DeleteOutcome, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Propagation};
+pub use delete::{
+    DeleteOptions, DeleteOutcome, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, Propagation,
+};
 pub use read::{ListPage, ListQuery, matches_query};
 pub use watch::WatchStart;
 pub use write::{PatchKind, WriteOptions};

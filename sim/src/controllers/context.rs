@@ -34,13 +34,23 @@ impl Context {
     }
 
     /// Creates an object, logging failures (a controller retries on its next pass).
-    pub fn create(&self, group: &str, plural: &str, namespace: &str, object: Value, manager: &str) -> Option<Value> {
+    pub fn create(
+        &self,
+        group: &str,
+        plural: &str,
+        namespace: &str,
+        object: Value,
+        manager: &str,
+    ) -> Option<Value> {
         let resource = self.resource(group, plural)?;
         let version = resource.preferred_version().to_owned();
-        match self
-            .server
-            .create(&resource, &version, namespace, object, &WriteOptions::manager(manager))
-        {
+        match self.server.create(
+            &resource,
+            &version,
+            namespace,
+            object,
+            &WriteOptions::manager(manager),
+        ) {
             Ok(created) => Some(created),
             Err(error) => {
                 tracing::debug!(%error, plural, namespace, "controller create failed");
@@ -50,7 +60,14 @@ impl Context {
     }
 
     /// Replaces an object's status if it differs, with the object's resourceVersion as precondition.
-    pub fn write_status(&self, group: &str, plural: &str, object: &Value, status: Value, manager: &str) -> bool {
+    pub fn write_status(
+        &self,
+        group: &str,
+        plural: &str,
+        object: &Value,
+        status: Value,
+        manager: &str,
+    ) -> bool {
         if object.get("status") == Some(&status) {
             return false;
         }
@@ -73,7 +90,15 @@ impl Context {
     }
 
     /// Merge-patches an object's main resource.
-    pub fn merge_patch(&self, group: &str, plural: &str, namespace: &str, name: &str, patch: Value, manager: &str) -> bool {
+    pub fn merge_patch(
+        &self,
+        group: &str,
+        plural: &str,
+        namespace: &str,
+        name: &str,
+        patch: Value,
+        manager: &str,
+    ) -> bool {
         let Some(resource) = self.resource(group, plural) else {
             return false;
         };
@@ -92,7 +117,14 @@ impl Context {
     }
 
     /// Deletes an object.
-    pub fn delete(&self, group: &str, plural: &str, namespace: &str, name: &str, propagation: Propagation) -> bool {
+    pub fn delete(
+        &self,
+        group: &str,
+        plural: &str,
+        namespace: &str,
+        name: &str,
+        propagation: Propagation,
+    ) -> bool {
         let Some(resource) = self.resource(group, plural) else {
             return false;
         };
@@ -122,12 +154,18 @@ fn log_failure(result: Result<Value, ApiError>, plural: &str) -> bool {
 
 /// A string field, empty when missing.
 pub fn text<'a>(object: &'a Value, pointer: &str) -> &'a str {
-    object.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
+    object
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
 }
 
 /// An integer field, or a default.
 pub fn int_or(object: &Value, pointer: &str, default: i64) -> i64 {
-    object.pointer(pointer).and_then(Value::as_i64).unwrap_or(default)
+    object
+        .pointer(pointer)
+        .and_then(Value::as_i64)
+        .unwrap_or(default)
 }
 
 /// An ownerReference to an object, marking it as the controller.
@@ -161,7 +199,13 @@ pub fn is_deleting(object: &Value) -> bool {
 }
 
 /// A pod built from a pod template, owned by a controller.
-pub fn pod_from_template(template: &Value, owner: &Value, name: PodName<'_>, extra_labels: &[(&str, &str)], node: Option<&str>) -> Value {
+pub fn pod_from_template(
+    template: &Value,
+    owner: &Value,
+    name: PodName<'_>,
+    extra_labels: &[(&str, &str)],
+    node: Option<&str>,
+) -> Value {
     let mut labels = template
         .pointer("/metadata/labels")
         .and_then(Value::as_object)
@@ -179,7 +223,10 @@ pub fn pod_from_template(template: &Value, owner: &Value, name: PodName<'_>, ext
     if let Some(annotations) = template.pointer("/metadata/annotations") {
         metadata.insert("annotations".to_owned(), annotations.clone());
     }
-    metadata.insert("ownerReferences".to_owned(), json!([controller_reference(owner)]));
+    metadata.insert(
+        "ownerReferences".to_owned(),
+        json!([controller_reference(owner)]),
+    );
     let mut spec = template.get("spec").cloned().unwrap_or_else(|| json!({}));
     if let Some(node) = node {
         spec["nodeName"] = json!(node);

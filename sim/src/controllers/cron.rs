@@ -44,7 +44,10 @@ impl Schedule {
             time.month() as u32,
             time.weekday().to_sunday_zero_offset() as u32,
         ];
-        values.iter().zip(&self.fields).all(|(value, allowed)| allowed.contains(value))
+        values
+            .iter()
+            .zip(&self.fields)
+            .all(|(value, allowed)| allowed.contains(value))
     }
 }
 

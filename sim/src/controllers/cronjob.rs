@@ -3,7 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::context::{CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text};
+use super::context::{
+    CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text,
+};
 use super::cron::Schedule;
 use crate::apiserver::Propagation;
 use crate::time::{format_rfc3339, now_seconds, parse_rfc3339_seconds};
@@ -12,7 +14,10 @@ fn finished_as(job: &Value) -> Option<&str> {
     job.pointer("/status/conditions")
         .and_then(Value::as_array)?
         .iter()
-        .find(|condition| condition["status"] == "True" && matches!(condition["type"].as_str(), Some("Complete" | "Failed")))
+        .find(|condition| {
+            condition["status"] == "True"
+                && matches!(condition["type"].as_str(), Some("Complete" | "Failed"))
+        })
         .and_then(|condition| condition["type"].as_str())
 }
 
@@ -28,7 +33,10 @@ pub fn reconcile(context: &Context) {
         let uid = text(&cron_job, "/metadata/uid");
         let namespace = text(&cron_job, "/metadata/namespace");
         let name = text(&cron_job, "/metadata/name");
-        let mut owned: Vec<&Value> = jobs.iter().filter(|job| is_controlled_by(job, uid)).collect();
+        let mut owned: Vec<&Value> = jobs
+            .iter()
+            .filter(|job| is_controlled_by(job, uid))
+            .collect();
         owned.sort_by_key(|job| text(job, "/metadata/creationTimestamp").to_owned());
         let mut status = cron_job.get("status").cloned().unwrap_or_else(|| json!({}));
         let suspended = cron_job.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true);
@@ -37,15 +45,21 @@ pub fn reconcile(context: &Context) {
             .and_then(Value::as_str)
             .and_then(parse_rfc3339_seconds)
             .unwrap_or(i64::MIN);
-        let active: Vec<&&Value> = owned.iter().filter(|job| finished_as(job).is_none()).collect();
+        let active: Vec<&&Value> = owned
+            .iter()
+            .filter(|job| finished_as(job).is_none())
+            .collect();
         let forbid = text(&cron_job, "/spec/concurrencyPolicy") == "Forbid";
         if let Some(schedule) = Schedule::parse(text(&cron_job, "/spec/schedule"))
             && !suspended
             && last < minute
             && schedule.matches(minute)
-            && !(forbid && !active.is_empty())
+            && (!forbid || active.is_empty())
         {
-            let template = cron_job.pointer("/spec/jobTemplate").cloned().unwrap_or_else(|| json!({}));
+            let template = cron_job
+                .pointer("/spec/jobTemplate")
+                .cloned()
+                .unwrap_or_else(|| json!({}));
             let job = json!({
                 "apiVersion": "batch/v1",
                 "kind": "Job",
@@ -57,7 +71,10 @@ pub fn reconcile(context: &Context) {
                 },
                 "spec": template.get("spec").cloned().unwrap_or(json!({})),
             });
-            if context.create("batch", "jobs", namespace, job, CONTROLLER_MANAGER).is_some() {
+            if context
+                .create("batch", "jobs", namespace, job, CONTROLLER_MANAGER)
+                .is_some()
+            {
                 status["lastScheduleTime"] = json!(format_rfc3339(
                     std::time::UNIX_EPOCH + std::time::Duration::from_secs(minute.max(0) as u64)
                 ));
@@ -65,8 +82,10 @@ pub fn reconcile(context: &Context) {
         }
         let references: Vec<Value> = active
             .iter()
-            .map(|job| json!({"apiVersion": "batch/v1", "kind": "Job", "name": job["metadata"]["name"],
-                "namespace": namespace, "uid": job["metadata"]["uid"]}))
+            .map(|job| {
+                json!({"apiVersion": "batch/v1", "kind": "Job", "name": job["metadata"]["name"],
+                "namespace": namespace, "uid": job["metadata"]["uid"]})
+            })
             .collect();
         if references.is_empty() {
             if let Some(map) = status.as_object_mut() {
@@ -75,19 +94,37 @@ pub fn reconcile(context: &Context) {
         } else {
             status["active"] = json!(references);
         }
-        if let Some(done) = owned.iter().rev().find(|job| finished_as(job) == Some("Complete"))
+        if let Some(done) = owned
+            .iter()
+            .rev()
+            .find(|job| finished_as(job) == Some("Complete"))
             && let Some(time) = done.pointer("/status/completionTime")
         {
             status["lastSuccessfulTime"] = time.clone();
         }
         for (outcome, limit) in [
-            ("Complete", int_or(&cron_job, "/spec/successfulJobsHistoryLimit", 3)),
-            ("Failed", int_or(&cron_job, "/spec/failedJobsHistoryLimit", 1)),
+            (
+                "Complete",
+                int_or(&cron_job, "/spec/successfulJobsHistoryLimit", 3),
+            ),
+            (
+                "Failed",
+                int_or(&cron_job, "/spec/failedJobsHistoryLimit", 1),
+            ),
         ] {
-            let done: Vec<&&Value> = owned.iter().filter(|job| finished_as(job) == Some(outcome) && !is_deleting(job)).collect();
+            let done: Vec<&&Value> = owned
+                .iter()
+                .filter(|job| finished_as(job) == Some(outcome) && !is_deleting(job))
+                .collect();
             let excess = done.len().saturating_sub(limit.max(0) as usize);
             for job in done.iter().take(excess) {
-                context.delete("batch", "jobs", namespace, text(job, "/metadata/name"), Propagation::Background);
+                context.delete(
+                    "batch",
+                    "jobs",
+                    namespace,
+                    text(job, "/metadata/name"),
+                    Propagation::Background,
+                );
             }
         }
         context.write_status("batch", "cronjobs", &cron_job, status, CONTROLLER_MANAGER);

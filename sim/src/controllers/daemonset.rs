@@ -2,7 +2,10 @@
 
 use serde_json::{Value, json};
 
-use super::context::{CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template, pod_is_ready, text};
+use super::context::{
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
+    pod_is_ready, text,
+};
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
 
@@ -23,9 +26,15 @@ pub fn reconcile(context: &Context) {
         let uid = text(&set, "/metadata/uid");
         let namespace = text(&set, "/metadata/namespace");
         let name = text(&set, "/metadata/name");
-        let template = set.pointer("/spec/template").cloned().unwrap_or_else(|| json!({}));
+        let template = set
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
         let revision = short_hash(&template.to_string(), 10);
-        let owned: Vec<&Value> = pods.iter().filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod)).collect();
+        let owned: Vec<&Value> = pods
+            .iter()
+            .filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod))
+            .collect();
         for node in &nodes {
             if !owned.iter().any(|pod| text(pod, "/spec/nodeName") == node) {
                 let pod = pod_from_template(
@@ -44,12 +53,19 @@ pub fn reconcile(context: &Context) {
             .count();
         let ready = owned.iter().filter(|pod| pod_is_ready(pod)).count();
         let all_ready = ready == owned.len() && owned.len() == nodes.len();
-        if all_ready && text(&set, "/spec/updateStrategy/type") != "OnDelete"
+        if all_ready
+            && text(&set, "/spec/updateStrategy/type") != "OnDelete"
             && let Some(outdated) = owned
                 .iter()
                 .find(|pod| text(pod, &format!("/metadata/labels/{REVISION_LABEL}")) != revision)
         {
-            context.delete("", "pods", namespace, text(outdated, "/metadata/name"), Propagation::Background);
+            context.delete(
+                "",
+                "pods",
+                namespace,
+                text(outdated, "/metadata/name"),
+                Propagation::Background,
+            );
         }
         let scheduled = owned.len().min(nodes.len());
         let status = json!({

@@ -14,7 +14,12 @@ pub fn reconcile(context: &Context) {
         let mut conditions = conditions_of(definition.get("status"));
         set_condition(
             &mut conditions,
-            Condition { kind: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found".to_owned() },
+            Condition {
+                kind: "NamesAccepted",
+                status: "True",
+                reason: "NoConflicts",
+                message: "no conflicts found".to_owned(),
+            },
             false,
         );
         set_condition(
@@ -40,6 +45,12 @@ pub fn reconcile(context: &Context) {
             "acceptedNames": definition.pointer("/spec/names").cloned().unwrap_or(json!({})),
             "storedVersions": stored,
         });
-        context.write_status("apiextensions.k8s.io", "customresourcedefinitions", &definition, status, "apiextensions-controller");
+        context.write_status(
+            "apiextensions.k8s.io",
+            "customresourcedefinitions",
+            &definition,
+            status,
+            "apiextensions-controller",
+        );
     }
 }

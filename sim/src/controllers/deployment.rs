@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, find, set_condition};
-use super::context::{CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text};
+use super::context::{
+    CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text,
+};
 use super::replicaset::without_zeros;
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
@@ -33,17 +35,28 @@ pub struct DeploymentController {
 }
 
 /// Resolves an int-or-percent against a total, rounding up or down.
-pub fn resolve_int_or_percent(value: Option<&Value>, total: i64, default_percent: i64, round_up: bool) -> i64 {
+pub fn resolve_int_or_percent(
+    value: Option<&Value>,
+    total: i64,
+    default_percent: i64,
+    round_up: bool,
+) -> i64 {
     let percent_of = |percent: i64| {
         let scaled = percent * total;
-        if round_up { (scaled + 99) / 100 } else { scaled / 100 }
+        if round_up {
+            (scaled + 99) / 100
+        } else {
+            scaled / 100
+        }
     };
     match value {
         Some(Value::Number(number)) => number.as_i64().unwrap_or(0),
-        Some(Value::String(text)) => match text.strip_suffix('%').and_then(|p| p.parse::<i64>().ok()) {
-            Some(percent) => percent_of(percent),
-            None => text.parse().unwrap_or(0),
-        },
+        Some(Value::String(text)) => {
+            match text.strip_suffix('%').and_then(|p| p.parse::<i64>().ok()) {
+                Some(percent) => percent_of(percent),
+                None => text.parse().unwrap_or(0),
+            }
+        }
         _ => percent_of(default_percent),
     }
 }
@@ -84,7 +97,10 @@ impl DeploymentController {
         let uid = text(deployment, "/metadata/uid");
         let namespace = text(deployment, "/metadata/namespace");
         let name = text(deployment, "/metadata/name");
-        let template = deployment.pointer("/spec/template").cloned().unwrap_or_else(|| json!({}));
+        let template = deployment
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
         let hash = short_hash(&template.to_string(), 10);
         let owned: Vec<&Value> = replica_sets
             .iter()
@@ -92,24 +108,45 @@ impl DeploymentController {
             .collect();
         let new_set = owned
             .iter()
-            .find(|replica_set| text(replica_set, &format!("/metadata/labels/{TEMPLATE_HASH_LABEL}")) == hash)
+            .find(|replica_set| {
+                text(
+                    replica_set,
+                    &format!("/metadata/labels/{TEMPLATE_HASH_LABEL}"),
+                ) == hash
+            })
             .copied();
         let mut old_sets: Vec<&Value> = owned
             .iter()
-            .filter(|replica_set| new_set.is_none_or(|new| text(new, "/metadata/uid") != text(replica_set, "/metadata/uid")))
+            .filter(|replica_set| {
+                new_set.is_none_or(|new| {
+                    text(new, "/metadata/uid") != text(replica_set, "/metadata/uid")
+                })
+            })
             .copied()
             .collect();
         old_sets.sort_by_key(|replica_set| revision_of(replica_set));
         let desired = replicas(deployment);
         let paused = deployment.pointer("/spec/paused").and_then(Value::as_bool) == Some(true);
         let recreate = text(deployment, "/spec/strategy/type") == "Recreate";
-        let surge = resolve_int_or_percent(deployment.pointer("/spec/strategy/rollingUpdate/maxSurge"), desired, 25, true);
-        let mut unavailable =
-            resolve_int_or_percent(deployment.pointer("/spec/strategy/rollingUpdate/maxUnavailable"), desired, 25, false);
+        let surge = resolve_int_or_percent(
+            deployment.pointer("/spec/strategy/rollingUpdate/maxSurge"),
+            desired,
+            25,
+            true,
+        );
+        let mut unavailable = resolve_int_or_percent(
+            deployment.pointer("/spec/strategy/rollingUpdate/maxUnavailable"),
+            desired,
+            25,
+            false,
+        );
         if surge == 0 && unavailable == 0 {
             unavailable = 1;
         }
-        let old_total: i64 = old_sets.iter().map(|replica_set| replicas(replica_set)).sum();
+        let old_total: i64 = old_sets
+            .iter()
+            .map(|replica_set| replicas(replica_set))
+            .sum();
 
         let Some(new_set) = new_set else {
             if paused {
@@ -122,12 +159,23 @@ impl DeploymentController {
             } else {
                 (desired + surge - old_total).clamp(0, desired)
             };
-            let revision = owned.iter().map(|replica_set| revision_of(replica_set)).max().unwrap_or(0) + 1;
+            let revision = owned
+                .iter()
+                .map(|replica_set| revision_of(replica_set))
+                .max()
+                .unwrap_or(0)
+                + 1;
             let mut set_template = template.clone();
             set_template["metadata"]["labels"][TEMPLATE_HASH_LABEL] = json!(hash);
-            let mut selector = deployment.pointer("/spec/selector").cloned().unwrap_or_else(|| json!({}));
+            let mut selector = deployment
+                .pointer("/spec/selector")
+                .cloned()
+                .unwrap_or_else(|| json!({}));
             selector["matchLabels"][TEMPLATE_HASH_LABEL] = json!(hash);
-            let mut labels = template.pointer("/metadata/labels").cloned().unwrap_or_else(|| json!({}));
+            let mut labels = template
+                .pointer("/metadata/labels")
+                .cloned()
+                .unwrap_or_else(|| json!({}));
             labels[TEMPLATE_HASH_LABEL] = json!(hash);
             let replica_set = json!({
                 "apiVersion": "apps/v1",
@@ -149,7 +197,13 @@ impl DeploymentController {
                     "minReadySeconds": int_or(deployment, "/spec/minReadySeconds", 0),
                 },
             });
-            context.create("apps", "replicasets", namespace, replica_set, CONTROLLER_MANAGER);
+            context.create(
+                "apps",
+                "replicasets",
+                namespace,
+                replica_set,
+                CONTROLLER_MANAGER,
+            );
             return;
         };
 
@@ -171,7 +225,10 @@ impl DeploymentController {
                 for old in &old_sets {
                     scale(old, 0);
                 }
-                let old_pods: i64 = old_sets.iter().map(|old| status_count(old, "replicas")).sum();
+                let old_pods: i64 = old_sets
+                    .iter()
+                    .map(|old| status_count(old, "replicas"))
+                    .sum();
                 if old_total == 0 && old_pods == 0 {
                     scale(new_set, desired);
                 }
@@ -181,10 +238,14 @@ impl DeploymentController {
                 if new_replicas > desired {
                     scale(new_set, desired);
                 } else if new_replicas < desired && total < desired + surge {
-                    scale(new_set, (new_replicas + desired + surge - total).min(desired));
+                    scale(
+                        new_set,
+                        (new_replicas + desired + surge - total).min(desired),
+                    );
                 }
                 // A ReplicaSet being scaled down cannot count more available pods than it keeps.
-                let counted = |set: &Value| status_count(set, "availableReplicas").min(replicas(set));
+                let counted =
+                    |set: &Value| status_count(set, "availableReplicas").min(replicas(set));
                 let new_available = counted(new_set);
                 let available: i64 = owned.iter().map(|set| counted(set)).sum();
                 let mut removable = (available - (desired - unavailable)).max(0);
@@ -223,21 +284,45 @@ impl DeploymentController {
             .collect();
         if retired.len() > history_limit {
             for old in retired.iter().take(retired.len() - history_limit) {
-                context.delete("apps", "replicasets", namespace, text(old, "/metadata/name"), Propagation::Background);
+                context.delete(
+                    "apps",
+                    "replicasets",
+                    namespace,
+                    text(old, "/metadata/name"),
+                    Propagation::Background,
+                );
             }
         }
 
-        let sum = |field: &str| owned.iter().map(|set| status_count(set, field)).sum::<i64>();
-        let (total_pods, ready, available) = (sum("replicas"), sum("readyReplicas"), sum("availableReplicas"));
+        let sum = |field: &str| {
+            owned
+                .iter()
+                .map(|set| status_count(set, field))
+                .sum::<i64>()
+        };
+        let (total_pods, ready, available) = (
+            sum("replicas"),
+            sum("readyReplicas"),
+            sum("availableReplicas"),
+        );
         let updated = status_count(new_set, "replicas");
         let spec_total: i64 = owned.iter().map(|set| replicas(set)).sum();
         let generation = int_or(deployment, "/metadata/generation", 1);
         let mut conditions = conditions_of(deployment.get("status"));
-        let (available_status, available_reason, available_message) = if available >= desired - unavailable {
-            ("True", "MinimumReplicasAvailable", "Deployment has minimum availability.")
-        } else {
-            ("False", "MinimumReplicasUnavailable", "Deployment does not have minimum availability.")
-        };
+        let (available_status, available_reason, available_message) =
+            if available >= desired - unavailable {
+                (
+                    "True",
+                    "MinimumReplicasAvailable",
+                    "Deployment has minimum availability.",
+                )
+            } else {
+                (
+                    "False",
+                    "MinimumReplicasUnavailable",
+                    "Deployment does not have minimum availability.",
+                )
+            };
         set_condition(
             &mut conditions,
             Condition {
@@ -264,19 +349,37 @@ impl DeploymentController {
         };
         let last_progress = self.progress.get(&uid).map_or(now, |(at, _)| *at);
         let complete = updated == desired && total_pods == desired && available == desired;
-        let deadline = Duration::from_secs(int_or(deployment, "/spec/progressDeadlineSeconds", 600).max(0) as u64);
+        let deadline = Duration::from_secs(
+            int_or(deployment, "/spec/progressDeadlineSeconds", 600).max(0) as u64,
+        );
         let previous = find(&conditions, "Progressing").cloned();
         let progressing = if complete {
-            Some(("True", "NewReplicaSetAvailable", format!("ReplicaSet \"{new_name}\" has successfully progressed.")))
+            Some((
+                "True",
+                "NewReplicaSetAvailable",
+                format!("ReplicaSet \"{new_name}\" has successfully progressed."),
+            ))
         } else if progressed || previous.is_none() {
             let created = previous.is_none() && updated == 0;
             if created {
-                Some(("True", "NewReplicaSetCreated", format!("Created new replica set \"{new_name}\"")))
+                Some((
+                    "True",
+                    "NewReplicaSetCreated",
+                    format!("Created new replica set \"{new_name}\""),
+                ))
             } else {
-                Some(("True", "ReplicaSetUpdated", format!("ReplicaSet \"{new_name}\" is progressing.")))
+                Some((
+                    "True",
+                    "ReplicaSetUpdated",
+                    format!("ReplicaSet \"{new_name}\" is progressing."),
+                ))
             }
         } else if now.duration_since(last_progress) > deadline {
-            Some(("False", "ProgressDeadlineExceeded", format!("ReplicaSet \"{new_name}\" has timed out progressing.")))
+            Some((
+                "False",
+                "ProgressDeadlineExceeded",
+                format!("ReplicaSet \"{new_name}\" has timed out progressing."),
+            ))
         } else {
             None
         };
@@ -292,7 +395,13 @@ impl DeploymentController {
                 true,
             );
         }
-        conditions.sort_by_key(|condition| if condition["type"] == "Available" { 0 } else { 1 });
+        conditions.sort_by_key(|condition| {
+            if condition["type"] == "Available" {
+                0
+            } else {
+                1
+            }
+        });
         let status = json!({
             "observedGeneration": generation,
             "replicas": total_pods,
@@ -302,8 +411,23 @@ impl DeploymentController {
             "unavailableReplicas": (spec_total.max(desired) - available).max(0),
             "conditions": conditions,
         });
-        let status = without_zeros(status, &["replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "unavailableReplicas"]);
-        context.write_status("apps", "deployments", deployment, status, CONTROLLER_MANAGER);
+        let status = without_zeros(
+            status,
+            &[
+                "replicas",
+                "updatedReplicas",
+                "readyReplicas",
+                "availableReplicas",
+                "unavailableReplicas",
+            ],
+        );
+        context.write_status(
+            "apps",
+            "deployments",
+            deployment,
+            status,
+            CONTROLLER_MANAGER,
+        );
     }
 }
 

@@ -14,18 +14,34 @@ fn finalizers(object: &Value) -> Vec<String> {
     object
         .pointer("/metadata/finalizers")
         .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 fn remove_finalizer(context: &Context, object_ref: &ObjectRef, object: &Value, finalizer: &str) {
-    let remaining: Vec<String> = finalizers(object).into_iter().filter(|existing| existing != finalizer).collect();
+    let remaining: Vec<String> = finalizers(object)
+        .into_iter()
+        .filter(|existing| existing != finalizer)
+        .collect();
     let patch = if remaining.is_empty() {
         json!({"metadata": {"finalizers": null}})
     } else {
         json!({"metadata": {"finalizers": remaining}})
     };
-    context.merge_patch(&object_ref.resource.group, &object_ref.resource.plural, &object_ref.namespace, &object_ref.name, patch, MANAGER);
+    context.merge_patch(
+        &object_ref.resource.group,
+        &object_ref.resource.plural,
+        &object_ref.namespace,
+        &object_ref.name,
+        patch,
+        MANAGER,
+    );
 }
 
 fn drop_owner(context: &Context, dependent: &ObjectRef, owner_uid: &str) {
@@ -36,9 +52,19 @@ fn drop_owner(context: &Context, dependent: &ObjectRef, owner_uid: &str) {
     let owners: Vec<Value> = value
         .pointer("/metadata/ownerReferences")
         .and_then(Value::as_array)
-        .map(|owners| owners.iter().filter(|owner| owner["uid"] != owner_uid).cloned().collect())
+        .map(|owners| {
+            owners
+                .iter()
+                .filter(|owner| owner["uid"] != owner_uid)
+                .cloned()
+                .collect()
+        })
         .unwrap_or_default();
-    let owners = if owners.is_empty() { Value::Null } else { json!(owners) };
+    let owners = if owners.is_empty() {
+        Value::Null
+    } else {
+        json!(owners)
+    };
     context.merge_patch(
         &dependent.resource.group,
         &dependent.resource.plural,
@@ -56,10 +82,19 @@ pub fn reconcile(context: &Context) {
             let Some(stored) = context.server.get_ref(&dependent) else {
                 continue;
             };
-            let all_owners_gone = stored.owner_uids.iter().all(|uid| !context.server.uid_exists(uid));
+            let all_owners_gone = stored
+                .owner_uids
+                .iter()
+                .all(|uid| !context.server.uid_exists(uid));
             if all_owners_gone {
                 if !stored.deleting {
-                    context.delete(&dependent.resource.group, &dependent.resource.plural, &dependent.namespace, &dependent.name, Propagation::Background);
+                    context.delete(
+                        &dependent.resource.group,
+                        &dependent.resource.plural,
+                        &dependent.namespace,
+                        &dependent.name,
+                        Propagation::Background,
+                    );
                 }
             } else {
                 drop_owner(context, &dependent, &owner_uid);
@@ -73,7 +108,10 @@ pub fn reconcile(context: &Context) {
         let value = stored.value();
         let held_by = finalizers(&value);
         let dependents = context.server.dependents_of(&stored.uid);
-        if held_by.iter().any(|finalizer| finalizer == ORPHAN_FINALIZER) {
+        if held_by
+            .iter()
+            .any(|finalizer| finalizer == ORPHAN_FINALIZER)
+        {
             for dependent in &dependents {
                 drop_owner(context, dependent, &stored.uid);
             }
@@ -82,7 +120,10 @@ pub fn reconcile(context: &Context) {
             }
             continue;
         }
-        if held_by.iter().any(|finalizer| finalizer == FOREGROUND_FINALIZER) {
+        if held_by
+            .iter()
+            .any(|finalizer| finalizer == FOREGROUND_FINALIZER)
+        {
             for dependent in &dependents {
                 let Some(child) = context.server.get_ref(dependent) else {
                     continue;
@@ -95,7 +136,13 @@ pub fn reconcile(context: &Context) {
                 } else {
                     Propagation::Foreground
                 };
-                context.delete(&dependent.resource.group, &dependent.resource.plural, &dependent.namespace, &dependent.name, propagation);
+                context.delete(
+                    &dependent.resource.group,
+                    &dependent.resource.plural,
+                    &dependent.namespace,
+                    &dependent.name,
+                    propagation,
+                );
             }
             if dependents.is_empty() {
                 remove_finalizer(context, &object_ref, &value, FOREGROUND_FINALIZER);

@@ -4,7 +4,10 @@
 use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, set_condition};
-use super::context::{CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template, pod_is_ready, pod_phase, text};
+use super::context::{
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
+    pod_is_ready, pod_phase, text,
+};
 use crate::apiserver::Propagation;
 use crate::time::now_rfc3339;
 
@@ -18,9 +21,18 @@ pub fn reconcile(context: &Context) {
         let uid = text(&job, "/metadata/uid");
         let namespace = text(&job, "/metadata/namespace");
         let name = text(&job, "/metadata/name");
-        let owned: Vec<&Value> = pods.iter().filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod)).collect();
-        let succeeded = owned.iter().filter(|pod| pod_phase(pod) == "Succeeded").count() as i64;
-        let failed = owned.iter().filter(|pod| pod_phase(pod) == "Failed").count() as i64;
+        let owned: Vec<&Value> = pods
+            .iter()
+            .filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod))
+            .collect();
+        let succeeded = owned
+            .iter()
+            .filter(|pod| pod_phase(pod) == "Succeeded")
+            .count() as i64;
+        let failed = owned
+            .iter()
+            .filter(|pod| pod_phase(pod) == "Failed")
+            .count() as i64;
         let active: Vec<&&Value> = owned
             .iter()
             .filter(|pod| !matches!(pod_phase(pod), "Succeeded" | "Failed"))
@@ -30,9 +42,10 @@ pub fn reconcile(context: &Context) {
         let backoff_limit = int_or(&job, "/spec/backoffLimit", 6).max(0);
         let suspended = job.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true);
         let mut conditions = conditions_of(job.get("status"));
-        let finished = conditions
-            .iter()
-            .any(|condition| condition["status"] == "True" && matches!(condition["type"].as_str(), Some("Complete" | "Failed")));
+        let finished = conditions.iter().any(|condition| {
+            condition["status"] == "True"
+                && matches!(condition["type"].as_str(), Some("Complete" | "Failed"))
+        });
         let mut status = job.get("status").cloned().unwrap_or_else(|| json!({}));
         if status.get("startTime").is_none() && !suspended {
             status["startTime"] = json!(now_rfc3339());
@@ -43,7 +56,12 @@ pub fn reconcile(context: &Context) {
                 for kind in ["SuccessCriteriaMet", "Complete"] {
                     set_condition(
                         &mut conditions,
-                        Condition { kind, status: "True", reason: "CompletionsReached", message: "Reached expected number of succeeded pods".to_owned() },
+                        Condition {
+                            kind,
+                            status: "True",
+                            reason: "CompletionsReached",
+                            message: "Reached expected number of succeeded pods".to_owned(),
+                        },
                         false,
                     );
                 }
@@ -52,23 +70,47 @@ pub fn reconcile(context: &Context) {
                 for kind in ["FailureTarget", "Failed"] {
                     set_condition(
                         &mut conditions,
-                        Condition { kind, status: "True", reason: "BackoffLimitExceeded", message: "Job has reached the specified backoff limit".to_owned() },
+                        Condition {
+                            kind,
+                            status: "True",
+                            reason: "BackoffLimitExceeded",
+                            message: "Job has reached the specified backoff limit".to_owned(),
+                        },
                         false,
                     );
                 }
                 for pod in &active {
-                    context.delete("", "pods", namespace, text(pod, "/metadata/name"), Propagation::Background);
+                    context.delete(
+                        "",
+                        "pods",
+                        namespace,
+                        text(pod, "/metadata/name"),
+                        Propagation::Background,
+                    );
                 }
             } else if !suspended {
                 let wanted = parallelism.min(completions - succeeded) - active.len() as i64;
-                let template = job.pointer("/spec/template").cloned().unwrap_or_else(|| json!({}));
+                let template = job
+                    .pointer("/spec/template")
+                    .cloned()
+                    .unwrap_or_else(|| json!({}));
                 for _ in 0..wanted.max(0) {
-                    let pod = pod_from_template(&template, &job, PodName::Prefix(&format!("{name}-")), &[], None);
+                    let pod = pod_from_template(
+                        &template,
+                        &job,
+                        PodName::Prefix(&format!("{name}-")),
+                        &[],
+                        None,
+                    );
                     context.create("", "pods", namespace, pod, CONTROLLER_MANAGER);
                 }
             }
         }
-        let running = if finished || succeeded >= completions || failed > backoff_limit { 0 } else { active.len() };
+        let running = if finished || succeeded >= completions || failed > backoff_limit {
+            0
+        } else {
+            active.len()
+        };
         status["active"] = json!(running);
         status["ready"] = json!(active.iter().filter(|pod| pod_is_ready(pod)).count());
         status["succeeded"] = json!(succeeded);

@@ -44,7 +44,14 @@ impl Kubelet {
                 }
                 let node = &nodes[self.next_node % nodes.len()];
                 self.next_node += 1;
-                context.merge_patch("", "pods", namespace, name, json!({"spec": {"nodeName": node}}), "kube-scheduler");
+                context.merge_patch(
+                    "",
+                    "pods",
+                    namespace,
+                    name,
+                    json!({"spec": {"nodeName": node}}),
+                    "kube-scheduler",
+                );
                 continue;
             }
             let seen = *self.first_seen.entry(uid).or_insert(now);
@@ -68,11 +75,20 @@ struct ContainerRun {
 
 /// A timestamp `offset` after the pod's creation, stable from one pass to the next.
 fn stamp(pod: &Value, offset: Duration) -> String {
-    let created = parse_rfc3339_seconds(text(pod, "/metadata/creationTimestamp")).unwrap_or(0).max(0) as u64;
-    format_rfc3339(UNIX_EPOCH + Duration::from_secs(created) + Duration::from_secs(offset.as_secs()))
+    let created = parse_rfc3339_seconds(text(pod, "/metadata/creationTimestamp"))
+        .unwrap_or(0)
+        .max(0) as u64;
+    format_rfc3339(
+        UNIX_EPOCH + Duration::from_secs(created) + Duration::from_secs(offset.as_secs()),
+    )
 }
 
-fn run_container(pod: &Value, container: &Value, elapsed: Duration, config: &SimConfig) -> ContainerRun {
+fn run_container(
+    pod: &Value,
+    container: &Value,
+    elapsed: Duration,
+    config: &SimConfig,
+) -> ContainerRun {
     let image = text(container, "/image");
     let name = text(container, "/name");
     let pod_name = text(pod, "/metadata/name");
@@ -100,29 +116,49 @@ fn run_container(pod: &Value, container: &Value, elapsed: Duration, config: &Sim
         return if elapsed < start * 2 {
             waiting(
                 "ErrImagePull",
-                format!("failed to pull and unpack image \"{image}\": not found (simulated pull failure)"),
+                format!(
+                    "failed to pull and unpack image \"{image}\": not found (simulated pull failure)"
+                ),
             )
         } else {
-            waiting("ImagePullBackOff", format!("Back-off pulling image \"{image}\""))
+            waiting(
+                "ImagePullBackOff",
+                format!("Back-off pulling image \"{image}\""),
+            )
         };
     }
     let since_start = elapsed - start;
-    let failing = matches!(behaviour, ImageBehaviour::CrashLoop | ImageBehaviour::ExitFailure);
-    let runs_to_completion = restart_policy == "Never" || (restart_policy == "OnFailure" && !failing);
-    let running = |started_at: Duration, restarts: u64, last_state: Value, ready: bool| ContainerRun {
-        state: json!({"running": {"startedAt": stamp(pod, started_at)}}),
-        last_state,
-        ready,
-        started: true,
-        restarts,
-        terminated_ok: None,
-        pending: false,
-    };
+    let failing = matches!(
+        behaviour,
+        ImageBehaviour::CrashLoop | ImageBehaviour::ExitFailure
+    );
+    let runs_to_completion =
+        restart_policy == "Never" || (restart_policy == "OnFailure" && !failing);
+    let running =
+        |started_at: Duration, restarts: u64, last_state: Value, ready: bool| ContainerRun {
+            state: json!({"running": {"startedAt": stamp(pod, started_at)}}),
+            last_state,
+            ready,
+            started: true,
+            restarts,
+            terminated_ok: None,
+            pending: false,
+        };
     if runs_to_completion {
         if since_start < config.job_run_time {
-            return running(start, 0, json!({}), behaviour == ImageBehaviour::Healthy && since_start >= config.pod_ready_delay.min(config.job_run_time / 2));
+            return running(
+                start,
+                0,
+                json!({}),
+                behaviour == ImageBehaviour::Healthy
+                    && since_start >= config.pod_ready_delay.min(config.job_run_time / 2),
+            );
         }
-        let (code, reason) = if failing { (1, "Error") } else { (0, "Completed") };
+        let (code, reason) = if failing {
+            (1, "Error")
+        } else {
+            (0, "Completed")
+        };
         return ContainerRun {
             state: json!({"terminated": {"exitCode": code, "reason": reason,
                 "startedAt": stamp(pod, start), "finishedAt": stamp(pod, start + config.job_run_time)}}),
@@ -170,7 +206,9 @@ fn run_container(pod: &Value, container: &Value, elapsed: Duration, config: &Sim
 /// A stable pod IP derived from the pod's uid.
 fn pod_ip(pod: &Value) -> String {
     let hash = short_hash(text(pod, "/metadata/uid"), 12);
-    let value = mix(hash.bytes().fold(0u64, |acc, byte| acc.wrapping_mul(31).wrapping_add(u64::from(byte))));
+    let value = mix(hash.bytes().fold(0u64, |acc, byte| {
+        acc.wrapping_mul(31).wrapping_add(u64::from(byte))
+    }));
     format!("10.244.{}.{}", (value >> 8) % 250, value % 250 + 2)
 }
 
@@ -191,9 +229,13 @@ pub fn pod_status(pod: &Value, elapsed: Duration, config: &SimConfig) -> Value {
             )
         })
         .collect();
-    let all_terminated = !runs.is_empty() && runs.iter().all(|(_, _, run)| run.terminated_ok.is_some());
+    let all_terminated =
+        !runs.is_empty() && runs.iter().all(|(_, _, run)| run.terminated_ok.is_some());
     let phase = if all_terminated {
-        if runs.iter().all(|(_, _, run)| run.terminated_ok == Some(true)) {
+        if runs
+            .iter()
+            .all(|(_, _, run)| run.terminated_ok == Some(true))
+        {
             "Succeeded"
         } else {
             "Failed"
@@ -217,7 +259,11 @@ pub fn pod_status(pod: &Value, elapsed: Duration, config: &SimConfig) -> Value {
             .filter(|(_, _, run)| !run.ready)
             .map(|(name, _, _)| name.as_str())
             .collect();
-        ("False", "ContainersNotReady", format!("containers with unready status: [{}]", unready.join(" ")))
+        (
+            "False",
+            "ContainersNotReady",
+            format!("containers with unready status: [{}]", unready.join(" ")),
+        )
     };
     let plain = |kind, status| Condition {
         kind,
@@ -225,7 +271,14 @@ pub fn pod_status(pod: &Value, elapsed: Duration, config: &SimConfig) -> Value {
         reason: "",
         message: String::new(),
     };
-    set_condition(&mut conditions, plain("PodReadyToStartContainers", if started { "True" } else { "False" }), false);
+    set_condition(
+        &mut conditions,
+        plain(
+            "PodReadyToStartContainers",
+            if started { "True" } else { "False" },
+        ),
+        false,
+    );
     set_condition(&mut conditions, plain("Initialized", "True"), false);
     for kind in ["Ready", "ContainersReady"] {
         set_condition(
@@ -262,7 +315,11 @@ pub fn pod_status(pod: &Value, elapsed: Duration, config: &SimConfig) -> Value {
         })
         .collect();
     let node = text(pod, "/spec/nodeName");
-    let node_index = node.rsplit('-').next().and_then(|index| index.parse::<u32>().ok()).unwrap_or(1);
+    let node_index = node
+        .rsplit('-')
+        .next()
+        .and_then(|index| index.parse::<u32>().ok())
+        .unwrap_or(1);
     let mut status = json!({
         "phase": phase,
         "conditions": conditions,
@@ -302,42 +359,90 @@ mod tests {
     }
 
     fn ready(status: &Value) -> bool {
-        status["conditions"].as_array().into_iter().flatten().any(|c| c["type"] == "Ready" && c["status"] == "True")
+        status["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| c["type"] == "Ready" && c["status"] == "True")
     }
 
     #[test]
     fn healthy_pods_run_then_become_ready() {
-        let pending = pod_status(&pod("nginx:1", "Always"), Duration::from_millis(500), &config());
+        let pending = pod_status(
+            &pod("nginx:1", "Always"),
+            Duration::from_millis(500),
+            &config(),
+        );
         assert_eq!(pending["phase"], "Pending");
-        assert_eq!(pending["containerStatuses"][0]["state"]["waiting"]["reason"], "ContainerCreating");
+        assert_eq!(
+            pending["containerStatuses"][0]["state"]["waiting"]["reason"],
+            "ContainerCreating"
+        );
         let running = pod_status(&pod("nginx:1", "Always"), Duration::from_secs(2), &config());
         assert_eq!(running["phase"], "Running");
         assert!(!ready(&running));
         let ready_pod = pod_status(&pod("nginx:1", "Always"), Duration::from_secs(4), &config());
         assert!(ready(&ready_pod));
-        assert!(ready_pod["podIP"].as_str().is_some_and(|ip| ip.starts_with("10.244.")));
-        assert_eq!(ready_pod, pod_status(&pod("nginx:1", "Always"), Duration::from_secs(5), &config()), "stable");
+        assert!(
+            ready_pod["podIP"]
+                .as_str()
+                .is_some_and(|ip| ip.starts_with("10.244."))
+        );
+        assert_eq!(
+            ready_pod,
+            pod_status(&pod("nginx:1", "Always"), Duration::from_secs(5), &config()),
+            "stable"
+        );
     }
 
     #[test]
     fn bad_images_fail_recognisably() {
-        let pulling = pod_status(&pod("x/fail-pull:1", "Always"), Duration::from_secs(10), &config());
+        let pulling = pod_status(
+            &pod("x/fail-pull:1", "Always"),
+            Duration::from_secs(10),
+            &config(),
+        );
         assert_eq!(pulling["phase"], "Pending");
-        assert_eq!(pulling["containerStatuses"][0]["state"]["waiting"]["reason"], "ImagePullBackOff");
-        let crashing = pod_status(&pod("app:crashloop", "Always"), Duration::from_secs(1 + 4 * 3 + 3), &config());
-        assert_eq!(crashing["containerStatuses"][0]["state"]["waiting"]["reason"], "CrashLoopBackOff");
+        assert_eq!(
+            pulling["containerStatuses"][0]["state"]["waiting"]["reason"],
+            "ImagePullBackOff"
+        );
+        let crashing = pod_status(
+            &pod("app:crashloop", "Always"),
+            Duration::from_secs(1 + 4 * 3 + 3),
+            &config(),
+        );
+        assert_eq!(
+            crashing["containerStatuses"][0]["state"]["waiting"]["reason"],
+            "CrashLoopBackOff"
+        );
         assert_eq!(crashing["containerStatuses"][0]["restartCount"], 4);
-        assert_eq!(crashing["containerStatuses"][0]["lastState"]["terminated"]["exitCode"], 1);
-        let never = pod_status(&pod("app:never-ready", "Always"), Duration::from_secs(60), &config());
+        assert_eq!(
+            crashing["containerStatuses"][0]["lastState"]["terminated"]["exitCode"],
+            1
+        );
+        let never = pod_status(
+            &pod("app:never-ready", "Always"),
+            Duration::from_secs(60),
+            &config(),
+        );
         assert_eq!(never["phase"], "Running");
         assert!(!ready(&never));
     }
 
     #[test]
     fn job_pods_complete_or_fail() {
-        let done = pod_status(&pod("busybox:1", "Never"), Duration::from_secs(7), &config());
+        let done = pod_status(
+            &pod("busybox:1", "Never"),
+            Duration::from_secs(7),
+            &config(),
+        );
         assert_eq!(done["phase"], "Succeeded");
-        let failed = pod_status(&pod("task:fail-job", "Never"), Duration::from_secs(7), &config());
+        let failed = pod_status(
+            &pod("task:fail-job", "Never"),
+            Duration::from_secs(7),
+            &config(),
+        );
         assert_eq!(failed["phase"], "Failed");
     }
 }

@@ -23,7 +23,13 @@ pub fn reconcile(context: &Context) {
             for object in context.server.objects(key, Some(name)) {
                 remaining += 1;
                 if !object.deleting {
-                    context.delete(&key.group, &key.plural, name, &object.name, Propagation::Background);
+                    context.delete(
+                        &key.group,
+                        &key.plural,
+                        name,
+                        &object.name,
+                        Propagation::Background,
+                    );
                 }
             }
         }
@@ -32,7 +38,9 @@ pub fn reconcile(context: &Context) {
             .and_then(serde_json::Value::as_array)
             .is_some_and(|finalizers| !finalizers.is_empty());
         if remaining == 0 && !finalizers_left {
-            context.server.remove_now(&ResourceKey::new("", "namespaces"), "", name);
+            context
+                .server
+                .remove_now(&ResourceKey::new("", "namespaces"), "", name);
         }
     }
 }

@@ -3,7 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::context::{CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template, pod_is_ready, pod_phase, text};
+use super::context::{
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
+    pod_is_ready, pod_phase, text,
+};
 use crate::apiserver::Propagation;
 
 /// Runs one pass over every ReplicaSet.
@@ -26,19 +29,39 @@ pub fn reconcile(context: &Context) {
             .collect();
         let desired = int_or(&replica_set, "/spec/replicas", 1).max(0) as usize;
         if owned.len() < desired {
-            let template = replica_set.pointer("/spec/template").cloned().unwrap_or_else(|| json!({}));
+            let template = replica_set
+                .pointer("/spec/template")
+                .cloned()
+                .unwrap_or_else(|| json!({}));
             for _ in owned.len()..desired {
-                let pod = pod_from_template(&template, &replica_set, PodName::Prefix(&format!("{name}-")), &[], None);
+                let pod = pod_from_template(
+                    &template,
+                    &replica_set,
+                    PodName::Prefix(&format!("{name}-")),
+                    &[],
+                    None,
+                );
                 context.create("", "pods", namespace, pod, CONTROLLER_MANAGER);
             }
         }
         let mut owned = owned;
         if owned.len() > desired {
             // Remove unready pods first, then the newest.
-            owned.sort_by_key(|pod| (pod_is_ready(pod), std::cmp::Reverse(text(pod, "/metadata/creationTimestamp").to_owned())));
+            owned.sort_by_key(|pod| {
+                (
+                    pod_is_ready(pod),
+                    std::cmp::Reverse(text(pod, "/metadata/creationTimestamp").to_owned()),
+                )
+            });
             let excess = owned.len() - desired;
             for pod in owned.drain(..excess) {
-                context.delete("", "pods", namespace, text(pod, "/metadata/name"), Propagation::Background);
+                context.delete(
+                    "",
+                    "pods",
+                    namespace,
+                    text(pod, "/metadata/name"),
+                    Propagation::Background,
+                );
             }
         }
         let ready = owned.iter().filter(|pod| pod_is_ready(pod)).count();
@@ -49,8 +72,17 @@ pub fn reconcile(context: &Context) {
             "availableReplicas": ready,
             "observedGeneration": int_or(&replica_set, "/metadata/generation", 1),
         });
-        let status = without_zeros(status, &["readyReplicas", "availableReplicas", "fullyLabeledReplicas"]);
-        context.write_status("apps", "replicasets", &replica_set, status, CONTROLLER_MANAGER);
+        let status = without_zeros(
+            status,
+            &["readyReplicas", "availableReplicas", "fullyLabeledReplicas"],
+        );
+        context.write_status(
+            "apps",
+            "replicasets",
+            &replica_set,
+            status,
+            CONTROLLER_MANAGER,
+        );
     }
 }
 

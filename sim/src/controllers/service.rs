@@ -13,7 +13,10 @@ pub fn reconcile(context: &Context) {
         if is_deleting(&service) || text(&service, "/spec/type") != "LoadBalancer" {
             continue;
         }
-        if service.pointer("/status/loadBalancer/ingress/0/ip").is_some() {
+        if service
+            .pointer("/status/loadBalancer/ingress/0/ip")
+            .is_some()
+        {
             continue;
         }
         let ip = context.server.ids().load_balancer_ip();
@@ -21,10 +24,20 @@ pub fn reconcile(context: &Context) {
         context.write_status("", "services", &service, status, "service-controller");
     }
     for ingress in context.list("networking.k8s.io", "ingresses", None) {
-        if is_deleting(&ingress) || ingress.pointer("/status/loadBalancer/ingress/0/ip").is_some() {
+        if is_deleting(&ingress)
+            || ingress
+                .pointer("/status/loadBalancer/ingress/0/ip")
+                .is_some()
+        {
             continue;
         }
         let status = json!({"loadBalancer": {"ingress": [{"ip": INGRESS_ADDRESS}]}});
-        context.write_status("networking.k8s.io", "ingresses", &ingress, status, "ingress-controller");
+        context.write_status(
+            "networking.k8s.io",
+            "ingresses",
+            &ingress,
+            status,
+            "ingress-controller",
+        );
     }
 }

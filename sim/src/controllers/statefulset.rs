@@ -4,7 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::context::{CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template, pod_is_ready, text};
+use super::context::{
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
+    pod_is_ready, text,
+};
 use super::replicaset::without_zeros;
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
@@ -21,13 +24,19 @@ pub fn reconcile(context: &Context) {
         let uid = text(&set, "/metadata/uid");
         let namespace = text(&set, "/metadata/namespace");
         let name = text(&set, "/metadata/name");
-        let template = set.pointer("/spec/template").cloned().unwrap_or_else(|| json!({}));
+        let template = set
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
         let revision = format!("{name}-{}", short_hash(&template.to_string(), 10));
         let desired = int_or(&set, "/spec/replicas", 1).max(0) as usize;
         let ordered_ready = text(&set, "/spec/podManagementPolicy") != "Parallel";
         let mut by_ordinal: Vec<Option<&Value>> = vec![None; desired];
         let mut extra = Vec::new();
-        for pod in pods.iter().filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod)) {
+        for pod in pods
+            .iter()
+            .filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod))
+        {
             let ordinal = text(pod, "/metadata/name")
                 .strip_prefix(&format!("{name}-"))
                 .and_then(|ordinal| ordinal.parse::<usize>().ok());
@@ -38,29 +47,53 @@ pub fn reconcile(context: &Context) {
         }
         // Scale down from the highest ordinal, one at a time.
         if let Some((_, highest)) = extra.iter().max_by_key(|(ordinal, _)| *ordinal) {
-            context.delete("", "pods", namespace, text(highest, "/metadata/name"), Propagation::Background);
+            context.delete(
+                "",
+                "pods",
+                namespace,
+                text(highest, "/metadata/name"),
+                Propagation::Background,
+            );
         }
         for (ordinal, slot) in by_ordinal.iter().enumerate() {
             if slot.is_some() {
                 continue;
             }
-            if ordered_ready && by_ordinal[..ordinal].iter().any(|pod| !pod.is_some_and(pod_is_ready)) {
+            if ordered_ready
+                && by_ordinal[..ordinal]
+                    .iter()
+                    .any(|pod| !pod.is_some_and(pod_is_ready))
+            {
                 break;
             }
             let pod_name = format!("{name}-{ordinal}");
-            for claim in set.pointer("/spec/volumeClaimTemplates").and_then(Value::as_array).into_iter().flatten() {
+            for claim in set
+                .pointer("/spec/volumeClaimTemplates")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let claim_name = format!("{}-{pod_name}", text(claim, "/metadata/name"));
                 let mut claim = claim.clone();
                 claim["apiVersion"] = json!("v1");
                 claim["kind"] = json!("PersistentVolumeClaim");
                 claim["metadata"] = json!({"name": claim_name, "labels": set.pointer("/spec/selector/matchLabels").cloned().unwrap_or(json!({}))});
-                context.create("", "persistentvolumeclaims", namespace, claim, CONTROLLER_MANAGER);
+                context.create(
+                    "",
+                    "persistentvolumeclaims",
+                    namespace,
+                    claim,
+                    CONTROLLER_MANAGER,
+                );
             }
             let mut pod = pod_from_template(
                 &template,
                 &set,
                 PodName::Exact(&pod_name),
-                &[(REVISION_LABEL, &revision), ("statefulset.kubernetes.io/pod-name", &pod_name)],
+                &[
+                    (REVISION_LABEL, &revision),
+                    ("statefulset.kubernetes.io/pod-name", &pod_name),
+                ],
                 None,
             );
             pod["spec"]["hostname"] = json!(pod_name);
@@ -80,7 +113,13 @@ pub fn reconcile(context: &Context) {
                 .rev()
                 .find(|pod| text(pod, &format!("/metadata/labels/{REVISION_LABEL}")) != revision);
             if let Some(pod) = outdated {
-                context.delete("", "pods", namespace, text(pod, "/metadata/name"), Propagation::Background);
+                context.delete(
+                    "",
+                    "pods",
+                    namespace,
+                    text(pod, "/metadata/name"),
+                    Propagation::Background,
+                );
             }
         }
         let ready = present.iter().filter(|pod| pod_is_ready(pod)).count();
@@ -91,7 +130,10 @@ pub fn reconcile(context: &Context) {
         let current_revision = if updated == present.len() {
             revision.clone()
         } else {
-            set.pointer("/status/currentRevision").and_then(Value::as_str).unwrap_or(&revision).to_owned()
+            set.pointer("/status/currentRevision")
+                .and_then(Value::as_str)
+                .unwrap_or(&revision)
+                .to_owned()
         };
         let status = without_zeros(
             json!({

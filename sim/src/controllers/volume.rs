@@ -19,8 +19,14 @@ pub fn reconcile(context: &Context) {
             .pointer("/spec/resources/requests/storage")
             .cloned()
             .unwrap_or_else(|| json!("1Gi"));
-        let access_modes = claim.pointer("/spec/accessModes").cloned().unwrap_or_else(|| json!(["ReadWriteOnce"]));
-        let class = claim.pointer("/spec/storageClassName").cloned().unwrap_or_else(|| json!("standard"));
+        let access_modes = claim
+            .pointer("/spec/accessModes")
+            .cloned()
+            .unwrap_or_else(|| json!(["ReadWriteOnce"]));
+        let class = claim
+            .pointer("/spec/storageClassName")
+            .cloned()
+            .unwrap_or_else(|| json!("standard"));
         let volume = json!({
             "apiVersion": "v1",
             "kind": "PersistentVolume",
@@ -35,10 +41,21 @@ pub fn reconcile(context: &Context) {
                     "name": name, "uid": claim["metadata"]["uid"]},
             },
         });
-        if context.create("", "persistentvolumes", "", volume, MANAGER).is_some()
-            && let Some(volume) = context.list("", "persistentvolumes", None).into_iter().find(|v| text(v, "/metadata/name") == volume_name)
+        if context
+            .create("", "persistentvolumes", "", volume, MANAGER)
+            .is_some()
+            && let Some(volume) = context
+                .list("", "persistentvolumes", None)
+                .into_iter()
+                .find(|v| text(v, "/metadata/name") == volume_name)
         {
-            context.write_status("", "persistentvolumes", &volume, json!({"phase": "Bound"}), MANAGER);
+            context.write_status(
+                "",
+                "persistentvolumes",
+                &volume,
+                json!({"phase": "Bound"}),
+                MANAGER,
+            );
         }
         if text(&claim, "/spec/volumeName").is_empty() {
             context.merge_patch(

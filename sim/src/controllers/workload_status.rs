@@ -25,7 +25,9 @@ pub fn reconcile(context: &Context) {
             .list("apps", plural, Some(namespace))
             .into_iter()
             .find(|object| text(object, "/metadata/name") == target_name);
-        let current = target.as_ref().map_or(0, |target| int_or(target, "/status/replicas", 0));
+        let current = target
+            .as_ref()
+            .map_or(0, |target| int_or(target, "/status/replicas", 0));
         let minimum = int_or(&autoscaler, "/spec/minReplicas", 1);
         let maximum = int_or(&autoscaler, "/spec/maxReplicas", minimum);
         let mut conditions = conditions_of(autoscaler.get("status"));
@@ -35,18 +37,29 @@ pub fn reconcile(context: &Context) {
             Condition {
                 kind: "AbleToScale",
                 status: if found { "True" } else { "False" },
-                reason: if found { "ReadyForNewScale" } else { "FailedGetScale" },
+                reason: if found {
+                    "ReadyForNewScale"
+                } else {
+                    "FailedGetScale"
+                },
                 message: if found {
                     "recommended size matches current size".to_owned()
                 } else {
-                    format!("the HPA controller was unable to get the target's current scale: {plural} \"{target_name}\" not found")
+                    format!(
+                        "the HPA controller was unable to get the target's current scale: {plural} \"{target_name}\" not found"
+                    )
                 },
             },
             false,
         );
         set_condition(
             &mut conditions,
-            Condition { kind: "ScalingActive", status: "True", reason: "ValidMetricFound", message: "the HPA was able to successfully calculate a replica count".to_owned() },
+            Condition {
+                kind: "ScalingActive",
+                status: "True",
+                reason: "ValidMetricFound",
+                message: "the HPA was able to successfully calculate a replica count".to_owned(),
+            },
             false,
         );
         let status = json!({
@@ -54,7 +67,13 @@ pub fn reconcile(context: &Context) {
             "desiredReplicas": current.clamp(minimum, maximum.max(minimum)),
             "conditions": conditions,
         });
-        context.write_status("autoscaling", "horizontalpodautoscalers", &autoscaler, status, "horizontal-pod-autoscaler");
+        context.write_status(
+            "autoscaling",
+            "horizontalpodautoscalers",
+            &autoscaler,
+            status,
+            "horizontal-pod-autoscaler",
+        );
     }
     let pods = context.list("", "pods", None);
     for budget in context.list("policy", "poddisruptionbudgets", None) {
@@ -65,14 +84,23 @@ pub fn reconcile(context: &Context) {
         let selector = LabelSelector::from_object(budget.pointer("/spec/selector"));
         let selected: Vec<&Value> = pods
             .iter()
-            .filter(|pod| text(pod, "/metadata/namespace") == namespace && selector.matches_object(pod))
+            .filter(|pod| {
+                text(pod, "/metadata/namespace") == namespace && selector.matches_object(pod)
+            })
             .collect();
         let expected = selected.len() as i64;
         let healthy = selected.iter().filter(|pod| pod_is_ready(pod)).count() as i64;
         let desired = match budget.pointer("/spec/minAvailable") {
-            Some(value) => super::deployment::resolve_int_or_percent(Some(value), expected, 0, true),
+            Some(value) => {
+                super::deployment::resolve_int_or_percent(Some(value), expected, 0, true)
+            }
             None => {
-                let unavailable = super::deployment::resolve_int_or_percent(budget.pointer("/spec/maxUnavailable"), expected, 0, true);
+                let unavailable = super::deployment::resolve_int_or_percent(
+                    budget.pointer("/spec/maxUnavailable"),
+                    expected,
+                    0,
+                    true,
+                );
                 (expected - unavailable).max(0)
             }
         };
@@ -83,7 +111,11 @@ pub fn reconcile(context: &Context) {
             Condition {
                 kind: "DisruptionAllowed",
                 status: if allowed > 0 { "True" } else { "False" },
-                reason: if allowed > 0 { "SufficientPods" } else { "InsufficientPods" },
+                reason: if allowed > 0 {
+                    "SufficientPods"
+                } else {
+                    "InsufficientPods"
+                },
                 message: String::new(),
             },
             false,
@@ -96,6 +128,12 @@ pub fn reconcile(context: &Context) {
             "disruptionsAllowed": allowed,
             "conditions": conditions,
         });
-        context.write_status("policy", "poddisruptionbudgets", &budget, status, "disruption-controller");
+        context.write_status(
+            "policy",
+            "poddisruptionbudgets",
+            &budget,
+            status,
+            "disruption-controller",
+        );
     }
 }

@@ -40,7 +40,7 @@ pub fn router(state: AppState) -> Router {
     Router::new().fallback(dispatch).with_state(state)
 }
 
-fn header_text<'a>(headers: &'a HeaderMap, name: header::HeaderName) -> &'a str {
+fn header_text(headers: &HeaderMap, name: header::HeaderName) -> &str {
     headers
         .get(name)
         .and_then(|value| value.to_str().ok())
@@ -97,13 +97,18 @@ async fn dispatch(State(state): State<AppState>, request: Request) -> Response {
                 Err(error) => error_response(&error),
             }
         }
-        ApiPath::OpenApiIndex => json_value(StatusCode::OK, &openapi::index(&state.server.catalog())),
+        ApiPath::OpenApiIndex => {
+            json_value(StatusCode::OK, &openapi::index(&state.server.catalog()))
+        }
         ApiPath::OpenApiDocument { group, version } => {
             let catalog = state.server.catalog();
             if catalog.in_group_version(&group, &version).is_empty() {
                 error_response(&ApiError::NoSuchResource)
             } else {
-                json_value(StatusCode::OK, &openapi::document(&catalog, &group, &version))
+                json_value(
+                    StatusCode::OK,
+                    &openapi::document(&catalog, &group, &version),
+                )
             }
         }
         ApiPath::Unknown => error_response(&ApiError::NoSuchResource),

@@ -36,7 +36,10 @@ pub fn index(catalog: &Catalog) -> Value {
     for (group, version) in served_group_versions(catalog) {
         let path = group_version_path(&group, &version);
         let hash = short_hash(&document(catalog, &group, &version).to_string(), 16).to_uppercase();
-        paths.insert(path.clone(), json!({"serverRelativeURL": format!("/openapi/v3/{path}?hash={hash}")}));
+        paths.insert(
+            path.clone(),
+            json!({"serverRelativeURL": format!("/openapi/v3/{path}?hash={hash}")}),
+        );
     }
     json!({"paths": paths})
 }
@@ -53,7 +56,10 @@ pub fn document(catalog: &Catalog, group: &str, version: &str) -> Value {
     for resource in catalog.in_group_version(group, version) {
         let prefix = format!("/{}", group_version_path(group, version));
         let path = if resource.namespaced {
-            format!("{prefix}/namespaces/{{namespace}}/{}/{{name}}", resource.plural)
+            format!(
+                "{prefix}/namespaces/{{namespace}}/{}/{{name}}",
+                resource.plural
+            )
         } else {
             format!("{prefix}/{}/{{name}}", resource.plural)
         };
@@ -83,12 +89,24 @@ mod tests {
     fn documents_advertise_field_validation_for_each_kind() {
         let catalog = Catalog::default();
         let index = index(&catalog);
-        let url = index["paths"]["apis/apps/v1"]["serverRelativeURL"].as_str().expect("apps listed");
+        let url = index["paths"]["apis/apps/v1"]["serverRelativeURL"]
+            .as_str()
+            .expect("apps listed");
         assert!(url.starts_with("/openapi/v3/apis/apps/v1?hash="));
         let apps = document(&catalog, "apps", "v1");
-        let patch = &apps["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]["patch"];
-        assert_eq!(patch["x-kubernetes-group-version-kind"]["kind"], "Deployment");
-        assert!(patch["parameters"].as_array().expect("parameters").iter().any(|p| p["name"] == "fieldValidation"));
+        let patch =
+            &apps["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]["patch"];
+        assert_eq!(
+            patch["x-kubernetes-group-version-kind"]["kind"],
+            "Deployment"
+        );
+        assert!(
+            patch["parameters"]
+                .as_array()
+                .expect("parameters")
+                .iter()
+                .any(|p| p["name"] == "fieldValidation")
+        );
         let core = document(&catalog, "", "v1");
         assert!(core["paths"].get("/api/v1/namespaces/{name}").is_some());
     }
