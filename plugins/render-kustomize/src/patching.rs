@@ -60,8 +60,10 @@ impl PatchContext<'_, '_> {
                 .is_some_and(|p| self.tree.kind_of(&p) == Some(EntryKind::File));
             let (text, origin) = if is_file {
                 self.patch_text(entry, "")?
-            } else {
+            } else if entry.contains('\n') {
                 (entry.clone(), self.file.to_string())
+            } else {
+                return Err(self.fail(format!("patch file '{entry}' does not exist")));
             };
             for document in parse_stream(&text, &origin)? {
                 self.apply_strategic(&document.value, None, &Default::default(), resources)

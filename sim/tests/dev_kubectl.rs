@@ -1,1 +1,0 @@
-include!("../../tests/sim_kubectl.rs");
