@@ -1,0 +1,213 @@
+//! Parity with Helm: every case in `tests/render/helm/cases/` is rendered natively and by Helm's own library
+//! (`render_with_helm.py`, PyPI's helm-python-sdk), and the objects are compared one by one. Skips, saying so,
+//! when Python or the package is unavailable.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use render_helm::HelmRenderer;
+use serde_json::Value;
+use weft_sdk::RenderRequest;
+use weft_sdk::testing::render_dir;
+
+/// One corpus case, as its YAML file describes it.
+#[derive(Debug, serde::Deserialize)]
+struct Case {
+    chart: String,
+    #[serde(default = "default_release")]
+    release: String,
+    #[serde(default = "default_namespace")]
+    namespace: String,
+    #[serde(default)]
+    values: Vec<String>,
+    #[serde(default)]
+    parameters: Vec<(String, String)>,
+    /// When set, both renderers must fail, and ours with a message containing this text.
+    #[serde(default)]
+    error: Option<String>,
+}
+
+fn default_release() -> String {
+    "release".into()
+}
+
+fn default_namespace() -> String {
+    "default".into()
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/helm")
+}
+
+fn case_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join("cases"))
+        .expect("the corpus's cases directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Numbers compared as numbers, whatever JSON type they came as.
+fn normalize(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => serde_json::json!(n.as_f64().unwrap_or(0.0)),
+        Value::Array(items) => Value::Array(items.iter().map(normalize).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), normalize(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+fn identity(object: &Value) -> String {
+    let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+    format!(
+        "{} {} {}/{}",
+        text(&object["apiVersion"]),
+        text(&object["kind"]),
+        text(&object["metadata"]["namespace"]),
+        text(&object["metadata"]["name"])
+    )
+}
+
+fn by_identity(objects: impl Iterator<Item = Value>) -> BTreeMap<String, Vec<Value>> {
+    let mut map: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for object in objects {
+        map.entry(identity(&object)).or_default().push(normalize(&object));
+    }
+    map
+}
+
+/// The first difference between two values, as a path and both sides.
+fn first_difference(path: &str, helm: &Value, ours: &Value) -> Option<String> {
+    match (helm, ours) {
+        (Value::Object(a), Value::Object(b)) => {
+            for key in a.keys().chain(b.keys()) {
+                let (x, y) = (a.get(key).unwrap_or(&Value::Null), b.get(key).unwrap_or(&Value::Null));
+                if let Some(diff) = first_difference(&format!("{path}.{key}"), x, y) {
+                    return Some(diff);
+                }
+            }
+            None
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (x, y))| first_difference(&format!("{path}[{i}]"), x, y)),
+        _ if helm == ours => None,
+        _ => Some(format!("{path}: helm {helm} / ours {ours}")),
+    }
+}
+
+fn compare(case_name: &str, helm: Vec<Value>, ours: Vec<Value>) -> Result<(), String> {
+    let (helm, ours) = (by_identity(helm.into_iter()), by_identity(ours.into_iter()));
+    let mut problems = Vec::new();
+    for key in helm.keys().chain(ours.keys()).collect::<std::collections::BTreeSet<_>>() {
+        match (helm.get(key), ours.get(key)) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) if a.len() == b.len() => {
+                for (x, y) in a.iter().zip(b) {
+                    if let Some(diff) = first_difference("", x, y) {
+                        problems.push(format!("{key}: {diff}"));
+                    }
+                }
+            }
+            (Some(_), None) => problems.push(format!("{key}: only Helm renders it")),
+            (None, Some(_)) => problems.push(format!("{key}: only we render it")),
+            _ => problems.push(format!("{key}: different counts")),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{case_name}:\n    {}", problems.join("\n    ")))
+    }
+}
+
+/// Helm's results, by case file; `None` when Helm's library is unavailable here.
+fn helm_results(cases: &[PathBuf]) -> Option<BTreeMap<String, serde_json::Map<String, Value>>> {
+    let script = corpus_dir().join("render_with_helm.py");
+    let output = match Command::new("python3").arg(&script).args(cases).output() {
+        Ok(output) => output,
+        Err(error) => {
+            println!("SKIPPED helm parity: python3 is not available ({error})");
+            return None;
+        }
+    };
+    if output.status.code() == Some(3) {
+        println!(
+            "SKIPPED helm parity: {} (install it with `python3 -m pip install helm-python-sdk`)",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+        return None;
+    }
+    assert!(output.status.success(), "render_with_helm.py failed: {}", String::from_utf8_lossy(&output.stderr));
+    let mut results = BTreeMap::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let parsed: serde_json::Map<String, Value> = serde_json::from_str(line).expect("a JSON line from the script");
+        let case = parsed["case"].as_str().unwrap_or_default().to_string();
+        results.insert(case, parsed);
+    }
+    Some(results)
+}
+
+fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), String> {
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let case: Case = serde_yaml::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
+        .map_err(|e| format!("{name}: bad case file: {e}"))?;
+    let request = RenderRequest {
+        app: name.clone(),
+        namespace: Some(case.namespace.clone()),
+        release: Some(case.release.clone()),
+        parameters: case.parameters.clone(),
+        values: case.values.clone(),
+    };
+    let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
+    let ours = render_dir::<HelmRenderer>(&request, &chart_dir);
+    match (&case.error, helm.get("error"), ours) {
+        (Some(expected), Some(_), Err(error)) if error.to_string().contains(expected.as_str()) => Ok(()),
+        (Some(expected), helm_error, ours) => Err(format!(
+            "{name}: expected both to fail (ours with {expected:?}); Helm: {helm_error:?}; ours: {:?}",
+            ours.map(|o| o.manifests.len())
+        )),
+        (None, Some(error), _) => Err(format!("{name}: Helm failed: {error}")),
+        (None, None, Err(error)) => Err(format!("{name}: we failed: {error}")),
+        (None, None, Ok(output)) => {
+            let helm_objects: Vec<Value> = helm["objects"]
+                .as_array()
+                .map(|items| items.iter().map(|o| o["object"].clone()).collect())
+                .unwrap_or_default();
+            let our_objects: Vec<Value> = output.manifests.into_iter().map(|m| m.object).collect();
+            compare(&name, helm_objects, our_objects)
+        }
+    }
+}
+
+#[test]
+fn corpus_renders_as_helm_does() {
+    let cases = case_files();
+    let Some(helm) = helm_results(&cases) else {
+        return;
+    };
+    let mut passed = 0;
+    let mut failures = Vec::new();
+    for case in &cases {
+        let key = case.to_string_lossy().into_owned();
+        let Some(result) = helm.get(&key) else {
+            failures.push(format!("{key}: no result from Helm"));
+            continue;
+        };
+        match run_case(case, result) {
+            Ok(()) => passed += 1,
+            Err(problem) => failures.push(problem),
+        }
+    }
+    for failure in &failures {
+        println!("FAILED {failure}");
+    }
+    println!("{passed} passed, {} failed", failures.len());
+    assert!(failures.is_empty(), "{} of {} charts differ from Helm", failures.len(), cases.len());
+    assert!(cases.len() >= 15, "the corpus needs at least 15 cases, has {}", cases.len());
+}
