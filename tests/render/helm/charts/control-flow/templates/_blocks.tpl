@@ -1,0 +1,6 @@
+{{- define "cf.greeting" -}}
+Hello {{ . }}!
+{{- end -}}
+{{- define "cf.portLine" -}}
+{{ .name }}={{ .port }}
+{{- end -}}

@@ -1,0 +1,3 @@
+{{- define "redis.host" -}}
+{{ .Release.Name }}-redis-master
+{{- end }}
