@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "starting {{ .Release.Name }}"
+exec app
