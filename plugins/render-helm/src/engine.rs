@@ -105,7 +105,19 @@ fn chart_object(node: &ChartNode<'_>) -> Value {
         let value = match (go_name, value) {
             ("Name", _) => Value::string(node.name.as_str()),
             ("Deprecated", v) => Value::Bool(v.is_some_and(|v| v.is_truthy())),
-            ("Sources" | "Keywords" | "Maintainers" | "Dependencies", v) => v.unwrap_or_else(|| Value::list(Vec::new())),
+            ("Maintainers", v) => go_field_names(v, &[("name", "Name"), ("email", "Email"), ("url", "URL")]),
+            ("Dependencies", v) => go_field_names(
+                v,
+                &[
+                    ("name", "Name"),
+                    ("version", "Version"),
+                    ("repository", "Repository"),
+                    ("condition", "Condition"),
+                    ("tags", "Tags"),
+                    ("alias", "Alias"),
+                ],
+            ),
+            ("Sources" | "Keywords", v) => v.unwrap_or_else(|| Value::list(Vec::new())),
             ("Annotations", v) => v.unwrap_or_else(Value::empty_map),
             (_, Some(Value::String(s))) => Value::String(s),
             (_, Some(Value::Nil)) | (_, None) => Value::string(""),
@@ -115,6 +127,28 @@ fn chart_object(node: &ChartNode<'_>) -> Value {
     }
     map.insert("IsRoot".into(), Value::Bool(node.full_path == node.name));
     Value::map(map)
+}
+
+/// A list of `Chart.yaml` entries (maintainers, dependencies) under Go's field names.
+fn go_field_names(list: Option<Value>, fields: &[(&str, &str)]) -> Value {
+    let Some(Value::List(items)) = list else {
+        return Value::list(Vec::new());
+    };
+    Value::list(
+        items
+            .iter()
+            .map(|item| {
+                let map: Map = fields
+                    .iter()
+                    .map(|(yaml_key, go_name)| {
+                        let value = item.get(yaml_key).unwrap_or_else(|| Value::string(""));
+                        (go_name.to_string(), value)
+                    })
+                    .collect();
+                Value::map(map)
+            })
+            .collect(),
+    )
 }
 
 fn release_object(settings: &Settings) -> Value {

@@ -1,0 +1,3 @@
+{{- define "db.fullname" -}}
+{{ .Release.Name }}-db
+{{- end }}

@@ -1,0 +1,3 @@
+{{- define "shared.label" -}}
+defined-by: backend
+{{- end }}
