@@ -7,7 +7,8 @@ Each case file names a chart directory (relative to the case file), a release, a
 and renderer parameters (the Helm renderer's `set`, `set.PATH`, `set-string`, `set-json` keys). The script prints
 one JSON object per line: {"case": path, "objects": [...]} or {"case": path, "error": "..."}. Every rendered
 document is parsed by Helm's own YAML reader (`values_from_yaml`), so both sides agree on YAML 1.1 scalars.
-It exits with status 3 when Python's `helm_python` or `yaml` modules are missing.
+Case files and value documents are read with Helm's own YAML reader too. It exits with status 3 when Python's
+`helm_python` module is missing.
 """
 
 import json
@@ -16,7 +17,6 @@ import re
 import sys
 
 try:
-    import yaml
     import helm_python as helm
 except ImportError as missing:  # pragma: no cover - reported to the test, which skips
     print(f"helm-python-sdk unavailable: {missing}", file=sys.stderr)
@@ -39,7 +39,7 @@ def merge(base, overlay):
 def user_values(case):
     values = {}
     for document in case.get("values", []):
-        merge(values, yaml.safe_load(document) or {})
+        merge(values, helm.values_from_yaml(document))
     groups = {"set-json": [], "set": [], "set-string": []}
     for key, value in case.get("parameters", []):
         for prefix in ("set-string", "set-json", "set"):
@@ -62,7 +62,7 @@ def user_values(case):
 
 def render(case_path):
     with open(case_path, encoding="utf-8") as handle:
-        case = yaml.safe_load(handle)
+        case = helm.values_from_yaml(handle.read())
     chart_dir = os.path.join(os.path.dirname(case_path), case["chart"])
     chart = helm.Chart.load(chart_dir)
     try:
