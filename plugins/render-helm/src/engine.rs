@@ -67,7 +67,10 @@ fn collect<'a>(
         });
     }
     for sub in &node.subcharts {
-        let sub_values = values.get(&sub.name).filter(|v| matches!(v, Value::Map(_))).unwrap_or_else(Value::empty_map);
+        let sub_values = values
+            .get(&sub.name)
+            .filter(|v| matches!(v, Value::Map(_)))
+            .unwrap_or_else(Value::empty_map);
         collect(sub, sub_values, files, scopes);
     }
 }
@@ -105,7 +108,9 @@ fn chart_object(node: &ChartNode<'_>) -> Value {
         let value = match (go_name, value) {
             ("Name", _) => Value::string(node.name.as_str()),
             ("Deprecated", v) => Value::Bool(v.is_some_and(|v| v.is_truthy())),
-            ("Maintainers", v) => go_field_names(v, &[("name", "Name"), ("email", "Email"), ("url", "URL")]),
+            ("Maintainers", v) => {
+                go_field_names(v, &[("name", "Name"), ("email", "Email"), ("url", "URL")])
+            }
             ("Dependencies", v) => go_field_names(
                 v,
                 &[
@@ -154,7 +159,10 @@ fn go_field_names(list: Option<Value>, fields: &[(&str, &str)]) -> Value {
 fn release_object(settings: &Settings) -> Value {
     let mut map = Map::new();
     map.insert("Name".into(), Value::string(settings.release.as_str()));
-    map.insert("Namespace".into(), Value::string(settings.namespace.as_str()));
+    map.insert(
+        "Namespace".into(),
+        Value::string(settings.namespace.as_str()),
+    );
     map.insert("Service".into(), Value::string("Helm"));
     map.insert("IsInstall".into(), Value::Bool(true));
     map.insert("IsUpgrade".into(), Value::Bool(false));
@@ -169,7 +177,10 @@ fn capabilities_object(settings: &Settings) -> Value {
     helm.insert("GitTreeState".into(), Value::string(""));
     helm.insert("GoVersion".into(), Value::string(""));
     let mut map = Map::new();
-    map.insert("KubeVersion".into(), Value::Object(Rc::new(settings.kube_version.clone())));
+    map.insert(
+        "KubeVersion".into(),
+        Value::Object(Rc::new(settings.kube_version.clone())),
+    );
     map.insert(
         "APIVersions".into(),
         Value::Object(Rc::new(ApiVersions::new(settings.api_versions.clone()))),
@@ -179,26 +190,39 @@ fn capabilities_object(settings: &Settings) -> Value {
 }
 
 /// Renders every template of `root` (and its enabled subcharts) with `user` values.
-pub fn render(root: &ChartNode<'_>, user: Map, settings: &Settings) -> Result<Vec<RenderedFile>, RenderError> {
+pub fn render(
+    root: &ChartNode<'_>,
+    user: Map,
+    settings: &Settings,
+) -> Result<Vec<RenderedFile>, RenderError> {
     let values = Value::map(coalesce(&root.values_tree(), user));
     let mut files = Vec::new();
     let mut scopes = Vec::new();
     collect(root, values, &mut files, &mut scopes);
     files.sort_by(|a, b| helm_order(&a.name, &b.name));
 
-    let sources: HashMap<String, String> = files.iter().map(|f| (f.name.clone(), f.source_path.clone())).collect();
+    let sources: HashMap<String, String> = files
+        .iter()
+        .map(|f| (f.name.clone(), f.source_path.clone()))
+        .collect();
     let mut set = TemplateSet::new();
     for file in &files {
         set.add_file(&file.name, file.text).map_err(|e| {
-            RenderError::in_file(format!("parse error: {}", e.message), file.source_path.clone(), Some(e.line))
+            RenderError::in_file(
+                format!("parse error: {}", e.message),
+                file.source_path.clone(),
+                Some(e.line),
+            )
         })?;
     }
 
     let release = release_object(settings);
     let capabilities = capabilities_object(settings);
     let chart_objects: Vec<Value> = scopes.iter().map(|(_, node)| chart_object(node)).collect();
-    let file_objects: Vec<Value> =
-        scopes.iter().map(|(_, node)| Value::Object(Rc::new(Files::new(&node.chart.files)))).collect();
+    let file_objects: Vec<Value> = scopes
+        .iter()
+        .map(|(_, node)| Value::Object(Rc::new(Files::new(&node.chart.files))))
+        .collect();
 
     let table = funcs::table();
     let mut executor = Executor::new(&set, &table, settings.max_steps);
@@ -211,7 +235,10 @@ pub fn render(root: &ChartNode<'_>, user: Map, settings: &Settings) -> Result<Ve
         let (values, node) = &scopes[file.node];
         let mut template = Map::new();
         template.insert("Name".into(), Value::string(file.name.as_str()));
-        template.insert("BasePath".into(), Value::string(format!("{}/templates", node.full_path)));
+        template.insert(
+            "BasePath".into(),
+            Value::string(format!("{}/templates", node.full_path)),
+        );
         let mut top = Map::new();
         top.insert("Values".into(), values.clone());
         top.insert("Release".into(), release.clone());
@@ -234,7 +261,10 @@ pub fn render(root: &ChartNode<'_>, user: Map, settings: &Settings) -> Result<Ve
 
 /// An evaluation error pointing at the source file.
 fn located(error: ExecError, sources: &HashMap<String, String>) -> RenderError {
-    let file = sources.get(&error.file).cloned().unwrap_or(error.file.clone());
+    let file = sources
+        .get(&error.file)
+        .cloned()
+        .unwrap_or(error.file.clone());
     let line = (error.line > 0).then_some(error.line);
     RenderError::in_file(
         format!("template {}: {}", error.file, error.message),
@@ -258,7 +288,12 @@ mod tests {
         names.sort_by(|a, b| helm_order(a, b));
         assert_eq!(
             names,
-            vec!["c/charts/s/templates/a.yaml", "c/templates/b.yaml", "c/templates/a.yaml", "c/templates/_h.tpl"]
+            vec![
+                "c/charts/s/templates/a.yaml",
+                "c/templates/b.yaml",
+                "c/templates/a.yaml",
+                "c/templates/_h.tpl"
+            ]
         );
     }
 }

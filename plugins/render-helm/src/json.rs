@@ -107,7 +107,11 @@ pub fn from_serde(value: &serde_json::Value) -> Value {
         serde_json::Value::Number(n) => Value::Float(n.as_f64().unwrap_or(0.0)),
         serde_json::Value::String(s) => Value::string(s.as_str()),
         serde_json::Value::Array(items) => Value::list(items.iter().map(from_serde).collect()),
-        serde_json::Value::Object(map) => Value::map(map.iter().map(|(k, v)| (k.clone(), from_serde(v))).collect()),
+        serde_json::Value::Object(map) => Value::map(
+            map.iter()
+                .map(|(k, v)| (k.clone(), from_serde(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -118,8 +122,11 @@ pub fn to_serde(value: &Value) -> serde_json::Value {
         Value::Nil => serde_json::Value::Null,
         Value::Bool(b) => serde_json::Value::Bool(*b),
         Value::Int(i) => serde_json::Value::from(*i),
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => serde_json::Value::from(*f as i64),
-        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, serde_json::Value::Number),
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+            serde_json::Value::from(*f as i64)
+        }
+        Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
         Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::List(items) => serde_json::Value::Array(items.iter().map(to_serde).collect()),
         Value::Map(_) => serde_json::Value::Object(
@@ -140,8 +147,14 @@ mod tests {
     #[test]
     fn writes_like_encoding_json() {
         let value = from_json(r#"{"b":[1,2.5,null],"a":"<x>&\n","c":{}}"#).unwrap();
-        assert_eq!(to_json(&value, Layout::Compact), r#"{"a":"\u003cx\u003e\u0026\n","b":[1,2.5,null],"c":{}}"#);
-        assert_eq!(to_json(&value, Layout::Raw), r#"{"a":"<x>&\n","b":[1,2.5,null],"c":{}}"#);
+        assert_eq!(
+            to_json(&value, Layout::Compact),
+            r#"{"a":"\u003cx\u003e\u0026\n","b":[1,2.5,null],"c":{}}"#
+        );
+        assert_eq!(
+            to_json(&value, Layout::Raw),
+            r#"{"a":"<x>&\n","b":[1,2.5,null],"c":{}}"#
+        );
         assert_eq!(
             to_json(&from_json(r#"{"a":[1],"b":{}}"#).unwrap(), Layout::Pretty),
             "{\n  \"a\": [\n    1\n  ],\n  \"b\": {}\n}"
@@ -151,7 +164,10 @@ mod tests {
 
     #[test]
     fn reads_numbers_as_floats() {
-        assert_eq!(from_json("[3]").unwrap(), Value::list(vec![Value::Float(3.0)]));
+        assert_eq!(
+            from_json("[3]").unwrap(),
+            Value::list(vec![Value::Float(3.0)])
+        );
         assert!(from_json("{").is_err());
     }
 }

@@ -51,13 +51,17 @@ pub struct HelmRenderer;
 
 impl Renderer for HelmRenderer {
     fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError> {
-        let options = options::Options::from_parameters(&request.parameters).map_err(RenderError::new)?;
+        let options =
+            options::Options::from_parameters(&request.parameters).map_err(RenderError::new)?;
         let user = options::user_values(&request.values, &options).map_err(RenderError::new)?;
         let chart = chart::load(source, "")?;
         let root = chart::dependencies::resolve(&chart, &user)?;
         let settings = engine::Settings {
             release: request.release_name().to_string(),
-            namespace: request.namespace.clone().unwrap_or_else(|| "default".to_string()),
+            namespace: request
+                .namespace
+                .clone()
+                .unwrap_or_else(|| "default".to_string()),
             kube_version: options.kube_version,
             api_versions: options.api_versions,
             max_steps: options.max_steps,

@@ -60,7 +60,8 @@ fn split_documents(text: &str) -> Vec<(String, u32)> {
     let trimmed = text.trim();
     let mut documents = Vec::new();
     let mut start = 0;
-    let line_of = |offset: usize| -> u32 { text[..leading + offset].matches('\n').count() as u32 + 1 };
+    let line_of =
+        |offset: usize| -> u32 { text[..leading + offset].matches('\n').count() as u32 + 1 };
     for found in separator.find_iter(trimmed) {
         documents.push((trimmed[start..found.start()].to_string(), line_of(start)));
         start = found.end();
@@ -93,7 +94,10 @@ struct Parsed {
 }
 
 fn kind_rank(kind: &str) -> usize {
-    INSTALL_ORDER.iter().position(|k| *k == kind).unwrap_or(INSTALL_ORDER.len())
+    INSTALL_ORDER
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(INSTALL_ORDER.len())
 }
 
 /// Parses, validates and orders the objects of rendered files (`NOTES.txt` excluded).
@@ -106,7 +110,10 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
         for (document, line) in split_documents(&file.text) {
             let value = parse_document(&document).map_err(|e| {
                 RenderError::in_file(
-                    format!("YAML parse error in rendered template {}: {}", file.name, e.message),
+                    format!(
+                        "YAML parse error in rendered template {}: {}",
+                        file.name, e.message
+                    ),
                     file.source_path.clone(),
                     Some(line + e.line.saturating_sub(1)),
                 )
@@ -116,7 +123,10 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
             }
             let invalid = |what: &str| {
                 RenderError::in_file(
-                    format!("rendered template {} has an object without {what}", file.name),
+                    format!(
+                        "rendered template {} has an object without {what}",
+                        file.name
+                    ),
                     file.source_path.clone(),
                     Some(line),
                 )
@@ -124,11 +134,16 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
             if !matches!(value, Value::Map(_)) {
                 return Err(invalid("a mapping at the top"));
             }
-            let api_version = text_at(&value, &["apiVersion"]).ok_or_else(|| invalid("apiVersion"))?;
+            let api_version =
+                text_at(&value, &["apiVersion"]).ok_or_else(|| invalid("apiVersion"))?;
             let kind = text_at(&value, &["kind"]).ok_or_else(|| invalid("kind"))?;
-            let name = text_at(&value, &["metadata", "name"]).ok_or_else(|| invalid("metadata.name"))?;
+            let name =
+                text_at(&value, &["metadata", "name"]).ok_or_else(|| invalid("metadata.name"))?;
             let namespace = text_at(&value, &["metadata", "namespace"]).unwrap_or_default();
-            let group = api_version.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+            let group = api_version
+                .rsplit_once('/')
+                .map_or("", |(g, _)| g)
+                .to_string();
             parsed.push(Parsed {
                 manifest: Manifest {
                     object: to_serde(&value),
@@ -186,22 +201,41 @@ mod tests {
                 "c/templates/a.yaml",
                 "\n# comment only\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\n\n",
             ),
-            file("c/templates/b.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+            file(
+                "c/templates/b.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+            ),
             file("c/templates/NOTES.txt", "not yaml: [\n"),
         ];
         let manifests = collect(&files).unwrap();
-        let kinds: Vec<&str> = manifests.iter().map(|m| m.object["kind"].as_str().unwrap_or("")).collect();
+        let kinds: Vec<&str> = manifests
+            .iter()
+            .map(|m| m.object["kind"].as_str().unwrap_or(""))
+            .collect();
         assert_eq!(kinds, vec!["ConfigMap", "Deployment"]);
     }
 
     #[test]
     fn refuses_invalid_and_duplicate_objects() {
-        let missing = collect(&[file("t.yaml", "a: 1\n---\nkind: X\napiVersion: v1\n")]).unwrap_err();
-        assert!(missing.message.contains("apiVersion"), "{}", missing.message);
-        let missing_name = collect(&[file("t.yaml", "---\nkind: X\napiVersion: v1\nmetadata: {}\n")]).unwrap_err();
+        let missing =
+            collect(&[file("t.yaml", "a: 1\n---\nkind: X\napiVersion: v1\n")]).unwrap_err();
+        assert!(
+            missing.message.contains("apiVersion"),
+            "{}",
+            missing.message
+        );
+        let missing_name = collect(&[file(
+            "t.yaml",
+            "---\nkind: X\napiVersion: v1\nmetadata: {}\n",
+        )])
+        .unwrap_err();
         assert_eq!(missing_name.line, Some(2));
         let doc = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
         let duplicate = collect(&[file("a.yaml", doc), file("b.yaml", doc)]).unwrap_err();
-        assert!(duplicate.message.contains("duplicate"), "{}", duplicate.message);
+        assert!(
+            duplicate.message.contains("duplicate"),
+            "{}",
+            duplicate.message
+        );
     }
 }

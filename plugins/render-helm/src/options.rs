@@ -85,11 +85,18 @@ pub struct Options {
 }
 
 fn typing_of(key: &str) -> Option<(Typing, Option<&str>)> {
-    for (prefix, typing) in [("set-string", Typing::Strings), ("set-json", Typing::Json), ("set", Typing::Typed)] {
+    for (prefix, typing) in [
+        ("set-string", Typing::Strings),
+        ("set-json", Typing::Json),
+        ("set", Typing::Typed),
+    ] {
         if key == prefix {
             return Some((typing, None));
         }
-        if let Some(path) = key.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('.')) {
+        if let Some(path) = key
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+        {
             return Some((typing, Some(path)));
         }
     }
@@ -109,14 +116,18 @@ impl Options {
         for (key, value) in parameters {
             match key.as_str() {
                 "max-steps" => {
-                    options.max_steps = value
-                        .parse()
-                        .map_err(|_| format!("parameter max-steps: {value:?} is not a whole number"))?;
+                    options.max_steps = value.parse().map_err(|_| {
+                        format!("parameter max-steps: {value:?} is not a whole number")
+                    })?;
                 }
                 "kube-version" => options.kube_version = KubeVersion::parse(value)?,
-                "api-versions" => options
-                    .api_versions
-                    .extend(value.split(',').map(str::trim).filter(|v| !v.is_empty()).map(String::from)),
+                "api-versions" => options.api_versions.extend(
+                    value
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|v| !v.is_empty())
+                        .map(String::from),
+                ),
                 other => {
                     let (typing, path) = typing_of(other).ok_or_else(|| {
                         format!(
@@ -138,7 +149,10 @@ impl Options {
             }
         }
         // Helm applies --set-json, then --set, then --set-string.
-        for (slot, typing) in [Typing::Json, Typing::Typed, Typing::Strings].into_iter().enumerate() {
+        for (slot, typing) in [Typing::Json, Typing::Typed, Typing::Strings]
+            .into_iter()
+            .enumerate()
+        {
             for expression in by_typing[slot].drain(..) {
                 options.assignments.push((typing, expression));
             }
@@ -160,7 +174,8 @@ pub fn user_values(documents: &[String], options: &Options) -> Result<Map, Strin
         }
     }
     for (typing, expression) in &options.assignments {
-        strvals::apply(&mut values, expression, *typing).map_err(|e| format!("parameter set: {e}"))?;
+        strvals::apply(&mut values, expression, *typing)
+            .map_err(|e| format!("parameter set: {e}"))?;
     }
     Ok(values)
 }
@@ -170,7 +185,10 @@ mod tests {
     use super::*;
 
     fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -187,14 +205,29 @@ mod tests {
         .unwrap();
         assert_eq!(options.max_steps, 500);
         assert_eq!(options.assignments[0].0, Typing::Json);
-        assert_eq!(options.assignments.last().map(|a| a.0), Some(Typing::Strings));
+        assert_eq!(
+            options.assignments.last().map(|a| a.0),
+            Some(Typing::Strings)
+        );
         assert!(options.api_versions.contains(&"other/v2".to_string()));
-        let values = Value::map(user_values(&["b: 0\ne: {f: 1}".into(), "e: {g: 2}".into()], &options).unwrap());
+        let values = Value::map(
+            user_values(&["b: 0\ne: {f: 1}".into(), "e: {g: 2}".into()], &options).unwrap(),
+        );
         assert_eq!(values.get("b"), Some(Value::Int(2)));
         assert_eq!(values.get("a"), Some(Value::string("1")));
-        assert_eq!(values.get("image").and_then(|i| i.get("tag")), Some(Value::string("1.2")));
-        assert_eq!(values.get("e").and_then(|e| e.get("f")), Some(Value::Float(1.0)));
-        assert!(Options::from_parameters(&params(&[("bogus", "1")])).unwrap_err().contains("unknown parameter"));
+        assert_eq!(
+            values.get("image").and_then(|i| i.get("tag")),
+            Some(Value::string("1.2"))
+        );
+        assert_eq!(
+            values.get("e").and_then(|e| e.get("f")),
+            Some(Value::Float(1.0))
+        );
+        assert!(
+            Options::from_parameters(&params(&[("bogus", "1")]))
+                .unwrap_err()
+                .contains("unknown parameter")
+        );
         assert!(Options::from_parameters(&params(&[("max-steps", "lots")])).is_err());
     }
 }

@@ -55,7 +55,9 @@ fn normalize(value: &Value) -> Value {
     match value {
         Value::Number(n) => serde_json::json!(n.as_f64().unwrap_or(0.0)),
         Value::Array(items) => Value::Array(items.iter().map(normalize).collect()),
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), normalize(v))).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), normalize(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -74,7 +76,9 @@ fn identity(object: &Value) -> String {
 fn by_identity(objects: impl Iterator<Item = Value>) -> BTreeMap<String, Vec<Value>> {
     let mut map: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for object in objects {
-        map.entry(identity(&object)).or_default().push(normalize(&object));
+        map.entry(identity(&object))
+            .or_default()
+            .push(normalize(&object));
     }
     map
 }
@@ -84,7 +88,10 @@ fn first_difference(path: &str, helm: &Value, ours: &Value) -> Option<String> {
     match (helm, ours) {
         (Value::Object(a), Value::Object(b)) => {
             for key in a.keys().chain(b.keys()) {
-                let (x, y) = (a.get(key).unwrap_or(&Value::Null), b.get(key).unwrap_or(&Value::Null));
+                let (x, y) = (
+                    a.get(key).unwrap_or(&Value::Null),
+                    b.get(key).unwrap_or(&Value::Null),
+                );
                 if let Some(diff) = first_difference(&format!("{path}.{key}"), x, y) {
                     return Some(diff);
                 }
@@ -104,7 +111,11 @@ fn first_difference(path: &str, helm: &Value, ours: &Value) -> Option<String> {
 fn compare(case_name: &str, helm: Vec<Value>, ours: Vec<Value>) -> Result<(), String> {
     let (helm, ours) = (by_identity(helm.into_iter()), by_identity(ours.into_iter()));
     let mut problems = Vec::new();
-    for key in helm.keys().chain(ours.keys()).collect::<std::collections::BTreeSet<_>>() {
+    for key in helm
+        .keys()
+        .chain(ours.keys())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
         match (helm.get(key), ours.get(key)) {
             (Some(a), Some(b)) if a == b => {}
             (Some(a), Some(b)) if a.len() == b.len() => {
@@ -143,10 +154,15 @@ fn helm_results(cases: &[PathBuf]) -> Option<BTreeMap<String, serde_json::Map<St
         );
         return None;
     }
-    assert!(output.status.success(), "render_with_helm.py failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "render_with_helm.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let mut results = BTreeMap::new();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let parsed: serde_json::Map<String, Value> = serde_json::from_str(line).expect("a JSON line from the script");
+        let parsed: serde_json::Map<String, Value> =
+            serde_json::from_str(line).expect("a JSON line from the script");
         let case = parsed["case"].as_str().unwrap_or_default().to_string();
         results.insert(case, parsed);
     }
@@ -154,9 +170,13 @@ fn helm_results(cases: &[PathBuf]) -> Option<BTreeMap<String, serde_json::Map<St
 }
 
 fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), String> {
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let case: Case = serde_yaml::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
-        .map_err(|e| format!("{name}: bad case file: {e}"))?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let case: Case =
+        serde_yaml::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
+            .map_err(|e| format!("{name}: bad case file: {e}"))?;
     let request = RenderRequest {
         app: name.clone(),
         namespace: Some(case.namespace.clone()),
@@ -167,7 +187,9 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
     let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
     let ours = render_dir::<HelmRenderer>(&request, &chart_dir);
     match (&case.error, helm.get("error"), ours) {
-        (Some(expected), Some(_), Err(error)) if error.to_string().contains(expected.as_str()) => Ok(()),
+        (Some(expected), Some(_), Err(error)) if error.to_string().contains(expected.as_str()) => {
+            Ok(())
+        }
         (Some(expected), helm_error, ours) => Err(format!(
             "{name}: expected both to fail (ours with {expected:?}); Helm: {helm_error:?}; ours: {:?}",
             ours.map(|o| o.manifests.len())
@@ -208,6 +230,15 @@ fn corpus_renders_as_helm_does() {
         println!("FAILED {failure}");
     }
     println!("{passed} passed, {} failed", failures.len());
-    assert!(failures.is_empty(), "{} of {} charts differ from Helm", failures.len(), cases.len());
-    assert!(cases.len() >= 15, "the corpus needs at least 15 cases, has {}", cases.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} charts differ from Helm",
+        failures.len(),
+        cases.len()
+    );
+    assert!(
+        cases.len() >= 15,
+        "the corpus needs at least 15 cases, has {}",
+        cases.len()
+    );
 }

@@ -36,23 +36,38 @@ impl ChartNode<'_> {
 }
 
 /// Builds the node tree with aliases applied; fails for a declared dependency missing from `charts/`.
-fn build<'a>(chart: &'a Chart, name: String, full_path: String) -> Result<ChartNode<'a>, RenderError> {
+fn build<'a>(
+    chart: &'a Chart,
+    name: String,
+    full_path: String,
+) -> Result<ChartNode<'a>, RenderError> {
     let mut subcharts = Vec::new();
     let mut declared_names = Vec::new();
     for dependency in &chart.dependencies {
-        let found = chart.subcharts.iter().find(|s| s.name() == dependency.name).ok_or_else(|| {
-            RenderError::in_file(
-                format!(
-                    "found in Chart.yaml, but missing in charts/ directory: {}",
-                    dependency.name
-                ),
-                join(&chart.dir, "Chart.yaml"),
-                None,
-            )
-        })?;
+        let found = chart
+            .subcharts
+            .iter()
+            .find(|s| s.name() == dependency.name)
+            .ok_or_else(|| {
+                RenderError::in_file(
+                    format!(
+                        "found in Chart.yaml, but missing in charts/ directory: {}",
+                        dependency.name
+                    ),
+                    join(&chart.dir, "Chart.yaml"),
+                    None,
+                )
+            })?;
         declared_names.push(dependency.name.clone());
-        let node_name = dependency.alias.clone().unwrap_or_else(|| dependency.name.clone());
-        let mut node = build(found, node_name.clone(), format!("{full_path}/charts/{node_name}"))?;
+        let node_name = dependency
+            .alias
+            .clone()
+            .unwrap_or_else(|| dependency.name.clone());
+        let mut node = build(
+            found,
+            node_name.clone(),
+            format!("{full_path}/charts/{node_name}"),
+        )?;
         node.condition = dependency.condition.clone();
         node.tags = dependency.tags.clone();
         subcharts.push(node);
@@ -60,7 +75,11 @@ fn build<'a>(chart: &'a Chart, name: String, full_path: String) -> Result<ChartN
     for subchart in &chart.subcharts {
         let sub_name = subchart.name();
         if !declared_names.contains(&sub_name) {
-            subcharts.push(build(subchart, sub_name.clone(), format!("{full_path}/charts/{sub_name}"))?);
+            subcharts.push(build(
+                subchart,
+                sub_name.clone(),
+                format!("{full_path}/charts/{sub_name}"),
+            )?);
         }
     }
     Ok(ChartNode {
@@ -92,7 +111,11 @@ fn is_enabled(node: &ChartNode<'_>, values: &Map, prefix: &str) -> bool {
         }
     }
     if let Some(condition) = &node.condition {
-        for path in condition.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        for path in condition
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
             if let Some(Value::Bool(b)) = lookup_path(values, &format!("{prefix}{path}")) {
                 enabled = b;
                 break;

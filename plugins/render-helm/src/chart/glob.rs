@@ -51,13 +51,19 @@ fn match_from(pattern: &[char], path: &[char]) -> bool {
             }
             None => path.first() == Some(&'{') && match_from(&pattern[1..], &path[1..]),
         },
-        '\\' if pattern.len() > 1 => path.first() == Some(&pattern[1]) && match_from(&pattern[2..], &path[1..]),
+        '\\' if pattern.len() > 1 => {
+            path.first() == Some(&pattern[1]) && match_from(&pattern[2..], &path[1..])
+        }
         literal => path.first() == Some(&literal) && match_from(&pattern[1..], &path[1..]),
     }
 }
 
 fn class_end(pattern: &[char]) -> Option<usize> {
-    pattern.iter().skip(2).position(|c| *c == ']').map(|i| i + 2)
+    pattern
+        .iter()
+        .skip(2)
+        .position(|c| *c == ']')
+        .map(|i| i + 2)
 }
 
 fn class_matches(class: &[char], c: char) -> bool {

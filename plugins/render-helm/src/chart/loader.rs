@@ -55,7 +55,12 @@ fn source_error(error: SourceError, path: &str) -> RenderError {
 }
 
 /// Every file under `dir`, recursively, with paths relative to `dir`.
-fn walk(source: &dyn Source, dir: &str, prefix: &str, out: &mut Vec<String>) -> Result<(), RenderError> {
+fn walk(
+    source: &dyn Source,
+    dir: &str,
+    prefix: &str,
+    out: &mut Vec<String>,
+) -> Result<(), RenderError> {
     let here = join(dir, prefix);
     let entries = source.list_dir(&here).map_err(|e| source_error(e, &here))?;
     for entry in entries {
@@ -110,8 +115,16 @@ fn is_ignored(rules: &[String], path: &str) -> bool {
 }
 
 fn yaml_file(source: &dyn Source, path: &str) -> Result<Value, RenderError> {
-    let text = source.read_to_string(path).map_err(|e| source_error(e, path))?;
-    parse_document(&text).map_err(|e| RenderError::in_file(format!("cannot parse YAML: {}", e.message), path, Some(e.line)))
+    let text = source
+        .read_to_string(path)
+        .map_err(|e| source_error(e, path))?;
+    parse_document(&text).map_err(|e| {
+        RenderError::in_file(
+            format!("cannot parse YAML: {}", e.message),
+            path,
+            Some(e.line),
+        )
+    })
 }
 
 fn dependencies(metadata: &Value) -> Vec<Dependency> {
@@ -121,7 +134,11 @@ fn dependencies(metadata: &Value) -> Vec<Dependency> {
     items
         .iter()
         .map(|item| {
-            let text = |key: &str| item.get(key).map(|v| crate::funcs::strval(&v)).filter(|s| !s.is_empty());
+            let text = |key: &str| {
+                item.get(key)
+                    .map(|v| crate::funcs::strval(&v))
+                    .filter(|s| !s.is_empty())
+            };
             Dependency {
                 name: text("name").unwrap_or_default(),
                 alias: text("alias"),
@@ -140,10 +157,18 @@ pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
     let chart_yaml = join(dir, "Chart.yaml");
     let metadata = yaml_file(source, &chart_yaml)?;
     if !matches!(metadata, Value::Map(_)) {
-        return Err(RenderError::in_file("Chart.yaml is not a mapping", chart_yaml, None));
+        return Err(RenderError::in_file(
+            "Chart.yaml is not a mapping",
+            chart_yaml,
+            None,
+        ));
     }
     if metadata.get("name").is_none_or(|n| !n.is_truthy()) {
-        return Err(RenderError::in_file("Chart.yaml: chart name is required", chart_yaml, None));
+        return Err(RenderError::in_file(
+            "Chart.yaml: chart name is required",
+            chart_yaml,
+            None,
+        ));
     }
     let rules = ignore_rules(source, dir);
     let mut paths = Vec::new();
@@ -164,20 +189,33 @@ pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
         }
         let full = join(dir, &path);
         match path.as_str() {
-            "Chart.yaml" | "Chart.lock" | "values.schema.json" | "requirements.yaml" | "requirements.lock" => {}
+            "Chart.yaml" | "Chart.lock" | "values.schema.json" | "requirements.yaml"
+            | "requirements.lock" => {}
             "values.yaml" => {
                 chart.values = match json_numbers(yaml_file(source, &full)?) {
                     Value::Map(map) => map.borrow().clone(),
                     Value::Nil => Map::new(),
-                    _ => return Err(RenderError::in_file("values.yaml is not a mapping", full, None)),
+                    _ => {
+                        return Err(RenderError::in_file(
+                            "values.yaml is not a mapping",
+                            full,
+                            None,
+                        ));
+                    }
                 };
             }
             p if p.starts_with("templates/") => {
-                let text = source.read_to_string(&full).map_err(|e| source_error(e, &full))?;
+                let text = source
+                    .read_to_string(&full)
+                    .map_err(|e| source_error(e, &full))?;
                 chart.templates.push((path, text));
             }
             p if p.starts_with("charts/") && !p.ends_with(".prov") => {
-                let name = p["charts/".len()..].split('/').next().unwrap_or_default().to_string();
+                let name = p["charts/".len()..]
+                    .split('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
                 if p.ends_with(".tgz") && !p["charts/".len()..].contains('/') {
                     return Err(RenderError::in_file(
                         "packed subcharts (.tgz) are not supported: unpack the chart into charts/ as a directory",
@@ -190,7 +228,9 @@ pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
                 }
             }
             _ => {
-                let bytes = source.read_file(&full).map_err(|e| source_error(e, &full))?;
+                let bytes = source
+                    .read_file(&full)
+                    .map_err(|e| source_error(e, &full))?;
                 chart.files.push((path, bytes));
             }
         }
@@ -210,7 +250,11 @@ mod tests {
 
     #[test]
     fn helmignore_rules() {
-        let rules = vec!["*.md".to_string(), "secret/".to_string(), "docs/*.txt".to_string()];
+        let rules = vec![
+            "*.md".to_string(),
+            "secret/".to_string(),
+            "docs/*.txt".to_string(),
+        ];
         assert!(is_ignored(&rules, "README.md"));
         assert!(is_ignored(&rules, "sub/NOTES.md"));
         assert!(is_ignored(&rules, "secret/key"));

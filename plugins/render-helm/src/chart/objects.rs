@@ -20,16 +20,24 @@ impl Files {
     /// Files from `(path, bytes)` pairs.
     pub fn new(files: &[(String, Vec<u8>)]) -> Self {
         Files {
-            files: files.iter().map(|(p, b)| (p.clone(), Rc::from(b.as_slice()))).collect(),
+            files: files
+                .iter()
+                .map(|(p, b)| (p.clone(), Rc::from(b.as_slice())))
+                .collect(),
         }
     }
 
     fn get(&self, path: &str) -> Option<&[u8]> {
-        self.files.iter().find(|(p, _)| p == path).map(|(_, b)| b.as_ref())
+        self.files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, b)| b.as_ref())
     }
 
     fn text(&self, path: &str) -> String {
-        self.get(path).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default()
+        self.get(path)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
     }
 
     /// The files as `{basename: transform(content)}` in YAML.
@@ -53,7 +61,9 @@ impl Files {
 fn single_string<'a>(args: &'a [Value], method: &str) -> Result<&'a str, String> {
     match args {
         [Value::String(s)] => Ok(s),
-        _ => Err(format!("wrong number or type of args for {method}: want 1 string")),
+        _ => Err(format!(
+            "wrong number or type of args for {method}: want 1 string"
+        )),
     }
 }
 
@@ -63,17 +73,31 @@ impl HostObject for Files {
     }
 
     fn is_method(&self, name: &str) -> bool {
-        matches!(name, "Get" | "GetBytes" | "Glob" | "Lines" | "AsConfig" | "AsSecrets")
+        matches!(
+            name,
+            "Get" | "GetBytes" | "Glob" | "Lines" | "AsConfig" | "AsSecrets"
+        )
     }
 
     fn member(&self, name: &str, args: &[Value]) -> Option<Result<Value, String>> {
         Some(match name {
             "Get" => single_string(args, "Get").map(|path| Value::string(self.text(path))),
             "GetBytes" => single_string(args, "GetBytes").map(|path| {
-                Value::list(self.get(path).unwrap_or_default().iter().map(|b| Value::Int(i64::from(*b))).collect())
+                Value::list(
+                    self.get(path)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|b| Value::Int(i64::from(*b)))
+                        .collect(),
+                )
             }),
             "Glob" => single_string(args, "Glob").map(|pattern| {
-                let files = self.files.iter().filter(|(p, _)| glob::matches(pattern, p)).cloned().collect();
+                let files = self
+                    .files
+                    .iter()
+                    .filter(|(p, _)| glob::matches(pattern, p))
+                    .cloned()
+                    .collect();
                 Value::Object(Rc::new(Files { files }))
             }),
             "Lines" => single_string(args, "Lines").map(|path| {
@@ -84,7 +108,9 @@ impl HostObject for Files {
                 }
                 Value::list(text.split('\n').map(Value::string).collect())
             }),
-            "AsConfig" => Ok(Value::string(self.as_yaml(|b| String::from_utf8_lossy(b).into_owned()))),
+            "AsConfig" => Ok(Value::string(
+                self.as_yaml(|b| String::from_utf8_lossy(b).into_owned()),
+            )),
             "AsSecrets" => Ok(Value::string(self.as_yaml(|b| STANDARD.encode(b)))),
             _ => return None,
         })
@@ -115,7 +141,12 @@ impl HostObject for Files {
         let mut entries: Vec<(String, Value)> = self
             .files
             .iter()
-            .map(|(p, b)| (p.clone(), Value::string(String::from_utf8_lossy(b).into_owned())))
+            .map(|(p, b)| {
+                (
+                    p.clone(),
+                    Value::string(String::from_utf8_lossy(b).into_owned()),
+                )
+            })
             .collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         Some(entries)
@@ -146,7 +177,10 @@ impl HostObject for ApiVersions {
 
     fn member(&self, name: &str, args: &[Value]) -> Option<Result<Value, String>> {
         match name {
-            "Has" => Some(single_string(args, "Has").map(|v| Value::Bool(self.versions.iter().any(|k| k == v)))),
+            "Has" => Some(
+                single_string(args, "Has")
+                    .map(|v| Value::Bool(self.versions.iter().any(|k| k == v))),
+            ),
             _ => None,
         }
     }
@@ -156,7 +190,12 @@ impl HostObject for ApiVersions {
     }
 
     fn to_data(&self) -> Value {
-        Value::list(self.versions.iter().map(|v| Value::string(v.as_str())).collect())
+        Value::list(
+            self.versions
+                .iter()
+                .map(|v| Value::string(v.as_str()))
+                .collect(),
+        )
     }
 }
 
@@ -171,7 +210,11 @@ pub struct KubeVersion {
 impl KubeVersion {
     /// Parses `v1.30.2` (a missing `v` is added).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let version = if text.starts_with('v') { text.to_string() } else { format!("v{text}") };
+        let version = if text.starts_with('v') {
+            text.to_string()
+        } else {
+            format!("v{text}")
+        };
         let mut parts = version[1..].split(['.', '-', '+']);
         let major = parts.next().filter(|p| p.parse::<u32>().is_ok());
         let minor = parts.next().filter(|p| p.parse::<u32>().is_ok());
@@ -181,7 +224,9 @@ impl KubeVersion {
                 minor: minor.to_string(),
                 version,
             }),
-            _ => Err(format!("invalid kube-version {text:?}: want vMAJOR.MINOR.PATCH")),
+            _ => Err(format!(
+                "invalid kube-version {text:?}: want vMAJOR.MINOR.PATCH"
+            )),
         }
     }
 }
@@ -257,7 +302,13 @@ mod tests {
         assert_eq!(kube.member("Minor", &[]).unwrap(), Ok(Value::string("30")));
         assert!(KubeVersion::parse("banana").is_err());
         let apis = ApiVersions::new(vec!["apps/v1".into()]);
-        assert_eq!(apis.member("Has", &["apps/v1".into()]).unwrap(), Ok(Value::Bool(true)));
-        assert_eq!(apis.member("Has", &["x/v1".into()]).unwrap(), Ok(Value::Bool(false)));
+        assert_eq!(
+            apis.member("Has", &["apps/v1".into()]).unwrap(),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            apis.member("Has", &["x/v1".into()]).unwrap(),
+            Ok(Value::Bool(false))
+        );
     }
 }

@@ -64,7 +64,9 @@ fn split_unescaped(text: &str, separator: char, braces_only: bool) -> Vec<String
                 depth -= 1;
                 current.push(c);
             }
-            c if c == separator && depth <= 0 && !in_string => parts.push(std::mem::take(&mut current)),
+            c if c == separator && depth <= 0 && !in_string => {
+                parts.push(std::mem::take(&mut current))
+            }
             c => current.push(c),
         }
     }
@@ -77,7 +79,9 @@ fn split_key_value(assignment: &str) -> Option<(String, String)> {
     for (i, c) in assignment.char_indices() {
         match c {
             '\\' if !escaped => escaped = true,
-            '=' if !escaped => return Some((assignment[..i].to_string(), assignment[i + 1..].to_string())),
+            '=' if !escaped => {
+                return Some((assignment[..i].to_string(), assignment[i + 1..].to_string()));
+            }
             _ => escaped = false,
         }
     }
@@ -156,10 +160,17 @@ fn typed_scalar(text: &str) -> Value {
 
 fn parse_value(raw: &str, typing: Typing) -> Result<Value, String> {
     match typing {
-        Typing::Json => crate::json::from_json(raw).map_err(|e| format!("invalid JSON value {raw:?}: {e}")),
+        Typing::Json => {
+            crate::json::from_json(raw).map_err(|e| format!("invalid JSON value {raw:?}: {e}"))
+        }
         Typing::Strings => {
             if let Some(inner) = raw.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-                return Ok(Value::list(split_unescaped(inner, ',', true).iter().map(|s| Value::string(unescape(s))).collect()));
+                return Ok(Value::list(
+                    split_unescaped(inner, ',', true)
+                        .iter()
+                        .map(|s| Value::string(unescape(s)))
+                        .collect(),
+                ));
             }
             Ok(Value::string(unescape(raw)))
         }
@@ -168,7 +179,12 @@ fn parse_value(raw: &str, typing: Typing) -> Result<Value, String> {
                 if inner.is_empty() {
                     return Ok(Value::list(Vec::new()));
                 }
-                return Ok(Value::list(split_unescaped(inner, ',', true).iter().map(|s| typed_scalar(s)).collect()));
+                return Ok(Value::list(
+                    split_unescaped(inner, ',', true)
+                        .iter()
+                        .map(|s| typed_scalar(s))
+                        .collect(),
+                ));
             }
             Ok(typed_scalar(raw))
         }
@@ -229,20 +245,37 @@ mod tests {
 
     #[test]
     fn parses_set_expressions() {
-        let v = set("image.tag=1.2,replicas=3,on=true,list={a,b},x[1].y=z,zip=007,dot\\.key=v", Typing::Typed);
-        assert_eq!(v.get("image").and_then(|i| i.get("tag")), Some(Value::string("1.2")));
+        let v = set(
+            "image.tag=1.2,replicas=3,on=true,list={a,b},x[1].y=z,zip=007,dot\\.key=v",
+            Typing::Typed,
+        );
+        assert_eq!(
+            v.get("image").and_then(|i| i.get("tag")),
+            Some(Value::string("1.2"))
+        );
         assert_eq!(v.get("replicas"), Some(Value::Int(3)));
         assert_eq!(v.get("on"), Some(Value::Bool(true)));
-        assert_eq!(v.get("list"), Some(Value::list(vec!["a".into(), "b".into()])));
+        assert_eq!(
+            v.get("list"),
+            Some(Value::list(vec!["a".into(), "b".into()]))
+        );
         assert_eq!(
             v.get("x"),
-            Some(Value::list(vec![Value::Nil, Value::map([("y".to_string(), Value::string("z"))].into())]))
+            Some(Value::list(vec![
+                Value::Nil,
+                Value::map([("y".to_string(), Value::string("z"))].into())
+            ]))
         );
         assert_eq!(v.get("zip"), Some(Value::string("007")));
         assert_eq!(v.get("dot.key"), Some(Value::string("v")));
-        assert_eq!(set("n=3", Typing::Strings).get("n"), Some(Value::string("3")));
         assert_eq!(
-            set(r#"j={"a":[1,2]}"#, Typing::Json).get("j").and_then(|j| j.get("a")),
+            set("n=3", Typing::Strings).get("n"),
+            Some(Value::string("3"))
+        );
+        assert_eq!(
+            set(r#"j={"a":[1,2]}"#, Typing::Json)
+                .get("j")
+                .and_then(|j| j.get("a")),
             Some(Value::list(vec![Value::Float(1.0), Value::Float(2.0)]))
         );
         assert!(apply(&mut Map::new(), "novalue", Typing::Typed).is_err());

@@ -171,8 +171,14 @@ mod tests {
         let globals = sub.get("global").unwrap();
         assert_eq!(globals.get("g"), Some(Value::string("parent")));
         assert_eq!(globals.get("own"), Some(Value::Int(1)));
-        assert_eq!(globals.get("gm").and_then(|g| g.get("b")), Some(Value::Int(2)));
-        assert_eq!(globals.get("gm").and_then(|g| g.get("a")), Some(Value::Int(1)));
+        assert_eq!(
+            globals.get("gm").and_then(|g| g.get("b")),
+            Some(Value::Int(2))
+        );
+        assert_eq!(
+            globals.get("gm").and_then(|g| g.get("a")),
+            Some(Value::Int(1))
+        );
     }
 
     #[test]
@@ -183,6 +189,9 @@ mod tests {
         assert_eq!(value.get("a").and_then(|a| a.get("b")), Some(Value::Int(1)));
         assert_eq!(value.get("a").and_then(|a| a.get("c")), Some(Value::Int(3)));
         assert_eq!(value.get("l"), Some(Value::list(vec![Value::Int(2)])));
-        assert_eq!(lookup_path(&map("a: {b: true}"), "a.b"), Some(Value::Bool(true)));
+        assert_eq!(
+            lookup_path(&map("a: {b: true}"), "a.b"),
+            Some(Value::Bool(true))
+        );
     }
 }

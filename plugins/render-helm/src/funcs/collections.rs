@@ -12,17 +12,31 @@ use crate::template::{Budget, FunctionTable, Map, Value};
 pub fn register(table: &mut FunctionTable) {
     table.insert("list", |_, a| Ok(Value::list(a)));
     table.insert("tuple", |_, a| Ok(Value::list(a)));
-    table.insert("first", |_, a| with_list("first", &a, |l| l.first().cloned().unwrap_or_default()));
-    table.insert("last", |_, a| with_list("last", &a, |l| l.last().cloned().unwrap_or_default()));
+    table.insert("first", |_, a| {
+        with_list("first", &a, |l| l.first().cloned().unwrap_or_default())
+    });
+    table.insert("last", |_, a| {
+        with_list("last", &a, |l| l.last().cloned().unwrap_or_default())
+    });
     table.insert("rest", |_, a| {
-        with_list("rest", &a, |l| Value::list(l.get(1..).map(<[Value]>::to_vec).unwrap_or_default()))
+        with_list("rest", &a, |l| {
+            Value::list(l.get(1..).map(<[Value]>::to_vec).unwrap_or_default())
+        })
     });
     table.insert("initial", |_, a| {
         with_list("initial", &a, |l| {
-            Value::list(l.get(..l.len().saturating_sub(1)).map(<[Value]>::to_vec).unwrap_or_default())
+            Value::list(
+                l.get(..l.len().saturating_sub(1))
+                    .map(<[Value]>::to_vec)
+                    .unwrap_or_default(),
+            )
         })
     });
-    table.insert("reverse", |_, a| with_list("reverse", &a, |l| Value::list(l.iter().rev().cloned().collect())));
+    table.insert("reverse", |_, a| {
+        with_list("reverse", &a, |l| {
+            Value::list(l.iter().rev().cloned().collect())
+        })
+    });
     table.insert("uniq", |_, a| {
         with_list("uniq", &a, |l| {
             let mut out: Vec<Value> = Vec::new();
@@ -35,7 +49,9 @@ pub fn register(table: &mut FunctionTable) {
         })
     });
     table.insert("compact", |_, a| {
-        with_list("compact", &a, |l| Value::list(l.iter().filter(|v| !is_empty(v)).cloned().collect()))
+        with_list("compact", &a, |l| {
+            Value::list(l.iter().filter(|v| !is_empty(v)).cloned().collect())
+        })
     });
     table.insert("append", append);
     table.insert("push", append);
@@ -55,7 +71,9 @@ pub fn register(table: &mut FunctionTable) {
     table.insert("without", |_, a| {
         at_least("without", &a, 1)?;
         let items = list_of("without", &a[0])?;
-        Ok(Value::list(items.into_iter().filter(|v| !a[1..].contains(v)).collect()))
+        Ok(Value::list(
+            items.into_iter().filter(|v| !a[1..].contains(v)).collect(),
+        ))
     });
     table.insert("has", |_, a| {
         arity("has", &a, 2)?;
@@ -84,19 +102,29 @@ pub fn register(table: &mut FunctionTable) {
         arity("chunk", &a, 2)?;
         let size = usize::try_from(int_arg(&a, 0)?).unwrap_or(0).max(1);
         let items = list_of("chunk", &a[1])?;
-        Ok(Value::list(items.chunks(size).map(|c| Value::list(c.to_vec())).collect()))
+        Ok(Value::list(
+            items
+                .chunks(size)
+                .map(|c| Value::list(c.to_vec()))
+                .collect(),
+        ))
     });
     table.insert("dict", dict);
     table.insert("get", |_, a| {
         arity("get", &a, 2)?;
         let map = map_arg(&a, 0)?;
         let key = string_arg(&a, 1)?;
-        Ok(map.borrow().get(key).cloned().unwrap_or_else(|| Value::string("")))
+        Ok(map
+            .borrow()
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| Value::string("")))
     });
     table.insert("set", |_, a| {
         arity("set", &a, 3)?;
         let map = map_arg(&a, 0)?;
-        map.borrow_mut().insert(string_arg(&a, 1)?.to_string(), a[2].clone());
+        map.borrow_mut()
+            .insert(string_arg(&a, 1)?.to_string(), a[2].clone());
         Ok(Value::Map(map))
     });
     table.insert("unset", |_, a| {
@@ -156,15 +184,28 @@ pub fn register(table: &mut FunctionTable) {
         arity("empty", &a, 1)?;
         Ok(Value::Bool(is_empty(&a[0])))
     });
-    table.insert("coalesce", |_, a| Ok(a.iter().find(|v| !is_empty(v)).cloned().unwrap_or_default()));
-    table.insert("all", |_, a| Ok(Value::Bool(a.iter().all(|v| !is_empty(v)))));
-    table.insert("any", |_, a| Ok(Value::Bool(a.iter().any(|v| !is_empty(v)))));
+    table.insert("coalesce", |_, a| {
+        Ok(a.iter().find(|v| !is_empty(v)).cloned().unwrap_or_default())
+    });
+    table.insert("all", |_, a| {
+        Ok(Value::Bool(a.iter().all(|v| !is_empty(v))))
+    });
+    table.insert("any", |_, a| {
+        Ok(Value::Bool(a.iter().any(|v| !is_empty(v))))
+    });
     table.insert("ternary", |_, a| {
         arity("ternary", &a, 3)?;
         match &a[2] {
-            Value::Bool(condition) => Ok(if *condition { a[0].clone() } else { a[1].clone() }),
+            Value::Bool(condition) => Ok(if *condition {
+                a[0].clone()
+            } else {
+                a[1].clone()
+            }),
             Value::Nil => Err("invalid value; expected bool".into()),
-            other => Err(format!("wrong type for value; expected bool; got {}", other.type_name())),
+            other => Err(format!(
+                "wrong type for value; expected bool; got {}",
+                other.type_name()
+            )),
         }
     });
     table.insert("typeOf", |_, a| {
@@ -218,7 +259,10 @@ fn slice(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
     let len = items.len();
     let index = |i: usize| -> Result<usize, String> {
         let n = to_i64(&args[i]);
-        usize::try_from(n).ok().filter(|n| *n <= len).ok_or_else(|| format!("index out of range: {n}"))
+        usize::try_from(n)
+            .ok()
+            .filter(|n| *n <= len)
+            .ok_or_else(|| format!("index out of range: {n}"))
     };
     let (start, end) = match args.len() {
         1 => (0, len),
@@ -297,7 +341,9 @@ pub fn merge_into(destination: &SharedMap, source: &Map, overwrite: bool) {
         }
         let replace = overwrite || existing.as_ref().is_none_or(is_empty);
         if replace {
-            destination.borrow_mut().insert(key.clone(), source_value.clone());
+            destination
+                .borrow_mut()
+                .insert(key.clone(), source_value.clone());
         }
     }
 }
@@ -326,7 +372,12 @@ fn dig(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
     for key in &args[..args.len() - 2] {
         let key = match key {
             Value::String(k) => k.to_string(),
-            other => return Err(format!("wrong type for value; expected string; got {}", other.type_name())),
+            other => {
+                return Err(format!(
+                    "wrong type for value; expected string; got {}",
+                    other.type_name()
+                ));
+            }
         };
         match current.get(&key) {
             Some(next) => current = next,
@@ -347,17 +398,36 @@ mod tests {
         let list = Value::list(vec![s("a"), s("b"), s("a"), s("")]);
         assert_eq!(call("first", vec![list.clone()]), Ok(s("a")));
         assert_eq!(call("last", vec![list.clone()]), Ok(s("")));
-        assert_eq!(call("uniq", vec![list.clone()]).unwrap(), Value::list(vec![s("a"), s("b"), s("")]));
-        assert_eq!(call("compact", vec![list.clone()]).unwrap(), Value::list(vec![s("a"), s("b"), s("a")]));
-        assert_eq!(call("without", vec![list.clone(), s("a")]).unwrap(), Value::list(vec![s("b"), s("")]));
-        assert_eq!(call("has", vec![s("b"), list.clone()]), Ok(Value::Bool(true)));
-        assert_eq!(call("rest", vec![list.clone()]).unwrap(), Value::list(vec![s("b"), s("a"), s("")]));
+        assert_eq!(
+            call("uniq", vec![list.clone()]).unwrap(),
+            Value::list(vec![s("a"), s("b"), s("")])
+        );
+        assert_eq!(
+            call("compact", vec![list.clone()]).unwrap(),
+            Value::list(vec![s("a"), s("b"), s("a")])
+        );
+        assert_eq!(
+            call("without", vec![list.clone(), s("a")]).unwrap(),
+            Value::list(vec![s("b"), s("")])
+        );
+        assert_eq!(
+            call("has", vec![s("b"), list.clone()]),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            call("rest", vec![list.clone()]).unwrap(),
+            Value::list(vec![s("b"), s("a"), s("")])
+        );
         assert_eq!(
             call("until", vec![Value::Int(3)]).unwrap(),
             Value::list(vec![Value::Int(0), Value::Int(1), Value::Int(2)])
         );
         assert_eq!(
-            call("untilStep", vec![Value::Int(10), Value::Int(0), Value::Int(-4)]).unwrap(),
+            call(
+                "untilStep",
+                vec![Value::Int(10), Value::Int(0), Value::Int(-4)]
+            )
+            .unwrap(),
             Value::list(vec![Value::Int(10), Value::Int(6), Value::Int(2)])
         );
         assert_eq!(
@@ -383,16 +453,28 @@ mod tests {
         let merged = call("merge", vec![dst.deep_copy(), src.clone()]).unwrap();
         assert_eq!(merged.get("a"), Some(Value::Int(1)));
         assert_eq!(merged.get("e"), Some(s("filled")));
-        assert_eq!(merged.get("m").and_then(|n| n.get("w")), Some(Value::Int(2)));
-        assert_eq!(merged.get("m").and_then(|n| n.get("x")), Some(Value::Int(1)));
+        assert_eq!(
+            merged.get("m").and_then(|n| n.get("w")),
+            Some(Value::Int(2))
+        );
+        assert_eq!(
+            merged.get("m").and_then(|n| n.get("x")),
+            Some(Value::Int(1))
+        );
         assert_eq!(merged.get("l"), Some(Value::list(vec![Value::Int(1)])));
         let over = call("mergeOverwrite", vec![dst, src]).unwrap();
         assert_eq!(over.get("a"), Some(Value::Int(2)));
         assert_eq!(over.get("m").and_then(|n| n.get("x")), Some(Value::Int(2)));
         assert_eq!(over.get("l"), Some(Value::list(vec![Value::Int(2)])));
         let nested = parse_document("a: {b: {c: 1}}").unwrap();
-        assert_eq!(call("dig", vec![s("a"), s("b"), s("c"), s("d"), nested.clone()]), Ok(Value::Int(1)));
-        assert_eq!(call("dig", vec![s("a"), s("x"), s("d"), nested]), Ok(s("d")));
+        assert_eq!(
+            call("dig", vec![s("a"), s("b"), s("c"), s("d"), nested.clone()]),
+            Ok(Value::Int(1))
+        );
+        assert_eq!(
+            call("dig", vec![s("a"), s("x"), s("d"), nested]),
+            Ok(s("d"))
+        );
     }
 
     #[test]
@@ -401,11 +483,20 @@ mod tests {
         assert_eq!(call("default", vec![s("d")]), Ok(s("d")));
         assert_eq!(call("default", vec![s("d"), Value::Int(0)]), Ok(s("d")));
         assert_eq!(call("default", vec![s("d"), s("x")]), Ok(s("x")));
-        assert_eq!(call("coalesce", vec![Value::Nil, s(""), s("y")]), Ok(s("y")));
-        assert_eq!(call("ternary", vec![s("a"), s("b"), Value::Bool(false)]), Ok(s("b")));
+        assert_eq!(
+            call("coalesce", vec![Value::Nil, s(""), s("y")]),
+            Ok(s("y"))
+        );
+        assert_eq!(
+            call("ternary", vec![s("a"), s("b"), Value::Bool(false)]),
+            Ok(s("b"))
+        );
         assert!(call("ternary", vec![s("a"), s("b"), s("true")]).is_err());
         assert_eq!(call("typeOf", vec![Value::Float(1.0)]), Ok(s("float64")));
-        assert_eq!(call("kindIs", vec![s("map"), Value::empty_map()]), Ok(Value::Bool(true)));
+        assert_eq!(
+            call("kindIs", vec![s("map"), Value::empty_map()]),
+            Ok(Value::Bool(true))
+        );
         assert_eq!(call("kindOf", vec![Value::list(vec![])]), Ok(s("slice")));
     }
 }

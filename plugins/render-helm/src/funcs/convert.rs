@@ -24,7 +24,9 @@ pub fn to_i64(value: &Value) -> i64 {
 
 fn parse_int_string(text: &str) -> Option<i64> {
     let trimmed = match text.split_once('.') {
-        Some((whole, fraction)) if !fraction.is_empty() && fraction.bytes().all(|b| b == b'0') => whole,
+        Some((whole, fraction)) if !fraction.is_empty() && fraction.bytes().all(|b| b == b'0') => {
+            whole
+        }
         _ => text,
     };
     let (negative, body) = match trimmed.strip_prefix('-') {

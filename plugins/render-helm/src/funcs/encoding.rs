@@ -95,11 +95,18 @@ pub fn register(table: &mut FunctionTable) {
         let input = string_arg(&a, 0)?;
         b.charge((input.len() / 64) as u64)?;
         let digest = Sha256::digest(input.as_bytes());
-        Ok(Value::string(digest.iter().map(|byte| format!("{byte:02x}")).collect::<String>()))
+        Ok(Value::string(
+            digest
+                .iter()
+                .map(|byte| format!("{byte:02x}"))
+                .collect::<String>(),
+        ))
     });
     table.insert("adler32sum", |_, a| {
         arity("adler32sum", &a, 1)?;
-        Ok(Value::string(adler32(string_arg(&a, 0)?.as_bytes()).to_string()))
+        Ok(Value::string(
+            adler32(string_arg(&a, 0)?.as_bytes()).to_string(),
+        ))
     });
 }
 
@@ -154,7 +161,10 @@ mod tests {
         assert_eq!(call("toJson", vec![value]), Ok(s(r#"{"a":1,"b":["x"]}"#)));
         let broken = call("fromYaml", vec![s("a: [")]).unwrap();
         assert!(broken.get("Error").is_some());
-        assert_eq!(call("fromJson", vec![s(r#"{"k":2}"#)]).unwrap().get("k"), Some(Value::Float(2.0)));
+        assert_eq!(
+            call("fromJson", vec![s(r#"{"k":2}"#)]).unwrap().get("k"),
+            Some(Value::Float(2.0))
+        );
         assert_eq!(call("toYaml", vec![Value::Nil]), Ok(s("null")));
     }
 
@@ -164,7 +174,9 @@ mod tests {
         assert_eq!(call("b64dec", vec![s("aGVsbG8=")]), Ok(s("hello")));
         assert_eq!(
             call("sha256sum", vec![s("abc")]),
-            Ok(s("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+            Ok(s(
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+            ))
         );
         assert_eq!(call("adler32sum", vec![s("Wikipedia")]), Ok(s("300286872")));
     }

@@ -13,10 +13,18 @@ pub fn register(table: &mut FunctionTable) {
         arity("ne", &args, 2)?;
         Ok(Value::Bool(!equal(&args[0], &args[1])?))
     });
-    table.insert("lt", |_, args| compare_with("lt", &args, |o| o == Ordering::Less));
-    table.insert("le", |_, args| compare_with("le", &args, |o| o != Ordering::Greater));
-    table.insert("gt", |_, args| compare_with("gt", &args, |o| o == Ordering::Greater));
-    table.insert("ge", |_, args| compare_with("ge", &args, |o| o != Ordering::Less));
+    table.insert("lt", |_, args| {
+        compare_with("lt", &args, |o| o == Ordering::Less)
+    });
+    table.insert("le", |_, args| {
+        compare_with("le", &args, |o| o != Ordering::Greater)
+    });
+    table.insert("gt", |_, args| {
+        compare_with("gt", &args, |o| o == Ordering::Greater)
+    });
+    table.insert("ge", |_, args| {
+        compare_with("ge", &args, |o| o != Ordering::Less)
+    });
     table.insert("not", |_, args| {
         arity("not", &args, 1)?;
         Ok(Value::Bool(!args[0].is_truthy()))
@@ -30,10 +38,16 @@ pub fn register(table: &mut FunctionTable) {
         let format = super::string_arg(&args, 0)?.to_string();
         Ok(Value::string(sprintf(&format, &args[1..])))
     });
-    table.insert("html", |_, args| Ok(Value::string(escape_html(&sprint(&args)))));
+    table.insert("html", |_, args| {
+        Ok(Value::string(escape_html(&sprint(&args))))
+    });
     table.insert("js", |_, args| Ok(Value::string(escape_js(&sprint(&args)))));
-    table.insert("urlquery", |_, args| Ok(Value::string(escape_query(&sprint(&args)))));
-    table.insert("call", |_, _| Err("call is not supported: templates here hold no functions".into()));
+    table.insert("urlquery", |_, args| {
+        Ok(Value::string(escape_query(&sprint(&args))))
+    });
+    table.insert("call", |_, _| {
+        Err("call is not supported: templates here hold no functions".into())
+    });
 }
 
 /// The kinds Go's comparisons distinguish.
@@ -69,7 +83,11 @@ fn equal(a: &Value, b: &Value) -> Result<bool, String> {
     }
     match (a, b) {
         (Value::Nil, Value::Nil) => Ok(true),
-        (Value::List(_), _) | (Value::Map(_), _) => Err(format!("non-comparable type {}: {}", display(a), a.type_name())),
+        (Value::List(_), _) | (Value::Map(_), _) => Err(format!(
+            "non-comparable type {}: {}",
+            display(a),
+            a.type_name()
+        )),
         (Value::Object(x), Value::Object(y)) => Ok(std::rc::Rc::ptr_eq(x, y)),
         _ => Ok(a == b),
     }
@@ -94,13 +112,15 @@ fn compare_with(name: &str, args: &[Value], test: fn(Ordering) -> bool) -> Resul
         (Value::String(x), Value::String(y)) => x.cmp(y),
         _ => {
             let (ka, kb) = (kind(a), kind(b));
-            return Err(if matches!(ka, Kind::Bool | Kind::Other | Kind::Invalid)
-                || matches!(kb, Kind::Bool | Kind::Other | Kind::Invalid)
-            {
-                "invalid type for comparison".into()
-            } else {
-                "incompatible types for comparison".into()
-            });
+            return Err(
+                if matches!(ka, Kind::Bool | Kind::Other | Kind::Invalid)
+                    || matches!(kb, Kind::Bool | Kind::Other | Kind::Invalid)
+                {
+                    "invalid type for comparison".into()
+                } else {
+                    "incompatible types for comparison".into()
+                },
+            );
         }
     };
     Ok(Value::Bool(test(ordering)))
@@ -125,14 +145,16 @@ fn index(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
     for key in &args[1..] {
         current = match (&current, key) {
             (Value::List(items), Value::Int(i)) => {
-                let position = usize::try_from(*i).map_err(|_| format!("index out of range: {i}"))?;
+                let position =
+                    usize::try_from(*i).map_err(|_| format!("index out of range: {i}"))?;
                 items
                     .get(position)
                     .cloned()
                     .ok_or_else(|| format!("index out of range: {i}"))?
             }
             (Value::String(s), Value::Int(i)) => {
-                let position = usize::try_from(*i).map_err(|_| format!("index out of range: {i}"))?;
+                let position =
+                    usize::try_from(*i).map_err(|_| format!("index out of range: {i}"))?;
                 Value::Int(i64::from(
                     *s.as_bytes()
                         .get(position)
@@ -140,9 +162,14 @@ fn index(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
                 ))
             }
             (Value::List(_), other) => {
-                return Err(format!("cannot index slice/array with type {}", other.type_name()));
+                return Err(format!(
+                    "cannot index slice/array with type {}",
+                    other.type_name()
+                ));
             }
-            (Value::Map(map), Value::String(k)) => map.borrow().get(&**k).cloned().unwrap_or_default(),
+            (Value::Map(map), Value::String(k)) => {
+                map.borrow().get(&**k).cloned().unwrap_or_default()
+            }
             (Value::Map(_), Value::Nil) => Value::Nil,
             (Value::Map(_), other) => {
                 return Err(format!(
@@ -198,7 +225,9 @@ fn escape_query(text: &str) -> String {
     let mut out = String::new();
     for byte in text.bytes() {
         match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(byte as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(byte as char)
+            }
             b' ' => out.push('+'),
             other => out.push_str(&format!("%{other:02X}")),
         }
@@ -213,14 +242,23 @@ mod tests {
 
     #[test]
     fn comparisons_follow_go() {
-        assert_eq!(call("eq", vec![s("a"), s("b"), s("a")]), Ok(Value::Bool(true)));
+        assert_eq!(
+            call("eq", vec![s("a"), s("b"), s("a")]),
+            Ok(Value::Bool(true))
+        );
         assert_eq!(call("eq", vec![Value::Nil, s("a")]), Ok(Value::Bool(false)));
-        assert_eq!(call("eq", vec![Value::Nil, Value::Nil]), Ok(Value::Bool(true)));
+        assert_eq!(
+            call("eq", vec![Value::Nil, Value::Nil]),
+            Ok(Value::Bool(true))
+        );
         assert_eq!(
             call("eq", vec![Value::Float(1.0), Value::Int(1)]),
             Err("incompatible types for comparison".into())
         );
-        assert_eq!(call("lt", vec![Value::Int(1), Value::Int(2)]), Ok(Value::Bool(true)));
+        assert_eq!(
+            call("lt", vec![Value::Int(1), Value::Int(2)]),
+            Ok(Value::Bool(true))
+        );
         assert_eq!(call("ge", vec![s("b"), s("a")]), Ok(Value::Bool(true)));
         assert!(call("lt", vec![Value::Nil, Value::Int(2)]).is_err());
     }
@@ -233,7 +271,10 @@ mod tests {
         assert_eq!(call("index", vec![list.clone(), Value::Int(1)]), Ok(s("y")));
         assert!(call("index", vec![list, Value::Int(5)]).is_err());
         let map = crate::yaml::parse_document("a: {b: 1}").unwrap();
-        assert_eq!(call("index", vec![map.clone(), s("a"), s("b")]), Ok(Value::Int(1)));
+        assert_eq!(
+            call("index", vec![map.clone(), s("a"), s("b")]),
+            Ok(Value::Int(1))
+        );
         assert_eq!(call("index", vec![map, s("zz")]), Ok(Value::Nil));
         assert_eq!(call("html", vec![s("<a&b>")]), Ok(s("&lt;a&amp;b&gt;")));
     }

@@ -26,9 +26,18 @@ mod tests {
 
     #[test]
     fn required_refuses_nil_and_empty_strings() {
-        assert_eq!(call("required", vec![s("need x"), Value::Nil]), Err("need x".into()));
-        assert_eq!(call("required", vec![s("need x"), s("")]), Err("need x".into()));
-        assert_eq!(call("required", vec![s("need x"), Value::Int(0)]), Ok(Value::Int(0)));
+        assert_eq!(
+            call("required", vec![s("need x"), Value::Nil]),
+            Err("need x".into())
+        );
+        assert_eq!(
+            call("required", vec![s("need x"), s("")]),
+            Err("need x".into())
+        );
+        assert_eq!(
+            call("required", vec![s("need x"), Value::Int(0)]),
+            Ok(Value::Int(0))
+        );
         assert_eq!(call("fail", vec![s("stop")]), Err("stop".into()));
     }
 }

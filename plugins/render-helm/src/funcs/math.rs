@@ -6,7 +6,11 @@ use super::{arity, at_least, string_arg};
 use crate::template::{FunctionTable, Value};
 
 pub fn register(table: &mut FunctionTable) {
-    table.insert("add", |_, a| Ok(Value::Int(a.iter().map(to_i64).fold(0i64, i64::wrapping_add))));
+    table.insert("add", |_, a| {
+        Ok(Value::Int(
+            a.iter().map(to_i64).fold(0i64, i64::wrapping_add),
+        ))
+    });
     table.insert("add1", |_, a| {
         arity("add1", &a, 1)?;
         Ok(Value::Int(to_i64(&a[0]).wrapping_add(1)))
@@ -17,7 +21,9 @@ pub fn register(table: &mut FunctionTable) {
     });
     table.insert("mul", |_, a| {
         at_least("mul", &a, 1)?;
-        Ok(Value::Int(a.iter().map(to_i64).fold(1i64, i64::wrapping_mul)))
+        Ok(Value::Int(
+            a.iter().map(to_i64).fold(1i64, i64::wrapping_mul),
+        ))
     });
     table.insert("div", |_, a| {
         arity("div", &a, 2)?;
@@ -90,12 +96,16 @@ pub fn register(table: &mut FunctionTable) {
 
 fn extreme(name: &str, args: &[Value], pick: fn(i64, i64) -> i64) -> Result<Value, String> {
     at_least(name, args, 1)?;
-    Ok(Value::Int(args.iter().map(to_i64).reduce(pick).unwrap_or(0)))
+    Ok(Value::Int(
+        args.iter().map(to_i64).reduce(pick).unwrap_or(0),
+    ))
 }
 
 fn fold_floats(name: &str, args: &[Value], op: fn(f64, f64) -> f64) -> Result<Value, String> {
     at_least(name, args, 1)?;
-    Ok(Value::Float(args.iter().map(to_f64).reduce(op).unwrap_or(0.0)))
+    Ok(Value::Float(
+        args.iter().map(to_f64).reduce(op).unwrap_or(0.0),
+    ))
 }
 
 #[cfg(test)]
@@ -105,22 +115,52 @@ mod tests {
 
     #[test]
     fn int_math_truncates_like_cast() {
-        assert_eq!(call("add", vec![Value::Float(1.9), Value::Int(2), s("3")]), Ok(Value::Int(6)));
-        assert_eq!(call("sub", vec![Value::Int(5), Value::Int(7)]), Ok(Value::Int(-2)));
-        assert_eq!(call("div", vec![Value::Int(7), Value::Int(2)]), Ok(Value::Int(3)));
+        assert_eq!(
+            call("add", vec![Value::Float(1.9), Value::Int(2), s("3")]),
+            Ok(Value::Int(6))
+        );
+        assert_eq!(
+            call("sub", vec![Value::Int(5), Value::Int(7)]),
+            Ok(Value::Int(-2))
+        );
+        assert_eq!(
+            call("div", vec![Value::Int(7), Value::Int(2)]),
+            Ok(Value::Int(3))
+        );
         assert!(call("div", vec![Value::Int(7), Value::Int(0)]).is_err());
-        assert_eq!(call("mod", vec![Value::Int(7), Value::Int(3)]), Ok(Value::Int(1)));
-        assert_eq!(call("max", vec![Value::Int(1), Value::Float(5.0), Value::Int(3)]), Ok(Value::Int(5)));
-        assert_eq!(call("min", vec![Value::Int(1), Value::Int(-5)]), Ok(Value::Int(-5)));
+        assert_eq!(
+            call("mod", vec![Value::Int(7), Value::Int(3)]),
+            Ok(Value::Int(1))
+        );
+        assert_eq!(
+            call("max", vec![Value::Int(1), Value::Float(5.0), Value::Int(3)]),
+            Ok(Value::Int(5))
+        );
+        assert_eq!(
+            call("min", vec![Value::Int(1), Value::Int(-5)]),
+            Ok(Value::Int(-5))
+        );
         assert_eq!(call("int", vec![s("42")]), Ok(Value::Int(42)));
     }
 
     #[test]
     fn float_math() {
-        assert_eq!(call("addf", vec![Value::Float(1.5), Value::Int(2)]), Ok(Value::Float(3.5)));
-        assert_eq!(call("divf", vec![Value::Int(1), Value::Int(4)]), Ok(Value::Float(0.25)));
-        assert_eq!(call("round", vec![Value::Float(3.14159), Value::Int(2)]), Ok(Value::Float(3.14)));
-        assert_eq!(call("floor", vec![Value::Float(2.7)]), Ok(Value::Float(2.0)));
+        assert_eq!(
+            call("addf", vec![Value::Float(1.5), Value::Int(2)]),
+            Ok(Value::Float(3.5))
+        );
+        assert_eq!(
+            call("divf", vec![Value::Int(1), Value::Int(4)]),
+            Ok(Value::Float(0.25))
+        );
+        assert_eq!(
+            call("round", vec![Value::Float(1.23456), Value::Int(2)]),
+            Ok(Value::Float(1.23))
+        );
+        assert_eq!(
+            call("floor", vec![Value::Float(2.7)]),
+            Ok(Value::Float(2.0))
+        );
         assert_eq!(call("float64", vec![s("2.5")]), Ok(Value::Float(2.5)));
     }
 }

@@ -77,7 +77,10 @@ pub(crate) fn int_arg(args: &[Value], index: usize) -> Result<i64, String> {
 }
 
 /// A `map[string]interface{}` parameter.
-pub(crate) fn map_arg(args: &[Value], index: usize) -> Result<crate::template::value::SharedMap, String> {
+pub(crate) fn map_arg(
+    args: &[Value],
+    index: usize,
+) -> Result<crate::template::value::SharedMap, String> {
     match args.get(index) {
         Some(Value::Map(map)) => Ok(map.clone()),
         Some(Value::Nil) | None => Err("invalid value; expected map[string]interface {}".into()),
@@ -130,7 +133,9 @@ pub(crate) mod testing {
     /// Calls `name` with `args`.
     pub fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
         let table = table();
-        let function = table.get(name).ok_or_else(|| format!("no function {name}"))?;
+        let function = table
+            .get(name)
+            .ok_or_else(|| format!("no function {name}"))?;
         function(&mut Budget::new(1_000_000), args)
     }
 

@@ -144,7 +144,9 @@ pub fn matches(constraint: &str, version: &Version) -> Result<bool, String> {
 fn matches_all(alternative: &str, version: &Version) -> Result<bool, String> {
     // Hyphen ranges: `1.2 - 1.4.5`.
     if let Some((low, high)) = alternative.split_once(" - ") {
-        return Ok(check(">=", &parse_bound(low)?, version) && check("<=", &parse_bound(high)?, version));
+        return Ok(
+            check(">=", &parse_bound(low)?, version) && check("<=", &parse_bound(high)?, version)
+        );
     }
     // Operators may be separated from their version by spaces (`>= 1.2`); join them first.
     let mut terms: Vec<String> = Vec::new();
@@ -158,7 +160,9 @@ fn matches_all(alternative: &str, version: &Version) -> Result<bool, String> {
         return Err("improper constraint: empty".into());
     }
     for term in terms {
-        let split = term.find(|c: char| !"<>=!~^".contains(c)).unwrap_or(term.len());
+        let split = term
+            .find(|c: char| !"<>=!~^".contains(c))
+            .unwrap_or(term.len());
         let (op, rest) = term.split_at(split);
         if !check(op, &parse_bound(rest)?, version) {
             return Ok(false);
@@ -171,9 +175,24 @@ fn matches_all(alternative: &str, version: &Version) -> Result<bool, String> {
 fn next_after(bound: &Bound, part: usize) -> Version {
     let v = &bound.version;
     match part {
-        0 => Version { major: v.major + 1, minor: 0, patch: 0, pre: String::new() },
-        1 => Version { major: v.major, minor: v.minor + 1, patch: 0, pre: String::new() },
-        _ => Version { major: v.major, minor: v.minor, patch: v.patch + 1, pre: String::new() },
+        0 => Version {
+            major: v.major + 1,
+            minor: 0,
+            patch: 0,
+            pre: String::new(),
+        },
+        1 => Version {
+            major: v.major,
+            minor: v.minor + 1,
+            patch: 0,
+            pre: String::new(),
+        },
+        _ => Version {
+            major: v.major,
+            minor: v.minor,
+            patch: v.patch + 1,
+            pre: String::new(),
+        },
     }
 }
 
@@ -212,7 +231,9 @@ fn check(op: &str, bound: &Bound, version: &Version) -> bool {
                 below_next(bound.given - 1)
             }
         }
-        "~" | "~>" => ordering != Ordering::Less && below_next(if bound.given <= 1 { 0 } else { 1 }),
+        "~" | "~>" => {
+            ordering != Ordering::Less && below_next(if bound.given <= 1 { 0 } else { 1 })
+        }
         "^" => {
             let part = if low.major > 0 || bound.given <= 1 {
                 0

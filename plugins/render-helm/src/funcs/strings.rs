@@ -9,18 +9,28 @@ use crate::template::format::quote;
 use crate::template::{Budget, FunctionTable, Map, Value};
 
 pub fn register(table: &mut FunctionTable) {
-    table.insert("upper", |_, a| one_string("upper", &a, |s| s.to_uppercase()));
-    table.insert("lower", |_, a| one_string("lower", &a, |s| s.to_lowercase()));
+    table.insert("upper", |_, a| {
+        one_string("upper", &a, |s| s.to_uppercase())
+    });
+    table.insert("lower", |_, a| {
+        one_string("lower", &a, |s| s.to_lowercase())
+    });
     table.insert("title", |_, a| one_string("title", &a, title));
     table.insert("untitle", |_, a| one_string("untitle", &a, untitle));
-    table.insert("trim", |_, a| one_string("trim", &a, |s| s.trim().to_string()));
+    table.insert("trim", |_, a| {
+        one_string("trim", &a, |s| s.trim().to_string())
+    });
     table.insert("nospace", |_, a| {
-        one_string("nospace", &a, |s| s.chars().filter(|c| !c.is_whitespace()).collect())
+        one_string("nospace", &a, |s| {
+            s.chars().filter(|c| !c.is_whitespace()).collect()
+        })
     });
     table.insert("trimAll", |_, a| {
         arity("trimAll", &a, 2)?;
         let cutset: Vec<char> = string_arg(&a, 0)?.chars().collect();
-        Ok(Value::string(string_arg(&a, 1)?.trim_matches(cutset.as_slice())))
+        Ok(Value::string(
+            string_arg(&a, 1)?.trim_matches(cutset.as_slice()),
+        ))
     });
     table.insert("trimPrefix", |_, a| {
         arity("trimPrefix", &a, 2)?;
@@ -43,11 +53,15 @@ pub fn register(table: &mut FunctionTable) {
     });
     table.insert("hasPrefix", |_, a| {
         arity("hasPrefix", &a, 2)?;
-        Ok(Value::Bool(string_arg(&a, 1)?.starts_with(string_arg(&a, 0)?)))
+        Ok(Value::Bool(
+            string_arg(&a, 1)?.starts_with(string_arg(&a, 0)?),
+        ))
     });
     table.insert("hasSuffix", |_, a| {
         arity("hasSuffix", &a, 2)?;
-        Ok(Value::Bool(string_arg(&a, 1)?.ends_with(string_arg(&a, 0)?)))
+        Ok(Value::Bool(
+            string_arg(&a, 1)?.ends_with(string_arg(&a, 0)?),
+        ))
     });
     table.insert("indent", |b, a| {
         arity("indent", &a, 2)?;
@@ -58,11 +72,19 @@ pub fn register(table: &mut FunctionTable) {
         indent(b, int_arg(&a, 0)?, string_arg(&a, 1)?).map(|s| Value::string(format!("\n{s}")))
     });
     table.insert("quote", |_, a| {
-        let parts: Vec<String> = a.iter().filter(|v| !v.is_nil()).map(|v| quote(&strval(v))).collect();
+        let parts: Vec<String> = a
+            .iter()
+            .filter(|v| !v.is_nil())
+            .map(|v| quote(&strval(v)))
+            .collect();
         Ok(Value::string(parts.join(" ")))
     });
     table.insert("squote", |_, a| {
-        let parts: Vec<String> = a.iter().filter(|v| !v.is_nil()).map(|v| format!("'{}'", strval(v))).collect();
+        let parts: Vec<String> = a
+            .iter()
+            .filter(|v| !v.is_nil())
+            .map(|v| format!("'{}'", strval(v)))
+            .collect();
         Ok(Value::string(parts.join(" ")))
     });
     table.insert("cat", |_, a| {
@@ -79,7 +101,10 @@ pub fn register(table: &mut FunctionTable) {
         if width < 4 || text.len() as i64 <= width {
             return Ok(Value::string(text));
         }
-        Ok(Value::string(format!("{}...", byte_slice(text, 0, (width - 3) as usize))))
+        Ok(Value::string(format!(
+            "{}...",
+            byte_slice(text, 0, (width - 3) as usize)
+        )))
     });
     table.insert("repeat", |b, a| {
         arity("repeat", &a, 2)?;
@@ -117,23 +142,37 @@ pub fn register(table: &mut FunctionTable) {
     });
     table.insert("toStrings", |_, a| {
         arity("toStrings", &a, 1)?;
-        Ok(Value::list(strslice(&a[0]).into_iter().map(Value::string).collect()))
+        Ok(Value::list(
+            strslice(&a[0]).into_iter().map(Value::string).collect(),
+        ))
     });
     table.insert("plural", |_, a| {
         arity("plural", &a, 3)?;
         let count = int_arg(&a, 2)?;
-        Ok(Value::string(if count == 1 { string_arg(&a, 0)? } else { string_arg(&a, 1)? }))
+        Ok(Value::string(if count == 1 {
+            string_arg(&a, 0)?
+        } else {
+            string_arg(&a, 1)?
+        }))
     });
-    table.insert("snakecase", |_, a| one_string("snakecase", &a, |s| separate_words(s, '_')));
-    table.insert("kebabcase", |_, a| one_string("kebabcase", &a, |s| separate_words(s, '-')));
+    table.insert("snakecase", |_, a| {
+        one_string("snakecase", &a, |s| separate_words(s, '_'))
+    });
+    table.insert("kebabcase", |_, a| {
+        one_string("kebabcase", &a, |s| separate_words(s, '-'))
+    });
     table.insert("camelcase", |_, a| one_string("camelcase", &a, camelcase));
     table.insert("regexMatch", |_, a| {
         arity("regexMatch", &a, 2)?;
-        Ok(Value::Bool(compile(string_arg(&a, 0)?)?.is_match(string_arg(&a, 1)?)))
+        Ok(Value::Bool(
+            compile(string_arg(&a, 0)?)?.is_match(string_arg(&a, 1)?),
+        ))
     });
     table.insert("regexFind", |_, a| {
         arity("regexFind", &a, 2)?;
-        let found = compile(string_arg(&a, 0)?)?.find(string_arg(&a, 1)?).map(|m| m.as_str().to_string());
+        let found = compile(string_arg(&a, 0)?)?
+            .find(string_arg(&a, 1)?)
+            .map(|m| m.as_str().to_string());
         Ok(Value::string(found.unwrap_or_default()))
     });
     table.insert("regexFindAll", |_, a| {
@@ -142,7 +181,11 @@ pub fn register(table: &mut FunctionTable) {
         let regex = compile(string_arg(&a, 0)?)?;
         let found: Vec<Value> = regex
             .find_iter(string_arg(&a, 1)?)
-            .take(if limit < 0 { usize::MAX } else { limit as usize })
+            .take(if limit < 0 {
+                usize::MAX
+            } else {
+                limit as usize
+            })
             .map(|m| Value::string(m.as_str()))
             .collect();
         Ok(Value::list(found))
@@ -150,13 +193,21 @@ pub fn register(table: &mut FunctionTable) {
     table.insert("regexReplaceAll", |_, a| {
         arity("regexReplaceAll", &a, 3)?;
         let regex = compile(string_arg(&a, 0)?)?;
-        Ok(Value::string(regex.replace_all(string_arg(&a, 1)?, string_arg(&a, 2)?).into_owned()))
+        Ok(Value::string(
+            regex
+                .replace_all(string_arg(&a, 1)?, string_arg(&a, 2)?)
+                .into_owned(),
+        ))
     });
     table.insert("regexReplaceAllLiteral", |_, a| {
         arity("regexReplaceAllLiteral", &a, 3)?;
         let regex = compile(string_arg(&a, 0)?)?;
         let replacement = string_arg(&a, 2)?;
-        Ok(Value::string(regex.replace_all(string_arg(&a, 1)?, regex::NoExpand(replacement)).into_owned()))
+        Ok(Value::string(
+            regex
+                .replace_all(string_arg(&a, 1)?, regex::NoExpand(replacement))
+                .into_owned(),
+        ))
     });
     table.insert("regexSplit", |_, a| {
         arity("regexSplit", &a, 3)?;
@@ -166,7 +217,10 @@ pub fn register(table: &mut FunctionTable) {
         let parts: Vec<Value> = if limit < 0 {
             regex.split(text).map(Value::string).collect()
         } else {
-            regex.splitn(text, limit as usize).map(Value::string).collect()
+            regex
+                .splitn(text, limit as usize)
+                .map(Value::string)
+                .collect()
         };
         Ok(Value::list(parts))
     });
@@ -254,7 +308,9 @@ fn split(text: &str, separator: &str, limit: i64) -> Vec<String> {
     if limit < 0 {
         text.split(separator).map(String::from).collect()
     } else {
-        text.splitn(limit as usize, separator).map(String::from).collect()
+        text.splitn(limit as usize, separator)
+            .map(String::from)
+            .collect()
     }
 }
 
@@ -352,7 +408,10 @@ mod tests {
 
     #[test]
     fn case_trim_and_quote() {
-        assert_eq!(call("title", vec![s("hello wide-world")]), Ok(s("Hello Wide-World")));
+        assert_eq!(
+            call("title", vec![s("hello wide-world")]),
+            Ok(s("Hello Wide-World"))
+        );
         assert_eq!(call("trimAll", vec![s("$"), s("$5.00$")]), Ok(s("5.00")));
         assert_eq!(call("trimSuffix", vec![s("-"), s("a-")]), Ok(s("a")));
         assert_eq!(
@@ -360,15 +419,31 @@ mod tests {
             Ok(s("\"a\" \"2\""))
         );
         assert_eq!(call("squote", vec![s("a")]), Ok(s("'a'")));
-        assert!(call("upper", vec![Value::Int(1)]).unwrap_err().contains("expected string; got int"));
+        assert!(
+            call("upper", vec![Value::Int(1)])
+                .unwrap_err()
+                .contains("expected string; got int")
+        );
     }
 
     #[test]
     fn indent_trunc_substr_split_join() {
-        assert_eq!(call("nindent", vec![Value::Int(2), s("a\nb")]), Ok(s("\n  a\n  b")));
-        assert_eq!(call("trunc", vec![Value::Int(3), s("abcdef")]), Ok(s("abc")));
-        assert_eq!(call("trunc", vec![Value::Int(-2), s("abcdef")]), Ok(s("ef")));
-        assert_eq!(call("substr", vec![Value::Int(1), Value::Int(3), s("abcdef")]), Ok(s("bc")));
+        assert_eq!(
+            call("nindent", vec![Value::Int(2), s("a\nb")]),
+            Ok(s("\n  a\n  b"))
+        );
+        assert_eq!(
+            call("trunc", vec![Value::Int(3), s("abcdef")]),
+            Ok(s("abc"))
+        );
+        assert_eq!(
+            call("trunc", vec![Value::Int(-2), s("abcdef")]),
+            Ok(s("ef"))
+        );
+        assert_eq!(
+            call("substr", vec![Value::Int(1), Value::Int(3), s("abcdef")]),
+            Ok(s("bc"))
+        );
         assert_eq!(
             call("splitList", vec![s(","), s("a,b")]),
             Ok(Value::list(vec![s("a"), s("b")]))
@@ -384,12 +459,21 @@ mod tests {
 
     #[test]
     fn regular_expressions() {
-        assert_eq!(call("regexMatch", vec![s("^v[0-9]+$"), s("v12")]), Ok(Value::Bool(true)));
         assert_eq!(
-            call("regexReplaceAll", vec![s("a(x*)b"), s("-ab-axxb-"), s("${1}W")]),
+            call("regexMatch", vec![s("^v[0-9]+$"), s("v12")]),
+            Ok(Value::Bool(true))
+        );
+        assert_eq!(
+            call(
+                "regexReplaceAll",
+                vec![s("a(x*)b"), s("-ab-axxb-"), s("${1}W")]
+            ),
             Ok(s("-W-xxW-"))
         );
-        assert_eq!(call("regexFind", vec![s("[0-9]+"), s("ab12cd")]), Ok(s("12")));
+        assert_eq!(
+            call("regexFind", vec![s("[0-9]+"), s("ab12cd")]),
+            Ok(s("12"))
+        );
         assert!(call("regexMatch", vec![s("("), s("x")]).is_err());
         assert_eq!(call("snakecase", vec![s("FooBar")]), Ok(s("foo_bar")));
         assert_eq!(call("camelcase", vec![s("foo_bar")]), Ok(s("FooBar")));

@@ -53,7 +53,8 @@ pub enum Operand {
 impl Operand {
     /// How the operand reads in an error message (`<.Values.x>`).
     pub fn describe(&self) -> String {
-        let fields = |names: &[String]| -> String { names.iter().map(|n| format!(".{n}")).collect() };
+        let fields =
+            |names: &[String]| -> String { names.iter().map(|n| format!(".{n}")).collect() };
         match self {
             Operand::Dot => ".".into(),
             Operand::Nil => "nil".into(),

@@ -287,7 +287,14 @@ impl<'a> Executor<'a> {
                     None => Value::Nil,
                 };
                 let template = self.find(name).ok_or_else(|| {
-                    self.error(frame, *line, format!("no template {name:?} associated with template {:?}", &*frame.file))
+                    self.error(
+                        frame,
+                        *line,
+                        format!(
+                            "no template {name:?} associated with template {:?}",
+                            &*frame.file
+                        ),
+                    )
                 })?;
                 self.run_template(&template, &value, out, *line)?;
             }
@@ -297,7 +304,13 @@ impl<'a> Executor<'a> {
         Ok(Flow::Normal)
     }
 
-    fn write(&self, frame: &Frame, line: u32, out: &mut String, text: &str) -> Result<(), ExecError> {
+    fn write(
+        &self,
+        frame: &Frame,
+        line: u32,
+        out: &mut String,
+        text: &str,
+    ) -> Result<(), ExecError> {
         if out.len() + text.len() > MAX_OUTPUT {
             return Err(self.error(
                 frame,
@@ -384,7 +397,11 @@ impl<'a> Executor<'a> {
                 .collect(),
             Value::Int(n) => {
                 if branch.pipeline.variables.len() > 1 {
-                    return Err(self.error(frame, line, "can't use two variables to range over an int"));
+                    return Err(self.error(
+                        frame,
+                        line,
+                        "can't use two variables to range over an int",
+                    ));
                 }
                 self.charge(frame, line, (*n).max(0) as u64)?;
                 (0..*n).map(|i| (Value::Int(i), Value::Int(i))).collect()
@@ -408,10 +425,20 @@ impl<'a> Executor<'a> {
             let iteration_mark = frame.variables.len();
             match variables.as_slice() {
                 [] => {}
-                [value_name] => self.bind(frame, value_name, element.clone(), branch.pipeline.is_assign),
+                [value_name] => self.bind(
+                    frame,
+                    value_name,
+                    element.clone(),
+                    branch.pipeline.is_assign,
+                ),
                 [key_name, value_name, ..] => {
                     self.bind(frame, key_name, key, branch.pipeline.is_assign);
-                    self.bind(frame, value_name, element.clone(), branch.pipeline.is_assign);
+                    self.bind(
+                        frame,
+                        value_name,
+                        element.clone(),
+                        branch.pipeline.is_assign,
+                    );
                 }
             }
             let flow = self.run_list(frame, &element, &branch.body, out);
@@ -431,13 +458,7 @@ impl<'a> Executor<'a> {
 
     /// Declares a variable, or assigns an existing one (`=`).
     fn bind(&self, frame: &mut Frame, name: &str, value: Value, assign: bool) {
-        if assign
-            && let Some(slot) = frame
-                .variables
-                .iter_mut()
-                .rev()
-                .find(|(n, _)| n == name)
-        {
+        if assign && let Some(slot) = frame.variables.iter_mut().rev().find(|(n, _)| n == name) {
             slot.1 = value;
             return;
         }
@@ -457,7 +478,11 @@ impl<'a> Executor<'a> {
         let value = value.unwrap_or_default();
         for name in &pipeline.variables {
             if pipeline.is_assign && frame.lookup(name).is_none() {
-                return Err(self.error(frame, pipeline.line, format!("undefined variable: {name}")));
+                return Err(self.error(
+                    frame,
+                    pipeline.line,
+                    format!("undefined variable: {name}"),
+                ));
             }
             self.bind(frame, name, value.clone(), pipeline.is_assign);
         }
@@ -558,7 +583,9 @@ impl<'a> Executor<'a> {
             Operand::Number(Number::Float(f)) => Ok(Value::Float(*f)),
             Operand::Str(s) => Ok(Value::String(s.clone())),
             Operand::Function(name) => self.call_function(frame, dot, name, &[], None, line),
-            Operand::Field(fields) => self.eval_fields(frame, line, dot.clone(), fields, Vec::new()),
+            Operand::Field(fields) => {
+                self.eval_fields(frame, line, dot.clone(), fields, Vec::new())
+            }
             Operand::Variable(name, fields) => {
                 let base = self.variable(frame, name, line)?;
                 self.eval_fields(frame, line, base, fields, Vec::new())
@@ -631,7 +658,9 @@ impl<'a> Executor<'a> {
     ) -> Result<Value, ExecError> {
         self.charge(frame, line, 1)?;
         match name {
-            "and" | "or" => return self.short_circuit(frame, dot, name == "and", operands, piped, line),
+            "and" | "or" => {
+                return self.short_circuit(frame, dot, name == "and", operands, piped, line);
+            }
             "lookup" => {
                 return Err(self.error(
                     frame,
@@ -643,19 +672,17 @@ impl<'a> Executor<'a> {
             _ => {}
         }
         let arguments = self.eval_arguments(frame, dot, operands, piped)?;
-        let result = match name {
+        match name {
             "include" => self.include(frame, line, arguments),
             "tpl" => self.tpl(frame, line, arguments),
             _ => {
-                let function = *self
-                    .functions
-                    .get(name)
-                    .ok_or_else(|| self.error(frame, line, format!("function {name:?} not defined")))?;
+                let function = *self.functions.get(name).ok_or_else(|| {
+                    self.error(frame, line, format!("function {name:?} not defined"))
+                })?;
                 function(&mut self.budget, arguments)
                     .map_err(|message| self.error(frame, line, call_error(name, message)))
             }
-        };
-        result
+        }
     }
 
     fn short_circuit(
@@ -669,7 +696,11 @@ impl<'a> Executor<'a> {
     ) -> Result<Value, ExecError> {
         if operands.is_empty() && piped.is_none() {
             let name = if is_and { "and" } else { "or" };
-            return Err(self.error(frame, line, format!("wrong number of args for {name}: want at least 1 got 0")));
+            return Err(self.error(
+                frame,
+                line,
+                format!("wrong number of args for {name}: want at least 1 got 0"),
+            ));
         }
         let mut last = Value::Nil;
         for operand in operands {
@@ -685,12 +716,21 @@ impl<'a> Executor<'a> {
     }
 
     /// Helm's `include NAME DOT`: a named template's output as a string.
-    fn include(&mut self, frame: &Frame, line: u32, arguments: Vec<Value>) -> Result<Value, ExecError> {
+    fn include(
+        &mut self,
+        frame: &Frame,
+        line: u32,
+        arguments: Vec<Value>,
+    ) -> Result<Value, ExecError> {
         let mut arguments = arguments.into_iter();
         let name = match arguments.next() {
             Some(Value::String(name)) => name,
             _ => {
-                return Err(self.error(frame, line, "error calling include: the template name must be a string"));
+                return Err(self.error(
+                    frame,
+                    line,
+                    "error calling include: the template name must be a string",
+                ));
             }
         };
         let dot = arguments.next().unwrap_or_default();
@@ -715,14 +755,26 @@ impl<'a> Executor<'a> {
                 return Err(self.error(
                     frame,
                     line,
-                    format!("error calling tpl: expected a string, got {}", other.type_name()),
+                    format!(
+                        "error calling tpl: expected a string, got {}",
+                        other.type_name()
+                    ),
                 ));
             }
-            None => return Err(self.error(frame, line, "error calling tpl: missing template text")),
+            None => {
+                return Err(self.error(frame, line, "error calling tpl: missing template text"));
+            }
         };
         let dot = arguments.next().unwrap_or_default();
         let parsed = parse(&text).map_err(|e| {
-            self.error(frame, line, format!("error calling tpl: cannot parse template {:?}: line {}: {}", &*text, e.line, e.message))
+            self.error(
+                frame,
+                line,
+                format!(
+                    "error calling tpl: cannot parse template {:?}: line {}: {}",
+                    &*text, e.line, e.message
+                ),
+            )
         })?;
         let mut overlay = HashMap::new();
         for (name, body) in parsed.defines {
@@ -782,10 +834,7 @@ mod tests {
         inner.insert("a".into(), Value::Int(1));
         let mut root = Map::new();
         root.insert("m".into(), Value::map(inner));
-        root.insert(
-            "l".into(),
-            Value::list(vec!["x".into(), "y".into()]),
-        );
+        root.insert("l".into(), Value::list(vec!["x".into(), "y".into()]));
         root.insert("s".into(), "str".into());
         Value::map(root)
     }
@@ -818,7 +867,11 @@ mod tests {
             data(),
         );
         assert!(out.is_err());
-        let out = render("{{ $x := 1 }}{{ if true }}{{ $x = 2 }}{{ end }}{{ $x }}{{ $.s }}", data()).unwrap();
+        let out = render(
+            "{{ $x := 1 }}{{ if true }}{{ $x = 2 }}{{ end }}{{ $x }}{{ $.s }}",
+            data(),
+        )
+        .unwrap();
         assert_eq!(out, "2str");
     }
 
@@ -852,7 +905,11 @@ mod tests {
 
     #[test]
     fn and_or_short_circuit() {
-        let out = render("{{ or .missing .s }}{{ and .s 0 (fail \"never\") }}", data()).unwrap();
+        let out = render(
+            "{{ or .missing .s }}{{ and .s 0 (fail \"never\") }}",
+            data(),
+        )
+        .unwrap();
         assert_eq!(out, "str0");
         let error = render("{{ fail \"boom\" }}", data()).unwrap_err();
         assert_eq!(error.message, "boom");
@@ -860,11 +917,23 @@ mod tests {
 
     #[test]
     fn budget_stops_runaway_templates() {
-        let error = render("{{ range 100000 }}{{ range 100000 }}x{{ end }}{{ end }}", data()).unwrap_err();
+        let error = render(
+            "{{ range 100000 }}{{ range 100000 }}x{{ end }}{{ end }}",
+            data(),
+        )
+        .unwrap_err();
         assert!(error.message.contains("budget"), "{}", error.message);
-        let error = render(r#"{{ define "loop" }}{{ include "loop" . }}{{ end }}{{ include "loop" . }}"#, data())
-            .unwrap_err();
+        let error = render(
+            r#"{{ define "loop" }}{{ include "loop" . }}{{ end }}{{ include "loop" . }}"#,
+            data(),
+        )
+        .unwrap_err();
         assert!(error.message.contains("nest deeper"), "{}", error.message);
-        assert!(render("{{ lookup \"v1\" \"Pod\" \"\" \"\" }}", data()).unwrap_err().message.contains("not supported"));
+        assert!(
+            render("{{ lookup \"v1\" \"Pod\" \"\" \"\" }}", data())
+                .unwrap_err()
+                .message
+                .contains("not supported")
+        );
     }
 }

@@ -168,7 +168,9 @@ pub fn quote(text: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
             c if is_printable(c) => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
@@ -263,12 +265,14 @@ fn format_int(spec: &Spec, verb: char, i: i64) -> Option<String> {
         'o' => format!("{magnitude:o}"),
         'b' => format!("{magnitude:b}"),
         'c' => {
-            return Some(spec.pad(
-                char::from_u32(u32::try_from(i).ok()?)
-                    .unwrap_or('\u{fffd}')
-                    .to_string(),
-                false,
-            ));
+            return Some(
+                spec.pad(
+                    char::from_u32(u32::try_from(i).ok()?)
+                        .unwrap_or('\u{fffd}')
+                        .to_string(),
+                    false,
+                ),
+            );
         }
         'q' => {
             let c = char::from_u32(u32::try_from(i).ok()?).unwrap_or('\u{fffd}');
@@ -504,21 +508,39 @@ mod tests {
     fn sprintf_handles_verbs_flags_and_misuse() {
         let s = |f: &str, args: &[Value]| sprintf(f, args);
         assert_eq!(s("%s-%d", &["a".into(), Value::Int(3)]), "a-3");
-        assert_eq!(s("%05d|%-4s|%4s", &[Value::Int(42), "ab".into(), "cd".into()]), "00042|ab  |  cd");
-        assert_eq!(s("%.2f %v", &[Value::Float(3.14159), Value::Float(2.0)]), "3.14 2");
+        assert_eq!(
+            s("%05d|%-4s|%4s", &[Value::Int(42), "ab".into(), "cd".into()]),
+            "00042|ab  |  cd"
+        );
+        assert_eq!(
+            s("%.2f %v", &[Value::Float(1.23456), Value::Float(2.0)]),
+            "1.23 2"
+        );
         assert_eq!(s("%q", &["a\"b".into()]), "\"a\\\"b\"");
         assert_eq!(s("%d", &["x".into()]), "%!d(string=x)");
         assert_eq!(s("%d", &[Value::Float(1.5)]), "%!d(float64=1.5)");
         assert_eq!(s("%s %s", &["x".into()]), "x %!s(MISSING)");
         assert_eq!(s("%s", &["x".into(), Value::Int(2)]), "x%!(EXTRA int=2)");
-        assert_eq!(s("%x %X %o %%", &[Value::Int(255), Value::Int(255), Value::Int(8)]), "ff FF 10 %");
+        assert_eq!(
+            s(
+                "%x %X %o %%",
+                &[Value::Int(255), Value::Int(255), Value::Int(8)]
+            ),
+            "ff FF 10 %"
+        );
         assert_eq!(s("%t %v", &[Value::Bool(true), Value::Nil]), "true <nil>");
-        assert_eq!(s("%e %g", &[Value::Float(1500.0), Value::Float(1e-7)]), "1.500000e+03 1e-07");
+        assert_eq!(
+            s("%e %g", &[Value::Float(1500.0), Value::Float(1e-7)]),
+            "1.500000e+03 1e-07"
+        );
     }
 
     #[test]
     fn sprint_spaces_between_non_strings() {
-        assert_eq!(sprint(&[Value::Int(1), Value::Int(2), "a".into(), Value::Int(3)]), "1 2a3");
+        assert_eq!(
+            sprint(&[Value::Int(1), Value::Int(2), "a".into(), Value::Int(3)]),
+            "1 2a3"
+        );
         assert_eq!(sprintln(&["a".into(), Value::Int(1)]), "a 1\n");
         assert_eq!(quote("tab\there ✓"), "\"tab\\there ✓\"");
     }

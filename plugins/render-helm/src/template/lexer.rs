@@ -138,7 +138,8 @@ impl Lexer {
             }
             let at_end = self.pos >= self.chars.len();
             // `{{- ` trims the text before it.
-            let trim_before = !at_end && self.peek(2) == Some('-') && self.peek(3).is_some_and(is_space);
+            let trim_before =
+                !at_end && self.peek(2) == Some('-') && self.peek(3).is_some_and(is_space);
             if trim_before {
                 text = text.trim_end_matches(is_space).to_string();
             }
@@ -175,7 +176,10 @@ impl Lexer {
             };
             if is_space(c) {
                 // ` -}}` closes with a trim marker.
-                if self.peek(1) == Some('-') && self.peek(2) == Some('}') && self.peek(3) == Some('}') {
+                if self.peek(1) == Some('-')
+                    && self.peek(2) == Some('}')
+                    && self.peek(3) == Some('}')
+                {
                     self.advance();
                     self.pos += 3;
                     self.push(TokenKind::Close, self.line, true);
@@ -213,12 +217,18 @@ impl Lexer {
             self.pos += 2;
             return Ok(false);
         }
-        if self.peek(0).is_some_and(is_space) && self.peek(1) == Some('-') && self.starts_with_at(2, "}}") {
+        if self.peek(0).is_some_and(is_space)
+            && self.peek(1) == Some('-')
+            && self.starts_with_at(2, "}}")
+        {
             self.advance();
             self.pos += 3;
             return Ok(true);
         }
-        Err(SyntaxError::new("comment ends before closing delimiter", self.line))
+        Err(SyntaxError::new(
+            "comment ends before closing delimiter",
+            self.line,
+        ))
     }
 
     fn starts_with_at(&self, offset: usize, text: &str) -> bool {
@@ -310,7 +320,10 @@ impl Lexer {
                 && !text.starts_with("0x")
                 && !text.starts_with("0X");
             let hex_exponent = matches!(text.chars().last(), Some('p' | 'P'));
-            if is_alphanumeric(c) || c == '.' || ((after_exponent || hex_exponent) && matches!(c, '+' | '-')) {
+            if is_alphanumeric(c)
+                || c == '.'
+                || ((after_exponent || hex_exponent) && matches!(c, '+' | '-'))
+            {
                 text.push(c);
                 self.pos += 1;
             } else {
@@ -318,7 +331,10 @@ impl Lexer {
             }
         }
         if parse_number(&text).is_none() {
-            return Err(SyntaxError::new(format!("bad number syntax: {text:?}"), line));
+            return Err(SyntaxError::new(
+                format!("bad number syntax: {text:?}"),
+                line,
+            ));
         }
         Ok(TokenKind::Number(text))
     }
@@ -328,7 +344,9 @@ impl Lexer {
         let mut out = String::new();
         loop {
             match self.advance() {
-                None | Some('\n') => return Err(SyntaxError::new("unterminated quoted string", line)),
+                None | Some('\n') => {
+                    return Err(SyntaxError::new("unterminated quoted string", line));
+                }
                 Some('"') => return Ok(out),
                 Some('\\') => out.push(self.lex_escape(line, '"')?),
                 Some(c) => out.push(c),
@@ -399,7 +417,8 @@ impl Lexer {
                         .ok_or_else(|| SyntaxError::new("invalid escape in string", line))?;
                     code = code * 8 + d;
                 }
-                char::from_u32(code).ok_or_else(|| SyntaxError::new("invalid escape in string", line))?
+                char::from_u32(code)
+                    .ok_or_else(|| SyntaxError::new("invalid escape in string", line))?
             }
             c if c == quote => c,
             _ => return Err(SyntaxError::new("invalid escape in string", line)),
@@ -516,7 +535,10 @@ mod tests {
             ]
         );
         // `{{-3}}` is the number -3, not a trim marker.
-        assert_eq!(kinds("x {{-3}}"), vec![Text("x ".into()), Open, Number("-3".into()), Close]);
+        assert_eq!(
+            kinds("x {{-3}}"),
+            vec![Text("x ".into()), Open, Number("-3".into()), Close]
+        );
     }
 
     #[test]

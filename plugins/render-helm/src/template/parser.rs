@@ -29,6 +29,9 @@ pub fn parse(source: &str) -> Result<Parsed, SyntaxError> {
     })
 }
 
+/// The keyword that ended a list (`end` or `else`) and its line.
+type Terminator = (String, u32);
+
 struct Parser {
     tokens: Vec<Token>,
     pos: usize,
@@ -110,7 +113,7 @@ impl Parser {
     }
 
     /// Parses nodes up to an `{{end}}` or `{{else}}` (consumed; returned with its line) or the end of input.
-    fn parse_list(&mut self) -> Result<(Vec<Node>, Option<(String, u32)>), SyntaxError> {
+    fn parse_list(&mut self) -> Result<(Vec<Node>, Option<Terminator>), SyntaxError> {
         let mut nodes = Vec::new();
         while let Some(token) = self.next() {
             match token.kind {
@@ -221,7 +224,10 @@ impl Parser {
                 ..
             }) => Ok(name),
             Some(token) => Err(SyntaxError::new(
-                format!("unexpected {:?} in {context}: want a quoted name", token.kind),
+                format!(
+                    "unexpected {:?} in {context}: want a quoted name",
+                    token.kind
+                ),
                 token.line,
             )),
             None => Err(SyntaxError::new(format!("unclosed {context}"), self.line())),
@@ -242,7 +248,10 @@ impl Parser {
                 format!("unexpected {{{{{word}}}}} in {context}"),
                 end_line,
             )),
-            None => Err(SyntaxError::new(format!("unexpected EOF in {context}"), line)),
+            None => Err(SyntaxError::new(
+                format!("unexpected EOF in {context}"),
+                line,
+            )),
         }
     }
 
@@ -285,7 +294,10 @@ impl Parser {
                 }
             }
             Some((word, other_line)) => {
-                return Err(SyntaxError::new(format!("unexpected {{{{{word}}}}}"), other_line));
+                return Err(SyntaxError::new(
+                    format!("unexpected {{{{{word}}}}}"),
+                    other_line,
+                ));
             }
             None => {
                 return Err(SyntaxError::new(
@@ -427,7 +439,9 @@ impl Parser {
             TokenKind::Nil => Operand::Nil,
             TokenKind::Bool(b) => Operand::Bool(b),
             TokenKind::Str(s) => Operand::Str(Rc::from(s)),
-            TokenKind::Char(c) => Operand::Number(super::lexer::Number::Int(i64::from(u32::from(c)))),
+            TokenKind::Char(c) => {
+                Operand::Number(super::lexer::Number::Int(i64::from(u32::from(c))))
+            }
             TokenKind::Number(text) => Operand::Number(
                 parse_number(&text)
                     .ok_or_else(|| SyntaxError::new(format!("bad number {text:?}"), token.line))?,
@@ -435,9 +449,20 @@ impl Parser {
             TokenKind::Ident(name) => {
                 if matches!(
                     name.as_str(),
-                    "if" | "else" | "end" | "range" | "with" | "define" | "template" | "block" | "break" | "continue"
+                    "if" | "else"
+                        | "end"
+                        | "range"
+                        | "with"
+                        | "define"
+                        | "template"
+                        | "block"
+                        | "break"
+                        | "continue"
                 ) {
-                    return Err(SyntaxError::new(format!("unexpected {name:?} in operand"), token.line));
+                    return Err(SyntaxError::new(
+                        format!("unexpected {name:?} in operand"),
+                        token.line,
+                    ));
                 }
                 Operand::Function(name)
             }
@@ -470,7 +495,8 @@ mod tests {
 
     #[test]
     fn parses_pipelines_and_chains() {
-        let parsed = parse(r#"{{ $x := .Values.a | default "b" | quote }}{{ (index . 0).Name }}"#).unwrap();
+        let parsed =
+            parse(r#"{{ $x := .Values.a | default "b" | quote }}{{ (index . 0).Name }}"#).unwrap();
         let Node::Action(pipeline) = &parsed.root[0] else {
             panic!("not an action")
         };
@@ -483,7 +509,9 @@ mod tests {
         let Node::Action(chain) = &parsed.root[1] else {
             panic!("not an action")
         };
-        assert!(matches!(&chain.commands[0].args[0], Operand::Chain(_, f) if f == &vec!["Name".to_string()]));
+        assert!(
+            matches!(&chain.commands[0].args[0], Operand::Chain(_, f) if f == &vec!["Name".to_string()])
+        );
     }
 
     #[test]

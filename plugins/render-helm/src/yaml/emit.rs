@@ -13,7 +13,9 @@ pub fn to_yaml(value: &Value) -> String {
     let mut out = String::new();
     let value = plain_data(value);
     match &value {
-        Value::Map(_) if value.is_truthy() => write_map(&mut out, &sorted_entries(&value), 0, false),
+        Value::Map(_) if value.is_truthy() => {
+            write_map(&mut out, &sorted_entries(&value), 0, false)
+        }
         Value::List(items) if !items.is_empty() => write_list(&mut out, items, 0, false),
         scalar => {
             write_scalar(&mut out, scalar, 0, false);
@@ -63,7 +65,11 @@ pub fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
             return ar[i].cmp(&br[i]);
         }
         if a_letter || b_letter {
-            return if b_letter { Ordering::Less } else { Ordering::Greater };
+            return if b_letter {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            };
         }
         let (mut a_number, mut b_number) = (0i64, 0i64);
         if ar[i] == '0' || br[i] == '0' {
@@ -79,12 +85,16 @@ pub fn compare_keys(a: &str, b: &str) -> std::cmp::Ordering {
         }
         let mut ai = i;
         while ai < ar.len() && ar[ai].is_ascii_digit() {
-            a_number = a_number.saturating_mul(10).saturating_add(i64::from(ar[ai] as u8 - b'0'));
+            a_number = a_number
+                .saturating_mul(10)
+                .saturating_add(i64::from(ar[ai] as u8 - b'0'));
             ai += 1;
         }
         let mut bi = i;
         while bi < br.len() && br[bi].is_ascii_digit() {
-            b_number = b_number.saturating_mul(10).saturating_add(i64::from(br[bi] as u8 - b'0'));
+            b_number = b_number
+                .saturating_mul(10)
+                .saturating_add(i64::from(br[bi] as u8 - b'0'));
             bi += 1;
         }
         if a_number != b_number {
@@ -138,7 +148,9 @@ fn write_list(out: &mut String, items: &[Value], level: usize, inline_first: boo
         }
         out.push_str("- ");
         match item {
-            Value::Map(_) if item.is_truthy() => write_map(out, &sorted_entries(item), level + 2, true),
+            Value::Map(_) if item.is_truthy() => {
+                write_map(out, &sorted_entries(item), level + 2, true)
+            }
             Value::List(inner) if !inner.is_empty() => write_list(out, inner, level + 2, true),
             scalar => {
                 write_scalar(out, scalar, level + 2, false);
@@ -208,15 +220,18 @@ fn analyze(text: &str) -> Analysis {
     let mut flow_indicators = block_indicators;
     let (mut leading_space, mut leading_break, mut trailing_space, mut trailing_break) =
         (false, false, false, false);
-    let (mut break_space, mut space_break, mut previous_space, mut previous_break) = (false, false, false, false);
+    let (mut break_space, mut space_break, mut previous_space, mut previous_break) =
+        (false, false, false, false);
     let (mut line_breaks, mut special) = (false, false);
     let mut preceded_by_whitespace = true;
     for (i, &c) in chars.iter().enumerate() {
         let next = chars.get(i + 1).copied();
-        let followed_by_whitespace = next.is_none_or(|n| matches!(n, ' ' | '\t' | '\n' | '\r' | '\u{85}'));
+        let followed_by_whitespace =
+            next.is_none_or(|n| matches!(n, ' ' | '\t' | '\n' | '\r' | '\u{85}'));
         if i == 0 {
             match c {
-                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => {
                     flow_indicators = true;
                     block_indicators = true;
                 }
@@ -328,7 +343,9 @@ fn is_base60_float(text: &str) -> bool {
     let Some((head, rest)) = body.split_once(':') else {
         return false;
     };
-    let head_ok = !head.is_empty() && head.bytes().all(|b| b.is_ascii_digit() || b == b'_') && !head.starts_with('0');
+    let head_ok = !head.is_empty()
+        && head.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+        && !head.starts_with('0');
     let mut parts = rest.split(':').peekable();
     let mut ok = head_ok;
     while let Some(part) = parts.next() {
@@ -343,7 +360,8 @@ fn is_base60_float(text: &str) -> bool {
             && whole.len() <= 2
             && whole.bytes().all(|b| b.is_ascii_digit())
             && whole.parse::<u32>().is_ok_and(|n| n < 60);
-        ok &= digits_ok && fraction.is_none_or(|f| f.bytes().all(|b| b.is_ascii_digit() || b == b'_'));
+        ok &= digits_ok
+            && fraction.is_none_or(|f| f.bytes().all(|b| b.is_ascii_digit() || b == b'_'));
     }
     ok
 }
@@ -389,7 +407,13 @@ fn write_folded_words(out: &mut String, text: &str, level: usize, allow_breaks: 
     for (i, &c) in chars.iter().enumerate() {
         if c == ' ' {
             let next_is_space = chars.get(i + 1) == Some(&' ');
-            if allow_breaks && !previous_space && column > BEST_WIDTH && i != 0 && i + 1 != chars.len() && !next_is_space {
+            if allow_breaks
+                && !previous_space
+                && column > BEST_WIDTH
+                && i != 0
+                && i + 1 != chars.len()
+                && !next_is_space
+            {
                 out.push('\n');
                 indent(out, level);
                 column = level;
@@ -461,7 +485,9 @@ mod tests {
     use crate::yaml::parse::parse_document;
 
     fn yaml(source: &str) -> String {
-        to_yaml(&crate::yaml::parse::json_numbers(parse_document(source).unwrap()))
+        to_yaml(&crate::yaml::parse::json_numbers(
+            parse_document(source).unwrap(),
+        ))
     }
 
     #[test]
@@ -493,7 +519,11 @@ mod tests {
             ("'1:20'", "\"1:20\""),
         ];
         for (input, expected) in cases {
-            assert_eq!(yaml(&format!("k: {input}")), format!("k: {expected}\n"), "{input}");
+            assert_eq!(
+                yaml(&format!("k: {input}")),
+                format!("k: {expected}\n"),
+                "{input}"
+            );
         }
     }
 

@@ -139,8 +139,12 @@ fn key_string(key: &Value) -> String {
     }
 }
 
-const TRUE_WORDS: &[&str] = &["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"];
-const FALSE_WORDS: &[&str] = &["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"];
+const TRUE_WORDS: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+];
+const FALSE_WORDS: &[&str] = &[
+    "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
+];
 
 /// Go's `strconv.ParseInt(text, 0, 64)` after go-yaml strips underscores.
 fn parse_go_int(text: &str) -> Option<i64> {
@@ -196,7 +200,9 @@ fn is_yaml_float(text: &str) -> bool {
 pub fn resolve_plain(text: &str) -> Value {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Nil,
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Float(f64::INFINITY),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Float(f64::INFINITY);
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
         ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
         _ => {}
@@ -213,7 +219,7 @@ pub fn resolve_plain(text: &str) -> Value {
         if let Some(i) = parse_go_int(&plain) {
             return Value::Int(i);
         }
-        if let Some(unsigned) = plain.strip_prefix('+').unwrap_or(&plain).parse::<u64>().ok() {
+        if let Ok(unsigned) = plain.strip_prefix('+').unwrap_or(&plain).parse::<u64>() {
             return Value::Float(unsigned as f64);
         }
         if is_yaml_float(&plain)
@@ -271,7 +277,10 @@ pub fn parse_documents(text: &str) -> Result<Vec<Value>, YamlError> {
 
 /// The first document of a YAML text (nil when there is none).
 pub fn parse_document(text: &str) -> Result<Value, YamlError> {
-    Ok(parse_documents(text)?.into_iter().next().unwrap_or_default())
+    Ok(parse_documents(text)?
+        .into_iter()
+        .next()
+        .unwrap_or_default())
 }
 
 /// Every int made a float64, as a JSON round trip makes it: Helm's values, `fromYaml` and `fromJson` all hold
@@ -282,7 +291,12 @@ pub fn json_numbers(value: Value) -> Value {
         Value::List(items) => Value::list(items.iter().cloned().map(json_numbers).collect()),
         Value::Map(map) => {
             let entries = std::mem::take(&mut *map.borrow_mut());
-            Value::map(entries.into_iter().map(|(k, v)| (k, json_numbers(v))).collect())
+            Value::map(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, json_numbers(v)))
+                    .collect(),
+            )
         }
         other => other,
     }
