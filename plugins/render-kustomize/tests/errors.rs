@@ -1,0 +1,119 @@
+//! Render errors through the `Renderer` interface: budgets, located parse errors, objects without names,
+//! parameters.
+
+use std::path::PathBuf;
+
+use render_kustomize::KustomizeRenderer;
+use weft_sdk::RenderRequest;
+use weft_sdk::testing::render_dir;
+
+/// A scratch app directory holding `files`.
+fn app(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("render-kustomize-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn request(parameters: &[(&str, &str)]) -> RenderRequest {
+    RenderRequest {
+        app: "test".into(),
+        parameters: parameters
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        ..Default::default()
+    }
+}
+
+const CONFIG_MAPS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n\
+                           apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n";
+
+#[test]
+fn a_small_budget_stops_the_build() {
+    let dir = app(
+        "budget",
+        &[
+            ("kustomization.yaml", "resources: [cm.yaml]\n"),
+            ("cm.yaml", CONFIG_MAPS),
+        ],
+    );
+    let err = render_dir::<KustomizeRenderer>(&request(&[("max-steps", "5")]), &dir).unwrap_err();
+    assert!(err.message.contains("budget of 5 steps"), "{err}");
+    let ok = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap();
+    assert_eq!(ok.manifests.len(), 2);
+    assert_eq!(ok.files_used, vec!["kustomization.yaml", "cm.yaml"]);
+    let bad =
+        render_dir::<KustomizeRenderer>(&request(&[("max-steps", "lots")]), &dir).unwrap_err();
+    assert!(bad.message.contains("max-steps"), "{bad}");
+}
+
+#[test]
+fn errors_point_at_file_and_line() {
+    let dir = app(
+        "located",
+        &[
+            ("kustomization.yaml", "resources: [cm.yaml]\n"),
+            (
+                "cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\n",
+            ),
+        ],
+    );
+    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+    assert_eq!(err.file.as_deref(), Some("cm.yaml"));
+    assert_eq!(err.line, Some(4));
+    assert!(err.message.contains("metadata.name"), "{err}");
+
+    let dir = app(
+        "syntax",
+        &[
+            ("kustomization.yaml", "resources: [cm.yaml]\n"),
+            ("cm.yaml", "a: 1\n---\nb: [unclosed\n"),
+        ],
+    );
+    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+    assert_eq!(err.file.as_deref(), Some("cm.yaml"));
+    assert!(err.line.unwrap() >= 3, "{err}");
+}
+
+#[test]
+fn the_path_parameter_picks_an_overlay_and_stays_inside() {
+    let dir = app(
+        "path",
+        &[
+            ("base/kustomization.yaml", "resources: [cm.yaml]\n"),
+            ("base/cm.yaml", CONFIG_MAPS),
+            (
+                "overlays/x/kustomization.yaml",
+                "resources: [../../base]\nnamePrefix: x-\n",
+            ),
+        ],
+    );
+    let out = render_dir::<KustomizeRenderer>(&request(&[("path", "overlays/x")]), &dir).unwrap();
+    assert_eq!(out.manifests[0].object["metadata"]["name"], "x-a");
+    assert_eq!(out.manifests[0].file.as_deref(), Some("base/cm.yaml"));
+    let err =
+        render_dir::<KustomizeRenderer>(&request(&[("path", "../elsewhere")]), &dir).unwrap_err();
+    assert!(err.message.contains("outside"), "{err}");
+    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+    assert!(err.message.contains("unable to find"), "{err}");
+}
+
+#[test]
+fn unsupported_fields_are_named() {
+    let dir = app(
+        "unsupported",
+        &[("kustomization.yaml", "helmCharts:\n- name: x\n")],
+    );
+    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+    assert!(
+        err.message.contains("'helmCharts' is not supported"),
+        "{err}"
+    );
+    assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
+}
