@@ -187,3 +187,58 @@ fn the_generic_fallback_answers_unknown_kinds_and_can_be_turned_off() {
     assert_eq!(line["plugin"], Value::Null);
     assert_eq!(line["status"], Value::Null);
 }
+
+#[test]
+fn weft_sim_serves_a_cluster_kubectl_can_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["sim", "--fast", "--listen", "127.0.0.1:0", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !kubeconfig.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let config = std::fs::read_to_string(&kubeconfig);
+    let kubectl = Command::new("kubectl")
+        .args([
+            "--kubeconfig",
+            kubeconfig.to_str().unwrap(),
+            "get",
+            "nodes",
+            "-o",
+            "name",
+        ])
+        .output();
+    sim.kill().unwrap();
+    sim.wait().unwrap();
+    let config = config.expect("weft sim wrote no kubeconfig");
+    assert!(config.contains("http://127.0.0.1:"), "{config}");
+    match kubectl {
+        Ok(out) => {
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(String::from_utf8_lossy(&out.stdout).contains("node/"));
+        }
+        Err(_) => eprintln!("kubectl is not installed: checked the kubeconfig only"),
+    }
+}
+
+#[test]
+fn weft_sim_refuses_a_non_loopback_address() {
+    let output = weft(&[
+        "sim",
+        "--listen",
+        "0.0.0.0:0",
+        "--kubeconfig",
+        "/tmp/unused-kubeconfig",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("loopback"));
+}

@@ -3,6 +3,7 @@
 mod health;
 mod plugin;
 mod render;
+mod sim;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +24,8 @@ enum Command {
     Health(health::HealthArgs),
     /// Render an app's manifests offline with its renderer plugin and print them as a YAML stream.
     Render(Box<render::RenderArgs>),
+    /// Serve the Kubernetes API simulator on a local address and write a kubeconfig for it.
+    Sim(sim::SimArgs),
     /// Build, test and list plugins.
     #[command(subcommand)]
     Plugin(plugin::PluginCommand),
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Health(args) => health::run(args),
         Command::Render(args) => render::run(*args),
+        Command::Sim(args) => sim::run(args),
         Command::Plugin(command) => plugin::run(command),
     };
     match outcome {

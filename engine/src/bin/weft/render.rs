@@ -74,7 +74,9 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
     }
     let mut values = Vec::new();
     for file in &args.values {
-        values.push(std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?);
+        values.push(
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?,
+        );
     }
 
     // Where the tree is, and the revision it is at: a pinned commit, or a digest of a local tree.
@@ -84,13 +86,16 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
             let repo = Repository::new(url.clone());
             let commit = git.resolve(&repo, &args.reference)?;
             let checkout = git.checkout(&repo, &commit)?;
-            let inside = weft_sdk::source::normalize(&args.path.to_string_lossy())
-                .with_context(|| format!("{}: not a path inside the repository", args.path.display()))?;
+            let inside =
+                weft_sdk::source::normalize(&args.path.to_string_lossy()).with_context(|| {
+                    format!("{}: not a path inside the repository", args.path.display())
+                })?;
             eprintln!("weft: {url} {} resolved to {commit}", args.reference);
             (checkout.join(inside), commit)
         }
         None => {
-            let digest = tree_digest(&args.path).with_context(|| format!("reading {}", args.path.display()))?;
+            let digest = tree_digest(&args.path)
+                .with_context(|| format!("reading {}", args.path.display()))?;
             (args.path.clone(), digest)
         }
     };
@@ -114,7 +119,11 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
             .filter(|p| p.manifest.world == World::Renderer)
             .flat_map(|p| p.manifest.app_types.clone())
             .collect();
-        bail!("no renderer for app type {:?} (known: {})", args.app_type, known.join(", "));
+        bail!(
+            "no renderer for app type {:?} (known: {})",
+            args.app_type,
+            known.join(", ")
+        );
     };
     let sha256 = registered.manifest.sha256.clone().unwrap_or_default();
     let key = RenderKey::new(&revision, &args.path.to_string_lossy(), &sha256, &request);
@@ -126,7 +135,8 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
             let component_path = registered
                 .component_path()
                 .with_context(|| format!("plugin {} has no component", registered.name()))?;
-            let component = host.load_component_file(registered.name(), &component_path, Some(&sha256))?;
+            let component =
+                host.load_component_file(registered.name(), &component_path, Some(&sha256))?;
             let limits = CallLimits::RENDER.with_overrides(&registered.manifest.limits);
             let plugin = host.renderer_plugin(&component, limits)?;
             let view = SourceView::open(&root, SourceLimits::default())
