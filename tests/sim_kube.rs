@@ -1,6 +1,6 @@
-// The simulator driven by kube-rs in-process: CRUD semantics, selectors and paging, watches and the
-// `watcher` runtime, server-side apply, subresources, finalizers, garbage collection, faults, and the
-// simulated controllers moving workloads through their real status fields.
+//! The simulator driven by kube-rs in-process: CRUD semantics, selectors and paging, watches and the
+//! `watcher` runtime, server-side apply, subresources, finalizers, garbage collection, faults, and the
+//! simulated controllers moving workloads through their real status fields.
 
 use std::collections::BTreeMap;
 use std::time::Duration;

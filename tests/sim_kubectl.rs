@@ -1,5 +1,5 @@
-// The served simulator checked with the real kubectl: server-side apply and field-manager conflicts,
-// rollout status, get -w, logs, and delete with cascade. Skips (with a message) where kubectl is absent.
+//! The served simulator checked with the real kubectl: server-side apply and field-manager conflicts,
+//! rollout status, get -w, logs, and delete with cascade. Skips (with a message) where kubectl is absent.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
