@@ -216,6 +216,12 @@ pub fn render(
         })?;
     }
 
+    let table = funcs::table();
+    set.check_functions(&table).map_err(|e| {
+        let file = sources.get(&e.file).cloned().unwrap_or(e.file.clone());
+        RenderError::in_file(format!("parse error: {}", e.message), file, Some(e.line))
+    })?;
+
     let release = release_object(settings);
     let capabilities = capabilities_object(settings);
     let chart_objects: Vec<Value> = scopes.iter().map(|(_, node)| chart_object(node)).collect();
@@ -224,7 +230,6 @@ pub fn render(
         .map(|(_, node)| Value::Object(Rc::new(Files::new(&node.chart.files))))
         .collect();
 
-    let table = funcs::table();
     let mut executor = Executor::new(&set, &table, settings.max_steps);
     let mut rendered = Vec::new();
     for file in &files {

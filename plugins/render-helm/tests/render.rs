@@ -159,3 +159,28 @@ fn a_two_hundred_object_chart_renders_quickly() {
     println!("200 objects rendered natively in {elapsed:?}");
     assert!(elapsed.as_secs() < 5, "took {elapsed:?}");
 }
+
+#[test]
+fn unknown_functions_fail_even_in_branches_that_never_run() {
+    let chart = TempChart::new(
+        "unknown-function",
+        &[
+            ("Chart.yaml", CHART_YAML),
+            (
+                "templates/_helpers.tpl",
+                "{{ define \"x\" }}\n{{ if false }}{{ nosuchfunc 1 }}{{ end }}{{ end }}\n",
+            ),
+        ],
+    );
+    let error = chart.render(&[]).unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("function \"nosuchfunc\" not defined"),
+        "{error}"
+    );
+    assert_eq!(
+        (error.file.as_deref(), error.line),
+        (Some("templates/_helpers.tpl"), Some(2))
+    );
+}

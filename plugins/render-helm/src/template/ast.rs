@@ -117,3 +117,35 @@ pub struct Parsed {
     /// `define`d (and `block`) templates, in order.
     pub defines: Vec<(String, Vec<Node>)>,
 }
+
+/// Every function a list of nodes names, with the line it is named on (Go refuses unknown functions when it
+/// parses, even in branches that never run).
+pub fn named_functions(nodes: &[Node], out: &mut Vec<(String, u32)>) {
+    for node in nodes {
+        match node {
+            Node::Action(pipeline) => pipeline_functions(pipeline, out),
+            Node::If(branch) | Node::With(branch) | Node::Range(branch) => {
+                pipeline_functions(&branch.pipeline, out);
+                named_functions(&branch.body, out);
+                named_functions(&branch.otherwise, out);
+            }
+            Node::Template {
+                pipeline: Some(pipeline),
+                ..
+            } => pipeline_functions(pipeline, out),
+            _ => {}
+        }
+    }
+}
+
+fn pipeline_functions(pipeline: &Pipeline, out: &mut Vec<(String, u32)>) {
+    for command in &pipeline.commands {
+        for operand in &command.args {
+            match operand {
+                Operand::Function(name) => out.push((name.clone(), command.line)),
+                Operand::Chain(inner, _) => pipeline_functions(inner, out),
+                _ => {}
+            }
+        }
+    }
+}

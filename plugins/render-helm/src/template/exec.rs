@@ -104,6 +104,35 @@ impl TemplateSet {
     pub fn get(&self, name: &str) -> Option<&Template> {
         self.templates.get(name)
     }
+
+    /// Fails, naming the file and line, when a template names a function that does not exist.
+    pub fn check_functions(&self, functions: &FunctionTable) -> Result<(), ExecError> {
+        let mut names: Vec<&String> = self.templates.keys().collect();
+        names.sort();
+        for name in names {
+            let template = &self.templates[name];
+            check_nodes(&template.body, &template.file, functions)?;
+        }
+        Ok(())
+    }
+}
+
+/// The functions the evaluator itself provides.
+const EVALUATOR_FUNCTIONS: [&str; 5] = ["and", "or", "include", "tpl", "lookup"];
+
+fn check_nodes(nodes: &[Node], file: &str, functions: &FunctionTable) -> Result<(), ExecError> {
+    let mut named = Vec::new();
+    super::ast::named_functions(nodes, &mut named);
+    match named.into_iter().find(|(name, _)| {
+        !functions.contains_key(name.as_str()) && !EVALUATOR_FUNCTIONS.contains(&name.as_str())
+    }) {
+        Some((name, line)) => Err(ExecError {
+            message: format!("function {name:?} not defined"),
+            file: file.to_string(),
+            line,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// An evaluation error, located in the template whose code raised it.
@@ -776,6 +805,12 @@ impl<'a> Executor<'a> {
                 ),
             )
         })?;
+        let mut all_nodes = parsed.root.clone();
+        for (_, body) in &parsed.defines {
+            all_nodes.extend(body.iter().cloned());
+        }
+        check_nodes(&all_nodes, &frame.file, self.functions)
+            .map_err(|e| self.error(frame, line, format!("error calling tpl: {}", e.message)))?;
         let mut overlay = HashMap::new();
         for (name, body) in parsed.defines {
             overlay.insert(
@@ -844,44 +879,37 @@ mod tests {
         let out = render(
             "{{ range $k, $v := .m }}{{ $k }}={{ $v }};{{ end }}|{{ range $i, $e := .l }}{{ $i }}{{ $e }}{{ end }}|\
              {{ range .missing }}x{{ else }}empty{{ end }}|{{ with .s }}{{ . | upper }}{{ end }}|\
-             {{ if .nope }}a{{ else if .s }}b{{ else }}c{{ end }}|{{ range 3 }}{{ . }}{{ end }}|\
-             {{ range .l }}{{ if eq1 }}{{ end }}{{ end }}",
-            data(),
-        );
-        // `eq1` is not defined: the error names the function.
-        assert!(out.unwrap_err().message.contains("\"eq1\" not defined"));
-        let out = render(
-            "{{ range $k, $v := .m }}{{ $k }}={{ $v }};{{ end }}|{{ range $i, $e := .l }}{{ $i }}{{ $e }}{{ end }}|\
-             {{ range .missing }}x{{ else }}empty{{ end }}|{{ with .s }}{{ . | upper }}{{ end }}|\
              {{ if .nope }}a{{ else if .s }}b{{ else }}c{{ end }}|{{ range 3 }}{{ . }}{{ end }}",
             data(),
         )
         .unwrap();
         assert_eq!(out, "a=1;b=2;|0x1y|empty|STR|b|012");
+        let error = render("{{ nosuch 1 }}", data()).unwrap_err();
+        assert!(
+            error.message.contains("\"nosuch\" not defined"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]
     fn variables_scope_and_assign() {
-        let out = render(
-            "{{ $x := 1 }}{{ if true }}{{ $x = 2 }}{{ $y := 3 }}{{ end }}{{ $x }}{{ range .l }}{{ $ | len1 }}{{ end }}",
-            data(),
-        );
-        assert!(out.is_err());
         let out = render(
             "{{ $x := 1 }}{{ if true }}{{ $x = 2 }}{{ end }}{{ $x }}{{ $.s }}",
             data(),
         )
         .unwrap();
         assert_eq!(out, "2str");
+        let error = render("{{ if true }}{{ $y := 3 }}{{ end }}{{ $y }}", data()).unwrap_err();
+        assert!(
+            error.message.contains("undefined variable: $y"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]
     fn break_continue_and_missing_values() {
-        let out = render(
-            "{{ range $i, $e := .l }}{{ if eq2 }}{{ end }}{{ end }}",
-            data(),
-        );
-        assert!(out.is_err());
         let out = render(
             "{{ range .l }}{{ if false }}{{ continue }}{{ end }}{{ . }}{{ break }}{{ end }}[{{ .missing }}]",
             data(),
