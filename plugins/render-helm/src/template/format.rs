@@ -247,11 +247,16 @@ impl Spec {
     }
 }
 
-/// The `%!verb(type=value)` text Go prints for a verb that does not fit its operand.
-fn bad_verb(verb: char, value: &Value) -> String {
+/// The `%!verb(type=value)` text Go prints for a verb that does not fit its operand (the value printed with
+/// `%v` and the same flags).
+fn bad_verb(spec: &Spec, verb: char, value: &Value) -> String {
     match value {
         Value::Nil => format!("%!{verb}(<nil>)"),
-        other => format!("%!{verb}({}={})", other.type_name(), display(other)),
+        other => format!(
+            "%!{verb}({}={})",
+            other.type_name(),
+            format_operand(spec, 'v', other)
+        ),
     }
 }
 
@@ -401,7 +406,7 @@ fn format_operand(spec: &Spec, verb: char, value: &Value) -> String {
         }
         _ => None,
     };
-    formatted.unwrap_or_else(|| bad_verb(verb, value))
+    formatted.unwrap_or_else(|| bad_verb(spec, verb, value))
 }
 
 /// Reads a decimal number at `chars[*i..]`.
@@ -455,6 +460,11 @@ pub fn sprintf(format: &str, args: &[Value]) -> String {
         if verb == '%' {
             out.push('%');
             continue;
+        }
+        if verb == 'v' {
+            // `%+v` and `%#v` select Go syntax and field names, not a sign or a prefix.
+            spec.plus = false;
+            spec.sharp = false;
         }
         match args.get(next_arg) {
             Some(arg) => out.push_str(&format_operand(&spec, verb, arg)),
@@ -519,6 +529,7 @@ mod tests {
         assert_eq!(s("%q", &["a\"b".into()]), "\"a\\\"b\"");
         assert_eq!(s("%d", &["x".into()]), "%!d(string=x)");
         assert_eq!(s("%d", &[Value::Float(1.5)]), "%!d(float64=1.5)");
+        assert_eq!(s("%5d", &[Value::Float(42.0)]), "%!d(float64=   42)");
         assert_eq!(s("%s %s", &["x".into()]), "x %!s(MISSING)");
         assert_eq!(s("%s", &["x".into(), Value::Int(2)]), "x%!(EXTRA int=2)");
         assert_eq!(

@@ -1,0 +1,1 @@
+{{- define "p.missing" -}}value=[{{ .nothing }}]{{- end -}}
