@@ -30,7 +30,11 @@ fn deployment(name: &str, image: &str, deadline_seconds: u32) -> Value {
     })
 }
 
-async fn status_of(assessor: &Arc<HealthAssessor>, deployments: &Api<Deployment>, name: &str) -> (Status, String) {
+async fn status_of(
+    assessor: &Arc<HealthAssessor>,
+    deployments: &Api<Deployment>,
+    name: &str,
+) -> (Status, String) {
     let object = serde_json::to_value(deployments.get(name).await.expect("get")).expect("json");
     let objects = vec![object];
     let results = assessor
@@ -41,7 +45,12 @@ async fn status_of(assessor: &Arc<HealthAssessor>, deployments: &Api<Deployment>
     (health.status, health.message)
 }
 
-async fn wait_for_status(assessor: &Arc<HealthAssessor>, deployments: &Api<Deployment>, name: &str, wanted: Status) -> String {
+async fn wait_for_status(
+    assessor: &Arc<HealthAssessor>,
+    deployments: &Api<Deployment>,
+    name: &str,
+    wanted: Status,
+) -> String {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
         let (status, message) = status_of(assessor, deployments, name).await;
@@ -62,17 +71,32 @@ async fn health_plugins_read_simulated_rollouts() {
     registry
         .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
         .expect("built-in plugins");
-    let host = PluginHost::new(HostConfig { cache_dir: None, ..HostConfig::default() }).expect("host");
-    let assessor = Arc::new(HealthAssessor::new(host, registry, AssessOptions::default()));
+    let host = PluginHost::new(HostConfig {
+        cache_dir: None,
+        ..HostConfig::default()
+    })
+    .expect("host");
+    let assessor = Arc::new(HealthAssessor::new(
+        host,
+        registry,
+        AssessOptions::default(),
+    ));
 
     let sim = Simulator::new(SimConfig {
         pod_ready_delay: Duration::from_millis(1500),
         ..SimConfig::fast()
     });
     let deployments: Api<Deployment> = Api::default_namespaced(sim.client());
-    for (name, image, deadline) in [("good", "nginx:1.27", 600), ("bad", "registry.example/fail-pull:1", 1)] {
+    for (name, image, deadline) in [
+        ("good", "nginx:1.27", 600),
+        ("bad", "registry.example/fail-pull:1", 1),
+    ] {
         deployments
-            .patch(name, &PatchParams::apply("weft"), &Patch::Apply(deployment(name, image, deadline)))
+            .patch(
+                name,
+                &PatchParams::apply("weft"),
+                &Patch::Apply(deployment(name, image, deadline)),
+            )
             .await
             .expect("applied");
     }
