@@ -55,6 +55,7 @@ impl Renderer for HelmRenderer {
             options::Options::from_parameters(&request.parameters).map_err(RenderError::new)?;
         let user = options::user_values(&request.values, &options).map_err(RenderError::new)?;
         let chart = chart::load(source, "")?;
+        check_kube_version(&chart, &options.kube_version)?;
         let root = chart::dependencies::resolve(&chart, &user)?;
         let settings = engine::Settings {
             release: request.release_name().to_string(),
@@ -71,6 +72,32 @@ impl Renderer for HelmRenderer {
             manifests: manifests::collect(&rendered)?,
             files_used: Vec::new(),
         })
+    }
+}
+
+/// Refuses a chart whose `kubeVersion` constraint the configured Kubernetes version does not meet, as Helm does.
+fn check_kube_version(
+    chart: &chart::Chart,
+    kube: &chart::objects::KubeVersion,
+) -> Result<(), RenderError> {
+    let Some(template::Value::String(constraint)) = chart.metadata.get("kubeVersion") else {
+        return Ok(());
+    };
+    let version = funcs::semver::Version::parse(kube.version())
+        .ok_or_else(|| RenderError::new(format!("invalid kube-version {}", kube.version())))?;
+    let compatible = funcs::semver::matches(&constraint, &version)
+        .map_err(|e| RenderError::in_file(format!("kubeVersion: {e}"), "Chart.yaml", None))?;
+    if compatible {
+        Ok(())
+    } else {
+        Err(RenderError::in_file(
+            format!(
+                "chart requires kubeVersion: {constraint} which is incompatible with Kubernetes {}",
+                kube.version()
+            ),
+            "Chart.yaml",
+            None,
+        ))
     }
 }
 

@@ -184,3 +184,29 @@ fn unknown_functions_fail_even_in_branches_that_never_run() {
         (Some("templates/_helpers.tpl"), Some(2))
     );
 }
+
+#[test]
+fn charts_state_the_kubernetes_versions_they_support() {
+    let chart = TempChart::new(
+        "kube-version",
+        &[
+            (
+                "Chart.yaml",
+                "apiVersion: v2\nname: t\nversion: 0.1.0\nkubeVersion: \">=1.30.0-0\"\n",
+            ),
+            (
+                "templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Capabilities.KubeVersion }}\n",
+            ),
+        ],
+    );
+    let output = chart.render(&[]).unwrap();
+    assert_eq!(output.manifests[0].object["metadata"]["name"], "v1.36.0");
+    let error = chart.render(&[("kube-version", "v1.28.4")]).unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("incompatible with Kubernetes v1.28.4"),
+        "{error}"
+    );
+}

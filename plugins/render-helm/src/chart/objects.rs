@@ -231,6 +231,13 @@ impl KubeVersion {
     }
 }
 
+impl KubeVersion {
+    /// The version as written (`v1.30.2`).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+}
+
 impl HostObject for KubeVersion {
     fn type_name(&self) -> &str {
         "*common.KubeVersion"

@@ -7,7 +7,7 @@ mod encoding;
 mod go;
 mod helm;
 mod math;
-mod semver;
+pub mod semver;
 mod strings;
 
 pub use convert::{strval, to_f64, to_i64};
