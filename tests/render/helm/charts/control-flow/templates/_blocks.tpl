@@ -4,3 +4,5 @@ Hello {{ . }}!
 {{- define "cf.portLine" -}}
 {{ .name }}={{ .port }}
 {{- end -}}
+{{- define "cf.nil" -}}[{{ . }}]{{- end -}}
+{{- define "cf.dollar" -}}{{ $.host }}{{- end -}}
