@@ -37,10 +37,12 @@
 //!
 //! # Limits
 //!
-//! rsjsonnet-lang has no step counter, so no step budget can be enforced inside the evaluator. The plugin bounds
-//! evaluation by call-stack depth (`maxStack`, default 500: every nested function call, field and array element
-//! being evaluated counts), which stops runaway recursion with a clear error at the depth limit. A program that is
-//! slow without being deep (`std.range(1, 1e9)`, say) is stopped by the host's deadline and memory limit.
+//! rsjsonnet-lang exposes no step counter or interrupt hook (its callbacks run only on imports, `std.trace` and
+//! native functions), so no step budget can be enforced inside the evaluator. The plugin bounds evaluation by
+//! call-stack depth instead (`maxStack`, default 500: every nested function call, field and array element being
+//! evaluated counts), which stops runaway recursion, the usual runaway template, with a clear error naming the
+//! recursive function. A program that is slow without being deep (an exponential `f(n-1) + f(n-1)`, or
+//! `std.range(1, 1e9)`) is stopped only by the host's deadline and memory limit.
 //!
 //! # Where this differs from Argo CD, on purpose
 //!
