@@ -51,11 +51,14 @@ const INSTALL_ORDER: &[&str] = &[
     "ValidatingWebhookConfiguration",
 ];
 
-/// One document of a rendered file and the line it starts on.
-fn split_documents(text: &str) -> Vec<(String, u32)> {
-    let Ok(separator) = Regex::new(r"(?:^|\s*\n)---\s*") else {
-        return vec![(text.to_string(), 1)];
-    };
+/// Helm's document separator (`releaseutil.SplitManifests`).
+fn separator() -> Regex {
+    Regex::new(r"(?:^|\s*\n)---\s*")
+        .unwrap_or_else(|_| unreachable!("the separator pattern is valid"))
+}
+
+/// The documents of a rendered file, each with the line it starts on.
+fn split_documents(separator: &Regex, text: &str) -> Vec<(String, u32)> {
     let leading = text.len() - text.trim_start().len();
     let trimmed = text.trim();
     let mut documents = Vec::new();
@@ -102,12 +105,13 @@ fn kind_rank(kind: &str) -> usize {
 
 /// Parses, validates and orders the objects of rendered files (`NOTES.txt` excluded).
 pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
+    let separator = separator();
     let mut parsed: Vec<Parsed> = Vec::new();
     for file in files {
         if file.name.ends_with("NOTES.txt") {
             continue;
         }
-        for (document, line) in split_documents(&file.text) {
+        for (document, line) in split_documents(&separator, &file.text) {
             let value = parse_document(&document).map_err(|e| {
                 RenderError::in_file(
                     format!(

@@ -315,20 +315,23 @@ impl Lexer {
             text.push(sign);
             self.pos += 1;
         }
+        let is_hex = |text: &str| {
+            let digits = text.trim_start_matches(['+', '-']);
+            digits.starts_with("0x") || digits.starts_with("0X")
+        };
         while let Some(c) = self.peek(0) {
-            let after_exponent = matches!(text.chars().last(), Some('e' | 'E' | 'p' | 'P'))
-                && !text.starts_with("0x")
-                && !text.starts_with("0X");
-            let hex_exponent = matches!(text.chars().last(), Some('p' | 'P'));
-            if is_alphanumeric(c)
-                || c == '.'
-                || ((after_exponent || hex_exponent) && matches!(c, '+' | '-'))
-            {
-                text.push(c);
-                self.pos += 1;
-            } else {
+            // A sign continues the number only right after a decimal exponent (`1e-3`) or a hex one (`0x1p-2`).
+            let exponent_sign = matches!(c, '+' | '-')
+                && match text.chars().last() {
+                    Some('e' | 'E') => !is_hex(&text),
+                    Some('p' | 'P') => is_hex(&text),
+                    _ => false,
+                };
+            if !(is_alphanumeric(c) || c == '.' || exponent_sign) {
                 break;
             }
+            text.push(c);
+            self.pos += 1;
         }
         if parse_number(&text).is_none() {
             return Err(SyntaxError::new(

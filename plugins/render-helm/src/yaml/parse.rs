@@ -21,6 +21,9 @@ impl std::fmt::Display for YamlError {
     }
 }
 
+/// How deeply collections may nest: deeper documents are refused rather than risking the stack later.
+const MAX_DEPTH: usize = 256;
+
 /// A collection being built.
 enum Open {
     List(Vec<Value>, usize),
@@ -82,6 +85,12 @@ impl MarkedEventReceiver for Builder {
                     }
                 }
             }
+            Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= MAX_DEPTH => {
+                self.error = Some(YamlError {
+                    message: format!("collections nest deeper than {MAX_DEPTH} levels"),
+                    line: mark.line() as u32,
+                });
+            }
             Event::SequenceStart(anchor, _) => self.stack.push(Open::List(Vec::new(), anchor)),
             Event::MappingStart(anchor, _) => self.stack.push(Open::Map(Vec::new(), None, anchor)),
             Event::SequenceEnd => {
@@ -93,9 +102,6 @@ impl MarkedEventReceiver for Builder {
                 if let Some(Open::Map(entries, _, anchor)) = self.stack.pop() {
                     self.finish(Value::map(build_map(entries)), anchor);
                 }
-            }
-            Event::DocumentEnd => {
-                // An empty document yields no scalar event at all in some inputs; count it as null.
             }
             _ => {}
         }
@@ -339,6 +345,10 @@ mod tests {
         assert!(docs[1].is_nil());
         let error = parse_documents("a: [1,\nb: c: d").unwrap_err();
         assert!(error.line >= 1);
+        let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        assert!(parse_documents(&deep).is_err());
+        let nested_maps = (0..300).fold(String::from("x"), |inner, _| format!("{{k: {inner}}}"));
+        assert!(parse_documents(&nested_maps).is_err());
     }
 
     #[test]
