@@ -280,7 +280,8 @@ fn until_step(budget: &mut Budget, start: i64, stop: i64, step: i64) -> Result<V
         return Ok(Value::list(Vec::new()));
     }
     let count = ((stop - start).unsigned_abs()).div_ceil(step.unsigned_abs());
-    budget.charge(count)?;
+    // Each element costs several steps: a list is memory the host pays for.
+    budget.charge(count.saturating_mul(8))?;
     let mut items = Vec::with_capacity(count as usize);
     let mut current = start;
     while (step > 0 && current < stop) || (step < 0 && current > stop) {

@@ -110,7 +110,11 @@ pub fn register(table: &mut FunctionTable) {
         arity("repeat", &a, 2)?;
         let (count, text) = (int_arg(&a, 0)?, string_arg(&a, 1)?);
         let count = usize::try_from(count).map_err(|_| "negative Repeat count".to_string())?;
-        b.charge((count.saturating_mul(text.len()) / 64) as u64)?;
+        let size = count.saturating_mul(text.len());
+        if size > crate::template::exec::MAX_OUTPUT {
+            return Err(format!("the result would be {size} bytes, over the limit"));
+        }
+        b.charge((size / 64) as u64)?;
         Ok(Value::string(text.repeat(count)))
     });
     table.insert("substr", |_, a| {

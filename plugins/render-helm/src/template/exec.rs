@@ -333,6 +333,27 @@ impl<'a> Executor<'a> {
         Ok(Flow::Normal)
     }
 
+    /// Large strings cost steps in proportion to their size, and none may exceed the output limit, so a
+    /// template that doubles a string in a loop fails on its budget rather than on the host's memory.
+    fn charge_for_size(
+        &mut self,
+        frame: &Frame,
+        line: u32,
+        value: &Value,
+    ) -> Result<(), ExecError> {
+        if let Value::String(text) = value {
+            if text.len() > MAX_OUTPUT {
+                return Err(self.error(
+                    frame,
+                    line,
+                    format!("a string exceeds {MAX_OUTPUT} bytes"),
+                ));
+            }
+            self.charge(frame, line, (text.len() / 1024) as u64)?;
+        }
+        Ok(())
+    }
+
     fn write(
         &self,
         frame: &Frame,
@@ -406,24 +427,28 @@ impl<'a> Executor<'a> {
             ..branch.pipeline.clone()
         };
         let collection = self.eval_pipeline(frame, dot, &undeclared)?;
-        let items: Vec<(Value, Value)> = match &collection {
-            Value::Nil => Vec::new(),
-            Value::List(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (Value::Int(i as i64), v.clone()))
-                .collect(),
-            Value::Map(_) => collection
-                .map_entries()
-                .into_iter()
-                .map(|(k, v)| (Value::string(k), v))
-                .collect(),
-            Value::Object(object) if object.entries().is_some() => object
-                .entries()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(k, v)| (Value::string(k), v))
-                .collect(),
+        let (count, items): (usize, Box<dyn Iterator<Item = (Value, Value)>>) = match &collection {
+            Value::Nil => (0, Box::new(std::iter::empty())),
+            Value::List(items) => {
+                let items = items.clone();
+                let count = items.len();
+                let iter = (0..count).map(move |i| (Value::Int(i as i64), items[i].clone()));
+                (count, Box::new(iter))
+            }
+            Value::Map(_) => {
+                let entries = collection.map_entries();
+                (
+                    entries.len(),
+                    Box::new(entries.into_iter().map(|(k, v)| (Value::string(k), v))),
+                )
+            }
+            Value::Object(object) if object.entries().is_some() => {
+                let entries = object.entries().unwrap_or_default();
+                (
+                    entries.len(),
+                    Box::new(entries.into_iter().map(|(k, v)| (Value::string(k), v))),
+                )
+            }
             Value::Int(n) => {
                 if branch.pipeline.variables.len() > 1 {
                     return Err(self.error(
@@ -432,8 +457,11 @@ impl<'a> Executor<'a> {
                         "can't use two variables to range over an int",
                     ));
                 }
-                self.charge(frame, line, (*n).max(0) as u64)?;
-                (0..*n).map(|i| (Value::Int(i), Value::Int(i))).collect()
+                let n = (*n).max(0);
+                (
+                    n as usize,
+                    Box::new((0..n).map(|i| (Value::Int(i), Value::Int(i)))),
+                )
             }
             other => {
                 return Err(self.error(
@@ -443,7 +471,7 @@ impl<'a> Executor<'a> {
                 ));
             }
         };
-        if items.is_empty() {
+        if count == 0 {
             let flow = self.run_list(frame, dot, &branch.otherwise, out);
             frame.variables.truncate(mark);
             return flow.map(|_| Flow::Normal);
@@ -708,8 +736,10 @@ impl<'a> Executor<'a> {
                 let function = *self.functions.get(name).ok_or_else(|| {
                     self.error(frame, line, format!("function {name:?} not defined"))
                 })?;
-                function(&mut self.budget, arguments)
-                    .map_err(|message| self.error(frame, line, call_error(name, message)))
+                let result = function(&mut self.budget, arguments)
+                    .map_err(|message| self.error(frame, line, call_error(name, message)))?;
+                self.charge_for_size(frame, line, &result)?;
+                Ok(result)
             }
         }
     }
@@ -767,12 +797,17 @@ impl<'a> Executor<'a> {
             self.error(
                 frame,
                 line,
-                format!("error calling include: template: no template {:?} associated with template {:?}", &*name, &*frame.file),
+                format!(
+                    "error calling include: template: no template {:?} associated with template {:?}",
+                    &*name, &*frame.file
+                ),
             )
         })?;
         let mut out = String::new();
         self.run_template(&template, &dot, &mut out, line)?;
-        Ok(Value::string(out))
+        let result = Value::string(out);
+        self.charge_for_size(frame, line, &result)?;
+        Ok(result)
     }
 
     /// Helm's `tpl TEXT DOT`: a string rendered as a template, with access to every named template.
@@ -853,6 +888,9 @@ mod tests {
             Ok(Value::string(display(&args[0]).to_uppercase()))
         });
         table.insert("fail", |_, args| Err(display(&args[0])));
+        table.insert("twice", |_, args| {
+            Ok(Value::string(display(&args[0]).repeat(2)))
+        });
         table
     }
 
@@ -945,6 +983,13 @@ mod tests {
 
     #[test]
     fn budget_stops_runaway_templates() {
+        let doubling = "{{ $s := \"xxxxxxxxxxxxxxxx\" }}{{ range 40 }}{{ $s = twice $s }}{{ end }}";
+        let error = render(doubling, data()).unwrap_err();
+        assert!(
+            error.message.contains("budget") || error.message.contains("exceeds"),
+            "{}",
+            error.message
+        );
         let error = render(
             "{{ range 100000 }}{{ range 100000 }}x{{ end }}{{ end }}",
             data(),
