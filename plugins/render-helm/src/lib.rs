@@ -33,6 +33,12 @@
 //!   supported; `crds/` are not rendered (as `helm template` without `--include-crds`).
 //! - Two objects with the same group, kind, namespace and name are an error.
 //! - `.Files` iterated with `range` yields each file's text, where Helm yields its bytes.
+//! - `template` and `include` calls nest at most 100 deep (Helm allows 1,000 nested `include`s), so that a
+//!   recursive helper fails with a clear error inside the Wasm stack.
+//! - Ints are one type: `typeOf` says `int` for Sprig's `int64` results. (Values from YAML are float64 as in
+//!   Helm, and `set` makes int64 values as Helm's `--set` does.)
+//! - `.Subcharts` is empty; `requirements.yaml` (apiVersion v1 charts) is not read.
+//! - The evaluation of `tpl` strings and of templates is bounded by `max-steps`; Helm has no such budget.
 
 pub mod chart;
 pub mod engine;
