@@ -57,6 +57,36 @@ impl KindTable {
     }
 }
 
+/// Adapts a rule that always has a verdict, `fn(&Object) -> Health`, to a [`Check`] for a [`KindTable`].
+#[macro_export]
+macro_rules! rule {
+    ($rule:path) => {{
+        fn check(
+            obj: &$crate::Object,
+            _cx: &$crate::Context<'_>,
+        ) -> ::std::result::Result<::std::option::Option<$crate::Health>, $crate::PluginError>
+        {
+            ::std::result::Result::Ok(::std::option::Option::Some($rule(obj)))
+        }
+        check as $crate::Check
+    }};
+}
+
+/// Adapts a rule that may have no opinion, `fn(&Object) -> Option<Health>`, to a [`Check`] for a [`KindTable`].
+#[macro_export]
+macro_rules! optional_rule {
+    ($rule:path) => {{
+        fn check(
+            obj: &$crate::Object,
+            _cx: &$crate::Context<'_>,
+        ) -> ::std::result::Result<::std::option::Option<$crate::Health>, $crate::PluginError>
+        {
+            ::std::result::Result::Ok($rule(obj))
+        }
+        check as $crate::Check
+    }};
+}
+
 /// Whether `text` matches `pattern`, where `*` matches any run of characters (including none) and every other
 /// character matches itself.
 pub fn glob_matches(pattern: &str, text: &str) -> bool {

@@ -378,6 +378,63 @@ pub fn render_dir<R: crate::render::Renderer>(
     R::render(request, &DirSource::new(dir))
 }
 
+/// Runs the corpus cases of the given customization groups through `C` natively and fails with every mismatch
+/// listed; prints `N passed, M failed`.
+pub fn assert_corpus_groups<C: HealthCheck>(cases_json: &Path, groups: &[&str]) {
+    let report = run_corpus::<C>(cases_json, |c| groups.contains(&c.group.as_str()))
+        .unwrap_or_else(|e| panic!("reading the corpus: {e}"));
+    for failure in &report.failures {
+        println!("{failure}");
+    }
+    println!("{} passed, {} failed", report.passed, report.failures.len());
+    assert!(report.passed > 0, "no corpus case selected for {groups:?}");
+    assert!(
+        report.failures.is_empty(),
+        "{} corpus cases failed",
+        report.failures.len()
+    );
+}
+
+/// The `kinds = [...]` array of a plugin manifest: double-quoted strings, over one or several lines, `#` comments
+/// allowed. (A small reader, so plugin crates need no TOML parser to check their manifest.)
+pub fn manifest_kinds(manifest: &str) -> Vec<String> {
+    let text: String = manifest
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let Some(start) = text
+        .match_indices("kinds")
+        .map(|(i, _)| i)
+        .find(|&i| text[..i].ends_with('\n') || i == 0)
+    else {
+        return Vec::new();
+    };
+    let rest = &text[start..];
+    let (Some(open), Some(close)) = (rest.find('['), rest.find(']')) else {
+        return Vec::new();
+    };
+    rest[open + 1..close]
+        .split(',')
+        .map(|k| k.trim().trim_matches('"').to_string())
+        .filter(|k| !k.is_empty())
+        .collect()
+}
+
+/// Fails unless a plugin manifest lists exactly the table's keys, in order and without duplicates.
+pub fn assert_manifest_lists(manifest: &str, table: &crate::KindTable) {
+    let listed = manifest_kinds(manifest);
+    let keys: Vec<&str> = table.keys().collect();
+    let mut unique = keys.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), keys.len(), "duplicate keys in the table");
+    assert_eq!(
+        listed, keys,
+        "weft-plugin.toml `kinds` must list exactly the table's keys, in order"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,6 +544,13 @@ mod tests {
         assert!(names.contains(&"a.yaml".to_string()) && names.contains(&"sub".to_string()));
         assert!(!names.contains(&".git".to_string()) && !names.contains(&"etc".to_string()));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn reads_manifest_kinds() {
+        let manifest = "name = \"x\"\n# kinds = [\"not this\"]\nkinds = [\n  \"apps/Deployment\", # the rollout\n  \"/Pod\",\n]\n";
+        assert_eq!(manifest_kinds(manifest), ["apps/Deployment", "/Pod"]);
+        assert!(manifest_kinds("name = \"x\"").is_empty());
     }
 
     #[test]

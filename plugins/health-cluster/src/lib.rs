@@ -26,62 +26,141 @@ mod sealed_secrets;
 mod spinkube;
 mod volume_snapshots;
 
+use weft_sdk::rule;
 use weft_sdk::{Context, Health, HealthCheck, KindTable, Object, PluginError};
-
-/// A table entry for a rule that always gives a verdict and reads only the object.
-macro_rules! rule {
-    ($key:literal => $rule:path) => {
-        (
-            $key,
-            |obj: &Object, _: &Context<'_>| -> Result<Option<Health>, PluginError> {
-                Ok(Some($rule(obj)))
-            },
-        )
-    };
-}
 
 /// Every kind this plugin serves, and its check.
 static TABLE: KindTable = KindTable::new(&[
-    rule!("addons.cluster.x-k8s.io/ClusterResourceSet" => cluster_api::cluster_resource_set),
-    rule!("bitnami.com/SealedSecret" => sealed_secrets::sealed_secret),
-    rule!("cdi.kubevirt.io/DataVolume" => containerized_data_importer::data_volume),
-    rule!("cert-manager.io/Certificate" => cert_manager::certificate),
-    rule!("cert-manager.io/ClusterIssuer" => cert_manager::cluster_issuer),
-    rule!("cert-manager.io/Issuer" => cert_manager::issuer),
-    rule!("certmanager.k8s.io/Certificate" => cert_manager::legacy_certificate),
-    rule!("certmanager.k8s.io/Issuer" => cert_manager::issuer),
-    rule!("cluster.x-k8s.io/Cluster" => cluster_api::cluster),
-    rule!("cluster.x-k8s.io/Machine" => cluster_api::machine),
-    rule!("cluster.x-k8s.io/MachineDeployment" => cluster_api::machine_deployment),
-    rule!("cluster.x-k8s.io/MachineHealthCheck" => cluster_api::machine_health_check),
-    rule!("cluster.x-k8s.io/MachinePool" => cluster_api::machine_pool),
-    rule!("controlplane.cluster.x-k8s.io/AWSManagedControlPlane" => cluster_api_provider_aws::managed_control_plane),
-    rule!("core.gardener.cloud/Shoot" => gardener::shoot),
-    rule!("core.spinkube.dev/SpinApp" => spinkube::spin_app),
-    rule!("external-secrets.io/ClusterExternalSecret" => external_secrets::cluster_external_secret),
-    rule!("external-secrets.io/ClusterSecretStore" => external_secrets::cluster_secret_store),
-    rule!("external-secrets.io/ExternalSecret" => external_secrets::external_secret),
-    rule!("external-secrets.io/PushSecret" => external_secrets::push_secret),
-    rule!("external-secrets.io/SecretStore" => external_secrets::secret_store),
-    rule!("karpenter.k8s.aws/EC2NodeClass" => karpenter::ec2_node_class),
-    rule!("karpenter.sh/NodeClaim" => karpenter::node_claim),
-    rule!("karpenter.sh/NodePool" => karpenter::node_pool),
-    rule!("kubernetes-client.io/ExternalSecret" => kubernetes_external_secrets::external_secret),
-    rule!("kubevirt.io/VirtualMachine" => kubevirt::virtual_machine),
-    rule!("kubevirt.io/VirtualMachineInstance" => kubevirt::virtual_machine_instance),
-    rule!("kyverno.io/Policy" => kyverno::policy),
-    rule!("nmstate.io/NodeNetworkConfigurationPolicy" => nmstate::policy),
-    rule!("onepassword.com/OnePasswordItem" => onepassword::item),
-    rule!("operators.coreos.com/Subscription" => operator_lifecycle_manager::subscription),
-    rule!("policy.open-cluster-management.io/CertificatePolicy" => open_cluster_management::certificate_policy),
-    rule!("policy.open-cluster-management.io/ConfigurationPolicy" => open_cluster_management::configuration_policy),
-    rule!("policy.open-cluster-management.io/OperatorPolicy" => open_cluster_management::operator_policy),
-    rule!("policy.open-cluster-management.io/Policy" => open_cluster_management::policy),
-    rule!("proclaim.dogmatiq.io/DNSSDServiceInstance" => proclaim::service_instance),
-    rule!("snapshot.storage.k8s.io/VolumeSnapshot" => volume_snapshots::snapshot),
-    rule!("snapshot.storage.k8s.io/VolumeSnapshotContent" => volume_snapshots::snapshot),
-    rule!("work.karmada.io/ClusterResourceBinding" => karmada::cluster_resource_binding),
-    rule!("work.karmada.io/ResourceBinding" => karmada::resource_binding),
+    (
+        "addons.cluster.x-k8s.io/ClusterResourceSet",
+        rule!(cluster_api::cluster_resource_set),
+    ),
+    (
+        "bitnami.com/SealedSecret",
+        rule!(sealed_secrets::sealed_secret),
+    ),
+    (
+        "cdi.kubevirt.io/DataVolume",
+        rule!(containerized_data_importer::data_volume),
+    ),
+    (
+        "cert-manager.io/Certificate",
+        rule!(cert_manager::certificate),
+    ),
+    (
+        "cert-manager.io/ClusterIssuer",
+        rule!(cert_manager::cluster_issuer),
+    ),
+    ("cert-manager.io/Issuer", rule!(cert_manager::issuer)),
+    (
+        "certmanager.k8s.io/Certificate",
+        rule!(cert_manager::legacy_certificate),
+    ),
+    ("certmanager.k8s.io/Issuer", rule!(cert_manager::issuer)),
+    ("cluster.x-k8s.io/Cluster", rule!(cluster_api::cluster)),
+    ("cluster.x-k8s.io/Machine", rule!(cluster_api::machine)),
+    (
+        "cluster.x-k8s.io/MachineDeployment",
+        rule!(cluster_api::machine_deployment),
+    ),
+    (
+        "cluster.x-k8s.io/MachineHealthCheck",
+        rule!(cluster_api::machine_health_check),
+    ),
+    (
+        "cluster.x-k8s.io/MachinePool",
+        rule!(cluster_api::machine_pool),
+    ),
+    (
+        "controlplane.cluster.x-k8s.io/AWSManagedControlPlane",
+        rule!(cluster_api_provider_aws::managed_control_plane),
+    ),
+    ("core.gardener.cloud/Shoot", rule!(gardener::shoot)),
+    ("core.spinkube.dev/SpinApp", rule!(spinkube::spin_app)),
+    (
+        "external-secrets.io/ClusterExternalSecret",
+        rule!(external_secrets::cluster_external_secret),
+    ),
+    (
+        "external-secrets.io/ClusterSecretStore",
+        rule!(external_secrets::cluster_secret_store),
+    ),
+    (
+        "external-secrets.io/ExternalSecret",
+        rule!(external_secrets::external_secret),
+    ),
+    (
+        "external-secrets.io/PushSecret",
+        rule!(external_secrets::push_secret),
+    ),
+    (
+        "external-secrets.io/SecretStore",
+        rule!(external_secrets::secret_store),
+    ),
+    (
+        "karpenter.k8s.aws/EC2NodeClass",
+        rule!(karpenter::ec2_node_class),
+    ),
+    ("karpenter.sh/NodeClaim", rule!(karpenter::node_claim)),
+    ("karpenter.sh/NodePool", rule!(karpenter::node_pool)),
+    (
+        "kubernetes-client.io/ExternalSecret",
+        rule!(kubernetes_external_secrets::external_secret),
+    ),
+    (
+        "kubevirt.io/VirtualMachine",
+        rule!(kubevirt::virtual_machine),
+    ),
+    (
+        "kubevirt.io/VirtualMachineInstance",
+        rule!(kubevirt::virtual_machine_instance),
+    ),
+    ("kyverno.io/Policy", rule!(kyverno::policy)),
+    (
+        "nmstate.io/NodeNetworkConfigurationPolicy",
+        rule!(nmstate::policy),
+    ),
+    ("onepassword.com/OnePasswordItem", rule!(onepassword::item)),
+    (
+        "operators.coreos.com/Subscription",
+        rule!(operator_lifecycle_manager::subscription),
+    ),
+    (
+        "policy.open-cluster-management.io/CertificatePolicy",
+        rule!(open_cluster_management::certificate_policy),
+    ),
+    (
+        "policy.open-cluster-management.io/ConfigurationPolicy",
+        rule!(open_cluster_management::configuration_policy),
+    ),
+    (
+        "policy.open-cluster-management.io/OperatorPolicy",
+        rule!(open_cluster_management::operator_policy),
+    ),
+    (
+        "policy.open-cluster-management.io/Policy",
+        rule!(open_cluster_management::policy),
+    ),
+    (
+        "proclaim.dogmatiq.io/DNSSDServiceInstance",
+        rule!(proclaim::service_instance),
+    ),
+    (
+        "snapshot.storage.k8s.io/VolumeSnapshot",
+        rule!(volume_snapshots::snapshot),
+    ),
+    (
+        "snapshot.storage.k8s.io/VolumeSnapshotContent",
+        rule!(volume_snapshots::snapshot),
+    ),
+    (
+        "work.karmada.io/ClusterResourceBinding",
+        rule!(karmada::cluster_resource_binding),
+    ),
+    (
+        "work.karmada.io/ResourceBinding",
+        rule!(karmada::resource_binding),
+    ),
 ]);
 
 /// The plugin: dispatches on group and kind through [`TABLE`].
@@ -106,7 +185,7 @@ pub(crate) fn is_set(obj: &Object, path: &str) -> bool {
 mod tests {
     use std::path::Path;
 
-    use weft_sdk::testing::{assess_yaml, run_corpus};
+    use weft_sdk::testing::assess_yaml;
 
     use super::*;
 
@@ -142,34 +221,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/conformance/argocd/cases.json"
         ));
-        let report =
-            run_corpus::<ClusterHealth>(cases, |c| GROUPS.contains(&c.group.as_str())).unwrap();
-        for failure in &report.failures {
-            println!("{failure}");
-        }
-        println!("{} passed, {} failed", report.passed, report.failures.len());
-        assert!(report.passed > 0);
-        assert!(
-            report.failures.is_empty(),
-            "{} corpus cases failed",
-            report.failures.len()
-        );
+        weft_sdk::testing::assert_corpus_groups::<ClusterHealth>(cases, GROUPS);
     }
 
     #[test]
     fn manifest_lists_every_table_key() {
-        let manifest = include_str!("../weft-plugin.toml");
-        let (_, list) = manifest
-            .split_once("kinds = [")
-            .expect("the manifest has a kinds list");
-        let (list, _) = list.split_once(']').expect("the kinds list is closed");
-        let listed: Vec<&str> = list
-            .split(',')
-            .map(|item| item.trim().trim_matches('"'))
-            .filter(|item| !item.is_empty())
-            .collect();
-        let keys: Vec<&str> = TABLE.keys().collect();
-        assert_eq!(listed, keys);
+        weft_sdk::testing::assert_manifest_lists(include_str!("../weft-plugin.toml"), &TABLE);
     }
 
     #[test]

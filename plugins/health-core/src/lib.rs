@@ -85,52 +85,14 @@ weft_sdk::export_health_check!(CoreHealth);
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
 
     use weft_sdk::testing::assess_yaml;
 
     use super::*;
 
-    /// The `kinds = [...]` array of a plugin manifest (a small reader: the manifest is ours and flat).
-    fn manifest_kinds(manifest: &str) -> Vec<String> {
-        let start = manifest
-            .lines()
-            .position(|l| l.trim_start().starts_with("kinds"))
-            .expect("manifest has a kinds key");
-        let text: String = manifest
-            .lines()
-            .skip(start)
-            .map(|l| l.split('#').next().unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let open = text.find('[').expect("kinds is an array");
-        let close = text.find(']').expect("kinds array is closed");
-        text[open + 1..close]
-            .split(',')
-            .map(|s| s.trim().trim_matches('"').to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
-    }
-
     #[test]
     fn manifest_lists_exactly_the_table_keys() {
-        let manifest = include_str!("../weft-plugin.toml");
-        let listed = manifest_kinds(manifest);
-        let listed_set: BTreeSet<&str> = listed.iter().map(String::as_str).collect();
-        assert_eq!(
-            listed.len(),
-            listed_set.len(),
-            "duplicate kinds in weft-plugin.toml"
-        );
-        let table: BTreeSet<&str> = CoreHealth::kinds().collect();
-        assert_eq!(
-            table.len(),
-            CoreHealth::kinds().count(),
-            "duplicate keys in TABLE"
-        );
-        assert_eq!(listed_set, table);
-        assert!(manifest.contains("name = \"health-core\""));
-        assert!(manifest.contains("world = \"health-check\""));
+        weft_sdk::testing::assert_manifest_lists(include_str!("../weft-plugin.toml"), &TABLE);
     }
 
     #[test]

@@ -32,16 +32,8 @@ mod victoria_metrics;
 mod zalando_postgres;
 mod zookeeper;
 
+use weft_sdk::rule;
 use weft_sdk::{Context, Health, HealthCheck, KindTable, Object, PluginError};
-
-/// Turns a rule (`fn(&Object) -> Health`) into a table [`Check`](weft_sdk::Check) that always answers.
-macro_rules! rule {
-    ($rule:path) => {
-        |obj: &Object, _: &Context<'_>| -> Result<Option<Health>, PluginError> {
-            Ok(Some($rule(obj)))
-        }
-    };
-}
 
 /// Every kind health-data serves. `weft-plugin.toml` lists exactly these keys; a unit test keeps them in step.
 static TABLE: KindTable = KindTable::new(&[
@@ -215,8 +207,6 @@ weft_sdk::export_health_check!(DataHealth);
 mod tests {
     use std::path::Path;
 
-    use weft_sdk::testing::run_corpus;
-
     use super::*;
 
     /// The customization groups whose Argo CD cases this plugin answers.
@@ -258,39 +248,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/conformance/argocd/cases.json"
         ));
-        let report =
-            run_corpus::<DataHealth>(cases, |c| GROUPS.contains(&c.group.as_str())).unwrap();
-        for failure in &report.failures {
-            println!("{failure}");
-        }
-        println!("{} passed, {} failed", report.passed, report.failures.len());
-        assert!(report.passed > 0);
-        assert!(
-            report.failures.is_empty(),
-            "{} corpus cases failed",
-            report.failures.len()
-        );
-    }
-
-    /// The `kinds = [...]` list of `weft-plugin.toml`, read with a line scan.
-    fn manifest_kinds() -> Vec<String> {
-        let manifest = include_str!("../weft-plugin.toml");
-        let start = manifest
-            .find("kinds = [")
-            .expect("the manifest lists kinds");
-        let list = &manifest[start + "kinds = [".len()..];
-        let end = list.find(']').expect("the kinds list is closed");
-        list[..end]
-            .split(',')
-            .map(|item| item.trim().trim_matches('"').to_string())
-            .filter(|item| !item.is_empty())
-            .collect()
+        weft_sdk::testing::assert_corpus_groups::<DataHealth>(cases, GROUPS);
     }
 
     #[test]
     fn manifest_lists_every_table_key() {
-        let table: Vec<String> = TABLE.keys().map(String::from).collect();
-        assert_eq!(manifest_kinds(), table);
+        weft_sdk::testing::assert_manifest_lists(include_str!("../weft-plugin.toml"), &TABLE);
     }
 
     #[test]

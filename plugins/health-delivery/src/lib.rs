@@ -19,178 +19,157 @@ mod kruise_rollouts;
 mod pulumi;
 
 use weft_sdk::{Context, Health, HealthCheck, KindTable, Object, PluginError, Value};
-
-/// Adapts a rule that always answers (`fn(&Object) -> Health`) to a table entry.
-macro_rules! answers {
-    ($rule:path) => {
-        |obj: &Object, _: &Context<'_>| -> Result<Option<Health>, PluginError> {
-            Ok(Some($rule(obj)))
-        }
-    };
-}
-
-/// Adapts a rule that may have no opinion (`fn(&Object) -> Option<Health>`) to a table entry.
-macro_rules! may_answer {
-    ($rule:path) => {
-        |obj: &Object, _: &Context<'_>| -> Result<Option<Health>, PluginError> { Ok($rule(obj)) }
-    };
-}
+use weft_sdk::{optional_rule, rule};
 
 /// Every kind this plugin serves, and its check.
 static TABLE: KindTable = KindTable::new(&[
     // Argo projects.
     (
         "argoproj.io/AnalysisRun",
-        may_answer!(argo_rollouts::analysis_run),
+        optional_rule!(argo_rollouts::analysis_run),
     ),
     (
         "argoproj.io/ApplicationSet",
-        answers!(argo_cd::application_set),
+        rule!(argo_cd::application_set),
     ),
     (
         "argoproj.io/CronWorkflow",
-        answers!(argo_workflows::cron_workflow),
+        rule!(argo_workflows::cron_workflow),
     ),
-    ("argoproj.io/EventBus", answers!(argo_events::event_bus)),
+    ("argoproj.io/EventBus", rule!(argo_events::event_bus)),
     (
         "argoproj.io/Experiment",
-        may_answer!(argo_rollouts::experiment),
+        optional_rule!(argo_rollouts::experiment),
     ),
-    ("argoproj.io/Rollout", answers!(argo_rollouts::rollout)),
+    ("argoproj.io/Rollout", rule!(argo_rollouts::rollout)),
     // GitOps Promoter.
     (
         "promoter.argoproj.io/ArgoCDCommitStatus",
-        answers!(gitops_promoter::argocd_commit_status),
+        rule!(gitops_promoter::argocd_commit_status),
     ),
     (
         "promoter.argoproj.io/ChangeTransferPolicy",
-        answers!(gitops_promoter::change_transfer_policy),
+        rule!(gitops_promoter::change_transfer_policy),
     ),
     (
         "promoter.argoproj.io/ClusterScmProvider",
-        answers!(gitops_promoter::cluster_scm_provider),
+        rule!(gitops_promoter::cluster_scm_provider),
     ),
     (
         "promoter.argoproj.io/CommitStatus",
-        answers!(gitops_promoter::commit_status),
+        rule!(gitops_promoter::commit_status),
     ),
     (
         "promoter.argoproj.io/GitCommitStatus",
-        answers!(gitops_promoter::git_commit_status),
+        rule!(gitops_promoter::git_commit_status),
     ),
     (
         "promoter.argoproj.io/GitRepository",
-        answers!(gitops_promoter::git_repository),
+        rule!(gitops_promoter::git_repository),
     ),
     (
         "promoter.argoproj.io/PromotionStrategy",
-        answers!(gitops_promoter::promotion_strategy),
+        rule!(gitops_promoter::promotion_strategy),
     ),
     (
         "promoter.argoproj.io/PullRequest",
-        answers!(gitops_promoter::pull_request),
+        rule!(gitops_promoter::pull_request),
     ),
     (
         "promoter.argoproj.io/ScmProvider",
-        answers!(gitops_promoter::scm_provider),
+        rule!(gitops_promoter::scm_provider),
     ),
     (
         "promoter.argoproj.io/TimedCommitStatus",
-        answers!(gitops_promoter::timed_commit_status),
+        rule!(gitops_promoter::timed_commit_status),
     ),
     (
         "promoter.argoproj.io/WebRequestCommitStatus",
-        answers!(gitops_promoter::web_request_commit_status),
+        rule!(gitops_promoter::web_request_commit_status),
     ),
     // Flux.
     (
         "helm.toolkit.fluxcd.io/HelmRelease",
-        answers!(flux::helm_release),
+        rule!(flux::helm_release),
     ),
     (
         "image.toolkit.fluxcd.io/ImagePolicy",
-        answers!(flux::image_policy),
+        rule!(flux::image_policy),
     ),
     (
         "image.toolkit.fluxcd.io/ImageRepository",
-        answers!(flux::image_repository),
+        rule!(flux::image_repository),
     ),
     (
         "image.toolkit.fluxcd.io/ImageUpdateAutomation",
-        answers!(flux::image_update_automation),
+        rule!(flux::image_update_automation),
     ),
     (
         "kustomize.toolkit.fluxcd.io/Kustomization",
-        answers!(flux::kustomization),
+        rule!(flux::kustomization),
     ),
     (
         "notification.toolkit.fluxcd.io/Receiver",
-        answers!(flux::receiver),
+        rule!(flux::receiver),
     ),
-    ("source.toolkit.fluxcd.io/Bucket", answers!(flux::source)),
+    ("source.toolkit.fluxcd.io/Bucket", rule!(flux::source)),
     (
         "source.toolkit.fluxcd.io/GitRepository",
-        answers!(flux::source),
+        rule!(flux::source),
     ),
-    ("source.toolkit.fluxcd.io/HelmChart", answers!(flux::source)),
+    ("source.toolkit.fluxcd.io/HelmChart", rule!(flux::source)),
     (
         "source.toolkit.fluxcd.io/HelmRepository",
-        answers!(flux::helm_repository),
+        rule!(flux::helm_repository),
     ),
     (
         "source.toolkit.fluxcd.io/OCIRepository",
-        answers!(flux::source),
+        rule!(flux::source),
     ),
     // Flagger.
-    ("flagger.app/Canary", answers!(flagger::canary)),
+    ("flagger.app/Canary", rule!(flagger::canary)),
     // OpenKruise.
     (
         "apps.kruise.io/AdvancedCronJob",
-        answers!(kruise::advanced_cron_job),
+        rule!(kruise::advanced_cron_job),
     ),
-    (
-        "apps.kruise.io/BroadcastJob",
-        answers!(kruise::broadcast_job),
-    ),
-    ("apps.kruise.io/CloneSet", answers!(kruise::clone_set)),
-    ("apps.kruise.io/DaemonSet", answers!(kruise::daemon_set)),
-    ("apps.kruise.io/StatefulSet", answers!(kruise::stateful_set)),
-    (
-        "game.kruise.io/GameServer",
-        answers!(kruise_game::game_server),
-    ),
+    ("apps.kruise.io/BroadcastJob", rule!(kruise::broadcast_job)),
+    ("apps.kruise.io/CloneSet", rule!(kruise::clone_set)),
+    ("apps.kruise.io/DaemonSet", rule!(kruise::daemon_set)),
+    ("apps.kruise.io/StatefulSet", rule!(kruise::stateful_set)),
+    ("game.kruise.io/GameServer", rule!(kruise_game::game_server)),
     (
         "game.kruise.io/GameServerSet",
-        answers!(kruise_game::game_server_set),
+        rule!(kruise_game::game_server_set),
     ),
     (
         "rollouts.kruise.io/Rollout",
-        answers!(kruise_rollouts::rollout),
+        rule!(kruise_rollouts::rollout),
     ),
     // Keptn.
     (
         "lifecycle.keptn.sh/KeptnAppVersion",
-        answers!(keptn::lifecycle),
+        rule!(keptn::lifecycle),
     ),
     (
         "lifecycle.keptn.sh/KeptnEvaluation",
-        answers!(keptn::evaluation),
+        rule!(keptn::evaluation),
     ),
-    ("lifecycle.keptn.sh/KeptnTask", answers!(keptn::lifecycle)),
+    ("lifecycle.keptn.sh/KeptnTask", rule!(keptn::lifecycle)),
     (
         "lifecycle.keptn.sh/KeptnWorkloadInstance",
-        answers!(keptn::lifecycle),
+        rule!(keptn::lifecycle),
     ),
     (
         "lifecycle.keptn.sh/KeptnWorkloadVersion",
-        answers!(keptn::lifecycle),
+        rule!(keptn::lifecycle),
     ),
-    ("metrics.keptn.sh/Analysis", answers!(keptn::analysis)),
-    ("metrics.keptn.sh/KeptnMetric", answers!(keptn::metric)),
+    ("metrics.keptn.sh/Analysis", rule!(keptn::analysis)),
+    ("metrics.keptn.sh/KeptnMetric", rule!(keptn::metric)),
     // Pulumi.
-    ("pulumi.com/Stack", answers!(pulumi::stack)),
+    ("pulumi.com/Stack", rule!(pulumi::stack)),
     // AWX.
-    ("tower.ansible.com/AnsibleJob", answers!(awx::ansible_job)),
+    ("tower.ansible.com/AnsibleJob", rule!(awx::ansible_job)),
 ]);
 
 /// The plugin: dispatches on group and kind through `TABLE`.
@@ -222,8 +201,6 @@ pub(crate) fn lua_text(value: Option<&Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use std::path::Path;
-
-    use weft_sdk::testing::run_corpus;
 
     use super::*;
 
@@ -257,34 +234,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/conformance/argocd/cases.json"
         ));
-        let report =
-            run_corpus::<DeliveryHealth>(cases, |c| GROUPS.contains(&c.group.as_str())).unwrap();
-        for failure in &report.failures {
-            println!("{failure}");
-        }
-        println!("{} passed, {} failed", report.passed, report.failures.len());
-        assert!(report.passed > 0);
-        assert!(
-            report.failures.is_empty(),
-            "{} corpus cases failed",
-            report.failures.len()
-        );
+        weft_sdk::testing::assert_corpus_groups::<DeliveryHealth>(cases, &GROUPS);
     }
 
     #[test]
     fn manifest_lists_every_table_key() {
-        let manifest = include_str!("../weft-plugin.toml");
-        let kinds = manifest
-            .split_once("kinds")
-            .and_then(|(_, rest)| rest.split_once('[')?.1.split_once(']'))
-            .map(|(list, _)| list)
-            .expect("a kinds = [...] list");
-        let listed: Vec<&str> = kinds
-            .split(',')
-            .map(|k| k.trim().trim_matches('"'))
-            .filter(|k| !k.is_empty())
-            .collect();
-        assert_eq!(listed, TABLE.keys().collect::<Vec<_>>());
+        weft_sdk::testing::assert_manifest_lists(include_str!("../weft-plugin.toml"), &TABLE);
     }
 
     #[test]

@@ -27,17 +27,8 @@ mod spot;
 mod three_scale;
 mod trident;
 
-use weft_sdk::{Check, Context, Health, HealthCheck, KindTable, Object, PluginError};
-
-/// Turns a rule `fn(&Object) -> Health` into a table [`Check`].
-macro_rules! rule {
-    ($rule:path) => {{
-        fn check(obj: &Object, _cx: &Context<'_>) -> Result<Option<Health>, PluginError> {
-            Ok(Some($rule(obj)))
-        }
-        check as Check
-    }};
-}
+use weft_sdk::rule;
+use weft_sdk::{Context, Health, HealthCheck, KindTable, Object, PluginError};
 
 /// Every kind this plugin serves, and its rule.
 static TABLE: KindTable = KindTable::new(&[
@@ -251,7 +242,7 @@ weft_sdk::export_health_check!(InfraHealth);
 mod tests {
     use std::path::Path;
 
-    use weft_sdk::testing::{assess_yaml, run_corpus};
+    use weft_sdk::testing::assess_yaml;
 
     use super::*;
 
@@ -293,36 +284,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/conformance/argocd/cases.json"
         ));
-        let report =
-            run_corpus::<InfraHealth>(cases, |c| GROUPS.contains(&c.group.as_str())).unwrap();
-        for failure in &report.failures {
-            println!("{failure}");
-        }
-        println!("{} passed, {} failed", report.passed, report.failures.len());
-        assert!(report.passed > 0);
-        assert!(
-            report.failures.is_empty(),
-            "{} corpus cases failed",
-            report.failures.len()
-        );
-    }
-
-    /// The `kinds` array of `weft-plugin.toml`, read with a line scan.
-    fn manifest_kinds() -> Vec<String> {
-        let manifest = include_str!("../weft-plugin.toml");
-        let start = manifest.find("kinds = [").expect("manifest lists kinds");
-        let list = &manifest[start + "kinds = [".len()..];
-        let list = &list[..list.find(']').expect("kinds list is closed")];
-        list.split(',')
-            .map(|item| item.trim().trim_matches('"').to_owned())
-            .filter(|item| !item.is_empty())
-            .collect()
+        weft_sdk::testing::assert_corpus_groups::<InfraHealth>(cases, GROUPS);
     }
 
     #[test]
     fn manifest_lists_every_table_key() {
-        let table: Vec<String> = TABLE.keys().map(str::to_owned).collect();
-        assert_eq!(manifest_kinds(), table);
+        weft_sdk::testing::assert_manifest_lists(include_str!("../weft-plugin.toml"), &TABLE);
     }
 
     #[test]

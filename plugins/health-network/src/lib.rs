@@ -16,18 +16,8 @@ mod kserve;
 mod openfaas;
 mod openshift;
 
-use weft_sdk::{Check, Context, Health, HealthCheck, KindTable, Object, PluginError};
-
-/// Turns a rule that always answers (`fn(&Object) -> Health`) into a [`Check`]: none of these kinds looks at related
-/// objects, and every script gives a verdict.
-macro_rules! rule {
-    ($rule:path) => {{
-        fn check(obj: &Object, _cx: &Context<'_>) -> Result<Option<Health>, PluginError> {
-            Ok(Some($rule(obj)))
-        }
-        check as Check
-    }};
-}
+use weft_sdk::rule;
+use weft_sdk::{Context, Health, HealthCheck, KindTable, Object, PluginError};
 
 /// Every kind this plugin serves, as Argo CD's customization directories name them (`*` for its `_` wildcard).
 static TABLE: KindTable = KindTable::new(&[
@@ -118,7 +108,7 @@ weft_sdk::export_health_check!(NetworkHealth);
 mod tests {
     use std::path::Path;
 
-    use weft_sdk::testing::{assess_yaml, run_corpus};
+    use weft_sdk::testing::assess_yaml;
 
     use super::*;
 
@@ -147,31 +137,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/conformance/argocd/cases.json"
         ));
-        let report =
-            run_corpus::<NetworkHealth>(cases, |c| GROUPS.contains(&c.group.as_str())).unwrap();
-        for failure in &report.failures {
-            println!("{failure}");
-        }
-        println!("{} passed, {} failed", report.passed, report.failures.len());
-        assert!(
-            report.failures.is_empty(),
-            "{} corpus cases failed",
-            report.failures.len()
-        );
-        assert!(report.passed > 0);
+        weft_sdk::testing::assert_corpus_groups::<NetworkHealth>(cases, &GROUPS);
     }
 
     #[test]
     fn manifest_lists_every_table_key() {
-        let manifest = include_str!("../weft-plugin.toml");
-        let kinds = manifest
-            .lines()
-            .skip_while(|line| !line.trim_start().starts_with("kinds"))
-            .take_while(|line| !line.trim_start().starts_with(']'))
-            .flat_map(|line| line.split(['[', ',']))
-            .filter_map(|item| item.trim().strip_prefix('"')?.strip_suffix('"'))
-            .collect::<Vec<_>>();
-        assert_eq!(kinds, TABLE.keys().collect::<Vec<_>>());
+        weft_sdk::testing::assert_manifest_lists(include_str!("../weft-plugin.toml"), &TABLE);
     }
 
     #[test]
