@@ -43,6 +43,7 @@ mod condition;
 pub mod dispatch;
 mod health;
 pub mod log;
+pub mod manifests;
 mod object;
 pub mod render;
 pub mod shapes;

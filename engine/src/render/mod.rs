@@ -5,4 +5,4 @@ mod cache;
 mod validate;
 
 pub use cache::{RenderCache, RenderKey, tree_digest};
-pub use validate::{ObjectKey, validate_manifests};
+pub use validate::validate_manifests;

@@ -54,19 +54,17 @@
 mod diagnostics;
 mod evaluate;
 mod imports;
-mod lists;
 mod loader;
 mod messages;
 mod options;
 pub mod output;
 mod source_map;
-mod validate;
 mod values;
 
 use weft_sdk::{Manifest, RenderError, RenderOutput, RenderRequest, Renderer, Source};
 
 use options::{Input, JsonnetOptions};
-use validate::SeenObjects;
+use weft_sdk::manifests::{self, SeenObjects};
 
 /// The Jsonnet renderer.
 #[derive(Debug)]
@@ -116,14 +114,14 @@ fn collect_manifests(main: &str, output: serde_json::Value) -> Result<Vec<Manife
     let mut seen = SeenObjects::default();
     let mut manifests = Vec::new();
     for found in output::find_objects(output).map_err(|e| fail(format!("output: {e}")))? {
-        for object in lists::flatten_lists(found.value) {
+        for object in manifests::flatten_lists(found.value) {
             let place = match (found.path.as_str(), object.place.as_str()) {
                 ("", "") => "the output".to_string(),
                 (path, "") => format!("output `{path}`"),
                 ("", item) => format!("the output, {item}"),
                 (path, item) => format!("output `{path}`, {item}"),
             };
-            validate::check_manifest(&object.value)
+            manifests::check_manifest(&object.value)
                 .map_err(|reason| fail(format!("{place} {reason}")))?;
             seen.record(&object.value, &place)
                 .map_err(|reason| fail(format!("{place}: {reason}")))?;

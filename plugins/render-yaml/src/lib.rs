@@ -39,17 +39,15 @@ pub mod glob;
 
 mod convert;
 mod decode;
-mod lists;
 mod options;
 mod stream;
-mod validate;
 mod walk;
 
 use weft_sdk::{Manifest, RenderError, RenderOutput, RenderRequest, Renderer, Source};
 
 use decode::{DecodeError, Document};
 use options::DirectoryOptions;
-use validate::SeenObjects;
+use weft_sdk::manifests::{self, SeenObjects};
 use walk::{FileFormat, ManifestFile};
 
 /// The renderer for directories of plain manifests.
@@ -106,13 +104,13 @@ fn collect_objects(
     manifests: &mut Vec<Manifest>,
 ) -> Result<(), RenderError> {
     let fail = |message: String| RenderError::in_file(message, path, Some(document.line));
-    for object in lists::flatten_lists(document.value) {
+    for object in manifests::flatten_lists(document.value) {
         let place = if object.place.is_empty() {
             format!("document {}", document.number)
         } else {
             format!("document {}, {}", document.number, object.place)
         };
-        validate::check_manifest(&object.value)
+        manifests::check_manifest(&object.value)
             .map_err(|reason| fail(format!("{place} {reason}")))?;
         seen.record(&object.value, &format!("{path} {place}"))
             .map_err(|reason| fail(format!("{place}: {reason}")))?;
