@@ -1,10 +1,13 @@
 //! One sandboxed call: a fresh store with the call's limits, and the translation of whatever stopped it into a
 //! [`Failure`].
 
-use wasmtime::Store;
+use std::sync::Arc;
 
-use super::error::Failure;
-use super::host::HostInner;
+use wasmtime::Store;
+use wasmtime::component::{InstancePre, Linker};
+
+use super::error::{CallError, Failure, LoadError};
+use super::host::{HostInner, LoadedComponent};
 use super::limits::CallLimits;
 use super::state::CallState;
 
@@ -37,4 +40,52 @@ pub(crate) fn classify(error: &wasmtime::Error, state: &CallState, limits: &Call
         Some(trap) => Failure::Trap(trap.to_string()),
         None => Failure::Trap(format!("{error:#}")),
     }
+}
+
+/// Pre-instantiates a component against a world's linker; a missing import or export names the world.
+pub(crate) fn instance_pre(
+    linker: &Linker<CallState>,
+    component: &LoadedComponent,
+    world: &str,
+) -> Result<InstancePre<CallState>, LoadError> {
+    linker
+        .instantiate_pre(&component.component)
+        .map_err(|e| wrong_world(component, world, &e))
+}
+
+/// The error for a component that does not implement `world`.
+pub(crate) fn wrong_world(
+    component: &LoadedComponent,
+    world: &str,
+    error: &wasmtime::Error,
+) -> LoadError {
+    LoadError::WrongWorld {
+        plugin: component.name.clone(),
+        world: world.into(),
+        message: format!("{error:#}"),
+    }
+}
+
+/// Runs a blocking call on a blocking thread, at most as many at once as the host has instance slots.
+pub(crate) async fn on_blocking_thread<T: Send + 'static>(
+    host: &Arc<HostInner>,
+    plugin: &str,
+    call: impl FnOnce() -> Result<T, CallError> + Send + 'static,
+) -> Result<T, CallError> {
+    let aborted = |reason: String| CallError {
+        plugin: plugin.to_string(),
+        failure: Failure::Aborted(reason),
+    };
+    let permit = host
+        .calls
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| aborted(e.to_string()))?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        call()
+    })
+    .await
+    .map_err(|e| aborted(e.to_string()))?
 }

@@ -2,11 +2,10 @@
 
 use std::sync::Arc;
 
-use wasmtime::component::InstancePre;
 use weft_sdk::{ErrorKind, Health, PluginError, Status};
 
 use super::bindings::health_check::{HealthCheck, HealthCheckPre, weft::plugin::types as wit};
-use super::call::{classify, new_store};
+use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_world};
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent, PluginHost};
 use super::limits::CallLimits;
@@ -50,17 +49,9 @@ impl PluginHost {
         component: &LoadedComponent,
         limits: CallLimits,
     ) -> Result<HealthPlugin, LoadError> {
-        let wrong_world = |e: wasmtime::Error| LoadError::WrongWorld {
-            plugin: component.name.clone(),
-            world: "health-check".into(),
-            message: format!("{e:#}"),
-        };
-        let pre: InstancePre<CallState> = self
-            .inner
-            .health_linker
-            .instantiate_pre(&component.component)
-            .map_err(wrong_world)?;
-        let pre = HealthCheckPre::new(pre).map_err(wrong_world)?;
+        let pre = instance_pre(&self.inner.health_linker, component, "health-check")?;
+        let pre =
+            HealthCheckPre::new(pre).map_err(|e| wrong_world(component, "health-check", &e))?;
         Ok(HealthPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
@@ -140,24 +131,11 @@ impl HealthPlugin {
         objects: Vec<String>,
         related: Arc<dyn RelatedObjects>,
     ) -> Result<(HealthResults, CallReport), CallError> {
-        let aborted = |reason: String| CallError {
-            plugin: self.name.to_string(),
-            failure: Failure::Aborted(reason),
-        };
-        let permit = self
-            .host
-            .calls
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| aborted(e.to_string()))?;
         let plugin = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+        on_blocking_thread(&self.host, &self.name, move || {
             plugin.assess_blocking(&objects, related)
         })
         .await
-        .map_err(|e| aborted(e.to_string()))?
     }
 }
 

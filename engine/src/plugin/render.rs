@@ -3,12 +3,11 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use wasmtime::component::InstancePre;
 use weft_sdk::{Manifest, RenderError, RenderOutput, RenderRequest};
 
 use super::bindings::renderer::exports::weft::plugin::render as wit;
 use super::bindings::renderer::{Renderer, RendererPre};
-use super::call::{classify, new_store};
+use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_world};
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent, PluginHost};
 use super::limits::CallLimits;
@@ -40,17 +39,8 @@ impl PluginHost {
         component: &LoadedComponent,
         limits: CallLimits,
     ) -> Result<RendererPlugin, LoadError> {
-        let wrong_world = |e: wasmtime::Error| LoadError::WrongWorld {
-            plugin: component.name.clone(),
-            world: "renderer".into(),
-            message: format!("{e:#}"),
-        };
-        let pre: InstancePre<CallState> = self
-            .inner
-            .render_linker
-            .instantiate_pre(&component.component)
-            .map_err(wrong_world)?;
-        let pre = RendererPre::new(pre).map_err(wrong_world)?;
+        let pre = instance_pre(&self.inner.render_linker, component, "renderer")?;
+        let pre = RendererPre::new(pre).map_err(|e| wrong_world(component, "renderer", &e))?;
         Ok(RendererPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
@@ -150,23 +140,10 @@ impl RendererPlugin {
         request: RenderRequest,
         source: SharedSource,
     ) -> Result<Result<RenderOutput, RenderError>, CallError> {
-        let aborted = |reason: String| CallError {
-            plugin: self.name.to_string(),
-            failure: Failure::Aborted(reason),
-        };
-        let permit = self
-            .host
-            .calls
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| aborted(e.to_string()))?;
         let plugin = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+        on_blocking_thread(&self.host, &self.name, move || {
             plugin.render_blocking(&request, source)
         })
         .await
-        .map_err(|e| aborted(e.to_string()))?
     }
 }
