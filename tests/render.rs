@@ -19,9 +19,14 @@ fn load(dir: &Path, name: &str) -> RendererPlugin {
     registry.add_dir(dir, Provenance::BuiltIn).unwrap();
     let plugin = registry.get(name).unwrap();
     let component = host
-        .load_component_file(name, &plugin.component_path().unwrap(), plugin.manifest.sha256.as_deref())
+        .load_component_file(
+            name,
+            &plugin.component_path().unwrap(),
+            plugin.manifest.sha256.as_deref(),
+        )
         .unwrap();
-    host.renderer_plugin(&component, CallLimits::RENDER).unwrap()
+    host.renderer_plugin(&component, CallLimits::RENDER)
+        .unwrap()
 }
 
 #[test]
@@ -32,7 +37,11 @@ fn a_renderer_cannot_read_outside_the_app_tree() {
     std::fs::create_dir_all(app.join("sub")).unwrap();
     std::fs::create_dir_all(repo.join(".git")).unwrap();
     std::fs::create_dir_all(app.join(".git")).unwrap();
-    std::fs::write(repo.join(".git/config"), "url = https://token@example.invalid").unwrap();
+    std::fs::write(
+        repo.join(".git/config"),
+        "url = https://token@example.invalid",
+    )
+    .unwrap();
     std::fs::write(app.join(".git/config"), "token").unwrap();
     std::fs::write(repo.join("apps/other.yaml"), "another app's secret").unwrap();
     std::fs::write(app.join("cm.yaml"), "kind: ConfigMap").unwrap();
@@ -55,28 +64,50 @@ fn a_renderer_cannot_read_outside_the_app_tree() {
     ];
     let request = RenderRequest {
         app: "shop".into(),
-        parameters: probes.iter().map(|p| ("read".to_string(), p.to_string())).collect(),
+        parameters: probes
+            .iter()
+            .map(|p| ("read".to_string(), p.to_string()))
+            .collect(),
         ..RenderRequest::default()
     };
     let plugin = load(weft_tests::test_plugins(), "escape-renderer");
     let view = Arc::new(SourceView::open(&app, SourceLimits::default()).unwrap());
-    let output = plugin.render_blocking(&request, view.clone()).unwrap().unwrap();
+    let output = plugin
+        .render_blocking(&request, view.clone())
+        .unwrap()
+        .unwrap();
     let data = &output.manifests[0].object["data"];
     let outcome = |path: &str| data[path].as_str().unwrap().to_string();
     assert_eq!(outcome("cm.yaml"), "read: kind: ConfigMap");
     assert_eq!(outcome("sub/../cm.yaml"), "read: kind: ConfigMap");
-    for refused in ["../other.yaml", "../../.git/config", "/etc/passwd", ".git/config"] {
-        assert!(outcome(refused).starts_with("error: not allowed"), "{refused}: {}", outcome(refused));
+    for refused in [
+        "../other.yaml",
+        "../../.git/config",
+        "/etc/passwd",
+        ".git/config",
+    ] {
+        assert!(
+            outcome(refused).starts_with("error: not allowed"),
+            "{refused}: {}",
+            outcome(refused)
+        );
     }
     #[cfg(unix)]
     {
         for refused in ["etc/passwd", "sneaky.yaml"] {
-            assert!(outcome(refused).starts_with("error: not allowed"), "{refused}: {}", outcome(refused));
+            assert!(
+                outcome(refused).starts_with("error: not allowed"),
+                "{refused}: {}",
+                outcome(refused)
+            );
         }
         assert_eq!(outcome("alias.yaml"), "read: kind: ConfigMap");
     }
     let listing = outcome("(listing)");
-    assert!(listing.contains("cm.yaml") && !listing.contains(".git") && !listing.contains("sneaky"), "{listing}");
+    assert!(
+        listing.contains("cm.yaml") && !listing.contains(".git") && !listing.contains("sneaky"),
+        "{listing}"
+    );
     // The host records what the plugin read.
     assert!(view.files_used().contains(&"cm.yaml".to_string()));
 }

@@ -47,8 +47,8 @@ use weft_sdk::{Manifest, RenderError, RenderOutput, RenderRequest, Renderer, Sou
 
 use decode::{DecodeError, Document};
 use options::DirectoryOptions;
-use weft_sdk::manifests::{self, SeenObjects};
 use walk::{FileFormat, ManifestFile};
+use weft_sdk::manifests::{self, SeenObjects};
 
 /// The renderer for directories of plain manifests.
 #[derive(Debug)]
