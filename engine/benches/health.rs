@@ -129,6 +129,46 @@ fn main() {
         })
         .collect();
 
+    // The same single-object call on hosts that keep more or less of each instance's memory resident.
+    let keep_resident: Vec<(usize, Duration)> = [0usize, 64 << 10, 1 << 20, 4 << 20]
+        .into_iter()
+        .map(|bytes| {
+            let host = PluginHost::new(HostConfig {
+                cache_dir: None,
+                keep_resident_bytes: bytes,
+                ..HostConfig::default()
+            })
+            .unwrap();
+            let component = host
+                .load_component_file("health-core", &component_path, None)
+                .unwrap();
+            let plugin = host
+                .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)
+                .unwrap();
+            let samples: Vec<Duration> = objects
+                .iter()
+                .cycle()
+                .take(3000)
+                .map(|object| {
+                    let started = Instant::now();
+                    plugin
+                        .assess_blocking(std::slice::from_ref(object), related.clone())
+                        .unwrap();
+                    started.elapsed()
+                })
+                .collect();
+            (bytes, median(samples))
+        })
+        .collect();
+    // Instance setup alone: an empty batch.
+    let empty: Vec<Duration> = (0..3000)
+        .map(|_| {
+            let started = Instant::now();
+            plugin.assess_blocking(&[], related.clone()).unwrap();
+            started.elapsed()
+        })
+        .collect();
+
     let (single, batched, native) = (median(single), median(batched), median(native));
     let ratio = batched.as_secs_f64() / native.as_secs_f64();
     println!(
@@ -139,6 +179,16 @@ fn main() {
         "  (a) one object per call, fresh instance: {:>9.2?} median per object (target < 40us)",
         single
     );
+    println!(
+        "      of which instance setup (empty batch): {:>9.2?} median",
+        median(empty)
+    );
+    for (bytes, time) in keep_resident {
+        println!(
+            "      with {:>4} KiB kept resident per slot:   {time:>9.2?} median per object",
+            bytes / 1024
+        );
+    }
     println!(
         "  (b) batch of {BATCH} per call:              {:>9.2?} median per object",
         batched

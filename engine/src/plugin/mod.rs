@@ -17,7 +17,7 @@ mod state;
 
 pub use error::{CallError, Failure, LoadError};
 pub use health::{CallReport, HealthPlugin, HealthResults};
-pub use host::{HostConfig, HostError, LoadedComponent, PluginHost};
+pub use host::{DEFAULT_KEEP_RESIDENT, HostConfig, HostError, LoadedComponent, PluginHost};
 pub use limits::{CallLimits, LimitOverrides};
 pub use render::RendererPlugin;
 pub use state::{LogLine, NoRelated, RelatedObjects, SharedSource};
