@@ -242,3 +242,146 @@ fn weft_sim_refuses_a_non_loopback_address() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("loopback"));
 }
+
+#[test]
+fn weft_render_renders_through_the_plugins_and_caches() {
+    let cache = tempfile::tempdir().unwrap();
+    let render = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_weft"))
+            .arg("render")
+            .args(args)
+            .current_dir(workspace())
+            .env("WEFT_BUILTIN_PLUGINS", builtins())
+            .env("XDG_CACHE_HOME", cache.path())
+            .output()
+            .unwrap()
+    };
+    // Plain YAML: the golden output of the renderer's own corpus.
+    let output = render(&["tests/render/yaml/basic/app", "--type", "yaml"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rendered = weft_sdk::testing::yaml_documents(&stdout(&output)).unwrap();
+    let expected_text =
+        std::fs::read_to_string(workspace().join("tests/render/yaml/basic/expected.yaml")).unwrap();
+    let expected = weft_sdk::testing::yaml_documents(&expected_text).unwrap();
+    assert_eq!(rendered, expected);
+    // The second render of the same inputs comes from the cache.
+    let entries = || {
+        std::fs::read_dir(cache.path().join("weft/renders"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    assert_eq!(entries(), 1);
+    let again = render(&["tests/render/yaml/basic/app", "--type", "yaml"]);
+    assert_eq!(stdout(&again), stdout(&output));
+    assert_eq!(entries(), 1);
+
+    // A Kustomize overlay through the Wasm renderer, compared with kubectl where it is installed.
+    let dir = "tests/render/kustomize/platform";
+    let output = render(&[
+        dir,
+        "--type",
+        "kustomize",
+        "--param",
+        "path=overlays/cluster-a",
+        "--no-cache",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let ours = weft_sdk::testing::yaml_documents(&stdout(&output)).unwrap();
+    assert!(!ours.is_empty());
+    if let Ok(kubectl) = Command::new("kubectl")
+        .args(["kustomize", &format!("{dir}/overlays/cluster-a")])
+        .current_dir(workspace())
+        .output()
+    {
+        let theirs =
+            weft_sdk::testing::yaml_documents(&String::from_utf8_lossy(&kubectl.stdout)).unwrap();
+        assert_eq!(ours, theirs);
+    }
+
+    // Errors name the renderer and exit 2; an unknown type lists the known ones.
+    let output = render(&["tests/render/yaml/basic/app", "--type", "nonesuch"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("known: "));
+}
+
+#[test]
+fn weft_render_pins_a_git_ref_to_a_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join("app")).unwrap();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .current_dir(&repo)
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    git(&["init", "--quiet"]);
+    std::fs::write(
+        repo.join("app/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {version: one}\n",
+    )
+    .unwrap();
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "one"]);
+    let first = git(&["rev-parse", "HEAD"]);
+    std::fs::write(
+        repo.join("app/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {version: two}\n",
+    )
+    .unwrap();
+    git(&["commit", "--quiet", "-am", "two"]);
+    let cache = dir.path().join("cache");
+    let render = |reference: &str| {
+        Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args([
+                "render",
+                "app",
+                "--type",
+                "yaml",
+                "--repo",
+                repo.to_str().unwrap(),
+                "--ref",
+                reference,
+            ])
+            .env("WEFT_BUILTIN_PLUGINS", builtins())
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap()
+    };
+    let head = render("main");
+    assert!(
+        head.status.success(),
+        "{}",
+        String::from_utf8_lossy(&head.stderr)
+    );
+    assert!(stdout(&head).contains("version: two"));
+    let pinned = render(&first);
+    assert!(stdout(&pinned).contains("version: one"));
+    assert!(String::from_utf8_lossy(&pinned.stderr).contains(&first));
+    let missing = render("no-such-branch");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no branch, tag or commit named"));
+}
