@@ -130,7 +130,7 @@ fn main() {
         .collect();
 
     // The same single-object call on hosts that keep more or less of each instance's memory resident.
-    let keep_resident: Vec<(usize, Duration)> = [0usize, 64 << 10, 1 << 20, 4 << 20]
+    let keep_resident: Vec<(usize, Duration)> = [0usize, 64 << 10, 256 << 10, 384 << 10, 1 << 20]
         .into_iter()
         .map(|bytes| {
             let host = PluginHost::new(HostConfig {

@@ -6,6 +6,7 @@
 //! apt-get when missing and the machine allows it. The two never share a target directory, and the inner cargo
 //! gets a clean environment so a surrounding cargo's `RUSTC`, `RUSTFLAGS` or `CARGO_*` cannot leak into it.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -100,7 +101,7 @@ pub struct BuiltPlugin {
 }
 
 /// The toolchain a build uses.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Toolchain {
     /// rustup's toolchain with the `wasm32-unknown-unknown` target installed.
     Rustup,
@@ -258,14 +259,54 @@ pub fn build(request: &BuildRequest) -> Result<Vec<BuiltPlugin>, BuildError> {
         return Ok(Vec::new());
     }
     let toolchain = detect_toolchain(request.install_toolchain)?;
-    let target_dir = request
-        .workspace
-        .join("target")
-        .join("plugin-build")
-        .join(match toolchain {
-            Toolchain::Rustup => "rustup",
-            Toolchain::Debian => "debian",
-        });
+    // Link flags are per cargo invocation, so crates are built in groups of equal stack size, each group in a
+    // target directory of its own (alternating flags in one directory would rebuild everything each time).
+    let mut groups: BTreeMap<Option<u32>, Vec<&PluginCrate>> = BTreeMap::new();
+    for plugin in &request.crates {
+        groups
+            .entry(plugin.manifest.build.stack_kib)
+            .or_default()
+            .push(plugin);
+    }
+    fs::create_dir_all(&request.out_dir).map_err(io_error(&request.out_dir))?;
+    let mut built = Vec::new();
+    for (stack_kib, crates) in groups {
+        let mut target_dir =
+            request
+                .workspace
+                .join("target")
+                .join("plugin-build")
+                .join(match toolchain {
+                    Toolchain::Rustup => "rustup",
+                    Toolchain::Debian => "debian",
+                });
+        if let Some(kib) = stack_kib {
+            target_dir.set_extension(format!("stack-{kib}k"));
+        }
+        run_cargo(
+            toolchain,
+            &request.workspace,
+            &target_dir,
+            stack_kib,
+            &crates,
+        )?;
+        let modules = target_dir.join("wasm32-unknown-unknown").join("plugin");
+        for plugin in crates {
+            let module = modules.join(format!("{}.wasm", plugin.package.replace('-', "_")));
+            built.push(install(plugin, &module, &request.out_dir)?);
+        }
+    }
+    Ok(built)
+}
+
+/// One `cargo build` of plugin crates for `wasm32-unknown-unknown`; cargo's output goes to stderr.
+fn run_cargo(
+    toolchain: Toolchain,
+    workspace: &Path,
+    target_dir: &Path,
+    stack_kib: Option<u32>,
+    crates: &[&PluginCrate],
+) -> Result<(), BuildError> {
     let mut cargo = match toolchain {
         Toolchain::Rustup => {
             let mut cmd = Command::new("cargo");
@@ -285,8 +326,14 @@ pub fn build(request: &BuildRequest) -> Result<Vec<BuiltPlugin>, BuildError> {
             cmd
         }
     };
+    if let Some(kib) = stack_kib {
+        cargo.env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+            format!("-C link-arg=-zstack-size={}", u64::from(kib) * 1024),
+        );
+    }
     cargo
-        .current_dir(&request.workspace)
+        .current_dir(workspace)
         .args([
             "build",
             "--target",
@@ -295,32 +342,24 @@ pub fn build(request: &BuildRequest) -> Result<Vec<BuiltPlugin>, BuildError> {
             "plugin",
         ])
         .arg("--target-dir")
-        .arg(&target_dir);
+        .arg(target_dir);
     if toolchain == Toolchain::Debian {
         cargo.arg("-Zbuild-std=std,panic_abort");
     }
-    for plugin in &request.crates {
+    for plugin in crates {
         cargo.args(["-p", &plugin.package]);
     }
     let status = cargo
         .stdout(std::process::Stdio::inherit())
         .status()
         .map_err(|e| BuildError::Toolchain(format!("cannot run cargo: {e}")))?;
-    if !status.success() {
-        return Err(BuildError::Cargo {
+    if status.success() {
+        Ok(())
+    } else {
+        Err(BuildError::Cargo {
             status: status.to_string(),
-        });
-    }
-    fs::create_dir_all(&request.out_dir).map_err(io_error(&request.out_dir))?;
-    let modules = target_dir.join("wasm32-unknown-unknown").join("plugin");
-    request
-        .crates
-        .iter()
-        .map(|plugin| {
-            let module = modules.join(format!("{}.wasm", plugin.package.replace('-', "_")));
-            install(plugin, &module, &request.out_dir)
         })
-        .collect()
+    }
 }
 
 /// Removes what a surrounding cargo (a `cargo run` or `cargo test`) or rustup sets, which would otherwise point the

@@ -44,8 +44,9 @@ impl Default for HostConfig {
 }
 
 /// The default for [`HostConfig::keep_resident_bytes`], chosen with `cargo bench --bench health`, which prints the
-/// per-call cost for several values.
-pub const DEFAULT_KEEP_RESIDENT: usize = 64 * 1024;
+/// per-call cost for several values: it covers the stack, data and first heap pages of a plugin built with a
+/// 128 KiB stack (`[build] stack-kib = 128`, as the health plugins are).
+pub const DEFAULT_KEEP_RESIDENT: usize = 256 * 1024;
 
 /// `$XDG_CACHE_HOME/weft/components`, else `$HOME/.cache/weft/components`.
 fn default_cache_dir() -> Option<PathBuf> {

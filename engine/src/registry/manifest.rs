@@ -31,6 +31,25 @@ pub struct PluginManifest {
     /// Limits that replace the world's defaults.
     #[serde(default, skip_serializing_if = "is_default")]
     pub limits: LimitOverrides,
+    /// How the plugin is built.
+    #[serde(default, skip_serializing_if = "BuildSettings::is_default")]
+    pub build: BuildSettings,
+}
+
+/// Build settings of a plugin crate (`[build]` in `weft-plugin.toml`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct BuildSettings {
+    /// The guest's stack in KiB (Rust's default is 1024). A small stack keeps the memory a call touches compact, so
+    /// the host's resident region covers it and a fresh instance costs no page faults; plugins that recurse deeply
+    /// (template engines) keep the default.
+    pub stack_kib: Option<u32>,
+}
+
+impl BuildSettings {
+    fn is_default(&self) -> bool {
+        *self == BuildSettings::default()
+    }
 }
 
 fn is_default(limits: &LimitOverrides) -> bool {
@@ -61,6 +80,11 @@ impl PluginManifest {
                 "name {:?}: use letters, digits, '-' and '_'",
                 self.name
             ));
+        }
+        if let Some(stack) = self.build.stack_kib
+            && !(16..=8192).contains(&stack)
+        {
+            return Err(format!("build.stack-kib = {stack}: use 16 to 8192 KiB"));
         }
         match self.world {
             World::HealthCheck if self.kinds.is_empty() => Err(
@@ -212,6 +236,15 @@ mod tests {
     }
 
     #[test]
+    fn build_settings_are_checked() {
+        let base = "name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\n";
+        let small = PluginManifest::parse(&format!("{base}[build]\nstack-kib = 128\n")).unwrap();
+        assert_eq!(small.build.stack_kib, Some(128));
+        assert!(PluginManifest::parse(&format!("{base}[build]\nstack-kib = 1\n")).is_err());
+        assert!(PluginManifest::parse(&format!("{base}[build]\nstack = 64\n")).is_err());
+    }
+
+    #[test]
     fn installed_manifests_round_trip() {
         let mut m =
             PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\n")
@@ -219,6 +252,7 @@ mod tests {
         m.sha256 = Some("ab".into());
         m.component = Some("x.wasm".into());
         m.limits.memory_mib = Some(8);
+        m.build.stack_kib = Some(64);
         assert_eq!(PluginManifest::parse(&m.to_toml().unwrap()).unwrap(), m);
     }
 }

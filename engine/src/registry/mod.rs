@@ -15,7 +15,7 @@ mod manifest;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-pub use manifest::{KindPattern, PluginManifest, Specificity};
+pub use manifest::{BuildSettings, KindPattern, PluginManifest, Specificity};
 
 use crate::plugin::World;
 
@@ -365,6 +365,7 @@ mod tests {
             component: None,
             sha256: None,
             limits: Default::default(),
+            build: Default::default(),
         }
     }
 
