@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod golden;
+
 use serde::Deserialize;
 use serde_json::Value;
 

@@ -2,15 +2,11 @@
 //! with its `expected.yaml` (produced by go-jsonnet, see `generate.py` there) or `error.yaml`; and renders that
 //! try to read outside the app's tree.
 
-// The corpus format and runner are shared with the yaml renderer's tests.
-#[path = "../../render-yaml/tests/support/golden.rs"]
-mod golden;
-
 use std::path::{Path, PathBuf};
 
 use render_jsonnet::JsonnetRenderer;
 use weft_sdk::RenderRequest;
-use weft_sdk::testing::render_dir;
+use weft_sdk::testing::{golden, render_dir};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/jsonnet")
@@ -18,25 +14,7 @@ fn corpus() -> PathBuf {
 
 #[test]
 fn golden_corpus() {
-    let report = golden::run_corpus::<JsonnetRenderer>(&corpus());
-    for failure in &report.failures {
-        eprintln!("FAIL {failure}");
-    }
-    println!(
-        "jsonnet corpus: {} passed, {} failed",
-        report.passed,
-        report.failures.len()
-    );
-    assert!(
-        report.passed >= 30,
-        "the corpus shrank to {} cases",
-        report.passed
-    );
-    assert!(
-        report.failures.is_empty(),
-        "{} cases failed",
-        report.failures.len()
-    );
+    golden::assert_corpus::<JsonnetRenderer>(&corpus(), "jsonnet corpus", 30);
 }
 
 /// A scratch tree: `app/` is the render root, files beside it are outside the tree.

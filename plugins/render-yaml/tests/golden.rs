@@ -1,8 +1,6 @@
 //! Golden-output tests: every case under `tests/render/yaml/` rendered natively and compared, object by object,
 //! with its `expected.yaml` (or `error.yaml`); and renders that try to leave the app's tree.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use render_yaml::YamlRenderer;
@@ -10,7 +8,7 @@ use weft_sdk::source::{DirEntry, Source, SourceError};
 use weft_sdk::testing::{DirSource, render_dir};
 use weft_sdk::{RenderRequest, Renderer};
 
-use support::golden;
+use weft_sdk::testing::golden;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/yaml")
@@ -18,25 +16,7 @@ fn corpus() -> PathBuf {
 
 #[test]
 fn golden_corpus() {
-    let report = golden::run_corpus::<YamlRenderer>(&corpus());
-    for failure in &report.failures {
-        eprintln!("FAIL {failure}");
-    }
-    println!(
-        "yaml corpus: {} passed, {} failed",
-        report.passed,
-        report.failures.len()
-    );
-    assert!(
-        report.passed >= 15,
-        "the corpus shrank to {} cases",
-        report.passed
-    );
-    assert!(
-        report.failures.is_empty(),
-        "{} cases failed",
-        report.failures.len()
-    );
+    golden::assert_corpus::<YamlRenderer>(&corpus(), "yaml corpus", 15);
 }
 
 /// A scratch directory removed when dropped.

@@ -1,5 +1,4 @@
-//! The golden-output corpus format shared by the renderer crates' tests (the jsonnet crate includes this file by
-//! path), and the runner that checks a renderer against it.
+//! The golden-output corpus format for renderers, and the runner that checks a renderer against it natively.
 //!
 //! A corpus is a directory of cases, one directory each:
 //! - `app/`: the app's source tree, the renderer's root;
@@ -11,9 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::{render_dir, yaml_documents};
+use crate::{RenderError, RenderOutput, RenderRequest, Renderer};
 use serde_json::Value;
-use weft_sdk::testing::{render_dir, yaml_documents};
-use weft_sdk::{RenderError, RenderOutput, RenderRequest, Renderer};
 
 /// What a case expects.
 #[derive(Debug)]
@@ -199,4 +198,28 @@ pub fn check(case: &Case, result: Result<RenderOutput, RenderError>) -> Result<(
             }
         }
     }
+}
+
+/// Runs a corpus and fails, listing every failing case, unless all pass and there are at least `min_cases`; prints
+/// `<label>: N passed, M failed`.
+pub fn assert_corpus<R: Renderer>(corpus: &Path, label: &str, min_cases: usize) {
+    let report = run_corpus::<R>(corpus);
+    for failure in &report.failures {
+        eprintln!("FAIL {failure}");
+    }
+    println!(
+        "{label}: {} passed, {} failed",
+        report.passed,
+        report.failures.len()
+    );
+    assert!(
+        report.passed >= min_cases,
+        "the corpus shrank to {} cases",
+        report.passed
+    );
+    assert!(
+        report.failures.is_empty(),
+        "{} cases failed",
+        report.failures.len()
+    );
 }

@@ -1,3 +1,0 @@
-//! Test support shared by this crate's integration tests.
-
-pub mod golden;
