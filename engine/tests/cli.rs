@@ -385,3 +385,38 @@ fn weft_render_pins_a_git_ref_to_a_commit() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no branch, tag or commit named"));
 }
+
+#[test]
+fn weft_render_takes_git_credentials_from_the_environment_only() {
+    let output = weft(&[
+        "render",
+        "app",
+        "--type",
+        "yaml",
+        "--repo",
+        "https://example.invalid/repo.git",
+        "--git-username",
+        "deploy",
+        "--git-password-env",
+        "WEFT_TEST_UNSET_TOKEN",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("--git-password-env WEFT_TEST_UNSET_TOKEN: not set"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A password is never a flag: a username without the variable is refused by the argument parser.
+    let output = weft(&[
+        "render",
+        "app",
+        "--type",
+        "yaml",
+        "--repo",
+        "x",
+        "--git-username",
+        "deploy",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+}

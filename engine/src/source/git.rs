@@ -579,6 +579,42 @@ mod tests {
     }
 
     #[test]
+    fn credentials_reach_git_as_configuration_not_arguments() {
+        let (dir, _, _) = repo_with_two_commits();
+        let origin = dir.path().join("origin");
+        let repo = Repository {
+            url: origin.display().to_string(),
+            credentials: Some(Credentials::Basic {
+                username: "git".into(),
+                password: "pw".into(),
+            }),
+        };
+        let out = git(&repo, &origin, &["config", "--get", "http.extraHeader"]).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "Authorization: Basic Z2l0OnB3"
+        );
+        let ssh = Repository {
+            url: origin.display().to_string(),
+            credentials: Some(Credentials::SshKey {
+                path: PathBuf::from("/keys/deploy"),
+            }),
+        };
+        // A shell alias prints the environment git runs with.
+        let out = git(
+            &ssh,
+            &origin,
+            &[
+                "-c",
+                "alias.ssh-command=!printenv GIT_SSH_COMMAND",
+                "ssh-command",
+            ],
+        )
+        .unwrap();
+        assert!(String::from_utf8_lossy(&out.stdout).contains("-i '/keys/deploy'"));
+    }
+
+    #[test]
     fn credentials_never_print() {
         let creds = Credentials::Basic {
             username: "git".into(),

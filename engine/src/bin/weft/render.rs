@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World};
 use weft_engine::render::{RenderCache, RenderKey, tree_digest, validate_manifests};
-use weft_engine::source::{GitSources, Repository, SourceLimits, SourceView};
+use weft_engine::source::{Credentials, GitSources, Repository, SourceLimits, SourceView};
 use weft_sdk::RenderRequest;
 
 use crate::PluginSources;
@@ -22,6 +22,16 @@ pub(crate) struct RenderArgs {
     /// Render from this git repository (a path or a file://, https:// or ssh:// URL) instead of a local directory.
     #[arg(long)]
     repo: Option<String>,
+    /// The user name for an https repository (the password or token comes from `--git-password-env`).
+    #[arg(long, requires = "git_password_env")]
+    git_username: Option<String>,
+    /// The environment variable holding the password or token for an https repository (never a flag, so it stays
+    /// out of process lists and shell history).
+    #[arg(long, value_name = "VAR", requires = "git_username")]
+    git_password_env: Option<String>,
+    /// An SSH private key for an ssh:// or scp-like repository URL.
+    #[arg(long, value_name = "PATH", conflicts_with = "git_username")]
+    ssh_key: Option<PathBuf>,
     /// The branch, tag or commit to render with `--repo`; it is resolved to a commit first.
     #[arg(long = "ref", default_value = "HEAD")]
     reference: String,
@@ -83,7 +93,19 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let (root, revision) = match &args.repo {
         Some(url) => {
             let git = GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024);
-            let repo = Repository::new(url.clone());
+            let credentials = match (&args.git_username, &args.git_password_env, &args.ssh_key) {
+                (Some(username), Some(var), _) => Some(Credentials::Basic {
+                    username: username.clone(),
+                    password: std::env::var(var)
+                        .with_context(|| format!("--git-password-env {var}: not set"))?,
+                }),
+                (_, _, Some(path)) => Some(Credentials::SshKey { path: path.clone() }),
+                _ => None,
+            };
+            let repo = Repository {
+                url: url.clone(),
+                credentials,
+            };
             let commit = git.resolve(&repo, &args.reference)?;
             let checkout = git.checkout(&repo, &commit)?;
             let inside =
