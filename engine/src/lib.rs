@@ -4,6 +4,7 @@
 //! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
 //! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
 //! - [`render`]: checking and caching what renderer plugins produce.
+//! - [`sync`]: making the cluster match the render; so far the prune fuse.
 //! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
 
 pub mod health;
@@ -11,3 +12,4 @@ pub mod plugin;
 pub mod registry;
 pub mod render;
 pub mod source;
+pub mod sync;

@@ -1,0 +1,9 @@
+//! Making the cluster match the rendered manifests. So far: the prune fuse, the pure rule that bounds what one
+//! reconcile may delete.
+
+mod fuse;
+
+pub use fuse::{
+    ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,
+    RenderOutcome, SYNC_OPTIONS_ANNOTATION,
+};
