@@ -100,6 +100,23 @@ fn subject(resource: &ResourceType, name: &str) -> ErrorSubject {
     }
 }
 
+/// Optimistic concurrency: a write that names a resourceVersion (non-empty) must name the current one.
+fn check_resource_version(
+    resource: &ResourceType,
+    name: &str,
+    body: &Value,
+    current: u64,
+) -> Result<(), ApiError> {
+    match body.pointer("/metadata/resourceVersion").and_then(Value::as_str) {
+        Some(expected) if !expected.is_empty() && expected != current.to_string() => Err(ApiError::Conflict {
+            subject: subject(resource, name),
+            message: "the object has been modified; please apply your changes to the latest version and try again"
+                .to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn metadata_mut(object: &mut Value) -> &mut Map<String, Value> {
     if !object.is_object() {
         *object = Value::Object(Map::new());
@@ -238,18 +255,7 @@ impl ApiServer {
                 "the name of the object ({body_name}) does not match the name on the URL ({name})"
             )));
         }
-        if let Some(expected) = body
-            .pointer("/metadata/resourceVersion")
-            .and_then(Value::as_str)
-            && !expected.is_empty()
-            && expected != old.resource_version.to_string()
-        {
-            return Err(ApiError::Conflict {
-                subject: subject(resource, name),
-                message: "the object has been modified; please apply your changes to the latest version and try again"
-                    .to_owned(),
-            });
-        }
+        check_resource_version(resource, name, &body, old.resource_version)?;
         self.commit_change(
             &mut state,
             Change {
@@ -315,20 +321,10 @@ impl ApiServer {
                 (patched, Ownership::Update)
             }
         };
-        if let (Some(old), Some(expected)) = (
-            &old,
-            candidate
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str),
-        ) && kind != PatchKind::Apply
-            && !expected.is_empty()
-            && expected != old.resource_version.to_string()
+        if let Some(old) = &old
+            && kind != PatchKind::Apply
         {
-            return Err(ApiError::Conflict {
-                subject: subject(resource, name),
-                message: "the object has been modified; please apply your changes to the latest version and try again"
-                    .to_owned(),
-            });
+            check_resource_version(resource, name, &candidate, old.resource_version)?;
         }
         self.commit_change(
             &mut state,
