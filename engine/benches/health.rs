@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::plugin::{HostConfig, NoRelated, PluginHost, build};
+use weft_engine::plugin::{HealthPlugin, HostConfig, NoRelated, PluginHost, build};
 use weft_engine::registry::{Provenance, Registry};
 
 const BATCH: usize = 256;
@@ -18,6 +18,27 @@ const BATCH: usize = 256;
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
+}
+
+/// Times `calls` calls of one object each (a fresh instance per call), cycling through `objects`.
+fn one_object_per_call(
+    plugin: &HealthPlugin,
+    objects: &[String],
+    related: &Arc<NoRelated>,
+    calls: usize,
+) -> Vec<Duration> {
+    objects
+        .iter()
+        .cycle()
+        .take(calls)
+        .map(|object| {
+            let started = Instant::now();
+            plugin
+                .assess_blocking(std::slice::from_ref(object), related.clone())
+                .unwrap();
+            started.elapsed()
+        })
+        .collect()
 }
 
 fn workspace() -> PathBuf {
@@ -92,18 +113,7 @@ fn main() {
     }
 
     // (a) One object per call, fresh instance each time.
-    let single: Vec<Duration> = objects
-        .iter()
-        .cycle()
-        .take(4000)
-        .map(|object| {
-            let started = Instant::now();
-            plugin
-                .assess_blocking(std::slice::from_ref(object), related.clone())
-                .unwrap();
-            started.elapsed()
-        })
-        .collect();
+    let single = one_object_per_call(&plugin, &objects, &related, 4000);
 
     // (b) A batch per call (one instance per batch), per object.
     let batch: Vec<String> = objects.iter().cycle().take(BATCH).cloned().collect();
@@ -145,19 +155,10 @@ fn main() {
             let plugin = host
                 .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)
                 .unwrap();
-            let samples: Vec<Duration> = objects
-                .iter()
-                .cycle()
-                .take(3000)
-                .map(|object| {
-                    let started = Instant::now();
-                    plugin
-                        .assess_blocking(std::slice::from_ref(object), related.clone())
-                        .unwrap();
-                    started.elapsed()
-                })
-                .collect();
-            (bytes, median(samples))
+            (
+                bytes,
+                median(one_object_per_call(&plugin, &objects, &related, 3000)),
+            )
         })
         .collect();
     // Instance setup alone: an empty batch.
