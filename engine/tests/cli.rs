@@ -31,6 +31,19 @@ fn weft(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The JSON lines of a successful run.
+fn json_lines(output: &Output) -> Vec<Value> {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -48,15 +61,7 @@ fn weft_health_matches_the_corpus_for_deployments() {
     let mut args = vec!["health"];
     args.extend(files.iter().map(String::as_str));
     let output = weft(&args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let lines: Vec<Value> = stdout(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&output);
     assert_eq!(lines.len(), cases.len());
     for (case, line) in cases.iter().zip(&lines) {
         let expected = case.status.unwrap().as_str();
@@ -81,15 +86,7 @@ fn weft_health_reads_multi_document_files_and_lists() {
     )
     .unwrap();
     let output = weft(&["health", file.to_str().unwrap()]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let lines: Vec<Value> = stdout(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&output);
     // Two objects; the Secret is never surfaced.
     assert_eq!(lines.len(), 2);
     assert!(!stdout(&output).contains("token"));
