@@ -5,11 +5,13 @@
 //! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
 //! - [`render`]: checking and caching what renderer plugins produce.
 //! - [`sync`]: making the cluster match the render; so far the prune fuse.
+//! - [`resource`]: naming one object (`group:kind:namespace:name`).
 //! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
 
 pub mod health;
 pub mod plugin;
 pub mod registry;
 pub mod render;
+pub mod resource;
 pub mod source;
 pub mod sync;

@@ -2,6 +2,7 @@
 //! reconcile may delete.
 
 mod fuse;
+pub mod tracking;
 
 pub use fuse::{
     ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,
