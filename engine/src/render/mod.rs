@@ -2,7 +2,9 @@
 //! back, and remember the result by what it was rendered from.
 
 mod cache;
+mod pipeline;
 mod validate;
 
 pub use cache::{RenderCache, RenderKey, tree_digest};
+pub use pipeline::{AppSource, RenderFailure, RenderPipeline, Rendered};
 pub use validate::validate_manifests;

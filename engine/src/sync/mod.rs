@@ -1,8 +1,22 @@
-//! Making the cluster match the rendered manifests. So far: the prune fuse, the pure rule that bounds what one
-//! reconcile may delete.
+//! Making the cluster match the rendered manifests.
+//!
+//! Before the plan boundary nothing changes in the cluster: [`compare`] turns a render into the desired set and
+//! diffs it against the live set ([`diff`], [`normalize`]); [`plan`] decides every step and its order ([`order`])
+//! with the prune fuse bounding deletions. After it, [`syncer`] applies the plan batch by batch and records an
+//! [`operation`]; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
+pub mod compare;
+pub mod diff;
 mod fuse;
+pub mod normalize;
+pub mod observe;
+pub mod operation;
+pub mod order;
+pub mod plan;
+pub mod status;
+pub mod syncer;
 pub mod tracking;
+pub mod tree;
 
 pub use fuse::{
     ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,

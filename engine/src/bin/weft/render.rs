@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
-use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World};
-use weft_engine::render::{RenderCache, RenderKey, tree_digest, validate_manifests};
-use weft_engine::source::{Credentials, GitSources, Repository, SourceLimits, SourceView};
+use weft_engine::plugin::{HostConfig, PluginHost};
+use weft_engine::render::{AppSource, RenderCache, RenderPipeline};
+use weft_engine::source::{Credentials, GitSources, Repository};
 use weft_sdk::RenderRequest;
 
 use crate::PluginSources;
@@ -89,10 +89,8 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         );
     }
 
-    // Where the tree is, and the revision it is at: a pinned commit, or a digest of a local tree.
-    let (root, revision) = match &args.repo {
+    let source = match &args.repo {
         Some(url) => {
-            let git = GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024);
             let credentials = match (&args.git_username, &args.git_password_env, &args.ssh_key) {
                 (Some(username), Some(var), _) => Some(Credentials::Basic {
                     username: username.clone(),
@@ -102,29 +100,23 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
                 (_, _, Some(path)) => Some(Credentials::SshKey { path: path.clone() }),
                 _ => None,
             };
-            let repo = Repository {
-                url: url.clone(),
-                credentials,
-            };
-            let commit = git.resolve(&repo, &args.reference)?;
-            let checkout = git.checkout(&repo, &commit)?;
-            let inside =
-                weft_sdk::source::normalize(&args.path.to_string_lossy()).with_context(|| {
-                    format!("{}: not a path inside the repository", args.path.display())
-                })?;
-            eprintln!("weft: {url} {} resolved to {commit}", args.reference);
-            (checkout.join(inside), commit)
+            AppSource::Git {
+                repository: Repository {
+                    url: url.clone(),
+                    credentials,
+                },
+                reference: args.reference.clone(),
+                path: args.path.to_string_lossy().into_owned(),
+            }
         }
-        None => {
-            let digest = tree_digest(&args.path)
-                .with_context(|| format!("reading {}", args.path.display()))?;
-            (args.path.clone(), digest)
-        }
+        None => AppSource::Local {
+            path: args.path.clone(),
+        },
     };
-    if !root.is_dir() {
-        bail!("{}: not a directory", root.display());
-    }
-    let app = args.app.clone().unwrap_or_else(|| dir_name(&root));
+    let app = args.app.clone().unwrap_or_else(|| match &source {
+        AppSource::Local { path } => dir_name(path),
+        AppSource::Git { path, .. } => dir_name(Path::new(path)),
+    });
     let request = RenderRequest {
         app,
         namespace: args.namespace.clone(),
@@ -132,51 +124,28 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         parameters,
         values,
     };
-
     let registry = build_registry(&args.sources)?;
-    let Some(registered) = registry.for_app_type(World::Renderer, &args.app_type) else {
-        let known: Vec<String> = registry
-            .plugins()
-            .iter()
-            .filter(|p| p.manifest.world == World::Renderer)
-            .flat_map(|p| p.manifest.app_types.clone())
-            .collect();
-        bail!(
-            "no renderer for app type {:?} (known: {})",
-            args.app_type,
-            known.join(", ")
+    let pipeline = RenderPipeline::new(
+        PluginHost::new(HostConfig::default())?,
+        Arc::new(registry),
+        GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024),
+        (!args.no_cache).then(|| RenderCache::new(cache_root().join("renders"))),
+    );
+    let revision = pipeline.resolve(&source)?;
+    if let AppSource::Git {
+        repository,
+        reference,
+        ..
+    } = &source
+    {
+        eprintln!(
+            "weft: {} {reference} resolved to {revision}",
+            repository.url
         );
-    };
-    let sha256 = registered.manifest.sha256.clone().unwrap_or_default();
-    let key = RenderKey::new(&revision, &args.path.to_string_lossy(), &sha256, &request);
-    let cache = RenderCache::new(cache_root().join("renders"));
-    let manifests = match (!args.no_cache).then(|| cache.get(&key)).flatten() {
-        Some(manifests) => manifests,
-        None => {
-            let host = PluginHost::new(HostConfig::default())?;
-            let component_path = registered
-                .component_path()
-                .with_context(|| format!("plugin {} has no component", registered.name()))?;
-            let component =
-                host.load_component_file(registered.name(), &component_path, Some(&sha256))?;
-            let limits = CallLimits::RENDER.with_overrides(&registered.manifest.limits);
-            let plugin = host.renderer_plugin(&component, limits)?;
-            let view = SourceView::open(&root, SourceLimits::default())
-                .with_context(|| format!("opening {}", root.display()))?;
-            let output = match plugin.render_blocking(&request, Arc::new(view))? {
-                Ok(output) => output,
-                Err(error) => bail!("{} failed: {error}", registered.name()),
-            };
-            if let Err(error) = validate_manifests(&output.manifests) {
-                bail!("{} produced invalid output: {error}", registered.name());
-            }
-            if !args.no_cache {
-                // A cache that cannot be written costs the next render its speed, nothing else.
-                let _ = cache.put(&key, &output.manifests);
-            }
-            output.manifests
-        }
-    };
+    }
+    let manifests = pipeline
+        .render(&source, &revision, &args.app_type, &request)?
+        .manifests;
     let mut out = String::new();
     for manifest in &manifests {
         out.push_str("---\n");

@@ -1,0 +1,445 @@
+//! What an app is: where its manifests come from, how they are rendered, where they go and how they are synced.
+//! Read from `weft.toml` `[[app]]` tables or the API; checked before anything uses it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::render::AppSource;
+use crate::source::{Credentials, Repository};
+use crate::sync::PruneFuse;
+use crate::sync::normalize::IgnoreRule;
+
+/// The environment an app runs in, as the fleet list shows it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Env {
+    /// Production.
+    #[default]
+    Main,
+    /// Testing.
+    Test,
+    /// Development.
+    Dev,
+}
+
+/// One app.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppSpec {
+    /// The app's name: a DNS label, unique, the value of its tracking label.
+    pub name: String,
+    /// The org (tenant) that owns it; members of that org see it. Without one only admins do.
+    #[serde(default)]
+    pub org: Option<String>,
+    /// Its environment.
+    #[serde(default)]
+    pub env: Env,
+    /// A free-form role shown in the fleet list (`frontend`, `worker`, ...).
+    #[serde(default)]
+    pub role: Option<String>,
+    /// Where its tree is.
+    pub source: SourceSpec,
+    /// The app type, which picks the renderer (`yaml`, `kustomize`, `helm`, `jsonnet`, ...).
+    #[serde(rename = "type")]
+    pub app_type: String,
+    /// Renderer parameters (`recurse = true`, `"extVar.env" = "prod"`, `set = ["a=1", "b=2"]`).
+    #[serde(default)]
+    pub parameters: BTreeMap<String, Parameter>,
+    /// Inline values documents (YAML), merged in order after the chart's own (Helm).
+    #[serde(default)]
+    pub values: Vec<String>,
+    /// The release name (Helm); defaults to the app's name.
+    #[serde(default)]
+    pub release: Option<String>,
+    /// The destination namespace: namespaced objects without one go there.
+    pub namespace: String,
+    /// How it is synced.
+    #[serde(default)]
+    pub sync: SyncPolicy,
+    /// Differences to ignore.
+    #[serde(default)]
+    pub ignore: Vec<IgnoreRule>,
+}
+
+/// A renderer parameter's value: a string, number or boolean, or a list of them (one parameter per item).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Parameter {
+    /// One value.
+    One(Scalar),
+    /// Several values, each passed as the same parameter.
+    Many(Vec<Scalar>),
+}
+
+/// One parameter value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    /// A string.
+    String(String),
+    /// An integer.
+    Integer(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl Scalar {
+    fn text(&self) -> String {
+        match self {
+            Scalar::String(s) => s.clone(),
+            Scalar::Integer(n) => n.to_string(),
+            Scalar::Float(n) => n.to_string(),
+            Scalar::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// Where an app's tree is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    /// A git repository (a path, or a `file://`, `https://` or `ssh://` URL); without it `path` is a local
+    /// directory.
+    #[serde(default)]
+    pub repo: Option<String>,
+    /// The app's directory: inside the repository, or a local directory.
+    #[serde(default = "default_path")]
+    pub path: String,
+    /// The branch, tag or commit to follow.
+    #[serde(rename = "ref", default = "default_ref")]
+    pub reference: String,
+    /// The user name for an https repository.
+    #[serde(default)]
+    pub username: Option<String>,
+    /// The environment variable holding the password or token for an https repository.
+    #[serde(default)]
+    pub password_env: Option<String>,
+    /// An SSH private key for an ssh repository.
+    #[serde(default)]
+    pub ssh_key: Option<PathBuf>,
+}
+
+fn default_path() -> String {
+    ".".to_string()
+}
+
+fn default_ref() -> String {
+    "HEAD".to_string()
+}
+
+/// How an app is synced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SyncPolicy {
+    /// Sync when the app is out of sync, without being asked.
+    pub automated: bool,
+    /// Revert drift in the cluster (needs `automated`).
+    pub self_heal: bool,
+    /// Delete objects that are no longer rendered (within the fuse).
+    pub prune: bool,
+    /// Create the destination namespace when it is missing.
+    pub create_namespace: bool,
+    /// Take over fields other managers own (server-side apply `force`) on every sync; self-heal always does.
+    pub force: bool,
+    /// How many deploys the history keeps.
+    pub history_limit: usize,
+    /// How long a wave may take to become healthy before the sync fails, in seconds.
+    pub wave_timeout_seconds: u64,
+    /// The prune fuse.
+    pub fuse: FuseSpec,
+}
+
+impl Default for SyncPolicy {
+    fn default() -> Self {
+        SyncPolicy {
+            automated: false,
+            self_heal: false,
+            prune: false,
+            create_namespace: false,
+            force: false,
+            history_limit: crate::sync::operation::DEFAULT_HISTORY_LIMIT,
+            wave_timeout_seconds: 300,
+            fuse: FuseSpec::default(),
+        }
+    }
+}
+
+/// The prune fuse's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FuseSpec {
+    /// At most this many deletions per reconcile; 0 disables the check.
+    pub max_deletions: usize,
+    /// At most this fraction of the app's live managed objects; 0 disables the check.
+    pub max_ratio: f64,
+    /// Kinds never deleted, as `group/Kind` (`/PersistentVolumeClaim` for the core group).
+    pub never_prune: Vec<String>,
+}
+
+impl Default for FuseSpec {
+    fn default() -> Self {
+        let fuse = PruneFuse::default();
+        FuseSpec {
+            max_deletions: fuse.max_deletions,
+            max_ratio: fuse.max_ratio,
+            never_prune: fuse.never_prune,
+        }
+    }
+}
+
+impl FuseSpec {
+    /// The fuse these settings describe.
+    pub fn fuse(&self) -> PruneFuse {
+        PruneFuse {
+            max_deletions: self.max_deletions,
+            max_ratio: self.max_ratio,
+            never_prune: self.never_prune.clone(),
+        }
+    }
+}
+
+/// A setting that cannot be used, naming it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("app {app:?}: {key}: {message}")]
+pub struct SpecError {
+    /// The app.
+    pub app: String,
+    /// The setting, e.g. `sync.fuse.max_ratio`.
+    pub key: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl AppSpec {
+    /// Checks every setting that can be checked without I/O.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        let error = |key: &str, message: String| SpecError {
+            app: self.name.clone(),
+            key: key.to_string(),
+            message,
+        };
+        if !is_dns_label(&self.name) {
+            return Err(error(
+                "name",
+                "must be a DNS label (lowercase letters, digits and '-', at most 63)".into(),
+            ));
+        }
+        if !is_dns_label(&self.namespace) {
+            return Err(error(
+                "namespace",
+                format!("{:?} is not a namespace name", self.namespace),
+            ));
+        }
+        if let Some(org) = &self.org
+            && org.trim().is_empty()
+        {
+            return Err(error("org", "must not be empty".into()));
+        }
+        if self.app_type.trim().is_empty() {
+            return Err(error("type", "must name an app type".into()));
+        }
+        if self.source.repo.is_none()
+            && (self.source.username.is_some()
+                || self.source.password_env.is_some()
+                || self.source.ssh_key.is_some())
+        {
+            return Err(error("source", "credentials need a repo".into()));
+        }
+        if self.source.username.is_some() != self.source.password_env.is_some() {
+            return Err(error(
+                "source.username",
+                "username and password_env go together".into(),
+            ));
+        }
+        if self.source.repo.is_some() && weft_sdk::source::normalize(&self.source.path).is_none() {
+            return Err(error(
+                "source.path",
+                format!("{:?} is not a path inside the repository", self.source.path),
+            ));
+        }
+        if self.sync.self_heal && !self.sync.automated {
+            return Err(error(
+                "sync.self_heal",
+                "needs sync.automated = true".into(),
+            ));
+        }
+        let ratio = self.sync.fuse.max_ratio;
+        if !(0.0..=1.0).contains(&ratio) {
+            return Err(error(
+                "sync.fuse.max_ratio",
+                format!("{ratio} is not between 0 and 1"),
+            ));
+        }
+        for kind in &self.sync.fuse.never_prune {
+            if !kind.contains('/') {
+                return Err(error(
+                    "sync.fuse.never_prune",
+                    format!("{kind:?}: write group/Kind (/Kind for the core group)"),
+                ));
+            }
+        }
+        for (index, rule) in self.ignore.iter().enumerate() {
+            rule.validate()
+                .map_err(|e| error(&format!("ignore[{index}]"), e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// Where the app's tree is, for the render pipeline. Reads the password from its environment variable.
+    pub fn app_source(&self) -> Result<AppSource, SpecError> {
+        let Some(url) = &self.source.repo else {
+            return Ok(AppSource::Local {
+                path: PathBuf::from(&self.source.path),
+            });
+        };
+        let credentials = match (
+            &self.source.username,
+            &self.source.password_env,
+            &self.source.ssh_key,
+        ) {
+            (Some(username), Some(var), _) => Some(Credentials::Basic {
+                username: username.clone(),
+                password: std::env::var(var).map_err(|_| SpecError {
+                    app: self.name.clone(),
+                    key: "source.password_env".into(),
+                    message: format!("the environment variable {var} is not set"),
+                })?,
+            }),
+            (_, _, Some(path)) => Some(Credentials::SshKey { path: path.clone() }),
+            _ => None,
+        };
+        Ok(AppSource::Git {
+            repository: Repository {
+                url: url.clone(),
+                credentials,
+            },
+            reference: self.source.reference.clone(),
+            path: self.source.path.clone(),
+        })
+    }
+
+    /// The render request for this app.
+    pub fn render_request(&self) -> weft_sdk::RenderRequest {
+        let mut parameters = Vec::new();
+        for (key, value) in &self.parameters {
+            match value {
+                Parameter::One(one) => parameters.push((key.clone(), one.text())),
+                Parameter::Many(many) => {
+                    parameters.extend(many.iter().map(|v| (key.clone(), v.text())))
+                }
+            }
+        }
+        weft_sdk::RenderRequest {
+            app: self.name.clone(),
+            namespace: Some(self.namespace.clone()),
+            release: Some(self.release.clone().unwrap_or_else(|| self.name.clone())),
+            parameters,
+            values: self.values.clone(),
+        }
+    }
+}
+
+fn is_dns_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(toml_text: &str) -> AppSpec {
+        toml::from_str(toml_text).unwrap()
+    }
+
+    const MINIMAL: &str = r#"
+name = "shop"
+type = "yaml"
+namespace = "shop"
+source = { path = "examples/shop" }
+"#;
+
+    #[test]
+    fn a_minimal_app_has_safe_defaults() {
+        let app = spec(MINIMAL);
+        app.validate().unwrap();
+        assert!(!app.sync.automated && !app.sync.prune && !app.sync.force);
+        assert_eq!(app.sync.fuse.fuse(), PruneFuse::default());
+        assert_eq!(app.sync.history_limit, 10);
+        assert_eq!(app.source.reference, "HEAD");
+        let request = app.render_request();
+        assert_eq!(request.release.as_deref(), Some("shop"));
+        assert_eq!(request.namespace.as_deref(), Some("shop"));
+        assert!(matches!(app.app_source().unwrap(), AppSource::Local { .. }));
+    }
+
+    #[test]
+    fn parameters_become_request_parameters() {
+        let app = spec(&format!(
+            "{MINIMAL}\nparameters = {{ recurse = true, set = [\"a=1\", \"b=2\"], \"extVar.n\" = 3 }}\n"
+        ));
+        let mut parameters = app.render_request().parameters;
+        parameters.sort();
+        assert_eq!(
+            parameters,
+            vec![
+                ("extVar.n".to_string(), "3".to_string()),
+                ("recurse".to_string(), "true".to_string()),
+                ("set".to_string(), "a=1".to_string()),
+                ("set".to_string(), "b=2".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_named() {
+        let error = toml::from_str::<AppSpec>(&format!("{MINIMAL}\nsyncc = {{}}\n")).unwrap_err();
+        assert!(error.to_string().contains("syncc"), "{error}");
+        let error = toml::from_str::<AppSpec>(&format!("{MINIMAL}\n[sync]\nautomatic = true\n"))
+            .unwrap_err();
+        assert!(error.to_string().contains("automatic"), "{error}");
+
+        let bad = spec(&format!("{MINIMAL}\n[sync]\nself_heal = true\n"));
+        assert_eq!(bad.validate().unwrap_err().key, "sync.self_heal");
+        let bad = spec(&format!("{MINIMAL}\n[sync.fuse]\nmax_ratio = 1.5\n"));
+        let error = bad.validate().unwrap_err();
+        assert_eq!(error.key, "sync.fuse.max_ratio");
+        assert!(error.to_string().contains("1.5"), "{error}");
+        let mut bad = spec(MINIMAL);
+        bad.name = "Shop_1".into();
+        assert_eq!(bad.validate().unwrap_err().key, "name");
+        let bad = spec(&format!(
+            "{MINIMAL}\n[[ignore]]\nkind = \"Deployment\"\njson_pointers = [\"spec/replicas\"]\n"
+        ));
+        assert_eq!(bad.validate().unwrap_err().key, "ignore[0]");
+    }
+
+    #[test]
+    fn git_sources_pin_through_the_pipeline_types() {
+        let app = spec(
+            r#"
+name = "shop"
+type = "helm"
+namespace = "shop"
+source = { repo = "https://git.example/shop.git", path = "charts/shop", ref = "v1.2.0", username = "ci", password_env = "WEFT_TEST_UNSET_VARIABLE" }
+"#,
+        );
+        app.validate().unwrap();
+        let error = app.app_source().unwrap_err();
+        assert!(
+            error.to_string().contains("WEFT_TEST_UNSET_VARIABLE"),
+            "{error}"
+        );
+        let mut escaping = app.clone();
+        escaping.source.path = "../other".into();
+        assert_eq!(escaping.validate().unwrap_err().key, "source.path");
+    }
+}

@@ -1,0 +1,221 @@
+//! When and how long to retry a request: exponential backoff with jitter on throttling (honouring the server's
+//! `Retry-After`), server errors (500, 502, 503, 504) and transport errors; never on other client errors (a
+//! 409 conflict or a 422 invalid object is an answer, not a hiccup).
+
+use std::collections::hash_map::RandomState;
+use std::future::Future;
+use std::hash::{BuildHasher, Hasher};
+use std::time::Duration;
+
+/// How a failing request is retried.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryPolicy {
+    /// The delay before the first retry; it doubles on each further retry.
+    pub initial_delay: Duration,
+    /// The longest backoff delay.
+    pub max_delay: Duration,
+    /// How many attempts in all, the first included.
+    pub max_attempts: u32,
+    /// The spread of the jitter, as a fraction of the delay (0.2: the delay is within ±20%).
+    pub jitter: f64,
+    /// The longest `Retry-After` honoured; a longer one is cut to this.
+    pub max_retry_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 200 ms doubling up to 5 s, at most 5 attempts, ±20% jitter, `Retry-After` honoured up to 30 s.
+    fn default() -> Self {
+        RetryPolicy {
+            initial_delay: Duration::from_millis(200),
+            max_delay: Duration::from_secs(5),
+            max_attempts: 5,
+            jitter: 0.2,
+            max_retry_after: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Whether an error is worth retrying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// Retry, after what the server asked for when it did.
+    After(Option<Duration>),
+    /// Report the error.
+    Never,
+}
+
+/// What kind of failure `error` is.
+pub(crate) fn classify(error: &kube::Error) -> Retry {
+    match error {
+        kube::Error::Api(status) => match status.code {
+            429 => Retry::After(
+                status
+                    .details
+                    .as_ref()
+                    .map(|details| details.retry_after_seconds)
+                    .filter(|seconds| *seconds > 0)
+                    .map(|seconds| Duration::from_secs(u64::from(seconds))),
+            ),
+            500 | 502 | 503 | 504 => Retry::After(None),
+            _ => Retry::Never,
+        },
+        kube::Error::HyperError(_) | kube::Error::Service(_) => Retry::After(None),
+        _ => Retry::Never,
+    }
+}
+
+impl RetryPolicy {
+    /// The delay before retry number `retry` (0 for the first), given the server's `Retry-After` and a jitter
+    /// sample in `[0, 1)`.
+    pub fn delay(&self, retry: u32, retry_after: Option<Duration>, sample: f64) -> Duration {
+        if let Some(after) = retry_after {
+            return after.min(self.max_retry_after);
+        }
+        let doubling = 2u32.saturating_pow(retry.min(20));
+        let base = self
+            .initial_delay
+            .saturating_mul(doubling)
+            .min(self.max_delay);
+        let factor = 1.0 - self.jitter + 2.0 * self.jitter * sample.clamp(0.0, 1.0);
+        base.mul_f64(factor.max(0.0)).min(self.max_delay)
+    }
+
+    /// Runs `attempt` until it succeeds, fails with an error that is not retried, or runs out of attempts.
+    /// Returns the last error and how many attempts were made.
+    pub(crate) async fn run<T, F, Fut>(&self, mut attempt: F) -> Result<T, (kube::Error, u32)>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, kube::Error>>,
+    {
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let error = match attempt().await {
+                Ok(value) => return Ok(value),
+                Err(error) => error,
+            };
+            let Retry::After(retry_after) = classify(&error) else {
+                return Err((error, attempts));
+            };
+            if attempts >= self.max_attempts.max(1) {
+                return Err((error, attempts));
+            }
+            let delay = self.delay(attempts - 1, retry_after, jitter_sample());
+            tracing::debug!(%error, attempts, ?delay, "retrying a failed request");
+            tokio::time::sleep(delay).await;
+        }
+    }
+}
+
+/// A number in `[0, 1)` that differs between calls (std's randomly keyed hasher; no crypto needed here).
+fn jitter_sample() -> f64 {
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(0);
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use kube::core::{Status, response::StatusDetails};
+
+    use super::*;
+
+    fn api_error(code: u16, retry_after_seconds: u32) -> kube::Error {
+        let mut status = Status::failure("failed", "Reason").with_code(code);
+        if retry_after_seconds > 0 {
+            status = status.with_details(StatusDetails {
+                name: String::new(),
+                group: String::new(),
+                kind: String::new(),
+                uid: String::new(),
+                causes: Vec::new(),
+                retry_after_seconds,
+            });
+        }
+        kube::Error::Api(status.boxed())
+    }
+
+    #[test]
+    fn server_errors_and_throttling_retry_but_answers_do_not() {
+        for code in [500, 502, 503, 504] {
+            assert_eq!(classify(&api_error(code, 0)), Retry::After(None), "{code}");
+        }
+        assert_eq!(
+            classify(&api_error(429, 3)),
+            Retry::After(Some(Duration::from_secs(3)))
+        );
+        assert_eq!(classify(&api_error(429, 0)), Retry::After(None));
+        for code in [400, 403, 404, 409, 410, 422] {
+            assert_eq!(classify(&api_error(code, 0)), Retry::Never, "{code}");
+        }
+        assert_eq!(
+            classify(&kube::Error::Service("connection refused".into())),
+            Retry::After(None)
+        );
+        assert_eq!(classify(&kube::Error::TlsRequired), Retry::Never);
+    }
+
+    #[test]
+    fn delays_double_with_jitter_up_to_the_cap() {
+        let policy = RetryPolicy::default();
+        assert_eq!(policy.delay(0, None, 0.5), Duration::from_millis(200));
+        assert_eq!(policy.delay(1, None, 0.5), Duration::from_millis(400));
+        assert_eq!(policy.delay(3, None, 0.5), Duration::from_millis(1600));
+        assert_eq!(policy.delay(10, None, 0.5), Duration::from_secs(5));
+        assert_eq!(policy.delay(0, None, 0.0), Duration::from_millis(160));
+        assert!(policy.delay(0, None, 0.999) <= Duration::from_millis(240));
+        assert_eq!(policy.delay(10, None, 0.999), Duration::from_secs(5));
+        assert_eq!(
+            policy.delay(0, Some(Duration::from_secs(2)), 0.5),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            policy.delay(0, Some(Duration::from_secs(600)), 0.5),
+            Duration::from_secs(30)
+        );
+        let sample = jitter_sample();
+        assert!((0.0..1.0).contains(&sample));
+    }
+
+    #[tokio::test]
+    async fn attempts_stop_at_the_limit_or_at_an_answer() {
+        let policy = RetryPolicy {
+            initial_delay: Duration::from_millis(1),
+            ..RetryPolicy::default()
+        };
+        let mut calls = 0;
+        let result: Result<(), _> = policy
+            .run(|| {
+                calls += 1;
+                async { Err(api_error(503, 0)) }
+            })
+            .await;
+        let (error, attempts) = result.unwrap_err();
+        assert_eq!((attempts, calls), (5, 5));
+        assert!(matches!(error, kube::Error::Api(status) if status.code == 503));
+
+        let mut calls = 0;
+        let result: Result<(), _> = policy
+            .run(|| {
+                calls += 1;
+                async { Err(api_error(409, 0)) }
+            })
+            .await;
+        assert_eq!(result.unwrap_err().1, 1);
+        assert_eq!(calls, 1);
+
+        let mut calls = 0;
+        let result = policy
+            .run(|| {
+                calls += 1;
+                let outcome = if calls < 3 {
+                    Err(api_error(500, 0))
+                } else {
+                    Ok(calls)
+                };
+                async move { outcome }
+            })
+            .await;
+        assert_eq!(result.unwrap(), 3);
+    }
+}

@@ -1,0 +1,256 @@
+//! Before the plan boundary: turn rendered objects into the desired set (namespaced, stamped), gather the app's
+//! live set from the watch cache, and diff each object. Reads the cluster (discovery, server-side dry-run apply),
+//! never changes it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::diff::{ObjectDiff, diff_predicted, diff_subset};
+use super::normalize::IgnoreRule;
+use super::order::placement;
+use super::tracking::stamp;
+use crate::cluster::{Applier, ApplyOptions, ClusterError, KindCatalog, LiveCache};
+use crate::resource::{RefError, ResourceRef};
+
+/// Why the desired set or the live set could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A rendered object cannot be named.
+    #[error("rendered object #{index}: {source}")]
+    Unnamed {
+        /// Its position in the render.
+        index: usize,
+        /// What is missing.
+        source: RefError,
+    },
+    /// The cluster does not serve a rendered object's kind (and the render does not define it as a CRD).
+    #[error("{reference}: {source}")]
+    Kind {
+        /// The object.
+        reference: ResourceRef,
+        /// Discovery's answer.
+        source: ClusterError,
+    },
+    /// The cluster could not be watched.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+}
+
+/// The desired set, the live set, and how each desired object differs from its live counterpart.
+#[derive(Debug, Clone, Default)]
+pub struct Comparison {
+    /// Desired objects: namespaced and stamped with the app's tracking label and annotation.
+    pub desired: Vec<Value>,
+    /// Every live object with the app's tracking label, in the kinds looked at.
+    pub live: Vec<Value>,
+    /// Per desired object that exists live: its diff (hooks are not compared).
+    pub diffs: BTreeMap<ResourceRef, ObjectDiff>,
+    /// The kinds looked at, `(group, kind)`.
+    pub kinds: BTreeSet<(String, String)>,
+}
+
+impl Comparison {
+    /// The live object with that reference.
+    pub fn live_object(&self, reference: &ResourceRef) -> Option<&Value> {
+        self.live
+            .iter()
+            .find(|o| ResourceRef::of(o).ok().as_ref() == Some(reference))
+    }
+
+    /// The desired object with that reference.
+    pub fn desired_object(&self, reference: &ResourceRef) -> Option<&Value> {
+        self.desired
+            .iter()
+            .find(|o| ResourceRef::of(o).ok().as_ref() == Some(reference))
+    }
+}
+
+/// Reads what a comparison needs from the cluster.
+#[derive(Debug, Clone)]
+pub struct Comparer {
+    catalog: Arc<KindCatalog>,
+    live: Arc<LiveCache>,
+    applier: Applier,
+}
+
+impl Comparer {
+    /// A comparer over one cluster.
+    pub fn new(catalog: Arc<KindCatalog>, live: Arc<LiveCache>, applier: Applier) -> Self {
+        Comparer {
+            catalog,
+            live,
+            applier,
+        }
+    }
+
+    /// Makes rendered objects desired: namespaced kinds without a namespace go to `namespace`; every object is
+    /// stamped for `app`. Kinds defined by a CustomResourceDefinition in the same render are taken at the scope
+    /// the CRD declares (the cluster cannot know them yet).
+    pub async fn desired(
+        &self,
+        app: &str,
+        namespace: &str,
+        rendered: &[Value],
+    ) -> Result<Vec<Value>, CompareError> {
+        let defined = defined_kinds(rendered);
+        let mut desired = Vec::with_capacity(rendered.len());
+        for (index, object) in rendered.iter().enumerate() {
+            let mut object = object.clone();
+            let reference = ResourceRef::of(&object)
+                .map_err(|source| CompareError::Unnamed { index, source })?;
+            let namespaced = match self
+                .catalog
+                .resolve(&reference.group, &reference.kind)
+                .await
+            {
+                Ok(info) => info.namespaced,
+                Err(source) => {
+                    match defined.get(&(reference.group.clone(), reference.kind.clone())) {
+                        Some(namespaced) => *namespaced,
+                        None => {
+                            return Err(CompareError::Kind {
+                                reference: reference.clone(),
+                                source,
+                            });
+                        }
+                    }
+                }
+            };
+            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+                if namespaced {
+                    if reference.namespace.is_empty() {
+                        metadata.insert("namespace".into(), Value::String(namespace.to_string()));
+                    }
+                } else {
+                    metadata.remove("namespace");
+                }
+            }
+            let reference = ResourceRef::of(&object)
+                .map_err(|source| CompareError::Unnamed { index, source })?;
+            stamp(&mut object, app, &reference);
+            desired.push(object);
+        }
+        Ok(desired)
+    }
+
+    /// Compares the desired set with the live set. `also` names kinds to look in beyond the desired ones (the
+    /// kinds the app had before, where objects to prune may be).
+    pub async fn compare(
+        &self,
+        app: &str,
+        desired: Vec<Value>,
+        also: &BTreeSet<(String, String)>,
+        ignore: &[IgnoreRule],
+    ) -> Result<Comparison, CompareError> {
+        let mut kinds: BTreeSet<(String, String)> = also.clone();
+        for object in &desired {
+            if let Ok(reference) = ResourceRef::of(object) {
+                kinds.insert((reference.group, reference.kind));
+            }
+        }
+        let mut looked_at = BTreeSet::new();
+        for (group, kind) in &kinds {
+            match self.live.ensure(group, kind).await {
+                Ok(()) => {
+                    looked_at.insert((group.clone(), kind.clone()));
+                }
+                // A kind the app had that the cluster no longer serves (its CRD is gone) has nothing to prune.
+                Err(ClusterError::UnknownKind { .. }) => {}
+                Err(error) => {
+                    // A kind defined by a CRD in this very render is not served until the sync creates it.
+                    let defined = defined_kinds(&desired);
+                    if !defined.contains_key(&(group.clone(), kind.clone())) {
+                        return Err(error.into());
+                    }
+                }
+            }
+        }
+        let live = self.live.objects_of_app(app);
+        let live_by_ref: BTreeMap<ResourceRef, &Value> = live
+            .iter()
+            .filter_map(|o| ResourceRef::of(o).ok().map(|r| (r, o)))
+            .collect();
+        // A cluster that cannot say whether it dry-runs is compared the cautious way.
+        let dry_run = self.applier.supports_dry_run().await.unwrap_or(false);
+        let mut diffs = BTreeMap::new();
+        for object in &desired {
+            let Ok(reference) = ResourceRef::of(object) else {
+                continue;
+            };
+            let is_hook = !matches!(placement(object), Ok(Some(p)) if !p.hook);
+            if is_hook {
+                continue;
+            }
+            let Some(live_object) = live_by_ref.get(&reference) else {
+                continue;
+            };
+            let diff = if dry_run {
+                // Forced: the prediction is what the object would be if Weft's fields were Weft's again, so
+                // another manager's change to them shows as drift instead of hiding behind a conflict.
+                let options = ApplyOptions {
+                    force: true,
+                    dry_run: true,
+                    default_namespace: None,
+                };
+                match self.applier.apply(object, &options).await {
+                    Ok(predicted) => diff_predicted(&reference, &predicted, live_object, ignore),
+                    Err(_) => diff_subset(&reference, object, live_object, ignore),
+                }
+            } else {
+                diff_subset(&reference, object, live_object, ignore)
+            };
+            diffs.insert(reference, diff);
+        }
+        Ok(Comparison {
+            desired,
+            live,
+            diffs,
+            kinds: looked_at,
+        })
+    }
+}
+
+/// Kinds that CustomResourceDefinitions among `objects` define, with whether they are namespaced.
+fn defined_kinds(objects: &[Value]) -> BTreeMap<(String, String), bool> {
+    objects
+        .iter()
+        .filter(|o| {
+            o.get("kind").and_then(Value::as_str) == Some("CustomResourceDefinition")
+                && o.get("apiVersion")
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| v.starts_with("apiextensions.k8s.io/"))
+        })
+        .filter_map(|crd| {
+            let group = crd.pointer("/spec/group")?.as_str()?.to_string();
+            let kind = crd.pointer("/spec/names/kind")?.as_str()?.to_string();
+            let namespaced = crd.pointer("/spec/scope").and_then(Value::as_str) != Some("Cluster");
+            Some(((group, kind), namespaced))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn crds_in_the_render_define_their_kinds_scope() {
+        let objects = vec![
+            json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                   "metadata": {"name": "widgets.example.com"},
+                   "spec": {"group": "example.com", "scope": "Namespaced", "names": {"kind": "Widget"}}}),
+            json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                   "metadata": {"name": "planets.example.com"},
+                   "spec": {"group": "example.com", "scope": "Cluster", "names": {"kind": "Planet"}}}),
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}),
+        ];
+        let defined = defined_kinds(&objects);
+        assert_eq!(defined.len(), 2);
+        assert_eq!(defined[&("example.com".into(), "Widget".into())], true);
+        assert_eq!(defined[&("example.com".into(), "Planet".into())], false);
+    }
+}

@@ -1,0 +1,191 @@
+//! An app as it stands: per-object sync and health, the app's sync and health (worst of its objects), declared
+//! and running versions, and the resource tree. Reads the comparison and the watch cache; changes nothing.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+use weft_sdk::{Health, Status};
+
+use super::compare::Comparison;
+use super::order::placement;
+use super::status::{
+    AppHealth, HealthCode, SyncCode, app_health, app_sync, declared_version, running_version,
+};
+use super::syncer::Syncer;
+use super::tracking::{Ownership, ownership};
+use super::tree::{Node, NodeStatus, build_tree};
+use crate::resource::ResourceRef;
+
+/// One of the app's objects.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceStatus {
+    /// The object.
+    pub reference: ResourceRef,
+    /// Whether it matches the render.
+    pub sync: SyncCode,
+    /// Its health.
+    pub health: HealthCode,
+    /// Why, from the health check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_message: Option<String>,
+    /// Whether it is live but no longer rendered (a prune candidate).
+    pub requires_pruning: bool,
+}
+
+/// The app's state.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppStatus {
+    /// Out of sync when any object is.
+    pub sync: SyncCode,
+    /// The worst health of its objects.
+    pub health: AppHealth,
+    /// Every object: desired ones (live or missing) and live ones no longer rendered.
+    pub resources: Vec<ResourceStatus>,
+    /// The image tag the render asks for (main workload).
+    pub declared_version: Option<String>,
+    /// The image tag the live main workload runs.
+    pub running_version: Option<String>,
+}
+
+impl Syncer {
+    /// The app's state from a comparison (hooks are not part of it).
+    pub async fn observe(&self, app: &str, comparison: &Comparison) -> AppStatus {
+        let desired: Vec<&Value> = comparison
+            .desired
+            .iter()
+            .filter(|o| matches!(placement(o), Ok(Some(p)) if !p.hook))
+            .collect();
+        let live_by_ref: BTreeMap<ResourceRef, &Value> = comparison
+            .live
+            .iter()
+            .filter_map(|o| ResourceRef::of(o).ok().map(|r| (r, o)))
+            .collect();
+
+        let mut entries: Vec<(ResourceRef, SyncCode, Option<&Value>, bool)> = Vec::new();
+        for object in &desired {
+            let Ok(reference) = ResourceRef::of(object) else {
+                continue;
+            };
+            let live = live_by_ref.get(&reference).copied();
+            let sync = match (live, comparison.diffs.get(&reference)) {
+                (None, _) => SyncCode::OutOfSync,
+                (Some(_), Some(diff)) if diff.is_synced() => SyncCode::Synced,
+                (Some(_), Some(_)) => SyncCode::OutOfSync,
+                (Some(_), None) => SyncCode::Unknown,
+            };
+            entries.push((reference, sync, live, false));
+        }
+        let desired_refs: Vec<ResourceRef> = entries.iter().map(|e| e.0.clone()).collect();
+        for (reference, object) in &live_by_ref {
+            let is_hook = !matches!(placement(object), Ok(Some(p)) if !p.hook);
+            if desired_refs.contains(reference)
+                || is_hook
+                || ownership(object, app) != Ownership::Owned
+            {
+                continue;
+            }
+            entries.push((reference.clone(), SyncCode::OutOfSync, Some(object), true));
+        }
+
+        let live_objects: Vec<Value> = entries
+            .iter()
+            .filter_map(|(_, _, live, _)| live.map(|o| (*o).clone()))
+            .collect();
+        let mut verdicts = self.assess(live_objects).await.into_iter();
+        let mut resources = Vec::new();
+        let mut healths = Vec::new();
+        for (reference, sync, live, requires_pruning) in entries {
+            let health = match live {
+                None => Health::new(Status::Missing, "not in the cluster"),
+                Some(_) => verdicts
+                    .next()
+                    .flatten()
+                    .unwrap_or_else(|| Health::new(Status::Healthy, "")),
+            };
+            resources.push(ResourceStatus {
+                reference: reference.clone(),
+                sync,
+                health: health.status.into(),
+                health_message: (!health.message.is_empty()).then(|| health.message.clone()),
+                requires_pruning,
+            });
+            healths.push((reference, health));
+        }
+        let live_workloads: Vec<Value> = desired
+            .iter()
+            .filter_map(|o| ResourceRef::of(o).ok())
+            .filter_map(|r| live_by_ref.get(&r).map(|o| (*o).clone()))
+            .collect();
+        let desired_owned: Vec<Value> = desired.iter().map(|o| (*o).clone()).collect();
+        AppStatus {
+            sync: app_sync(resources.iter().map(|r| r.sync)),
+            health: app_health(healths.iter().map(|(r, h)| (r, h))),
+            declared_version: declared_version(&desired_owned),
+            running_version: running_version(&live_workloads),
+            resources,
+        }
+    }
+
+    /// The app's resource tree: its live objects (no Secrets) and their descendants by ownerReference, with the
+    /// health and sync of `status` for the app's own objects and a fresh health verdict for the others.
+    pub async fn tree(&self, status: &AppStatus, comparison: &Comparison) -> Vec<Node> {
+        let roots: Vec<Value> = status
+            .resources
+            .iter()
+            .filter(|r| !r.reference.is_secret())
+            .filter_map(|r| comparison.live_object(&r.reference).cloned())
+            .collect();
+        // Descendants, breadth first over ownerReference UIDs.
+        let mut candidates: Vec<Value> = Vec::new();
+        let mut frontier: Vec<String> = roots.iter().filter_map(uid).collect();
+        let mut seen: std::collections::BTreeSet<String> = frontier.iter().cloned().collect();
+        while let Some(owner) = frontier.pop() {
+            for child in self.live().children_of(&owner) {
+                if let Some(child_uid) = uid(&child)
+                    && seen.insert(child_uid.clone())
+                {
+                    frontier.push(child_uid);
+                    candidates.push(child);
+                }
+            }
+        }
+        candidates.retain(|o| !ResourceRef::of(o).is_ok_and(|r| r.is_secret()));
+        let verdicts: BTreeMap<String, Health> = {
+            let healths = self.assess(candidates.clone()).await;
+            candidates
+                .iter()
+                .zip(healths)
+                .filter_map(|(object, health)| Some((uid(object)?, health?)))
+                .collect()
+        };
+        let own: BTreeMap<ResourceRef, &ResourceStatus> = status
+            .resources
+            .iter()
+            .map(|r| (r.reference.clone(), r))
+            .collect();
+        build_tree(&roots, &candidates, |object| {
+            let reference = ResourceRef::of(object).ok();
+            if let Some(resource) = reference.as_ref().and_then(|r| own.get(r)) {
+                return NodeStatus {
+                    health: resource.health,
+                    health_message: resource.health_message.clone(),
+                    sync: Some(resource.sync),
+                };
+            }
+            match uid(object).and_then(|u| verdicts.get(&u)) {
+                Some(health) => NodeStatus::new(health, None),
+                None => NodeStatus::new(&Health::new(Status::Healthy, ""), None),
+            }
+        })
+    }
+}
+
+fn uid(object: &Value) -> Option<String> {
+    object
+        .pointer("/metadata/uid")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}

@@ -1,0 +1,316 @@
+//! What a sync did: the operation record (GitOpsOperation) with a result per object, and the app's deploy history
+//! (GitOpsDeploy), bounded per app.
+
+use std::collections::VecDeque;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use super::plan::Action;
+use crate::resource::ResourceRef;
+
+/// Where an operation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OperationPhase {
+    /// Waiting for its turn in the queue.
+    Pending,
+    /// Running.
+    Running,
+    /// Every step succeeded.
+    Succeeded,
+    /// A step failed: the cluster refused an object, a hook failed, or a wave never became healthy.
+    Failed,
+    /// The operation could not run: the source, the render or the plan failed before the cluster was touched.
+    Error,
+}
+
+impl OperationPhase {
+    /// Whether the operation is over.
+    pub fn is_finished(self) -> bool {
+        matches!(
+            self,
+            OperationPhase::Succeeded | OperationPhase::Failed | OperationPhase::Error
+        )
+    }
+
+    /// The lowercase wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OperationPhase::Pending => "pending",
+            OperationPhase::Running => "running",
+            OperationPhase::Succeeded => "succeeded",
+            OperationPhase::Failed => "failed",
+            OperationPhase::Error => "error",
+        }
+    }
+}
+
+/// What became of one object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResultStatus {
+    /// Applied (created or updated).
+    Applied,
+    /// Already as rendered.
+    Unchanged,
+    /// Deleted.
+    Pruned,
+    /// Not deleted (the reason says why).
+    Kept,
+    /// A hook that ran and succeeded.
+    HookSucceeded,
+    /// A hook that ran and failed.
+    HookFailed,
+    /// The cluster refused it.
+    Failed,
+    /// Not reached: an earlier step failed.
+    Skipped,
+}
+
+/// One object's line in the operation record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceResult {
+    /// The object.
+    pub reference: ResourceRef,
+    /// What the plan asked for.
+    pub action: Action,
+    /// What happened.
+    pub status: ResultStatus,
+    /// Why, or the API's message.
+    pub message: String,
+}
+
+/// What started an operation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "type")]
+pub enum Trigger {
+    /// Someone asked for a sync.
+    Manual,
+    /// Automated sync found the app out of sync.
+    Automated,
+    /// Self-heal found drift on a synced app.
+    SelfHeal,
+    /// A rollback to a history entry.
+    Rollback {
+        /// The history entry.
+        history_id: u64,
+    },
+}
+
+/// A sync or rollback and how it ended (GitOpsOperation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Operation {
+    /// Unique id.
+    pub id: String,
+    /// The app.
+    pub app: String,
+    /// What started it.
+    pub trigger: Trigger,
+    /// Where it is.
+    pub phase: OperationPhase,
+    /// How it ended, or what it is doing.
+    pub message: Option<String>,
+    /// When it started.
+    pub started_at: Option<Timestamp>,
+    /// When it finished.
+    pub finished_at: Option<Timestamp>,
+    /// The revision it syncs (a commit).
+    pub revision: Option<String>,
+    /// Whether deletions were confirmed past the prune fuse.
+    pub confirmed: bool,
+    /// Why the prune fuse tripped, if it did.
+    pub fuse_tripped: Option<String>,
+    /// A result per object, in the order they were handled.
+    pub resources: Vec<ResourceResult>,
+}
+
+impl Operation {
+    /// A new running operation.
+    pub fn start(id: impl Into<String>, app: impl Into<String>, trigger: Trigger) -> Self {
+        Operation {
+            id: id.into(),
+            app: app.into(),
+            trigger,
+            phase: OperationPhase::Running,
+            message: None,
+            started_at: Some(Timestamp::now()),
+            finished_at: None,
+            revision: None,
+            confirmed: false,
+            fuse_tripped: None,
+            resources: Vec::new(),
+        }
+    }
+
+    /// Ends the operation.
+    pub fn finish(&mut self, phase: OperationPhase, message: impl Into<String>) {
+        self.phase = phase;
+        self.message = Some(message.into());
+        self.finished_at = Some(Timestamp::now());
+    }
+
+    /// Whether it was started by automation (automated sync or self-heal).
+    pub fn automated(&self) -> bool {
+        matches!(self.trigger, Trigger::Automated | Trigger::SelfHeal)
+    }
+}
+
+/// One revision actually applied (GitOpsDeploy), with what it takes to apply it again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deploy {
+    /// The entry's id, increasing per app.
+    pub id: u64,
+    /// The revision applied.
+    pub revision: String,
+    /// When its sync started.
+    pub started_at: Option<Timestamp>,
+    /// When it was applied.
+    pub deployed_at: Option<Timestamp>,
+    /// Whether automation applied it.
+    pub automated: bool,
+    /// The declared version (image tag of the main workload) it deployed.
+    pub version: Option<String>,
+    /// The operation that applied it.
+    pub operation: String,
+}
+
+/// An app's deploy history, newest last, bounded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    limit: usize,
+    next_id: u64,
+    entries: VecDeque<Deploy>,
+}
+
+/// How many deploys an app keeps by default.
+pub const DEFAULT_HISTORY_LIMIT: usize = 10;
+
+impl Default for History {
+    fn default() -> Self {
+        History::new(DEFAULT_HISTORY_LIMIT)
+    }
+}
+
+impl History {
+    /// An empty history keeping at most `limit` entries (at least one).
+    pub fn new(limit: usize) -> Self {
+        History {
+            limit: limit.max(1),
+            next_id: 1,
+            entries: VecDeque::new(),
+        }
+    }
+
+    /// Records a deploy of a finished, succeeded operation; returns its id. The oldest entry goes past the limit.
+    pub fn record(
+        &mut self,
+        operation: &Operation,
+        revision: &str,
+        version: Option<String>,
+    ) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.entries.push_back(Deploy {
+            id,
+            revision: revision.to_string(),
+            started_at: operation.started_at,
+            deployed_at: operation.finished_at.or_else(|| Some(Timestamp::now())),
+            automated: operation.automated(),
+            version,
+            operation: operation.id.clone(),
+        });
+        while self.entries.len() > self.limit {
+            self.entries.pop_front();
+        }
+        id
+    }
+
+    /// The entries, oldest first.
+    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &Deploy> {
+        self.entries.iter()
+    }
+
+    /// The entry with that id.
+    pub fn get(&self, id: u64) -> Option<&Deploy> {
+        self.entries.iter().find(|d| d.id == id)
+    }
+
+    /// The newest entry.
+    pub fn latest(&self) -> Option<&Deploy> {
+        self.entries.back()
+    }
+
+    /// The newest entry that deployed `version` (for "roll back to version X").
+    pub fn by_version(&self, version: &str) -> Option<&Deploy> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|d| d.version.as_deref() == Some(version))
+    }
+
+    /// The newest entry before the latest one with a different revision: what "roll back" means with no target.
+    pub fn previous(&self) -> Option<&Deploy> {
+        let latest = self.latest()?;
+        self.entries
+            .iter()
+            .rev()
+            .skip(1)
+            .find(|d| d.revision != latest.revision)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(id: &str, trigger: Trigger) -> Operation {
+        let mut operation = Operation::start(id, "shop", trigger);
+        operation.finish(OperationPhase::Succeeded, "synced");
+        operation
+    }
+
+    #[test]
+    fn history_is_bounded_and_ids_keep_increasing() {
+        let mut history = History::new(3);
+        for n in 0..5 {
+            let op = finished(&format!("op-{n}"), Trigger::Manual);
+            history.record(&op, &format!("commit-{n}"), Some(format!("1.{n}")));
+        }
+        let ids: Vec<u64> = history.entries().map(|d| d.id).collect();
+        assert_eq!(ids, vec![3, 4, 5]);
+        assert_eq!(history.latest().unwrap().revision, "commit-4");
+        assert_eq!(history.get(4).unwrap().operation, "op-3");
+        assert!(history.get(1).is_none());
+        assert_eq!(history.by_version("1.3").unwrap().id, 4);
+        assert_eq!(history.previous().unwrap().revision, "commit-3");
+    }
+
+    #[test]
+    fn previous_skips_redeploys_of_the_same_revision() {
+        let mut history = History::default();
+        history.record(&finished("a", Trigger::Manual), "one", None);
+        history.record(&finished("b", Trigger::Automated), "two", None);
+        history.record(&finished("c", Trigger::SelfHeal), "two", None);
+        assert_eq!(history.previous().unwrap().revision, "one");
+        assert!(history.latest().unwrap().automated);
+        assert!(!history.get(1).unwrap().automated);
+    }
+
+    #[test]
+    fn phases_serialize_lowercase() {
+        assert_eq!(
+            serde_json::to_value(OperationPhase::Succeeded).unwrap(),
+            "succeeded"
+        );
+        let op = finished("x", Trigger::Rollback { history_id: 2 });
+        let json = serde_json::to_value(&op).unwrap();
+        assert_eq!(json["phase"], "succeeded");
+        assert_eq!(json["trigger"]["type"], "rollback");
+        assert!(json["startedAt"].is_string() && json["finishedAt"].is_string());
+        assert!(OperationPhase::Error.is_finished() && !OperationPhase::Running.is_finished());
+    }
+}

@@ -1,0 +1,702 @@
+//! The sync plan: what to create, update, leave and prune, in which order and why. Pure: it reads the desired
+//! objects, the live set and the per-object diffs, and touches nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::diff::ObjectDiff;
+use super::fuse::{KeepReason, PruneCandidate, PruneDecision, PruneFuse, RenderOutcome};
+use super::order::{Phase, Placement, PlacementError, is_foundation, kind_rank, placement};
+use super::tracking::{Ownership, ownership};
+use crate::resource::{RefError, ResourceRef};
+
+/// What a step does to its object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// The object does not exist yet: apply it.
+    Create,
+    /// The object differs from the render: apply it.
+    Update,
+    /// The object matches the render: nothing to do.
+    Unchanged,
+    /// A hook: run it (re-create it) in its phase.
+    RunHook,
+    /// The object is no longer rendered: delete it.
+    Prune,
+    /// The object is no longer rendered but is kept (the step's reason says why).
+    Keep,
+}
+
+impl Action {
+    /// Whether the step changes the cluster.
+    pub fn changes_cluster(self) -> bool {
+        matches!(
+            self,
+            Action::Create | Action::Update | Action::RunHook | Action::Prune
+        )
+    }
+}
+
+/// Where a step runs within its phase: foundations (Namespaces, CRDs) first, then waves, then prunes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "wave")]
+pub enum Stage {
+    /// Namespaces and CustomResourceDefinitions, before every wave.
+    Foundation,
+    /// A sync wave.
+    Wave(i64),
+    /// Deletions, after every wave of the sync phase.
+    Prune,
+}
+
+/// One object's step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanStep {
+    /// Which object.
+    pub reference: ResourceRef,
+    /// What to do.
+    pub action: Action,
+    /// Why, in words.
+    pub reason: String,
+    /// The phase it runs in.
+    pub phase: Phase,
+    /// Where in the phase.
+    pub stage: Stage,
+    /// Whether it is a hook.
+    pub hook: bool,
+    /// The object to apply (stamped with the app's tracking label), for creates, updates and hooks.
+    #[serde(skip)]
+    pub object: Option<Value>,
+}
+
+/// A live object that carries the app's label but was not applied by it as that object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stray {
+    /// The object.
+    pub reference: ResourceRef,
+    /// Its tracking annotation, if any.
+    pub tracking_id: Option<String>,
+}
+
+/// The plan of one sync.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncPlan {
+    /// Every step, in the order they run.
+    pub steps: Vec<PlanStep>,
+    /// Why the fuse tripped, if it did.
+    pub fuse_tripped: Option<String>,
+    /// Labelled objects that are not the app's own (copies, label collisions): never pruned, reported.
+    pub strays: Vec<Stray>,
+}
+
+/// Why no plan can be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// A desired object cannot be named.
+    #[error("rendered object #{index}: {source}")]
+    Unnamed {
+        /// Its position in the render.
+        index: usize,
+        /// What is missing.
+        source: RefError,
+    },
+    /// Two desired objects have the same identity.
+    #[error("{0} is rendered twice")]
+    Duplicate(ResourceRef),
+    /// A desired object's sync annotations are invalid.
+    #[error("{reference}: {source}")]
+    Placement {
+        /// The object.
+        reference: ResourceRef,
+        /// What is wrong.
+        source: PlacementError,
+    },
+}
+
+/// What a plan is made from.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanInput<'a> {
+    /// The app's name (its tracking label value).
+    pub app: &'a str,
+    /// The desired objects, namespaced and stamped; empty when the render failed.
+    pub desired: &'a [Value],
+    /// How the render went (an empty or failed render never prunes).
+    pub render: RenderOutcome,
+    /// The app's live set: every live object carrying its tracking label.
+    pub live: &'a [Value],
+    /// The diff of each desired object that exists live.
+    pub diffs: &'a BTreeMap<ResourceRef, ObjectDiff>,
+    /// Whether the app prunes at all.
+    pub prune: bool,
+    /// The fuse's limits.
+    pub fuse: &'a PruneFuse,
+    /// An explicit, confirmed sync that accepts what the fuse refuses.
+    pub confirmed: bool,
+}
+
+/// Makes the plan.
+pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
+    let mut steps = Vec::new();
+    let mut desired_refs = BTreeSet::new();
+    let live_by_ref: BTreeMap<ResourceRef, &Value> = input
+        .live
+        .iter()
+        .filter_map(|object| ResourceRef::of(object).ok().map(|r| (r, object)))
+        .collect();
+
+    for (index, object) in input.desired.iter().enumerate() {
+        let reference =
+            ResourceRef::of(object).map_err(|source| PlanError::Unnamed { index, source })?;
+        if !desired_refs.insert(reference.clone()) {
+            return Err(PlanError::Duplicate(reference));
+        }
+        let Some(Placement {
+            phase, hook, wave, ..
+        }) = placement(object).map_err(|source| PlanError::Placement {
+            reference: reference.clone(),
+            source,
+        })?
+        else {
+            continue;
+        };
+        let stage = if !hook && is_foundation(&reference.group, &reference.kind) {
+            Stage::Foundation
+        } else {
+            Stage::Wave(wave)
+        };
+        let (action, reason) = if hook {
+            (Action::RunHook, format!("{} hook", phase.as_str()))
+        } else {
+            match (live_by_ref.get(&reference), input.diffs.get(&reference)) {
+                (None, _) => (Action::Create, "not in the cluster".to_string()),
+                (Some(_), Some(diff)) if diff.is_synced() => {
+                    (Action::Unchanged, "matches the render".to_string())
+                }
+                (Some(_), Some(diff)) => (Action::Update, describe_changes(diff)),
+                (Some(_), None) => (Action::Update, "not compared yet".to_string()),
+            }
+        };
+        steps.push(PlanStep {
+            reference,
+            action,
+            reason,
+            phase,
+            stage,
+            hook,
+            object: Some(object.clone()),
+        });
+    }
+
+    // Prune: the app's own live objects that are no longer rendered (hooks are left to their deletion policy).
+    let mut strays = Vec::new();
+    let mut candidates = Vec::new();
+    let mut owned = 0;
+    for (reference, object) in &live_by_ref {
+        match ownership(object, input.app) {
+            Ownership::Owned => owned += 1,
+            Ownership::Copied { tracking_id } => {
+                strays.push(Stray {
+                    reference: reference.clone(),
+                    tracking_id,
+                });
+                continue;
+            }
+            Ownership::Foreign => continue,
+        }
+        let is_hook = matches!(
+            placement(object),
+            Ok(Some(Placement { hook: true, .. })) | Ok(None)
+        );
+        if desired_refs.contains(reference) || is_hook {
+            continue;
+        }
+        candidates.push(PruneCandidate::of(object));
+    }
+    let decision = if input.prune {
+        input
+            .fuse
+            .decide(owned, candidates, input.render, input.confirmed)
+    } else {
+        PruneDecision {
+            delete: Vec::new(),
+            kept: candidates
+                .into_iter()
+                .map(|c| (c.identity, KeepReason::PruneDisabled))
+                .collect(),
+            tripped: None,
+        }
+    };
+    let pruning_off = !input.prune;
+    for identity in decision.delete {
+        steps.push(prune_step(
+            identity.into(),
+            Action::Prune,
+            "no longer rendered".into(),
+        ));
+    }
+    for (identity, why) in decision.kept {
+        let reason = match why {
+            KeepReason::RenderFailed => "no longer rendered; kept: the render failed".to_string(),
+            KeepReason::EmptyRender => "no longer rendered; kept: the render is empty".to_string(),
+            KeepReason::NeverPruneKind => {
+                "no longer rendered; kept: its kind is never pruned".to_string()
+            }
+            KeepReason::PruneDisabled if pruning_off => {
+                "no longer rendered; kept: the app does not prune".to_string()
+            }
+            KeepReason::PruneDisabled => {
+                "no longer rendered; kept: annotated Prune=false".to_string()
+            }
+            KeepReason::FuseTripped => format!(
+                "no longer rendered; kept: the prune fuse tripped ({})",
+                decision
+                    .tripped
+                    .as_ref()
+                    .map(|t| t.reason.as_str())
+                    .unwrap_or("")
+            ),
+        };
+        steps.push(prune_step(identity.into(), Action::Keep, reason));
+    }
+
+    steps.sort_by(|a, b| order_key(a).cmp(&order_key(b)));
+    Ok(SyncPlan {
+        steps,
+        fuse_tripped: decision.tripped.map(|t| t.reason),
+        strays,
+    })
+}
+
+fn prune_step(reference: ResourceRef, action: Action, reason: String) -> PlanStep {
+    PlanStep {
+        reference,
+        action,
+        reason,
+        phase: Phase::Sync,
+        stage: Stage::Prune,
+        hook: false,
+        object: None,
+    }
+}
+
+/// Phase, stage, kind rank (reversed for deletions: dependents go first), then the reference.
+fn order_key(step: &PlanStep) -> (Phase, Stage, i64, String, ResourceRef) {
+    let rank = kind_rank(&step.reference.kind) as i64;
+    let rank = if step.stage == Stage::Prune {
+        -rank
+    } else {
+        rank
+    };
+    (
+        step.phase,
+        step.stage,
+        rank,
+        step.reference.kind.clone(),
+        step.reference.clone(),
+    )
+}
+
+fn describe_changes(diff: &ObjectDiff) -> String {
+    let paths: Vec<&str> = diff.changes.iter().map(|c| c.path.as_str()).collect();
+    match paths.len() {
+        0 => "differs from the render".to_string(),
+        1..=3 => format!("differs at {}", paths.join(", ")),
+        n => format!("differs at {} and {} more", paths[..3].join(", "), n - 3),
+    }
+}
+
+impl From<weft_sdk::manifests::ObjectIdentity> for ResourceRef {
+    fn from(identity: weft_sdk::manifests::ObjectIdentity) -> Self {
+        ResourceRef::new(
+            identity.group,
+            identity.kind,
+            identity.namespace,
+            identity.name,
+        )
+    }
+}
+
+impl SyncPlan {
+    /// The steps grouped into the batches that run together, in order: each batch is one phase and stage, and a
+    /// batch starts only when the previous one is applied and healthy.
+    pub fn batches(&self) -> Vec<(Phase, Stage, Vec<&PlanStep>)> {
+        let mut batches: Vec<(Phase, Stage, Vec<&PlanStep>)> = Vec::new();
+        for step in &self.steps {
+            match batches.last_mut() {
+                Some((phase, stage, steps)) if *phase == step.phase && *stage == step.stage => {
+                    steps.push(step)
+                }
+                _ => batches.push((step.phase, step.stage, vec![step])),
+            }
+        }
+        batches
+    }
+
+    /// Whether the plan changes nothing in the cluster.
+    pub fn is_noop(&self) -> bool {
+        !self.steps.iter().any(|s| s.action.changes_cluster())
+    }
+
+    /// How many steps take each action, e.g. `2 to create, 1 to update, 5 unchanged, 1 to prune`.
+    pub fn summary(&self) -> String {
+        let count = |action: Action| self.steps.iter().filter(|s| s.action == action).count();
+        let mut parts = Vec::new();
+        for (action, words) in [
+            (Action::Create, "to create"),
+            (Action::Update, "to update"),
+            (Action::RunHook, "hooks to run"),
+            (Action::Prune, "to prune"),
+            (Action::Keep, "kept from pruning"),
+            (Action::Unchanged, "unchanged"),
+        ] {
+            let n = count(action);
+            if n > 0 {
+                parts.push(format!("{n} {words}"));
+            }
+        }
+        if parts.is_empty() {
+            "nothing to do".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::sync::diff::diff_subset;
+    use crate::sync::tracking::stamp;
+
+    fn object(api_version: &str, kind: &str, name: &str, annotations: Value) -> Value {
+        let mut object = json!({
+            "apiVersion": api_version, "kind": kind,
+            "metadata": {"name": name, "namespace": "shop", "annotations": annotations},
+            "data": {"v": "1"}
+        });
+        if kind == "Namespace" || kind == "CustomResourceDefinition" {
+            object["metadata"]
+                .as_object_mut()
+                .unwrap()
+                .remove("namespace");
+        }
+        let reference = ResourceRef::of(&object).unwrap();
+        stamp(&mut object, "shop", &reference);
+        object
+    }
+
+    fn config_map(name: &str) -> Value {
+        object("v1", "ConfigMap", name, json!({}))
+    }
+
+    struct Fixture {
+        desired: Vec<Value>,
+        live: Vec<Value>,
+        prune: bool,
+        fuse: PruneFuse,
+        confirmed: bool,
+        render: Option<RenderOutcome>,
+    }
+
+    impl Fixture {
+        fn new(desired: Vec<Value>, live: Vec<Value>) -> Self {
+            Fixture {
+                desired,
+                live,
+                prune: true,
+                fuse: PruneFuse::default(),
+                confirmed: false,
+                render: None,
+            }
+        }
+
+        fn plan(&self) -> Result<SyncPlan, PlanError> {
+            let mut diffs = BTreeMap::new();
+            for desired in &self.desired {
+                let reference = ResourceRef::of(desired).unwrap();
+                if let Some(live) = self
+                    .live
+                    .iter()
+                    .find(|l| ResourceRef::of(l).unwrap() == reference)
+                {
+                    diffs.insert(
+                        reference.clone(),
+                        diff_subset(&reference, desired, live, &[]),
+                    );
+                }
+            }
+            plan(PlanInput {
+                app: "shop",
+                desired: &self.desired,
+                render: self
+                    .render
+                    .unwrap_or(RenderOutcome::Rendered(self.desired.len())),
+                live: &self.live,
+                diffs: &diffs,
+                prune: self.prune,
+                fuse: &self.fuse,
+                confirmed: self.confirmed,
+            })
+        }
+    }
+
+    fn actions(plan: &SyncPlan) -> Vec<(String, Action)> {
+        plan.steps
+            .iter()
+            .map(|s| (s.reference.name.clone(), s.action))
+            .collect()
+    }
+
+    #[test]
+    fn objects_are_created_updated_left_and_pruned_with_reasons() {
+        let mut changed = config_map("changed");
+        changed["data"]["v"] = json!("2");
+        let live = vec![
+            config_map("same"),
+            config_map("changed"),
+            config_map("gone"),
+        ];
+        let desired = vec![config_map("new"), config_map("same"), changed];
+        let mut fixture = Fixture::new(desired, live);
+        // One deletion of three live objects is over the default ratio (20%).
+        assert!(fixture.plan().unwrap().fuse_tripped.is_some());
+        fixture.fuse.max_ratio = 0.5;
+        let plan = fixture.plan().unwrap();
+        assert_eq!(
+            actions(&plan),
+            vec![
+                ("changed".into(), Action::Update),
+                ("new".into(), Action::Create),
+                ("same".into(), Action::Unchanged),
+                ("gone".into(), Action::Prune),
+            ]
+        );
+        assert_eq!(plan.steps[0].reason, "differs at /data/v");
+        assert_eq!(plan.steps[1].reason, "not in the cluster");
+        assert_eq!(plan.steps[3].stage, Stage::Prune);
+        assert!(plan.steps[3].object.is_none());
+        assert_eq!(
+            plan.summary(),
+            "1 to create, 1 to update, 1 to prune, 1 unchanged"
+        );
+        assert!(!plan.is_noop());
+    }
+
+    #[test]
+    fn order_is_foundations_then_waves_then_kinds_and_prunes_last() {
+        let desired = vec![
+            object("apps/v1", "Deployment", "web", json!({})),
+            object("v1", "ConfigMap", "settings", json!({})),
+            object("v1", "Service", "web", json!({})),
+            object(
+                "v1",
+                "ConfigMap",
+                "late",
+                json!({"argocd.argoproj.io/sync-wave": "2"}),
+            ),
+            object(
+                "v1",
+                "ConfigMap",
+                "early",
+                json!({"weft.dev/sync-wave": "-1"}),
+            ),
+            object(
+                "v1",
+                "Namespace",
+                "shop",
+                json!({"weft.dev/sync-wave": "5"}),
+            ),
+            object(
+                "apiextensions.k8s.io/v1",
+                "CustomResourceDefinition",
+                "widgets.example.com",
+                json!({}),
+            ),
+            object(
+                "batch/v1",
+                "Job",
+                "migrate",
+                json!({"argocd.argoproj.io/hook": "PreSync"}),
+            ),
+            object(
+                "batch/v1",
+                "Job",
+                "smoke",
+                json!({"weft.dev/hook": "PostSync"}),
+            ),
+        ];
+        let live = vec![
+            object("apps/v1", "Deployment", "old-web", json!({})),
+            object("v1", "ConfigMap", "old-settings", json!({})),
+        ];
+        let mut fixture = Fixture::new(desired, live);
+        fixture.fuse.max_ratio = 0.0;
+        fixture.fuse.max_deletions = 0;
+        let plan = fixture.plan().unwrap();
+        let order: Vec<String> = plan
+            .steps
+            .iter()
+            .map(|s| s.reference.name.clone())
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                "migrate",
+                "shop",
+                "widgets.example.com",
+                "early",
+                "settings",
+                "web",
+                "web",
+                "late",
+                "old-web",
+                "old-settings",
+                "smoke"
+            ]
+        );
+        assert_eq!(plan.steps[2].reference.kind, "CustomResourceDefinition");
+        assert_eq!(plan.steps[5].reference.kind, "Service");
+        assert_eq!(plan.steps[0].action, Action::RunHook);
+        let batches: Vec<(Phase, Stage)> =
+            plan.batches().iter().map(|(p, s, _)| (*p, *s)).collect();
+        assert_eq!(
+            batches,
+            vec![
+                (Phase::PreSync, Stage::Wave(0)),
+                (Phase::Sync, Stage::Foundation),
+                (Phase::Sync, Stage::Wave(-1)),
+                (Phase::Sync, Stage::Wave(0)),
+                (Phase::Sync, Stage::Wave(2)),
+                (Phase::Sync, Stage::Prune),
+                (Phase::PostSync, Stage::Wave(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_and_failed_renders_and_a_tripped_fuse_delete_nothing() {
+        let live: Vec<Value> = (0..20).map(|n| config_map(&format!("cm-{n}"))).collect();
+        let empty = Fixture::new(Vec::new(), live.clone()).plan().unwrap();
+        assert!(
+            empty.steps.iter().all(|s| s.action == Action::Keep),
+            "{empty:?}"
+        );
+        assert!(empty.steps[0].reason.contains("render is empty"));
+        assert!(empty.is_noop());
+
+        let mut failed = Fixture::new(Vec::new(), live.clone());
+        failed.render = Some(RenderOutcome::Failed);
+        let failed = failed.plan().unwrap();
+        assert!(failed.steps.iter().all(|s| s.action == Action::Keep));
+        assert!(failed.steps[0].reason.contains("render failed"));
+
+        // Render keeps 5 of 20: 15 deletions trip both limits.
+        let mut truncated = Fixture::new(live[..5].to_vec(), live.clone());
+        let plan = truncated.plan().unwrap();
+        assert_eq!(
+            plan.steps
+                .iter()
+                .filter(|s| s.action == Action::Prune)
+                .count(),
+            0
+        );
+        assert_eq!(
+            plan.steps
+                .iter()
+                .filter(|s| s.action == Action::Keep)
+                .count(),
+            15
+        );
+        let reason = plan.fuse_tripped.clone().unwrap();
+        assert!(reason.contains("15 deletions > max 10"), "{reason}");
+        assert!(
+            plan.steps
+                .last()
+                .unwrap()
+                .reason
+                .contains("prune fuse tripped")
+        );
+
+        truncated.confirmed = true;
+        let confirmed = truncated.plan().unwrap();
+        assert_eq!(
+            confirmed
+                .steps
+                .iter()
+                .filter(|s| s.action == Action::Prune)
+                .count(),
+            15
+        );
+        assert!(confirmed.fuse_tripped.is_none());
+    }
+
+    #[test]
+    fn strays_hooks_and_apps_without_prune_are_never_pruned() {
+        let mut copy = config_map("copy");
+        copy["metadata"]["annotations"]["weft.dev/tracking-id"] =
+            json!("shop:/ConfigMap:shop/original");
+        let old_hook = object(
+            "batch/v1",
+            "Job",
+            "old-migrate",
+            json!({"weft.dev/hook": "PreSync"}),
+        );
+        let desired: Vec<Value> = (0..10).map(|n| config_map(&format!("cm-{n}"))).collect();
+        let mut live = desired.clone();
+        live.extend([copy, old_hook, config_map("gone")]);
+        let plan = Fixture::new(desired.clone(), live.clone()).plan().unwrap();
+        assert_eq!(
+            plan.strays,
+            vec![Stray {
+                reference: ResourceRef::new("", "ConfigMap", "shop", "copy"),
+                tracking_id: Some("shop:/ConfigMap:shop/original".into())
+            }]
+        );
+        let touched: Vec<(String, Action)> = actions(&plan)
+            .into_iter()
+            .filter(|(_, a)| *a != Action::Unchanged)
+            .collect();
+        assert_eq!(touched, vec![("gone".into(), Action::Prune)]);
+
+        let mut no_prune = Fixture::new(desired, live);
+        no_prune.prune = false;
+        let plan = no_prune.plan().unwrap();
+        let gone = plan
+            .steps
+            .iter()
+            .find(|s| s.reference.name == "gone")
+            .unwrap();
+        assert_eq!(gone.action, Action::Keep);
+        assert!(gone.reason.contains("does not prune"), "{}", gone.reason);
+    }
+
+    #[test]
+    fn bad_renders_are_errors() {
+        let twice = Fixture::new(vec![config_map("a"), config_map("a")], Vec::new()).plan();
+        assert!(matches!(twice, Err(PlanError::Duplicate(r)) if r.name == "a"));
+        let bad_wave = object(
+            "v1",
+            "ConfigMap",
+            "x",
+            json!({"weft.dev/sync-wave": "soon"}),
+        );
+        let error = Fixture::new(vec![bad_wave], Vec::new()).plan().unwrap_err();
+        assert!(error.to_string().contains(":ConfigMap:shop:x"), "{error}");
+        let skipped = object("v1", "ConfigMap", "skip", json!({"weft.dev/hook": "Skip"}));
+        assert!(
+            Fixture::new(vec![skipped], Vec::new())
+                .plan()
+                .unwrap()
+                .steps
+                .is_empty()
+        );
+    }
+}

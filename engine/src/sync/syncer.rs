@@ -1,0 +1,725 @@
+//! Running a sync: render outcome in, operation record out. Compares and plans first (touching nothing), then
+//! applies batch by batch — hooks in their phases, each wave only after the previous one is healthy — prunes what
+//! the fuse allows, and writes every step to the operation's log stream.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+use weft_sdk::{Health, Status};
+
+use super::compare::{Comparer, Comparison};
+use super::fuse::RenderOutcome;
+use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, Trigger};
+use super::order::{HookDeletePolicy, Phase, placement};
+use super::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};
+use crate::app::AppSpec;
+use crate::cluster::{Applier, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
+use crate::health::HealthAssessor;
+use crate::logs::LogStore;
+use crate::plugin::RelatedObjects;
+use crate::resource::ResourceRef;
+
+/// What a sync is asked to do.
+#[derive(Debug, Clone)]
+pub struct SyncRequest {
+    /// What started it.
+    pub trigger: Trigger,
+    /// The revision rendered.
+    pub revision: String,
+    /// The render: objects, or the renderer's error (which never prunes anything).
+    pub rendered: Result<Vec<Value>, String>,
+    /// Plan only: compare and record the plan, change nothing.
+    pub dry_run: bool,
+    /// Accept deletions past the prune fuse.
+    pub confirmed: bool,
+    /// Prune, overriding the app's setting when set.
+    pub prune: Option<bool>,
+    /// Kinds the app had objects of before (from its last sync), where objects to prune may be.
+    pub previous_kinds: BTreeSet<(String, String)>,
+}
+
+/// What a sync leaves besides its operation record.
+#[derive(Debug, Clone, Default)]
+pub struct SyncOutcome {
+    /// The plan, when one was made.
+    pub plan: Option<SyncPlan>,
+    /// The comparison the plan was made from.
+    pub comparison: Option<Comparison>,
+}
+
+/// Runs syncs against one cluster.
+#[derive(Debug, Clone)]
+pub struct Syncer {
+    comparer: Comparer,
+    applier: Applier,
+    live: Arc<LiveCache>,
+    health: Arc<HealthAssessor>,
+    logs: LogStore,
+    poll: Duration,
+}
+
+/// The live cache as a plugin's view of related objects.
+#[derive(Debug, Clone)]
+pub struct LiveRelated(pub Arc<LiveCache>);
+
+impl RelatedObjects for LiveRelated {
+    fn children(&self, uid: &str) -> Vec<String> {
+        self.0
+            .children_of(uid)
+            .iter()
+            .map(|child| child.to_string())
+            .collect()
+    }
+}
+
+impl Syncer {
+    /// A syncer over one cluster's cache and applier, assessing health with `health` and logging to `logs`.
+    pub fn new(
+        comparer: Comparer,
+        applier: Applier,
+        live: Arc<LiveCache>,
+        health: Arc<HealthAssessor>,
+        logs: LogStore,
+    ) -> Self {
+        Syncer {
+            comparer,
+            applier,
+            live,
+            health,
+            logs,
+            poll: Duration::from_millis(100),
+        }
+    }
+
+    /// The comparer (for status and diffs outside a sync).
+    pub fn comparer(&self) -> &Comparer {
+        &self.comparer
+    }
+
+    /// The health assessor.
+    pub fn health(&self) -> &Arc<HealthAssessor> {
+        &self.health
+    }
+
+    /// The live cache.
+    pub fn live(&self) -> &Arc<LiveCache> {
+        &self.live
+    }
+
+    /// Health verdicts for live objects (`None` where nothing has an opinion).
+    pub async fn assess(&self, objects: Vec<Value>) -> Vec<Option<Health>> {
+        let count = objects.len();
+        match self
+            .health
+            .assess(objects, Arc::new(LiveRelated(self.live.clone())))
+            .await
+        {
+            Ok(assessments) => assessments.into_iter().map(|a| a.health).collect(),
+            Err(error) => vec![Some(Health::new(Status::Unknown, error.to_string())); count],
+        }
+    }
+
+    fn log(&self, operation: &Operation, line: impl Into<String>) {
+        let line = line.into();
+        tracing::debug!(app = %operation.app, operation = %operation.id, "{line}");
+        self.logs.append(&operation.id, line);
+    }
+
+    /// Runs one sync of `app`, filling in `operation` (phase, message, results) as it goes.
+    pub async fn sync(
+        &self,
+        app: &AppSpec,
+        request: SyncRequest,
+        operation: &mut Operation,
+    ) -> SyncOutcome {
+        self.logs.open(&operation.id);
+        operation.revision = Some(request.revision.clone());
+        operation.confirmed = request.confirmed;
+        self.log(
+            operation,
+            format!(
+                "{} of {} at revision {}{}",
+                if request.dry_run { "dry run" } else { "sync" },
+                app.name,
+                request.revision,
+                if request.confirmed {
+                    " (deletions confirmed)"
+                } else {
+                    ""
+                }
+            ),
+        );
+        let outcome = self.run(app, request, operation).await;
+        let message = operation.message.clone().unwrap_or_default();
+        self.log(
+            operation,
+            format!("{}: {message}", operation.phase.as_str()),
+        );
+        self.logs.close(&operation.id);
+        outcome
+    }
+
+    async fn run(
+        &self,
+        app: &AppSpec,
+        request: SyncRequest,
+        operation: &mut Operation,
+    ) -> SyncOutcome {
+        let mut outcome = SyncOutcome::default();
+        let (rendered, render) = match &request.rendered {
+            Ok(objects) => (objects.as_slice(), RenderOutcome::Rendered(objects.len())),
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("the render failed, nothing was changed: {error}"),
+                );
+                return outcome;
+            }
+        };
+        let desired = match self
+            .comparer
+            .desired(&app.name, &app.namespace, rendered)
+            .await
+        {
+            Ok(desired) => desired,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("nothing was changed: {error}"),
+                );
+                return outcome;
+            }
+        };
+        let comparison = match self
+            .comparer
+            .compare(&app.name, desired, &request.previous_kinds, &app.ignore)
+            .await
+        {
+            Ok(comparison) => comparison,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("nothing was changed: {error}"),
+                );
+                return outcome;
+            }
+        };
+        let fuse = app.sync.fuse.fuse();
+        let sync_plan = match plan(PlanInput {
+            app: &app.name,
+            desired: &comparison.desired,
+            render,
+            live: &comparison.live,
+            diffs: &comparison.diffs,
+            prune: request.prune.unwrap_or(app.sync.prune),
+            fuse: &fuse,
+            confirmed: request.confirmed,
+        }) {
+            Ok(plan) => plan,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("nothing was changed: {error}"),
+                );
+                outcome.comparison = Some(comparison);
+                return outcome;
+            }
+        };
+        operation.fuse_tripped = sync_plan.fuse_tripped.clone();
+        self.log(operation, format!("plan: {}", sync_plan.summary()));
+        for step in &sync_plan.steps {
+            self.log(
+                operation,
+                format!(
+                    "  {:?} {} [{} {}]: {}",
+                    step.action,
+                    step.reference,
+                    step.phase.as_str(),
+                    stage_name(step.stage),
+                    step.reason
+                ),
+            );
+        }
+        for stray in &sync_plan.strays {
+            self.log(
+                operation,
+                format!(
+                    "  warning: {} carries the app's label but was not applied by it (tracking id {:?}); it is left alone",
+                    stray.reference, stray.tracking_id
+                ),
+            );
+        }
+        if let Some(reason) = &sync_plan.fuse_tripped {
+            self.log(
+                operation,
+                format!("the prune fuse tripped ({reason}): nothing will be deleted until a confirmed sync"),
+            );
+        }
+
+        if request.dry_run {
+            operation.resources = sync_plan
+                .steps
+                .iter()
+                .map(|step| ResourceResult {
+                    reference: step.reference.clone(),
+                    action: step.action,
+                    status: ResultStatus::Skipped,
+                    message: step.reason.clone(),
+                })
+                .collect();
+            operation.finish(
+                OperationPhase::Succeeded,
+                format!("dry run, nothing was changed: {}", sync_plan.summary()),
+            );
+            outcome.plan = Some(sync_plan);
+            outcome.comparison = Some(comparison);
+            return outcome;
+        }
+
+        let force = app.sync.force || operation.trigger == Trigger::SelfHeal;
+        let result = self
+            .execute(app, &sync_plan, &comparison, force, operation)
+            .await;
+        match result {
+            Ok(()) => {
+                let mut message =
+                    format!("synced to {}: {}", request.revision, sync_plan.summary());
+                if let Some(reason) = &sync_plan.fuse_tripped {
+                    message.push_str(&format!(
+                        "; the prune fuse tripped ({reason}), nothing was deleted: confirm the deletions with a confirmed sync"
+                    ));
+                }
+                operation.finish(OperationPhase::Succeeded, message);
+            }
+            Err(message) => {
+                self.run_sync_fail_hooks(&sync_plan, force, operation).await;
+                operation.finish(OperationPhase::Failed, message);
+            }
+        }
+        outcome.plan = Some(sync_plan);
+        outcome.comparison = Some(comparison);
+        outcome
+    }
+
+    async fn execute(
+        &self,
+        app: &AppSpec,
+        sync_plan: &SyncPlan,
+        comparison: &Comparison,
+        force: bool,
+        operation: &mut Operation,
+    ) -> Result<(), String> {
+        if app.sync.create_namespace {
+            self.log(operation, format!("ensuring namespace {}", app.namespace));
+            if let Err(error) = self.applier.ensure_namespace(&app.namespace).await {
+                return Err(format!("creating namespace {}: {error}", app.namespace));
+            }
+        }
+        let timeout = Duration::from_secs(app.sync.wave_timeout_seconds.max(1));
+        let batches: Vec<_> = sync_plan
+            .batches()
+            .into_iter()
+            .filter(|(phase, _, _)| *phase != Phase::SyncFail)
+            .collect();
+        let total = batches.len();
+        for (position, (phase, stage, steps)) in batches.into_iter().enumerate() {
+            let changes = steps.iter().any(|s| s.action.changes_cluster());
+            if changes {
+                self.log(
+                    operation,
+                    format!(
+                        "{} {}: {} step(s)",
+                        phase.as_str(),
+                        stage_name(stage),
+                        steps.len()
+                    ),
+                );
+            }
+            let mut applied = Vec::new();
+            for (index, step) in steps.iter().enumerate() {
+                match self.step(step, comparison, force, timeout, operation).await {
+                    Ok(Some(object)) => applied.push((step.reference.clone(), object)),
+                    Ok(None) => {}
+                    Err(message) => {
+                        for rest in &steps[index + 1..] {
+                            operation.resources.push(skipped(rest));
+                        }
+                        self.skip_rest(sync_plan, phase, stage, operation);
+                        return Err(message);
+                    }
+                }
+            }
+            // A wave waits until the previous one is healthy; the last batch does not hold the sync up (its
+            // health is the app's health from then on).
+            let later = position + 1 < total;
+            if later && !applied.is_empty() {
+                self.log(
+                    operation,
+                    format!("waiting for {} object(s) to be healthy", applied.len()),
+                );
+                if let Err(message) = self.wait_healthy(&applied, timeout).await {
+                    self.skip_rest(sync_plan, phase, stage, operation);
+                    return Err(message);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records every step after (phase, stage) as skipped.
+    fn skip_rest(
+        &self,
+        sync_plan: &SyncPlan,
+        phase: Phase,
+        stage: Stage,
+        operation: &mut Operation,
+    ) {
+        for step in &sync_plan.steps {
+            if step.phase != Phase::SyncFail && (step.phase, step.stage) > (phase, stage) {
+                operation.resources.push(skipped(step));
+            }
+        }
+    }
+
+    /// One step; returns the applied object when the step's health matters for the next wave.
+    async fn step(
+        &self,
+        step: &PlanStep,
+        comparison: &Comparison,
+        force: bool,
+        timeout: Duration,
+        operation: &mut Operation,
+    ) -> Result<Option<Value>, String> {
+        let reference = &step.reference;
+        let record = |operation: &mut Operation, status: ResultStatus, message: String| {
+            operation.resources.push(ResourceResult {
+                reference: reference.clone(),
+                action: step.action,
+                status,
+                message,
+            });
+        };
+        match step.action {
+            Action::Unchanged => {
+                record(operation, ResultStatus::Unchanged, step.reason.clone());
+                Ok(None)
+            }
+            Action::Keep => {
+                self.log(operation, format!("kept {reference}: {}", step.reason));
+                record(operation, ResultStatus::Kept, step.reason.clone());
+                Ok(None)
+            }
+            Action::Prune => match self
+                .applier
+                .delete(reference, Propagation::Background)
+                .await
+            {
+                Ok(outcome) => {
+                    let message = match outcome {
+                        DeleteOutcome::Deleted => "deleted",
+                        DeleteOutcome::AlreadyGone => "already gone",
+                    };
+                    self.log(operation, format!("pruned {reference}: {message}"));
+                    record(operation, ResultStatus::Pruned, message.to_string());
+                    Ok(None)
+                }
+                Err(error) => {
+                    let message = format!("pruning {reference}: {error}");
+                    self.log(operation, &message);
+                    record(operation, ResultStatus::Failed, error.to_string());
+                    Err(message)
+                }
+            },
+            Action::Create | Action::Update => {
+                let object = step.object.as_ref().ok_or("a step without an object")?;
+                match self.apply(object, force).await {
+                    Ok(applied) => {
+                        let verb = if step.action == Action::Create {
+                            "created"
+                        } else {
+                            "updated"
+                        };
+                        self.log(operation, format!("{verb} {reference}"));
+                        record(
+                            operation,
+                            ResultStatus::Applied,
+                            format!("{verb}: {}", step.reason),
+                        );
+                        Ok(Some(applied))
+                    }
+                    Err(error) => {
+                        let message = format!("applying {reference}: {error}");
+                        self.log(operation, &message);
+                        record(operation, ResultStatus::Failed, error);
+                        Err(message)
+                    }
+                }
+            }
+            Action::RunHook => {
+                let object = step.object.as_ref().ok_or("a step without an object")?;
+                let (status, message) = self
+                    .run_hook(reference, object, comparison, force, timeout, operation)
+                    .await;
+                record(operation, status, message.clone());
+                if status == ResultStatus::HookSucceeded {
+                    Ok(None)
+                } else {
+                    Err(format!(
+                        "{} hook {reference} failed: {message}",
+                        step.phase.as_str()
+                    ))
+                }
+            }
+        }
+    }
+
+    async fn apply(&self, object: &Value, force: bool) -> Result<Value, String> {
+        self.applier
+            .apply(
+                object,
+                &ApplyOptions {
+                    force,
+                    dry_run: false,
+                    default_namespace: None,
+                },
+            )
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Re-creates a hook and waits for it to finish: healthy is success, degraded is failure.
+    async fn run_hook(
+        &self,
+        reference: &ResourceRef,
+        object: &Value,
+        comparison: &Comparison,
+        force: bool,
+        timeout: Duration,
+        operation: &mut Operation,
+    ) -> (ResultStatus, String) {
+        let policies = placement(object)
+            .ok()
+            .flatten()
+            .map(|p| p.delete_policies)
+            .unwrap_or_default();
+        let exists =
+            comparison.live_object(reference).is_some() || self.live.get(reference).is_some();
+        if exists && policies.contains(&HookDeletePolicy::BeforeHookCreation) {
+            self.log(
+                operation,
+                format!("deleting the previous run of hook {reference}"),
+            );
+            if let Err(error) = self
+                .applier
+                .delete(reference, Propagation::Foreground)
+                .await
+            {
+                return (
+                    ResultStatus::HookFailed,
+                    format!("deleting its previous run: {error}"),
+                );
+            }
+            if let Err(message) = self.wait_gone(reference, timeout).await {
+                return (ResultStatus::HookFailed, message);
+            }
+        }
+        self.log(operation, format!("running hook {reference}"));
+        let applied = match self.apply(object, force).await {
+            Ok(applied) => applied,
+            Err(error) => return (ResultStatus::HookFailed, error),
+        };
+        let verdict = self.wait_finished(reference, &applied, timeout).await;
+        let (status, message) = match verdict {
+            Ok(message) => (ResultStatus::HookSucceeded, message),
+            Err(message) => (ResultStatus::HookFailed, message),
+        };
+        let delete = match status {
+            ResultStatus::HookSucceeded => policies.contains(&HookDeletePolicy::HookSucceeded),
+            _ => policies.contains(&HookDeletePolicy::HookFailed),
+        };
+        if delete {
+            // Background: the hook's own pods go with it; nothing waits on them.
+            let _ = self
+                .applier
+                .delete(reference, Propagation::Background)
+                .await;
+        }
+        self.log(
+            operation,
+            format!(
+                "hook {reference} {}: {message}",
+                if status == ResultStatus::HookSucceeded {
+                    "succeeded"
+                } else {
+                    "failed"
+                }
+            ),
+        );
+        (status, message)
+    }
+
+    async fn run_sync_fail_hooks(
+        &self,
+        sync_plan: &SyncPlan,
+        force: bool,
+        operation: &mut Operation,
+    ) {
+        let hooks: Vec<&PlanStep> = sync_plan
+            .steps
+            .iter()
+            .filter(|s| s.phase == Phase::SyncFail)
+            .collect();
+        for step in hooks {
+            let Some(object) = &step.object else { continue };
+            let (status, message) = self
+                .run_hook(
+                    &step.reference,
+                    object,
+                    &Comparison::default(),
+                    force,
+                    Duration::from_secs(60),
+                    operation,
+                )
+                .await;
+            operation.resources.push(ResourceResult {
+                reference: step.reference.clone(),
+                action: step.action,
+                status,
+                message,
+            });
+        }
+    }
+
+    /// The cached object once the cache has caught up with an apply that returned `applied`.
+    fn fresh(&self, reference: &ResourceRef, applied: &Value) -> Option<Value> {
+        let cached = self.live.get(reference)?;
+        let generation = |o: &Value| o.pointer("/metadata/generation").and_then(Value::as_i64);
+        let uid = |o: &Value| {
+            o.pointer("/metadata/uid")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        if uid(&cached) != uid(applied) {
+            return None;
+        }
+        match (generation(&cached), generation(applied)) {
+            (Some(cached_generation), Some(applied_generation))
+                if cached_generation < applied_generation =>
+            {
+                None
+            }
+            _ => Some(cached),
+        }
+    }
+
+    /// Waits until every applied object is healthy (suspended or without a verdict counts); fails at once when
+    /// one is degraded.
+    async fn wait_healthy(
+        &self,
+        applied: &[(ResourceRef, Value)],
+        timeout: Duration,
+    ) -> Result<(), String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let mut waiting = Vec::new();
+            let mut objects = Vec::new();
+            let mut references = Vec::new();
+            for (reference, object) in applied {
+                match self.fresh(reference, object) {
+                    Some(cached) => {
+                        objects.push(cached);
+                        references.push(reference.clone());
+                    }
+                    None => waiting.push(format!("{reference} is not observed yet")),
+                }
+            }
+            for (reference, health) in references.iter().zip(self.assess(objects).await) {
+                match health {
+                    Some(health) if health.status == Status::Degraded => {
+                        return Err(format!("{reference} is degraded: {}", health.message));
+                    }
+                    Some(health)
+                        if matches!(health.status, Status::Progressing | Status::Missing) =>
+                    {
+                        waiting.push(format!(
+                            "{reference} is {}: {}",
+                            health.status.as_str(),
+                            health.message
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            if waiting.is_empty() {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(format!(
+                    "the wave was not healthy after {timeout:?}: {}",
+                    waiting.join("; ")
+                ));
+            }
+            tokio::time::sleep(self.poll).await;
+        }
+    }
+
+    /// Waits for a hook to finish: `Ok` with its message when healthy, `Err` when degraded or out of time.
+    async fn wait_finished(
+        &self,
+        reference: &ResourceRef,
+        applied: &Value,
+        timeout: Duration,
+    ) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        let mut last = String::from("not observed yet");
+        loop {
+            if let Some(cached) = self.fresh(reference, applied) {
+                let verdict = self.assess(vec![cached]).await.pop().flatten();
+                match verdict {
+                    Some(health) if health.status == Status::Healthy => return Ok(health.message),
+                    Some(health) if health.status == Status::Degraded => return Err(health.message),
+                    Some(health) => {
+                        last = format!("{}: {}", health.status.as_str(), health.message)
+                    }
+                    // No opinion on the kind: created is done.
+                    None => return Ok("created".into()),
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(format!("not finished after {timeout:?} ({last})"));
+            }
+            tokio::time::sleep(self.poll).await;
+        }
+    }
+
+    async fn wait_gone(&self, reference: &ResourceRef, timeout: Duration) -> Result<(), String> {
+        let deadline = Instant::now() + timeout;
+        while self.live.get(reference).is_some() {
+            if Instant::now() >= deadline {
+                return Err(format!("{reference} was still there after {timeout:?}"));
+            }
+            tokio::time::sleep(self.poll).await;
+        }
+        Ok(())
+    }
+}
+
+fn skipped(step: &PlanStep) -> ResourceResult {
+    ResourceResult {
+        reference: step.reference.clone(),
+        action: step.action,
+        status: ResultStatus::Skipped,
+        message: "not reached: an earlier step failed".into(),
+    }
+}
+
+fn stage_name(stage: Stage) -> String {
+    match stage {
+        Stage::Foundation => "namespaces and CRDs".into(),
+        Stage::Wave(wave) => format!("wave {wave}"),
+        Stage::Prune => "prune".into(),
+    }
+}
