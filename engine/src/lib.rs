@@ -1,17 +1,19 @@
 //! Weft's host engine: runs sandboxed Wasm plugins and chooses the plugin for each object or app.
 //!
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
+//! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`plugin`]: the wasmtime host — loading, compiling and caching components, and calling them under limits.
 //! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
 //! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
 //! - [`render`]: checking and caching what renderer plugins produce.
-//! - [`sync`]: making the cluster match the render; so far the prune fuse.
+//! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
 //! - [`logs`]: bounded in-memory log streams that clients follow from the first line.
 //! - [`cluster`]: talking to a cluster: served kinds, a watch-backed live cache, server-side apply, pod logs.
 //! - [`resource`]: naming one object (`group:kind:namespace:name`).
 //! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
 
 pub mod app;
+pub mod deploy;
 pub mod cluster;
 pub mod health;
 pub mod logs;

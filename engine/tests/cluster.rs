@@ -5,11 +5,11 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 use weft_engine::cluster::{
-    ApplyError, ApplyOptions, Applier, ClusterError, DeleteOutcome, KindCatalog, LiveCache,
+    Applier, ApplyError, ApplyOptions, ClusterError, DeleteOutcome, KindCatalog, LiveCache,
     LiveEvent, Propagation, log_stream, pod_log,
 };
 use weft_engine::resource::ResourceRef;
@@ -106,15 +106,28 @@ async fn discovery_resolves_kinds_scopes_and_new_definitions() {
     let namespace = cluster.catalog.resolve("", "Namespace").await.unwrap();
     assert!(!namespace.namespaced);
 
-    let unknown = cluster.catalog.resolve("example.com", "Gadget").await.unwrap_err();
-    assert!(matches!(unknown, ClusterError::UnknownKind { .. }), "{unknown:?}");
-    assert!(unknown.to_string().contains("example.com/Gadget"), "{unknown}");
+    let unknown = cluster
+        .catalog
+        .resolve("example.com", "Gadget")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, ClusterError::UnknownKind { .. }),
+        "{unknown:?}"
+    );
+    assert!(
+        unknown.to_string().contains("example.com/Gadget"),
+        "{unknown}"
+    );
     let version = cluster
         .catalog
         .resolve_api_version("apps/v1beta1", "Deployment")
         .await
         .unwrap_err();
-    assert!(matches!(version, ClusterError::VersionNotServed { .. }), "{version}");
+    assert!(
+        matches!(version, ClusterError::VersionNotServed { .. }),
+        "{version}"
+    );
 
     // A definition created now serves its kind; the catalog notices on the next miss.
     cluster
@@ -125,7 +138,11 @@ async fn discovery_resolves_kinds_scopes_and_new_definitions() {
                 "versions": [{"name": "v1", "served": true, "storage": true,
                     "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}}))
         .await;
-    let gadget = cluster.catalog.resolve("example.com", "Gadget").await.unwrap();
+    let gadget = cluster
+        .catalog
+        .resolve("example.com", "Gadget")
+        .await
+        .unwrap();
     assert_eq!(gadget.resource.api_version, "example.com/v1");
     assert_eq!(gadget.resource.plural, "gadgets");
     assert!(!gadget.namespaced);
@@ -143,7 +160,8 @@ async fn the_live_cache_follows_applies_and_owner_trees() {
         live.ensure(group, kind).await.unwrap();
     }
     let mut desired = deployment("web", 2);
-    stamp(&mut desired, "shop", &reference(&desired));
+    let desired_ref = reference(&desired);
+    stamp(&mut desired, "shop", &desired_ref);
     cluster.apply(&desired).await;
 
     let found = live
@@ -158,7 +176,9 @@ async fn the_live_cache_follows_applies_and_owner_trees() {
 
     let uid = found["metadata"]["uid"].as_str().unwrap().to_string();
     let replica_set = eventually("the ReplicaSet", || async {
-        live.children_of(&uid).into_iter().find(|o| o["kind"] == "ReplicaSet")
+        live.children_of(&uid)
+            .into_iter()
+            .find(|o| o["kind"] == "ReplicaSet")
     })
     .await;
     assert_eq!(replica_set["apiVersion"], "apps/v1");
@@ -168,7 +188,10 @@ async fn the_live_cache_follows_applies_and_owner_trees() {
         (pods.len() == 2).then_some(pods)
     })
     .await;
-    assert!(pods.iter().all(|pod| pod["kind"] == "Pod" && pod["apiVersion"] == "v1"));
+    assert!(
+        pods.iter()
+            .all(|pod| pod["kind"] == "Pod" && pod["apiVersion"] == "v1")
+    );
     let mut kinds = live.kinds();
     kinds.sort();
     assert_eq!(kinds.len(), 3);
@@ -182,7 +205,8 @@ async fn secrets_are_cached_only_with_the_tracking_label() {
         let mut object = json!({"apiVersion": "v1", "kind": "Secret",
             "metadata": {"name": name, "namespace": "default"}, "stringData": {"password": "hunter2"}});
         if let Some(app) = app {
-            stamp(&mut object, app, &reference(&object));
+            let object_ref = reference(&object);
+            stamp(&mut object, app, &object_ref);
         }
         object
     };
@@ -190,17 +214,30 @@ async fn secrets_are_cached_only_with_the_tracking_label() {
     cluster.apply(&secret("owned-before", Some("shop"))).await;
     let live = cluster.live();
     live.ensure("", "Secret").await.unwrap();
-    assert!(live.get(&reference(&secret("owned-before", None))).is_some());
-    assert!(live.get(&reference(&secret("plain-before", None))).is_none());
+    assert!(
+        live.get(&reference(&secret("owned-before", None)))
+            .is_some()
+    );
+    assert!(
+        live.get(&reference(&secret("plain-before", None)))
+            .is_none()
+    );
 
     // Objects of one kind arrive in order, so once the later labelled one is in, the unlabelled one was skipped.
     cluster.apply(&secret("plain-after", None)).await;
     cluster.apply(&secret("owned-after", Some("shop"))).await;
-    live.wait_for(&reference(&secret("owned-after", None)), |o| o.is_some(), WAIT)
-        .await
-        .unwrap();
+    live.wait_for(
+        &reference(&secret("owned-after", None)),
+        |o| o.is_some(),
+        WAIT,
+    )
+    .await
+    .unwrap();
     assert_eq!(names(&live.all()), ["owned-after", "owned-before"]);
-    assert_eq!(names(&live.objects_of_app("shop")), ["owned-after", "owned-before"]);
+    assert_eq!(
+        names(&live.objects_of_app("shop")),
+        ["owned-after", "owned-before"]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -215,13 +252,10 @@ async fn the_change_feed_reports_applies_and_drift() {
         reference: reference(&desired),
         app: Some("shop".into()),
     };
-    let next = |feed: &mut tokio::sync::broadcast::Receiver<LiveEvent>| {
-        let mut feed = feed.resubscribe();
-        std::mem::swap(&mut feed, &mut feed.resubscribe());
-        feed
-    };
-    let _ = next; // the feed itself is read below
-    let event = tokio::time::timeout(WAIT, feed.recv()).await.unwrap().unwrap();
+    let event = tokio::time::timeout(WAIT, feed.recv())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(event, expected);
     assert_eq!(
         live.get(&expected.reference).unwrap()["data"]["mode"],
@@ -238,40 +272,59 @@ async fn the_change_feed_reports_applies_and_drift() {
     )
     .await
     .unwrap();
-    let event = tokio::time::timeout(WAIT, feed.recv()).await.unwrap().unwrap();
+    let event = tokio::time::timeout(WAIT, feed.recv())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(event, expected);
-    assert_eq!(live.get(&expected.reference).unwrap()["data"]["mode"], "slow");
+    assert_eq!(
+        live.get(&expected.reference).unwrap()["data"]["mode"],
+        "slow"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_cut_watch_over_compacted_history_still_follows() {
+async fn a_relist_after_gone_reports_what_changed_in_the_gap() {
     let cluster = cluster();
+    // The watch that follows the initial list is held back; meanwhile an object is created and the history
+    // forgotten, so the watch gets 410 Gone and only a relist can find the object.
     cluster.sim.faults().add(
         FaultRule::new(
             Some(Verb::Watch),
             Some("configmaps"),
-            FaultAction::DropWatchAfter(Duration::from_millis(10)),
+            FaultAction::Latency(Duration::from_millis(500)),
         )
-        .times(3),
+        .times(1),
     );
     let live = cluster.live();
     live.ensure("", "ConfigMap").await.unwrap();
+    let mut feed = live.subscribe();
     let maps: Api<ConfigMap> = Api::default_namespaced(cluster.sim.client());
-    for name in ["during-gap", "after-gap"] {
-        cluster.sim.compact_watch_history();
-        let map: ConfigMap =
-            serde_json::from_value(config_map(name, None, json!({"k": "v"}))).unwrap();
-        maps.create(&PostParams::default(), &map).await.unwrap();
-    }
-    for name in ["during-gap", "after-gap"] {
-        live.wait_for(
-            &ResourceRef::new("", "ConfigMap", "default", name),
-            |o| o.is_some(),
-            WAIT,
-        )
+    let map: ConfigMap =
+        serde_json::from_value(config_map("during-gap", Some("shop"), json!({"k": "v"}))).unwrap();
+    maps.create(&PostParams::default(), &map).await.unwrap();
+    cluster.sim.compact_watch_history();
+
+    let gap = ResourceRef::new("", "ConfigMap", "default", "during-gap");
+    let event = tokio::time::timeout(WAIT, feed.recv())
         .await
+        .unwrap()
         .unwrap();
-    }
+    assert_eq!(
+        event,
+        LiveEvent {
+            reference: gap.clone(),
+            app: Some("shop".into())
+        }
+    );
+    assert!(live.get(&gap).is_some());
+
+    // The relisted watcher follows on.
+    cluster
+        .apply(&config_map("after-gap", None, json!({})))
+        .await;
+    let after = ResourceRef::new("", "ConfigMap", "default", "after-gap");
+    live.wait_for(&after, |o| o.is_some(), WAIT).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -292,7 +345,10 @@ async fn apply_creates_updates_and_reports_conflicts() {
 
     // Without a namespace, the caller's default namespace is used.
     let mut elsewhere = config_map("elsewhere", None, json!({}));
-    elsewhere["metadata"].as_object_mut().unwrap().remove("namespace");
+    elsewhere["metadata"]
+        .as_object_mut()
+        .unwrap()
+        .remove("namespace");
     cluster.applier.ensure_namespace("team-a").await.unwrap();
     let options = ApplyOptions {
         default_namespace: Some("team-a".into()),
@@ -312,14 +368,23 @@ async fn apply_creates_updates_and_reports_conflicts() {
     .unwrap();
     let conflict = cluster
         .applier
-        .apply(&config_map("settings", None, json!({"mode": "slow"})), &ApplyOptions::default())
+        .apply(
+            &config_map("settings", None, json!({"mode": "slow"})),
+            &ApplyOptions::default(),
+        )
         .await
         .unwrap_err();
     assert!(conflict.is_conflict(), "{conflict:?}");
     let message = conflict.to_string();
-    assert!(message.starts_with("ConfigMap default/settings: "), "{message}");
+    assert!(
+        message.starts_with("ConfigMap default/settings: "),
+        "{message}"
+    );
     assert!(message.contains("intruder"), "{message}");
-    assert!(matches!(conflict, ApplyError::Api { attempts: 1, .. }), "{conflict:?}");
+    assert!(
+        matches!(conflict, ApplyError::Api { attempts: 1, .. }),
+        "{conflict:?}"
+    );
 
     let forced = ApplyOptions {
         force: true,
@@ -327,7 +392,10 @@ async fn apply_creates_updates_and_reports_conflicts() {
     };
     let taken = cluster
         .applier
-        .apply(&config_map("settings", None, json!({"mode": "slow"})), &forced)
+        .apply(
+            &config_map("settings", None, json!({"mode": "slow"})),
+            &forced,
+        )
         .await
         .unwrap();
     assert_eq!(taken["data"]["mode"], "slow");
@@ -341,13 +409,19 @@ async fn dry_run_changes_nothing_and_shows_defaults() {
         dry_run: true,
         ..ApplyOptions::default()
     };
-    let preview = cluster.applier.apply(&deployment("preview", 1), &dry).await.unwrap();
+    let preview = cluster
+        .applier
+        .apply(&deployment("preview", 1), &dry)
+        .await
+        .unwrap();
     assert_eq!(preview["spec"]["revisionHistoryLimit"], 10);
     let deployments: Api<k8s_openapi::api::apps::v1::Deployment> =
         Api::default_namespaced(cluster.sim.client());
     assert!(deployments.get_opt("preview").await.unwrap().is_none());
 
-    cluster.apply(&config_map("settings", None, json!({"mode": "fast"}))).await;
+    cluster
+        .apply(&config_map("settings", None, json!({"mode": "fast"})))
+        .await;
     let changed = cluster
         .applier
         .apply(&config_map("settings", None, json!({"mode": "slow"})), &dry)
@@ -365,7 +439,9 @@ async fn server_errors_are_retried_and_answers_are_not() {
     let faults = cluster.sim.faults();
     faults.add(FaultRule::error(Some(Verb::Patch), Some("configmaps"), 503).times(2));
     let started = Instant::now();
-    let applied = cluster.apply(&config_map("retried", None, json!({"k": "v"}))).await;
+    let applied = cluster
+        .apply(&config_map("retried", None, json!({"k": "v"})))
+        .await;
     assert_eq!(applied["data"]["k"], "v");
     assert!(
         started.elapsed() >= Duration::from_millis(400),
@@ -384,8 +460,13 @@ async fn server_errors_are_retried_and_answers_are_not() {
         .times(1),
     );
     let started = Instant::now();
-    cluster.apply(&config_map("throttled", None, json!({}))).await;
-    assert!(started.elapsed() >= Duration::from_secs(1), "Retry-After was honoured");
+    cluster
+        .apply(&config_map("throttled", None, json!({})))
+        .await;
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After was honoured"
+    );
 
     // An invalid object is an answer: reported at once with the API's message.
     let invalid = cluster
@@ -395,7 +476,7 @@ async fn server_errors_are_retried_and_answers_are_not() {
         .unwrap_err();
     let ApplyError::Api {
         code,
-        reason,
+        ref reason,
         attempts,
         ref message,
         ..
@@ -405,7 +486,11 @@ async fn server_errors_are_retried_and_answers_are_not() {
     };
     assert_eq!((code, reason.as_str(), attempts), (422, "Invalid", 1));
     assert!(message.contains("greater than or equal to 0"), "{message}");
-    assert!(invalid.to_string().starts_with("apps/Deployment default/broken: "));
+    assert!(
+        invalid
+            .to_string()
+            .starts_with("apps/Deployment default/broken: ")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -414,14 +499,23 @@ async fn deletes_report_objects_already_gone() {
     let desired = config_map("doomed", None, json!({}));
     cluster.apply(&desired).await;
     let doomed = reference(&desired);
-    let first = cluster.applier.delete(&doomed, Propagation::Background).await;
+    let first = cluster
+        .applier
+        .delete(&doomed, Propagation::Background)
+        .await;
     assert_eq!(first.unwrap(), DeleteOutcome::Deleted);
-    let again = cluster.applier.delete(&doomed, Propagation::Foreground).await;
+    let again = cluster
+        .applier
+        .delete(&doomed, Propagation::Foreground)
+        .await;
     assert_eq!(again.unwrap(), DeleteOutcome::AlreadyGone);
 
     let unplaced = ResourceRef::new("", "ConfigMap", "", "doomed");
     let missing = cluster.applier.delete(&unplaced, Propagation::Orphan).await;
-    assert!(matches!(missing, Err(ApplyError::MissingNamespace { .. })), "{missing:?}");
+    assert!(
+        matches!(missing, Err(ApplyError::MissingNamespace { .. })),
+        "{missing:?}"
+    );
 
     assert!(cluster.applier.ensure_namespace("fresh").await.unwrap());
     assert!(!cluster.applier.ensure_namespace("fresh").await.unwrap());
@@ -442,8 +536,13 @@ async fn pod_logs_are_the_simulators_lines() {
     })
     .await;
     assert_eq!(log, format!("{}\n", expected.join("\n")));
-    let tail = pod_log(&client, "default", "web-0", Some("app"), Some(2)).await.unwrap();
-    assert_eq!(tail, format!("{}\n", expected[expected.len() - 2..].join("\n")));
+    let tail = pod_log(&client, "default", "web-0", Some("app"), Some(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        tail,
+        format!("{}\n", expected[expected.len() - 2..].join("\n"))
+    );
 
     let followed: Vec<String> = log_stream(&client, "default", "web-0", Some("app"), None)
         .take(expected.len())
@@ -452,7 +551,9 @@ async fn pod_logs_are_the_simulators_lines() {
         .await;
     assert_eq!(followed, expected);
 
-    let missing = pod_log(&client, "default", "no-such-pod", None, None).await.unwrap_err();
+    let missing = pod_log(&client, "default", "no-such-pod", None, None)
+        .await
+        .unwrap_err();
     assert_eq!(missing.status_code(), Some(404), "{missing}");
     let first = log_stream(&client, "default", "no-such-pod", None, None)
         .next()

@@ -56,12 +56,15 @@ pub struct LiveEvent {
 pub struct LiveCache {
     client: Client,
     catalog: KindCatalog,
-    kinds: Arc<RwLock<BTreeMap<(String, String), Arc<WatchedKind>>>>,
+    kinds: RwLock<WatchedKinds>,
     feed: broadcast::Sender<LiveEvent>,
     /// The watcher tasks; dropping the set aborts them.
     tasks: Mutex<JoinSet<()>>,
     initial_sync_timeout: Duration,
 }
+
+/// The watched kinds by `(group, kind)`.
+type WatchedKinds = BTreeMap<(String, String), Arc<WatchedKind>>;
 
 /// One watched kind: what it is, its store and how far its watcher got.
 struct WatchedKind {
@@ -95,7 +98,7 @@ impl LiveCache {
         LiveCache {
             client,
             catalog,
-            kinds: Arc::default(),
+            kinds: RwLock::default(),
             feed: broadcast::channel(FEED_CAPACITY).0,
             tasks: Mutex::new(JoinSet::new()),
             initial_sync_timeout: DEFAULT_INITIAL_SYNC_TIMEOUT,

@@ -9,6 +9,7 @@
 //! - [`pod_log`] and [`log_stream`]: container logs, whole or followed line by line.
 
 mod apply;
+mod kind_index;
 mod kinds;
 mod live;
 mod live_store;

@@ -43,7 +43,7 @@ pub fn log_stream(
     pod: &str,
     container: Option<&str>,
     tail_lines: Option<i64>,
-) -> impl Stream<Item = Result<String, ClusterError>> + Send + 'static {
+) -> impl Stream<Item = Result<String, ClusterError>> + Send + Unpin + 'static {
     let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
     let params = params(container, tail_lines, true);
     let pod = pod.to_string();
@@ -69,4 +69,5 @@ pub fn log_stream(
         }
     })
     .flatten()
+    .boxed()
 }

@@ -17,6 +17,18 @@ use super::tracking::{Ownership, ownership};
 use super::tree::{Node, NodeStatus, build_tree};
 use crate::resource::ResourceRef;
 
+/// Kinds whose objects the resource tree shows under an app's own objects (made by controllers, so they carry
+/// no tracking label): watched from the first time a tree is asked for.
+pub const TREE_CHILD_KINDS: [(&str, &str); 7] = [
+    ("apps", "ReplicaSet"),
+    ("", "Pod"),
+    ("apps", "ControllerRevision"),
+    ("batch", "Job"),
+    ("discovery.k8s.io", "EndpointSlice"),
+    ("", "Endpoints"),
+    ("", "PersistentVolumeClaim"),
+];
+
 /// One of the app's objects.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -95,16 +107,32 @@ impl Syncer {
             .filter_map(|(_, _, live, _)| live.map(|o| (*o).clone()))
             .collect();
         let mut verdicts = self.assess(live_objects).await.into_iter();
+        self.ensure_child_kinds().await;
         let mut resources = Vec::new();
         let mut healths = Vec::new();
         for (reference, sync, live, requires_pruning) in entries {
-            let health = match live {
+            let mut health = match live {
                 None => Health::new(Status::Missing, "not in the cluster"),
                 Some(_) => verdicts
                     .next()
                     .flatten()
                     .unwrap_or_else(|| Health::new(Status::Healthy, "")),
             };
+            // A workload whose pods cannot run is degraded now, naming the pod's reason, rather than progressing
+            // until its progress deadline.
+            if matches!(health.status, Status::Progressing | Status::Degraded)
+                && let Some(uid) = live.and_then(uid)
+                && let Some((pod, failure)) = self.failing_pod(&uid).await
+            {
+                health = Health::new(
+                    Status::Degraded,
+                    if health.message.is_empty() {
+                        format!("pod {pod}: {}", failure.message)
+                    } else {
+                        format!("{}; pod {pod}: {}", health.message, failure.message)
+                    },
+                );
+            }
             resources.push(ResourceStatus {
                 reference: reference.clone(),
                 sync,
@@ -129,6 +157,49 @@ impl Syncer {
         }
     }
 
+    async fn ensure_child_kinds(&self) {
+        for (group, kind) in TREE_CHILD_KINDS {
+            // A cluster that does not serve a kind has no such children; one that refuses the watch shows less.
+            if let Err(error) = self.live().ensure(group, kind).await {
+                tracing::debug!("cannot watch {group}/{kind} for the resource tree: {error}");
+            }
+        }
+    }
+
+    /// The first degraded pod among an object's descendants (by namespace/name), with its verdict.
+    async fn failing_pod(&self, owner: &str) -> Option<(String, Health)> {
+        let mut pods = Vec::new();
+        let mut frontier = vec![owner.to_string()];
+        let mut seen: std::collections::BTreeSet<String> = frontier.iter().cloned().collect();
+        while let Some(next) = frontier.pop() {
+            for child in self.live().children_of(&next) {
+                let Some(child_uid) = uid(&child) else {
+                    continue;
+                };
+                if !seen.insert(child_uid.clone()) {
+                    continue;
+                }
+                if child.get("kind").and_then(Value::as_str) == Some("Pod") {
+                    pods.push(child);
+                } else {
+                    frontier.push(child_uid);
+                }
+            }
+        }
+        pods.sort_by_key(|p| ResourceRef::of(p).ok());
+        let verdicts = self.assess(pods.clone()).await;
+        pods.iter().zip(verdicts).find_map(|(pod, health)| {
+            let health = health?;
+            (health.status == Status::Degraded).then(|| {
+                let reference = ResourceRef::of(pod).ok()?;
+                Some((
+                    format!("{}/{}", reference.namespace, reference.name),
+                    health,
+                ))
+            })?
+        })
+    }
+
     /// The app's resource tree: its live objects (no Secrets) and their descendants by ownerReference, with the
     /// health and sync of `status` for the app's own objects and a fresh health verdict for the others.
     pub async fn tree(&self, status: &AppStatus, comparison: &Comparison) -> Vec<Node> {
@@ -138,7 +209,8 @@ impl Syncer {
             .filter(|r| !r.reference.is_secret())
             .filter_map(|r| comparison.live_object(&r.reference).cloned())
             .collect();
-        // Descendants, breadth first over ownerReference UIDs.
+        self.ensure_child_kinds().await;
+        // Descendants, over ownerReference UIDs.
         let mut candidates: Vec<Value> = Vec::new();
         let mut frontier: Vec<String> = roots.iter().filter_map(uid).collect();
         let mut seen: std::collections::BTreeSet<String> = frontier.iter().cloned().collect();

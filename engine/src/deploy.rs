@@ -1,0 +1,411 @@
+//! One app from source to cluster: render the pinned revision, sync it, and remember what was deployed, so that a
+//! later rollback can render and sync an earlier revision again (or pin the main workload's image to an earlier
+//! version, the GitOps plane's rollback).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::app::AppSpec;
+use crate::render::{RenderFailure, RenderPipeline};
+use crate::resource::ResourceRef;
+use crate::sync::compare::Comparison;
+use crate::sync::observe::AppStatus;
+use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
+use crate::sync::status::{declared_version, image_tag, main_workload_image};
+use crate::sync::syncer::{SyncOutcome, SyncRequest, Syncer};
+use crate::sync::tree::Node;
+
+/// What Weft remembers about one app between operations.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AppState {
+    /// The revisions actually deployed.
+    pub history: History,
+    /// The revision of the last successful sync.
+    pub synced_revision: Option<String>,
+    /// The kinds the app had objects of at its last sync (where objects to prune are looked for).
+    pub kinds: BTreeSet<(String, String)>,
+    /// An image tag the main workload is pinned to by a version rollback, until a sync clears it.
+    pub pinned_version: Option<String>,
+    /// Automated sync turned off by a rollback that asked for it.
+    pub automation_suspended: bool,
+}
+
+/// What a sync is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct SyncSpec {
+    /// A revision to sync instead of the source's ref (a commit, or a ref resolved now).
+    pub revision: Option<String>,
+    /// Plan only.
+    pub dry_run: bool,
+    /// Accept deletions past the prune fuse.
+    pub confirmed: bool,
+    /// Prune, overriding the app's setting.
+    pub prune: Option<bool>,
+}
+
+/// Where a rollback goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", untagged)]
+pub enum RollbackTarget {
+    /// A history entry: its revision is rendered and synced again.
+    History {
+        /// The entry's id.
+        history_id: u64,
+    },
+    /// A prior version: the main workload's image tag is pinned to it on the current revision.
+    Version {
+        /// The image tag, one the history has deployed.
+        version: String,
+    },
+}
+
+/// Why a rollback is refused. Nothing is changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RollbackError {
+    /// Automated sync would undo the rollback at its next reconcile.
+    #[error(
+        "app {0} has automated sync on, which would undo the rollback; roll back with automated sync turned off (disable_automated) or turn it off first"
+    )]
+    Automated(String),
+    /// No such history entry.
+    #[error("app {app} has no history entry {id} (it has: {known})")]
+    UnknownEntry {
+        /// The app.
+        app: String,
+        /// The id asked for.
+        id: u64,
+        /// The ids it has.
+        known: String,
+    },
+    /// The version was never deployed.
+    #[error("app {app} never deployed version {version:?} (deployed: {known})")]
+    UnknownVersion {
+        /// The app.
+        app: String,
+        /// The version asked for.
+        version: String,
+        /// The versions its history has.
+        known: String,
+    },
+    /// The app has nothing deployed to pin.
+    #[error("app {0} has no deployed revision to pin a version on")]
+    NothingDeployed(String),
+}
+
+/// Renders and syncs apps.
+#[derive(Debug, Clone)]
+pub struct Deployer {
+    pipeline: Arc<RenderPipeline>,
+    syncer: Syncer,
+}
+
+impl Deployer {
+    /// A deployer rendering with `pipeline` and syncing with `syncer`.
+    pub fn new(pipeline: Arc<RenderPipeline>, syncer: Syncer) -> Self {
+        Deployer { pipeline, syncer }
+    }
+
+    /// The syncer.
+    pub fn syncer(&self) -> &Syncer {
+        &self.syncer
+    }
+
+    /// The render pipeline.
+    pub fn pipeline(&self) -> &Arc<RenderPipeline> {
+        &self.pipeline
+    }
+
+    /// Resolves the app's source to a revision now (a ref to its commit).
+    pub async fn resolve(&self, app: &AppSpec) -> Result<String, RenderFailure> {
+        let pipeline = self.pipeline.clone();
+        let source = app.app_source().map_err(|e| RenderFailure::Tree {
+            path: app.source.path.clone().into(),
+            message: e.to_string(),
+        })?;
+        tokio::task::spawn_blocking(move || pipeline.resolve(&source))
+            .await
+            .map_err(|e| RenderFailure::Tree {
+                path: app.source.path.clone().into(),
+                message: format!("the resolve task failed: {e}"),
+            })?
+    }
+
+    /// Renders the app at `revision` (with the pinned version applied, if any).
+    pub async fn render(
+        &self,
+        app: &AppSpec,
+        revision: &str,
+        pinned_version: Option<&str>,
+    ) -> Result<Vec<Value>, RenderFailure> {
+        let pipeline = self.pipeline.clone();
+        let source = app.app_source().map_err(|e| RenderFailure::Tree {
+            path: app.source.path.clone().into(),
+            message: e.to_string(),
+        })?;
+        let request = app.render_request();
+        let app_type = app.app_type.clone();
+        let revision_owned = revision.to_string();
+        let rendered = tokio::task::spawn_blocking(move || {
+            pipeline.render(&source, &revision_owned, &app_type, &request)
+        })
+        .await
+        .map_err(|e| RenderFailure::Tree {
+            path: app.source.path.clone().into(),
+            message: format!("the render task failed: {e}"),
+        })??;
+        let mut objects: Vec<Value> = rendered.manifests.into_iter().map(|m| m.object).collect();
+        if let Some(version) = pinned_version {
+            pin_version(&mut objects, version);
+        }
+        Ok(objects)
+    }
+
+    /// Syncs the app: resolves (or takes) the revision, renders it and runs the sync. On success the deploy is
+    /// recorded in `state`'s history. A manual sync clears a pinned version.
+    pub async fn sync(
+        &self,
+        app: &AppSpec,
+        state: &mut AppState,
+        spec: SyncSpec,
+        operation: &mut Operation,
+    ) -> SyncOutcome {
+        if operation.trigger == Trigger::Manual && !spec.dry_run {
+            state.pinned_version = None;
+        }
+        let revision = match spec.revision.clone() {
+            Some(revision) => Ok(revision),
+            None => self.resolve(app).await,
+        };
+        let revision = match revision {
+            Ok(revision) => revision,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("the source could not be resolved, nothing was changed: {error}"),
+                );
+                return SyncOutcome::default();
+            }
+        };
+        let pinned = state.pinned_version.clone();
+        self.run(app, state, revision, pinned, spec, operation)
+            .await
+    }
+
+    async fn run(
+        &self,
+        app: &AppSpec,
+        state: &mut AppState,
+        revision: String,
+        pinned: Option<String>,
+        spec: SyncSpec,
+        operation: &mut Operation,
+    ) -> SyncOutcome {
+        let rendered = self
+            .render(app, &revision, pinned.as_deref())
+            .await
+            .map_err(|e| e.to_string());
+        let declared = rendered.as_ref().ok().and_then(|o| declared_version(o));
+        let request = SyncRequest {
+            trigger: operation.trigger.clone(),
+            revision: revision.clone(),
+            rendered,
+            dry_run: spec.dry_run,
+            confirmed: spec.confirmed,
+            prune: spec.prune,
+            previous_kinds: state.kinds.clone(),
+        };
+        let outcome = self.syncer.sync(app, request, operation).await;
+        if spec.dry_run {
+            return outcome;
+        }
+        if let Some(comparison) = &outcome.comparison {
+            // Remember every kind the app has now: desired ones, and live ones kept from pruning.
+            state.kinds = comparison
+                .desired
+                .iter()
+                .chain(comparison.live.iter())
+                .filter_map(|o| ResourceRef::of(o).ok())
+                .map(|r| (r.group, r.kind))
+                .collect();
+        }
+        if operation.phase == OperationPhase::Succeeded {
+            state.synced_revision = Some(revision.clone());
+            state.history.record(operation, &revision, declared);
+        }
+        outcome
+    }
+
+    /// Rolls the app back. Refused while automated sync is on unless `disable_automated` (then automation is
+    /// suspended in `state` until a manual sync turns it back on).
+    pub async fn rollback(
+        &self,
+        app: &AppSpec,
+        state: &mut AppState,
+        target: RollbackTarget,
+        disable_automated: bool,
+        operation: &mut Operation,
+    ) -> Result<SyncOutcome, RollbackError> {
+        if app.sync.automated && !state.automation_suspended && !disable_automated {
+            return Err(RollbackError::Automated(app.name.clone()));
+        }
+        let (revision, pinned) =
+            match &target {
+                RollbackTarget::History { history_id } => {
+                    let entry = state.history.get(*history_id).ok_or_else(|| {
+                        RollbackError::UnknownEntry {
+                            app: app.name.clone(),
+                            id: *history_id,
+                            known: state
+                                .history
+                                .entries()
+                                .map(|d| d.id.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        }
+                    })?;
+                    (entry.revision.clone(), None)
+                }
+                RollbackTarget::Version { version } => {
+                    if state.history.by_version(version).is_none() {
+                        let mut known: Vec<String> = state
+                            .history
+                            .entries()
+                            .filter_map(|d| d.version.clone())
+                            .collect();
+                        known.dedup();
+                        return Err(RollbackError::UnknownVersion {
+                            app: app.name.clone(),
+                            version: version.clone(),
+                            known: known.join(", "),
+                        });
+                    }
+                    let current = state
+                        .synced_revision
+                        .clone()
+                        .ok_or_else(|| RollbackError::NothingDeployed(app.name.clone()))?;
+                    (current, Some(version.clone()))
+                }
+            };
+        if disable_automated && app.sync.automated {
+            state.automation_suspended = true;
+        }
+        state.pinned_version = pinned.clone();
+        let spec = SyncSpec {
+            revision: Some(revision.clone()),
+            ..SyncSpec::default()
+        };
+        Ok(self
+            .run(app, state, revision, pinned, spec, operation)
+            .await)
+    }
+
+    /// The app's state now: compares its render at `revision` with the live set. Changes nothing.
+    pub async fn observe(
+        &self,
+        app: &AppSpec,
+        state: &AppState,
+        revision: &str,
+    ) -> Result<(AppStatus, Comparison), String> {
+        let rendered = self
+            .render(app, revision, state.pinned_version.as_deref())
+            .await
+            .map_err(|e| e.to_string())?;
+        let comparer = self.syncer.comparer();
+        let desired = comparer
+            .desired(&app.name, &app.namespace, &rendered)
+            .await
+            .map_err(|e| e.to_string())?;
+        let comparison = comparer
+            .compare(&app.name, desired, &state.kinds, &app.ignore)
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = self.syncer.observe(&app.name, &comparison).await;
+        Ok((status, comparison))
+    }
+
+    /// The app's resource tree.
+    pub async fn tree(&self, status: &AppStatus, comparison: &Comparison) -> Vec<Node> {
+        self.syncer.tree(status, comparison).await
+    }
+}
+
+/// Pins the image tag of the main workload's first container to `version` (`repo/app:1.4` -> `repo/app:1.2`);
+/// returns whether anything changed.
+pub fn pin_version(objects: &mut [Value], version: &str) -> bool {
+    let Some(image) = main_workload_image(objects).map(str::to_string) else {
+        return false;
+    };
+    if image_tag(&image) == version {
+        return false;
+    }
+    let repository = image_repository(&image);
+    let pinned = format!("{repository}:{version}");
+    let mut changed = false;
+    for object in objects.iter_mut() {
+        for pointer in [
+            "/spec/template/spec/containers",
+            "/spec/jobTemplate/spec/template/spec/containers",
+            "/spec/containers",
+        ] {
+            if let Some(containers) = object.pointer_mut(pointer).and_then(Value::as_array_mut) {
+                for container in containers {
+                    if container.get("image").and_then(Value::as_str) == Some(image.as_str()) {
+                        container["image"] = Value::String(pinned.clone());
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// An image reference without its tag or digest (`reg:5000/app:1.2` -> `reg:5000/app`).
+fn image_repository(image: &str) -> &str {
+    let without_digest = image.split_once('@').map(|(r, _)| r).unwrap_or(image);
+    let slash = without_digest.rfind('/').map(|i| i + 1).unwrap_or(0);
+    match without_digest[slash..].rfind(':') {
+        Some(colon) => &without_digest[..slash + colon],
+        None => without_digest,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn pinning_rewrites_the_main_workloads_image_only() {
+        let mut objects = vec![
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+                   "spec": {"template": {"spec": {"containers": [
+                       {"name": "web", "image": "reg:5000/shop/web:1.4"},
+                       {"name": "proxy", "image": "envoy:1.30"}]}}}}),
+            json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "report"},
+                   "spec": {"jobTemplate": {"spec": {"template": {"spec": {"containers": [
+                       {"name": "r", "image": "reg:5000/shop/web:1.4"}]}}}}}}),
+        ];
+        assert!(pin_version(&mut objects, "1.2"));
+        assert_eq!(
+            objects[0]["spec"]["template"]["spec"]["containers"][0]["image"],
+            "reg:5000/shop/web:1.2"
+        );
+        assert_eq!(
+            objects[0]["spec"]["template"]["spec"]["containers"][1]["image"],
+            "envoy:1.30"
+        );
+        // The same image elsewhere moves with it.
+        assert_eq!(
+            objects[1]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["image"],
+            "reg:5000/shop/web:1.2"
+        );
+        assert!(!pin_version(&mut objects, "1.2"));
+        assert_eq!(image_repository("app@sha256:abc"), "app");
+        assert_eq!(image_repository("reg:5000/app"), "reg:5000/app");
+    }
+}

@@ -1,0 +1,785 @@
+//! The sync engine end to end on the simulator: an app in a git repository, rendered by the yaml plugin, synced,
+//! changed, pruned behind the fuse, healed, rolled back, and failing with a bad image.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::api::{Api, ListParams, Patch, PatchParams};
+use serde_json::json;
+use tempfile::TempDir;
+use weft_engine::app::AppSpec;
+use weft_engine::cluster::{Applier, KindCatalog, LiveCache};
+use weft_engine::deploy::{AppState, Deployer, RollbackError, RollbackTarget, SyncSpec};
+use weft_engine::health::{AssessOptions, HealthAssessor};
+use weft_engine::logs::LogStore;
+use weft_engine::plugin::{HostConfig, PluginHost};
+use weft_engine::registry::{Provenance, Registry};
+use weft_engine::render::RenderPipeline;
+use weft_engine::source::GitSources;
+use weft_engine::sync::compare::Comparer;
+use weft_engine::sync::observe::AppStatus;
+use weft_engine::sync::operation::{Operation, OperationPhase, ResultStatus, Trigger};
+use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_engine::sync::syncer::Syncer;
+use weft_sim::{SimConfig, Simulator};
+
+/// A git repository holding one app's manifests.
+struct Repo {
+    dir: TempDir,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let repo = Repo {
+            dir: TempDir::new().unwrap(),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.email", "test@weft.invalid"]);
+        repo.git(&["config", "user.name", "Weft tests"]);
+        repo
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        let output = Command::new("git")
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// Replaces the app directory's files with `files` and commits; returns the commit.
+    fn commit(&self, files: &[(&str, String)]) -> String {
+        let app = self.dir.path().join("app");
+        let _ = std::fs::remove_dir_all(&app);
+        std::fs::create_dir_all(&app).unwrap();
+        std::fs::write(app.join(".keep"), "").unwrap();
+        for (name, content) in files {
+            std::fs::write(app.join(name), content).unwrap();
+        }
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", "change"]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+fn deployment(image: &str) -> String {
+    serde_json::to_string(&json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {
+            "replicas": 2,
+            "progressDeadlineSeconds": 600,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                         "spec": {"containers": [{"name": "web", "image": image, "ports": [{"containerPort": 8080}]}]}}
+        }
+    }))
+    .unwrap()
+}
+
+fn service() -> String {
+    serde_json::to_string(&json!({
+        "apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+        "spec": {"selector": {"app": "web"}, "ports": [{"port": 80, "targetPort": 8080}]}
+    }))
+    .unwrap()
+}
+
+fn config_map(name: &str) -> String {
+    serde_json::to_string(&json!({
+        "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": {"greeting": "hello"}
+    }))
+    .unwrap()
+}
+
+const PLANTED_SECRET: &str = "hunter2-planted-secret-value";
+
+fn secret() -> String {
+    serde_json::to_string(&json!({
+        "apiVersion": "v1", "kind": "Secret", "metadata": {"name": "web-credentials"},
+        "stringData": {"password": PLANTED_SECRET}
+    }))
+    .unwrap()
+}
+
+fn shop_files(image: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("deployment.json", deployment(image)),
+        ("service.json", service()),
+        ("settings.json", config_map("settings")),
+        ("secret.json", secret()),
+    ]
+}
+
+struct World {
+    sim: Simulator,
+    deployer: Deployer,
+    logs: LogStore,
+    repo: Repo,
+    app: AppSpec,
+    state: AppState,
+    operations: usize,
+    _cache: TempDir,
+}
+
+impl World {
+    async fn new() -> World {
+        let sim = Simulator::new(SimConfig::fast());
+        let client = sim.client();
+        let catalog = KindCatalog::new(client.clone());
+        let live = Arc::new(LiveCache::new(client.clone(), catalog.clone()));
+        let applier = Applier::new(client.clone(), catalog.clone());
+        let mut registry = Registry::new();
+        registry
+            .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
+            .unwrap();
+        let registry = Arc::new(registry);
+        let host = PluginHost::new(HostConfig::default()).unwrap();
+        let assessor = Arc::new(HealthAssessor::new(
+            host.clone(),
+            (*registry).clone(),
+            AssessOptions::default(),
+        ));
+        let cache = TempDir::new().unwrap();
+        let pipeline = Arc::new(RenderPipeline::new(
+            host,
+            registry,
+            GitSources::new(cache.path().join("git"), 1 << 30),
+            None,
+        ));
+        let logs = LogStore::default();
+        let comparer = Comparer::new(Arc::new(catalog), live.clone(), applier.clone());
+        let syncer = Syncer::new(comparer, applier, live, assessor, logs.clone());
+        let repo = Repo::new();
+        let app: AppSpec = toml::from_str(&format!(
+            r#"
+name = "shop"
+type = "yaml"
+namespace = "shop"
+source = {{ repo = "{}", path = "app", ref = "main" }}
+[sync]
+prune = true
+create_namespace = true
+wave_timeout_seconds = 30
+[sync.fuse]
+max_ratio = 0.5
+"#,
+            repo.path().display()
+        ))
+        .unwrap();
+        app.validate().unwrap();
+        World {
+            sim,
+            deployer: Deployer::new(pipeline, syncer),
+            logs,
+            repo,
+            app,
+            state: AppState::default(),
+            operations: 0,
+            _cache: cache,
+        }
+    }
+
+    fn operation(&mut self, trigger: Trigger) -> Operation {
+        self.operations += 1;
+        Operation::start(format!("op-{}", self.operations), &self.app.name, trigger)
+    }
+
+    async fn sync_with(&mut self, trigger: Trigger, spec: SyncSpec) -> Operation {
+        let mut operation = self.operation(trigger);
+        let app = self.app.clone();
+        self.deployer
+            .sync(&app, &mut self.state, spec, &mut operation)
+            .await;
+        operation
+    }
+
+    async fn sync(&mut self) -> Operation {
+        let operation = self.sync_with(Trigger::Manual, SyncSpec::default()).await;
+        assert_eq!(
+            operation.phase,
+            OperationPhase::Succeeded,
+            "{:?}\nlog:\n{}",
+            operation.message,
+            self.log(&operation)
+        );
+        operation
+    }
+
+    fn log(&self, operation: &Operation) -> String {
+        self.logs
+            .lines(&operation.id)
+            .iter()
+            .map(|l| l.text.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    async fn observe(&self) -> AppStatus {
+        let revision = self.state.synced_revision.clone().expect("synced");
+        self.deployer
+            .observe(&self.app, &self.state, &revision)
+            .await
+            .expect("observed")
+            .0
+    }
+
+    /// Observes until `check` holds, or fails with the last status.
+    async fn wait_for(&self, what: &str, check: impl Fn(&AppStatus) -> bool) -> AppStatus {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let status = self.observe().await;
+            if check(&status) {
+                return status;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{what} never happened; last status: {status:#?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    fn deployments(&self) -> Api<Deployment> {
+        Api::namespaced(self.sim.client(), "shop")
+    }
+
+    fn config_maps(&self) -> Api<ConfigMap> {
+        Api::namespaced(self.sim.client(), "shop")
+    }
+
+    async fn tracked_config_maps(&self) -> usize {
+        self.config_maps()
+            .list(&ListParams::default().labels("weft.dev/app=shop"))
+            .await
+            .unwrap()
+            .items
+            .len()
+    }
+
+    async fn image(&self) -> String {
+        let deployment =
+            serde_json::to_value(self.deployments().get("web").await.unwrap()).unwrap();
+        deployment["spec"]["template"]["spec"]["containers"][0]["image"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+fn healthy_and_synced(status: &AppStatus) -> bool {
+    status.health.status == HealthCode::Healthy && status.sync == SyncCode::Synced
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn first_sync_creates_everything_and_the_app_goes_healthy() {
+    let mut world = World::new().await;
+    let commit = world.repo.commit(&shop_files("shop/web:1.0"));
+    let operation = world.sync().await;
+    assert_eq!(operation.revision.as_deref(), Some(commit.as_str()));
+    let applied = operation
+        .resources
+        .iter()
+        .filter(|r| r.status == ResultStatus::Applied)
+        .count();
+    assert_eq!(applied, 4, "{:#?}", operation.resources);
+
+    let status = world
+        .wait_for("healthy and synced", healthy_and_synced)
+        .await;
+    assert_eq!(status.declared_version.as_deref(), Some("1.0"));
+    assert_eq!(status.running_version.as_deref(), Some("1.0"));
+    assert_eq!(world.state.history.entries().count(), 1);
+
+    // Tracking: every applied object carries the label and its own tracking id.
+    let deployment = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    assert_eq!(deployment["metadata"]["labels"]["weft.dev/app"], "shop");
+    assert_eq!(
+        deployment["metadata"]["annotations"]["weft.dev/tracking-id"],
+        "shop:apps/Deployment:shop/web"
+    );
+
+    // The tree: the Deployment's ReplicaSet and its pods under it, never the Secret.
+    let (status, comparison) = world
+        .deployer
+        .observe(&world.app, &world.state, &commit)
+        .await
+        .unwrap();
+    let tree = world.deployer.tree(&status, &comparison).await;
+    let kinds: Vec<&str> = tree.iter().map(|n| n.kind.as_str()).collect();
+    assert!(
+        kinds.contains(&"ReplicaSet") && kinds.contains(&"Pod"),
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains(&"Secret"), "{kinds:?}");
+    let pods: Vec<_> = tree.iter().filter(|n| n.kind == "Pod").collect();
+    assert_eq!(pods.len(), 2);
+    assert!(
+        pods.iter()
+            .all(|p| p.parent_refs[0].starts_with("apps:ReplicaSet:shop:web-"))
+    );
+    assert!(
+        pods.iter()
+            .all(|p| p.image_version.as_deref() == Some("1.0"))
+    );
+    let text = serde_json::to_string(&tree).unwrap() + &serde_json::to_string(&status).unwrap();
+    assert!(!text.contains(PLANTED_SECRET));
+    assert!(!world.log(&operation).contains(PLANTED_SECRET));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn defaulted_fields_never_show_as_drift() {
+    let mut world = World::new().await;
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    // The Deployment was applied without strategy, revisionHistoryLimit, imagePullPolicy...: the server filled
+    // them in, and still nothing differs.
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    assert!(
+        live["spec"]["strategy"].is_object() && live["spec"]["revisionHistoryLimit"].is_number()
+    );
+    let status = world
+        .wait_for("healthy and synced", healthy_and_synced)
+        .await;
+    assert!(
+        status.resources.iter().all(|r| r.sync == SyncCode::Synced),
+        "{status:#?}"
+    );
+    // A second sync has nothing to change.
+    let again = world.sync().await;
+    assert!(
+        again
+            .resources
+            .iter()
+            .all(|r| r.status == ResultStatus::Unchanged),
+        "{:#?}",
+        again.resources
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_git_change_updates_the_app_and_rollback_restores_the_prior_revision() {
+    let mut world = World::new().await;
+    let first = world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+
+    let second = world.repo.commit(&shop_files("shop/web:1.1"));
+    let operation = world.sync().await;
+    assert_eq!(operation.revision.as_deref(), Some(second.as_str()));
+    assert_eq!(world.image().await, "shop/web:1.1");
+    let status = world
+        .wait_for("running 1.1", |s| {
+            healthy_and_synced(s) && s.running_version.as_deref() == Some("1.1")
+        })
+        .await;
+    assert_eq!(status.declared_version.as_deref(), Some("1.1"));
+    let ids: Vec<u64> = world.state.history.entries().map(|d| d.id).collect();
+    assert_eq!(ids, vec![1, 2]);
+
+    // Back to the first deploy: its commit is rendered again although the branch has moved on.
+    let mut operation = world.operation(Trigger::Rollback { history_id: 1 });
+    let app = world.app.clone();
+    world
+        .deployer
+        .rollback(
+            &app,
+            &mut world.state,
+            RollbackTarget::History { history_id: 1 },
+            false,
+            &mut operation,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        operation.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        operation.message
+    );
+    assert_eq!(operation.revision.as_deref(), Some(first.as_str()));
+    assert_eq!(world.image().await, "shop/web:1.0");
+    assert_eq!(world.state.history.latest().unwrap().revision, first);
+
+    // The GitOps plane's variant: pin the image to a version deployed before, on the current revision.
+    let mut operation = world.operation(Trigger::Rollback { history_id: 2 });
+    world.state.synced_revision = Some(second.clone());
+    world
+        .deployer
+        .rollback(
+            &app,
+            &mut world.state,
+            RollbackTarget::Version {
+                version: "1.0".into(),
+            },
+            false,
+            &mut operation,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        operation.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        operation.message
+    );
+    assert_eq!(world.image().await, "shop/web:1.0");
+    let mut operation = world.operation(Trigger::Manual);
+    let unknown = world
+        .deployer
+        .rollback(
+            &app,
+            &mut world.state,
+            RollbackTarget::Version {
+                version: "9.9".into(),
+            },
+            false,
+            &mut operation,
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, RollbackError::UnknownVersion { .. }),
+        "{unknown}"
+    );
+
+    // Refused while automated sync is on, unless asked to turn it off.
+    let mut automated = app.clone();
+    automated.sync.automated = true;
+    let mut operation = world.operation(Trigger::Manual);
+    let refused = world
+        .deployer
+        .rollback(
+            &automated,
+            &mut world.state,
+            RollbackTarget::History { history_id: 2 },
+            false,
+            &mut operation,
+        )
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("automated sync"), "{refused}");
+    let mut operation = world.operation(Trigger::Rollback { history_id: 2 });
+    world
+        .deployer
+        .rollback(
+            &automated,
+            &mut world.state,
+            RollbackTarget::History { history_id: 2 },
+            true,
+            &mut operation,
+        )
+        .await
+        .unwrap();
+    assert!(world.state.automation_suspended);
+    assert_eq!(world.image().await, "shop/web:1.1");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deleted_manifest_is_pruned() {
+    let mut world = World::new().await;
+    let mut files = shop_files("shop/web:1.0");
+    files.push(("extra.json", config_map("extra")));
+    world.repo.commit(&files);
+    world.sync().await;
+    assert!(
+        world
+            .config_maps()
+            .get_opt("extra")
+            .await
+            .unwrap()
+            .is_some()
+    );
+
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    let operation = world.sync().await;
+    let pruned: Vec<String> = operation
+        .resources
+        .iter()
+        .filter(|r| r.status == ResultStatus::Pruned)
+        .map(|r| r.reference.token())
+        .collect();
+    assert_eq!(pruned, vec![":ConfigMap:shop:extra"]);
+    world
+        .wait_for("extra gone", |s| {
+            s.resources.iter().all(|r| r.reference.name != "extra")
+        })
+        .await;
+    assert!(
+        world
+            .config_maps()
+            .get_opt("extra")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        world
+            .config_maps()
+            .get_opt("settings")
+            .await
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
+    let mut world = World::new().await;
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+
+    // Someone scales the Deployment by hand.
+    world
+        .deployments()
+        .patch(
+            "web",
+            &PatchParams::apply("kubectl-edit").force(),
+            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
+        )
+        .await
+        .unwrap();
+    let status = world
+        .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
+        .await;
+    let drifted: Vec<String> = status
+        .resources
+        .iter()
+        .filter(|r| r.sync == SyncCode::OutOfSync)
+        .map(|r| r.reference.token())
+        .collect();
+    assert_eq!(drifted, vec!["apps:Deployment:shop:web"]);
+
+    // A manual sync without force meets the other manager's field and says so.
+    let refused = world.sync_with(Trigger::Manual, SyncSpec::default()).await;
+    assert_eq!(refused.phase, OperationPhase::Failed);
+    assert!(
+        refused
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("kubectl-edit"),
+        "{:?}",
+        refused.message
+    );
+
+    // Self-heal takes the field back.
+    let healed = world
+        .sync_with(Trigger::SelfHeal, SyncSpec::default())
+        .await;
+    assert_eq!(
+        healed.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        healed.message
+    );
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    assert_eq!(live["spec"]["replicas"], 2);
+    world
+        .wait_for("healthy and synced again", healthy_and_synced)
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_empty_render_and_a_render_dropping_50_objects_delete_nothing() {
+    let mut world = World::new().await;
+    world.app.sync.fuse = Default::default();
+    let mut files = shop_files("shop/web:1.0");
+    let names: Vec<String> = (0..55).map(|n| format!("cm-{n:02}")).collect();
+    for name in &names {
+        files.push((
+            Box::leak(format!("{name}.json").into_boxed_str()),
+            config_map(name),
+        ));
+    }
+    world.repo.commit(&files);
+    world.sync().await;
+    assert_eq!(world.tracked_config_maps().await, 56);
+
+    // An empty render: nothing is deleted.
+    world.repo.commit(&[]);
+    let operation = world.sync().await;
+    assert!(
+        operation
+            .resources
+            .iter()
+            .all(|r| r.status == ResultStatus::Kept),
+        "{:#?}",
+        operation.resources
+    );
+    assert!(
+        operation
+            .resources
+            .iter()
+            .all(|r| r.message.contains("render is empty"))
+    );
+    assert_eq!(world.tracked_config_maps().await, 56);
+
+    // Dropping 50 ConfigMaps trips the fuse: the rest is applied, nothing deleted, and why is recorded.
+    let mut truncated = shop_files("shop/web:1.1");
+    for name in &names[..5] {
+        truncated.push((
+            Box::leak(format!("{name}.json").into_boxed_str()),
+            config_map(name),
+        ));
+    }
+    world.repo.commit(&truncated);
+    let operation = world.sync().await;
+    let reason = operation.fuse_tripped.clone().expect("the fuse tripped");
+    assert!(reason.contains("50 deletions > max 10"), "{reason}");
+    assert!(
+        operation
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("prune fuse tripped")
+    );
+    assert_eq!(world.tracked_config_maps().await, 56);
+    assert_eq!(world.image().await, "shop/web:1.1");
+
+    // A confirmed sync goes through.
+    let confirmed = world
+        .sync_with(
+            Trigger::Manual,
+            SyncSpec {
+                confirmed: true,
+                ..SyncSpec::default()
+            },
+        )
+        .await;
+    assert_eq!(
+        confirmed.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        confirmed.message
+    );
+    assert_eq!(
+        confirmed
+            .resources
+            .iter()
+            .filter(|r| r.status == ResultStatus::Pruned)
+            .count(),
+        50
+    );
+    assert_eq!(world.tracked_config_maps().await, 6);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_image_shows_degraded_with_the_pods_reason() {
+    let mut world = World::new().await;
+    world
+        .repo
+        .commit(&shop_files("registry.example/fail-pull:1"));
+    world.sync().await;
+    let status = world
+        .wait_for("degraded", |s| s.health.status == HealthCode::Degraded)
+        .await;
+    let message = status.health.message.clone().unwrap_or_default();
+    assert!(message.contains("apps/Deployment shop/web"), "{message}");
+    // The pod's own words: the kubelet's waiting message for an image it cannot pull.
+    assert!(message.contains("pod shop/web-"), "{message}");
+    assert!(
+        message.contains("registry.example/fail-pull:1") && message.to_lowercase().contains("pull"),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hooks_run_in_their_phase_and_a_failed_pre_sync_hook_stops_the_sync() {
+    let mut world = World::new().await;
+    let job = |name: &str, phase: &str, image: &str| -> String {
+        serde_json::to_string(&json!({
+            "apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": name, "annotations": {"argocd.argoproj.io/hook": phase}},
+            "spec": {"backoffLimit": 0, "template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "run", "image": image}]}}}
+        }))
+        .unwrap()
+    };
+    let mut files = shop_files("shop/web:1.0");
+    files.push(("migrate.json", job("migrate", "PreSync", "shop/migrate:1")));
+    files.push(("smoke.json", job("smoke", "PostSync", "shop/smoke:1")));
+    world.repo.commit(&files);
+    let operation = world.sync().await;
+    let order: Vec<(String, ResultStatus)> = operation
+        .resources
+        .iter()
+        .map(|r| (r.reference.name.clone(), r.status))
+        .collect();
+    assert_eq!(
+        order.first().unwrap(),
+        &("migrate".to_string(), ResultStatus::HookSucceeded)
+    );
+    assert_eq!(
+        order.last().unwrap(),
+        &("smoke".to_string(), ResultStatus::HookSucceeded)
+    );
+    let log = world.log(&operation);
+    assert!(log.contains("running hook batch:Job:shop:migrate"), "{log}");
+
+    // A failing migration stops the sync before anything else changes.
+    let mut files = shop_files("shop/web:2.0");
+    files.push(("migrate.json", job("migrate", "PreSync", "shop/fail-job:2")));
+    world.repo.commit(&files);
+    let failed = world.sync_with(Trigger::Manual, SyncSpec::default()).await;
+    assert_eq!(failed.phase, OperationPhase::Failed, "{:?}", failed.message);
+    assert!(
+        failed
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("PreSync hook batch:Job:shop:migrate failed")
+    );
+    assert!(
+        failed
+            .resources
+            .iter()
+            .filter(|r| r.reference.name != "migrate")
+            .all(|r| r.status == ResultStatus::Skipped),
+        "{:#?}",
+        failed.resources
+    );
+    assert_eq!(world.image().await, "shop/web:1.0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dry_run_plans_without_touching_anything() {
+    let mut world = World::new().await;
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    let operation = world
+        .sync_with(
+            Trigger::Manual,
+            SyncSpec {
+                dry_run: true,
+                ..SyncSpec::default()
+            },
+        )
+        .await;
+    assert_eq!(operation.phase, OperationPhase::Succeeded);
+    assert!(
+        operation
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("4 to create"),
+        "{:?}",
+        operation.message
+    );
+    assert!(world.deployments().get_opt("web").await.unwrap().is_none());
+    assert!(world.state.history.entries().next().is_none());
+}
