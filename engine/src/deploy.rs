@@ -9,8 +9,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
-use crate::render::{RenderFailure, RenderPipeline};
+use crate::cluster::{Applier, KindCatalog, LiveCache};
+use crate::health::{AssessOptions, HealthAssessor};
+use crate::logs::LogStore;
+use crate::plugin::PluginHost;
+use crate::registry::Registry;
+use crate::render::{RenderCache, RenderFailure, RenderPipeline};
 use crate::resource::ResourceRef;
+use crate::source::GitSources;
+use crate::sync::compare::Comparer;
 use crate::sync::compare::Comparison;
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
@@ -106,6 +113,32 @@ impl Deployer {
     /// A deployer rendering with `pipeline` and syncing with `syncer`.
     pub fn new(pipeline: Arc<RenderPipeline>, syncer: Syncer) -> Self {
         Deployer { pipeline, syncer }
+    }
+
+    /// Everything a deployer needs for one cluster: discovery, the watch cache, the applier, health from the
+    /// registry's plugins, rendering with git checkouts in `git`, and operation logs in `logs`.
+    pub fn for_cluster(
+        client: kube::Client,
+        host: PluginHost,
+        registry: Arc<Registry>,
+        git: GitSources,
+        render_cache: Option<RenderCache>,
+        logs: LogStore,
+    ) -> Deployer {
+        let catalog = KindCatalog::new(client.clone());
+        let live = Arc::new(LiveCache::new(client.clone(), catalog.clone()));
+        let applier = Applier::new(client, catalog.clone());
+        let assessor = Arc::new(HealthAssessor::new(
+            host.clone(),
+            (*registry).clone(),
+            AssessOptions::default(),
+        ));
+        let pipeline = Arc::new(RenderPipeline::new(host, registry, git, render_cache));
+        let comparer = Comparer::new(Arc::new(catalog), live.clone(), applier.clone());
+        Deployer::new(
+            pipeline,
+            Syncer::new(comparer, applier, live, assessor, logs),
+        )
     }
 
     /// The syncer.

@@ -1,6 +1,7 @@
 //! Weft's host engine: runs sandboxed Wasm plugins and chooses the plugin for each object or app.
 //!
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
+//! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`plugin`]: the wasmtime host — loading, compiling and caching components, and calling them under limits.
 //! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
@@ -15,6 +16,7 @@
 pub mod app;
 pub mod deploy;
 pub mod cluster;
+pub mod config;
 pub mod health;
 pub mod logs;
 pub mod plugin;

@@ -417,3 +417,78 @@ fn weft_render_takes_git_credentials_from_the_environment_only() {
     ]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Serves a simulated cluster on a loopback port from a background thread; returns its kubeconfig path.
+fn served_sim(dir: &Path) -> PathBuf {
+    let kubeconfig = dir.join("kubeconfig");
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let path = kubeconfig.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async move {
+            let sim = weft_sim::Simulator::new(weft_sim::SimConfig::fast());
+            let served = sim.serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
+            served.write_kubeconfig(&path).unwrap();
+            ready_tx.send(()).unwrap();
+            std::future::pending::<()>().await;
+        });
+    });
+    ready_rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .unwrap();
+    kubeconfig
+}
+
+#[test]
+fn weft_diff_prints_the_plan_and_diffs_without_touching_the_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = served_sim(dir.path());
+    let app = dir.path().join("shop");
+    std::fs::create_dir(&app).unwrap();
+    std::fs::write(
+        app.join("objects.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {greeting: hello}\n---\n\
+         apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: planted-diff-secret}\n",
+    )
+    .unwrap();
+    let args = [
+        "diff",
+        app.to_str().unwrap(),
+        "--type",
+        "yaml",
+        "--namespace",
+        "default",
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+    ];
+    let output = weft(&args);
+    let text = stdout(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("2 to create"), "{text}");
+    assert!(
+        text.contains("create     :ConfigMap:default:settings (not in the cluster)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("+++ desired/:ConfigMap:default:settings"),
+        "{text}"
+    );
+    assert!(text.contains("greeting: hello"), "{text}");
+    assert!(!text.contains("planted-diff-secret"), "{text}");
+    // Nothing was created: a second diff plans the same.
+    assert_eq!(stdout(&weft(&args)), text);
+
+    let mut plan_only = args.to_vec();
+    plan_only.push("--plan-only");
+    let short = stdout(&weft(&plan_only));
+    assert!(!short.contains("+++"), "{short}");
+
+    let nowhere = weft(&["diff", "no-such-app"]);
+    assert_eq!(nowhere.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nowhere.stderr).contains("--type"));
+}

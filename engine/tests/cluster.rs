@@ -281,6 +281,17 @@ async fn the_change_feed_reports_applies_and_drift() {
         live.get(&expected.reference).unwrap()["data"]["mode"],
         "slow"
     );
+
+    // Dropping the cache stops its watchers: the last senders of the feed go with them.
+    drop(live);
+    let closed = tokio::time::timeout(WAIT, feed.recv()).await.unwrap();
+    assert!(
+        matches!(
+            closed,
+            Err(tokio::sync::broadcast::error::RecvError::Closed)
+        ),
+        "{closed:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -8,10 +8,10 @@ use kube::Client;
 use kube::api::{DeleteParams, Patch, PatchParams, PropagationPolicy};
 use serde_json::{Value, json};
 
+use super::apply_error::{ApplyError, target};
 use super::kinds::{KindCatalog, KindInfo};
 use super::retry::RetryPolicy;
-use super::{ClusterError, describe};
-use crate::resource::{RefError, ResourceRef};
+use crate::resource::ResourceRef;
 
 /// The field manager Weft applies as.
 pub const FIELD_MANAGER: &str = "weft";
@@ -56,86 +56,6 @@ pub enum DeleteOutcome {
     Deleted,
     /// There was nothing to delete.
     AlreadyGone,
-}
-
-/// Why an apply or delete failed. Messages start with the object: `{group/Kind} {namespace}/{name}: ...`.
-#[derive(Debug, thiserror::Error)]
-pub enum ApplyError {
-    /// The object lacks `apiVersion`, `kind` or `metadata.name`.
-    #[error("cannot apply the object: {0}")]
-    Object(#[from] RefError),
-    /// The cluster does not serve the object's kind (or not at its version).
-    #[error("{target}: {source}")]
-    Kind {
-        /// `{group/Kind} {namespace}/{name}`.
-        target: String,
-        /// What the catalog found.
-        #[source]
-        source: ClusterError,
-    },
-    /// The API server answered with an error (after retries, when it was one worth retrying).
-    #[error("{target}: {message}")]
-    Api {
-        /// `{group/Kind} {namespace}/{name}`.
-        target: String,
-        /// The HTTP status code (409 for an apply conflict, 422 for an invalid object...).
-        code: u16,
-        /// The Status reason (`Conflict`, `Invalid`...).
-        reason: String,
-        /// The API's message; for conflicts it names the other field manager.
-        message: String,
-        /// How many requests were made.
-        attempts: u32,
-    },
-    /// No answer from the API server (connection or protocol errors), after retries.
-    #[error("{target}: {} (after {attempts} attempts)", describe(source))]
-    Transport {
-        /// `{group/Kind} {namespace}/{name}`.
-        target: String,
-        /// The client's error.
-        #[source]
-        source: kube::Error,
-        /// How many requests were made.
-        attempts: u32,
-    },
-    /// A namespaced object was named without a namespace.
-    #[error("{target}: the kind is namespaced but no namespace was given")]
-    MissingNamespace {
-        /// `{group/Kind} /{name}`.
-        target: String,
-    },
-}
-
-impl ApplyError {
-    /// The HTTP status code of an API error.
-    pub fn code(&self) -> Option<u16> {
-        match self {
-            ApplyError::Api { code, .. } => Some(*code),
-            _ => None,
-        }
-    }
-
-    /// Whether the server refused an apply because another field manager owns a field.
-    pub fn is_conflict(&self) -> bool {
-        self.code() == Some(409)
-    }
-
-    fn from_client(target: String, error: kube::Error, attempts: u32) -> Self {
-        match error {
-            kube::Error::Api(status) => ApplyError::Api {
-                target,
-                code: status.code,
-                reason: status.reason,
-                message: status.message,
-                attempts,
-            },
-            source => ApplyError::Transport {
-                target,
-                source,
-                attempts,
-            },
-        }
-    }
 }
 
 /// Applies and deletes objects of any served kind. Cheap to clone; clones share the dry-run probe.
@@ -320,15 +240,6 @@ impl Applier {
     }
 }
 
-/// `{group/Kind} {namespace}/{name}`, or `{group/Kind} {name}` for cluster-scoped objects.
-fn target(group_kind: &str, namespace: &str, name: &str) -> String {
-    if namespace.is_empty() {
-        format!("{group_kind} {name}")
-    } else {
-        format!("{group_kind} {namespace}/{name}")
-    }
-}
-
 /// The body sent for an apply: the object at the namespace it goes to (none for cluster-scoped kinds), without
 /// server-owned metadata.
 fn prepare(object: &Value, info: &KindInfo, namespace: Option<&str>) -> Value {
@@ -379,26 +290,5 @@ mod tests {
             "metadata": {"name": "shop", "namespace": "stray"}});
         let body = prepare(&cluster_scoped, &info("", "Namespace", false), None);
         assert_eq!(body["metadata"], json!({"name": "shop"}));
-    }
-
-    #[test]
-    fn errors_name_the_object() {
-        assert_eq!(
-            target("apps/Deployment", "shop", "web"),
-            "apps/Deployment shop/web"
-        );
-        assert_eq!(target("Namespace", "", "shop"), "Namespace shop");
-        let error = ApplyError::Api {
-            target: target("ConfigMap", "shop", "c"),
-            code: 409,
-            reason: "Conflict".into(),
-            message: "conflict with \"alice\"".into(),
-            attempts: 1,
-        };
-        assert!(error.is_conflict());
-        assert_eq!(
-            error.to_string(),
-            "ConfigMap shop/c: conflict with \"alice\""
-        );
     }
 }

@@ -5,10 +5,12 @@
 //! - [`KindCatalog`]: `group/Kind` to the served resource (preferred version), its scope and verbs, by discovery.
 //! - [`LiveCache`]: per-kind watchers and in-memory stores, queried by app, by owner and by reference, with a
 //!   change feed.
-//! - [`Applier`]: server-side apply as field manager `weft`, deletes, namespaces, bounded retries.
+//! - [`Applier`]: server-side apply as field manager `weft`, deletes, namespaces, bounded retries; [`ApplyError`].
 //! - [`pod_log`] and [`log_stream`]: container logs, whole or followed line by line.
 
 mod apply;
+mod connect;
+mod apply_error;
 mod kind_index;
 mod kinds;
 mod live;
@@ -18,7 +20,9 @@ mod retry;
 
 use std::time::Duration;
 
-pub use apply::{Applier, ApplyError, ApplyOptions, DeleteOutcome, FIELD_MANAGER, Propagation};
+pub use apply::{Applier, ApplyOptions, DeleteOutcome, FIELD_MANAGER, Propagation};
+pub use apply_error::ApplyError;
+pub use connect::connect;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};
 pub use pod_logs::{log_stream, pod_log};
@@ -79,6 +83,15 @@ pub enum ClusterError {
         /// The client's error; for API errors its `Status` carries the code, reason and message.
         #[source]
         source: kube::Error,
+    },
+    /// The configured cluster cannot be connected to (an unreadable kubeconfig, an unknown context, no
+    /// service account).
+    #[error("cannot connect to the cluster {cluster}: {message}")]
+    Connect {
+        /// Which cluster: the kubeconfig path (and context), or `in-cluster`.
+        cluster: String,
+        /// What went wrong.
+        message: String,
     },
     /// A followed log stream broke while being read.
     #[error("reading the log of {pod}: {source}")]

@@ -250,7 +250,7 @@ mod tests {
         ];
         let defined = defined_kinds(&objects);
         assert_eq!(defined.len(), 2);
-        assert_eq!(defined[&("example.com".into(), "Widget".into())], true);
-        assert_eq!(defined[&("example.com".into(), "Planet".into())], false);
+        assert!(defined[&("example.com".into(), "Widget".into())]);
+        assert!(!defined[&("example.com".into(), "Planet".into())]);
     }
 }

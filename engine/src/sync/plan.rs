@@ -113,7 +113,7 @@ pub enum PlanError {
     #[error("{reference}: {source}")]
     Placement {
         /// The object.
-        reference: ResourceRef,
+        reference: Box<ResourceRef>,
         /// What is wrong.
         source: PlacementError,
     },
@@ -159,7 +159,7 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         let Some(Placement {
             phase, hook, wave, ..
         }) = placement(object).map_err(|source| PlanError::Placement {
-            reference: reference.clone(),
+            reference: Box::new(reference.clone()),
             source,
         })?
         else {
@@ -265,7 +265,7 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         steps.push(prune_step(identity.into(), Action::Keep, reason));
     }
 
-    steps.sort_by(|a, b| order_key(a).cmp(&order_key(b)));
+    steps.sort_by_key(order_key);
     Ok(SyncPlan {
         steps,
         fuse_tripped: decision.tripped.map(|t| t.reason),

@@ -1,5 +1,6 @@
 //! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
 
+mod diff;
 mod health;
 mod plugin;
 mod render;
@@ -24,6 +25,9 @@ enum Command {
     Health(health::HealthArgs),
     /// Render an app's manifests offline with its renderer plugin and print them as a YAML stream.
     Render(Box<render::RenderArgs>),
+    /// Compare an app's render with the cluster and print the plan and per-object diffs, changing nothing
+    /// (exit 0 when in sync, 1 when something would change).
+    Diff(Box<diff::DiffArgs>),
     /// Serve the Kubernetes API simulator on a local address and write a kubeconfig for it.
     Sim(sim::SimArgs),
     /// Build, test and list plugins.
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Health(args) => health::run(args),
         Command::Render(args) => render::run(*args),
+        Command::Diff(args) => diff::run(*args),
         Command::Sim(args) => sim::run(args),
         Command::Plugin(command) => plugin::run(command),
     };

@@ -1,0 +1,260 @@
+//! `weft diff APP`: compare an app's render with the cluster and print the plan and a unified diff per object,
+//! touching nothing (a server-side dry-run apply is a read).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context as _, bail};
+use weft_engine::app::AppSpec;
+use weft_engine::cluster::connect;
+use weft_engine::config::{ClusterConfig, Config};
+use weft_engine::deploy::{AppState, Deployer, SyncSpec};
+use weft_engine::logs::LogStore;
+use weft_engine::plugin::{HostConfig, PluginHost};
+use weft_engine::registry::{Provenance, Registry};
+use weft_engine::source::GitSources;
+use weft_engine::sync::diff::unified;
+use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
+use weft_engine::sync::plan::Action;
+
+use crate::PluginSources;
+use crate::health::build_registry;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct DiffArgs {
+    /// An app declared in the configuration, or with `--type` a local directory to diff as an app.
+    app: String,
+    /// The configuration file (default: `weft.toml` in the current directory, when there is one).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// For a directory: the app type, which picks the renderer.
+    #[arg(long = "type", value_name = "TYPE")]
+    app_type: Option<String>,
+    /// For a directory: the destination namespace.
+    #[arg(long, default_value = "default")]
+    namespace: String,
+    /// For a directory: the app's name (its tracking label; default: the directory's name).
+    #[arg(long = "name")]
+    name: Option<String>,
+    /// The cluster, from this kubeconfig (overrides the configuration's `[cluster]`).
+    #[arg(long)]
+    kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context.
+    #[arg(long, requires = "kubeconfig")]
+    context: Option<String>,
+    /// Print the plan only, without the per-object diffs.
+    #[arg(long)]
+    plan_only: bool,
+    #[command(flatten)]
+    sources: PluginSources,
+}
+
+/// Kinds looked in for objects to prune beyond those the render has (`weft serve` remembers every kind an app had).
+const COMMON_KINDS: [(&str, &str); 14] = [
+    ("", "ConfigMap"),
+    ("", "Secret"),
+    ("", "Service"),
+    ("", "ServiceAccount"),
+    ("", "PersistentVolumeClaim"),
+    ("apps", "Deployment"),
+    ("apps", "StatefulSet"),
+    ("apps", "DaemonSet"),
+    ("batch", "Job"),
+    ("batch", "CronJob"),
+    ("networking.k8s.io", "Ingress"),
+    ("rbac.authorization.k8s.io", "Role"),
+    ("rbac.authorization.k8s.io", "RoleBinding"),
+    ("autoscaling", "HorizontalPodAutoscaler"),
+];
+
+pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
+    let config_path = args.config.clone().or_else(|| {
+        let default = PathBuf::from("weft.toml");
+        default.is_file().then_some(default)
+    });
+    let config = match &config_path {
+        Some(path) => Some(Config::load(path)?),
+        None => None,
+    };
+    let (app, registry) = match (&args.app_type, &config) {
+        (Some(app_type), _) => {
+            let dir = Path::new(&args.app);
+            if !dir.is_dir() {
+                bail!(
+                    "{}: not a directory (with --type, APP is the app's directory)",
+                    args.app
+                );
+            }
+            let name = args.name.clone().unwrap_or_else(|| dir_name(dir));
+            let app: AppSpec = toml::from_str(&format!(
+                "name = {name:?}\ntype = {app_type:?}\nnamespace = {:?}\nsource = {{ path = {:?} }}\n",
+                args.namespace,
+                dir.to_string_lossy()
+            ))?;
+            app.validate()?;
+            (app, build_registry(&args.sources)?)
+        }
+        (None, Some(config)) => {
+            let app = config.app(&args.app).cloned().with_context(|| {
+                let known: Vec<&str> = config.apps.iter().map(|a| a.name.as_str()).collect();
+                format!(
+                    "{}: no app {:?} (apps: {}); to diff a directory, pass --type",
+                    config_path
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    args.app,
+                    known.join(", ")
+                )
+            })?;
+            let mut registry = if config.plugins.builtin {
+                build_registry(&args.sources)?
+            } else {
+                Registry::new()
+            };
+            for dir in &config.plugins.dirs {
+                registry
+                    .add_dir(dir, Provenance::User)
+                    .with_context(|| format!("loading user plugins from {}", dir.display()))?;
+            }
+            (app, registry)
+        }
+        (None, None) => bail!(
+            "no weft.toml here and no --config: name an app from a configuration, or diff a directory with --type"
+        ),
+    };
+    let cluster = match (&args.kubeconfig, &config) {
+        (Some(path), _) => ClusterConfig::Kubeconfig {
+            path: path.clone(),
+            context: args.context.clone(),
+        },
+        (None, Some(config)) => config.cluster.clone(),
+        (None, None) => bail!(
+            "no cluster: pass --kubeconfig (`weft sim --listen 127.0.0.1:6443 --kubeconfig FILE` serves a simulated one)"
+        ),
+    };
+    if cluster == ClusterConfig::Simulator {
+        bail!(
+            "the configuration's cluster is the embedded simulator, which lives inside `weft serve`; pass --kubeconfig to diff against a cluster"
+        );
+    }
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(diff(app, registry, cluster, args.plan_only))
+}
+
+async fn diff(
+    app: AppSpec,
+    registry: Registry,
+    cluster: ClusterConfig,
+    plan_only: bool,
+) -> anyhow::Result<u8> {
+    let client = connect(&cluster).await?;
+    let cache = crate::render::cache_root();
+    let deployer = Deployer::for_cluster(
+        client,
+        PluginHost::new(HostConfig::default())?,
+        Arc::new(registry),
+        GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024),
+        None,
+        LogStore::default(),
+    );
+    let mut state = AppState {
+        kinds: COMMON_KINDS
+            .iter()
+            .map(|(g, k)| (g.to_string(), k.to_string()))
+            .collect::<BTreeSet<_>>(),
+        ..AppState::default()
+    };
+    let mut operation = Operation::start("diff", &app.name, Trigger::Manual);
+    let outcome = deployer
+        .sync(
+            &app,
+            &mut state,
+            SyncSpec {
+                dry_run: true,
+                ..SyncSpec::default()
+            },
+            &mut operation,
+        )
+        .await;
+    let (Some(plan), Some(comparison)) = (outcome.plan, outcome.comparison) else {
+        bail!("{}", operation.message.unwrap_or_default());
+    };
+    if operation.phase != OperationPhase::Succeeded {
+        bail!("{}", operation.message.unwrap_or_default());
+    }
+    let mut out = format!(
+        "{} at {}: {}\n",
+        app.name,
+        operation.revision.as_deref().unwrap_or("?"),
+        plan.summary()
+    );
+    if let Some(reason) = &plan.fuse_tripped {
+        out.push_str(&format!(
+            "the prune fuse would trip ({reason}): nothing would be deleted without a confirmed sync\n"
+        ));
+    }
+    for stray in &plan.strays {
+        out.push_str(&format!(
+            "warning: {} carries the app's label but was not applied by it\n",
+            stray.reference
+        ));
+    }
+    for step in &plan.steps {
+        out.push_str(&format!(
+            "{:<10} {} ({})\n",
+            action_word(step.action),
+            step.reference,
+            step.reason
+        ));
+    }
+    if !plan_only {
+        for step in &plan.steps {
+            let text = match step.action {
+                Action::Update => comparison
+                    .diffs
+                    .get(&step.reference)
+                    .map(|d| d.unified.clone())
+                    .unwrap_or_default(),
+                Action::Create | Action::RunHook => {
+                    unified(&step.reference, None, step.object.as_ref())
+                }
+                Action::Prune => unified(
+                    &step.reference,
+                    comparison.live_object(&step.reference),
+                    None,
+                ),
+                Action::Unchanged | Action::Keep => String::new(),
+            };
+            if !text.is_empty() {
+                out.push('\n');
+                out.push_str(&text);
+            }
+        }
+    }
+    crate::print_stdout(&out)?;
+    Ok(if plan.is_noop() {
+        0
+    } else {
+        crate::exit::FAILED
+    })
+}
+
+fn action_word(action: Action) -> &'static str {
+    match action {
+        Action::Create => "create",
+        Action::Update => "update",
+        Action::Unchanged => "unchanged",
+        Action::RunHook => "hook",
+        Action::Prune => "prune",
+        Action::Keep => "keep",
+    }
+}
+
+fn dir_name(path: &Path) -> String {
+    path.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "app".to_string())
+}

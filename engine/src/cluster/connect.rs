@@ -1,0 +1,57 @@
+//! Connecting to the cluster the configuration names: a kubeconfig file (and context) or the in-cluster service
+//! account. Never an implicit kubeconfig: a real cluster is always named.
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+
+use super::ClusterError;
+use crate::config::ClusterConfig;
+
+/// A client for the configured cluster. The embedded simulator is not connected to here: it runs in the process
+/// that serves it, which builds its client directly.
+pub async fn connect(cluster: &ClusterConfig) -> Result<Client, ClusterError> {
+    let config = match cluster {
+        ClusterConfig::Kubeconfig { path, context } => {
+            let kubeconfig = Kubeconfig::read_from(path).map_err(|e| ClusterError::Connect {
+                cluster: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let options = KubeConfigOptions {
+                context: context.clone(),
+                ..KubeConfigOptions::default()
+            };
+            Config::from_custom_kubeconfig(kubeconfig, &options)
+                .await
+                .map_err(|e| ClusterError::Connect {
+                    cluster: match context {
+                        Some(context) => format!("{} (context {context})", path.display()),
+                        None => path.display().to_string(),
+                    },
+                    message: e.to_string(),
+                })?
+        }
+        ClusterConfig::InCluster => Config::incluster().map_err(|e| ClusterError::Connect {
+            cluster: "in-cluster".into(),
+            message: e.to_string(),
+        })?,
+        ClusterConfig::Simulator => {
+            return Err(ClusterError::Connect {
+                cluster: "simulator".into(),
+                message: "the embedded simulator runs inside `weft serve`; it has no address to connect to"
+                    .into(),
+            });
+        }
+    };
+    Client::try_from(config).map_err(|e| ClusterError::Connect {
+        cluster: cluster_name(cluster),
+        message: e.to_string(),
+    })
+}
+
+fn cluster_name(cluster: &ClusterConfig) -> String {
+    match cluster {
+        ClusterConfig::Kubeconfig { path, .. } => path.display().to_string(),
+        ClusterConfig::InCluster => "in-cluster".into(),
+        ClusterConfig::Simulator => "simulator".into(),
+    }
+}

@@ -1,0 +1,435 @@
+//! `weft.toml`: where Weft listens and keeps its data, which cluster it manages, where plugins are, defaults,
+//! and the apps. Unknown keys and bad values are errors naming the file and the key; relative paths are relative
+//! to the file.
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::AppSpec;
+
+/// The whole configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Where the API listens.
+    #[serde(default = "default_listen")]
+    pub listen: SocketAddr,
+    /// Where Weft keeps its store, checkouts and caches (default: `$XDG_DATA_HOME/weft` or `~/.local/share/weft`).
+    #[serde(default)]
+    pub data_dir: Option<PathBuf>,
+    /// The store: `sqlite://PATH` (default: `weft.db` in the data directory) or `postgres://...`.
+    #[serde(default)]
+    pub store: Option<String>,
+    /// The cluster Weft manages.
+    #[serde(default)]
+    pub cluster: ClusterConfig,
+    /// Plugins beyond the built-in ones.
+    #[serde(default)]
+    pub plugins: PluginConfig,
+    /// Defaults for the reconciler and the queue, and for every app's `[sync]`.
+    #[serde(default)]
+    pub defaults: Defaults,
+    /// The apps.
+    #[serde(default, rename = "app")]
+    pub apps: Vec<AppSpec>,
+}
+
+fn default_listen() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 7780))
+}
+
+/// Which cluster Weft manages. It never picks up a kubeconfig by itself: a real cluster must be named.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "mode", rename_all = "kebab-case")]
+pub enum ClusterConfig {
+    /// The embedded Kubernetes API simulator (the default: trying Weft can never touch a real cluster).
+    #[default]
+    Simulator,
+    /// A cluster from a kubeconfig file.
+    Kubeconfig {
+        /// The kubeconfig file.
+        path: PathBuf,
+        /// The context to use (default: the file's current context).
+        #[serde(default)]
+        context: Option<String>,
+    },
+    /// The cluster Weft runs in, through its service account.
+    InCluster,
+}
+
+/// Plugin directories.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PluginConfig {
+    /// Directories of user plugins (each holding plugin manifests), in precedence order.
+    pub dirs: Vec<PathBuf>,
+    /// Load the built-in plugins.
+    pub builtin: bool,
+}
+
+impl Default for PluginConfig {
+    fn default() -> Self {
+        PluginConfig {
+            dirs: Vec::new(),
+            builtin: true,
+        }
+    }
+}
+
+/// Defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Defaults {
+    /// How often every app is reconciled, in seconds (with up to 10% jitter).
+    pub reconcile_interval_seconds: u64,
+    /// How many operations run at once (default: one per CPU, at least two).
+    pub concurrency: Option<usize>,
+    /// Keys merged into every app's `[sync]` table where the app does not set them (e.g. `prune`, `fuse`).
+    pub sync: toml::Table,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            reconcile_interval_seconds: 180,
+            concurrency: None,
+            sync: toml::Table::new(),
+        }
+    }
+}
+
+impl Defaults {
+    /// The concurrency limit: the configured one, else one per CPU, at least two.
+    pub fn concurrency(&self) -> usize {
+        self.concurrency.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+                .max(2)
+        })
+    }
+}
+
+/// Why a configuration cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or has an unknown key or a bad value (the message names the key and line).
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// A value is wrong.
+    #[error("{path}: {key}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The key, e.g. `app[2].sync.fuse.max_ratio`.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Config::parse(&text, path, base)
+    }
+
+    /// Parses and checks configuration text; `path` names it in errors and relative paths are resolved against
+    /// `base`.
+    pub fn parse(text: &str, path: &Path, base: &Path) -> Result<Config, ConfigError> {
+        let parse_error = |message: String| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut table: toml::Table =
+            toml::from_str(text).map_err(|e| parse_error(e.to_string()))?;
+        merge_sync_defaults(&mut table);
+        let mut config: Config =
+            toml::from_str(&toml::to_string(&table).map_err(|e| parse_error(e.to_string()))?)
+                .map_err(|e: toml::de::Error| {
+                    // Re-parse the original text for the line of the error when the merge did not move it.
+                    match toml::from_str::<Config>(text) {
+                        Err(original) => parse_error(original.to_string()),
+                        Ok(_) => parse_error(e.to_string()),
+                    }
+                })?;
+        config.resolve_paths(base);
+        config.validate(path)?;
+        Ok(config)
+    }
+
+    fn resolve_paths(&mut self, base: &Path) {
+        let resolve = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        };
+        if let Some(dir) = &mut self.data_dir {
+            resolve(dir);
+        }
+        for dir in &mut self.plugins.dirs {
+            resolve(dir);
+        }
+        if let ClusterConfig::Kubeconfig { path, .. } = &mut self.cluster {
+            resolve(path);
+        }
+        for app in &mut self.apps {
+            if app.source.repo.is_none() {
+                let mut local = PathBuf::from(&app.source.path);
+                resolve(&mut local);
+                app.source.path = local.to_string_lossy().into_owned();
+            } else if let Some(repo) = &app.source.repo
+                && !repo.contains("://")
+                && !repo.contains('@')
+                && Path::new(repo).is_relative()
+            {
+                app.source.repo = Some(base.join(repo).to_string_lossy().into_owned());
+            }
+            if let Some(key) = &mut app.source.ssh_key {
+                resolve(key);
+            }
+        }
+    }
+
+    fn validate(&self, path: &Path) -> Result<(), ConfigError> {
+        let invalid = |key: String, message: String| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            key,
+            message,
+        };
+        if self.defaults.reconcile_interval_seconds == 0 {
+            return Err(invalid(
+                "defaults.reconcile_interval_seconds".into(),
+                "must be at least 1".into(),
+            ));
+        }
+        if self.defaults.concurrency == Some(0) {
+            return Err(invalid(
+                "defaults.concurrency".into(),
+                "must be at least 1".into(),
+            ));
+        }
+        if let Some(store) = &self.store
+            && !(store.starts_with("sqlite:")
+                || store.starts_with("postgres://")
+                || store.starts_with("postgresql://"))
+        {
+            return Err(invalid(
+                "store".into(),
+                format!("{store:?}: expected sqlite://PATH or postgres://..."),
+            ));
+        }
+        let mut names = BTreeSet::new();
+        for (index, app) in self.apps.iter().enumerate() {
+            app.validate()
+                .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
+            if !names.insert(app.name.as_str()) {
+                return Err(invalid(
+                    format!("app[{index}].name"),
+                    format!("{:?} is declared twice", app.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The data directory.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir.clone().unwrap_or_else(|| {
+            std::env::var_os("XDG_DATA_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+                .unwrap_or_else(std::env::temp_dir)
+                .join("weft")
+        })
+    }
+
+    /// The store URL.
+    pub fn store_url(&self) -> String {
+        self.store
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", self.data_dir().join("weft.db").display()))
+    }
+
+    /// The app of that name.
+    pub fn app(&self, name: &str) -> Option<&AppSpec> {
+        self.apps.iter().find(|a| a.name == name)
+    }
+}
+
+/// Merges `[defaults.sync]` under every `[[app]]`'s `[sync]` (the app's keys win, tables merge key by key).
+fn merge_sync_defaults(table: &mut toml::Table) {
+    let Some(defaults) = table
+        .get("defaults")
+        .and_then(|d| d.get("sync"))
+        .and_then(toml::Value::as_table)
+        .cloned()
+    else {
+        return;
+    };
+    let Some(apps) = table.get_mut("app").and_then(toml::Value::as_array_mut) else {
+        return;
+    };
+    for app in apps {
+        let Some(app) = app.as_table_mut() else {
+            continue;
+        };
+        let sync = app
+            .entry("sync")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let Some(sync) = sync.as_table_mut() {
+            merge_under(sync, &defaults);
+        }
+    }
+}
+
+fn merge_under(target: &mut toml::Table, defaults: &toml::Table) {
+    for (key, value) in defaults {
+        match (target.get_mut(key), value) {
+            (None, _) => {
+                target.insert(key.clone(), value.clone());
+            }
+            (Some(toml::Value::Table(inner)), toml::Value::Table(default_inner)) => {
+                merge_under(inner, default_inner)
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::parse(
+            text,
+            Path::new("/etc/weft/weft.toml"),
+            Path::new("/etc/weft"),
+        )
+    }
+
+    #[test]
+    fn an_empty_file_is_the_embedded_default() {
+        let config = parse("").unwrap();
+        assert_eq!(config.cluster, ClusterConfig::Simulator);
+        assert_eq!(config.listen, default_listen());
+        assert!(config.plugins.builtin);
+        assert_eq!(config.defaults.reconcile_interval_seconds, 180);
+        assert!(config.defaults.concurrency() >= 2);
+        assert!(config.store_url().starts_with("sqlite://"));
+    }
+
+    #[test]
+    fn apps_get_defaults_and_paths_resolve_against_the_file() {
+        let config = parse(
+            r#"
+data_dir = "data"
+[cluster]
+mode = "kubeconfig"
+path = "kube/config"
+context = "staging"
+[plugins]
+dirs = ["plugins"]
+[defaults]
+concurrency = 3
+[defaults.sync]
+prune = true
+fuse = { max_deletions = 3 }
+[[app]]
+name = "shop"
+type = "yaml"
+namespace = "shop"
+source = { path = "apps/shop" }
+[app.sync]
+fuse = { max_ratio = 0.5 }
+[[app]]
+name = "blog"
+type = "helm"
+namespace = "blog"
+source = { repo = "repos/blog.git", path = "chart", ref = "v1" }
+[app.sync]
+prune = false
+"#,
+        )
+        .unwrap();
+        assert_eq!(config.data_dir(), PathBuf::from("/etc/weft/data"));
+        assert_eq!(
+            config.cluster,
+            ClusterConfig::Kubeconfig {
+                path: "/etc/weft/kube/config".into(),
+                context: Some("staging".into())
+            }
+        );
+        assert_eq!(
+            config.plugins.dirs,
+            vec![PathBuf::from("/etc/weft/plugins")]
+        );
+        assert_eq!(config.defaults.concurrency(), 3);
+        let shop = config.app("shop").unwrap();
+        assert_eq!(shop.source.path, "/etc/weft/apps/shop");
+        assert!(shop.sync.prune);
+        assert_eq!(shop.sync.fuse.max_deletions, 3);
+        assert_eq!(shop.sync.fuse.max_ratio, 0.5);
+        let blog = config.app("blog").unwrap();
+        assert!(!blog.sync.prune);
+        assert_eq!(
+            blog.source.repo.as_deref(),
+            Some("/etc/weft/repos/blog.git")
+        );
+        assert_eq!(blog.source.path, "chart");
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_the_file_and_key() {
+        let error = parse("listen = \"127.0.0.1:1\"\nlisen = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("/etc/weft/weft.toml") && error.contains("lisen"),
+            "{error}"
+        );
+        let error = parse("[cluster]\nmode = \"prod\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("prod"), "{error}");
+        let error = parse("[[app]]\nname = \"a\"\ntype = \"yaml\"\nnamespace = \"a\"\nsource = {path = \".\"}\nsyncc = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("syncc"), "{error}");
+        let error = parse("[defaults.sync]\nfuse = { max_ratio = 2.0 }\n[[app]]\nname = \"a\"\ntype = \"yaml\"\nnamespace = \"a\"\nsource = {path = \".\"}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("app[0].sync.fuse.max_ratio"), "{error}");
+        let twice =
+            "[[app]]\nname = \"a\"\ntype = \"yaml\"\nnamespace = \"a\"\nsource = {path = \".\"}\n";
+        let error = parse(&format!("{twice}{twice}")).unwrap_err().to_string();
+        assert!(
+            error.contains("app[1].name") && error.contains("declared twice"),
+            "{error}"
+        );
+        let error = parse("store = \"mysql://x\"\n").unwrap_err().to_string();
+        assert!(error.contains("store"), "{error}");
+    }
+}
