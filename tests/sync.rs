@@ -9,22 +9,17 @@ use std::time::Duration;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, ListParams, Patch, PatchParams};
-use serde_json::json;
+use serde_json::{Value, json};
 use tempfile::TempDir;
 use weft_engine::app::AppSpec;
-use weft_engine::cluster::{Applier, KindCatalog, LiveCache};
 use weft_engine::deploy::{AppState, Deployer, RollbackError, RollbackTarget, SyncSpec};
-use weft_engine::health::{AssessOptions, HealthAssessor};
 use weft_engine::logs::LogStore;
 use weft_engine::plugin::{HostConfig, PluginHost};
 use weft_engine::registry::{Provenance, Registry};
-use weft_engine::render::RenderPipeline;
 use weft_engine::source::GitSources;
-use weft_engine::sync::compare::Comparer;
 use weft_engine::sync::observe::AppStatus;
 use weft_engine::sync::operation::{Operation, OperationPhase, ResultStatus, Trigger};
 use weft_engine::sync::status::{HealthCode, SyncCode};
-use weft_engine::sync::syncer::Syncer;
 use weft_sim::{SimConfig, Simulator};
 
 /// A git repository holding one app's manifests.
@@ -139,31 +134,20 @@ struct World {
 impl World {
     async fn new() -> World {
         let sim = Simulator::new(SimConfig::fast());
-        let client = sim.client();
-        let catalog = KindCatalog::new(client.clone());
-        let live = Arc::new(LiveCache::new(client.clone(), catalog.clone()));
-        let applier = Applier::new(client.clone(), catalog.clone());
         let mut registry = Registry::new();
         registry
             .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
             .unwrap();
-        let registry = Arc::new(registry);
-        let host = PluginHost::new(HostConfig::default()).unwrap();
-        let assessor = Arc::new(HealthAssessor::new(
-            host.clone(),
-            (*registry).clone(),
-            AssessOptions::default(),
-        ));
         let cache = TempDir::new().unwrap();
-        let pipeline = Arc::new(RenderPipeline::new(
-            host,
-            registry,
+        let logs = LogStore::default();
+        let deployer = Deployer::for_cluster(
+            sim.client(),
+            PluginHost::new(HostConfig::default()).unwrap(),
+            Arc::new(registry),
             GitSources::new(cache.path().join("git"), 1 << 30),
             None,
-        ));
-        let logs = LogStore::default();
-        let comparer = Comparer::new(Arc::new(catalog), live.clone(), applier.clone());
-        let syncer = Syncer::new(comparer, applier, live, assessor, logs.clone());
+            logs.clone(),
+        );
         let repo = Repo::new();
         let app: AppSpec = toml::from_str(&format!(
             r#"
@@ -184,7 +168,7 @@ max_ratio = 0.5
         app.validate().unwrap();
         World {
             sim,
-            deployer: Deployer::new(pipeline, syncer),
+            deployer,
             logs,
             repo,
             app,
@@ -782,4 +766,78 @@ async fn a_dry_run_plans_without_touching_anything() {
     );
     assert!(world.deployments().get_opt("web").await.unwrap().is_none());
     assert!(world.state.history.entries().next().is_none());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rotated_secret_changes_the_fingerprint_and_rolls_the_workload() {
+    let mut world = World::new().await;
+    // The Secret comes from outside the app (a secret manager, say).
+    let secrets: Api<k8s_openapi::api::core::v1::Secret> =
+        Api::namespaced(world.sim.client(), "shop");
+    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(world.sim.client());
+    namespaces
+        .patch(
+            "shop",
+            &PatchParams::apply("setup"),
+            &Patch::Apply(
+                json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}),
+            ),
+        )
+        .await
+        .unwrap();
+    secrets
+        .patch(
+            "external-credentials",
+            &PatchParams::apply("secret-manager"),
+            &Patch::Apply(json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "external-credentials"},
+                                 "data": {"password": "Zmlyc3Q="}})),
+        )
+        .await
+        .unwrap();
+    let mut files = shop_files("shop/web:1.0");
+    let mut with_env: Value = serde_json::from_str(&files[0].1).unwrap();
+    with_env["spec"]["template"]["spec"]["containers"][0]["env"] = json!([
+        {"name": "PASSWORD", "valueFrom": {"secretKeyRef": {"name": "external-credentials", "key": "password"}}}
+    ]);
+    files[0].1 = with_env.to_string();
+    world.repo.commit(&files);
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+    let template_annotation = |deployment: Value| {
+        deployment["spec"]["template"]["metadata"]["annotations"]["weft.dev/env-fingerprint"]
+            .as_str()
+            .map(str::to_string)
+    };
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    let before = template_annotation(live).expect("a fingerprint");
+
+    // The Secret is rotated outside git: same commit, new version.
+    secrets
+        .patch(
+            "external-credentials",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"data": {"password": "cm90YXRlZA=="}})),
+        )
+        .await
+        .unwrap();
+    let status = world
+        .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
+        .await;
+    let drifted: Vec<String> = status
+        .resources
+        .iter()
+        .filter(|r| r.sync == SyncCode::OutOfSync)
+        .map(|r| r.reference.token())
+        .collect();
+    assert!(
+        drifted.contains(&"apps:Deployment:shop:web".to_string()),
+        "{drifted:?}"
+    );
+    world
+        .sync_with(Trigger::SelfHeal, SyncSpec::default())
+        .await;
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    let after = template_annotation(live).expect("a fingerprint");
+    assert_ne!(before, after);
+    assert!(!after.contains("cm90YXRlZA") && !before.contains(PLANTED_SECRET));
 }

@@ -127,14 +127,14 @@ impl Deployer {
     ) -> Deployer {
         let catalog = KindCatalog::new(client.clone());
         let live = Arc::new(LiveCache::new(client.clone(), catalog.clone()));
-        let applier = Applier::new(client, catalog.clone());
+        let applier = Applier::new(client.clone(), catalog.clone());
         let assessor = Arc::new(HealthAssessor::new(
             host.clone(),
             (*registry).clone(),
             AssessOptions::default(),
         ));
         let pipeline = Arc::new(RenderPipeline::new(host, registry, git, render_cache));
-        let comparer = Comparer::new(Arc::new(catalog), live.clone(), applier.clone());
+        let comparer = Comparer::new(client, Arc::new(catalog), live.clone(), applier.clone());
         Deployer::new(
             pipeline,
             Syncer::new(comparer, applier, live, assessor, logs),

@@ -12,11 +12,12 @@
 //! - [`cluster`]: talking to a cluster: served kinds, a watch-backed live cache, server-side apply, pod logs.
 //! - [`resource`]: naming one object (`group:kind:namespace:name`).
 //! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
+//! - [`store`]: apps, their state, the operation queue, settings and API tokens in SQLite or PostgreSQL.
 
 pub mod app;
-pub mod deploy;
 pub mod cluster;
 pub mod config;
+pub mod deploy;
 pub mod health;
 pub mod logs;
 pub mod plugin;
@@ -24,4 +25,5 @@ pub mod registry;
 pub mod render;
 pub mod resource;
 pub mod source;
+pub mod store;
 pub mod sync;

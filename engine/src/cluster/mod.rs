@@ -9,8 +9,8 @@
 //! - [`pod_log`] and [`log_stream`]: container logs, whole or followed line by line.
 
 mod apply;
-mod connect;
 mod apply_error;
+mod connect;
 mod kind_index;
 mod kinds;
 mod live;

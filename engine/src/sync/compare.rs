@@ -7,7 +7,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use k8s_openapi::api::core::v1::Secret;
+use kube::Api;
+
 use super::diff::{ObjectDiff, diff_predicted, diff_subset};
+use super::fingerprint::{secrets_to_look_up, stamp_fingerprints};
 use super::normalize::IgnoreRule;
 use super::order::placement;
 use super::tracking::stamp;
@@ -68,17 +72,30 @@ impl Comparison {
 }
 
 /// Reads what a comparison needs from the cluster.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Comparer {
+    client: kube::Client,
     catalog: Arc<KindCatalog>,
     live: Arc<LiveCache>,
     applier: Applier,
 }
 
+impl std::fmt::Debug for Comparer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Comparer").finish_non_exhaustive()
+    }
+}
+
 impl Comparer {
     /// A comparer over one cluster.
-    pub fn new(catalog: Arc<KindCatalog>, live: Arc<LiveCache>, applier: Applier) -> Self {
+    pub fn new(
+        client: kube::Client,
+        catalog: Arc<KindCatalog>,
+        live: Arc<LiveCache>,
+        applier: Applier,
+    ) -> Self {
         Comparer {
+            client,
             catalog,
             live,
             applier,
@@ -132,7 +149,32 @@ impl Comparer {
             stamp(&mut object, app, &reference);
             desired.push(object);
         }
+        let versions = self.secret_versions(&desired).await?;
+        stamp_fingerprints(&mut desired, &versions);
         Ok(desired)
+    }
+
+    /// The `resourceVersion` of every Secret the desired workloads read, from its metadata only (the values are
+    /// never fetched); `None` for a Secret that does not exist.
+    async fn secret_versions(
+        &self,
+        desired: &[Value],
+    ) -> Result<BTreeMap<(String, String), Option<String>>, CompareError> {
+        let mut versions = BTreeMap::new();
+        for (namespace, name) in secrets_to_look_up(desired) {
+            let secrets: Api<Secret> = Api::namespaced(self.client.clone(), &namespace);
+            let version = match secrets.get_metadata_opt(&name).await {
+                Ok(found) => found.and_then(|meta| meta.metadata.resource_version),
+                Err(source) => {
+                    return Err(CompareError::Cluster(ClusterError::Request {
+                        context: format!("reading the version of Secret {namespace}/{name}"),
+                        source,
+                    }));
+                }
+            };
+            versions.insert((namespace, name), version);
+        }
+        Ok(versions)
     }
 
     /// Compares the desired set with the live set. `also` names kinds to look in beyond the desired ones (the

@@ -1,0 +1,216 @@
+//! The operation queue: enqueueing (one unfinished operation per app, enforced by the database), claiming
+//! work under a lease, keeping leases alive, and putting work back when a replica stops or goes stale.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use sqlx::Row;
+
+use super::{Store, StoreError, count, decode, encode, millis};
+use crate::sync::operation::{Operation, OperationPhase};
+
+/// An operation a replica has claimed, with the request it was enqueued with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claimed {
+    /// The operation, as enqueued (or as last updated).
+    pub operation: Operation,
+    /// The request that says what to do (stored as given to [`Store::enqueue`]).
+    pub request: Value,
+}
+
+/// How many times an enqueue is tried when the unfinished operation it collided with finished meanwhile.
+const ENQUEUE_ATTEMPTS: usize = 3;
+
+impl Store {
+    /// Stores `operation` pending and unclaimed (its phase is stored as `pending`) with its `request`.
+    ///
+    /// Refused with [`StoreError::AppBusy`], naming the other operation, when the app already has one that is
+    /// pending or running: a unique index on the app's unfinished operations decides, so two replicas
+    /// enqueueing at once cannot both succeed.
+    pub async fn enqueue(&self, operation: &Operation, request: &Value) -> Result<(), StoreError> {
+        let mut pending = operation.clone();
+        pending.phase = OperationPhase::Pending;
+        let what = || format!("operation {}", operation.id);
+        let body = encode(what, &pending)?;
+        let request = encode(what, request)?;
+        let sql = format!(
+            "INSERT INTO operations (id, app, phase, finished, body, request, created_at) \
+             VALUES ($1, $2, $3, 0, $4, $5, {now})",
+            now = self.now()
+        );
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let inserted = sqlx::query(&sql)
+                .bind(&operation.id)
+                .bind(&operation.app)
+                .bind(OperationPhase::Pending.as_str())
+                .bind(&body)
+                .bind(&request)
+                .execute(&self.pool)
+                .await;
+            let error = match inserted {
+                Ok(_) => return Ok(()),
+                Err(sqlx::Error::Database(error)) if error.is_unique_violation() => error,
+                Err(error) => return Err(error.into()),
+            };
+            if let Some(existing) = self.unfinished_operation_id(&operation.app).await? {
+                return Err(StoreError::AppBusy {
+                    app: operation.app.clone(),
+                    operation: existing,
+                });
+            }
+            if self.operation(&operation.id).await?.is_some() {
+                return Err(StoreError::DuplicateOperation(operation.id.clone()));
+            }
+            if attempt == ENQUEUE_ATTEMPTS {
+                return Err(sqlx::Error::Database(error).into());
+            }
+        }
+    }
+
+    /// The id of the app's pending or running operation.
+    async fn unfinished_operation_id(&self, app: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT id FROM operations WHERE app = $1 AND finished = 0")
+            .bind(app)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.try_get("id")).transpose()?)
+    }
+
+    /// Claims up to `max` pending, unclaimed operations, oldest first, for `replica`, each leased until now +
+    /// `lease`. Replicas claiming at once never get the same operation: PostgreSQL's `FOR UPDATE SKIP LOCKED`
+    /// hands each its own rows, SQLite lets one writer at a time in.
+    pub async fn claim(
+        &self,
+        replica: &str,
+        max: usize,
+        lease: Duration,
+    ) -> Result<Vec<Claimed>, StoreError> {
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        let select = format!(
+            "SELECT id, body, request FROM operations WHERE finished = 0 AND claimed_by IS NULL \
+             ORDER BY seq LIMIT $1{lock}",
+            lock = self.backend.skip_locked()
+        );
+        let update = format!(
+            "UPDATE operations SET claimed_by = $1, lease_until = {now} + $2 \
+             WHERE id = $3 AND finished = 0 AND claimed_by IS NULL",
+            now = self.now()
+        );
+        let mut transaction = self.begin().await?;
+        let rows = sqlx::query(&select)
+            .bind(count(max))
+            .fetch_all(&mut *transaction)
+            .await?;
+        let mut claimed = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: String = row.try_get("id")?;
+            let what = || format!("operation {id}");
+            let operation = decode(what, &row.try_get::<String, _>("body")?)?;
+            let request = decode(what, &row.try_get::<String, _>("request")?)?;
+            let updated = sqlx::query(&update)
+                .bind(replica)
+                .bind(millis(lease))
+                .bind(&id)
+                .execute(&mut *transaction)
+                .await?
+                .rows_affected();
+            if updated == 1 {
+                claimed.push(Claimed { operation, request });
+            }
+        }
+        transaction.commit().await?;
+        Ok(claimed)
+    }
+
+    /// Extends the leases of every unfinished operation `replica` holds to now + `lease`; how many.
+    pub async fn heartbeat(&self, replica: &str, lease: Duration) -> Result<usize, StoreError> {
+        let sql = format!(
+            "UPDATE operations SET lease_until = {now} + $2 WHERE claimed_by = $1 AND finished = 0",
+            now = self.now()
+        );
+        let updated = sqlx::query(&sql)
+            .bind(replica)
+            .bind(millis(lease))
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(usize::try_from(updated).unwrap_or(usize::MAX))
+    }
+
+    /// Puts claimed operations whose lease ran out (their replica stopped or stalled) back in the queue:
+    /// pending, unclaimed, their message saying why. Returns their ids, oldest first.
+    pub async fn requeue_expired(&self) -> Result<Vec<String>, StoreError> {
+        let select = format!(
+            "SELECT id, body, claimed_by FROM operations \
+             WHERE finished = 0 AND claimed_by IS NOT NULL AND lease_until < {now} ORDER BY seq{lock}",
+            now = self.now(),
+            lock = self.backend.skip_locked()
+        );
+        let mut transaction = self.begin().await?;
+        let rows = sqlx::query(&select).fetch_all(&mut *transaction).await?;
+        let mut requeued = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: String = row.try_get("id")?;
+            let replica: String = row.try_get("claimed_by")?;
+            let body: String = row.try_get("body")?;
+            let reason = format!("requeued: the lease of replica {replica} ran out");
+            put_back(&mut transaction, &id, &body, reason).await?;
+            requeued.push(id);
+        }
+        transaction.commit().await?;
+        Ok(requeued)
+    }
+
+    /// Puts an operation `replica` holds back in the queue, pending and unclaimed (on shutdown).
+    pub async fn release(&self, id: &str, replica: &str) -> Result<(), StoreError> {
+        let select = format!(
+            "SELECT body FROM operations WHERE id = $1 AND claimed_by = $2 AND finished = 0{lock}",
+            lock = self.backend.lock_rows()
+        );
+        let mut transaction = self.begin().await?;
+        let row = sqlx::query(&select)
+            .bind(id)
+            .bind(replica)
+            .fetch_optional(&mut *transaction)
+            .await?;
+        let Some(row) = row else {
+            return Err(StoreError::NotClaimed {
+                id: id.to_string(),
+                replica: replica.to_string(),
+            });
+        };
+        let body: String = row.try_get("body")?;
+        let reason = format!("released by replica {replica}");
+        put_back(&mut transaction, id, &body, reason).await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+}
+
+/// Makes a claimed operation pending and unclaimed again, its message saying why.
+async fn put_back(
+    transaction: &mut sqlx::Transaction<'static, sqlx::Any>,
+    id: &str,
+    body: &str,
+    reason: String,
+) -> Result<(), StoreError> {
+    let what = || format!("operation {id}");
+    let mut operation: Operation = decode(what, body)?;
+    operation.phase = OperationPhase::Pending;
+    operation.message = Some(reason);
+    let body = encode(what, &operation)?;
+    sqlx::query(
+        "UPDATE operations SET body = $1, phase = $2, claimed_by = NULL, lease_until = NULL \
+         WHERE id = $3",
+    )
+    .bind(body)
+    .bind(OperationPhase::Pending.as_str())
+    .bind(id)
+    .execute(&mut **transaction)
+    .await?;
+    Ok(())
+}

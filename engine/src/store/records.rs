@@ -1,0 +1,142 @@
+//! Operation records: progress while an operation runs, the finish (record and app state in one transaction),
+//! and reading them back.
+
+use sqlx::Row;
+
+use super::apps::upsert_state_sql;
+use super::{Store, StoreError, count, decode, encode, to_usize};
+use crate::deploy::AppState;
+use crate::sync::operation::Operation;
+
+impl Store {
+    /// Stores an unfinished operation's progress (phase, message, results so far).
+    ///
+    /// A finished phase is refused ([`StoreError::WrongPhase`]): [`Store::finish`] ends an operation.
+    pub async fn update_operation(&self, operation: &Operation) -> Result<(), StoreError> {
+        if operation.phase.is_finished() {
+            return Err(StoreError::WrongPhase {
+                id: operation.id.clone(),
+                phase: operation.phase,
+                expected: "an unfinished phase (finish ends an operation)",
+            });
+        }
+        let body = encode(|| format!("operation {}", operation.id), operation)?;
+        let updated = sqlx::query(
+            "UPDATE operations SET body = $1, phase = $2 WHERE id = $3 AND finished = 0",
+        )
+        .bind(body)
+        .bind(operation.phase.as_str())
+        .bind(&operation.id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if updated == 1 {
+            return Ok(());
+        }
+        Err(match self.operation(&operation.id).await? {
+            Some(_) => StoreError::OperationFinished(operation.id.clone()),
+            None => StoreError::UnknownOperation(operation.id.clone()),
+        })
+    }
+
+    /// Ends an operation in one transaction: its finished record, `app`'s new `state` (its history), and
+    /// the end of its claim, so the app can take its next operation.
+    pub async fn finish(
+        &self,
+        operation: &Operation,
+        app: &str,
+        state: &AppState,
+    ) -> Result<(), StoreError> {
+        if !operation.phase.is_finished() {
+            return Err(StoreError::WrongPhase {
+                id: operation.id.clone(),
+                phase: operation.phase,
+                expected: "succeeded, failed or error",
+            });
+        }
+        let body = encode(|| format!("operation {}", operation.id), operation)?;
+        let state = encode(|| format!("state of app {app}"), state)?;
+        let finish = format!(
+            "UPDATE operations SET body = $1, phase = $2, finished = 1, finished_at = {now}, \
+             claimed_by = NULL, lease_until = NULL WHERE id = $3 AND finished = 0",
+            now = self.now()
+        );
+        let mut transaction = self.begin().await?;
+        let updated = sqlx::query(&finish)
+            .bind(body)
+            .bind(operation.phase.as_str())
+            .bind(&operation.id)
+            .execute(&mut *transaction)
+            .await?
+            .rows_affected();
+        if updated != 1 {
+            let exists = sqlx::query("SELECT id FROM operations WHERE id = $1")
+                .bind(&operation.id)
+                .fetch_optional(&mut *transaction)
+                .await?
+                .is_some();
+            return Err(if exists {
+                StoreError::OperationFinished(operation.id.clone())
+            } else {
+                StoreError::UnknownOperation(operation.id.clone())
+            });
+        }
+        sqlx::query(&upsert_state_sql(self.now()))
+            .bind(app)
+            .bind(state)
+            .execute(&mut *transaction)
+            .await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// The operation with this id.
+    pub async fn operation(&self, id: &str) -> Result<Option<Operation>, StoreError> {
+        let row = sqlx::query("SELECT body FROM operations WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            decode(
+                || format!("operation {id}"),
+                &row.try_get::<String, _>("body")?,
+            )
+        })
+        .transpose()
+    }
+
+    /// The app's operations, newest first, at most `limit`.
+    pub async fn operations(&self, app: &str, limit: usize) -> Result<Vec<Operation>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, body FROM operations WHERE app = $1 ORDER BY seq DESC LIMIT $2",
+        )
+        .bind(app)
+        .bind(count(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let id: String = row.try_get("id")?;
+                decode(
+                    || format!("operation {id}"),
+                    &row.try_get::<String, _>("body")?,
+                )
+            })
+            .collect()
+    }
+
+    /// The app's newest operation.
+    pub async fn last_operation(&self, app: &str) -> Result<Option<Operation>, StoreError> {
+        Ok(self.operations(app, 1).await?.into_iter().next())
+    }
+
+    /// How many operations wait in the queue (pending and unclaimed): the queue depth.
+    pub async fn pending_count(&self) -> Result<usize, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM operations WHERE finished = 0 AND claimed_by IS NULL",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(to_usize(row.try_get("n")?))
+    }
+}

@@ -1,0 +1,241 @@
+//! Reading a store URL: which backend it names, the URL sqlx is given, the SQLite file whose directory must
+//! exist, and the URL with its password hidden for messages.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::StoreError;
+
+/// The database behind a store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// SQLite, embedded: one file (or memory), one replica.
+    Sqlite,
+    /// PostgreSQL: several replicas share one queue.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend's name: `sqlite` or `postgres`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
+    /// How a writing transaction starts: SQLite takes the write lock up front (waiting on `busy_timeout`)
+    /// so a transaction that reads first never fails to upgrade; PostgreSQL locks rows as it goes.
+    pub(super) fn begin(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        }
+    }
+
+    /// The database clock in unix milliseconds, as an SQL expression: every replica judges leases by the
+    /// one clock.
+    pub(super) fn now_millis(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
+            Backend::Postgres => "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+        }
+    }
+
+    /// The suffix of a `SELECT` that takes rows for this transaction and passes over rows another
+    /// transaction holds. SQLite needs none: `BEGIN IMMEDIATE` already made this the only writer.
+    pub(super) fn skip_locked(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+
+    /// The suffix of a `SELECT` that takes rows for this transaction, waiting for them if need be.
+    pub(super) fn lock_rows(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE",
+        }
+    }
+}
+
+/// A store URL, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Target {
+    /// The backend.
+    pub backend: Backend,
+    /// The URL for sqlx.
+    pub url: String,
+    /// The SQLite file, whose directory is created before opening.
+    pub file: Option<PathBuf>,
+    /// An SQLite database in memory (one connection keeps it alive).
+    pub memory: bool,
+}
+
+static MEMORY_DATABASES: AtomicUsize = AtomicUsize::new(0);
+
+/// Reads `sqlite://PATH`, `sqlite:PATH`, `sqlite::memory:` or `postgres://...` (`postgresql://...`).
+///
+/// A SQLite file is created when missing (`mode=rwc` unless the URL says otherwise). Each `sqlite::memory:`
+/// store gets a database of its own, shared by the connections of its pool.
+pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
+    let unsupported = || StoreError::UnsupportedUrl(redact(url));
+    if url == "sqlite::memory:" {
+        let n = MEMORY_DATABASES.fetch_add(1, Ordering::Relaxed);
+        return Ok(Target {
+            backend: Backend::Sqlite,
+            url: format!(
+                "sqlite:file:weft-memory-{}-{n}?mode=memory&cache=shared",
+                std::process::id()
+            ),
+            file: None,
+            memory: true,
+        });
+    }
+    if let Some(rest) = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+    {
+        let (path, params) = rest.split_once('?').unwrap_or((rest, ""));
+        if path.is_empty() || path.starts_with(':') {
+            return Err(unsupported());
+        }
+        let file = percent_decode(path).ok_or_else(unsupported)?;
+        let has_mode = params.split('&').any(|pair| pair.starts_with("mode="));
+        let params = match (params.is_empty(), has_mode) {
+            (_, true) => params.to_string(),
+            (true, false) => "mode=rwc".to_string(),
+            (false, false) => format!("{params}&mode=rwc"),
+        };
+        return Ok(Target {
+            backend: Backend::Sqlite,
+            url: format!("sqlite://{path}?{params}"),
+            file: Some(PathBuf::from(file)),
+            memory: false,
+        });
+    }
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(Target {
+            backend: Backend::Postgres,
+            url: url.to_string(),
+            file: None,
+            memory: false,
+        });
+    }
+    Err(unsupported())
+}
+
+/// The URL with any password replaced by `***` (in the user info and in a `password=` parameter).
+pub(super) fn redact(url: &str) -> String {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut out = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let (authority, path) = rest.split_at(authority_end);
+            let authority = match authority.rsplit_once('@') {
+                Some((user_info, host)) => match user_info.split_once(':') {
+                    Some((user, _password)) => format!("{user}:***@{host}"),
+                    None => authority.to_string(),
+                },
+                None => authority.to_string(),
+            };
+            format!("{scheme}://{authority}{path}")
+        }
+        None => base.to_string(),
+    };
+    if !query.is_empty() {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
+    }
+    out
+}
+
+/// Decodes `%XX` escapes, as sqlx does for a SQLite path; `None` for a bad escape or non-UTF-8 result.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sqlite_files_are_created_unless_the_url_says_otherwise() {
+        let target = parse("sqlite:///var/lib/weft/store.db").unwrap();
+        assert_eq!(target.backend, Backend::Sqlite);
+        assert_eq!(target.url, "sqlite:///var/lib/weft/store.db?mode=rwc");
+        assert_eq!(target.file, Some(PathBuf::from("/var/lib/weft/store.db")));
+        assert!(!target.memory);
+
+        let target = parse("sqlite:data/my%20store.db?cache=private").unwrap();
+        assert_eq!(
+            target.url,
+            "sqlite://data/my%20store.db?cache=private&mode=rwc"
+        );
+        assert_eq!(target.file, Some(PathBuf::from("data/my store.db")));
+
+        let target = parse("sqlite://ro.db?mode=ro").unwrap();
+        assert_eq!(target.url, "sqlite://ro.db?mode=ro");
+    }
+
+    #[test]
+    fn each_memory_store_gets_its_own_database() {
+        let a = parse("sqlite::memory:").unwrap();
+        let b = parse("sqlite::memory:").unwrap();
+        assert!(a.memory && b.memory);
+        assert_ne!(a.url, b.url);
+        assert!(a.url.contains("mode=memory") && a.url.contains("cache=shared"));
+    }
+
+    #[test]
+    fn postgres_urls_pass_through_and_others_are_refused_without_their_password() {
+        let target = parse("postgresql://weft@db:5432/weft").unwrap();
+        assert_eq!(target.backend, Backend::Postgres);
+        assert_eq!(target.url, "postgresql://weft@db:5432/weft");
+        assert!(parse("postgres://a@b/c").is_ok());
+
+        let error = parse("mysql://root:hunter2@db/weft").unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("mysql://root:***@db/weft"), "{text}");
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(matches!(
+            parse("sqlite://"),
+            Err(StoreError::UnsupportedUrl(_))
+        ));
+        assert!(matches!(
+            parse("sqlite:bad%zz"),
+            Err(StoreError::UnsupportedUrl(_))
+        ));
+    }
+
+    #[test]
+    fn redaction_hides_passwords_in_user_info_and_parameters() {
+        assert_eq!(
+            redact("postgres://weft:s3cr%40t@db.example:5432/weft?sslmode=require&password=x"),
+            "postgres://weft:***@db.example:5432/weft?sslmode=require&password=***"
+        );
+        assert_eq!(redact("postgres://weft@db/weft"), "postgres://weft@db/weft");
+        assert_eq!(redact("sqlite:///tmp/a.db"), "sqlite:///tmp/a.db");
+    }
+}

@@ -1,0 +1,550 @@
+//! The store, the same checks on both backends: SQLite in a temporary file, and PostgreSQL on a throwaway
+//! server this test starts (`initdb` + `pg_ctl`; Debian's `postgresql` package) and stops.
+
+use std::collections::HashSet;
+use std::net::TcpListener;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde_json::json;
+use weft_engine::app::AppSpec;
+use weft_engine::deploy::AppState;
+use weft_engine::store::{AppOrigin, Backend, Store, StoreError, StoredApp, StoredToken};
+use weft_engine::sync::operation::{History, Operation, OperationPhase, Trigger};
+
+const LONG: Duration = Duration::from_secs(600);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_store_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nested/state/weft.db");
+    let url = format!("sqlite://{}", file.display());
+    exercise(&url, Backend::Sqlite).await;
+    assert!(
+        file.is_file(),
+        "the database file and its directories are created"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_store_on_postgres() {
+    let server = PostgresServer::start();
+    exercise(&server.url, Backend::Postgres).await;
+}
+
+fn app(name: &str, app_type: &str) -> AppSpec {
+    toml::from_str(&format!(
+        r#"
+name = "{name}"
+type = "{app_type}"
+namespace = "{name}"
+org = "acme"
+source = {{ repo = "https://git.example/{name}.git", path = "deploy", ref = "main" }}
+parameters = {{ recurse = true, set = ["a=1", "b=2"], "extVar.ratio" = 0.5 }}
+[sync]
+automated = true
+prune = true
+"#
+    ))
+    .unwrap()
+}
+
+fn pending(id: &str, app: &str) -> Operation {
+    let mut operation = Operation::start(id, app, Trigger::Manual);
+    operation.phase = OperationPhase::Pending;
+    operation.revision = Some(format!("commit-of-{id}"));
+    operation
+}
+
+fn ids(claimed: &[weft_engine::store::Claimed]) -> Vec<String> {
+    claimed.iter().map(|c| c.operation.id.clone()).collect()
+}
+
+async fn exercise(url: &str, backend: Backend) {
+    let store = Store::open(url).await.unwrap();
+    // A second handle on the same database (another replica): migrating again changes nothing.
+    let other = Store::open(url).await.unwrap();
+    assert_eq!(store.backend(), backend);
+
+    apps_round_trip(&store, &other).await;
+    enqueue_allows_one_unfinished_operation_per_app(&store).await;
+    claims_respect_max_and_order(&store).await;
+    concurrent_claimers_never_share_an_operation(&store, &other).await;
+    leases_expire_and_release_puts_back(&store, &other).await;
+    tokens_and_settings(&store, &other).await;
+
+    other.close().await;
+    store.close().await;
+    // Opening again after the schema exists is still fine, and the data is there.
+    let reopened = Store::open(url).await.unwrap();
+    assert_eq!(reopened.apps().await.unwrap().len(), 1);
+    reopened.close().await;
+}
+
+async fn apps_round_trip(store: &Store, other: &Store) {
+    let shop = app("shop", "helm");
+    let blog = app("blog", "yaml");
+    store.put_app(&shop, AppOrigin::Config).await.unwrap();
+    store.put_app(&blog, AppOrigin::Api).await.unwrap();
+    let expected = vec![
+        StoredApp {
+            spec: blog.clone(),
+            origin: AppOrigin::Api,
+        },
+        StoredApp {
+            spec: shop.clone(),
+            origin: AppOrigin::Config,
+        },
+    ];
+    assert_eq!(other.apps().await.unwrap(), expected);
+
+    let mut edited = shop.clone();
+    edited.sync.prune = false;
+    edited.values = vec!["replicas: 3\n".into()];
+    store.put_app(&edited, AppOrigin::Api).await.unwrap();
+    let apps = other.apps().await.unwrap();
+    assert_eq!(apps.len(), 2);
+    assert_eq!(apps[1].spec, edited);
+    assert_eq!(apps[1].origin, AppOrigin::Api);
+
+    // State: the default until one is stored; with history it reads back equal.
+    assert_eq!(store.app_state("blog").await.unwrap(), AppState::default());
+    let mut state = AppState {
+        history: History::new(3),
+        synced_revision: Some("abc123".into()),
+        pinned_version: Some("1.2".into()),
+        automation_suspended: true,
+        ..AppState::default()
+    };
+    state.kinds.insert(("apps".into(), "Deployment".into()));
+    state.kinds.insert(("".into(), "ConfigMap".into()));
+    let mut done = Operation::start("deploy-1", "blog", Trigger::Automated);
+    done.finish(OperationPhase::Succeeded, "synced");
+    state.history.record(&done, "abc123", Some("1.2".into()));
+    store.put_app_state("blog", &state).await.unwrap();
+    assert_eq!(other.app_state("blog").await.unwrap(), state);
+    state.synced_revision = Some("def456".into());
+    store.put_app_state("blog", &state).await.unwrap();
+    assert_eq!(other.app_state("blog").await.unwrap(), state);
+
+    assert!(store.delete_app("blog").await.unwrap());
+    assert!(!store.delete_app("blog").await.unwrap());
+    let apps = other.apps().await.unwrap();
+    assert_eq!(apps.len(), 1);
+    assert_eq!(apps[0].spec.name, "shop");
+    assert_eq!(store.app_state("blog").await.unwrap(), AppState::default());
+}
+
+async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
+    let request = json!({"revision": "main", "prune": true, "dryRun": false});
+    store
+        .enqueue(&pending("busy-1", "busy"), &request)
+        .await
+        .unwrap();
+    let error = store
+        .enqueue(&pending("busy-2", "busy"), &request)
+        .await
+        .unwrap_err();
+    match &error {
+        StoreError::AppBusy { app, operation } => {
+            assert_eq!((app.as_str(), operation.as_str()), ("busy", "busy-1"))
+        }
+        other => panic!("expected AppBusy, got {other:?}"),
+    }
+    assert!(error.to_string().contains("busy-1"), "{error}");
+    assert!(store.operation("busy-2").await.unwrap().is_none());
+    // Another app is not held up; a reused id is refused.
+    store
+        .enqueue(&pending("idle-1", "idle"), &request)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.enqueue(&pending("idle-1", "elsewhere"), &request).await,
+        Err(StoreError::DuplicateOperation(id)) if id == "idle-1"
+    ));
+    assert_eq!(store.pending_count().await.unwrap(), 2);
+    // The operation reads back as enqueued, phase pending even when handed over running.
+    let running = Operation::start("run-1", "running-app", Trigger::SelfHeal);
+    store.enqueue(&running, &request).await.unwrap();
+    let stored = store.operation("run-1").await.unwrap().unwrap();
+    assert_eq!(stored.phase, OperationPhase::Pending);
+    assert_eq!(stored.started_at, running.started_at);
+    assert_eq!(stored.trigger, Trigger::SelfHeal);
+
+    // Drain this stage's queue so the next stages start empty.
+    let claimed = store.claim("drain", 10, LONG).await.unwrap();
+    assert_eq!(ids(&claimed), ["busy-1", "idle-1", "run-1"]);
+    assert_eq!(claimed[0].request, request);
+    assert_eq!(store.pending_count().await.unwrap(), 0);
+}
+
+async fn claims_respect_max_and_order(store: &Store) {
+    let operations: Vec<Operation> = (1..=5)
+        .map(|n| pending(&format!("order-{n}"), &format!("order-app-{n}")))
+        .collect();
+    for (n, operation) in operations.iter().enumerate() {
+        store.enqueue(operation, &json!({ "n": n })).await.unwrap();
+    }
+    assert_eq!(store.pending_count().await.unwrap(), 5);
+    assert!(store.claim("r1", 0, LONG).await.unwrap().is_empty());
+    let first = store.claim("r1", 2, LONG).await.unwrap();
+    assert_eq!(ids(&first), ["order-1", "order-2"]);
+    assert_eq!(first[0].operation, operations[0]);
+    assert_eq!(first[1].request, json!({"n": 1}));
+    assert_eq!(store.pending_count().await.unwrap(), 3);
+    let rest = store.claim("r2", 10, LONG).await.unwrap();
+    assert_eq!(ids(&rest), ["order-3", "order-4", "order-5"]);
+    assert_eq!(rest[2].operation, operations[4]);
+    assert!(store.claim("r1", 10, LONG).await.unwrap().is_empty());
+    assert_eq!(store.pending_count().await.unwrap(), 0);
+}
+
+async fn concurrent_claimers_never_share_an_operation(store: &Store, other: &Store) {
+    const COUNT: usize = 40;
+    for n in 0..COUNT {
+        store
+            .enqueue(
+                &pending(&format!("race-{n}"), &format!("race-app-{n}")),
+                &json!({}),
+            )
+            .await
+            .unwrap();
+    }
+    let mut seen = HashSet::new();
+    let mut per_replica = [0usize; 2];
+    loop {
+        let (a, b) = tokio::join!(
+            store.claim("replica-a", 3, LONG),
+            other.claim("replica-b", 3, LONG)
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        if a.is_empty() && b.is_empty() {
+            break;
+        }
+        assert!(a.len() <= 3 && b.len() <= 3);
+        per_replica[0] += a.len();
+        per_replica[1] += b.len();
+        for id in ids(&a).into_iter().chain(ids(&b)) {
+            assert!(seen.insert(id.clone()), "{id} was claimed twice");
+        }
+    }
+    assert_eq!(seen.len(), COUNT, "every operation was claimed once");
+    assert_eq!(per_replica[0] + per_replica[1], COUNT);
+    assert_eq!(store.pending_count().await.unwrap(), 0);
+}
+
+async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
+    store
+        .enqueue(&pending("lease-1", "lease"), &json!({"lease": true}))
+        .await
+        .unwrap();
+    let claimed = store
+        .claim("stale", 10, Duration::from_millis(1))
+        .await
+        .unwrap();
+    assert_eq!(ids(&claimed), ["lease-1"]);
+    assert_eq!(
+        store
+            .heartbeat("stale", Duration::from_millis(1))
+            .await
+            .unwrap(),
+        1
+    );
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    // Only the run-out lease goes back; the earlier stages' long leases stay.
+    assert_eq!(other.requeue_expired().await.unwrap(), ["lease-1"]);
+    let requeued = store.operation("lease-1").await.unwrap().unwrap();
+    assert_eq!(requeued.phase, OperationPhase::Pending);
+    assert!(
+        requeued
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("stale")
+    );
+    assert_eq!(store.heartbeat("stale", LONG).await.unwrap(), 0);
+
+    let claimed = other.claim("fresh", 10, LONG).await.unwrap();
+    assert_eq!(ids(&claimed), ["lease-1"]);
+    assert_eq!(claimed[0].request, json!({"lease": true}));
+    assert!(other.requeue_expired().await.unwrap().is_empty());
+    assert_eq!(other.heartbeat("fresh", LONG).await.unwrap(), 1);
+
+    // Release puts it back, for its holder only.
+    assert!(matches!(
+        store.release("lease-1", "stale").await,
+        Err(StoreError::NotClaimed { .. })
+    ));
+    other.release("lease-1", "fresh").await.unwrap();
+    assert_eq!(store.pending_count().await.unwrap(), 1);
+    assert_eq!(other.heartbeat("fresh", LONG).await.unwrap(), 0);
+    let claimed = store.claim("worker", 10, LONG).await.unwrap();
+    assert_eq!(ids(&claimed), ["lease-1"]);
+
+    // Progress, then the finish: record, state and claim in one go.
+    let mut operation = claimed[0].operation.clone();
+    operation.phase = OperationPhase::Running;
+    operation.message = Some("applying wave 1".into());
+    store.update_operation(&operation).await.unwrap();
+    assert_eq!(
+        other.operation("lease-1").await.unwrap().unwrap(),
+        operation
+    );
+    let mut finished = operation.clone();
+    finished.finish(OperationPhase::Succeeded, "synced");
+    assert!(matches!(
+        store.update_operation(&finished).await,
+        Err(StoreError::WrongPhase { .. })
+    ));
+    assert!(matches!(
+        store
+            .finish(&operation, "lease", &AppState::default())
+            .await,
+        Err(StoreError::WrongPhase { .. })
+    ));
+    assert!(matches!(
+        store.update_operation(&pending("nobody", "nobody")).await,
+        Err(StoreError::UnknownOperation(id)) if id == "nobody"
+    ));
+
+    let mut state = store.app_state("lease").await.unwrap();
+    state
+        .history
+        .record(&finished, "commit-of-lease-1", Some("2.0".into()));
+    state.synced_revision = Some("commit-of-lease-1".into());
+    store.finish(&finished, "lease", &state).await.unwrap();
+    assert_eq!(other.operation("lease-1").await.unwrap().unwrap(), finished);
+    assert_eq!(other.app_state("lease").await.unwrap(), state);
+    assert_eq!(
+        store.heartbeat("worker", LONG).await.unwrap(),
+        0,
+        "the claim is cleared"
+    );
+    assert!(matches!(
+        store.finish(&finished, "lease", &state).await,
+        Err(StoreError::OperationFinished(id)) if id == "lease-1"
+    ));
+    assert!(matches!(
+        store.update_operation(&operation).await,
+        Err(StoreError::OperationFinished(_))
+    ));
+    assert!(matches!(
+        store.release("lease-1", "worker").await,
+        Err(StoreError::NotClaimed { .. })
+    ));
+
+    // The app takes its next operation; history reads newest first.
+    store
+        .enqueue(&pending("lease-2", "lease"), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(
+        other.enqueue(&pending("lease-3", "lease"), &json!({})).await,
+        Err(StoreError::AppBusy { operation, .. }) if operation == "lease-2"
+    ));
+    let history: Vec<String> = other
+        .operations("lease", 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|o| o.id)
+        .collect();
+    assert_eq!(history, ["lease-2", "lease-1"]);
+    assert_eq!(other.operations("lease", 1).await.unwrap().len(), 1);
+    assert_eq!(
+        other.last_operation("lease").await.unwrap().unwrap().id,
+        "lease-2"
+    );
+    assert!(other.last_operation("never").await.unwrap().is_none());
+    assert_eq!(store.pending_count().await.unwrap(), 1);
+}
+
+async fn tokens_and_settings(store: &Store, other: &Store) {
+    assert_eq!(store.token_count().await.unwrap(), 0);
+    let token = StoredToken {
+        id: "tok-1".into(),
+        sha256_hex: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+        principal: "org:acme".into(),
+        created_at: Timestamp::now(),
+        description: "CI deploys".into(),
+    };
+    store.put_token(&token).await.unwrap();
+    assert_eq!(
+        other.token_by_hash(&token.sha256_hex).await.unwrap(),
+        Some(token.clone())
+    );
+    assert_eq!(other.token_by_hash("00").await.unwrap(), None);
+    let admin = StoredToken {
+        id: "tok-2".into(),
+        sha256_hex: "aa".repeat(32),
+        principal: "admin".into(),
+        created_at: Timestamp::now(),
+        description: String::new(),
+    };
+    store.put_token(&admin).await.unwrap();
+    assert_eq!(other.token_count().await.unwrap(), 2);
+    assert!(store.delete_token("tok-2").await.unwrap());
+    assert!(!store.delete_token("tok-2").await.unwrap());
+    assert_eq!(other.token_by_hash(&admin.sha256_hex).await.unwrap(), None);
+    assert_eq!(other.token_count().await.unwrap(), 1);
+
+    assert_eq!(store.setting("queue.concurrency").await.unwrap(), None);
+    store.put_setting("queue.concurrency", "4").await.unwrap();
+    assert_eq!(
+        other.setting("queue.concurrency").await.unwrap().as_deref(),
+        Some("4")
+    );
+    store.put_setting("queue.concurrency", "16").await.unwrap();
+    assert_eq!(
+        other.setting("queue.concurrency").await.unwrap().as_deref(),
+        Some("16")
+    );
+}
+
+/// A PostgreSQL server in a temporary directory, stopped (immediately) on drop.
+struct PostgresServer {
+    url: String,
+    pg_ctl: PathBuf,
+    data: PathBuf,
+    as_postgres_user: bool,
+    _dir: tempfile::TempDir,
+}
+
+const INSTALL: &str = "PostgreSQL is not installed: the store's PostgreSQL test needs its server programs \
+                       (initdb, pg_ctl); install them, e.g. `apt-get install postgresql`";
+
+impl PostgresServer {
+    fn start() -> PostgresServer {
+        let bin = postgres_bin_dir().unwrap_or_else(|| panic!("{INSTALL}"));
+        let dir = tempfile::tempdir().unwrap();
+        // PostgreSQL refuses to run as root: then the server runs as the `postgres` user the package made.
+        let as_postgres_user = running_as_root(dir.path());
+        if as_postgres_user {
+            let id = |flag: &str| -> u32 {
+                let output = Command::new("id")
+                    .args([flag, "postgres"])
+                    .output()
+                    .unwrap();
+                assert!(
+                    output.status.success(),
+                    "running as root, and there is no `postgres` user to run the server as. {INSTALL}"
+                );
+                String::from_utf8_lossy(&output.stdout)
+                    .trim()
+                    .parse()
+                    .unwrap()
+            };
+            std::os::unix::fs::chown(dir.path(), Some(id("-u")), Some(id("-g"))).unwrap();
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let server = PostgresServer {
+            url: format!("postgres://weft@127.0.0.1:{port}/postgres"),
+            pg_ctl: bin.join("pg_ctl"),
+            data: dir.path().join("data"),
+            as_postgres_user,
+            _dir: dir,
+        };
+        let data = path(&server.data);
+        server.run(
+            &bin.join("initdb"),
+            &[
+                "-D",
+                data,
+                "-U",
+                "weft",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "--no-sync",
+            ],
+        );
+        let socket_dir = server.data.parent().unwrap();
+        let log = socket_dir.join("server.log");
+        let options = format!(
+            "-k {} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off",
+            path(socket_dir)
+        );
+        let status = server
+            .command(&server.pg_ctl)
+            .args(["-D", data, "-l", path(&log), "-o", &options])
+            .args(["-w", "-t", "60", "start"])
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "pg_ctl start failed: {}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        server
+    }
+
+    fn command(&self, program: &Path) -> Command {
+        if self.as_postgres_user {
+            let mut command = Command::new("runuser");
+            command.args(["-u", "postgres", "--"]).arg(program);
+            command
+        } else {
+            Command::new(program)
+        }
+    }
+
+    fn run(&self, program: &Path, args: &[&str]) {
+        let output = self.command(program).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "{} failed: {}{}",
+            program.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+impl Drop for PostgresServer {
+    fn drop(&mut self) {
+        let _ = self
+            .command(&self.pg_ctl)
+            .args(["-D", path(&self.data), "-m", "immediate", "-w", "stop"])
+            .output();
+    }
+}
+
+/// The newest `/usr/lib/postgresql/N/bin` (Debian), else the directory of `initdb` on `PATH`.
+fn postgres_bin_dir() -> Option<PathBuf> {
+    let has_both = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let version = entry.file_name().to_str()?.parse().ok()?;
+            Some((version, entry.path().join("bin")))
+        })
+        .filter(|(_, bin)| has_both(bin))
+        .collect();
+    versions.sort();
+    if let Some((_, bin)) = versions.pop() {
+        return Some(bin);
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).find(|dir| has_both(dir))
+}
+
+fn running_as_root(dir: &Path) -> bool {
+    let probe = dir.join("probe");
+    std::fs::write(&probe, b"").unwrap();
+    let uid = std::fs::metadata(&probe).unwrap().uid();
+    std::fs::remove_file(&probe).unwrap();
+    uid == 0
+}
+
+fn path(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
