@@ -266,6 +266,7 @@ impl Deployer {
         }
         if operation.phase == OperationPhase::Succeeded {
             state.synced_revision = Some(revision.clone());
+            state.history.set_limit(app.sync.history_limit);
             state.history.record(operation, &revision, declared);
         }
         outcome

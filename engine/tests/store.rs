@@ -27,6 +27,9 @@ async fn the_store_on_sqlite() {
         file.is_file(),
         "the database file and its directories are created"
     );
+    // The file header's format versions are 2 in WAL mode (1 for the rollback journal).
+    let header = std::fs::read(&file).unwrap();
+    assert_eq!(header[18..20], [2, 2], "the database is in WAL mode");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -229,6 +229,14 @@ impl History {
         id
     }
 
+    /// Changes the bound (at least one), dropping the oldest entries past it.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit.max(1);
+        while self.entries.len() > self.limit {
+            self.entries.pop_front();
+        }
+    }
+
     /// The entries, oldest first.
     pub fn entries(&self) -> impl DoubleEndedIterator<Item = &Deploy> {
         self.entries.iter()
@@ -287,6 +295,9 @@ mod tests {
         assert!(history.get(1).is_none());
         assert_eq!(history.by_version("1.3").unwrap().id, 4);
         assert_eq!(history.previous().unwrap().revision, "commit-3");
+        history.set_limit(1);
+        let ids: Vec<u64> = history.entries().map(|d| d.id).collect();
+        assert_eq!(ids, vec![5]);
     }
 
     #[test]
