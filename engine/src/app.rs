@@ -322,6 +322,21 @@ impl AppSpec {
         })
     }
 
+    /// A digest of everything that decides what the app renders to besides the revision (source, type,
+    /// parameters, values, release, namespace): a change is a reason to sync even at the same commit.
+    pub fn render_digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let identity = serde_json::json!({
+            "source": self.source,
+            "type": self.app_type,
+            "parameters": self.parameters,
+            "values": self.values,
+            "release": self.release,
+            "namespace": self.namespace,
+        });
+        hex::encode(Sha256::digest(identity.to_string().as_bytes()))
+    }
+
     /// The render request for this app.
     pub fn render_request(&self) -> weft_sdk::RenderRequest {
         let mut parameters = Vec::new();

@@ -256,13 +256,7 @@ impl Config {
 
     /// The data directory.
     pub fn data_dir(&self) -> PathBuf {
-        self.data_dir.clone().unwrap_or_else(|| {
-            std::env::var_os("XDG_DATA_HOME")
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-                .unwrap_or_else(std::env::temp_dir)
-                .join("weft")
-        })
+        self.data_dir.clone().unwrap_or_else(default_data_dir)
     }
 
     /// The store URL.
@@ -276,6 +270,15 @@ impl Config {
     pub fn app(&self, name: &str) -> Option<&AppSpec> {
         self.apps.iter().find(|a| a.name == name)
     }
+}
+
+/// The data directory when none is configured: `$XDG_DATA_HOME/weft`, else `~/.local/share/weft`.
+pub fn default_data_dir() -> PathBuf {
+    std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("weft")
 }
 
 /// Merges `[defaults.sync]` under every `[[app]]`'s `[sync]` (the app's keys win, tables merge key by key).

@@ -27,11 +27,15 @@ use crate::sync::tree::Node;
 
 /// What Weft remembers about one app between operations.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct AppState {
     /// The revisions actually deployed.
     pub history: History,
     /// The revision of the last successful sync.
     pub synced_revision: Option<String>,
+    /// The app's render digest ([`AppSpec::render_digest`]) at its last successful sync.
+    #[serde(default)]
+    pub synced_digest: Option<String>,
     /// The kinds the app had objects of at its last sync (where objects to prune are looked for).
     pub kinds: BTreeSet<(String, String)>,
     /// An image tag the main workload is pinned to by a version rollback, until a sync clears it.
@@ -51,6 +55,8 @@ pub struct SyncSpec {
     pub confirmed: bool,
     /// Prune, overriding the app's setting.
     pub prune: Option<bool>,
+    /// Stops the sync at the next safe point when it turns `true` (shutdown).
+    pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 /// Where a rollback goes.
@@ -249,9 +255,10 @@ impl Deployer {
             confirmed: spec.confirmed,
             prune: spec.prune,
             previous_kinds: state.kinds.clone(),
+            cancel: spec.cancel.clone(),
         };
         let outcome = self.syncer.sync(app, request, operation).await;
-        if spec.dry_run {
+        if spec.dry_run || outcome.interrupted {
             return outcome;
         }
         if let Some(comparison) = &outcome.comparison {
@@ -266,6 +273,7 @@ impl Deployer {
         }
         if operation.phase == OperationPhase::Succeeded {
             state.synced_revision = Some(revision.clone());
+            state.synced_digest = Some(app.render_digest());
             state.history.set_limit(app.sync.history_limit);
             state.history.record(operation, &revision, declared);
         }

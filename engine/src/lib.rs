@@ -1,8 +1,11 @@
 //! Weft's host engine: runs sandboxed Wasm plugins and chooses the plugin for each object or app.
 //!
+//! - [`api`]: the HTTP API.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
+//! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
+//! - [`reconcile`]: the reconciler loop: status on an interval and on watch events, automated sync, self-heal.
 //! - [`plugin`]: the wasmtime host — loading, compiling and caching components, and calling them under limits.
 //! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
 //! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
@@ -11,9 +14,11 @@
 //! - [`logs`]: bounded in-memory log streams that clients follow from the first line.
 //! - [`cluster`]: talking to a cluster: served kinds, a watch-backed live cache, server-side apply, pod logs.
 //! - [`resource`]: naming one object (`group:kind:namespace:name`).
+//! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
 //! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
 //! - [`store`]: apps, their state, the operation queue, settings and API tokens in SQLite or PostgreSQL.
 
+pub mod api;
 pub mod app;
 pub mod cluster;
 pub mod config;
@@ -21,9 +26,12 @@ pub mod deploy;
 pub mod health;
 pub mod logs;
 pub mod plugin;
+pub mod queue;
+pub mod reconcile;
 pub mod registry;
 pub mod render;
 pub mod resource;
+pub mod server;
 pub mod source;
 pub mod store;
 pub mod sync;

@@ -39,6 +39,9 @@ pub struct SyncRequest {
     pub prune: Option<bool>,
     /// Kinds the app had objects of before (from its last sync), where objects to prune may be.
     pub previous_kinds: BTreeSet<(String, String)>,
+    /// Set to `true` to stop the sync at the next safe point (between batches): the operation is left running,
+    /// for the caller to put back in the queue.
+    pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 /// What a sync leaves besides its operation record.
@@ -48,6 +51,16 @@ pub struct SyncOutcome {
     pub plan: Option<SyncPlan>,
     /// The comparison the plan was made from.
     pub comparison: Option<Comparison>,
+    /// The sync was stopped at a safe point before it finished (the operation is still running).
+    pub interrupted: bool,
+}
+
+/// Why an apply stopped.
+enum Stop {
+    /// A step failed.
+    Failed(String),
+    /// Asked to stop, at a safe point.
+    Cancelled,
 }
 
 /// Runs syncs against one cluster.
@@ -281,9 +294,20 @@ impl Syncer {
 
         let force = app.sync.force || operation.trigger == Trigger::SelfHeal;
         let result = self
-            .execute(app, &sync_plan, &comparison, force, operation)
+            .execute(
+                app,
+                &sync_plan,
+                &comparison,
+                force,
+                request.cancel.as_ref(),
+                operation,
+            )
             .await;
         match result {
+            Err(Stop::Cancelled) => {
+                operation.message = Some("stopped at a safe point; to be resumed".into());
+                outcome.interrupted = true;
+            }
             Ok(()) => {
                 let mut message =
                     format!("synced to {}: {}", request.revision, sync_plan.summary());
@@ -294,7 +318,7 @@ impl Syncer {
                 }
                 operation.finish(OperationPhase::Succeeded, message);
             }
-            Err(message) => {
+            Err(Stop::Failed(message)) => {
                 self.run_sync_fail_hooks(&sync_plan, force, operation).await;
                 operation.finish(OperationPhase::Failed, message);
             }
@@ -310,12 +334,16 @@ impl Syncer {
         sync_plan: &SyncPlan,
         comparison: &Comparison,
         force: bool,
+        cancel: Option<&tokio::sync::watch::Receiver<bool>>,
         operation: &mut Operation,
-    ) -> Result<(), String> {
+    ) -> Result<(), Stop> {
         if app.sync.create_namespace {
             self.log(operation, format!("ensuring namespace {}", app.namespace));
             if let Err(error) = self.applier.ensure_namespace(&app.namespace).await {
-                return Err(format!("creating namespace {}: {error}", app.namespace));
+                return Err(Stop::Failed(format!(
+                    "creating namespace {}: {error}",
+                    app.namespace
+                )));
             }
         }
         let timeout = Duration::from_secs(app.sync.wave_timeout_seconds.max(1));
@@ -326,6 +354,14 @@ impl Syncer {
             .collect();
         let total = batches.len();
         for (position, (phase, stage, steps)) in batches.into_iter().enumerate() {
+            if cancel.is_some_and(|c| *c.borrow()) {
+                self.log(
+                    operation,
+                    "stopping at a safe point (shutdown); the rest is left for a resumed sync",
+                );
+                operation.resources.clear();
+                return Err(Stop::Cancelled);
+            }
             let changes = steps.iter().any(|s| s.action.changes_cluster());
             if changes {
                 self.log(
@@ -348,7 +384,7 @@ impl Syncer {
                             operation.resources.push(skipped(rest));
                         }
                         self.skip_rest(sync_plan, phase, stage, operation);
-                        return Err(message);
+                        return Err(Stop::Failed(message));
                     }
                 }
             }
@@ -362,7 +398,7 @@ impl Syncer {
                 );
                 if let Err(message) = self.wait_healthy(&applied, timeout).await {
                     self.skip_rest(sync_plan, phase, stage, operation);
-                    return Err(message);
+                    return Err(Stop::Failed(message));
                 }
             }
         }

@@ -4,6 +4,7 @@ mod diff;
 mod health;
 mod plugin;
 mod render;
+mod serve;
 mod sim;
 
 use std::path::PathBuf;
@@ -28,6 +29,9 @@ enum Command {
     /// Compare an app's render with the cluster and print the plan and per-object diffs, changing nothing
     /// (exit 0 when in sync, 1 when something would change).
     Diff(Box<diff::DiffArgs>),
+    /// Run the engine as a server: reconcile the configured apps and serve the API (with no configuration: the
+    /// example app on the embedded simulator).
+    Serve(Box<serve::ServeArgs>),
     /// Serve the Kubernetes API simulator on a local address and write a kubeconfig for it.
     Sim(sim::SimArgs),
     /// Build, test and list plugins.
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
         Command::Health(args) => health::run(args),
         Command::Render(args) => render::run(*args),
         Command::Diff(args) => diff::run(*args),
+        Command::Serve(args) => serve::run(*args),
         Command::Sim(args) => sim::run(args),
         Command::Plugin(command) => plugin::run(command),
     };

@@ -1,0 +1,145 @@
+//! `weft serve`: run the engine as a server. With no configuration: the embedded simulator, the SQLite store in the
+//! data directory, and the example app.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use weft_engine::config::{ClusterConfig, Config, default_data_dir};
+use weft_engine::registry::{Provenance, Registry};
+use weft_engine::server::{Server, default_config, write_example_app};
+
+use crate::PluginSources;
+use crate::health::build_registry;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// The configuration file (`weft.toml`). Without one, Weft runs the example app on the embedded simulator.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Where the API listens (overrides the configuration).
+    #[arg(long)]
+    listen: Option<SocketAddr>,
+    /// The data directory (overrides the configuration).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// This replica's name in the queue (default: the host name and process id).
+    #[arg(long)]
+    replica: Option<String>,
+    #[command(flatten)]
+    sources: PluginSources,
+}
+
+fn load(args: &ServeArgs) -> anyhow::Result<Config> {
+    let mut config = match &args.config {
+        Some(path) => Config::load(path)?,
+        None => {
+            let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+            write_example_app(&data_dir)?;
+            default_config(&data_dir)
+        }
+    };
+    if let Some(listen) = args.listen {
+        config.listen = listen;
+    }
+    if let Some(dir) = &args.data_dir {
+        config.data_dir = Some(dir.clone());
+    }
+    Ok(config)
+}
+
+fn registry(args: &ServeArgs, config: &Config) -> anyhow::Result<Registry> {
+    let mut registry = if config.plugins.builtin {
+        build_registry(&args.sources)?
+    } else {
+        Registry::new()
+    };
+    for dir in &config.plugins.dirs {
+        registry
+            .add_dir(dir, Provenance::User)
+            .with_context(|| format!("loading user plugins from {}", dir.display()))?;
+    }
+    Ok(registry)
+}
+
+pub(crate) fn run(args: ServeArgs) -> anyhow::Result<u8> {
+    let config = load(&args)?;
+    let registry = registry(&args, &config)?;
+    let replica = args.replica.clone().unwrap_or_else(|| {
+        let host = std::fs::read_to_string("/etc/hostname")
+            .map(|h| h.trim().to_string())
+            .unwrap_or_else(|_| "weft".into());
+        format!("{host}-{}", std::process::id())
+    });
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(serve(args, config, registry, replica))
+}
+
+async fn serve(
+    args: ServeArgs,
+    config: Config,
+    registry: Registry,
+    replica: String,
+) -> anyhow::Result<u8> {
+    let listen = config.listen;
+    let mut server = Server::start(config, registry, &replica).await?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("listening on {listen}"))?;
+    let addr = listener.local_addr()?;
+    let app = weft_engine::api::router(server.state.clone());
+    let (stop_http, stop_http_rx) = tokio::sync::oneshot::channel::<()>();
+    let http = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stop_http_rx.await;
+            })
+            .await
+    });
+
+    let config = server.config();
+    eprintln!("weft: API listening on http://{addr}");
+    match (&config.cluster, &server.simulator) {
+        (ClusterConfig::Simulator, Some((_, served))) => eprintln!(
+            "weft: cluster: the embedded simulator at {} (kubectl --kubeconfig {} get pods -A)",
+            served.url(),
+            config.data_dir().join("simulator.kubeconfig").display()
+        ),
+        (ClusterConfig::Kubeconfig { path, context }, _) => eprintln!(
+            "weft: cluster: {} (context {})",
+            path.display(),
+            context.as_deref().unwrap_or("current")
+        ),
+        _ => eprintln!("weft: cluster: in-cluster"),
+    }
+    eprintln!("weft: store: {}", config.store_url());
+    let names: Vec<String> = server.state.apps.read().await.keys().cloned().collect();
+    eprintln!("weft: apps: {}", names.join(", "));
+
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => break,
+            _ = terminate.recv() => break,
+            _ = hangup.recv() => match &args.config {
+                Some(path) => match Config::load(path) {
+                    Ok(new) => match server.reload(new).await {
+                        Ok(()) => eprintln!("weft: reloaded {}", path.display()),
+                        Err(error) => eprintln!("weft: reloading {} failed, keeping the running configuration: {error}", path.display()),
+                    },
+                    Err(error) => eprintln!("weft: {error}; keeping the running configuration"),
+                },
+                None => eprintln!("weft: no configuration file to reload (started without --config)"),
+            },
+        }
+    }
+    eprintln!(
+        "weft: shutting down; running operations stop at a safe point and go back to the queue"
+    );
+    let _ = stop_http.send(());
+    let _ = http.await;
+    server.shutdown().await;
+    eprintln!("weft: stopped");
+    Ok(0)
+}

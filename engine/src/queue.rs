@@ -1,0 +1,371 @@
+//! The deploy queue: operations are written to the store pending and unclaimed before anything runs; each replica
+//! claims what it has room for under a concurrency limit (re-read every time it looks for work), runs them, keeps
+//! its leases alive, and on shutdown stops its operations at a safe point and hands them back.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Notify, RwLock, watch};
+use tokio::task::JoinSet;
+
+use crate::app::AppSpec;
+use crate::deploy::{Deployer, RollbackTarget, SyncSpec};
+use crate::store::{Claimed, Store, StoreError};
+use crate::sync::operation::{Operation, OperationPhase, Trigger};
+
+/// What an operation is asked to do; stored with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum OperationRequest {
+    /// A sync.
+    #[serde(rename_all = "camelCase")]
+    Sync {
+        /// A revision instead of the source's ref.
+        #[serde(default)]
+        revision: Option<String>,
+        /// Prune, overriding the app's setting.
+        #[serde(default)]
+        prune: Option<bool>,
+        /// Plan only.
+        #[serde(default)]
+        dry_run: bool,
+        /// Accept deletions past the prune fuse.
+        #[serde(default)]
+        confirmed: bool,
+    },
+    /// A rollback.
+    #[serde(rename_all = "camelCase")]
+    Rollback {
+        /// Where to.
+        target: RollbackTarget,
+        /// Suspend automated sync so it does not undo the rollback.
+        #[serde(default)]
+        disable_automated: bool,
+    },
+}
+
+/// Why an operation cannot be queued.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    /// The app already has an operation queued or running.
+    #[error("app {app} already has operation {operation} queued or running; wait for it to finish")]
+    Busy {
+        /// The app.
+        app: String,
+        /// The operation in flight.
+        operation: String,
+    },
+    /// A rollback while automated sync is on, without asking to suspend it.
+    #[error(
+        "app {0} has automated sync on, which would undo the rollback; ask for the rollback with automated sync suspended"
+    )]
+    Automated(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+/// The apps the queue and the reconciler know, by name; changed on configuration reloads and through the API.
+pub type AppDirectory = Arc<RwLock<BTreeMap<String, AppSpec>>>;
+
+/// Puts operations in the queue.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    store: Store,
+    wake: Arc<Notify>,
+}
+
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// A new operation id: the app, the time and a per-process sequence (unique across replicas by the time and the
+/// process id).
+fn operation_id(app: &str) -> String {
+    let millis = jiff::Timestamp::now().as_millisecond();
+    let sequence = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+    format!("{app}-{millis:x}-{:x}{sequence:x}", std::process::id())
+}
+
+impl Queue {
+    /// A queue over a store.
+    pub fn new(store: Store) -> Self {
+        Queue {
+            store,
+            wake: Arc::new(Notify::new()),
+        }
+    }
+
+    /// Woken whenever an operation is queued.
+    pub fn wake(&self) -> Arc<Notify> {
+        self.wake.clone()
+    }
+
+    /// Queues an operation for `app`; it is committed to the store before this returns.
+    pub async fn enqueue(
+        &self,
+        app: &AppSpec,
+        trigger: Trigger,
+        request: OperationRequest,
+    ) -> Result<Operation, QueueError> {
+        if let OperationRequest::Rollback {
+            disable_automated: false,
+            ..
+        } = &request
+            && app.sync.automated
+        {
+            let state = self
+                .store
+                .app_state(&app.name)
+                .await
+                .map_err(QueueError::Store)?;
+            if !state.automation_suspended {
+                return Err(QueueError::Automated(app.name.clone()));
+            }
+        }
+        let mut operation = Operation::start(operation_id(&app.name), &app.name, trigger);
+        operation.phase = OperationPhase::Pending;
+        let body = serde_json::to_value(&request).map_err(|e| {
+            QueueError::Store(StoreError::Serialize {
+                what: "an operation request".into(),
+                source: e,
+            })
+        })?;
+        match self.store.enqueue(&operation, &body).await {
+            Ok(()) => {}
+            Err(StoreError::AppBusy { app, operation }) => {
+                return Err(QueueError::Busy { app, operation });
+            }
+            Err(error) => return Err(QueueError::Store(error)),
+        }
+        self.wake.notify_one();
+        Ok(operation)
+    }
+}
+
+/// Where the concurrency limit comes from: the store's `concurrency` setting when set (so every replica sees a
+/// change at once), else the configured default. A value that cannot be read keeps the last good one.
+#[derive(Debug)]
+pub struct ConcurrencyLimit {
+    default: usize,
+    last_good: AtomicUsize,
+}
+
+/// The store setting holding the concurrency limit.
+pub const CONCURRENCY_SETTING: &str = "concurrency";
+
+impl ConcurrencyLimit {
+    /// A limit defaulting to `default`.
+    pub fn new(default: usize) -> Self {
+        ConcurrencyLimit {
+            default: default.max(1),
+            last_good: AtomicUsize::new(default.max(1)),
+        }
+    }
+
+    /// The limit now.
+    pub async fn current(&self, store: &Store) -> usize {
+        let value = match store.setting(CONCURRENCY_SETTING).await {
+            Ok(None) => Some(self.default),
+            Ok(Some(text)) => match text.trim().parse::<usize>() {
+                Ok(n) if n > 0 => Some(n),
+                _ => {
+                    tracing::warn!(
+                        "the {CONCURRENCY_SETTING} setting {text:?} is not a positive number; keeping {}",
+                        self.last_good.load(Ordering::Relaxed)
+                    );
+                    None
+                }
+            },
+            Err(error) => {
+                tracing::warn!(
+                    "reading the {CONCURRENCY_SETTING} setting failed ({error}); keeping the last limit"
+                );
+                None
+            }
+        };
+        match value {
+            Some(n) => {
+                self.last_good.store(n, Ordering::Relaxed);
+                n
+            }
+            None => self.last_good.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Runs queued operations on this replica.
+#[derive(Debug)]
+pub struct Worker {
+    /// The store.
+    pub store: Store,
+    /// This replica's name.
+    pub replica: String,
+    /// Renders and syncs.
+    pub deployer: Deployer,
+    /// The apps.
+    pub apps: AppDirectory,
+    /// The concurrency limit.
+    pub limit: Arc<ConcurrencyLimit>,
+    /// How long a claim lasts without a heartbeat.
+    pub lease: Duration,
+    /// How often to look for work when not woken.
+    pub poll: Duration,
+    /// Woken when work is queued.
+    pub wake: Arc<Notify>,
+}
+
+impl Worker {
+    /// Runs until `shutdown` turns `true`; then stops running operations at a safe point, hands them back, and
+    /// returns.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        let this = Arc::new(self);
+        let mut running: JoinSet<()> = JoinSet::new();
+        let mut heartbeat = tokio::time::interval(this.lease / 3);
+        loop {
+            if *shutdown.borrow() {
+                break;
+            }
+            match this.store.requeue_expired().await {
+                Ok(ids) if !ids.is_empty() => {
+                    tracing::warn!(
+                        "requeued operations of a replica that stopped answering: {ids:?}"
+                    )
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!("requeueing expired operations failed: {error}"),
+            }
+            let limit = this.limit.current(&this.store).await;
+            let free = limit.saturating_sub(running.len());
+            if free > 0 {
+                match this.store.claim(&this.replica, free, this.lease).await {
+                    Ok(claimed) => {
+                        for claim in claimed {
+                            let worker = this.clone();
+                            let cancel = shutdown.clone();
+                            running.spawn(async move { worker.execute(claim, cancel).await });
+                        }
+                    }
+                    Err(error) => tracing::warn!("claiming operations failed: {error}"),
+                }
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(this.poll) => {}
+                _ = this.wake.notified() => {}
+                Some(_) = running.join_next(), if !running.is_empty() => {}
+                _ = heartbeat.tick() => {
+                    if let Err(error) = this.store.heartbeat(&this.replica, this.lease).await {
+                        tracing::warn!("renewing leases failed: {error}");
+                    }
+                }
+                _ = shutdown.changed() => {}
+            }
+        }
+        // Running operations see the same shutdown signal and stop at their next safe point.
+        while running.join_next().await.is_some() {}
+    }
+
+    async fn execute(&self, claim: Claimed, cancel: watch::Receiver<bool>) {
+        let mut operation = claim.operation;
+        let name = operation.app.clone();
+        let Some(app) = self.apps.read().await.get(&name).cloned() else {
+            operation.finish(
+                OperationPhase::Error,
+                format!("app {name} no longer exists; nothing was changed"),
+            );
+            self.finish(&operation, None).await;
+            return;
+        };
+        let request: OperationRequest = match serde_json::from_value(claim.request) {
+            Ok(request) => request,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("unreadable request: {error}"),
+                );
+                self.finish(&operation, None).await;
+                return;
+            }
+        };
+        let mut state = match self.store.app_state(&name).await {
+            Ok(state) => state,
+            Err(error) => {
+                tracing::warn!(
+                    "reading the state of {name} failed ({error}); handing {} back",
+                    operation.id
+                );
+                let _ = self.store.release(&operation.id, &self.replica).await;
+                return;
+            }
+        };
+        operation.phase = OperationPhase::Running;
+        operation.started_at = Some(jiff::Timestamp::now());
+        if let Err(error) = self.store.update_operation(&operation).await {
+            tracing::warn!("recording that {} runs failed: {error}", operation.id);
+        }
+        let outcome = match request {
+            OperationRequest::Sync {
+                revision,
+                prune,
+                dry_run,
+                confirmed,
+            } => {
+                let spec = SyncSpec {
+                    revision,
+                    dry_run,
+                    confirmed,
+                    prune,
+                    cancel: Some(cancel),
+                };
+                self.deployer
+                    .sync(&app, &mut state, spec, &mut operation)
+                    .await
+            }
+            OperationRequest::Rollback {
+                target,
+                disable_automated,
+            } => match self
+                .deployer
+                .rollback(&app, &mut state, target, disable_automated, &mut operation)
+                .await
+            {
+                Ok(outcome) => outcome,
+                Err(error) => {
+                    operation.finish(OperationPhase::Error, error.to_string());
+                    Default::default()
+                }
+            },
+        };
+        if outcome.interrupted {
+            match self.store.release(&operation.id, &self.replica).await {
+                Ok(()) => {
+                    tracing::info!("{} stopped at a safe point and handed back", operation.id)
+                }
+                Err(error) => tracing::warn!("handing {} back failed: {error}", operation.id),
+            }
+            return;
+        }
+        if !operation.phase.is_finished() {
+            operation.finish(
+                OperationPhase::Error,
+                "the operation ended without an outcome",
+            );
+        }
+        self.finish(&operation, Some(&state)).await;
+    }
+
+    async fn finish(&self, operation: &Operation, state: Option<&crate::deploy::AppState>) {
+        let state = match state {
+            Some(state) => state.clone(),
+            None => self
+                .store
+                .app_state(&operation.app)
+                .await
+                .unwrap_or_default(),
+        };
+        if let Err(error) = self.store.finish(operation, &operation.app, &state).await {
+            tracing::error!("recording the end of {} failed: {error}", operation.id);
+        }
+    }
+}

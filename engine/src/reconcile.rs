@@ -1,0 +1,369 @@
+//! The reconciler loop: every app on an interval (with jitter) and soon after a watch event on one of its objects,
+//! refresh its source (ref -> commit), compare its render with the cluster, and publish its status; automated apps
+//! out of sync get a sync queued, self-heal reverts drift with backoff, and an app whose syncs keep failing backs
+//! off and says so.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde::Serialize;
+use tokio::sync::{RwLock, watch};
+use tokio::time::Instant;
+
+use crate::app::AppSpec;
+use crate::deploy::Deployer;
+use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
+use crate::store::Store;
+use crate::sync::observe::AppStatus;
+use crate::sync::operation::{OperationPhase, Trigger};
+use crate::sync::status::SyncCode;
+
+/// What the reconciler last saw of one app.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppView {
+    /// The commit the app's ref resolved to.
+    pub revision: Option<String>,
+    /// Sync, health, versions, per-object status.
+    pub status: Option<AppStatus>,
+    /// When the app was last reconciled.
+    pub reconciled_at: Option<Timestamp>,
+    /// Why the last reconcile could not compare the app (source, render or cluster error).
+    pub error: Option<String>,
+    /// Automation waiting after failures: what it waits for and until when.
+    pub backoff: Option<String>,
+}
+
+/// The reconciler's views of every app, shared with the API.
+pub type AppViews = Arc<RwLock<BTreeMap<String, AppView>>>;
+
+/// Backoff of one app's automation: 5 s, doubling, capped.
+#[derive(Debug, Clone, Default)]
+struct Backoff {
+    failures: u32,
+    until: Option<Instant>,
+}
+
+/// The first delay of self-heal and of retries after a failed sync.
+pub const BACKOFF_START: Duration = Duration::from_secs(5);
+/// The longest delay.
+pub const BACKOFF_CAP: Duration = Duration::from_secs(300);
+
+/// The delay after `failures` consecutive failures (or heals): 5 s doubling, capped at 5 minutes.
+pub fn backoff_delay(failures: u32) -> Duration {
+    let factor = 1u64 << failures.saturating_sub(1).min(16);
+    (BACKOFF_START * factor as u32).min(BACKOFF_CAP)
+}
+
+/// Spreads an interval by up to ±10%, from a number that differs per app and per round.
+pub fn jittered(interval: Duration, seed: u64) -> Duration {
+    let spread = interval.as_millis() as u64 / 10;
+    if spread == 0 {
+        return interval;
+    }
+    // splitmix64: cheap and well mixed, enough to keep apps from reconciling in lockstep.
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    let offset = z % (2 * spread + 1);
+    Duration::from_millis(interval.as_millis() as u64 - spread + offset)
+}
+
+/// What automation should do about an app, decided from its status and history. Pure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AutomationDecision {
+    /// Nothing: in sync, not automated, or an operation is in flight.
+    Nothing,
+    /// A new commit or changed parameters: sync.
+    Sync,
+    /// Drift on the synced revision with self-heal on: sync with force.
+    Heal,
+    /// Out of sync, but waiting after failures.
+    Wait,
+}
+
+/// Decides automation for one app.
+pub fn decide(
+    app: &AppSpec,
+    suspended: bool,
+    sync: SyncCode,
+    revision_changed: bool,
+    in_flight: bool,
+    backing_off: bool,
+) -> AutomationDecision {
+    if !app.sync.automated || suspended || in_flight || sync != SyncCode::OutOfSync {
+        return AutomationDecision::Nothing;
+    }
+    if backing_off {
+        return AutomationDecision::Wait;
+    }
+    if revision_changed {
+        AutomationDecision::Sync
+    } else if app.sync.self_heal {
+        AutomationDecision::Heal
+    } else {
+        AutomationDecision::Nothing
+    }
+}
+
+/// Reconciles every app.
+#[derive(Debug, Clone)]
+pub struct Reconciler {
+    /// The store.
+    pub store: Store,
+    /// Queues syncs.
+    pub queue: Queue,
+    /// Renders and compares.
+    pub deployer: Deployer,
+    /// The apps.
+    pub apps: AppDirectory,
+    /// Published views.
+    pub views: AppViews,
+    /// How often each app is reconciled.
+    pub interval: Duration,
+}
+
+impl Reconciler {
+    /// Runs until `shutdown` turns `true`.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        let mut events = self.deployer.syncer().live().subscribe();
+        let mut due: BTreeMap<String, Instant> = BTreeMap::new();
+        let mut backoff: BTreeMap<String, Backoff> = BTreeMap::new();
+        let mut round: u64 = 0;
+        loop {
+            if *shutdown.borrow() {
+                return;
+            }
+            let now = Instant::now();
+            let names: Vec<String> = self.apps.read().await.keys().cloned().collect();
+            due.retain(|name, _| names.contains(name));
+            self.views
+                .write()
+                .await
+                .retain(|name, _| names.contains(name));
+            for name in &names {
+                let next = due.entry(name.clone()).or_insert(now);
+                if *next > now {
+                    continue;
+                }
+                round += 1;
+                let seed = round
+                    ^ name
+                        .bytes()
+                        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+                *next = now + jittered(self.interval, seed);
+                let entry = backoff.entry(name.clone()).or_default();
+                self.reconcile(name, entry).await;
+            }
+            let wake_at = due.values().min().copied().unwrap_or(now + self.interval);
+            tokio::select! {
+                _ = tokio::time::sleep_until(wake_at) => {}
+                _ = shutdown.changed() => {}
+                event = events.recv() => {
+                    match event {
+                        Ok(event) => {
+                            // Soon after a change to one of an app's objects (debounced: the change usually comes
+                            // in a burst, e.g. a rollout's status updates).
+                            if let Some(app) = event.app {
+                                let soon = Instant::now() + Duration::from_secs(1);
+                                if let Some(next) = due.get_mut(&app) && *next > soon {
+                                    *next = soon;
+                                }
+                            }
+                        }
+                        // Missed events: look at everything soon.
+                        Err(_) => {
+                            let soon = Instant::now() + Duration::from_secs(1);
+                            for next in due.values_mut() {
+                                *next = (*next).min(soon);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reconciles one app now.
+    async fn reconcile(&self, name: &str, backoff: &mut Backoff) {
+        let Some(app) = self.apps.read().await.get(name).cloned() else {
+            return;
+        };
+        let mut view = AppView {
+            reconciled_at: Some(Timestamp::now()),
+            ..AppView::default()
+        };
+        let state = match self.store.app_state(name).await {
+            Ok(state) => state,
+            Err(error) => {
+                view.error = Some(format!("reading the app's state: {error}"));
+                self.views.write().await.insert(name.to_string(), view);
+                return;
+            }
+        };
+        let revision = match self.deployer.resolve(&app).await {
+            Ok(revision) => revision,
+            Err(error) => {
+                view.error = Some(format!("resolving the source: {error}"));
+                view.revision = state.synced_revision.clone();
+                self.views.write().await.insert(name.to_string(), view);
+                return;
+            }
+        };
+        view.revision = Some(revision.clone());
+        let status = match self.deployer.observe(&app, &state, &revision).await {
+            Ok((status, _)) => status,
+            Err(error) => {
+                view.error = Some(error);
+                self.views.write().await.insert(name.to_string(), view);
+                return;
+            }
+        };
+        let sync = status.sync;
+        view.status = Some(status);
+
+        let last = self.store.last_operation(name).await.ok().flatten();
+        let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
+        let last_failed = last.as_ref().is_some_and(|op| {
+            op.automated() && matches!(op.phase, OperationPhase::Failed | OperationPhase::Error)
+        });
+        if sync == SyncCode::Synced {
+            *backoff = Backoff::default();
+        } else if !in_flight && last_failed && backoff.until.is_none() {
+            backoff.failures += 1;
+            backoff.until = Some(Instant::now() + backoff_delay(backoff.failures));
+        }
+        let backing_off = backoff.until.is_some_and(|until| Instant::now() < until);
+        if backing_off {
+            view.backoff = Some(format!(
+                "{} failed automated sync(s) in a row; the next attempt waits {:?}",
+                backoff.failures,
+                backoff
+                    .until
+                    .map(|u| u.saturating_duration_since(Instant::now()))
+                    .unwrap_or_default()
+            ));
+        }
+        let revision_changed = state.synced_revision.as_deref() != Some(revision.as_str())
+            || state.synced_digest.as_deref() != Some(app.render_digest().as_str());
+        let decision = decide(
+            &app,
+            state.automation_suspended,
+            sync,
+            revision_changed,
+            in_flight,
+            backing_off,
+        );
+        let trigger = match decision {
+            AutomationDecision::Sync => Trigger::Automated,
+            AutomationDecision::Heal => Trigger::SelfHeal,
+            AutomationDecision::Nothing | AutomationDecision::Wait => {
+                self.views.write().await.insert(name.to_string(), view);
+                return;
+            }
+        };
+        if trigger == Trigger::SelfHeal {
+            // Self-heal backs off too: a fight with another controller must not become a tight loop.
+            backoff.failures += 1;
+            backoff.until = Some(Instant::now() + backoff_delay(backoff.failures));
+        } else {
+            backoff.until = None;
+        }
+        let request = OperationRequest::Sync {
+            revision: Some(revision),
+            prune: None,
+            dry_run: false,
+            confirmed: false,
+        };
+        match self.queue.enqueue(&app, trigger, request).await {
+            Ok(operation) => {
+                tracing::info!("{name}: queued {} ({:?})", operation.id, operation.trigger)
+            }
+            Err(QueueError::Busy { .. }) => {}
+            Err(error) => view.error = Some(format!("queueing a sync: {error}")),
+        }
+        self.views.write().await.insert(name.to_string(), view);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app(automated: bool, self_heal: bool) -> AppSpec {
+        let mut app: AppSpec = toml::from_str(
+            "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \".\" }\n",
+        )
+        .unwrap();
+        app.sync.automated = automated;
+        app.sync.self_heal = self_heal;
+        app
+    }
+
+    #[test]
+    fn automation_syncs_new_revisions_heals_drift_and_waits_after_failures() {
+        use AutomationDecision::*;
+        use SyncCode::*;
+        let automated = app(true, false);
+        let healing = app(true, true);
+        let manual = app(false, false);
+        assert_eq!(
+            decide(&manual, false, OutOfSync, true, false, false),
+            Nothing
+        );
+        assert_eq!(
+            decide(&automated, false, Synced, true, false, false),
+            Nothing
+        );
+        assert_eq!(
+            decide(&automated, false, OutOfSync, true, false, false),
+            Sync
+        );
+        assert_eq!(
+            decide(&automated, false, OutOfSync, false, false, false),
+            Nothing
+        );
+        assert_eq!(
+            decide(&healing, false, OutOfSync, false, false, false),
+            Heal
+        );
+        assert_eq!(
+            decide(&healing, false, OutOfSync, false, true, false),
+            Nothing
+        );
+        assert_eq!(decide(&healing, false, OutOfSync, false, false, true), Wait);
+        assert_eq!(
+            decide(&healing, true, OutOfSync, true, false, false),
+            Nothing
+        );
+        assert_eq!(
+            decide(&automated, false, Unknown, true, false, false),
+            Nothing
+        );
+    }
+
+    #[test]
+    fn backoff_doubles_from_five_seconds_and_is_capped() {
+        assert_eq!(backoff_delay(1), Duration::from_secs(5));
+        assert_eq!(backoff_delay(2), Duration::from_secs(10));
+        assert_eq!(backoff_delay(4), Duration::from_secs(40));
+        assert_eq!(backoff_delay(7), Duration::from_secs(300));
+        assert_eq!(backoff_delay(40), Duration::from_secs(300));
+    }
+
+    #[test]
+    fn jitter_stays_within_ten_percent_and_varies() {
+        let interval = Duration::from_secs(180);
+        let samples: Vec<Duration> = (0..200).map(|seed| jittered(interval, seed)).collect();
+        assert!(
+            samples
+                .iter()
+                .all(|d| *d >= Duration::from_secs(162) && *d <= Duration::from_secs(198))
+        );
+        let distinct: std::collections::BTreeSet<_> = samples.iter().collect();
+        assert!(distinct.len() > 100, "{}", distinct.len());
+    }
+}

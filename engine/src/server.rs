@@ -1,0 +1,316 @@
+//! `weft serve` assembled: the cluster (the embedded simulator or a named one), the store, the render pipeline and
+//! syncer, the queue worker and the reconciler, and the HTTP listener; configuration reloads; a clean shutdown.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{RwLock, watch};
+use tokio::task::JoinSet;
+
+use crate::app::AppSpec;
+use crate::cluster::{ClusterError, connect};
+use crate::config::{ClusterConfig, Config};
+use crate::deploy::Deployer;
+use crate::logs::LogStore;
+use crate::plugin::{HostConfig, HostError, PluginHost};
+use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
+use crate::reconcile::{AppViews, Reconciler};
+use crate::registry::Registry;
+use crate::render::RenderCache;
+use crate::source::GitSources;
+use crate::store::{AppOrigin, Store, StoreError};
+
+/// The example app `weft serve` runs when it has no configuration: its manifests, built into the binary.
+pub const EXAMPLE_APP: [(&str, &str); 4] = [
+    (
+        "deployment.yaml",
+        include_str!("../../examples/apps/shop/deployment.yaml"),
+    ),
+    (
+        "service.yaml",
+        include_str!("../../examples/apps/shop/service.yaml"),
+    ),
+    (
+        "settings.yaml",
+        include_str!("../../examples/apps/shop/settings.yaml"),
+    ),
+    (
+        "worker.yaml",
+        include_str!("../../examples/apps/shop/worker.yaml"),
+    ),
+];
+
+/// Why the server cannot start or reload.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The data directory cannot be prepared.
+    #[error("{path}: {source}")]
+    DataDir {
+        /// The directory.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The store cannot be opened.
+    #[error("the store: {0}")]
+    Store(#[from] StoreError),
+    /// The cluster cannot be reached.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    /// The plugin host cannot start.
+    #[error("the plugin host: {0}")]
+    Host(#[from] HostError),
+    /// The API cannot listen.
+    #[error("listening on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The configuration cannot be (re)loaded.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+}
+
+/// The configuration `weft serve` runs with when given none: the embedded simulator, the SQLite store in the data
+/// directory, and the example app (synced automatically, with self-heal and pruning).
+pub fn default_config(data_dir: &Path) -> Config {
+    let mut config = Config::parse("", Path::new("(built-in defaults)"), data_dir)
+        .expect("the empty configuration is valid");
+    config.data_dir = Some(data_dir.to_path_buf());
+    let example = data_dir.join("examples").join("shop");
+    let app: AppSpec = toml::from_str(&format!(
+        r#"
+name = "shop"
+org = "demo"
+role = "storefront"
+type = "yaml"
+namespace = "shop"
+source = {{ path = {:?} }}
+[sync]
+automated = true
+self_heal = true
+prune = true
+create_namespace = true
+"#,
+        example.to_string_lossy()
+    ))
+    .expect("the example app is valid");
+    config.apps.push(app);
+    config
+}
+
+/// Writes the example app's manifests into the data directory.
+pub fn write_example_app(data_dir: &Path) -> Result<PathBuf, ServeError> {
+    let dir = data_dir.join("examples").join("shop");
+    let io = |source| ServeError::DataDir {
+        path: dir.clone(),
+        source,
+    };
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    for (name, text) in EXAMPLE_APP {
+        std::fs::write(dir.join(name), text).map_err(io)?;
+    }
+    Ok(dir)
+}
+
+/// A running server's shared parts (what the API reads and acts on).
+#[derive(Clone)]
+pub struct ServerState {
+    /// The store.
+    pub store: Store,
+    /// Queues operations.
+    pub queue: Queue,
+    /// Renders, compares and syncs.
+    pub deployer: Deployer,
+    /// The apps.
+    pub apps: AppDirectory,
+    /// What the reconciler last saw.
+    pub views: AppViews,
+    /// Operation logs.
+    pub logs: LogStore,
+    /// The cluster client.
+    pub client: kube::Client,
+    /// Whether the reconciler has reconciled every app once.
+    pub ready: watch::Receiver<bool>,
+}
+
+impl std::fmt::Debug for ServerState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerState")
+            .field("store", &self.store)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A started server.
+#[derive(Debug)]
+pub struct Server {
+    /// Shared parts.
+    pub state: ServerState,
+    /// The embedded simulator, when it is the cluster, and where it is served for kubectl.
+    pub simulator: Option<(weft_sim::Simulator, weft_sim::ServedSim)>,
+    config: Config,
+    shutdown: watch::Sender<bool>,
+    tasks: JoinSet<()>,
+}
+
+impl Server {
+    /// Starts everything but the HTTP API: the cluster, the store (apps from the configuration written to it), the
+    /// worker and the reconciler.
+    pub async fn start(
+        config: Config,
+        registry: Registry,
+        replica: &str,
+    ) -> Result<Server, ServeError> {
+        let data_dir = config.data_dir();
+        std::fs::create_dir_all(&data_dir).map_err(|source| ServeError::DataDir {
+            path: data_dir.clone(),
+            source,
+        })?;
+        let (client, simulator) = match &config.cluster {
+            ClusterConfig::Simulator => {
+                let sim = weft_sim::Simulator::new(weft_sim::SimConfig::default());
+                let served = sim
+                    .serve(SocketAddr::from(([127, 0, 0, 1], 0)))
+                    .await
+                    .map_err(|e| ServeError::DataDir {
+                        path: data_dir.clone(),
+                        source: std::io::Error::other(e.to_string()),
+                    })?;
+                let kubeconfig = data_dir.join("simulator.kubeconfig");
+                served
+                    .write_kubeconfig(&kubeconfig)
+                    .map_err(|e| ServeError::DataDir {
+                        path: kubeconfig.clone(),
+                        source: std::io::Error::other(e.to_string()),
+                    })?;
+                (sim.client(), Some((sim, served)))
+            }
+            other => (connect(other).await?, None),
+        };
+        let store = Store::open(&config.store_url()).await?;
+        let host = PluginHost::new(HostConfig::default())?;
+        let logs = LogStore::default();
+        let deployer = Deployer::for_cluster(
+            client.clone(),
+            host,
+            Arc::new(registry),
+            GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024),
+            Some(RenderCache::new(data_dir.join("renders"))),
+            logs.clone(),
+        );
+        let apps: AppDirectory = Arc::new(RwLock::new(BTreeMap::new()));
+        sync_apps(&store, &apps, &config).await?;
+        let queue = Queue::new(store.clone());
+        let views: AppViews = Arc::new(RwLock::new(BTreeMap::new()));
+        let (shutdown, shutdown_rx) = watch::channel(false);
+        let (ready_tx, ready) = watch::channel(false);
+        let mut tasks = JoinSet::new();
+        let worker = Worker {
+            store: store.clone(),
+            replica: replica.to_string(),
+            deployer: deployer.clone(),
+            apps: apps.clone(),
+            limit: Arc::new(ConcurrencyLimit::new(config.defaults.concurrency())),
+            lease: Duration::from_secs(30),
+            poll: Duration::from_secs(1),
+            wake: queue.wake(),
+        };
+        tasks.spawn(worker.run(shutdown_rx.clone()));
+        let reconciler = Reconciler {
+            store: store.clone(),
+            queue: queue.clone(),
+            deployer: deployer.clone(),
+            apps: apps.clone(),
+            views: views.clone(),
+            interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
+        };
+        {
+            // Ready once every app has a view.
+            let views = views.clone();
+            let apps = apps.clone();
+            let mut stop = shutdown_rx.clone();
+            tasks.spawn(async move {
+                loop {
+                    let wanted = apps.read().await.len();
+                    if views.read().await.len() >= wanted {
+                        let _ = ready_tx.send(true);
+                        return;
+                    }
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+                        _ = stop.changed() => return,
+                    }
+                }
+            });
+        }
+        tasks.spawn(reconciler.run(shutdown_rx));
+        Ok(Server {
+            state: ServerState {
+                store,
+                queue,
+                deployer,
+                apps,
+                views,
+                logs,
+                client,
+                ready,
+            },
+            simulator,
+            config,
+            shutdown,
+            tasks,
+        })
+    }
+
+    /// The configuration it runs with.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Applies a new configuration's apps (added, changed, removed; apps added through the API stay). Other
+    /// settings take effect at the next start, except the concurrency limit, which is read from the store.
+    pub async fn reload(&mut self, config: Config) -> Result<(), ServeError> {
+        sync_apps(&self.state.store, &self.state.apps, &config).await?;
+        if let Some(concurrency) = config.defaults.concurrency {
+            self.state
+                .store
+                .put_setting(crate::queue::CONCURRENCY_SETTING, &concurrency.to_string())
+                .await?;
+        }
+        self.config = config;
+        Ok(())
+    }
+
+    /// Stops the worker (its operations stop at a safe point and go back to the queue) and the reconciler.
+    pub async fn shutdown(mut self) {
+        let _ = self.shutdown.send(true);
+        while self.tasks.join_next().await.is_some() {}
+        self.state.store.close().await;
+    }
+}
+
+/// Makes the store and the directory hold the configuration's apps: configuration apps are written (origin
+/// `config`), configuration apps no longer in it are removed, API apps stay.
+async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Result<(), ServeError> {
+    let stored = store.apps().await?;
+    for app in &config.apps {
+        store.put_app(app, AppOrigin::Config).await?;
+    }
+    for old in &stored {
+        if old.origin == AppOrigin::Config && config.app(&old.spec.name).is_none() {
+            store.delete_app(&old.spec.name).await?;
+        }
+    }
+    let mut directory = apps.write().await;
+    directory.clear();
+    for app in store.apps().await? {
+        directory.insert(app.spec.name.clone(), app.spec);
+    }
+    Ok(())
+}
