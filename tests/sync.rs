@@ -1,8 +1,6 @@
 //! The sync engine end to end on the simulator: an app in a git repository, rendered by the yaml plugin, synced,
 //! changed, pruned behind the fuse, healed, rolled back, and failing with a bad image.
 
-use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,55 +19,6 @@ use weft_engine::sync::observe::AppStatus;
 use weft_engine::sync::operation::{Operation, OperationPhase, ResultStatus, Trigger};
 use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_sim::{SimConfig, Simulator};
-
-/// A git repository holding one app's manifests.
-struct Repo {
-    dir: TempDir,
-}
-
-impl Repo {
-    fn new() -> Repo {
-        let repo = Repo {
-            dir: TempDir::new().unwrap(),
-        };
-        repo.git(&["init", "-q", "-b", "main"]);
-        repo.git(&["config", "user.email", "test@weft.invalid"]);
-        repo.git(&["config", "user.name", "Weft tests"]);
-        repo
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        let output = Command::new("git")
-            .args(args)
-            .current_dir(self.dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout).trim().to_string()
-    }
-
-    /// Replaces the app directory's files with `files` and commits; returns the commit.
-    fn commit(&self, files: &[(&str, String)]) -> String {
-        let app = self.dir.path().join("app");
-        let _ = std::fs::remove_dir_all(&app);
-        std::fs::create_dir_all(&app).unwrap();
-        std::fs::write(app.join(".keep"), "").unwrap();
-        for (name, content) in files {
-            std::fs::write(app.join(name), content).unwrap();
-        }
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "--allow-empty", "-m", "change"]);
-        self.git(&["rev-parse", "HEAD"])
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-}
 
 fn deployment(image: &str) -> String {
     serde_json::to_string(&json!({
@@ -119,6 +68,8 @@ fn shop_files(image: &str) -> Vec<(&'static str, String)> {
         ("secret.json", secret()),
     ]
 }
+
+type Repo = weft_tests::GitRepo;
 
 struct World {
     sim: Simulator,

@@ -19,6 +19,7 @@ use crate::resource::ResourceRef;
 use crate::source::GitSources;
 use crate::sync::compare::Comparer;
 use crate::sync::compare::Comparison;
+use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
 use crate::sync::status::{declared_version, image_tag, main_workload_image};
@@ -33,6 +34,9 @@ pub struct AppState {
     pub history: History,
     /// The revision of the last successful sync.
     pub synced_revision: Option<String>,
+    /// The digest of the app's environment fingerprints at its last successful sync.
+    #[serde(default)]
+    pub synced_environment: Option<String>,
     /// The app's render digest ([`AppSpec::render_digest`]) at its last successful sync.
     #[serde(default)]
     pub synced_digest: Option<String>,
@@ -274,6 +278,10 @@ impl Deployer {
         if operation.phase == OperationPhase::Succeeded {
             state.synced_revision = Some(revision.clone());
             state.synced_digest = Some(app.render_digest());
+            state.synced_environment = outcome
+                .comparison
+                .as_ref()
+                .and_then(|c| environment_digest(&c.desired));
             state.history.set_limit(app.sync.history_limit);
             state.history.record(operation, &revision, declared);
         }

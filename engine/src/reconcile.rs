@@ -16,6 +16,7 @@ use crate::app::AppSpec;
 use crate::deploy::Deployer;
 use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
 use crate::store::Store;
+use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{OperationPhase, Trigger};
 use crate::sync::status::SyncCode;
@@ -214,8 +215,8 @@ impl Reconciler {
             }
         };
         view.revision = Some(revision.clone());
-        let status = match self.deployer.observe(&app, &state, &revision).await {
-            Ok((status, _)) => status,
+        let (status, environment) = match self.deployer.observe(&app, &state, &revision).await {
+            Ok((status, comparison)) => (status, environment_digest(&comparison.desired)),
             Err(error) => {
                 view.error = Some(error);
                 self.views.write().await.insert(name.to_string(), view);
@@ -247,8 +248,11 @@ impl Reconciler {
                     .unwrap_or_default()
             ));
         }
+        // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
+        // sync applies with or without self-heal.
         let revision_changed = state.synced_revision.as_deref() != Some(revision.as_str())
-            || state.synced_digest.as_deref() != Some(app.render_digest().as_str());
+            || state.synced_digest.as_deref() != Some(app.render_digest().as_str())
+            || state.synced_environment != environment;
         let decision = decide(
             &app,
             state.automation_suspended,

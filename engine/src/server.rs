@@ -118,6 +118,31 @@ pub fn write_example_app(data_dir: &Path) -> Result<PathBuf, ServeError> {
     Ok(dir)
 }
 
+/// How a server runs, beyond its configuration (tests make it faster).
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// This replica's name in the queue.
+    pub replica: String,
+    /// The embedded simulator's timings, when it is the cluster.
+    pub simulator: weft_sim::SimConfig,
+    /// How long a claim lasts without a heartbeat.
+    pub lease: Duration,
+    /// How often the worker looks for work when not woken.
+    pub poll: Duration,
+}
+
+impl ServerOptions {
+    /// Options for a replica of that name, with the default timings.
+    pub fn new(replica: impl Into<String>) -> Self {
+        ServerOptions {
+            replica: replica.into(),
+            simulator: weft_sim::SimConfig::default(),
+            lease: Duration::from_secs(30),
+            poll: Duration::from_secs(1),
+        }
+    }
+}
+
 /// A running server's shared parts (what the API reads and acts on).
 #[derive(Clone)]
 pub struct ServerState {
@@ -165,7 +190,7 @@ impl Server {
     pub async fn start(
         config: Config,
         registry: Registry,
-        replica: &str,
+        options: ServerOptions,
     ) -> Result<Server, ServeError> {
         let data_dir = config.data_dir();
         std::fs::create_dir_all(&data_dir).map_err(|source| ServeError::DataDir {
@@ -174,7 +199,7 @@ impl Server {
         })?;
         let (client, simulator) = match &config.cluster {
             ClusterConfig::Simulator => {
-                let sim = weft_sim::Simulator::new(weft_sim::SimConfig::default());
+                let sim = weft_sim::Simulator::new(options.simulator.clone());
                 let served = sim
                     .serve(SocketAddr::from(([127, 0, 0, 1], 0)))
                     .await
@@ -213,12 +238,12 @@ impl Server {
         let mut tasks = JoinSet::new();
         let worker = Worker {
             store: store.clone(),
-            replica: replica.to_string(),
+            replica: options.replica.clone(),
             deployer: deployer.clone(),
             apps: apps.clone(),
             limit: Arc::new(ConcurrencyLimit::new(config.defaults.concurrency())),
-            lease: Duration::from_secs(30),
-            poll: Duration::from_secs(1),
+            lease: options.lease,
+            poll: options.poll,
             wake: queue.wake(),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));

@@ -1,6 +1,7 @@
 //! Shared support for the integration tests: where the workspace is, and the plugins built for them.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use weft_engine::plugin::build;
@@ -38,4 +39,63 @@ fn build_into(roots: &[&str], out: &str) -> PathBuf {
 /// The conformance corpus copied from Argo CD (see `tests/conformance/README.md`).
 pub fn conformance() -> PathBuf {
     workspace().join("tests").join("conformance")
+}
+
+/// A git repository holding one app's manifests (in its `app` directory), for tests that sync from git.
+#[derive(Debug)]
+pub struct GitRepo {
+    dir: tempfile::TempDir,
+}
+
+impl GitRepo {
+    /// A new repository with branch `main` and a committer set.
+    pub fn new() -> GitRepo {
+        let repo = GitRepo {
+            dir: tempfile::TempDir::new().unwrap(),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.email", "test@weft.invalid"]);
+        repo.git(&["config", "user.name", "Weft tests"]);
+        repo
+    }
+
+    /// Runs git in the repository; returns its standard output.
+    pub fn git(&self, args: &[&str]) -> String {
+        let output = Command::new("git")
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// Replaces the `app` directory's files with `files` and commits; returns the commit.
+    pub fn commit(&self, files: &[(&str, String)]) -> String {
+        let app = self.dir.path().join("app");
+        let _ = std::fs::remove_dir_all(&app);
+        std::fs::create_dir_all(&app).unwrap();
+        std::fs::write(app.join(".keep"), "").unwrap();
+        for (name, content) in files {
+            std::fs::write(app.join(name), content).unwrap();
+        }
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", "change"]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    /// The repository's directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Default for GitRepo {
+    fn default() -> Self {
+        GitRepo::new()
+    }
 }

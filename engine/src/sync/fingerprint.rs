@@ -194,6 +194,41 @@ pub fn stamp_fingerprints(
     }
 }
 
+/// A digest of every fingerprint among desired objects (by object), so that a rotated Secret is noticed for the
+/// app as a whole; `None` when no workload reads an outside Secret.
+pub fn environment_digest(objects: &[Value]) -> Option<String> {
+    let mut prints = BTreeMap::new();
+    for object in objects {
+        let Some(kind) = object.get("kind").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(pointer) = pod_spec_pointer(kind) else {
+            continue;
+        };
+        let Some(print) = object
+            .pointer(pointer)
+            .and_then(|t| t.pointer("/metadata/annotations"))
+            .and_then(|a| a.get(FINGERPRINT_ANNOTATION))
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        let name = object
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let namespace = object
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        prints.insert(
+            format!("{kind}/{namespace}/{name}"),
+            Some(print.to_string()),
+        );
+    }
+    (!prints.is_empty()).then(|| fingerprint(&prints))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -257,6 +292,10 @@ mod tests {
             5,
             "one lookup per referenced Secret"
         );
+        assert_ne!(environment_digest(&rotated), environment_digest(&first));
+        assert_eq!(environment_digest(&same), environment_digest(&first));
+        assert!(environment_digest(&first).is_some());
+        assert_eq!(environment_digest(&[deployment()]), None);
     }
 
     #[test]

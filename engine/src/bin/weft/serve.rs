@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::registry::{Provenance, Registry};
-use weft_engine::server::{Server, default_config, write_example_app};
+use weft_engine::server::{Server, ServerOptions, default_config, write_example_app};
 
 use crate::PluginSources;
 use crate::health::build_registry;
@@ -82,7 +82,7 @@ async fn serve(
     replica: String,
 ) -> anyhow::Result<u8> {
     let listen = config.listen;
-    let mut server = Server::start(config, registry, &replica).await?;
+    let mut server = Server::start(config, registry, ServerOptions::new(replica)).await?;
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;

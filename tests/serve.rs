@@ -1,0 +1,581 @@
+//! `weft serve`'s machinery in-process: the queue worker and the reconciler over a store, against a simulated
+//! cluster served on loopback (so it outlives a server restart): automated sync, self-heal, new commits, rotated
+//! Secrets, failure backoff, one operation per app, the concurrency limit, restarts and reloads.
+
+use std::path::Path;
+use std::time::Duration;
+
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{Namespace, Secret};
+use kube::api::{Api, Patch, PatchParams};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use weft_engine::config::Config;
+use weft_engine::queue::{CONCURRENCY_SETTING, OperationRequest, Queue, QueueError};
+use weft_engine::registry::{Provenance, Registry};
+use weft_engine::server::{Server, ServerOptions};
+use weft_engine::store::Store;
+use weft_engine::sync::operation::{OperationPhase, Trigger};
+use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_sim::{SimConfig, Simulator};
+use weft_tests::GitRepo;
+
+/// A simulated cluster served on loopback from its own runtime thread, with a kubeconfig for it.
+struct Cluster {
+    kubeconfig: std::path::PathBuf,
+    client: kube::Client,
+    _dir: TempDir,
+}
+
+fn cluster() -> Cluster {
+    let dir = TempDir::new().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = kubeconfig.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async move {
+            let config = SimConfig {
+                job_run_time: Duration::from_millis(1500),
+                ..SimConfig::fast()
+            };
+            let sim = Simulator::new(config);
+            let served = sim.serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
+            served.write_kubeconfig(&path).unwrap();
+            tx.send(()).unwrap();
+            std::future::pending::<()>().await;
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let client = futures::executor::block_on(async {
+        let kubeconfig = kube::config::Kubeconfig::read_from(&kubeconfig).unwrap();
+        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+            .await
+            .unwrap();
+        kube::Client::try_from(config).unwrap()
+    });
+    Cluster {
+        kubeconfig,
+        client,
+        _dir: dir,
+    }
+}
+
+fn registry() -> Registry {
+    let mut registry = Registry::new();
+    registry
+        .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
+        .unwrap();
+    registry
+}
+
+fn deployment(name: &str, image: &str, extra_container: Value) -> String {
+    let mut container = json!({"name": "web", "image": image});
+    if let (Some(c), Some(extra)) = (container.as_object_mut(), extra_container.as_object()) {
+        c.extend(extra.clone());
+    }
+    json!({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": name}},
+                 "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [container]}}}
+    })
+    .to_string()
+}
+
+fn hook(name: &str) -> String {
+    json!({
+        "apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": name, "annotations": {"weft.dev/hook": "PreSync"}},
+        "spec": {"backoffLimit": 0, "template": {"spec": {"restartPolicy": "Never",
+                 "containers": [{"name": "run", "image": "tools/migrate:1"}]}}}
+    })
+    .to_string()
+}
+
+fn app_toml(name: &str, repo: &Path, sync: &str) -> String {
+    format!(
+        "[[app]]\nname = \"{name}\"\norg = \"acme\"\ntype = \"yaml\"\nnamespace = \"{name}\"\n\
+         source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n[app.sync]\ncreate_namespace = true\n\
+         wave_timeout_seconds = 30\n{sync}\n",
+        repo.display()
+    )
+}
+
+fn config(cluster: &Cluster, data: &Path, apps: &str, extra: &str) -> Config {
+    let text = format!(
+        "data_dir = \"{}\"\n{extra}\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 1\n{apps}",
+        data.display(),
+        cluster.kubeconfig.display()
+    );
+    Config::parse(&text, Path::new("test.toml"), data).unwrap()
+}
+
+fn options(replica: &str) -> ServerOptions {
+    ServerOptions {
+        poll: Duration::from_millis(100),
+        lease: Duration::from_secs(3),
+        ..ServerOptions::new(replica)
+    }
+}
+
+async fn eventually<T>(
+    what: &str,
+    timeout_secs: u64,
+    mut check: impl AsyncFnMut() -> Option<T>,
+) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout_secs);
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what} never happened"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn image(client: &kube::Client, namespace: &str, name: &str) -> Option<String> {
+    let deployments: Api<Deployment> = Api::namespaced(client.clone(), namespace);
+    let live = serde_json::to_value(deployments.get_opt(name).await.ok()??).ok()?;
+    live.pointer("/spec/template/spec/containers/0/image")?
+        .as_str()
+        .map(str::to_string)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml(
+        "shop",
+        repo.path(),
+        "automated = true\nself_heal = true\nprune = true",
+    );
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+
+    // Nobody asked: the reconciler finds the app out of sync and queues an automated sync.
+    eventually("the first automated sync", 60, async || {
+        let view = state.views.read().await.get("shop").cloned()?;
+        let status = view.status?;
+        (status.sync == SyncCode::Synced && status.health.status == HealthCode::Healthy)
+            .then_some(())
+    })
+    .await;
+    let first = state.store.last_operation("shop").await.unwrap().unwrap();
+    assert_eq!(first.trigger, Trigger::Automated);
+    assert_eq!(first.phase, OperationPhase::Succeeded);
+
+    // A new commit is deployed without anyone asking.
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.1", json!({})))]);
+    eventually("the new commit", 60, async || {
+        (image(&cluster.client, "shop", "web").await.as_deref() == Some("shop/web:1.1"))
+            .then_some(())
+    })
+    .await;
+
+    // Drift is reverted by self-heal.
+    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+    deployments
+        .patch(
+            "web",
+            &PatchParams::apply("kubectl-edit").force(),
+            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
+        )
+        .await
+        .unwrap();
+    eventually("self-heal", 60, async || {
+        let live = serde_json::to_value(deployments.get("web").await.ok()?).ok()?;
+        (live["spec"]["replicas"] == 2).then_some(())
+    })
+    .await;
+    let operations = state.store.operations("shop", 20).await.unwrap();
+    assert!(
+        operations
+            .iter()
+            .any(|op| op.trigger == Trigger::SelfHeal && op.phase == OperationPhase::Succeeded),
+        "{operations:#?}"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rotated_secret_redeploys_an_automated_app() {
+    let cluster = cluster();
+    let namespaces: Api<Namespace> = Api::all(cluster.client.clone());
+    namespaces
+        .patch(
+            "shop",
+            &PatchParams::apply("setup"),
+            &Patch::Apply(
+                json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}),
+            ),
+        )
+        .await
+        .unwrap();
+    let secrets: Api<Secret> = Api::namespaced(cluster.client.clone(), "shop");
+    let put_secret = async |value: &str| {
+        secrets
+            .patch(
+                "db",
+                &PatchParams::apply("secret-manager").force(),
+                &Patch::Apply(json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "data": {"password": value}})),
+            )
+            .await
+            .unwrap();
+    };
+    put_secret("b25l").await;
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    let env = json!({"env": [{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}]});
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", env))]);
+    let apps = app_toml("shop", repo.path(), "automated = true");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let fingerprint = async || {
+        let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+        let live = serde_json::to_value(deployments.get_opt("web").await.ok()??).ok()?;
+        live.pointer("/spec/template/metadata/annotations/weft.dev~1env-fingerprint")?
+            .as_str()
+            .map(str::to_string)
+    };
+    let before = eventually("the first sync", 60, async || fingerprint().await).await;
+    put_secret("dHdv").await;
+    let after = eventually("a redeploy", 60, async || {
+        fingerprint().await.filter(|print| *print != before)
+    })
+    .await;
+    assert_ne!(before, after);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_whose_syncs_keep_failing_backs_off_and_says_so() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    // The namespace does not exist and the app does not create it: every apply fails.
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml("shop", repo.path(), "automated = true")
+        .replace("create_namespace = true", "create_namespace = false");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    let message = eventually("a backoff", 60, async || {
+        state.views.read().await.get("shop")?.backoff.clone()
+    })
+    .await;
+    assert!(message.contains("failed automated sync"), "{message}");
+    // 5 s, then 10 s: in 8 more seconds at most two more attempts, not eight.
+    let before = state.store.operations("shop", 100).await.unwrap().len();
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    let after = state.store.operations("shop", 100).await.unwrap().len();
+    assert!(after - before <= 2, "{before} -> {after}");
+    let last = state.store.last_operation("shop").await.unwrap().unwrap();
+    assert!(matches!(
+        last.phase,
+        OperationPhase::Failed
+            | OperationPhase::Error
+            | OperationPhase::Pending
+            | OperationPhase::Running
+    ));
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_operation_per_app_is_queued_with_a_clear_message() {
+    let data = TempDir::new().unwrap();
+    let store = Store::open(&format!(
+        "sqlite://{}",
+        data.path().join("weft.db").display()
+    ))
+    .await
+    .unwrap();
+    let queue = Queue::new(store.clone());
+    let app: weft_engine::app::AppSpec = toml::from_str(
+        "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \".\" }\n[sync]\nautomated = true\n",
+    )
+    .unwrap();
+    let sync = OperationRequest::Sync {
+        revision: None,
+        prune: None,
+        dry_run: false,
+        confirmed: false,
+    };
+    let first = queue
+        .enqueue(&app, Trigger::Manual, sync.clone())
+        .await
+        .unwrap();
+    assert_eq!(first.phase, OperationPhase::Pending);
+    let error = queue
+        .enqueue(&app, Trigger::Manual, sync)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, QueueError::Busy { .. }));
+    assert!(error.to_string().contains(&first.id), "{error}");
+    // A rollback of an automated app is refused before it is queued.
+    let mut other = app.clone();
+    other.name = "blog".into();
+    let rollback = OperationRequest::Rollback {
+        target: weft_engine::deploy::RollbackTarget::History { history_id: 1 },
+        disable_automated: false,
+    };
+    let error = queue
+        .enqueue(&other, Trigger::Manual, rollback)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, QueueError::Automated(_)), "{error}");
+    // The pending operation is in the store, committed.
+    let reopened = Store::open(&format!(
+        "sqlite://{}",
+        data.path().join("weft.db").display()
+    ))
+    .await
+    .unwrap();
+    assert_eq!(reopened.pending_count().await.unwrap(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_concurrency_limit_bounds_running_operations_and_is_re_read() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repos: Vec<GitRepo> = (0..3).map(|_| GitRepo::new()).collect();
+    let mut apps = String::new();
+    for (n, repo) in repos.iter().enumerate() {
+        repo.commit(&[
+            ("migrate.json", hook("migrate")),
+            ("web.json", deployment("web", "w:1", json!({}))),
+        ]);
+        apps.push_str(&app_toml(&format!("app-{n}"), repo.path(), ""));
+    }
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    state
+        .store
+        .put_setting(CONCURRENCY_SETTING, "1")
+        .await
+        .unwrap();
+    let directory = state.apps.read().await.clone();
+    for app in directory.values() {
+        let sync = OperationRequest::Sync {
+            revision: None,
+            prune: None,
+            dry_run: false,
+            confirmed: false,
+        };
+        state
+            .queue
+            .enqueue(app, Trigger::Manual, sync)
+            .await
+            .unwrap();
+    }
+    let mut most = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
+    loop {
+        let mut running = 0;
+        let mut finished = 0;
+        for name in directory.keys() {
+            let op = state.store.last_operation(name).await.unwrap().unwrap();
+            running += usize::from(op.phase == OperationPhase::Running);
+            if op.phase.is_finished() {
+                assert_eq!(op.phase, OperationPhase::Succeeded, "{op:#?}");
+                finished += 1;
+            }
+        }
+        most = most.max(running);
+        if finished == directory.len() {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the operations never finished"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        most, 1,
+        "more than one operation ran at once under a limit of 1"
+    );
+
+    // Raised while running: the next round of three runs side by side.
+    state
+        .store
+        .put_setting(CONCURRENCY_SETTING, "3")
+        .await
+        .unwrap();
+    for app in directory.values() {
+        let sync = OperationRequest::Sync {
+            revision: None,
+            prune: None,
+            dry_run: false,
+            confirmed: false,
+        };
+        state
+            .queue
+            .enqueue(app, Trigger::Manual, sync)
+            .await
+            .unwrap();
+    }
+    let together = eventually("three at once", 60, async || {
+        let mut running = 0;
+        for name in directory.keys() {
+            let op = state.store.last_operation(name).await.ok()??;
+            running += usize::from(op.phase == OperationPhase::Running);
+        }
+        (running >= 2).then_some(running)
+    })
+    .await;
+    assert!(together >= 2);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_running_operation_survives_a_restart() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[
+        ("migrate.json", hook("migrate")),
+        ("web.json", deployment("web", "shop/web:1.0", json!({}))),
+    ]);
+    let apps = app_toml("shop", repo.path(), "");
+    let first = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        registry(),
+        options("first"),
+    )
+    .await
+    .unwrap();
+    let app = first.state.apps.read().await.get("shop").cloned().unwrap();
+    let sync = OperationRequest::Sync {
+        revision: None,
+        prune: None,
+        dry_run: false,
+        confirmed: false,
+    };
+    let operation = first
+        .state
+        .queue
+        .enqueue(&app, Trigger::Manual, sync)
+        .await
+        .unwrap();
+    let store = first.state.store.clone();
+    let id = operation.id.clone();
+    eventually("the operation to run", 30, async || {
+        let op = store.operation(&id).await.ok()??;
+        (op.phase == OperationPhase::Running).then_some(())
+    })
+    .await;
+    // Stopped while its pre-sync hook runs: it stops at the next safe point and goes back to the queue.
+    first.shutdown().await;
+    let store = Store::open(&format!(
+        "sqlite://{}",
+        data.path().join("weft.db").display()
+    ))
+    .await
+    .unwrap();
+    let handed_back = store.operation(&id).await.unwrap().unwrap();
+    assert_eq!(
+        handed_back.phase,
+        OperationPhase::Pending,
+        "{handed_back:#?}"
+    );
+    assert!(
+        image(&cluster.client, "shop", "web").await.is_none(),
+        "the sync phase ran before the stop"
+    );
+
+    // Another replica picks it up and finishes it.
+    let second = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        registry(),
+        options("second"),
+    )
+    .await
+    .unwrap();
+    let finished = eventually("the operation to finish", 60, async || {
+        let op = second.state.store.operation(&id).await.ok()??;
+        op.phase.is_finished().then_some(op)
+    })
+    .await;
+    assert_eq!(
+        finished.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        finished.message
+    );
+    assert_eq!(
+        image(&cluster.client, "shop", "web").await.as_deref(),
+        Some("shop/web:1.0")
+    );
+    second.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reload_adds_changes_and_removes_configured_apps() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "w:1", json!({})))]);
+    let one = app_toml("one", repo.path(), "");
+    let two = app_toml("two", repo.path(), "");
+    let mut server = Server::start(
+        config(&cluster, data.path(), &one, ""),
+        registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let names = |server: &Server| {
+        let apps = server.state.apps.clone();
+        async move { apps.read().await.keys().cloned().collect::<Vec<_>>() }
+    };
+    assert_eq!(names(&server).await, vec!["one"]);
+    server
+        .reload(config(&cluster, data.path(), &format!("{one}{two}"), ""))
+        .await
+        .unwrap();
+    assert_eq!(names(&server).await, vec!["one", "two"]);
+    server
+        .reload(config(&cluster, data.path(), &two, ""))
+        .await
+        .unwrap();
+    assert_eq!(names(&server).await, vec!["two"]);
+    let stored: Vec<String> = server
+        .state
+        .store
+        .apps()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|a| a.spec.name)
+        .collect();
+    assert_eq!(stored, vec!["two"]);
+    server.shutdown().await;
+}
