@@ -579,3 +579,40 @@ async fn a_reload_adds_changes_and_removes_configured_apps() {
     assert_eq!(stored, vec!["two"]);
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_example_configuration_serves_its_apps_on_the_embedded_simulator() {
+    let path = weft_tests::workspace().join("examples").join("weft.toml");
+    let mut config = Config::load(&path).unwrap();
+    let data = TempDir::new().unwrap();
+    config.data_dir = Some(data.path().to_path_buf());
+    config.defaults.reconcile_interval_seconds = 1;
+    let options = ServerOptions {
+        simulator: SimConfig::fast(),
+        ..options("example")
+    };
+    let server = Server::start(config, registry(), options).await.unwrap();
+    let state = server.state.clone();
+    // The automated app syncs itself; the other one is compared and waits for someone to sync it.
+    eventually("the example apps", 90, async || {
+        let views = state.views.read().await;
+        let shop = views.get("shop")?.status.clone()?;
+        let chart = views.get("shop-chart")?.status.clone()?;
+        (shop.sync == SyncCode::Synced
+            && shop.health.status == HealthCode::Healthy
+            && chart.sync == SyncCode::OutOfSync)
+            .then_some(())
+    })
+    .await;
+    let views = state.views.read().await;
+    assert_eq!(
+        views["shop"].status.as_ref().unwrap().running_version.as_deref(),
+        Some("1.4.2")
+    );
+    assert_eq!(
+        views["shop-chart"].status.as_ref().unwrap().declared_version.as_deref(),
+        Some("1.4.2")
+    );
+    drop(views);
+    server.shutdown().await;
+}
