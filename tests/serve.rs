@@ -606,11 +606,21 @@ async fn the_example_configuration_serves_its_apps_on_the_embedded_simulator() {
     .await;
     let views = state.views.read().await;
     assert_eq!(
-        views["shop"].status.as_ref().unwrap().running_version.as_deref(),
+        views["shop"]
+            .status
+            .as_ref()
+            .unwrap()
+            .running_version
+            .as_deref(),
         Some("1.4.2")
     );
     assert_eq!(
-        views["shop-chart"].status.as_ref().unwrap().declared_version.as_deref(),
+        views["shop-chart"]
+            .status
+            .as_ref()
+            .unwrap()
+            .declared_version
+            .as_deref(),
         Some("1.4.2")
     );
     drop(views);

@@ -12,7 +12,9 @@ use crate::sync::PruneFuse;
 use crate::sync::normalize::IgnoreRule;
 
 /// The environment an app runs in, as the fleet list shows it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Env {
     /// Production.

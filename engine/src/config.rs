@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::app::AppSpec;
+use crate::auth::AuthConfig;
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,9 @@ pub struct Config {
     /// The apps.
     #[serde(default, rename = "app")]
     pub apps: Vec<AppSpec>,
+    /// Who may call the API: configured tokens, OIDC issuers, the rate limit.
+    #[serde(default)]
+    pub auth: AuthConfig,
 }
 
 fn default_listen() -> SocketAddr {
@@ -210,6 +214,7 @@ impl Config {
                 resolve(key);
             }
         }
+        self.auth.resolve_paths(base);
     }
 
     fn validate(&self, path: &Path) -> Result<(), ConfigError> {
@@ -251,6 +256,9 @@ impl Config {
                 ));
             }
         }
+        self.auth
+            .validate()
+            .map_err(|e| invalid(format!("auth.{}", e.key), e.message))?;
         Ok(())
     }
 

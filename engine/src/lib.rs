@@ -2,6 +2,7 @@
 //!
 //! - [`api`]: the HTTP API.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
+//! - [`auth`]: who is calling the API: bearer tokens and OIDC JWTs resolved to a principal, and rate limits.
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
@@ -11,6 +12,7 @@
 //! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
 //! - [`render`]: checking and caching what renderer plugins produce.
 //! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
+//! - [`metrics`]: Prometheus metrics (reconciles, queue, plugins, API).
 //! - [`logs`]: bounded in-memory log streams that clients follow from the first line.
 //! - [`cluster`]: talking to a cluster: served kinds, a watch-backed live cache, server-side apply, pod logs.
 //! - [`resource`]: naming one object (`group:kind:namespace:name`).
@@ -20,11 +22,13 @@
 
 pub mod api;
 pub mod app;
+pub mod auth;
 pub mod cluster;
 pub mod config;
 pub mod deploy;
 pub mod health;
 pub mod logs;
+pub mod metrics;
 pub mod plugin;
 pub mod queue;
 pub mod reconcile;

@@ -13,6 +13,7 @@ use tokio::task::JoinSet;
 
 use crate::app::AppSpec;
 use crate::deploy::{Deployer, RollbackTarget, SyncSpec};
+use crate::metrics::{PhaseLabels, metrics};
 use crate::store::{Claimed, Store, StoreError};
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
 
@@ -214,6 +215,8 @@ pub struct Worker {
     pub poll: Duration,
     /// Woken when work is queued.
     pub wake: Arc<Notify>,
+    /// The reconciler's views, whose latest operation is updated as operations start and end.
+    pub views: Option<crate::reconcile::AppViews>,
 }
 
 impl Worker {
@@ -235,6 +238,9 @@ impl Worker {
                 }
                 Ok(_) => {}
                 Err(error) => tracing::warn!("requeueing expired operations failed: {error}"),
+            }
+            if let Ok(depth) = this.store.pending_count().await {
+                metrics().queue_depth.set(depth as i64);
             }
             let limit = this.limit.current(&this.store).await;
             let free = limit.saturating_sub(running.len());
@@ -304,6 +310,7 @@ impl Worker {
         if let Err(error) = self.store.update_operation(&operation).await {
             tracing::warn!("recording that {} runs failed: {error}", operation.id);
         }
+        self.publish(&operation).await;
         let outcome = match request {
             OperationRequest::Sync {
                 revision,
@@ -364,8 +371,23 @@ impl Worker {
                 .await
                 .unwrap_or_default(),
         };
+        metrics()
+            .operations
+            .get_or_create(&PhaseLabels {
+                phase: operation.phase.as_str().to_string(),
+            })
+            .inc();
         if let Err(error) = self.store.finish(operation, &operation.app, &state).await {
             tracing::error!("recording the end of {} failed: {error}", operation.id);
+        }
+        self.publish(operation).await;
+    }
+
+    async fn publish(&self, operation: &Operation) {
+        if let Some(views) = &self.views
+            && let Some(view) = views.write().await.get_mut(&operation.app)
+        {
+            view.operation = Some(operation.clone());
         }
     }
 }

@@ -14,11 +14,13 @@ use tokio::time::Instant;
 
 use crate::app::AppSpec;
 use crate::deploy::Deployer;
+use crate::metrics::metrics;
 use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
 use crate::store::Store;
+use crate::sync::endpoints::endpoints;
 use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;
-use crate::sync::operation::{OperationPhase, Trigger};
+use crate::sync::operation::{Operation, OperationPhase, Trigger};
 use crate::sync::status::SyncCode;
 
 /// What the reconciler last saw of one app.
@@ -35,6 +37,12 @@ pub struct AppView {
     pub error: Option<String>,
     /// Automation waiting after failures: what it waits for and until when.
     pub backoff: Option<String>,
+    /// Where the app can be reached (Ingress hosts, LoadBalancer addresses).
+    pub endpoints: Vec<String>,
+    /// The app's latest operation.
+    pub operation: Option<Operation>,
+    /// How many objects the app has.
+    pub resources: usize,
 }
 
 /// The reconciler's views of every app, shared with the API.
@@ -157,7 +165,11 @@ impl Reconciler {
                         .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
                 *next = now + jittered(self.interval, seed);
                 let entry = backoff.entry(name.clone()).or_default();
+                let started = std::time::Instant::now();
                 self.reconcile(name, entry).await;
+                metrics()
+                    .reconcile_seconds
+                    .observe(started.elapsed().as_secs_f64());
             }
             let wake_at = due.values().min().copied().unwrap_or(now + self.interval);
             tokio::select! {
@@ -216,7 +228,10 @@ impl Reconciler {
         };
         view.revision = Some(revision.clone());
         let (status, environment) = match self.deployer.observe(&app, &state, &revision).await {
-            Ok((status, comparison)) => (status, environment_digest(&comparison.desired)),
+            Ok((status, comparison)) => {
+                view.endpoints = endpoints(&comparison.live);
+                (status, environment_digest(&comparison.desired))
+            }
             Err(error) => {
                 view.error = Some(error);
                 self.views.write().await.insert(name.to_string(), view);
@@ -224,9 +239,11 @@ impl Reconciler {
             }
         };
         let sync = status.sync;
+        view.resources = status.resources.len();
         view.status = Some(status);
 
         let last = self.store.last_operation(name).await.ok().flatten();
+        view.operation = last.clone();
         let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
         let last_failed = last.as_ref().is_some_and(|op| {
             op.automated() && matches!(op.phase, OperationPhase::Failed | OperationPhase::Error)

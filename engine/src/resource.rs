@@ -58,7 +58,9 @@ pub enum RefError {
 
 /// One object's identity: API group, kind, namespace (empty for cluster-scoped objects) and name. The version is
 /// not part of it: one object is served at several versions.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
 pub struct ResourceRef {
     /// The API group; empty for the core group.
     pub group: String,

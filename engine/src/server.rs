@@ -245,6 +245,7 @@ impl Server {
             lease: options.lease,
             poll: options.poll,
             wake: queue.wake(),
+            views: Some(views.clone()),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));
         let reconciler = Reconciler {

@@ -1,18 +1,123 @@
-//! The HTTP API: probes now; the `/v1/deploy` routes are added by the API issue.
+//! The HTTP API (axum): the `/v1/deploy` routes over a running server, with authentication, tenant scope, limits,
+//! metrics and an OpenAPI document generated from the code.
+//!
+//! Every `/v1` route but the OpenAPI document needs a principal (401 without one); reads are scoped to the
+//! principal's org (an app of another org answers 404, so names do not leak); writes need an admin (403).
+
+mod actions;
+mod apps;
+mod caller;
+mod error;
+mod fleet;
+mod logs;
+mod objects;
+mod openapi;
+pub mod shapes;
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::StatusCode;
-use axum::routing::get;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{get, post};
+use tower_http::timeout::TimeoutLayer;
 
+pub use caller::Caller;
+pub use error::ApiError;
+pub use openapi::openapi;
+
+use crate::app::AppSpec;
+use crate::auth::{Authenticator, RateLimiter};
+use crate::metrics::{RequestLabels, metrics};
 use crate::server::ServerState;
 
-/// The API's routes over a running server.
-pub fn router(state: ServerState) -> Router {
+/// What the handlers share.
+#[derive(Clone)]
+pub struct ApiState {
+    /// The running server.
+    pub server: ServerState,
+    /// Resolves callers.
+    pub auth: Arc<Authenticator>,
+    /// Per-principal rate limits.
+    pub limiter: Arc<RateLimiter>,
+}
+
+impl std::fmt::Debug for ApiState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiState").finish_non_exhaustive()
+    }
+}
+
+/// The largest request body accepted (an app definition is a few KiB).
+pub const BODY_LIMIT: usize = 256 * 1024;
+/// How long a non-streaming request may take.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest page of the fleet list.
+pub const MAX_PAGE: usize = 1000;
+
+/// The API's routes.
+pub fn router(state: ApiState) -> Router {
+    let bounded = Router::new()
+        .route("/v1/whoami", get(fleet::whoami))
+        .route(
+            "/v1/deploy/applications",
+            get(fleet::applications).post(apps::create),
+        )
+        .route(
+            "/v1/deploy/applications/{name}",
+            get(apps::get).put(apps::replace).delete(apps::delete),
+        )
+        .route("/v1/deploy/gitops", get(fleet::gitops))
+        .route("/v1/deploy/{name}/tree", get(objects::tree))
+        .route("/v1/deploy/{name}/resource/{ref}", get(objects::resource))
+        .route("/v1/deploy/{name}/sync", post(actions::sync))
+        .route("/v1/deploy/{name}/rollback", post(actions::rollback))
+        .route("/v1/deploy/{name}/operations", get(actions::operations))
+        .route("/v1/deploy/{name}/operations/{id}", get(actions::operation))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            REQUEST_TIMEOUT,
+        ));
+    // Followed logs stream for as long as the client stays.
+    let streaming = Router::new()
+        .route("/v1/deploy/{name}/logs", get(logs::pod_logs))
+        .route(
+            "/v1/deploy/{name}/operations/{id}/log",
+            get(logs::operation_log),
+        );
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/metrics", get(prometheus))
+        .route("/v1/openapi.json", get(openapi::document))
+        .merge(bounded)
+        .merge(streaming)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(count_requests))
         .with_state(state)
+}
+
+/// Counts every request by route template, method and status.
+async fn count_requests(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_else(|| "unmatched".to_string());
+    let method = request.method().to_string();
+    let response = next.run(request).await;
+    metrics()
+        .requests
+        .get_or_create(&RequestLabels {
+            route,
+            method,
+            status: response.status().as_u16(),
+        })
+        .inc();
+    response
 }
 
 /// Alive: the process answers.
@@ -21,18 +126,53 @@ async fn healthz() -> &'static str {
 }
 
 /// Ready: the store answers and every app has been reconciled once.
-async fn readyz(State(state): State<ServerState>) -> (StatusCode, String) {
-    if let Err(error) = state.store.pending_count().await {
+async fn readyz(State(state): State<ApiState>) -> (StatusCode, String) {
+    if let Err(error) = state.server.store.pending_count().await {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the store does not answer: {error}"),
         );
     }
-    if !*state.ready.borrow() {
+    if !*state.server.ready.borrow() {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             "reconciling every app for the first time".into(),
         );
     }
     (StatusCode::OK, "ready".into())
+}
+
+/// Prometheus metrics.
+async fn prometheus() -> ([(axum::http::HeaderName, &'static str); 1], String) {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        metrics().encode(),
+    )
+}
+
+/// The app of that name if the caller may read it; 404 otherwise (an app of another org looks like no app).
+pub(crate) async fn visible_app(
+    state: &ApiState,
+    caller: &Caller,
+    name: &str,
+) -> Result<AppSpec, ApiError> {
+    let app = state.server.apps.read().await.get(name).cloned();
+    match app {
+        Some(app) if caller.0.can_read(app.org.as_deref()) => Ok(app),
+        _ => Err(ApiError::not_found(format!("no app {name:?}"))),
+    }
+}
+
+/// Refuses a write unless the caller is an admin.
+pub(crate) fn require_admin(caller: &Caller) -> Result<(), ApiError> {
+    if caller.0.can_write() {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            "this needs the admin role (org members may read their org's apps)",
+        ))
+    }
 }

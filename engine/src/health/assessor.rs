@@ -7,6 +7,7 @@ use serde_json::Value;
 use weft_sdk::{ErrorKind, Health};
 
 use super::rules::{PENDING_DELETION_RULE, pending_deletion};
+use crate::metrics::{PluginLabels, metrics};
 use crate::plugin::{CallLimits, HealthPlugin, LoadError, PluginHost, RelatedObjects};
 use crate::registry::{RegisteredPlugin, Registry, RegistryError};
 
@@ -204,7 +205,15 @@ impl HealthAssessor {
         related: &Arc<dyn RelatedObjects>,
     ) -> Vec<(Pending<'r>, Outcome)> {
         let jsons: Vec<String> = batch.iter().map(|p| p.json.clone()).collect();
-        match plugin.assess_blocking(&jsons, related.clone()) {
+        let labels = PluginLabels {
+            plugin: plugin.name().to_string(),
+        };
+        metrics().plugin_calls.get_or_create(&labels).inc();
+        let called = plugin.assess_blocking(&jsons, related.clone());
+        if called.is_err() {
+            metrics().plugin_errors.get_or_create(&labels).inc();
+        }
+        match called {
             Ok((results, _report)) => batch
                 .into_iter()
                 .zip(results)

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use weft_sdk::{Manifest, RenderError, RenderRequest};
 
 use super::{RenderCache, RenderKey, tree_digest, validate_manifests};
+use crate::metrics::{PluginLabels, metrics};
 use crate::plugin::{CallError, CallLimits, LoadError, PluginHost, RendererPlugin, World};
 use crate::registry::Registry;
 use crate::source::{GitError, GitSources, Repository, SourceLimits, SourceView};
@@ -195,8 +196,15 @@ impl RenderPipeline {
                 path: root.clone(),
                 message: e.to_string(),
             })?;
+        let labels = PluginLabels {
+            plugin: plugin_name.clone(),
+        };
+        metrics().plugin_calls.get_or_create(&labels).inc();
         let output = plugin
             .render_blocking(request, Arc::new(view))
+            .inspect_err(|_| {
+                metrics().plugin_errors.get_or_create(&labels).inc();
+            })
             .map_err(|source| RenderFailure::Call {
                 plugin: plugin_name.clone(),
                 source,

@@ -21,7 +21,7 @@ use crate::sync::normalize::{IgnoreRule, is_secret, normalize_for_diff, redact_s
 const CONTEXT_LINES: usize = 3;
 
 /// Which comparison produced a diff.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum DiffMode {
     /// The server's dry-run apply of the desired object compared with the live object.
@@ -31,7 +31,7 @@ pub enum DiffMode {
 }
 
 /// One difference between live and desired.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FieldChange {
     /// Where, as a JSON pointer (see the module documentation for list indices).
@@ -45,7 +45,7 @@ pub struct FieldChange {
 }
 
 /// How one live object differs from what the app wants.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectDiff {
     /// The object compared.

@@ -7,6 +7,7 @@
 
 pub mod compare;
 pub mod diff;
+pub mod endpoints;
 pub mod fingerprint;
 mod fuse;
 pub mod normalize;

@@ -10,7 +10,7 @@ use super::plan::Action;
 use crate::resource::ResourceRef;
 
 /// Where an operation is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OperationPhase {
     /// Waiting for its turn in the queue.

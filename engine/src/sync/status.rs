@@ -10,7 +10,7 @@ use weft_sdk::{Health, Status};
 use crate::resource::{ResourceRef, group_of};
 
 /// Whether an object (or an app) matches what git declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SyncCode {
     /// The live object matches the desired one.
@@ -40,7 +40,7 @@ impl fmt::Display for SyncCode {
 
 /// A health verdict on the wire (`healthy progressing degraded suspended missing unknown`): the serializable twin
 /// of [`weft_sdk::Status`], which stays free of serde because plugins link it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HealthCode {
     /// The object does what it was asked to do.
@@ -125,7 +125,7 @@ pub fn worst_health(statuses: impl IntoIterator<Item = Status>) -> Status {
 }
 
 /// An app's health: the worst of its objects', and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AppHealth {
     /// The worst status of the app's objects.
     pub status: HealthCode,

@@ -18,7 +18,7 @@ use crate::sync::status::{HealthCode, SyncCode, image_tag, workload_image};
 /// On the wire it is a ResourceRef (`group, version, kind, namespace, name, ref`) plus the node's facts. `version`
 /// is the API version, as in every ResourceRef; the image tag a workload runs is `imageVersion`, so that the two
 /// meanings of "version" never share a field.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
     /// The API group; empty for the core group.

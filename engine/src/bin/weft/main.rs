@@ -6,6 +6,7 @@ mod plugin;
 mod render;
 mod serve;
 mod sim;
+mod token;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +35,9 @@ enum Command {
     Serve(Box<serve::ServeArgs>),
     /// Serve the Kubernetes API simulator on a local address and write a kubeconfig for it.
     Sim(sim::SimArgs),
+    /// Manage API tokens.
+    #[command(subcommand)]
+    Token(token::TokenCommand),
     /// Build, test and list plugins.
     #[command(subcommand)]
     Plugin(plugin::PluginCommand),
@@ -88,6 +92,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(*args),
         Command::Sim(args) => sim::run(args),
         Command::Plugin(command) => plugin::run(command),
+        Command::Token(command) => token::run(command),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

@@ -4,7 +4,11 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use std::sync::Arc;
+
 use anyhow::Context as _;
+use weft_engine::api::ApiState;
+use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::registry::{Provenance, Registry};
 use weft_engine::server::{Server, ServerOptions, default_config, write_example_app};
@@ -87,7 +91,21 @@ async fn serve(
         .await
         .with_context(|| format!("listening on {listen}"))?;
     let addr = listener.local_addr()?;
-    let app = weft_engine::api::router(server.state.clone());
+    let auth_config = server.config().auth.clone();
+    let authenticator = Authenticator::new(&auth_config, server.state.store.clone())?;
+    if auth_config.tokens.is_empty()
+        && auth_config.oidc.is_empty()
+        && let Some(token) = ensure_first_admin_token(&server.state.store).await?
+    {
+        eprintln!(
+            "weft: created the first admin token; it is shown once, here (the store keeps only its hash):\n\n    {token}\n"
+        );
+    }
+    let app = weft_engine::api::router(ApiState {
+        server: server.state.clone(),
+        auth: Arc::new(authenticator),
+        limiter: Arc::new(RateLimiter::new(&auth_config.rate_limit)),
+    });
     let (stop_http, stop_http_rx) = tokio::sync::oneshot::channel::<()>();
     let http = tokio::spawn(async move {
         axum::serve(listener, app)

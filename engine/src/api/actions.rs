@@ -1,0 +1,171 @@
+//! Acting on an app: sync and rollback (admin only; queued, answered with the operation), and its operations.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+
+use super::shapes::{GitOpsOperation, RollbackBody, SyncBody};
+use super::{ApiError, ApiState, Caller, require_admin, visible_app};
+use crate::deploy::RollbackTarget;
+use crate::queue::{OperationRequest, QueueError};
+use crate::sync::operation::{Operation, Trigger};
+
+/// A JSON body, where an empty body is the default.
+fn body_or_default<T: Default>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    match body {
+        Ok(Json(body)) => Ok(body),
+        Err(JsonRejection::MissingJsonContentType(_)) => Ok(T::default()),
+        Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+    }
+}
+
+fn queued(error: QueueError) -> ApiError {
+    match error {
+        QueueError::Busy { .. } | QueueError::Automated(_) => ApiError::conflict(error.to_string()),
+        QueueError::Store(e) => ApiError::internal("queueing the operation", e),
+    }
+}
+
+/// Queues a sync of the app (optionally of a revision, pruning, dry-run, or confirming deletions past the fuse).
+#[utoipa::path(post, path = "/v1/deploy/{name}/sync", tag = "actions",
+    params(("name" = String, Path, description = "The app")), request_body(content = SyncBody),
+    responses((status = 202, body = GitOpsOperation), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody), (status = 409, body = super::shapes::ErrorBody)))]
+pub(crate) async fn sync(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+    body: Result<Json<SyncBody>, JsonRejection>,
+) -> Result<(StatusCode, Json<GitOpsOperation>), ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    require_admin(&caller)?;
+    let body = body_or_default(body)?;
+    if let Some(revision) = &body.revision
+        && (revision.trim().is_empty() || revision.len() > 255)
+    {
+        return Err(ApiError::bad_request(
+            "revision must be 1 to 255 characters",
+        ));
+    }
+    let request = OperationRequest::Sync {
+        revision: body.revision,
+        prune: body.prune,
+        dry_run: body.dry_run,
+        confirmed: body.confirmed,
+    };
+    let operation = state
+        .server
+        .queue
+        .enqueue(&app, Trigger::Manual, request)
+        .await
+        .map_err(queued)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(GitOpsOperation::from(&operation)),
+    ))
+}
+
+/// Queues a rollback: to a history entry, or by pinning the main workload to a prior version.
+#[utoipa::path(post, path = "/v1/deploy/{name}/rollback", tag = "actions",
+    params(("name" = String, Path, description = "The app")), request_body(content = RollbackBody),
+    responses((status = 202, body = GitOpsOperation), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody), (status = 409, body = super::shapes::ErrorBody)))]
+pub(crate) async fn rollback(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+    body: Result<Json<RollbackBody>, JsonRejection>,
+) -> Result<(StatusCode, Json<GitOpsOperation>), ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    require_admin(&caller)?;
+    let body = body_or_default(body)?;
+    let stored = state
+        .server
+        .store
+        .app_state(&name)
+        .await
+        .map_err(|e| ApiError::internal("reading the app's history", e))?;
+    let (target, history_id) = match (body.history_id, body.version) {
+        (Some(id), None) => {
+            if stored.history.get(id).is_none() {
+                let known: Vec<String> =
+                    stored.history.entries().map(|d| d.id.to_string()).collect();
+                return Err(ApiError::bad_request(format!(
+                    "app {name} has no history entry {id} (it has: {})",
+                    known.join(", ")
+                )));
+            }
+            (RollbackTarget::History { history_id: id }, id)
+        }
+        (None, Some(version)) => match stored.history.by_version(&version) {
+            Some(entry) => (RollbackTarget::Version { version }, entry.id),
+            None => {
+                return Err(ApiError::bad_request(format!(
+                    "app {name} never deployed version {version:?}"
+                )));
+            }
+        },
+        _ => {
+            return Err(ApiError::bad_request(
+                "give exactly one of historyId and version",
+            ));
+        }
+    };
+    let request = OperationRequest::Rollback {
+        target,
+        disable_automated: body.disable_automated,
+    };
+    let operation = state
+        .server
+        .queue
+        .enqueue(&app, Trigger::Rollback { history_id }, request)
+        .await
+        .map_err(queued)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(GitOpsOperation::from(&operation)),
+    ))
+}
+
+/// The app's operations, newest first (at most 50).
+#[utoipa::path(get, path = "/v1/deploy/{name}/operations", tag = "app",
+    params(("name" = String, Path, description = "The app")),
+    responses((status = 200, body = Vec<GitOpsOperation>), (status = 401, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody)))]
+pub(crate) async fn operations(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<GitOpsOperation>>, ApiError> {
+    visible_app(&state, &caller, &name).await?;
+    let operations = state
+        .server
+        .store
+        .operations(&name, 50)
+        .await
+        .map_err(|e| ApiError::internal("reading operations", e))?;
+    Ok(Json(operations.iter().map(GitOpsOperation::from).collect()))
+}
+
+/// One operation's full record: phase, message, and a result per object.
+#[utoipa::path(get, path = "/v1/deploy/{name}/operations/{id}", tag = "app",
+    params(("name" = String, Path, description = "The app"), ("id" = String, Path, description = "The operation")),
+    responses((status = 200, body = Object), (status = 401, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody)))]
+pub(crate) async fn operation(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path((name, id)): Path<(String, String)>,
+) -> Result<Json<Operation>, ApiError> {
+    visible_app(&state, &caller, &name).await?;
+    match state.server.store.operation(&id).await {
+        Ok(Some(operation)) if operation.app == name => Ok(Json(operation)),
+        Ok(_) => Err(ApiError::not_found(format!(
+            "app {name} has no operation {id:?}"
+        ))),
+        Err(e) => Err(ApiError::internal("reading an operation", e)),
+    }
+}

@@ -1,0 +1,146 @@
+//! App definitions through the API: read (scoped), create, replace, delete (admin only), persisted in the store.
+//! Apps declared in the configuration file are changed there, not here.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+
+use super::{ApiError, ApiState, Caller, require_admin, visible_app};
+use crate::app::AppSpec;
+use crate::store::AppOrigin;
+
+/// Names the routes use as path segments, which apps cannot have.
+const RESERVED: [&str; 2] = ["applications", "gitops"];
+
+fn parse(body: Result<Json<AppSpec>, JsonRejection>) -> Result<AppSpec, ApiError> {
+    let Json(app) = body.map_err(|rejection| ApiError::bad_request(rejection.body_text()))?;
+    app.validate()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if RESERVED.contains(&app.name.as_str()) {
+        return Err(ApiError::bad_request(format!(
+            "{:?} is reserved by the API's routes",
+            app.name
+        )));
+    }
+    Ok(app)
+}
+
+/// One app's definition.
+#[utoipa::path(get, path = "/v1/deploy/applications/{name}", tag = "apps",
+    params(("name" = String, Path, description = "The app")),
+    responses((status = 200, body = Object), (status = 401, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody)))]
+pub(crate) async fn get(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+) -> Result<Json<AppSpec>, ApiError> {
+    Ok(Json(visible_app(&state, &caller, &name).await?))
+}
+
+/// Adds an app.
+#[utoipa::path(post, path = "/v1/deploy/applications", tag = "apps", request_body(content = Object),
+    responses((status = 201, body = Object), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 409, body = super::shapes::ErrorBody)))]
+pub(crate) async fn create(
+    caller: Caller,
+    State(state): State<ApiState>,
+    body: Result<Json<AppSpec>, JsonRejection>,
+) -> Result<(StatusCode, Json<AppSpec>), ApiError> {
+    require_admin(&caller)?;
+    let app = parse(body)?;
+    let mut apps = state.server.apps.write().await;
+    if apps.contains_key(&app.name) {
+        return Err(ApiError::conflict(format!(
+            "app {} already exists",
+            app.name
+        )));
+    }
+    state
+        .server
+        .store
+        .put_app(&app, AppOrigin::Api)
+        .await
+        .map_err(|e| ApiError::internal("storing the app", e))?;
+    apps.insert(app.name.clone(), app.clone());
+    Ok((StatusCode::CREATED, Json(app)))
+}
+
+async fn origin(state: &ApiState, name: &str) -> Result<Option<AppOrigin>, ApiError> {
+    let stored = state
+        .server
+        .store
+        .apps()
+        .await
+        .map_err(|e| ApiError::internal("reading apps", e))?;
+    Ok(stored
+        .into_iter()
+        .find(|a| a.spec.name == name)
+        .map(|a| a.origin))
+}
+
+/// Replaces an app's definition.
+#[utoipa::path(put, path = "/v1/deploy/applications/{name}", tag = "apps",
+    params(("name" = String, Path, description = "The app")), request_body(content = Object),
+    responses((status = 200, body = Object), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody), (status = 409, body = super::shapes::ErrorBody)))]
+pub(crate) async fn replace(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+    body: Result<Json<AppSpec>, JsonRejection>,
+) -> Result<Json<AppSpec>, ApiError> {
+    visible_app(&state, &caller, &name).await?;
+    require_admin(&caller)?;
+    let app = parse(body)?;
+    if app.name != name {
+        return Err(ApiError::bad_request(format!(
+            "the body names app {:?}, the path {name:?}",
+            app.name
+        )));
+    }
+    if origin(&state, &name).await? == Some(AppOrigin::Config) {
+        return Err(ApiError::conflict(format!(
+            "app {name} is declared in the configuration file; change it there"
+        )));
+    }
+    state
+        .server
+        .store
+        .put_app(&app, AppOrigin::Api)
+        .await
+        .map_err(|e| ApiError::internal("storing the app", e))?;
+    state.server.apps.write().await.insert(name, app.clone());
+    Ok(Json(app))
+}
+
+/// Removes an app from Weft (its objects stay in the cluster).
+#[utoipa::path(delete, path = "/v1/deploy/applications/{name}", tag = "apps",
+    params(("name" = String, Path, description = "The app")),
+    responses((status = 204), (status = 401, body = super::shapes::ErrorBody),
+              (status = 403, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
+              (status = 409, body = super::shapes::ErrorBody)))]
+pub(crate) async fn delete(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    visible_app(&state, &caller, &name).await?;
+    require_admin(&caller)?;
+    if origin(&state, &name).await? == Some(AppOrigin::Config) {
+        return Err(ApiError::conflict(format!(
+            "app {name} is declared in the configuration file; remove it there"
+        )));
+    }
+    state
+        .server
+        .store
+        .delete_app(&name)
+        .await
+        .map_err(|e| ApiError::internal("deleting the app", e))?;
+    state.server.apps.write().await.remove(&name);
+    Ok(StatusCode::NO_CONTENT)
+}

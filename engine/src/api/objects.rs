@@ -1,0 +1,121 @@
+//! One app's objects: the owned-resource tree, and one node's live manifest with its desired-vs-live diff. Secrets
+//! are never nodes and never shown.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde_json::Value;
+
+use super::shapes::{ResourceView, WireRef};
+use super::{ApiError, ApiState, Caller, visible_app};
+use crate::app::AppSpec;
+use crate::resource::ResourceRef;
+use crate::sync::compare::Comparison;
+use crate::sync::observe::AppStatus;
+use crate::sync::tree::Node;
+
+/// The app's status and comparison now, at the revision the reconciler last resolved (or the last synced one).
+pub(crate) async fn observe_now(
+    state: &ApiState,
+    app: &AppSpec,
+) -> Result<(AppStatus, Comparison), ApiError> {
+    let stored = state
+        .server
+        .store
+        .app_state(&app.name)
+        .await
+        .map_err(|e| ApiError::internal("reading the app's state", e))?;
+    let view_revision = state
+        .server
+        .views
+        .read()
+        .await
+        .get(&app.name)
+        .and_then(|v| v.revision.clone());
+    let revision =
+        match view_revision.or_else(|| stored.synced_revision.clone()) {
+            Some(revision) => revision,
+            None => state.server.deployer.resolve(app).await.map_err(|e| {
+                ApiError::unavailable(format!("the app's source cannot be read: {e}"))
+            })?,
+        };
+    state
+        .server
+        .deployer
+        .observe(app, &stored, &revision)
+        .await
+        .map_err(|e| ApiError::unavailable(format!("the app cannot be compared now: {e}")))
+}
+
+/// The app's objects and their descendants by ownerReference, each with health and sync; never a Secret.
+#[utoipa::path(get, path = "/v1/deploy/{name}/tree", tag = "app",
+    params(("name" = String, Path, description = "The app")),
+    responses((status = 200, body = Vec<Node>), (status = 401, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
+pub(crate) async fn tree(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<Node>>, ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    let (status, comparison) = observe_now(&state, &app).await?;
+    Ok(Json(state.server.deployer.tree(&status, &comparison).await))
+}
+
+/// One node of the app's tree: its live manifest and, for the app's own objects, the desired manifest and the diff.
+#[utoipa::path(get, path = "/v1/deploy/{name}/resource/{ref}", tag = "app",
+    params(("name" = String, Path, description = "The app"),
+           ("ref" = String, Path, description = "group:kind:namespace:name")),
+    responses((status = 200, body = ResourceView), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
+              (status = 503, body = super::shapes::ErrorBody)))]
+pub(crate) async fn resource(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path((name, token)): Path<(String, String)>,
+) -> Result<Json<ResourceView>, ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    let reference = ResourceRef::parse(&token).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if reference.is_secret() {
+        return Err(ApiError::bad_request(
+            "Secret objects are never shown, neither their manifests nor their values",
+        ));
+    }
+    let (status, comparison) = observe_now(&state, &app).await?;
+    let tree = state.server.deployer.tree(&status, &comparison).await;
+    let Some(node) = tree.iter().find(|node| node.r#ref == token) else {
+        return Err(ApiError::not_found(format!(
+            "app {name} has no object {token}"
+        )));
+    };
+    let live = state
+        .server
+        .deployer
+        .syncer()
+        .live()
+        .get(&reference)
+        .map(without_managed_fields);
+    let desired = comparison.desired_object(&reference).cloned();
+    let api_version = live
+        .as_ref()
+        .or(desired.as_ref())
+        .and_then(|o| o.get("apiVersion"))
+        .and_then(Value::as_str)
+        .unwrap_or("v1")
+        .to_string();
+    Ok(Json(ResourceView {
+        resource: WireRef::new(&reference, &api_version),
+        live,
+        desired,
+        diff: comparison.diffs.get(&reference).cloned(),
+        sync: node.sync,
+        health: node.health,
+        health_message: node.health_message.clone(),
+    }))
+}
+
+fn without_managed_fields(mut object: Value) -> Value {
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        metadata.remove("managedFields");
+    }
+    object
+}

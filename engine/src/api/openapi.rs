@@ -1,0 +1,56 @@
+//! The OpenAPI document, generated from the handlers and shapes.
+
+use axum::Json;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use super::shapes;
+
+/// Bearer authentication on every `/v1` route but this document.
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Weft API", description = "The GitOps plane at /v1/deploy: observe the fleet and act on it."),
+    paths(
+        super::fleet::whoami,
+        super::fleet::applications,
+        super::fleet::gitops,
+        super::objects::tree,
+        super::objects::resource,
+        super::logs::pod_logs,
+        super::logs::operation_log,
+        super::actions::sync,
+        super::actions::rollback,
+        super::actions::operations,
+        super::actions::operation,
+        super::apps::get,
+        super::apps::create,
+        super::apps::replace,
+        super::apps::delete,
+    ),
+    components(schemas(shapes::ErrorBody)),
+    modifiers(&BearerAuth),
+    security(("bearer" = [])),
+)]
+struct ApiDoc;
+
+/// The document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// `GET /v1/openapi.json`.
+pub(crate) async fn document() -> Json<utoipa::openapi::OpenApi> {
+    Json(openapi())
+}

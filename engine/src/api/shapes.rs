@@ -1,0 +1,307 @@
+//! The API's JSON shapes (camelCase; health and sync codes lowercased): a fleet row, a resource and its diff, the
+//! GitOps plane with its apps, operations and deploys, request bodies and errors.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::app::Env;
+use crate::resource::{ResourceRef, version_of};
+use crate::sync::diff::ObjectDiff;
+use crate::sync::operation::{Deploy, Operation, OperationPhase};
+use crate::sync::status::{HealthCode, SyncCode};
+
+/// One app in the fleet list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Application {
+    /// The app's name.
+    pub name: String,
+    /// Its destination namespace.
+    pub namespace: String,
+    /// Its org (tenant).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub org: Option<String>,
+    /// Its environment.
+    pub env: Env,
+    /// Its role.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// The repository (or local path) it comes from.
+    pub repository: String,
+    /// The version it declares (the main workload's image tag in the render).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The version it runs (the live main workload's image tag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running_version: Option<String>,
+    /// Its health.
+    pub health: HealthCode,
+    /// Why, naming the worst object.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_message: Option<String>,
+    /// Whether it matches git.
+    pub sync: SyncCode,
+    /// Its latest operation's phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<OperationPhase>,
+    /// Where it can be reached.
+    pub endpoints: Vec<String>,
+}
+
+/// A page of the fleet list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplicationList {
+    /// The apps, by name.
+    pub items: Vec<Application>,
+    /// The cursor for the next page (`?after=`), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// One object's identity on the wire; `ref` is the token the resource route parses back.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WireRef {
+    /// The API group (empty for the core group).
+    pub group: String,
+    /// The API version.
+    pub version: String,
+    /// The kind.
+    pub kind: String,
+    /// The namespace (empty for cluster-scoped objects).
+    pub namespace: String,
+    /// The name.
+    pub name: String,
+    /// `group:kind:namespace:name`.
+    #[serde(rename = "ref")]
+    pub token: String,
+}
+
+impl WireRef {
+    /// The wire form of a reference at an API version.
+    pub fn new(reference: &ResourceRef, api_version: &str) -> Self {
+        WireRef {
+            group: reference.group.clone(),
+            version: version_of(api_version).to_string(),
+            kind: reference.kind.clone(),
+            namespace: reference.namespace.clone(),
+            name: reference.name.clone(),
+            token: reference.token(),
+        }
+    }
+}
+
+/// One object of an app: its live manifest and how it differs from the render.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceView {
+    /// Which object.
+    pub resource: WireRef,
+    /// The live manifest (without `managedFields`); absent when the object is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live: Option<Value>,
+    /// The desired manifest, for the app's own objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desired: Option<Value>,
+    /// Desired vs live, structured and unified; for the app's own objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<ObjectDiff>,
+    /// Its sync, for the app's own objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncCode>,
+    /// Its health.
+    pub health: HealthCode,
+    /// Why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_message: Option<String>,
+}
+
+/// The last operation of an app and how it ended.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GitOpsOperation {
+    /// The operation's id (for its log).
+    pub id: String,
+    /// Where it is.
+    pub phase: OperationPhase,
+    /// How it ended, or what it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// When it started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub started_at: Option<jiff::Timestamp>,
+    /// When it finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub finished_at: Option<jiff::Timestamp>,
+    /// The revision it syncs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// Whether automation started it.
+    pub automated: bool,
+}
+
+impl From<&Operation> for GitOpsOperation {
+    fn from(op: &Operation) -> Self {
+        GitOpsOperation {
+            id: op.id.clone(),
+            phase: op.phase,
+            message: op.message.clone(),
+            started_at: op.started_at,
+            finished_at: op.finished_at,
+            revision: op.revision.clone(),
+            automated: op.automated(),
+        }
+    }
+}
+
+/// One revision actually applied.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GitOpsDeploy {
+    /// The history entry's id (for a rollback).
+    pub id: u64,
+    /// The revision.
+    pub revision: String,
+    /// When its sync started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub started_at: Option<jiff::Timestamp>,
+    /// When it was applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub deployed_at: Option<jiff::Timestamp>,
+    /// Whether automation applied it.
+    pub automated: bool,
+    /// The version it deployed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+impl From<&Deploy> for GitOpsDeploy {
+    fn from(deploy: &Deploy) -> Self {
+        GitOpsDeploy {
+            id: deploy.id,
+            revision: deploy.revision.clone(),
+            started_at: deploy.started_at,
+            deployed_at: deploy.deployed_at,
+            automated: deploy.automated,
+            version: deploy.version.clone(),
+        }
+    }
+}
+
+/// One app as the GitOps plane shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GitOpsApp {
+    /// The app's name.
+    pub name: String,
+    /// Its destination namespace.
+    pub namespace: String,
+    /// Its org.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// The repository.
+    #[serde(rename = "repoURL", skip_serializing_if = "Option::is_none")]
+    pub repo_url: Option<String>,
+    /// The path inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The ref it follows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_revision: Option<String>,
+    /// The commit last applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// Whether it matches git.
+    pub sync: SyncCode,
+    /// Its health.
+    pub health: HealthCode,
+    /// When it was last reconciled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub reconciled_at: Option<jiff::Timestamp>,
+    /// Automated sync.
+    pub automated: bool,
+    /// Self-heal.
+    pub self_heal: bool,
+    /// How many objects it has.
+    pub resources: usize,
+    /// Its latest operation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<GitOpsOperation>,
+    /// Its deploy history, newest first.
+    pub history: Vec<GitOpsDeploy>,
+}
+
+/// The GitOps plane: whether this cluster has one, and its apps.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GitOpsPlane {
+    /// Whether a plane is installed (Weft itself is one).
+    pub installed: bool,
+    /// Why not, when it is not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The apps the caller may see.
+    pub applications: Vec<GitOpsApp>,
+}
+
+/// `POST /v1/deploy/{name}/sync`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SyncBody {
+    /// A revision (commit, branch or tag) instead of the app's ref.
+    #[serde(default)]
+    pub revision: Option<String>,
+    /// Prune, overriding the app's setting.
+    #[serde(default)]
+    pub prune: Option<bool>,
+    /// Plan only.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Accept deletions past the prune fuse.
+    #[serde(default)]
+    pub confirmed: bool,
+}
+
+/// `POST /v1/deploy/{name}/rollback`: exactly one of `historyId` and `version`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RollbackBody {
+    /// A history entry to roll back to.
+    #[serde(default)]
+    pub history_id: Option<u64>,
+    /// A prior version (image tag) to pin the main workload to.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Suspend automated sync so that it does not undo the rollback.
+    #[serde(default)]
+    pub disable_automated: bool,
+}
+
+/// An error.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// A stable code: `unauthorized`, `forbidden`, `not_found`, `bad_request`, `conflict`, `rate_limited`,
+    /// `unavailable`, `internal`.
+    pub error: String,
+    /// What went wrong, in words.
+    pub message: String,
+}
+
+/// The caller, as the API sees it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct WhoAmI {
+    /// Who.
+    pub subject: String,
+    /// Whether an admin.
+    pub admin: bool,
+    /// The org of a member.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub org: Option<String>,
+}

@@ -1,0 +1,425 @@
+//! `[auth]` in `weft.toml`: bearer tokens configured by their SHA-256 (never the token itself), the OIDC issuers
+//! whose JWTs are accepted and their keys, and the per-principal rate limit.
+//!
+//! ```toml
+//! [auth]
+//! tokens = [{ sha256 = "<64 hex>", principal = "admin", name = "ci" }]
+//!
+//! [[auth.oidc]]
+//! issuer = "https://id.example.com"
+//! audience = "weft"
+//! jwks_file = "jwks.json"                     # and/or keys = [...]
+//! keys = [{ kid = "h1", algorithm = "HS256", secret_env = "WEFT_JWT_SECRET" }]
+//! org_claim = "org"                           # the default
+//! admin_claim = "groups"                      # the default
+//! admin_value = "weft-admins"                 # without it nobody is an admin through this issuer
+//!
+//! [auth.rate_limit]
+//! requests_per_second = 50
+//! burst = 100
+//! ```
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use jsonwebtoken::{Algorithm, AlgorithmFamily};
+use serde::{Deserialize, Serialize};
+
+use super::principal::Principal;
+
+/// The `[auth]` table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthConfig {
+    /// Bearer tokens given in the file, by hash.
+    #[serde(default)]
+    pub tokens: Vec<ConfiguredToken>,
+    /// OIDC issuers whose JWTs are accepted.
+    #[serde(default)]
+    pub oidc: Vec<OidcIssuerConfig>,
+    /// How many requests one principal may make.
+    #[serde(default)]
+    pub rate_limit: RateLimitConfig,
+}
+
+/// A bearer token given in the configuration file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfiguredToken {
+    /// The hex SHA-256 of the token (`printf %s "$TOKEN" | sha256sum`).
+    pub sha256: String,
+    /// What it grants: `admin` or `org:NAME`.
+    pub principal: String,
+    /// A name for logs (the principal's subject is `token:NAME`; default `token:config-INDEX`).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// One OIDC issuer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OidcIssuerConfig {
+    /// The issuer, matched exactly against a JWT's `iss`.
+    pub issuer: String,
+    /// The audience a JWT's `aud` must contain.
+    pub audience: String,
+    /// A JWKS document on disk with the issuer's public keys (relative to `weft.toml`).
+    #[serde(default)]
+    pub jwks_file: Option<PathBuf>,
+    /// Keys given one by one.
+    #[serde(default)]
+    pub keys: Vec<KeyConfig>,
+    /// The claim naming the caller's org.
+    #[serde(default = "default_org_claim")]
+    pub org_claim: String,
+    /// The claim (a string or an array of strings) that makes the caller an admin when it holds `admin_value`.
+    #[serde(default = "default_admin_claim")]
+    pub admin_claim: String,
+    /// The value of `admin_claim` that makes an admin; without it nobody is an admin through this issuer.
+    #[serde(default)]
+    pub admin_value: Option<String>,
+}
+
+fn default_org_claim() -> String {
+    "org".to_string()
+}
+
+fn default_admin_claim() -> String {
+    "groups".to_string()
+}
+
+/// One verification key of an issuer. The algorithm is the key's, whatever a token's header says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyConfig {
+    /// The key id a JWT's `kid` header names.
+    pub kid: String,
+    /// The one algorithm this key verifies (`RS256`, `ES256`, `EdDSA`, `HS256`, ...).
+    pub algorithm: Algorithm,
+    /// A PEM public key file (RSA, EC and EdDSA algorithms; relative to `weft.toml`).
+    #[serde(default)]
+    pub public_key_pem_file: Option<PathBuf>,
+    /// The environment variable holding the shared secret (HS256, HS384, HS512 only; at least 32 bytes).
+    #[serde(default)]
+    pub secret_env: Option<String>,
+}
+
+/// The per-principal rate limit: a token bucket refilled at `requests_per_second`, holding at most `burst`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitConfig {
+    /// Sustained requests per second.
+    pub requests_per_second: u32,
+    /// Requests allowed at once after a quiet spell.
+    pub burst: u32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        RateLimitConfig {
+            requests_per_second: 50,
+            burst: 100,
+        }
+    }
+}
+
+/// A wrong value in `[auth]`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct AuthConfigError {
+    /// The key under `auth`, e.g. `oidc[0].audience`.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl AuthConfig {
+    /// Resolves relative key and JWKS file paths against `base` (the configuration file's directory).
+    pub fn resolve_paths(&mut self, base: &Path) {
+        let resolve = |path: &mut PathBuf| {
+            if path.is_relative() {
+                *path = base.join(&*path);
+            }
+        };
+        for issuer in &mut self.oidc {
+            if let Some(path) = &mut issuer.jwks_file {
+                resolve(path);
+            }
+            for key in &mut issuer.keys {
+                if let Some(path) = &mut key.public_key_pem_file {
+                    resolve(path);
+                }
+            }
+        }
+    }
+
+    /// Checks the values; the error names the key under `auth`.
+    pub fn validate(&self) -> Result<(), AuthConfigError> {
+        let invalid = |key: String, message: String| AuthConfigError { key, message };
+        let mut hashes = BTreeSet::new();
+        for (index, token) in self.tokens.iter().enumerate() {
+            if !is_sha256_hex(&token.sha256) {
+                return Err(invalid(
+                    format!("tokens[{index}].sha256"),
+                    "must be the 64-character hex SHA-256 of the token, never the token itself"
+                        .into(),
+                ));
+            }
+            if !hashes.insert(token.sha256.to_ascii_lowercase()) {
+                return Err(invalid(
+                    format!("tokens[{index}].sha256"),
+                    "the same token is configured twice".into(),
+                ));
+            }
+            Principal::from_stored(&token.principal, "")
+                .map_err(|e| invalid(format!("tokens[{index}].principal"), e.to_string()))?;
+            if token.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+                return Err(invalid(
+                    format!("tokens[{index}].name"),
+                    "must not be empty".into(),
+                ));
+            }
+        }
+        let mut issuers = BTreeSet::new();
+        for (index, issuer) in self.oidc.iter().enumerate() {
+            let key = |field: &str| format!("oidc[{index}].{field}");
+            if issuer.issuer.trim().is_empty() {
+                return Err(invalid(key("issuer"), "must not be empty".into()));
+            }
+            if !issuers.insert(issuer.issuer.as_str()) {
+                return Err(invalid(
+                    key("issuer"),
+                    format!("{:?} is configured twice", issuer.issuer),
+                ));
+            }
+            if issuer.audience.trim().is_empty() {
+                return Err(invalid(key("audience"), "must not be empty".into()));
+            }
+            if issuer.org_claim.is_empty() {
+                return Err(invalid(key("org_claim"), "must not be empty".into()));
+            }
+            if issuer.admin_claim.is_empty() {
+                return Err(invalid(key("admin_claim"), "must not be empty".into()));
+            }
+            if issuer.admin_value.as_deref() == Some("") {
+                return Err(invalid(key("admin_value"), "must not be empty".into()));
+            }
+            if issuer.jwks_file.is_none() && issuer.keys.is_empty() {
+                return Err(invalid(
+                    key("keys"),
+                    "the issuer has no keys: set jwks_file or keys".into(),
+                ));
+            }
+            let mut kids = BTreeSet::new();
+            for (key_index, key_config) in issuer.keys.iter().enumerate() {
+                let key = |field: &str| format!("oidc[{index}].keys[{key_index}].{field}");
+                if key_config.kid.is_empty() {
+                    return Err(invalid(key("kid"), "must not be empty".into()));
+                }
+                if !kids.insert(key_config.kid.as_str()) {
+                    return Err(invalid(
+                        key("kid"),
+                        format!("{:?} is configured twice", key_config.kid),
+                    ));
+                }
+                let symmetric = key_config.algorithm.family() == AlgorithmFamily::Hmac;
+                match (
+                    symmetric,
+                    &key_config.public_key_pem_file,
+                    &key_config.secret_env,
+                ) {
+                    (true, None, Some(variable)) if !variable.is_empty() => {}
+                    (true, _, _) => {
+                        return Err(invalid(
+                            key("secret_env"),
+                            format!(
+                                "{:?} keys take their secret from a non-empty secret_env, and no public_key_pem_file",
+                                key_config.algorithm
+                            ),
+                        ));
+                    }
+                    (false, Some(_), None) => {}
+                    (false, _, _) => {
+                        return Err(invalid(
+                            key("public_key_pem_file"),
+                            format!(
+                                "{:?} keys need a public_key_pem_file, and no secret_env",
+                                key_config.algorithm
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if self.rate_limit.requests_per_second == 0 {
+            return Err(invalid(
+                "rate_limit.requests_per_second".into(),
+                "must be at least 1".into(),
+            ));
+        }
+        if self.rate_limit.burst == 0 {
+            return Err(invalid(
+                "rate_limit.burst".into(),
+                "must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `text` is 64 hex digits.
+fn is_sha256_hex(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        Config::parse(
+            text,
+            Path::new("/etc/weft/weft.toml"),
+            Path::new("/etc/weft"),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    const HASH: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    #[test]
+    fn no_auth_table_is_the_default() {
+        let config = parse("").unwrap();
+        assert_eq!(config.auth, AuthConfig::default());
+        assert_eq!(config.auth.rate_limit.requests_per_second, 50);
+        assert_eq!(config.auth.rate_limit.burst, 100);
+    }
+
+    #[test]
+    fn a_full_auth_table_parses_with_defaults_and_resolved_paths() {
+        let config = parse(&format!(
+            r#"
+[auth]
+tokens = [{{ sha256 = "{HASH}", principal = "org:acme", name = "ci" }}]
+rate_limit = {{ requests_per_second = 5, burst = 7 }}
+
+[[auth.oidc]]
+issuer = "https://id.example.com"
+audience = "weft"
+jwks_file = "jwks.json"
+keys = [
+  {{ kid = "k1", algorithm = "RS256", public_key_pem_file = "keys/k1.pem" }},
+  {{ kid = "k2", algorithm = "ES256", public_key_pem_file = "/abs/k2.pem" }},
+  {{ kid = "h1", algorithm = "HS256", secret_env = "WEFT_JWT_SECRET" }},
+]
+admin_value = "weft-admins"
+"#
+        ))
+        .unwrap();
+        let auth = &config.auth;
+        assert_eq!(auth.tokens[0].principal, "org:acme");
+        assert_eq!(auth.tokens[0].name.as_deref(), Some("ci"));
+        assert_eq!(auth.rate_limit.requests_per_second, 5);
+        assert_eq!(auth.rate_limit.burst, 7);
+        let issuer = &auth.oidc[0];
+        assert_eq!(issuer.jwks_file, Some(PathBuf::from("/etc/weft/jwks.json")));
+        assert_eq!(
+            issuer.keys[0].public_key_pem_file,
+            Some(PathBuf::from("/etc/weft/keys/k1.pem"))
+        );
+        assert_eq!(
+            issuer.keys[1].public_key_pem_file,
+            Some(PathBuf::from("/abs/k2.pem"))
+        );
+        assert_eq!(issuer.keys[0].algorithm, Algorithm::RS256);
+        assert_eq!(issuer.keys[2].algorithm, Algorithm::HS256);
+        assert_eq!(issuer.org_claim, "org");
+        assert_eq!(issuer.admin_claim, "groups");
+        assert_eq!(issuer.admin_value.as_deref(), Some("weft-admins"));
+    }
+
+    #[test]
+    fn bad_values_name_the_key_under_auth() {
+        let issuer = |extra: &str| {
+            format!(
+                "[[auth.oidc]]\nissuer = \"https://id\"\naudience = \"weft\"\njwks_file = \"j.json\"\n{extra}"
+            )
+        };
+        let cases = [
+            (
+                "[auth]\ntokens = [{ sha256 = \"weft_plaintext\", principal = \"admin\" }]\n".to_string(),
+                "auth.tokens[0].sha256",
+            ),
+            (
+                format!("[auth]\ntokens = [{{ sha256 = \"{HASH}\", principal = \"root\" }}]\n"),
+                "auth.tokens[0].principal",
+            ),
+            (
+                format!("[auth]\ntokens = [{{ sha256 = \"{HASH}\", principal = \"org:\" }}]\n"),
+                "auth.tokens[0].principal",
+            ),
+            (
+                format!(
+                    "[auth]\ntokens = [{{ sha256 = \"{HASH}\", principal = \"admin\" }}, {{ sha256 = \"{}\", principal = \"admin\" }}]\n",
+                    HASH.to_ascii_uppercase()
+                ),
+                "auth.tokens[1].sha256",
+            ),
+            (
+                "[[auth.oidc]]\nissuer = \"https://id\"\naudience = \" \"\njwks_file = \"j.json\"\n"
+                    .to_string(),
+                "auth.oidc[0].audience",
+            ),
+            (
+                "[[auth.oidc]]\nissuer = \"https://id\"\naudience = \"weft\"\n".to_string(),
+                "auth.oidc[0].keys",
+            ),
+            (format!("{}{}", issuer(""), issuer("")), "auth.oidc[1].issuer"),
+            (issuer("admin_value = \"\"\n"), "auth.oidc[0].admin_value"),
+            (
+                issuer("keys = [{ kid = \"h\", algorithm = \"HS256\", public_key_pem_file = \"k.pem\" }]\n"),
+                "auth.oidc[0].keys[0].secret_env",
+            ),
+            (
+                issuer("keys = [{ kid = \"r\", algorithm = \"RS256\", secret_env = \"S\" }]\n"),
+                "auth.oidc[0].keys[0].public_key_pem_file",
+            ),
+            (
+                issuer(
+                    "keys = [{ kid = \"r\", algorithm = \"RS256\", public_key_pem_file = \"a.pem\" }, { kid = \"r\", algorithm = \"ES256\", public_key_pem_file = \"b.pem\" }]\n",
+                ),
+                "auth.oidc[0].keys[1].kid",
+            ),
+            (
+                "[auth.rate_limit]\nrequests_per_second = 0\n".to_string(),
+                "auth.rate_limit.requests_per_second",
+            ),
+            ("[auth.rate_limit]\nburst = 0\n".to_string(), "auth.rate_limit.burst"),
+        ];
+        for (text, key) in cases {
+            let error = parse(&text).unwrap_err();
+            assert!(
+                error.contains("/etc/weft/weft.toml") && error.contains(key),
+                "{text}\n-> {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_keys_and_algorithms_are_refused() {
+        let error = parse("[auth]\ntokenz = []\n").unwrap_err();
+        assert!(error.contains("tokenz"), "{error}");
+        let error = parse(
+            "[[auth.oidc]]\nissuer = \"i\"\naudience = \"a\"\nkeys = [{ kid = \"k\", algorithm = \"none\", public_key_pem_file = \"k.pem\" }]\n",
+        )
+        .unwrap_err();
+        assert!(error.contains("none"), "{error}");
+        let error = parse(
+            "[[auth.oidc]]\nissuer = \"i\"\naudience = \"a\"\njwks_file = \"j\"\njwks_url = \"https://x\"\n",
+        )
+        .unwrap_err();
+        assert!(error.contains("jwks_url"), "{error}");
+    }
+}

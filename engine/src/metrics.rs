@@ -1,0 +1,141 @@
+//! Process-wide Prometheus metrics: reconcile durations, queue depth, plugin calls and errors, API requests.
+//! One registry per process, as a metrics recorder is; `/metrics` encodes it.
+
+use std::sync::LazyLock;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+/// Labels of one API request.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RequestLabels {
+    /// The route template, e.g. `/v1/deploy/{name}/tree`.
+    pub route: String,
+    /// The method.
+    pub method: String,
+    /// The status code.
+    pub status: u16,
+}
+
+/// Labels of one plugin.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct PluginLabels {
+    /// The plugin's name.
+    pub plugin: String,
+}
+
+/// Weft's metrics.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    /// Seconds each app's reconcile took.
+    pub reconcile_seconds: Histogram,
+    /// Operations pending in the queue.
+    pub queue_depth: Gauge,
+    /// Operations finished, by phase.
+    pub operations: Family<PhaseLabels, Counter>,
+    /// Plugin calls.
+    pub plugin_calls: Family<PluginLabels, Counter>,
+    /// Plugin calls that failed (trap, deadline, memory, bad output).
+    pub plugin_errors: Family<PluginLabels, Counter>,
+    /// API requests.
+    pub requests: Family<RequestLabels, Counter>,
+}
+
+/// Labels of a finished operation.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct PhaseLabels {
+    /// `succeeded`, `failed` or `error`.
+    pub phase: String,
+}
+
+impl Metrics {
+    fn new() -> Self {
+        let mut registry = Registry::with_prefix("weft");
+        let reconcile_seconds = Histogram::new(exponential_buckets(0.005, 2.0, 14));
+        let queue_depth = Gauge::default();
+        let operations = Family::<PhaseLabels, Counter>::default();
+        let plugin_calls = Family::<PluginLabels, Counter>::default();
+        let plugin_errors = Family::<PluginLabels, Counter>::default();
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "reconcile_duration_seconds",
+            "How long reconciling one app took",
+            reconcile_seconds.clone(),
+        );
+        registry.register(
+            "queue_depth",
+            "Operations pending in the queue",
+            queue_depth.clone(),
+        );
+        registry.register(
+            "operations",
+            "Operations finished, by phase",
+            operations.clone(),
+        );
+        registry.register(
+            "plugin_calls",
+            "Calls into Wasm plugins",
+            plugin_calls.clone(),
+        );
+        registry.register(
+            "plugin_errors",
+            "Plugin calls that failed",
+            plugin_errors.clone(),
+        );
+        registry.register("api_requests", "API requests", requests.clone());
+        Metrics {
+            registry,
+            reconcile_seconds,
+            queue_depth,
+            operations,
+            plugin_calls,
+            plugin_errors,
+            requests,
+        }
+    }
+
+    /// The metrics in Prometheus' text format.
+    pub fn encode(&self) -> String {
+        let mut text = String::new();
+        // Writing to a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+}
+
+/// The process's metrics.
+pub fn metrics() -> &'static Metrics {
+    static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+    &METRICS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_encode_in_the_text_format() {
+        let m = metrics();
+        m.plugin_calls
+            .get_or_create(&PluginLabels {
+                plugin: "health-core".into(),
+            })
+            .inc();
+        m.reconcile_seconds.observe(0.02);
+        let text = m.encode();
+        assert!(
+            text.contains("weft_plugin_calls_total{plugin=\"health-core\"}"),
+            "{text}"
+        );
+        assert!(
+            text.contains("weft_reconcile_duration_seconds_bucket"),
+            "{text}"
+        );
+        assert!(text.contains("# EOF"), "{text}");
+    }
+}
