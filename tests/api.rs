@@ -1,0 +1,569 @@
+//! The `/v1/deploy` API as every role sees it: an admin, a member of the org owning an app, a member of another
+//! org, and nobody. Every route answers each of them as it should, and no response ever carries a planted
+//! Secret's value.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tower::ServiceExt;
+use weft_engine::api::{ApiState, router};
+use weft_engine::auth::{Authenticator, RateLimiter, hash_token};
+use weft_engine::config::Config;
+use weft_engine::registry::{Provenance, Registry};
+use weft_engine::server::{Server, ServerOptions};
+use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_sim::SimConfig;
+use weft_tests::GitRepo;
+
+const PLANTED: &str = "planted-secret-value-7f3a";
+const ADMIN: &str = "weft_test_admin_token_0000000000000000000000000";
+const ACME: &str = "weft_test_acme_member_token_000000000000000000000";
+const OTHER: &str = "weft_test_other_member_token_00000000000000000000";
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Role {
+    Admin,
+    Owner,
+    Stranger,
+    Anonymous,
+}
+
+impl Role {
+    fn token(self) -> Option<&'static str> {
+        match self {
+            Role::Admin => Some(ADMIN),
+            Role::Owner => Some(ACME),
+            Role::Stranger => Some(OTHER),
+            Role::Anonymous => None,
+        }
+    }
+}
+
+fn base64(text: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn app_files(org_app: &str) -> Vec<(&'static str, String)> {
+    let deployment = json!({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": org_app}},
+            "template": {"metadata": {"labels": {"app": org_app}}, "spec": {"containers": [{
+                "name": "web", "image": "shop/web:1.0",
+                "env": [{"name": "PASSWORD", "valueFrom": {"secretKeyRef": {"name": "creds", "key": "password"}}}]}]}}}
+    });
+    let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "creds"},
+                        "stringData": {"password": PLANTED}});
+    let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"},
+                        "data": {"greeting": "hello"}});
+    vec![
+        ("web.json", deployment.to_string()),
+        ("secret.json", secret.to_string()),
+        ("settings.json", config.to_string()),
+    ]
+}
+
+struct Api {
+    router: Router,
+    server: Server,
+    _data: TempDir,
+    _repos: Vec<GitRepo>,
+}
+
+async fn api() -> Api {
+    let data = TempDir::new().unwrap();
+    let shop = GitRepo::new();
+    shop.commit(&app_files("shop"));
+    let blog = GitRepo::new();
+    blog.commit(&app_files("blog"));
+    let app = |name: &str, org: &str, repo: &Path| {
+        format!(
+            "[[app]]\nname = \"{name}\"\norg = \"{org}\"\ntype = \"yaml\"\nnamespace = \"{name}\"\n\
+             source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n[app.sync]\ncreate_namespace = true\n",
+            repo.display()
+        )
+    };
+    let text = format!(
+        "data_dir = \"{}\"\n[defaults]\nreconcile_interval_seconds = 1\n[auth]\nrate_limit = {{ requests_per_second = 10000, burst = 10000 }}\n\
+         tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}",
+        data.path().display(),
+        hash_token(ADMIN),
+        hash_token(ACME),
+        hash_token(OTHER),
+        app("shop", "acme", shop.path()),
+        app("blog", "other", blog.path()),
+    );
+    let config = Config::parse(&text, Path::new("test.toml"), data.path()).unwrap();
+    let mut registry = Registry::new();
+    registry
+        .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
+        .unwrap();
+    let options = ServerOptions {
+        simulator: SimConfig::fast(),
+        poll: Duration::from_millis(100),
+        ..ServerOptions::new("api-test")
+    };
+    let server = Server::start(config.clone(), registry, options)
+        .await
+        .unwrap();
+    let auth = Authenticator::new(&config.auth, server.state.store.clone()).unwrap();
+    let router = router(ApiState {
+        server: server.state.clone(),
+        auth: Arc::new(auth),
+        limiter: Arc::new(RateLimiter::new(&config.auth.rate_limit)),
+    });
+    Api {
+        router,
+        server,
+        _data: data,
+        _repos: vec![shop, blog],
+    }
+}
+
+impl Api {
+    async fn call(
+        &self,
+        role: Role,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, String) {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = role.token() {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let request = match body {
+            Some(body) => request
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string())),
+            None => request.body(Body::empty()),
+        }
+        .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    async fn json(&self, role: Role, path: &str) -> Value {
+        let (status, body) = self.call(role, Method::GET, path, None).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Syncs an app as the admin and waits until it is synced and healthy.
+    async fn synced(&self, app: &str) -> String {
+        let (status, body) = self
+            .call(
+                Role::Admin,
+                Method::POST,
+                &format!("/v1/deploy/{app}/sync"),
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+        let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let rows = self.json(Role::Admin, "/v1/deploy/applications").await;
+            let row = rows["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["name"] == app)
+                .cloned();
+            if let Some(row) = row
+                && row["sync"] == SyncCode::Synced.as_str()
+                && row["health"] == HealthCode::Healthy.as_str()
+                && row["phase"] == "succeeded"
+            {
+                return id;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{app} never synced: {rows}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() {
+    let api = api().await;
+    let operation = api.synced("shop").await;
+    api.synced("blog").await;
+
+    // The routes, for app `shop` (org acme): (method, path, body, is a write).
+    let routes: Vec<(Method, String, Option<Value>, bool)> = vec![
+        (Method::GET, "/v1/whoami".into(), None, false),
+        (Method::GET, "/v1/deploy/applications".into(), None, false),
+        (Method::GET, "/v1/deploy/gitops".into(), None, false),
+        (
+            Method::GET,
+            "/v1/deploy/applications/shop".into(),
+            None,
+            false,
+        ),
+        (Method::GET, "/v1/deploy/shop/tree".into(), None, false),
+        (
+            Method::GET,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:web".into(),
+            None,
+            false,
+        ),
+        (
+            Method::GET,
+            "/v1/deploy/shop/resource/:ConfigMap:shop:settings".into(),
+            None,
+            false,
+        ),
+        (Method::GET, "/v1/deploy/shop/logs".into(), None, false),
+        (
+            Method::GET,
+            "/v1/deploy/shop/operations".into(),
+            None,
+            false,
+        ),
+        (
+            Method::GET,
+            format!("/v1/deploy/shop/operations/{operation}"),
+            None,
+            false,
+        ),
+        (
+            Method::GET,
+            format!("/v1/deploy/shop/operations/{operation}/log"),
+            None,
+            false,
+        ),
+        (
+            Method::POST,
+            "/v1/deploy/shop/sync".into(),
+            Some(json!({"dryRun": true})),
+            true,
+        ),
+        (
+            Method::POST,
+            "/v1/deploy/shop/rollback".into(),
+            Some(json!({"historyId": 1})),
+            true,
+        ),
+        (
+            Method::PUT,
+            "/v1/deploy/applications/shop".into(),
+            Some(
+                json!({"name": "shop", "type": "yaml", "namespace": "shop", "source": {"path": "."}}),
+            ),
+            true,
+        ),
+        (
+            Method::DELETE,
+            "/v1/deploy/applications/shop".into(),
+            None,
+            true,
+        ),
+    ];
+    let app_specific = |path: &str| path.contains("/shop");
+    let mut seen = 0;
+    for role in [Role::Admin, Role::Owner, Role::Stranger, Role::Anonymous] {
+        for (method, path, body, write) in &routes {
+            let (status, text) = api.call(role, method.clone(), path, body.clone()).await;
+            seen += 1;
+            assert!(
+                !text.contains(PLANTED),
+                "{role:?} {method} {path} leaked the secret: {text}"
+            );
+            assert!(
+                !text.contains(&base64(PLANTED)),
+                "{role:?} {method} {path} leaked the secret (base64)"
+            );
+            let expected: &[StatusCode] = match role {
+                Role::Anonymous => &[StatusCode::UNAUTHORIZED],
+                Role::Stranger if app_specific(path) => &[StatusCode::NOT_FOUND],
+                Role::Owner if *write => &[StatusCode::FORBIDDEN],
+                // Config-declared apps cannot be replaced or deleted through the API; busy apps refuse a second
+                // operation: both are conflicts, after authorization.
+                Role::Admin if *write => &[StatusCode::ACCEPTED, StatusCode::CONFLICT],
+                _ => &[StatusCode::OK],
+            };
+            assert!(
+                expected.contains(&status),
+                "{role:?} {method} {path}: {status} (expected {expected:?}): {text}"
+            );
+            if role == Role::Anonymous {
+                assert!(text.contains("unauthorized"), "{text}");
+            }
+        }
+    }
+    assert_eq!(seen, routes.len() * 4);
+
+    // Scope: each member sees its org's app only, in the list and in the plane.
+    let names = |value: &Value, key: &str| -> Vec<String> {
+        value[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(
+            &api.json(Role::Admin, "/v1/deploy/applications").await,
+            "items"
+        ),
+        ["blog", "shop"]
+    );
+    assert_eq!(
+        names(
+            &api.json(Role::Owner, "/v1/deploy/applications").await,
+            "items"
+        ),
+        ["shop"]
+    );
+    assert_eq!(
+        names(
+            &api.json(Role::Stranger, "/v1/deploy/applications").await,
+            "items"
+        ),
+        ["blog"]
+    );
+    assert_eq!(
+        names(
+            &api.json(Role::Owner, "/v1/deploy/gitops").await,
+            "applications"
+        ),
+        ["shop"]
+    );
+    let plane = api.json(Role::Admin, "/v1/deploy/gitops").await;
+    assert_eq!(plane["installed"], true);
+    let shop = plane["applications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "shop")
+        .unwrap();
+    assert!(!shop["history"].as_array().unwrap().is_empty(), "{shop}");
+    assert!(shop["operation"]["phase"].is_string(), "{shop}");
+
+    // Secrets: never a node, the resource route refuses them for anyone, the app's Secret is out of the tree.
+    let tree = api.json(Role::Owner, "/v1/deploy/shop/tree").await;
+    let kinds: Vec<&str> = tree
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"Deployment") && kinds.contains(&"Pod"),
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains(&"Secret"), "{kinds:?}");
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::GET,
+            "/v1/deploy/shop/resource/:Secret:shop:creds",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("never shown"), "{text}");
+
+    // The resource: live manifest without managedFields, desired, and a structured and unified diff.
+    let resource = api
+        .json(
+            Role::Owner,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:web",
+        )
+        .await;
+    assert_eq!(resource["resource"]["ref"], "apps:Deployment:shop:web");
+    assert_eq!(resource["resource"]["version"], "v1");
+    assert!(resource["live"]["metadata"].get("managedFields").is_none());
+    assert_eq!(resource["sync"], "synced");
+    assert_eq!(resource["diff"]["changes"], json!([]));
+    assert_eq!(
+        resource["live"]["spec"]["template"]["spec"]["containers"][0]["env"][0]["valueFrom"]["secretKeyRef"]
+            ["name"],
+        "creds"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_requests_get_clear_answers() {
+    let api = api().await;
+    for (path, needle) in [
+        (
+            "/v1/deploy/shop/resource/apps:Deployment:web",
+            "group:kind:namespace:name",
+        ),
+        ("/v1/deploy/shop/resource/apps:deployment:shop:web", "kind"),
+        ("/v1/deploy/applications?limit=0", "limit"),
+        ("/v1/deploy/applications?limit=5000", "limit"),
+    ] {
+        let (status, text) = api.call(Role::Admin, Method::GET, path, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {text}");
+        assert!(text.contains(needle), "{path}: {text}");
+    }
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/shop/rollback",
+            Some(json!({"historyId": 1, "version": "1.0"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("exactly one"), "{text}");
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/shop/sync",
+            Some(json!({"dryRun": true, "bogus": 1})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("bogus"), "{text}");
+    // Nothing is lost by a bad request: the app is still there and untouched.
+    let apps = api.json(Role::Admin, "/v1/deploy/applications").await;
+    assert_eq!(apps["items"].as_array().unwrap().len(), 2);
+
+    // Apps through the API: created, replaced, deleted; reserved names and invalid specs refused.
+    let spec = json!({"name": "docs", "org": "acme", "type": "yaml", "namespace": "docs", "source": {"path": "."}});
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/applications",
+            Some(spec.clone()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    let (status, _) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/applications",
+            Some(spec.clone()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        api.json(Role::Owner, "/v1/deploy/applications/docs").await["namespace"],
+        "docs"
+    );
+    let mut changed = spec.clone();
+    changed["namespace"] = json!("docs-2");
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::PUT,
+            "/v1/deploy/applications/docs",
+            Some(changed),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let stored: Vec<String> = api
+        .server
+        .state
+        .store
+        .apps()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|a| a.spec.namespace)
+        .collect();
+    assert!(stored.contains(&"docs-2".to_string()), "{stored:?}");
+    let (status, _) = api
+        .call(
+            Role::Admin,
+            Method::DELETE,
+            "/v1/deploy/applications/docs",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = api
+        .call(
+            Role::Admin,
+            Method::GET,
+            "/v1/deploy/applications/docs",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let mut reserved = spec.clone();
+    reserved["name"] = json!("gitops");
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/applications",
+            Some(reserved),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/applications",
+            Some(json!({"name": "x", "type": "yaml"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("missing field"), "{text}");
+
+    // Unauthenticated probes and documents stay open; a garbage token is a 401.
+    let (status, _) = api
+        .call(Role::Anonymous, Method::GET, "/healthz", None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, text) = api
+        .call(Role::Anonymous, Method::GET, "/v1/openapi.json", None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let document: Value = serde_json::from_str(&text).unwrap();
+    assert!(document["paths"]["/v1/deploy/{name}/tree"].is_object());
+    let (status, text) = api
+        .call(Role::Anonymous, Method::GET, "/metrics", None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.contains("weft_api_requests_total"), "{text}");
+    let request = Request::builder()
+        .uri("/v1/whoami")
+        .header("authorization", "Bearer not-a-token")
+        .body(Body::empty())
+        .unwrap();
+    let response = api.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    api.server.shutdown().await;
+}
