@@ -49,7 +49,10 @@ pub struct AppSpec {
     /// Renderer parameters (`recurse = true`, `"extVar.env" = "prod"`, `set = ["a=1", "b=2"]`).
     #[serde(default)]
     pub parameters: BTreeMap<String, Parameter>,
-    /// Inline values documents (YAML), merged in order after the chart's own (Helm).
+    /// Values files inside the app's directory (Helm), merged in order after the chart's own.
+    #[serde(default)]
+    pub value_files: Vec<String>,
+    /// Inline values documents (YAML), merged in order after the values files.
     #[serde(default)]
     pub values: Vec<String>,
     /// The release name (Helm); defaults to the app's name.
@@ -263,6 +266,14 @@ impl AppSpec {
                 format!("{:?} is not a path inside the repository", self.source.path),
             ));
         }
+        for (index, file) in self.value_files.iter().enumerate() {
+            if weft_sdk::source::normalize(file).is_none_or(|p| p.is_empty()) {
+                return Err(error(
+                    &format!("value_files[{index}]"),
+                    format!("{file:?} is not a file inside the app's directory"),
+                ));
+            }
+        }
         if self.sync.self_heal && !self.sync.automated {
             return Err(error(
                 "sync.self_heal",
@@ -333,6 +344,7 @@ impl AppSpec {
             "type": self.app_type,
             "parameters": self.parameters,
             "values": self.values,
+            "value_files": self.value_files,
             "release": self.release,
             "namespace": self.namespace,
         });

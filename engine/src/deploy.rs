@@ -191,8 +191,15 @@ impl Deployer {
         let request = app.render_request();
         let app_type = app.app_type.clone();
         let revision_owned = revision.to_string();
+        let value_files = app.value_files.clone();
         let rendered = tokio::task::spawn_blocking(move || {
-            pipeline.render(&source, &revision_owned, &app_type, &request)
+            pipeline.render_with_value_files(
+                &source,
+                &revision_owned,
+                &app_type,
+                &request,
+                &value_files,
+            )
         })
         .await
         .map_err(|e| RenderFailure::Tree {

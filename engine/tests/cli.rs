@@ -492,3 +492,56 @@ fn weft_diff_prints_the_plan_and_diffs_without_touching_the_cluster() {
     assert_eq!(nowhere.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&nowhere.stderr).contains("--type"));
 }
+
+#[test]
+fn weft_render_app_renders_an_app_of_the_configuration_with_its_values_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = workspace().join("tests/render/helm/charts/basic-app");
+    let app = dir.path().join("chart");
+    let copy = Command::new("cp")
+        .arg("-r")
+        .arg(&chart)
+        .arg(&app)
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    std::fs::write(
+        app.join("values-prod.yaml"),
+        "replicaCount: 7\nautoscaling:\n  enabled: false\n",
+    )
+    .unwrap();
+    let config = dir.path().join("weft.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "data_dir = \"{}\"\n[[app]]\nname = \"web\"\ntype = \"helm\"\nnamespace = \"prod\"\nsource = {{ path = \"chart\" }}\n\
+             value_files = [\"values-prod.yaml\"]\nvalues = [\"image:\\n  tag: '9.9'\\n\"]\n",
+            dir.path().join("data").display()
+        ),
+    )
+    .unwrap();
+    let output = weft(&["render", "web", "--config", config.to_str().unwrap()]);
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("replicas: 7"), "{text}");
+    assert!(text.contains(":9.9"), "{text}");
+    assert!(text.contains("app.kubernetes.io/instance: web"), "{text}");
+
+    let missing = weft(&["render", "nope", "--config", config.to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("apps: web"));
+
+    // A values file outside the app's directory is refused by the configuration check.
+    std::fs::write(
+        &config,
+        "[[app]]\nname = \"web\"\ntype = \"helm\"\nnamespace = \"prod\"\nsource = { path = \"chart\" }\nvalue_files = [\"../secrets.yaml\"]\n",
+    )
+    .unwrap();
+    let escaping = weft(&["render", "web", "--config", config.to_str().unwrap()]);
+    assert_eq!(escaping.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&escaping.stderr).contains("value_files[0]"));
+}

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use weft_sdk::{Manifest, RenderError, RenderRequest};
+use weft_sdk::{Manifest, RenderError, RenderRequest, Source as _};
 
 use super::{RenderCache, RenderKey, tree_digest, validate_manifests};
 use crate::metrics::{PluginLabels, metrics};
@@ -152,6 +152,19 @@ impl RenderPipeline {
         app_type: &str,
         request: &RenderRequest,
     ) -> Result<Rendered, RenderFailure> {
+        self.render_with_value_files(source, revision, app_type, request, &[])
+    }
+
+    /// Renders as [`RenderPipeline::render`] does, with values files read from the app's tree (through the same
+    /// read-only view the plugin gets, so they cannot escape it) placed before the request's own values.
+    pub fn render_with_value_files(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        app_type: &str,
+        request: &RenderRequest,
+        value_files: &[String],
+    ) -> Result<Rendered, RenderFailure> {
         let (root, path_key) = match source {
             AppSource::Local { path } => (path.clone(), path.to_string_lossy().into_owned()),
             AppSource::Git {
@@ -181,6 +194,29 @@ impl RenderPipeline {
             })?;
         let plugin_name = registered.name().to_string();
         let sha256 = registered.manifest.sha256.clone().unwrap_or_default();
+        let mut request = request.clone();
+        if !value_files.is_empty() {
+            let view = SourceView::open(&root, SourceLimits::default()).map_err(|e| {
+                RenderFailure::Tree {
+                    path: root.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+            let mut values = Vec::with_capacity(value_files.len() + request.values.len());
+            for file in value_files {
+                let bytes = view.read_file(file).map_err(|e| RenderFailure::Tree {
+                    path: root.join(file),
+                    message: format!("values file: {e}"),
+                })?;
+                values.push(String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
+                    path: root.join(file),
+                    message: "values file is not UTF-8 text".into(),
+                })?);
+            }
+            values.append(&mut request.values);
+            request.values = values;
+        }
+        let request = &request;
         let key = RenderKey::new(revision, &path_key, &sha256, request);
         if let Some(manifests) = self.cache.as_ref().and_then(|cache| cache.get(&key)) {
             return Ok(Rendered {

@@ -14,11 +14,16 @@ use crate::health::build_registry;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct RenderArgs {
-    /// The app's directory: a local path, or with `--repo` a path inside the repository.
+    /// An app of the configuration (`weft.toml`, or `--config`), or with `--type` the app's directory: a local
+    /// path, or with `--repo` a path inside the repository.
     path: PathBuf,
-    /// The app type, which picks the renderer plugin (`yaml`, `kustomize`, `helm`, `jsonnet`, ...).
+    /// The app type, which picks the renderer plugin (`yaml`, `kustomize`, `helm`, `jsonnet`, ...); without it,
+    /// PATH names an app of the configuration.
     #[arg(long = "type", value_name = "TYPE")]
-    app_type: String,
+    app_type: Option<String>,
+    /// The configuration file the app is read from (default: `weft.toml` in the current directory).
+    #[arg(long)]
+    config: Option<PathBuf>,
     /// Render from this git repository (a path or a file://, https:// or ssh:// URL) instead of a local directory.
     #[arg(long)]
     repo: Option<String>,
@@ -69,6 +74,9 @@ pub(crate) fn cache_root() -> PathBuf {
 }
 
 pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
+    let Some(app_type) = args.app_type.clone() else {
+        return run_configured(&args);
+    };
     let mut parameters = Vec::new();
     for set in &args.set {
         if !set.contains('=') {
@@ -144,15 +152,9 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         );
     }
     let manifests = pipeline
-        .render(&source, &revision, &args.app_type, &request)?
+        .render(&source, &revision, &app_type, &request)?
         .manifests;
-    let mut out = String::new();
-    for manifest in &manifests {
-        out.push_str("---\n");
-        out.push_str(&serde_yaml::to_string(&manifest.object)?);
-    }
-    crate::print_stdout(&out)?;
-    Ok(0)
+    print_manifests(&manifests)
 }
 
 fn dir_name(path: &Path) -> String {
@@ -160,4 +162,78 @@ fn dir_name(path: &Path) -> String {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "app".to_string())
+}
+
+/// `weft render APP`: the app as the configuration declares it (source, ref, type, parameters, values).
+fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
+    let config_path = args
+        .config
+        .clone()
+        .or_else(|| Some(PathBuf::from("weft.toml")).filter(|p| p.is_file()));
+    let Some(config_path) = config_path else {
+        bail!(
+            "{}: without --type, PATH names an app of weft.toml, and there is no weft.toml here (pass --config FILE)",
+            args.path.display()
+        );
+    };
+    let config = weft_engine::config::Config::load(&config_path)?;
+    let name = args.path.to_string_lossy();
+    let Some(app) = config.app(&name) else {
+        let known: Vec<&str> = config.apps.iter().map(|a| a.name.as_str()).collect();
+        bail!(
+            "{}: no app {name:?} (apps: {}); to render a directory, pass --type",
+            config_path.display(),
+            known.join(", ")
+        );
+    };
+    let mut registry = if config.plugins.builtin {
+        build_registry(&args.sources)?
+    } else {
+        weft_engine::registry::Registry::new()
+    };
+    for dir in &config.plugins.dirs {
+        registry
+            .add_dir(dir, weft_engine::registry::Provenance::User)
+            .with_context(|| format!("loading user plugins from {}", dir.display()))?;
+    }
+    let pipeline = RenderPipeline::new(
+        PluginHost::new(HostConfig::default())?,
+        Arc::new(registry),
+        GitSources::new(config.data_dir().join("git"), 2 * 1024 * 1024 * 1024),
+        (!args.no_cache).then(|| RenderCache::new(config.data_dir().join("renders"))),
+    );
+    let source = app.app_source()?;
+    let revision = pipeline.resolve(&source)?;
+    if let AppSource::Git {
+        repository,
+        reference,
+        ..
+    } = &source
+    {
+        eprintln!(
+            "weft: {} {reference} resolved to {revision}",
+            repository.url
+        );
+    }
+    let manifests = pipeline
+        .render_with_value_files(
+            &source,
+            &revision,
+            &app.app_type,
+            &app.render_request(),
+            &app.value_files,
+        )?
+        .manifests;
+    print_manifests(&manifests)
+}
+
+/// Prints manifests as a YAML stream.
+fn print_manifests(manifests: &[weft_sdk::Manifest]) -> anyhow::Result<u8> {
+    let mut out = String::new();
+    for manifest in manifests {
+        out.push_str("---\n");
+        out.push_str(&serde_yaml::to_string(&manifest.object)?);
+    }
+    crate::print_stdout(&out)?;
+    Ok(0)
 }
