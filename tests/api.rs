@@ -16,7 +16,6 @@ use tower::ServiceExt;
 use weft_engine::api::{ApiState, router};
 use weft_engine::auth::{Authenticator, RateLimiter, hash_token};
 use weft_engine::config::Config;
-use weft_engine::registry::{Provenance, Registry};
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_sim::SimConfig;
@@ -47,25 +46,8 @@ impl Role {
 }
 
 fn base64(text: &str) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let bytes = text.as_bytes();
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(text)
 }
 
 fn app_files(org_app: &str) -> Vec<(&'static str, String)> {
@@ -118,10 +100,7 @@ async fn api() -> Api {
         app("blog", "other", blog.path()),
     );
     let config = Config::parse(&text, Path::new("test.toml"), data.path()).unwrap();
-    let mut registry = Registry::new();
-    registry
-        .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
-        .unwrap();
+    let registry = weft_tests::builtin_registry();
     let options = ServerOptions {
         simulator: SimConfig::fast(),
         poll: Duration::from_millis(100),

@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 use weft_engine::config::Config;
 use weft_engine::queue::{CONCURRENCY_SETTING, OperationRequest, Queue, QueueError};
-use weft_engine::registry::{Provenance, Registry};
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::store::Store;
 use weft_engine::sync::operation::{OperationPhase, Trigger};
@@ -59,14 +58,6 @@ fn cluster() -> Cluster {
         client,
         _dir: dir,
     }
-}
-
-fn registry() -> Registry {
-    let mut registry = Registry::new();
-    registry
-        .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
-        .unwrap();
-    registry
 }
 
 fn deployment(name: &str, image: &str, extra_container: Value) -> String {
@@ -157,7 +148,7 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
     );
     let server = Server::start(
         config(&cluster, data.path(), &apps, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("a"),
     )
     .await
@@ -242,7 +233,7 @@ async fn a_rotated_secret_redeploys_an_automated_app() {
     let apps = app_toml("shop", repo.path(), "automated = true");
     let server = Server::start(
         config(&cluster, data.path(), &apps, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("a"),
     )
     .await
@@ -275,7 +266,7 @@ async fn an_app_whose_syncs_keep_failing_backs_off_and_says_so() {
         .replace("create_namespace = true", "create_namespace = false");
     let server = Server::start(
         config(&cluster, data.path(), &apps, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("a"),
     )
     .await
@@ -370,7 +361,7 @@ async fn the_concurrency_limit_bounds_running_operations_and_is_re_read() {
     }
     let server = Server::start(
         config(&cluster, data.path(), &apps, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("a"),
     )
     .await
@@ -467,7 +458,7 @@ async fn a_running_operation_survives_a_restart() {
     let apps = app_toml("shop", repo.path(), "");
     let first = Server::start(
         config(&cluster, data.path(), &apps, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("first"),
     )
     .await
@@ -514,7 +505,7 @@ async fn a_running_operation_survives_a_restart() {
     // Another replica picks it up and finishes it.
     let second = Server::start(
         config(&cluster, data.path(), &apps, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("second"),
     )
     .await
@@ -547,7 +538,7 @@ async fn a_reload_adds_changes_and_removes_configured_apps() {
     let two = app_toml("two", repo.path(), "");
     let mut server = Server::start(
         config(&cluster, data.path(), &one, ""),
-        registry(),
+        weft_tests::builtin_registry(),
         options("a"),
     )
     .await
@@ -591,7 +582,9 @@ async fn the_example_configuration_serves_its_apps_on_the_embedded_simulator() {
         simulator: SimConfig::fast(),
         ..options("example")
     };
-    let server = Server::start(config, registry(), options).await.unwrap();
+    let server = Server::start(config, weft_tests::builtin_registry(), options)
+        .await
+        .unwrap();
     let state = server.state.clone();
     // The automated app syncs itself; the other one is compared and waits for someone to sync it.
     eventually("the example apps", 90, async || {

@@ -13,7 +13,6 @@ use weft_engine::app::AppSpec;
 use weft_engine::deploy::{AppState, Deployer, RollbackError, RollbackTarget, SyncSpec};
 use weft_engine::logs::LogStore;
 use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
 use weft_engine::source::GitSources;
 use weft_engine::sync::observe::AppStatus;
 use weft_engine::sync::operation::{Operation, OperationPhase, ResultStatus, Trigger};
@@ -85,10 +84,7 @@ struct World {
 impl World {
     async fn new() -> World {
         let sim = Simulator::new(SimConfig::fast());
-        let mut registry = Registry::new();
-        registry
-            .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
-            .unwrap();
+        let registry = weft_tests::builtin_registry();
         let cache = TempDir::new().unwrap();
         let logs = LogStore::default();
         let deployer = Deployer::for_cluster(

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::render::AppSource;
+use crate::resource::is_dns_label;
 use crate::source::{Credentials, Repository};
 use crate::sync::PruneFuse;
 use crate::sync::normalize::IgnoreRule;
@@ -370,15 +371,6 @@ impl AppSpec {
             values: self.values.clone(),
         }
     }
-}
-
-fn is_dns_label(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 63
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
 }
 
 #[cfg(test)]

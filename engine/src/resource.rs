@@ -137,7 +137,7 @@ impl ResourceRef {
                 name: name.to_string(),
             });
         }
-        if !namespace.is_empty() && !is_label(namespace) {
+        if !namespace.is_empty() && !is_dns_label(namespace) {
             return Err(RefError::Namespace {
                 token: owned(),
                 namespace: namespace.to_string(),
@@ -204,7 +204,9 @@ fn is_kind(kind: &str) -> bool {
         && kind.len() <= 63
 }
 
-fn is_label(s: &str) -> bool {
+/// Whether `s` is a DNS label (RFC 1123): lowercase letters, digits and `-`, at most 63, not starting or ending
+/// with `-` — what namespace names and Weft's app names are.
+pub fn is_dns_label(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 63
         && s.chars()

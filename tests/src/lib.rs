@@ -99,3 +99,15 @@ impl Default for GitRepo {
         GitRepo::new()
     }
 }
+
+/// A registry of the built-in plugins (built on first use).
+pub fn builtin_registry() -> weft_engine::registry::Registry {
+    let mut registry = weft_engine::registry::Registry::new();
+    registry
+        .add_dir(
+            builtin_plugins(),
+            weft_engine::registry::Provenance::BuiltIn,
+        )
+        .expect("the built-in plugins load");
+    registry
+}

@@ -12,6 +12,8 @@
 //!   place, so a failed checkout never leaves a half-written entry; the least recently used entries are evicted
 //!   when the total passes the configured size.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -338,7 +340,7 @@ fn git(repo: &Repository, dir: &Path, args: &[&str]) -> io::Result<Output> {
         .env("LC_ALL", "C");
     match &repo.credentials {
         Some(Credentials::Basic { username, password }) => {
-            let token = base64_encode(format!("{username}:{password}").as_bytes());
+            let token = STANDARD.encode(format!("{username}:{password}").as_bytes());
             // Passed as configuration through the environment, so it never shows in a process list or a URL.
             command
                 .env("GIT_CONFIG_COUNT", "1")
@@ -431,27 +433,6 @@ fn dir_size(path: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
-}
-
-fn base64_encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> shift) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -621,7 +602,5 @@ mod tests {
             password: "hunter2".into(),
         };
         assert!(!format!("{creds:?}").contains("hunter2"));
-        assert_eq!(base64_encode(b"git:pw"), "Z2l0OnB3");
-        assert_eq!(base64_encode(b"ab"), "YWI=");
     }
 }

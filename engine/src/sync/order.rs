@@ -215,53 +215,9 @@ pub fn placement(object: &Value) -> Result<Option<Placement>, PlacementError> {
     }))
 }
 
-/// Kinds in the order they are applied within a wave (Helm's and Argo CD's install order): what others depend on
-/// comes first. Kinds not listed come after all of them, by name.
-const KIND_ORDER: &[&str] = &[
-    "Namespace",
-    "NetworkPolicy",
-    "ResourceQuota",
-    "LimitRange",
-    "PodSecurityPolicy",
-    "PodDisruptionBudget",
-    "ServiceAccount",
-    "Secret",
-    "SecretList",
-    "ConfigMap",
-    "StorageClass",
-    "PersistentVolume",
-    "PersistentVolumeClaim",
-    "CustomResourceDefinition",
-    "ClusterRole",
-    "ClusterRoleList",
-    "ClusterRoleBinding",
-    "ClusterRoleBindingList",
-    "Role",
-    "RoleList",
-    "RoleBinding",
-    "RoleBindingList",
-    "Service",
-    "DaemonSet",
-    "Pod",
-    "ReplicationController",
-    "ReplicaSet",
-    "Deployment",
-    "HorizontalPodAutoscaler",
-    "StatefulSet",
-    "Job",
-    "CronJob",
-    "IngressClass",
-    "Ingress",
-    "APIService",
-];
-
-/// The rank of a kind in the apply order (lower first).
-pub fn kind_rank(kind: &str) -> usize {
-    KIND_ORDER
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(KIND_ORDER.len())
-}
+/// The rank of a kind in the apply order within a wave (lower first): Helm's install order, what others depend
+/// on first; kinds not listed come after all of them.
+pub use weft_sdk::manifests::install_rank as kind_rank;
 
 /// Whether an object must exist before everything else of a sync: Namespaces and CustomResourceDefinitions are
 /// applied first, before every wave, since other objects cannot even be validated without them.

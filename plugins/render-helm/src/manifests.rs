@@ -2,54 +2,13 @@
 //! object checked for `apiVersion`, `kind` and `metadata.name`, duplicates refused, and Helm's install order.
 
 use regex::Regex;
+use weft_sdk::manifests::{INSTALL_ORDER, install_rank as kind_rank};
 use weft_sdk::{Manifest, RenderError};
 
 use crate::engine::RenderedFile;
 use crate::json::to_serde;
 use crate::template::Value;
 use crate::yaml::parse_document;
-
-/// Helm's install order by kind; other kinds follow, alphabetically.
-const INSTALL_ORDER: &[&str] = &[
-    "PriorityClass",
-    "Namespace",
-    "NetworkPolicy",
-    "ResourceQuota",
-    "LimitRange",
-    "PodSecurityPolicy",
-    "PodDisruptionBudget",
-    "ServiceAccount",
-    "Secret",
-    "SecretList",
-    "ConfigMap",
-    "StorageClass",
-    "PersistentVolume",
-    "PersistentVolumeClaim",
-    "CustomResourceDefinition",
-    "ClusterRole",
-    "ClusterRoleList",
-    "ClusterRoleBinding",
-    "ClusterRoleBindingList",
-    "Role",
-    "RoleList",
-    "RoleBinding",
-    "RoleBindingList",
-    "Service",
-    "DaemonSet",
-    "Pod",
-    "ReplicationController",
-    "ReplicaSet",
-    "Deployment",
-    "HorizontalPodAutoscaler",
-    "StatefulSet",
-    "Job",
-    "CronJob",
-    "IngressClass",
-    "Ingress",
-    "APIService",
-    "MutatingWebhookConfiguration",
-    "ValidatingWebhookConfiguration",
-];
 
 /// Helm's document separator (`releaseutil.SplitManifests`).
 fn separator() -> Regex {
@@ -94,13 +53,6 @@ struct Parsed {
     kind: String,
     identity: String,
     template: String,
-}
-
-fn kind_rank(kind: &str) -> usize {
-    INSTALL_ORDER
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(INSTALL_ORDER.len())
 }
 
 /// Parses, validates and orders the objects of rendered files (`NOTES.txt` excluded).

@@ -1,5 +1,6 @@
 //! `weft diff APP`: compare an app's render with the cluster and print the plan and a unified diff per object,
-//! touching nothing (a server-side dry-run apply is a read).
+//! touching nothing (a server-side dry-run apply is a read). With `--server` (or `WEFT_SERVER` when no
+//! configuration, kubeconfig or directory is given) the plan comes from a Weft server instead.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -12,13 +13,14 @@ use weft_engine::config::{ClusterConfig, Config};
 use weft_engine::deploy::{AppState, Deployer, SyncSpec};
 use weft_engine::logs::LogStore;
 use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
+use weft_engine::registry::Registry;
 use weft_engine::source::GitSources;
 use weft_engine::sync::diff::unified;
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::sync::plan::Action;
 
 use crate::PluginSources;
+use crate::client::{RemoteArgs, SERVER_ENV};
 use crate::health::build_registry;
 
 #[derive(Debug, clap::Args)]
@@ -43,9 +45,16 @@ pub(crate) struct DiffArgs {
     /// The kubeconfig context.
     #[arg(long, requires = "kubeconfig")]
     context: Option<String>,
-    /// Print the plan only, without the per-object diffs.
+    /// Print the plan only, without the per-object diffs (a server's plan never has them).
     #[arg(long)]
     plan_only: bool,
+    /// Print the plan from a Weft server instead: a dry-run sync of APP there, its log printed. `WEFT_SERVER`
+    /// names the server too when no configuration, kubeconfig or `--type` is given.
+    #[arg(long, value_name = "URL")]
+    server: Option<String>,
+    /// With a server: a file holding the API token (default: `WEFT_TOKEN`, else `$XDG_CONFIG_HOME/weft/token`).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
     #[command(flatten)]
     sources: PluginSources,
 }
@@ -68,7 +77,27 @@ const COMMON_KINDS: [(&str, &str); 14] = [
     ("autoscaling", "HorizontalPodAutoscaler"),
 ];
 
+/// The server to diff on, when one is named: `--server`, or `WEFT_SERVER` when nothing offline is.
+fn remote_target(args: &DiffArgs) -> anyhow::Result<Option<RemoteArgs>> {
+    let offline = args.config.is_some() || args.kubeconfig.is_some() || args.app_type.is_some();
+    if args.server.is_some() && offline {
+        bail!(
+            "--server takes the plan from a Weft server; it does not combine with --config, --kubeconfig or --type"
+        );
+    }
+    let from_env = !offline
+        && !Path::new("weft.toml").is_file()
+        && std::env::var(SERVER_ENV).is_ok_and(|s| !s.trim().is_empty());
+    Ok((args.server.is_some() || from_env).then(|| RemoteArgs {
+        server: args.server.clone(),
+        token_file: args.token_file.clone(),
+    }))
+}
+
 pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
+    if let Some(remote) = remote_target(&args)? {
+        return crate::client::remote_diff::run(args.app, remote);
+    }
     let config_path = args.config.clone().or_else(|| {
         let default = PathBuf::from("weft.toml");
         default.is_file().then_some(default)
@@ -108,17 +137,7 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
                     known.join(", ")
                 )
             })?;
-            let mut registry = if config.plugins.builtin {
-                build_registry(&args.sources)?
-            } else {
-                Registry::new()
-            };
-            for dir in &config.plugins.dirs {
-                registry
-                    .add_dir(dir, Provenance::User)
-                    .with_context(|| format!("loading user plugins from {}", dir.display()))?;
-            }
-            (app, registry)
+            (app, crate::configured::registry(&args.sources, config)?)
         }
         (None, None) => bail!(
             "no weft.toml here and no --config: name an app from a configuration, or diff a directory with --type"

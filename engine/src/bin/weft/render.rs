@@ -186,16 +186,7 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
             known.join(", ")
         );
     };
-    let mut registry = if config.plugins.builtin {
-        build_registry(&args.sources)?
-    } else {
-        weft_engine::registry::Registry::new()
-    };
-    for dir in &config.plugins.dirs {
-        registry
-            .add_dir(dir, weft_engine::registry::Provenance::User)
-            .with_context(|| format!("loading user plugins from {}", dir.display()))?;
-    }
+    let registry = crate::configured::registry(&args.sources, &config)?;
     let pipeline = RenderPipeline::new(
         PluginHost::new(HostConfig::default())?,
         Arc::new(registry),

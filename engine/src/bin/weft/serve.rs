@@ -10,11 +10,10 @@ use anyhow::Context as _;
 use weft_engine::api::ApiState;
 use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
-use weft_engine::registry::{Provenance, Registry};
+use weft_engine::registry::Registry;
 use weft_engine::server::{Server, ServerOptions, default_config, write_example_app};
 
 use crate::PluginSources;
-use crate::health::build_registry;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
@@ -52,23 +51,9 @@ fn load(args: &ServeArgs) -> anyhow::Result<Config> {
     Ok(config)
 }
 
-fn registry(args: &ServeArgs, config: &Config) -> anyhow::Result<Registry> {
-    let mut registry = if config.plugins.builtin {
-        build_registry(&args.sources)?
-    } else {
-        Registry::new()
-    };
-    for dir in &config.plugins.dirs {
-        registry
-            .add_dir(dir, Provenance::User)
-            .with_context(|| format!("loading user plugins from {}", dir.display()))?;
-    }
-    Ok(registry)
-}
-
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let config = load(&args)?;
-    let registry = registry(&args, &config)?;
+    let registry = crate::configured::registry(&args.sources, &config)?;
     let replica = args.replica.clone().unwrap_or_else(|| {
         let host = std::fs::read_to_string("/etc/hostname")
             .map(|h| h.trim().to_string())
