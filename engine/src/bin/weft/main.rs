@@ -1,5 +1,6 @@
 //! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
 
+mod configured;
 mod diff;
 mod health;
 mod plugin;
