@@ -1,5 +1,6 @@
 //! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
 
+mod client;
 mod configured;
 mod diff;
 mod health;
@@ -36,6 +37,16 @@ enum Command {
     Serve(Box<serve::ServeArgs>),
     /// Serve the Kubernetes API simulator on a local address and write a kubeconfig for it.
     Sim(sim::SimArgs),
+    /// List the fleet from a Weft server: sync, health, declared and running version, latest phase.
+    Apps(client::apps::AppsArgs),
+    /// Show an app's objects and what their controllers made, with health and sync, from a Weft server.
+    Tree(client::tree::TreeArgs),
+    /// Queue a sync of an app on a Weft server; `--watch` follows its steps (exit 1 when it fails).
+    Sync(client::sync::SyncArgs),
+    /// Queue a rollback of an app on a Weft server, to a history entry or a version; `--watch` follows it.
+    Rollback(client::sync::RollbackArgs),
+    /// Print an app's pods' logs from a Weft server; `-f` follows them.
+    Logs(client::logs::LogsArgs),
     /// Manage API tokens.
     #[command(subcommand)]
     Token(token::TokenCommand),
@@ -94,6 +105,11 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(args),
         Command::Plugin(command) => plugin::run(command),
         Command::Token(command) => token::run(command),
+        Command::Apps(args) => client::apps::run(args),
+        Command::Tree(args) => client::tree::run(args),
+        Command::Sync(args) => client::sync::run_sync(args),
+        Command::Rollback(args) => client::sync::run_rollback(args),
+        Command::Logs(args) => client::logs::run(args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

@@ -1,0 +1,215 @@
+//! `weft sync APP` and `weft rollback APP`: queue the operation, print its id, and with `--watch` follow it to its
+//! end (exit 0 when it succeeded, 1 when it failed).
+
+use anyhow::bail;
+use serde_json::{Map, Value, json};
+use weft_engine::sync::operation::OperationPhase;
+
+use super::style::Painter;
+use super::watch::{Progress, follow_operation};
+use super::wire::QueuedOperation;
+use super::{Client, ClientError, RemoteArgs, block_on};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct SyncArgs {
+    /// The app.
+    app: String,
+    /// A revision (commit, branch or tag) instead of the app's ref.
+    #[arg(long)]
+    revision: Option<String>,
+    /// Prune objects no longer rendered, whatever the app's setting.
+    #[arg(long)]
+    prune: bool,
+    /// Plan only: print what would change, changing nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Accept the deletions past the prune fuse.
+    #[arg(long)]
+    confirm: bool,
+    /// Follow the operation's steps until it ends; exit 0 when it succeeded, 1 when it failed.
+    #[arg(long)]
+    watch: bool,
+    #[command(flatten)]
+    remote: RemoteArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct RollbackArgs {
+    /// The app.
+    app: String,
+    /// The history entry to roll back to (`GET /v1/deploy/gitops` lists each app's history).
+    #[arg(required_unless_present = "version", conflicts_with = "version")]
+    id: Option<u64>,
+    /// Instead of an entry: pin the main workload to a version (image tag) the history deployed.
+    #[arg(long)]
+    version: Option<String>,
+    /// Suspend automated sync so that it does not undo the rollback (needed while automation is on).
+    #[arg(long)]
+    disable_automated: bool,
+    /// Follow the operation's steps until it ends; exit 0 when it succeeded, 1 when it failed.
+    #[arg(long)]
+    watch: bool,
+    #[command(flatten)]
+    remote: RemoteArgs,
+}
+
+/// The body of `POST /v1/deploy/{app}/sync`.
+fn sync_body(args: &SyncArgs) -> Value {
+    let mut body = Map::new();
+    if let Some(revision) = &args.revision {
+        body.insert("revision".into(), json!(revision));
+    }
+    if args.prune {
+        body.insert("prune".into(), json!(true));
+    }
+    body.insert("dryRun".into(), json!(args.dry_run));
+    body.insert("confirmed".into(), json!(args.confirm));
+    Value::Object(body)
+}
+
+/// The body of `POST /v1/deploy/{app}/rollback`.
+fn rollback_body(args: &RollbackArgs) -> Value {
+    let mut body = Map::new();
+    match (&args.id, &args.version) {
+        (Some(id), _) => body.insert("historyId".into(), json!(id)),
+        (None, version) => body.insert("version".into(), json!(version)),
+    };
+    body.insert("disableAutomated".into(), json!(args.disable_automated));
+    Value::Object(body)
+}
+
+pub(crate) fn run_sync(args: SyncArgs) -> anyhow::Result<u8> {
+    let what = if args.dry_run { "dry run" } else { "sync" };
+    let body = sync_body(&args);
+    block_on(queue_and_watch(
+        args.remote,
+        args.app,
+        "sync",
+        what,
+        body,
+        args.watch,
+    ))
+}
+
+pub(crate) fn run_rollback(args: RollbackArgs) -> anyhow::Result<u8> {
+    let body = rollback_body(&args);
+    let outcome = block_on(queue_and_watch(
+        args.remote,
+        args.app,
+        "rollback",
+        "rollback",
+        body,
+        args.watch,
+    ));
+    outcome.map_err(|error| match error.downcast_ref::<ClientError>() {
+        Some(ClientError::Api {
+            status: 409,
+            message,
+            ..
+        }) if !args.disable_automated && message.contains("automated sync") => {
+            anyhow::anyhow!("{message} (--disable-automated suspends it)")
+        }
+        _ => error,
+    })
+}
+
+async fn queue_and_watch(
+    remote: RemoteArgs,
+    app: String,
+    route: &str,
+    what: &str,
+    body: Value,
+    watch: bool,
+) -> anyhow::Result<u8> {
+    let client = remote.connect()?;
+    let queued: QueuedOperation = client.post(&["v1", "deploy", &app, route], &body).await?;
+    eprintln!(
+        "weft: {what} of {app} queued as operation {} ({})",
+        queued.id,
+        queued.phase.as_str()
+    );
+    if !watch {
+        crate::print_stdout(&format!("{}\n", queued.id))?;
+        return Ok(0);
+    }
+    watch_to_end(&client, &app, &queued.id).await
+}
+
+/// Follows an operation and turns its end into an exit code.
+pub(crate) async fn watch_to_end(client: &Client, app: &str, id: &str) -> anyhow::Result<u8> {
+    let operation =
+        follow_operation(client, app, id, &Progress::detect(), Painter::for_stdout()).await?;
+    match operation.phase {
+        OperationPhase::Succeeded => Ok(0),
+        OperationPhase::Failed | OperationPhase::Error => Ok(crate::exit::FAILED),
+        phase @ (OperationPhase::Pending | OperationPhase::Running) => bail!(
+            "the log of operation {id} ended while it was still {} (the server may be restarting); it \
+             resumes when a server claims it again",
+            phase.as_str()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Debug, Parser)]
+    enum Test {
+        Sync(SyncArgs),
+        Rollback(RollbackArgs),
+    }
+
+    fn parse(args: &[&str]) -> Result<Test, clap::Error> {
+        Test::try_parse_from(std::iter::once("weft").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn sync_flags_make_the_api_body() {
+        let Test::Sync(args) =
+            parse(&["sync", "shop", "--revision", "v2", "--prune", "--confirm"]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            sync_body(&args),
+            json!({"revision": "v2", "prune": true, "dryRun": false, "confirmed": true})
+        );
+        let Test::Sync(args) = parse(&["sync", "shop", "--dry-run"]).unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            sync_body(&args),
+            json!({"dryRun": true, "confirmed": false})
+        );
+    }
+
+    #[test]
+    fn a_rollback_takes_exactly_one_target() {
+        let Test::Rollback(args) = parse(&["rollback", "shop", "3"]).unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            rollback_body(&args),
+            json!({"historyId": 3, "disableAutomated": false})
+        );
+        let Test::Rollback(args) = parse(&[
+            "rollback",
+            "shop",
+            "--version",
+            "1.4.1",
+            "--disable-automated",
+        ])
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            rollback_body(&args),
+            json!({"version": "1.4.1", "disableAutomated": true})
+        );
+        assert!(parse(&["rollback", "shop"]).is_err());
+        assert!(parse(&["rollback", "shop", "3", "--version", "1.4.1"]).is_err());
+    }
+}

@@ -1,0 +1,331 @@
+//! The API client end to end: `weft serve` runs as a child process on a free port with its data in a temporary
+//! directory, and `weft apps`, `weft tree`, `weft sync --watch`, `weft logs`, `weft rollback` and
+//! `weft diff --server` talk to it the way a person at a shell would (output piped, so never coloured).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use weft_engine::plugin::build;
+
+fn workspace() -> PathBuf {
+    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn builtins() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let ws = workspace();
+        let out = ws.join(build::DEFAULT_OUT_DIR);
+        build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &out).unwrap();
+        out
+    })
+}
+
+/// A free loopback port: bound, read, released.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A `weft serve` child process, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    token: String,
+    data: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn start() -> Server {
+        let data = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["serve", "--data-dir"])
+            .arg(data.path())
+            .args(["--listen", &format!("127.0.0.1:{port}")])
+            .env("WEFT_BUILTIN_PLUGINS", builtins())
+            .env_remove("WEFT_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Every stderr line goes to the channel; the reader keeps draining so the server never blocks on it.
+        let stderr = child.stderr.take().unwrap();
+        let (lines_tx, lines) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = lines_tx.send(line);
+            }
+        });
+        let mut server = Server {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+            token: String::new(),
+            data,
+        };
+        server.token = first_admin_token(&lines);
+        server.wait_ready(port);
+        server
+    }
+
+    fn wait_ready(&mut self, port: u16) {
+        let deadline = Instant::now() + Duration::from_secs(40);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!("weft serve exited early: {status}");
+            }
+            if readyz(port) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server never became ready");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// Runs `weft ARGS` as a client of this server (token and server from the environment).
+    fn weft(&self, args: &[&str]) -> Output {
+        self.weft_with(args, &[])
+    }
+
+    fn weft_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let config = self.data.path().join("no-config");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_weft"));
+        command
+            .args(args)
+            .env("WEFT_SERVER", &self.url)
+            .env("WEFT_TOKEN", &self.token)
+            .env("XDG_CONFIG_HOME", &config)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .current_dir(self.data.path())
+            .stdin(Stdio::null());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        command.output().unwrap()
+    }
+}
+
+/// The token printed once on stderr: the indented line after `weft: created the first admin token ...`.
+fn first_admin_token(lines: &mpsc::Receiver<String>) -> String {
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let mut announced = false;
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        let Ok(line) = lines.recv_timeout(Duration::from_millis(200)) else {
+            continue;
+        };
+        if line.starts_with("weft: created the first admin token") {
+            announced = true;
+        } else if announced && line.starts_with("    ") && !line.trim().is_empty() {
+            return line.trim().to_string();
+        }
+        seen.push(line);
+    }
+    panic!("no first admin token on stderr:\n{}", seen.join("\n"));
+}
+
+/// `GET /readyz` answers 200.
+fn readyz(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    if stream
+        .write_all(b"GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.starts_with("HTTP/1.1 200")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A successful run's stdout, with no colour codes (the output is a pipe).
+fn succeeded(output: &Output) -> String {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(output),
+        stderr(output)
+    );
+    let text = stdout(output);
+    assert!(
+        !text.contains('\u{1b}') && !stderr(output).contains('\u{1b}'),
+        "piped output has escape codes: {text:?}"
+    );
+    text
+}
+
+/// Runs an action, again while the app has another operation in flight (the reconciler's own syncs).
+fn retrying_busy(server: &Server, args: &[&str]) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let output = server.weft(args);
+        if output.status.code() == Some(2)
+            && stderr(&output).contains("queued or running")
+            && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(300));
+            continue;
+        }
+        return output;
+    }
+}
+
+#[test]
+fn the_client_commands_against_a_served_weft() {
+    let server = Server::start();
+
+    // The fleet: shop, healthy and synced once its first sync has run.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let shop = loop {
+        let apps: Value = serde_json::from_str(&succeeded(&server.weft(&["apps", "-o", "json"])))
+            .expect("`weft apps -o json` prints JSON");
+        let shop = apps
+            .as_array()
+            .expect("the items array")
+            .iter()
+            .find(|a| a["name"] == "shop")
+            .cloned()
+            .expect("shop is listed");
+        if (shop["health"] == "healthy" && shop["sync"] == "synced") || Instant::now() > deadline {
+            break shop;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    assert_eq!(shop["health"], "healthy", "{shop}");
+    assert_eq!(shop["sync"], "synced", "{shop}");
+
+    let table = succeeded(&server.weft(&["apps"]));
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "NAME", "ORG", "ENV", "SYNC", "HEALTH", "VERSION", "RUNNING", "PHASE"
+        ]
+    );
+    let row: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(&row[..5], ["shop", "demo", "main", "synced", "healthy"]);
+
+    // Colours only when asked for on a pipe: the check above is not vacuous.
+    let forced = server.weft_with(&["apps"], &[("CLICOLOR_FORCE", "1")]);
+    assert!(stdout(&forced).contains('\u{1b}'), "{}", stdout(&forced));
+
+    // The tree: Deployment web, its ReplicaSet under it, and Pods under that.
+    let tree = succeeded(&server.weft(&["tree", "shop"]));
+    let lines: Vec<&str> = tree.lines().collect();
+    let deployment = lines
+        .iter()
+        .position(|l| l.starts_with("Deployment web "))
+        .unwrap_or_else(|| panic!("no Deployment web in:\n{tree}"));
+    assert!(
+        lines[deployment + 1].starts_with("└─ ReplicaSet web-"),
+        "{tree}"
+    );
+    assert!(
+        lines[deployment + 2].starts_with("   ├─ Pod web-")
+            || lines[deployment + 2].starts_with("   └─ Pod web-"),
+        "{tree}"
+    );
+    let nodes: Value =
+        serde_json::from_str(&succeeded(&server.weft(&["tree", "shop", "-o", "json"]))).unwrap();
+    assert!(nodes.as_array().unwrap().iter().any(|n| n["kind"] == "Pod"));
+
+    // A watched sync prints its steps and succeeds.
+    let sync = retrying_busy(&server, &["sync", "shop", "--watch"]);
+    let steps = succeeded(&sync);
+    assert!(steps.contains("sync of shop at revision"), "{steps}");
+    assert!(steps.contains("plan: "), "{steps}");
+    assert!(
+        steps.contains("apps:Deployment:shop:web"),
+        "the plan's steps are printed: {steps}"
+    );
+    assert!(steps.contains("succeeded: "), "{steps}");
+    assert!(stderr(&sync).contains("queued as operation shop-"));
+
+    // Without --watch: just the operation's id.
+    let queued = succeeded(&retrying_busy(&server, &["sync", "shop", "--dry-run"]));
+    assert!(queued.trim().starts_with("shop-"), "{queued}");
+
+    // The server's plan through `weft diff --server`: in sync, so exit 0.
+    let diff = retrying_busy(&server, &["diff", "shop", "--server", &server.url]);
+    let plan = succeeded(&diff);
+    assert!(plan.contains("dry run of shop"), "{plan}");
+    assert!(
+        plan.contains("Unchanged apps:Deployment:shop:web"),
+        "{plan}"
+    );
+
+    // Pod logs, prefixed by pod and container.
+    let logs = succeeded(&server.weft(&["logs", "shop", "--tail", "2"]));
+    let pod_lines: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.starts_with("[pod/web-") && l.contains("/web] "))
+        .collect();
+    assert!(pod_lines.len() >= 2, "{logs}");
+
+    // A rollback while automated sync is on is refused, and says how to ask for it.
+    let refused = retrying_busy(&server, &["rollback", "shop", "1"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("--disable-automated"),
+        "{}",
+        stderr(&refused)
+    );
+
+    // Errors: a bad token says how to get one; an unknown app; a server that is not there.
+    let denied = server.weft_with(&["apps"], &[("WEFT_TOKEN", "weft_not-a-token")]);
+    assert_eq!(denied.status.code(), Some(2));
+    assert!(
+        stderr(&denied).contains("weft token create"),
+        "{}",
+        stderr(&denied)
+    );
+    let missing = server.weft(&["tree", "nope"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(stderr(&missing).trim(), "weft: no app \"nope\"");
+    let nowhere = format!("http://127.0.0.1:{}", free_port());
+    let refused = server.weft(&["apps", "--server", &nowhere]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains(&format!("cannot reach the Weft server at {nowhere}")),
+        "{}",
+        stderr(&refused)
+    );
+    let no_token = server.weft_with(&["apps"], &[("WEFT_TOKEN", "")]);
+    assert_eq!(no_token.status.code(), Some(2));
+    assert!(
+        stderr(&no_token).contains("no API token"),
+        "{}",
+        stderr(&no_token)
+    );
+}
