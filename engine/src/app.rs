@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::build::BuildSpec;
 use crate::render::AppSource;
 use crate::resource::is_dns_label;
 use crate::source::{Credentials, Repository};
@@ -67,6 +68,10 @@ pub struct AppSpec {
     /// Differences to ignore.
     #[serde(default)]
     pub ignore: Vec<IgnoreRule>,
+    /// Build an image from the source before rendering (`[app.build]`); the image reference becomes a render
+    /// parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildSpec>,
 }
 
 /// A renderer parameter's value: a string, number or boolean, or a list of them (one parameter per item).
@@ -300,6 +305,11 @@ impl AppSpec {
             rule.validate()
                 .map_err(|e| error(&format!("ignore[{index}]"), e.to_string()))?;
         }
+        if let Some(build) = &self.build {
+            build
+                .validate()
+                .map_err(|(key, message)| error(&key, message))?;
+        }
         Ok(())
     }
 
@@ -340,7 +350,7 @@ impl AppSpec {
     /// parameters, values, release, namespace): a change is a reason to sync even at the same commit.
     pub fn render_digest(&self) -> String {
         use sha2::{Digest, Sha256};
-        let identity = serde_json::json!({
+        let mut identity = serde_json::json!({
             "source": self.source,
             "type": self.app_type,
             "parameters": self.parameters,
@@ -349,6 +359,10 @@ impl AppSpec {
             "release": self.release,
             "namespace": self.namespace,
         });
+        // Only when set, so that apps without a build keep the digest they had.
+        if let Some(build) = &self.build {
+            identity["build"] = serde_json::json!(build);
+        }
         hex::encode(Sha256::digest(identity.to_string().as_bytes()))
     }
 
@@ -462,5 +476,30 @@ source = { repo = "https://git.example/shop.git", path = "charts/shop", ref = "v
         let mut escaping = app.clone();
         escaping.source.path = "../other".into();
         assert_eq!(escaping.validate().unwrap_err().key, "source.path");
+    }
+
+    #[test]
+    fn a_build_table_is_checked_and_changes_the_digest() {
+        let plain = spec(MINIMAL);
+        assert_eq!(plain.build, None);
+        let built = spec(&format!(
+            "{MINIMAL}\n[build]\nbuilder = \"command\"\nmax_attempts = 2\noverrides = {{ base-image = \"node:20-slim\", \"env.NODE_ENV\" = \"production\" }}\n"
+        ));
+        built.validate().unwrap();
+        let build = built.build.as_ref().unwrap();
+        assert_eq!(build.max_attempts, 2);
+        assert_eq!(build.overrides["base-image"], "node:20-slim");
+        assert_ne!(built.render_digest(), plain.render_digest());
+        let bad = spec(&format!("{MINIMAL}\n[build]\nbuilder = \"podman\"\n"));
+        let error = bad.validate().unwrap_err();
+        assert_eq!(error.key, "build.image");
+        let bad = spec(&format!(
+            "{MINIMAL}\n[build]\nbuilder = \"command\"\noverrides = {{ jobs = \"0\" }}\n"
+        ));
+        assert_eq!(bad.validate().unwrap_err().key, "build.overrides.jobs");
+        assert!(
+            toml::from_str::<AppSpec>(&format!("{MINIMAL}\n[build]\nbuilders = \"command\"\n"))
+                .is_err()
+        );
     }
 }

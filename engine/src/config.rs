@@ -39,6 +39,89 @@ pub struct Config {
     /// Who may call the API: configured tokens, OIDC issuers, the rate limit.
     #[serde(default)]
     pub auth: AuthConfig,
+    /// Health checks brought as Argo CD Lua scripts or Flux-style CEL expressions.
+    #[serde(default)]
+    pub health: HealthChecks,
+}
+
+/// Health checks brought from Argo CD (Lua) or Flux (CEL), run by the `health-lua` and `health-cel` plugins
+/// (`[health]`). See [`crate::health::scripts`] for how they become registry entries and the lookup order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HealthChecks {
+    /// Directories in Argo CD's `resource_customizations/<group>/<Kind>/health.lua` layout (`_` for any group or
+    /// kind).
+    pub lua_dirs: Vec<PathBuf>,
+    /// `argocd-cm` ConfigMap files whose health customizations to use.
+    pub argocd_cm: Vec<PathBuf>,
+    /// Lua scripts, one key each (`[[health.lua]]`).
+    pub lua: Vec<LuaCheck>,
+    /// CEL checks, one key each (`[[health.cel]]`).
+    pub cel: Vec<CelCheck>,
+}
+
+/// A Lua health script for a key (`[[health.lua]]`): the script inline or in a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LuaCheck {
+    /// `group/Kind` (`Kind` alone for the core group; `*` globs, as plugin manifests write keys).
+    pub kind: String,
+    /// The script.
+    #[serde(default)]
+    pub script: Option<String>,
+    /// A file holding the script (relative to the configuration file).
+    #[serde(default)]
+    pub script_file: Option<PathBuf>,
+}
+
+/// A CEL health check for a key (`[[health.cel]]`), in the shape of Flux's `healthCheckExprs`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CelCheck {
+    /// `group/Kind`, as for [`LuaCheck::kind`].
+    pub kind: String,
+    /// True when the object is ready (healthy).
+    pub current: String,
+    /// True while it converges (progressing); evaluated first.
+    #[serde(default)]
+    pub in_progress: Option<String>,
+    /// True when it failed (degraded); evaluated second.
+    #[serde(default)]
+    pub failed: Option<String>,
+    /// The message shown with the verdict (default: the Ready condition's message).
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+impl CelCheck {
+    /// The expressions that are set, with Flux's field names.
+    pub fn expressions(&self) -> Vec<(&'static str, &str)> {
+        let mut all = vec![("current", self.current.as_str())];
+        for (field, expression) in [
+            ("inProgress", &self.in_progress),
+            ("failed", &self.failed),
+            ("message", &self.message),
+        ] {
+            if let Some(expression) = expression {
+                all.push((field, expression.as_str()));
+            }
+        }
+        all
+    }
+
+    /// Compiles every expression: the first that does not compile, as `(field, message naming the kind and the
+    /// expression)`.
+    pub fn compile(&self) -> Result<(), (&'static str, String)> {
+        for (field, expression) in self.expressions() {
+            if let Err(error) = weft_cel::Program::compile(expression) {
+                return Err((
+                    field,
+                    format!("{}: {field} expression {expression:?} {error}", self.kind),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn default_listen() -> SocketAddr {
@@ -215,6 +298,19 @@ impl Config {
             }
         }
         self.auth.resolve_paths(base);
+        for dir in self
+            .health
+            .lua_dirs
+            .iter_mut()
+            .chain(&mut self.health.argocd_cm)
+        {
+            resolve(dir);
+        }
+        for lua in &mut self.health.lua {
+            if let Some(file) = &mut lua.script_file {
+                resolve(file);
+            }
+        }
     }
 
     fn validate(&self, path: &Path) -> Result<(), ConfigError> {
@@ -259,6 +355,26 @@ impl Config {
         self.auth
             .validate()
             .map_err(|e| invalid(format!("auth.{}", e.key), e.message))?;
+        for (index, lua) in self.health.lua.iter().enumerate() {
+            crate::registry::KindPattern::parse(&lua.kind)
+                .map_err(|e| invalid(format!("health.lua[{index}].kind"), e))?;
+            if lua.script.is_some() == lua.script_file.is_some() {
+                return Err(invalid(
+                    format!("health.lua[{index}]"),
+                    format!(
+                        "{}: set exactly one of `script` and `script_file`",
+                        lua.kind
+                    ),
+                ));
+            }
+        }
+        for (index, cel) in self.health.cel.iter().enumerate() {
+            crate::registry::KindPattern::parse(&cel.kind)
+                .map_err(|e| invalid(format!("health.cel[{index}].kind"), e))?;
+            cel.compile().map_err(|(field, message)| {
+                invalid(format!("health.cel[{index}].{field}"), message)
+            })?;
+        }
         Ok(())
     }
 
@@ -410,6 +526,56 @@ prune = false
             Some("/etc/weft/repos/blog.git")
         );
         assert_eq!(blog.source.path, "chart");
+    }
+
+    #[test]
+    fn health_checks_are_read_and_cel_is_compiled_at_load() {
+        let config = parse(
+            r#"
+[health]
+lua_dirs = ["customizations"]
+argocd_cm = ["argocd-cm.yaml"]
+[[health.lua]]
+kind = "example.com/Widget"
+script = "return nil"
+[[health.lua]]
+kind = "*.example.com/*"
+script_file = "scripts/any.lua"
+[[health.cel]]
+kind = "example.com/Gadget"
+current = "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')"
+failed = "has(status.error)"
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            config.health.lua_dirs,
+            vec![PathBuf::from("/etc/weft/customizations")]
+        );
+        assert_eq!(
+            config.health.lua[1].script_file,
+            Some(PathBuf::from("/etc/weft/scripts/any.lua"))
+        );
+        assert_eq!(config.health.cel[0].expressions().len(), 2);
+        let broken = parse(
+            "[[health.cel]]\nkind = \"example.com/Gadget\"\ncurrent = \"true\"\nfailed = \"status.phase == \"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            broken.contains("health.cel[0].failed")
+                && broken.contains("example.com/Gadget")
+                && broken.contains("\"status.phase == \""),
+            "{broken}"
+        );
+        let both = parse("[[health.lua]]\nkind = \"A\"\nscript = \"x\"\nscript_file = \"y\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(both.contains("exactly one"), "{both}");
+        let bad_kind = parse("[[health.cel]]\nkind = \"a b/C\"\ncurrent = \"true\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(bad_kind.contains("health.cel[0].kind"), "{bad_kind}");
     }
 
     #[test]

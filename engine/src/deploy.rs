@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
+use crate::build::{AppBuild, Builds, StreamSink};
 use crate::cluster::{Applier, KindCatalog, LiveCache};
 use crate::health::{AssessOptions, HealthAssessor};
 use crate::logs::LogStore;
@@ -46,6 +47,10 @@ pub struct AppState {
     pub pinned_version: Option<String>,
     /// Automated sync turned off by a rollback that asked for it.
     pub automation_suspended: bool,
+    /// For an app with `[app.build]`: its last successful build (the plan later builds replay, the image an
+    /// unchanged commit and plan reuse) and the record of its last build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<AppBuild>,
 }
 
 /// What a sync is asked to do.
@@ -117,12 +122,24 @@ pub enum RollbackError {
 pub struct Deployer {
     pipeline: Arc<RenderPipeline>,
     syncer: Syncer,
+    builds: Option<(Builds, LogStore)>,
 }
 
 impl Deployer {
     /// A deployer rendering with `pipeline` and syncing with `syncer`.
     pub fn new(pipeline: Arc<RenderPipeline>, syncer: Syncer) -> Self {
-        Deployer { pipeline, syncer }
+        Deployer {
+            pipeline,
+            syncer,
+            builds: None,
+        }
+    }
+
+    /// Builds the images of apps with `[app.build]` before rendering them, writing each build's attempts to its
+    /// operation's stream in `logs`. Without this, syncing such an app fails and says why.
+    pub fn with_builds(mut self, builds: Builds, logs: LogStore) -> Self {
+        self.builds = Some((builds, logs));
+        self
     }
 
     /// Everything a deployer needs for one cluster: discovery, the watch cache, the applier, health from the
@@ -183,12 +200,29 @@ impl Deployer {
         revision: &str,
         pinned_version: Option<&str>,
     ) -> Result<Vec<Value>, RenderFailure> {
+        self.render_with_image(app, revision, pinned_version, None)
+            .await
+    }
+
+    /// Renders the app at `revision`; for an app with `[app.build]`, `image` goes to its image parameter.
+    pub async fn render_with_image(
+        &self,
+        app: &AppSpec,
+        revision: &str,
+        pinned_version: Option<&str>,
+        image: Option<&str>,
+    ) -> Result<Vec<Value>, RenderFailure> {
         let pipeline = self.pipeline.clone();
         let source = app.app_source().map_err(|e| RenderFailure::Tree {
             path: app.source.path.clone().into(),
             message: e.to_string(),
         })?;
-        let request = app.render_request();
+        let mut request = app.render_request();
+        if let (Some(build), Some(image)) = (&app.build, image) {
+            request
+                .parameters
+                .push(build.image_parameter(&app.app_type, image));
+        }
         let app_type = app.app_type.clone();
         let revision_owned = revision.to_string();
         let value_files = app.value_files.clone();
@@ -253,10 +287,16 @@ impl Deployer {
         spec: SyncSpec,
         operation: &mut Operation,
     ) -> SyncOutcome {
-        let rendered = self
-            .render(app, &revision, pinned.as_deref())
+        let rendered = match self
+            .build(app, state, &revision, spec.dry_run, operation)
             .await
-            .map_err(|e| e.to_string());
+        {
+            Ok(image) => self
+                .render_with_image(app, &revision, pinned.as_deref(), image.as_deref())
+                .await
+                .map_err(|e| e.to_string()),
+            Err(message) => Err(message),
+        };
         let declared = rendered.as_ref().ok().and_then(|o| declared_version(o));
         let request = SyncRequest {
             trigger: operation.trigger.clone(),
@@ -293,6 +333,48 @@ impl Deployer {
             state.history.record(operation, &revision, declared);
         }
         outcome
+    }
+
+    /// The image an app with `[app.build]` renders with: built from `revision` with steering (its attempts in the
+    /// operation's log, its record and final plan in `state`); a dry run builds nothing and takes the last image.
+    /// `None` for an app without a build.
+    async fn build(
+        &self,
+        app: &AppSpec,
+        state: &mut AppState,
+        revision: &str,
+        dry_run: bool,
+        operation: &Operation,
+    ) -> Result<Option<String>, String> {
+        let Some(spec) = &app.build else {
+            return Ok(None);
+        };
+        let last = state.build.as_ref().and_then(AppBuild::image);
+        if dry_run {
+            return match last {
+                Some(image) => Ok(Some(image.to_string())),
+                None => Err(format!(
+                    "app {} has not been built yet, and a dry run builds nothing",
+                    app.name
+                )),
+            };
+        }
+        let Some((builds, logs)) = &self.builds else {
+            return Err(format!(
+                "app {} has [app.build], but this deployer has no builder",
+                app.name
+            ));
+        };
+        let sink = StreamSink::new(logs.clone(), operation.id.clone());
+        let previous = state.build.as_ref().and_then(|b| b.built.clone());
+        let result = builds.build(app, revision, previous.as_ref(), &sink).await;
+        state
+            .build
+            .get_or_insert_with(AppBuild::default)
+            .record(&result, &spec.image_name(&app.name));
+        result
+            .map(|record| record.image)
+            .map_err(|failed| format!("the image could not be built: {failed}"))
     }
 
     /// Rolls the app back. Refused while automated sync is on unless `disable_automated` (then automation is
@@ -366,8 +448,9 @@ impl Deployer {
         state: &AppState,
         revision: &str,
     ) -> Result<(AppStatus, Comparison), String> {
+        let image = state.build.as_ref().and_then(AppBuild::image);
         let rendered = self
-            .render(app, revision, state.pinned_version.as_deref())
+            .render_with_image(app, revision, state.pinned_version.as_deref(), image)
             .await
             .map_err(|e| e.to_string())?;
         let comparer = self.syncer.comparer();

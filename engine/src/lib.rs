@@ -3,6 +3,7 @@
 //! - [`api`]: the HTTP API.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
 //! - [`auth`]: who is calling the API: bearer tokens and OIDC JWTs resolved to a principal, and rate limits.
+//! - [`build`]: images from source: steer plugins plan and revise builds; BuildKit, Podman or commands run them.
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
@@ -23,6 +24,7 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod build;
 pub mod cluster;
 pub mod config;
 pub mod deploy;

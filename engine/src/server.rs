@@ -11,6 +11,7 @@ use tokio::sync::{RwLock, watch};
 use tokio::task::JoinSet;
 
 use crate::app::AppSpec;
+use crate::build::Builds;
 use crate::cluster::{ClusterError, connect};
 use crate::config::{ClusterConfig, Config};
 use crate::deploy::Deployer;
@@ -221,14 +222,24 @@ impl Server {
         let store = Store::open(&config.store_url()).await?;
         let host = PluginHost::new(HostConfig::default())?;
         let logs = LogStore::default();
+        let registry = Arc::new(registry);
+        let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024);
+        // Builds share the deploy concurrency: at most as many at once as operations may run.
+        let builds = Builds::new(
+            host.clone(),
+            registry.clone(),
+            git.clone(),
+            Arc::new(tokio::sync::Semaphore::new(config.defaults.concurrency())),
+        );
         let deployer = Deployer::for_cluster(
             client.clone(),
             host,
-            Arc::new(registry),
-            GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024),
+            registry,
+            git,
             Some(RenderCache::new(data_dir.join("renders"))),
             logs.clone(),
-        );
+        )
+        .with_builds(builds, logs.clone());
         let apps: AppDirectory = Arc::new(RwLock::new(BTreeMap::new()));
         sync_apps(&store, &apps, &config).await?;
         let queue = Queue::new(store.clone());

@@ -39,6 +39,7 @@
 //! ```
 
 mod check;
+pub mod clock;
 mod condition;
 pub mod dispatch;
 mod health;
@@ -46,8 +47,10 @@ pub mod log;
 pub mod manifests;
 mod object;
 pub mod render;
+pub mod settings;
 pub mod shapes;
 pub mod source;
+pub mod steer;
 pub mod testing;
 
 #[doc(hidden)]
@@ -65,3 +68,4 @@ pub use object::{Object, Replicas};
 pub use render::{Manifest, RenderError, RenderOutput, RenderRequest, Renderer};
 pub use serde_json::{self, Value, json};
 pub use source::{DirEntry, EntryKind, Source, SourceError};
+pub use steer::{BuildFailure, BuildPlan, BuildSteer, RepoFacts, Revision, SteerDecision};

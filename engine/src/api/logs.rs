@@ -54,7 +54,7 @@ pub(crate) struct PodLogs {
     params(("name" = String, Path, description = "The app"), LogQuery),
     responses((status = 200, body = PodLogs, description = "JSON, or server-sent events with follow=true"),
               (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
-              (status = 503, body = super::shapes::ErrorBody)))]
+              (status = 409, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
 pub(crate) async fn pod_logs(
     caller: Caller,
     State(state): State<ApiState>,

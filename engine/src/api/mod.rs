@@ -12,17 +12,18 @@ mod fleet;
 mod logs;
 mod objects;
 mod openapi;
+mod rows;
 pub mod shapes;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
+use axum::{Extension, Router};
 use tower_http::timeout::TimeoutLayer;
 
 pub use caller::Caller;
@@ -95,6 +96,7 @@ pub fn router(state: ApiState) -> Router {
         .route("/v1/openapi.json", get(openapi::document))
         .merge(bounded)
         .merge(streaming)
+        .layer(Extension(Arc::new(rows::FleetRows::default())))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(count_requests))
         .with_state(state)

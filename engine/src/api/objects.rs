@@ -8,7 +8,9 @@ use serde_json::Value;
 use super::shapes::{ResourceView, WireRef};
 use super::{ApiError, ApiState, Caller, visible_app};
 use crate::app::AppSpec;
+use crate::render::RenderFailure;
 use crate::resource::ResourceRef;
+use crate::source::GitError;
 use crate::sync::compare::Comparison;
 use crate::sync::observe::AppStatus;
 use crate::sync::tree::Node;
@@ -31,13 +33,15 @@ pub(crate) async fn observe_now(
         .await
         .get(&app.name)
         .and_then(|v| v.revision.clone());
-    let revision =
-        match view_revision.or_else(|| stored.synced_revision.clone()) {
-            Some(revision) => revision,
-            None => state.server.deployer.resolve(app).await.map_err(|e| {
-                ApiError::unavailable(format!("the app's source cannot be read: {e}"))
-            })?,
-        };
+    let revision = match view_revision.or_else(|| stored.synced_revision.clone()) {
+        Some(revision) => revision,
+        None => state
+            .server
+            .deployer
+            .resolve(app)
+            .await
+            .map_err(unresolvable)?,
+    };
     state
         .server
         .deployer
@@ -46,11 +50,26 @@ pub(crate) async fn observe_now(
         .map_err(|e| ApiError::unavailable(format!("the app cannot be compared now: {e}")))
 }
 
+/// The answer when the app's source cannot be resolved. The app's own definition at fault (a directory that is not
+/// there, a ref that names nothing, credentials the remote refuses) is a 409: retrying cannot help until the app
+/// changes. The server unable to get at the source now (the remote unreachable, git or the cache failing) is a 503.
+fn unresolvable(failure: RenderFailure) -> ApiError {
+    match failure {
+        RenderFailure::Tree { .. }
+        | RenderFailure::Source(GitError::UnknownRef { .. })
+        | RenderFailure::Source(GitError::Authentication { .. }) => ApiError::conflict(format!(
+            "the app's source cannot be read: {failure}; change the app's source"
+        )),
+        other => ApiError::unavailable(format!("the app's source cannot be read now: {other}")),
+    }
+}
+
 /// The app's objects and their descendants by ownerReference, each with health and sync; never a Secret.
 #[utoipa::path(get, path = "/v1/deploy/{name}/tree", tag = "app",
     params(("name" = String, Path, description = "The app")),
     responses((status = 200, body = Vec<Node>), (status = 401, body = super::shapes::ErrorBody),
-              (status = 404, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
+              (status = 404, body = super::shapes::ErrorBody), (status = 409, body = super::shapes::ErrorBody),
+              (status = 503, body = super::shapes::ErrorBody)))]
 pub(crate) async fn tree(
     caller: Caller,
     State(state): State<ApiState>,
@@ -67,7 +86,7 @@ pub(crate) async fn tree(
            ("ref" = String, Path, description = "group:kind:namespace:name")),
     responses((status = 200, body = ResourceView), (status = 400, body = super::shapes::ErrorBody),
               (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
-              (status = 503, body = super::shapes::ErrorBody)))]
+              (status = 409, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
 pub(crate) async fn resource(
     caller: Caller,
     State(state): State<ApiState>,
@@ -118,4 +137,48 @@ fn without_managed_fields(mut object: Value) -> Value {
         metadata.remove("managedFields");
     }
     object
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::StatusCode;
+
+    use super::*;
+
+    #[test]
+    fn a_source_the_app_gets_wrong_is_a_conflict_and_one_out_of_reach_is_unavailable() {
+        let tree = RenderFailure::Tree {
+            path: "/nonexistent".into(),
+            message: "No such file or directory (os error 2)".into(),
+        };
+        let unknown_ref = RenderFailure::Source(GitError::UnknownRef {
+            url: "https://git.example/shop.git".into(),
+            reference: "no-such-branch".into(),
+        });
+        let refused = RenderFailure::Source(GitError::Authentication {
+            url: "https://git.example/shop.git".into(),
+            message: "HTTP 403".into(),
+        });
+        for failure in [tree, unknown_ref, refused] {
+            assert_eq!(
+                unresolvable(failure).status(),
+                StatusCode::CONFLICT,
+                "the app's definition is at fault"
+            );
+        }
+        let unreachable = RenderFailure::Source(GitError::Unreachable {
+            url: "https://git.example/shop.git".into(),
+            message: "Could not resolve host".into(),
+        });
+        let cache = RenderFailure::Source(GitError::Io {
+            path: "/data/git".into(),
+            source: std::io::Error::other("disk full"),
+        });
+        for failure in [unreachable, cache] {
+            assert_eq!(
+                unresolvable(failure).status(),
+                StatusCode::SERVICE_UNAVAILABLE
+            );
+        }
+    }
 }

@@ -100,6 +100,17 @@ impl HealthAssessor {
             .registry
             .get(name)
             .ok_or_else(|| AssessError::NoComponent(name.to_string()))?;
+        if let Some(template) = registered.instance_of() {
+            // An instance shares its template's compiled component; only the name and the settings differ.
+            let plugin = self
+                .plugin(template)?
+                .instance(name, registered.settings().unwrap_or_default());
+            self.loaded
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(name.to_string(), plugin.clone());
+            return Ok(plugin);
+        }
         let path = registered
             .component_path()
             .ok_or_else(|| AssessError::NoComponent(name.to_string()))?;

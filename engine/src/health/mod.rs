@@ -3,6 +3,7 @@
 mod assessor;
 mod objects;
 mod rules;
+pub mod scripts;
 
 pub use assessor::{AssessError, AssessOptions, Assessment, HealthAssessor};
 pub use objects::ObjectSet;

@@ -20,6 +20,7 @@ pub struct HealthPlugin {
     name: Arc<str>,
     sha256: Arc<str>,
     limits: CallLimits,
+    settings: Arc<str>,
     pre: HealthCheckPre<CallState>,
     host: Arc<HostInner>,
 }
@@ -56,6 +57,7 @@ impl PluginHost {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
             limits,
+            settings: Arc::from(""),
             pre,
             host: self.inner.clone(),
         })
@@ -78,6 +80,26 @@ impl HealthPlugin {
         self.limits
     }
 
+    /// The settings every call gets through the `settings` import (empty when none).
+    pub fn settings(&self) -> &str {
+        &self.settings
+    }
+
+    /// The same compiled component as another registry entry: its own name (what errors and verdicts name) and
+    /// its own settings (a Lua script, CEL expressions). Cheap: nothing is compiled or copied but the settings.
+    pub fn instance(&self, name: &str, settings: &str) -> HealthPlugin {
+        HealthPlugin {
+            name: name.into(),
+            settings: settings.into(),
+            ..self.clone()
+        }
+    }
+
+    /// These settings instead of the current ones, under the same name.
+    pub fn with_settings(&self, settings: &str) -> HealthPlugin {
+        self.instance(&self.name, settings)
+    }
+
     /// Assesses a batch on the calling thread. Prefer [`HealthPlugin::assess`] on an async runtime.
     pub fn assess_blocking(
         &self,
@@ -90,6 +112,7 @@ impl HealthPlugin {
         };
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.related = related;
+        state.settings = self.settings.clone();
         let mut store = new_store(&self.host, &self.limits, state);
 
         let outcome = self

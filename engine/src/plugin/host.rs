@@ -88,6 +88,7 @@ pub(crate) struct HostInner {
     pub(crate) calls: Arc<tokio::sync::Semaphore>,
     pub(crate) health_linker: Linker<CallState>,
     pub(crate) render_linker: Linker<CallState>,
+    pub(crate) steer_linker: Linker<CallState>,
 }
 
 /// A component compiled (or loaded from the cache) and checked, not yet bound to a world.
@@ -143,6 +144,12 @@ impl PluginHost {
             |state| state,
         )
         .map_err(|e| HostError::Engine(format!("{e:#}")))?;
+        let mut steer_linker = Linker::new(&engine);
+        bindings::build_steer::BuildSteer::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+            &mut steer_linker,
+            |state| state,
+        )
+        .map_err(|e| HostError::Engine(format!("{e:#}")))?;
         Ok(PluginHost {
             inner: Arc::new(HostInner {
                 engine,
@@ -151,6 +158,7 @@ impl PluginHost {
                 calls: Arc::new(tokio::sync::Semaphore::new(slots as usize)),
                 health_linker,
                 render_linker,
+                steer_linker,
             }),
         })
     }

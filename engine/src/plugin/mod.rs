@@ -14,6 +14,7 @@ mod host;
 mod limits;
 mod render;
 mod state;
+mod steer;
 
 pub use error::{CallError, Failure, LoadError};
 pub use health::{CallReport, HealthPlugin, HealthResults};
@@ -21,6 +22,7 @@ pub use host::{DEFAULT_KEEP_RESIDENT, HostConfig, HostError, LoadedComponent, Pl
 pub use limits::{CallLimits, LimitOverrides};
 pub use render::RendererPlugin;
 pub use state::{LogLine, NoRelated, RelatedObjects, SharedSource};
+pub use steer::SteerPlugin;
 pub use weft_compiled_cache::Origin as LoadOrigin;
 
 /// The three kinds of plugin, one per WIT world.

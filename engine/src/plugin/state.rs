@@ -1,8 +1,9 @@
 //! What a plugin's store holds during one call, and the host side of the imports it may use.
 
 use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use super::bindings::health_check::weft::plugin::{log, related, types};
+use super::bindings::health_check::weft::plugin::{clock, log, related, settings, types};
 use super::bindings::renderer::weft::plugin::source as wit_source;
 
 /// Objects a health plugin may look up while it assesses (its `related` import).
@@ -40,6 +41,12 @@ pub(crate) struct CallState {
     pub(crate) logs: CallLog,
     pub(crate) related: Arc<dyn RelatedObjects>,
     pub(crate) source: Option<SharedSource>,
+    /// The settings of the registry entry this call goes through (JSON text; empty when none).
+    pub(crate) settings: Arc<str>,
+    /// The wall clock when the call started (what `clock.call-started` returns for the whole call).
+    pub(crate) started_at: SystemTime,
+    /// The monotonic clock when the call started (`clock.elapsed` counts from it).
+    pub(crate) started: Instant,
 }
 
 impl CallState {
@@ -52,6 +59,9 @@ impl CallState {
             logs: CallLog::new(max_log_bytes),
             related: Arc::new(NoRelated),
             source: None,
+            settings: Arc::from(""),
+            started_at: SystemTime::now(),
+            started: Instant::now(),
         }
     }
 }
@@ -160,6 +170,29 @@ impl related::Host for CallState {
     }
 }
 
+impl settings::Host for CallState {
+    fn get(&mut self) -> String {
+        self.settings.to_string()
+    }
+}
+
+impl clock::Host for CallState {
+    fn call_started(&mut self) -> clock::Instant {
+        let since_epoch = self
+            .started_at
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        clock::Instant {
+            seconds: i64::try_from(since_epoch.as_secs()).unwrap_or(i64::MAX),
+            nanoseconds: since_epoch.subsec_nanos(),
+        }
+    }
+
+    fn elapsed(&mut self) -> u64 {
+        u64::try_from(self.started.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
 impl wit_source::Host for CallState {
     fn read_file(&mut self, path: String) -> Result<Vec<u8>, wit_source::SourceError> {
         match &self.source {
@@ -230,6 +263,26 @@ mod tests {
         ));
         assert!(is_secret("not json"));
         assert!(!is_secret(r#"{"apiVersion":"v1","kind":"ConfigMap"}"#));
+    }
+
+    #[test]
+    fn settings_and_clock_answer_for_the_call() {
+        let mut state = CallState::new(1024, 1024);
+        assert_eq!(settings::Host::get(&mut state), "");
+        state.settings = Arc::from("{\"script\":\"return nil\"}");
+        assert_eq!(
+            settings::Host::get(&mut state),
+            "{\"script\":\"return nil\"}"
+        );
+        let first = clock::Host::call_started(&mut state);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        let second = clock::Host::call_started(&mut state);
+        assert_eq!(
+            (first.seconds, first.nanoseconds),
+            (second.seconds, second.nanoseconds)
+        );
+        assert!(first.seconds > 1_577_836_800);
+        assert!(clock::Host::elapsed(&mut state) >= 1_000_000);
     }
 
     #[test]

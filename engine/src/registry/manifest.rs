@@ -19,6 +19,11 @@ pub struct PluginManifest {
     /// `*.crossplane.io/*`, `*`). The core group is empty: `/Pod`, or just `Pod`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kinds: Vec<String>,
+    /// For `health-check`: the plugin serves no kind by itself. It runs with settings (a Lua script, CEL
+    /// expressions), and the registry holds one instance of it per configured kind, each with its own name, keys
+    /// and settings (see [`Registry::add_instance`](super::Registry::add_instance)). A template lists no `kinds`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub template: bool,
     /// For `renderer` and `build-steer`: the app types it serves (`helm`, `kustomize`, `node`, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub app_types: Vec<String>,
@@ -87,6 +92,15 @@ impl PluginManifest {
             return Err(format!("build.stack-kib = {stack}: use 16 to 8192 KiB"));
         }
         match self.world {
+            World::HealthCheck if self.template && !self.kinds.is_empty() => Err(
+                "a template plugin serves no kinds by itself (its instances do): remove `kinds` or `template`"
+                    .into(),
+            ),
+            World::Renderer | World::BuildSteer if self.template => Err(format!(
+                "`template` is for health-check plugins; a {} plugin lists `app-types`",
+                self.world
+            )),
+            World::HealthCheck if self.template => Ok(()),
             World::HealthCheck if self.kinds.is_empty() => Err(
                 "a health-check plugin must list the kinds it serves (`kinds = [\"group/Kind\"]`)"
                     .into(),
@@ -233,6 +247,18 @@ mod tests {
         let renderer =
             PluginManifest::parse("name = \"r\"\nworld = \"renderer\"\napp-types = [\"yaml\"]\n");
         assert!(renderer.is_ok());
+        let template =
+            PluginManifest::parse("name = \"lua\"\nworld = \"health-check\"\ntemplate = true\n")
+                .unwrap();
+        assert!(template.template && template.kinds.is_empty());
+        let both = PluginManifest::parse(
+            "name = \"lua\"\nworld = \"health-check\"\ntemplate = true\nkinds = [\"A\"]\n",
+        );
+        assert!(both.unwrap_err().contains("serves no kinds"));
+        let render_template = PluginManifest::parse(
+            "name = \"r\"\nworld = \"renderer\"\napp-types = [\"yaml\"]\ntemplate = true\n",
+        );
+        assert!(render_template.is_err());
     }
 
     #[test]

@@ -9,11 +9,18 @@
 //!    object — never a coin toss.
 //!
 //! The candidates come back in that order; the host asks the next one when a plugin has no opinion.
+//!
+//! A *template* plugin (`template = true`: the Lua and CEL plugins) serves no kind by itself. The registry holds
+//! *instances* of it ([`Registry::add_instance`]): entries with their own name (`lua:apps/Deployment`), keys and
+//! settings (the script), sharing the template's component. Instances take part in the order above like any other
+//! plugin, so a configured Lua script for an exact kind wins over a wildcard script, a longer group glob over a
+//! shorter one, and a user script over a built-in plugin at equal specificity.
 
 mod manifest;
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use manifest::{BuildSettings, KindPattern, PluginManifest, Specificity};
 
@@ -41,12 +48,59 @@ pub struct RegisteredPlugin {
     /// Keys this plugin must not answer for (configuration can turn a plugin, e.g. the generic fallback, off for
     /// some kinds).
     disabled: Vec<KindPattern>,
+    /// For an instance of a template plugin: the template's name, its settings and where they came from.
+    instance: Option<InstanceOf>,
+}
+
+/// What makes a registry entry an instance of a template plugin.
+#[derive(Debug, Clone)]
+struct InstanceOf {
+    template: String,
+    settings: Arc<str>,
+    origin: String,
+}
+
+/// One configured instance of a template plugin: a Lua script for some kinds, CEL expressions for a kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginInstance {
+    /// The entry's name (`lua:apps/Deployment`, `cel:example.com/Widget`).
+    pub name: String,
+    /// The `group/Kind` keys it serves, in manifest syntax.
+    pub kinds: Vec<String>,
+    /// What every call gets through the `settings` import (JSON text).
+    pub settings: String,
+    /// Where it was configured (a script file, a ConfigMap key, `weft.toml`), for error messages.
+    pub origin: String,
 }
 
 impl RegisteredPlugin {
     /// The plugin's name.
     pub fn name(&self) -> &str {
         &self.manifest.name
+    }
+
+    /// For an instance: the template plugin whose component it runs.
+    pub fn instance_of(&self) -> Option<&str> {
+        self.instance.as_ref().map(|i| i.template.as_str())
+    }
+
+    /// For an instance: the settings its calls get.
+    pub fn settings(&self) -> Option<&str> {
+        self.instance.as_ref().map(|i| &*i.settings)
+    }
+
+    /// For an instance: where it was configured.
+    pub fn origin(&self) -> Option<&str> {
+        self.instance.as_ref().map(|i| i.origin.as_str())
+    }
+
+    /// Where this entry came from, as errors name it: an instance's origin, else the manifest path, else the name.
+    fn describe(&self) -> String {
+        match (&self.instance, &self.manifest_path) {
+            (Some(instance), _) => instance.origin.clone(),
+            (None, Some(path)) => path.display().to_string(),
+            (None, None) => self.name().to_string(),
+        }
     }
 
     /// The component file, resolved against the manifest's directory.
@@ -120,6 +174,31 @@ pub enum RegistryError {
     /// Two keys of equal precedence match one object.
     #[error("{0}")]
     Ambiguous(Box<AmbiguousClaim>),
+    /// An instance names a template plugin the registry does not hold.
+    #[error(
+        "{instance} ({origin}) runs on the {template} plugin, which is not registered: build the built-in plugins \
+         (`weft plugin build`) and do not pass --no-builtin"
+    )]
+    NoTemplate {
+        /// The instance's name.
+        instance: String,
+        /// Where it was configured.
+        origin: String,
+        /// The template it needs.
+        template: String,
+    },
+    /// An instance names a plugin that is not a template.
+    #[error(
+        "{instance} ({origin}): {template} is not a template plugin, so it cannot run configured instances"
+    )]
+    NotATemplate {
+        /// The instance's name.
+        instance: String,
+        /// Where it was configured.
+        origin: String,
+        /// The plugin named as its template.
+        template: String,
+    },
 }
 
 /// Two plugins whose keys match an object with equal precedence.
@@ -225,10 +304,57 @@ impl Registry {
         provenance: Provenance,
         manifest_path: Option<PathBuf>,
     ) -> Result<(), RegistryError> {
-        let describe = |p: &RegisteredPlugin| match &p.manifest_path {
-            Some(path) => path.display().to_string(),
-            None => p.name().to_string(),
+        self.insert(manifest, provenance, manifest_path, None)
+    }
+
+    /// Adds an instance of a template plugin (see the module docs): its own name, keys and settings, the template's
+    /// component. Conflicts are checked as for any plugin: two instances of one provenance claiming one key, or
+    /// sharing a name, are errors naming where each was configured.
+    pub fn add_instance(
+        &mut self,
+        template: &str,
+        instance: PluginInstance,
+        provenance: Provenance,
+    ) -> Result<(), RegistryError> {
+        let Some(base) = self.get(template) else {
+            return Err(RegistryError::NoTemplate {
+                instance: instance.name,
+                origin: instance.origin,
+                template: template.to_string(),
+            });
         };
+        if !base.manifest.template || base.instance.is_some() {
+            return Err(RegistryError::NotATemplate {
+                instance: instance.name,
+                origin: instance.origin,
+                template: template.to_string(),
+            });
+        }
+        let mut manifest = base.manifest.clone();
+        manifest.name = instance.name;
+        manifest.kinds = instance.kinds;
+        manifest.template = false;
+        let manifest_path = base.manifest_path.clone();
+        self.insert(
+            manifest,
+            provenance,
+            manifest_path,
+            Some(InstanceOf {
+                template: template.to_string(),
+                settings: instance.settings.into(),
+                origin: instance.origin,
+            }),
+        )
+    }
+
+    fn insert(
+        &mut self,
+        manifest: PluginManifest,
+        provenance: Provenance,
+        manifest_path: Option<PathBuf>,
+        instance: Option<InstanceOf>,
+    ) -> Result<(), RegistryError> {
+        let describe = RegisteredPlugin::describe;
         let patterns = manifest
             .kinds
             .iter()
@@ -236,7 +362,10 @@ impl Registry {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|reason| RegistryError::Manifest {
                 path: manifest_path.clone().unwrap_or_default(),
-                reason,
+                reason: match &instance {
+                    Some(instance) => format!("{}: {reason}", instance.origin),
+                    None => reason,
+                },
             })?;
         let plugin = RegisteredPlugin {
             manifest,
@@ -244,6 +373,7 @@ impl Registry {
             manifest_path,
             patterns,
             disabled: Vec::new(),
+            instance,
         };
         for existing in &self.plugins {
             if existing.name() == plugin.name() {
@@ -272,10 +402,14 @@ impl Registry {
                         .map(|t| format!("app type {t}"))
                 });
             if let Some(key) = clash {
+                let name = |p: &RegisteredPlugin| match &p.instance {
+                    Some(instance) => format!("{} ({})", p.name(), instance.origin),
+                    None => p.name().to_string(),
+                };
                 return Err(RegistryError::Conflict {
                     key,
-                    first: existing.name().to_string(),
-                    second: plugin.name().to_string(),
+                    first: name(existing),
+                    second: name(&plugin),
                 });
             }
         }
@@ -361,6 +495,7 @@ mod tests {
             name: name.into(),
             world: World::HealthCheck,
             kinds: kinds.iter().map(|k| k.to_string()).collect(),
+            template: false,
             app_types: vec![],
             component: None,
             sha256: None,
@@ -433,6 +568,155 @@ mod tests {
             .add(health("a", &["z.io/Q"]), Provenance::BuiltIn, None)
             .unwrap_err();
         assert!(matches!(err, RegistryError::DuplicateName { .. }));
+    }
+
+    fn template(name: &str) -> PluginManifest {
+        PluginManifest {
+            kinds: vec![],
+            template: true,
+            ..health(name, &[])
+        }
+    }
+
+    fn lua(key: &str, origin: &str) -> PluginInstance {
+        PluginInstance {
+            name: format!("lua:{key}"),
+            kinds: vec![key.to_string()],
+            settings: format!("{{\"script\":\"-- {origin}\"}}"),
+            origin: origin.to_string(),
+        }
+    }
+
+    #[test]
+    fn instances_follow_the_same_precedence_as_plugins() {
+        let mut r = Registry::new();
+        r.add(template("health-lua"), Provenance::BuiltIn, None)
+            .unwrap();
+        r.add(health("generic", &["*"]), Provenance::BuiltIn, None)
+            .unwrap();
+        r.add(
+            health("infra", &["rds.aws.crossplane.io/DBInstance"]),
+            Provenance::BuiltIn,
+            None,
+        )
+        .unwrap();
+        for (key, origin) in [
+            ("*.crossplane.io/*", "dir/_.crossplane.io/_/health.lua"),
+            (
+                "*.aws.crossplane.io/*",
+                "dir/_.aws.crossplane.io/_/health.lua",
+            ),
+            ("rds.aws.crossplane.io/DBInstance", "argocd-cm.yaml"),
+            ("*/Widget", "weft.toml"),
+        ] {
+            r.add_instance("health-lua", lua(key, origin), Provenance::User)
+                .unwrap();
+        }
+        // Exact over wildcard, a user script over a built-in plugin at equal specificity, the longest glob first.
+        assert_eq!(
+            names(&r, "rds.aws.crossplane.io", "DBInstance"),
+            [
+                "lua:rds.aws.crossplane.io/DBInstance",
+                "infra",
+                "lua:*.aws.crossplane.io/*",
+                "lua:*.crossplane.io/*",
+                "generic"
+            ]
+        );
+        assert_eq!(
+            names(&r, "x.crossplane.io", "Y"),
+            ["lua:*.crossplane.io/*", "generic"]
+        );
+        assert_eq!(
+            names(&r, "example.com", "Widget"),
+            ["lua:*/Widget", "generic"]
+        );
+        // The template itself serves nothing; an instance knows its template, settings and origin.
+        assert!(!names(&r, "", "Pod").contains(&"health-lua".to_string()));
+        let instance = r.get("lua:*/Widget").unwrap();
+        assert_eq!(instance.instance_of(), Some("health-lua"));
+        assert_eq!(instance.origin(), Some("weft.toml"));
+        assert_eq!(instance.settings(), Some("{\"script\":\"-- weft.toml\"}"));
+        assert_eq!(r.get("health-lua").unwrap().instance_of(), None);
+    }
+
+    #[test]
+    fn instance_conflicts_are_reported_never_resolved_by_chance() {
+        let mut r = Registry::new();
+        r.add(template("health-lua"), Provenance::BuiltIn, None)
+            .unwrap();
+        r.add(template("health-cel"), Provenance::BuiltIn, None)
+            .unwrap();
+        r.add_instance(
+            "health-lua",
+            lua("x.io/Y", "dir/x.io/Y/health.lua"),
+            Provenance::User,
+        )
+        .unwrap();
+        let twice = r
+            .add_instance(
+                "health-lua",
+                lua("x.io/Y", "argocd-cm.yaml"),
+                Provenance::User,
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(
+            twice.contains("dir/x.io/Y/health.lua") && twice.contains("argocd-cm.yaml"),
+            "{twice}"
+        );
+        let cel = PluginInstance {
+            name: "cel:x.io/Y".into(),
+            ..lua("x.io/Y", "weft.toml")
+        };
+        let clash = r
+            .add_instance("health-cel", cel, Provenance::User)
+            .unwrap_err();
+        assert!(matches!(clash, RegistryError::Conflict { .. }), "{clash}");
+        assert!(clash.to_string().contains("weft.toml"), "{clash}");
+        // Two different wildcards equally specific for one kind: reported when that kind is assessed.
+        r.add_instance(
+            "health-lua",
+            lua("a*/*", "dir/a_/_/health.lua"),
+            Provenance::User,
+        )
+        .unwrap();
+        r.add_instance(
+            "health-lua",
+            lua("*b/*", "dir/_b/_/health.lua"),
+            Provenance::User,
+        )
+        .unwrap();
+        let ambiguous = r.health_candidates("ab", "K").unwrap_err().to_string();
+        assert!(
+            ambiguous.contains("lua:a*/*") && ambiguous.contains("lua:*b/*"),
+            "{ambiguous}"
+        );
+    }
+
+    #[test]
+    fn instances_need_a_registered_template() {
+        let mut r = Registry::new();
+        let missing = r
+            .add_instance("health-lua", lua("x.io/Y", "weft.toml"), Provenance::User)
+            .unwrap_err();
+        assert!(
+            matches!(missing, RegistryError::NoTemplate { .. }),
+            "{missing}"
+        );
+        r.add(health("core", &["Pod"]), Provenance::BuiltIn, None)
+            .unwrap();
+        let not_template = r
+            .add_instance("core", lua("x.io/Y", "weft.toml"), Provenance::User)
+            .unwrap_err();
+        assert!(matches!(not_template, RegistryError::NotATemplate { .. }));
+        r.add(template("health-lua"), Provenance::BuiltIn, None)
+            .unwrap();
+        let bad_key = r
+            .add_instance("health-lua", lua("bad key/", "weft.toml"), Provenance::User)
+            .unwrap_err()
+            .to_string();
+        assert!(bad_key.contains("weft.toml"), "{bad_key}");
     }
 
     #[test]

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
+use weft_engine::config::Config;
+use weft_engine::health::scripts::{self, add_lua_scripts, read_argocd_cm, read_lua_dir};
 use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
 use weft_engine::plugin::{HostConfig, PluginHost};
 use weft_engine::registry::{Provenance, Registry};
@@ -19,6 +21,46 @@ pub(crate) struct HealthArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     sources: PluginSources,
+    #[command(flatten)]
+    checks: CheckSources,
+}
+
+/// Health checks brought as Lua scripts or CEL expressions (run by the built-in `health-lua` and `health-cel`
+/// plugins). Each script is a registry entry `lua:<group>/<Kind>` that takes part in the usual precedence.
+#[derive(Debug, Default, clap::Args)]
+pub(crate) struct CheckSources {
+    /// A directory in Argo CD's `resource_customizations` layout (`<group>/<Kind>/health.lua`, `_` for any group or
+    /// kind); repeatable.
+    #[arg(long = "lua-dir", value_name = "DIR")]
+    pub(crate) lua_dirs: Vec<PathBuf>,
+    /// An `argocd-cm` ConfigMap file: its `resource.customizations.health.<group>_<Kind>` keys and the health
+    /// scripts of its `resource.customizations` key; repeatable.
+    #[arg(long = "argocd-cm", value_name = "FILE")]
+    pub(crate) argocd_cm: Vec<PathBuf>,
+    /// A `weft.toml` whose `[health]` checks (Lua directories, ConfigMaps, scripts, CEL) to use.
+    #[arg(long = "config", value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+/// Adds the checks of `sources` to a registry; a broken CEL expression or a duplicate key stops here, naming the
+/// kind and where it was configured.
+pub(crate) fn add_checks(registry: &mut Registry, sources: &CheckSources) -> anyhow::Result<()> {
+    let mut lua = Vec::new();
+    for dir in &sources.lua_dirs {
+        lua.extend(read_lua_dir(dir).with_context(|| format!("--lua-dir {}", dir.display()))?);
+    }
+    for file in &sources.argocd_cm {
+        lua.extend(
+            read_argocd_cm(file).with_context(|| format!("--argocd-cm {}", file.display()))?,
+        );
+    }
+    add_lua_scripts(registry, &lua)?;
+    if let Some(path) = &sources.config {
+        let config = Config::load(path)?;
+        scripts::add_configured_checks(registry, &config.health)
+            .with_context(|| format!("the [health] checks of {}", path.display()))?;
+    }
+    Ok(())
 }
 
 pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
@@ -26,7 +68,8 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
     for file in &args.files {
         objects.extend(read_objects(file)?);
     }
-    let registry = build_registry(&args.sources)?;
+    let mut registry = build_registry(&args.sources)?;
+    add_checks(&mut registry, &args.checks)?;
     let host = PluginHost::new(HostConfig::default())?;
     let assessor = HealthAssessor::new(host, registry, AssessOptions::default());
     let related = Arc::new(ObjectSet::new(&objects));

@@ -1,5 +1,6 @@
 //! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
 
+mod build;
 mod client;
 mod configured;
 mod diff;
@@ -29,6 +30,11 @@ enum Command {
     Health(health::HealthArgs),
     /// Render an app's manifests offline with its renderer plugin and print them as a YAML stream.
     Render(Box<render::RenderArgs>),
+    /// Plan a repository's image with its build-steer plugin and print the plan (`-o json` for JSON).
+    Plan(Box<build::PlanArgs>),
+    /// Build an app's image with steering, printing every attempt (by default with the command backend: the
+    /// plan's commands in a scratch copy of the checkout, no container).
+    Build(Box<build::BuildArgs>),
     /// Compare an app's render with the cluster and print the plan and per-object diffs, changing nothing
     /// (exit 0 when in sync, 1 when something would change).
     Diff(Box<diff::DiffArgs>),
@@ -101,6 +107,8 @@ fn main() -> ExitCode {
         Command::Health(args) => health::run(args),
         Command::Render(args) => render::run(*args),
         Command::Diff(args) => diff::run(*args),
+        Command::Plan(args) => build::run_plan(*args),
+        Command::Build(args) => build::run_build(*args),
         Command::Serve(args) => serve::run(*args),
         Command::Sim(args) => sim::run(args),
         Command::Plugin(command) => plugin::run(command),

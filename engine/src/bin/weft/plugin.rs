@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use clap::Subcommand;
-use weft_engine::health::ObjectSet;
+use weft_engine::health::{ObjectSet, scripts};
 use weft_engine::plugin::build::{self, BuildRequest};
 use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost};
 use weft_engine::registry::{PluginManifest, Registry};
@@ -34,10 +34,12 @@ pub(crate) enum PluginCommand {
     /// Run a health plugin against a test suite in Argo CD's `health_test.yaml` format. An input file may hold
     /// several documents: the first is assessed, the others are what the plugin sees as its children.
     Test {
-        /// A registered plugin's name, an installed manifest (`.toml`) or a component (`.wasm`).
+        /// A registered plugin's name, an installed manifest (`.toml`), a component (`.wasm`), or a Lua health script
+        /// (a `.lua` file, or an Argo CD `resource_customizations` kind directory holding `health.lua`), which runs
+        /// through the built-in health-lua plugin.
         plugin: String,
-        /// The suite file.
-        cases: PathBuf,
+        /// The suite file (default for a kind directory: its `health_test.yaml`).
+        cases: Option<PathBuf>,
         #[command(flatten)]
         sources: PluginSources,
     },
@@ -60,7 +62,14 @@ pub(crate) fn run(command: PluginCommand) -> anyhow::Result<u8> {
             plugin,
             cases,
             sources,
-        } => test_plugin(&plugin, &cases, &sources),
+        } => {
+            let cases = match cases {
+                Some(cases) => cases,
+                None if Path::new(&plugin).is_dir() => Path::new(&plugin).join("health_test.yaml"),
+                None => bail!("name the suite file (health_test.yaml) after the plugin"),
+            };
+            test_plugin(&plugin, &cases, &sources)
+        }
         PluginCommand::List { sources } => list(&sources),
     }
 }
@@ -107,6 +116,45 @@ fn build_plugins(
     Ok(0)
 }
 
+/// The Lua script a `test` names: a `.lua` file, or a directory holding `health.lua`.
+fn lua_script(path: &Path) -> Option<PathBuf> {
+    if path.extension().is_some_and(|e| e == "lua") {
+        return Some(path.to_path_buf());
+    }
+    let script = path.join(scripts::HEALTH_SCRIPT);
+    script.is_file().then_some(script)
+}
+
+/// The health-lua plugin running one script, named `lua:<path>`.
+fn lua_plugin(
+    host: &PluginHost,
+    script: &Path,
+    sources: &PluginSources,
+) -> anyhow::Result<HealthPlugin> {
+    let source =
+        std::fs::read_to_string(script).with_context(|| format!("reading {}", script.display()))?;
+    let registry = build_registry(sources)?;
+    let template = registry.get(scripts::LUA_TEMPLATE).with_context(|| {
+        format!(
+            "running a Lua script needs the built-in {} plugin, which is not registered",
+            scripts::LUA_TEMPLATE
+        )
+    })?;
+    let component = template
+        .component_path()
+        .with_context(|| format!("plugin {} has no component", scripts::LUA_TEMPLATE))?;
+    let loaded = host.load_component_file(
+        scripts::LUA_TEMPLATE,
+        &component,
+        template.manifest.sha256.as_deref(),
+    )?;
+    let limits = CallLimits::HEALTH.with_overrides(&template.manifest.limits);
+    let settings = serde_json::json!({ "script": source }).to_string();
+    Ok(host
+        .health_plugin(&loaded, limits)?
+        .instance(&format!("lua:{}", script.display()), &settings))
+}
+
 /// Loads the plugin a `test` names.
 fn resolve_plugin(
     host: &PluginHost,
@@ -114,6 +162,9 @@ fn resolve_plugin(
     sources: &PluginSources,
 ) -> anyhow::Result<HealthPlugin> {
     let path = Path::new(plugin);
+    if let Some(script) = lua_script(path) {
+        return lua_plugin(host, &script, sources);
+    }
     let (name, component_path, sha256, manifest) = match path.extension().and_then(|e| e.to_str()) {
         Some("wasm") => {
             let name = path

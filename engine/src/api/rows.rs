@@ -1,0 +1,420 @@
+//! The fleet list's rows, each serialized once and reused for as long as its app and view show the same thing, so
+//! that a page of 1,000 apps is mostly a copy of cached bytes rather than 1,000 rows built and serialized per
+//! request.
+//!
+//! A cached row is checked against what it would show now ([`RowSource`], borrowed, nothing allocated) on every
+//! use, so a row is never stale, whoever changed the app or its view (the reconciler, the worker, an API write).
+
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use super::shapes::Application;
+use crate::app::{AppSpec, Env};
+use crate::reconcile::AppView;
+use crate::sync::operation::OperationPhase;
+use crate::sync::status::{HealthCode, SyncCode};
+
+/// Where an app comes from, as the list shows it: the repository (with `//path` inside it unless the path is the
+/// root) or, without a repository, the local path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Repository<'a> {
+    repo: Option<&'a str>,
+    path: &'a str,
+}
+
+impl Repository<'_> {
+    fn of(app: &AppSpec) -> Repository<'_> {
+        Repository {
+            repo: app.source.repo.as_deref(),
+            path: &app.source.path,
+        }
+    }
+
+    /// Whether `text` is what this repository is shown as.
+    fn is_shown_as(&self, text: &str) -> bool {
+        match self.repo {
+            Some(repo) if self.path == "." || self.path.is_empty() => text == repo,
+            Some(repo) => text
+                .strip_prefix(repo)
+                .and_then(|rest| rest.strip_prefix("//"))
+                .is_some_and(|path| path == self.path),
+            None => text == self.path,
+        }
+    }
+}
+
+impl std::fmt::Display for Repository<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.repo {
+            Some(repo) if self.path == "." || self.path.is_empty() => f.write_str(repo),
+            Some(repo) => write!(f, "{repo}//{}", self.path),
+            None => f.write_str(self.path),
+        }
+    }
+}
+
+/// What one app's row shows, borrowed from the app and the reconciler's view of it. The one place that maps an
+/// app to its row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RowSource<'a> {
+    name: &'a str,
+    namespace: &'a str,
+    org: Option<&'a str>,
+    env: Env,
+    role: Option<&'a str>,
+    repository: Repository<'a>,
+    version: Option<&'a str>,
+    running_version: Option<&'a str>,
+    health: HealthCode,
+    health_message: Option<&'a str>,
+    sync: SyncCode,
+    phase: Option<OperationPhase>,
+    endpoints: &'a [String],
+}
+
+impl<'a> RowSource<'a> {
+    /// The row of `app`, with its view when the reconciler has published one.
+    pub(crate) fn of(app: &'a AppSpec, view: Option<&'a AppView>) -> RowSource<'a> {
+        let status = view.and_then(|v| v.status.as_ref());
+        let (health, health_message) = match (status, view.and_then(|v| v.error.as_deref())) {
+            (Some(status), _) => (status.health.status, status.health.message.as_deref()),
+            (None, Some(error)) => (HealthCode::Unknown, Some(error)),
+            (None, None) => (HealthCode::Unknown, Some("not reconciled yet")),
+        };
+        RowSource {
+            name: &app.name,
+            namespace: &app.namespace,
+            org: app.org.as_deref(),
+            env: app.env,
+            role: app.role.as_deref(),
+            repository: Repository::of(app),
+            version: status.and_then(|s| s.declared_version.as_deref()),
+            running_version: status.and_then(|s| s.running_version.as_deref()),
+            health,
+            health_message,
+            sync: status.map_or(SyncCode::Unknown, |s| s.sync),
+            phase: view.and_then(|v| v.operation.as_ref()).map(|op| op.phase),
+            endpoints: view.map_or(&[], |v| v.endpoints.as_slice()),
+        }
+    }
+
+    /// The row, owned.
+    pub(crate) fn to_application(self) -> Application {
+        Application {
+            name: self.name.to_string(),
+            namespace: self.namespace.to_string(),
+            org: self.org.map(str::to_string),
+            env: self.env,
+            role: self.role.map(str::to_string),
+            repository: self.repository.to_string(),
+            version: self.version.map(str::to_string),
+            running_version: self.running_version.map(str::to_string),
+            health: self.health,
+            health_message: self.health_message.map(str::to_string),
+            sync: self.sync,
+            phase: self.phase,
+            endpoints: self.endpoints.to_vec(),
+        }
+    }
+
+    /// Whether `row` shows exactly this.
+    fn is_shown_by(&self, row: &Application) -> bool {
+        self.name == row.name
+            && self.namespace == row.namespace
+            && self.org == row.org.as_deref()
+            && self.env == row.env
+            && self.role == row.role.as_deref()
+            && self.repository.is_shown_as(&row.repository)
+            && self.version == row.version.as_deref()
+            && self.running_version == row.running_version.as_deref()
+            && self.health == row.health
+            && self.health_message == row.health_message.as_deref()
+            && self.sync == row.sync
+            && self.phase == row.phase
+            && self.endpoints == row.endpoints.as_slice()
+    }
+}
+
+/// One serialized row and what it shows.
+#[derive(Debug)]
+struct CachedRow {
+    row: Application,
+    json: Box<[u8]>,
+}
+
+/// The serialized rows of the fleet list, by app name.
+#[derive(Debug, Default)]
+pub(crate) struct FleetRows {
+    rows: RwLock<HashMap<String, CachedRow>>,
+}
+
+impl FleetRows {
+    /// A page of the list as JSON (`{"items":[...],"next":"..."}`, the shape of
+    /// [`ApplicationList`](super::shapes::ApplicationList)): the first `limit` of `sources`, and the cursor to the
+    /// rest when there is more. Cached rows that still show what their source says are copied, the others are
+    /// serialized and cached. Rows of apps that `is_app` no longer knows are dropped once the cache holds more
+    /// rows than there are `apps`.
+    pub(crate) fn page<'a>(
+        &self,
+        sources: impl Iterator<Item = RowSource<'a>>,
+        limit: usize,
+        apps: usize,
+        is_app: impl Fn(&str) -> bool,
+    ) -> Result<Vec<u8>, serde_json::Error> {
+        let mut sources = sources.peekable();
+        let mut fresh = Vec::new();
+        let mut written = 0;
+        let mut next = None;
+        let mut body = {
+            let cache = self
+                .rows
+                .read()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            // Rows are of similar sizes: the first one sizes the body.
+            let row_size = sources
+                .peek()
+                .and_then(|source| cache.get(source.name))
+                .map_or(256, |cached| cached.json.len() + 1);
+            let mut body = Vec::with_capacity(64 + row_size * limit.min(apps));
+            body.extend_from_slice(b"{\"items\":[");
+            let mut last = None;
+            for source in sources {
+                if written == limit {
+                    next = last;
+                    break;
+                }
+                if written > 0 {
+                    body.push(b',');
+                }
+                match cache.get(source.name) {
+                    Some(cached) if source.is_shown_by(&cached.row) => {
+                        body.extend_from_slice(&cached.json)
+                    }
+                    _ => {
+                        let row = source.to_application();
+                        let json = serde_json::to_vec(&row)?;
+                        body.extend_from_slice(&json);
+                        fresh.push(CachedRow {
+                            row,
+                            json: json.into_boxed_slice(),
+                        });
+                    }
+                }
+                written += 1;
+                last = Some(source.name);
+            }
+            body
+        };
+        body.push(b']');
+        if let Some(next) = next {
+            body.extend_from_slice(b",\"next\":");
+            serde_json::to_writer(&mut body, next)?;
+        }
+        body.push(b'}');
+        if !fresh.is_empty() {
+            let mut cache = self
+                .rows
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            for cached in fresh {
+                cache.insert(cached.row.name.clone(), cached);
+            }
+            if cache.len() > apps {
+                cache.retain(|name, _| is_app(name));
+            }
+        }
+        Ok(body)
+    }
+
+    /// How many rows are cached.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.rows
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::api::shapes::ApplicationList;
+    use crate::sync::observe::AppStatus;
+    use crate::sync::operation::{Operation, Trigger};
+    use crate::sync::status::AppHealth;
+
+    fn app(name: &str, repo: Option<&str>, path: &str) -> AppSpec {
+        let mut app: AppSpec = toml::from_str(&format!(
+            "name = {name:?}\norg = \"demo\"\nrole = \"web\"\ntype = \"yaml\"\nnamespace = \"shop\"\n\
+             source = {{ path = {path:?} }}\n"
+        ))
+        .unwrap();
+        app.source.repo = repo.map(str::to_string);
+        app
+    }
+
+    fn view() -> AppView {
+        let mut operation = Operation::start("op-1", "shop", Trigger::Manual);
+        operation.finish(OperationPhase::Succeeded, "done");
+        AppView {
+            status: Some(AppStatus {
+                sync: SyncCode::OutOfSync,
+                health: AppHealth {
+                    status: HealthCode::Degraded,
+                    message: Some("apps/Deployment shop/web: \"crash\" loop".into()),
+                },
+                resources: Vec::new(),
+                declared_version: Some("1.4.2".into()),
+                running_version: Some("1.4.1".into()),
+            }),
+            endpoints: vec!["https://shop.example".into()],
+            operation: Some(operation),
+            ..AppView::default()
+        }
+    }
+
+    /// The page as the list's own shape would serialize it.
+    fn expected_page(sources: &[RowSource<'_>], next: Option<&str>) -> Value {
+        serde_json::to_value(ApplicationList {
+            items: sources.iter().map(|s| s.to_application()).collect(),
+            next: next.map(str::to_string),
+        })
+        .unwrap()
+    }
+
+    fn page(rows: &FleetRows, sources: &[RowSource<'_>], limit: usize) -> Value {
+        let body = rows
+            .page(sources.iter().copied(), limit, sources.len(), |_| true)
+            .unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    #[test]
+    fn rows_show_the_view_and_the_repository_and_say_when_not_reconciled() {
+        let (with_repo, view) = (app("shop", Some("https://git/shop.git"), "deploy"), view());
+        let row = RowSource::of(&with_repo, Some(&view)).to_application();
+        assert_eq!(
+            serde_json::to_value(&row).unwrap(),
+            json!({
+                "name": "shop", "namespace": "shop", "org": "demo", "env": "main", "role": "web",
+                "repository": "https://git/shop.git//deploy", "version": "1.4.2", "runningVersion": "1.4.1",
+                "health": "degraded", "healthMessage": "apps/Deployment shop/web: \"crash\" loop",
+                "sync": "out-of-sync", "phase": "succeeded", "endpoints": ["https://shop.example"],
+            })
+        );
+        let root = app("root", Some("https://git/root.git"), ".");
+        assert_eq!(
+            RowSource::of(&root, None).to_application().repository,
+            "https://git/root.git"
+        );
+        let local = RowSource::of(&app("local", None, "/srv/apps/local"), None).to_application();
+        assert_eq!(local.repository, "/srv/apps/local");
+        assert_eq!(local.health, HealthCode::Unknown);
+        assert_eq!(local.health_message.as_deref(), Some("not reconciled yet"));
+        let failed = AppView {
+            error: Some("resolving the source: gone".into()),
+            ..AppView::default()
+        };
+        let row = RowSource::of(&root, Some(&failed)).to_application();
+        assert_eq!(
+            row.health_message.as_deref(),
+            Some("resolving the source: gone")
+        );
+        assert_eq!(row.sync, SyncCode::Unknown);
+    }
+
+    #[test]
+    fn a_row_is_shown_by_its_own_application_and_by_no_changed_one() {
+        let app = app("shop", Some("https://git/shop.git"), "deploy");
+        let view = view();
+        let source = RowSource::of(&app, Some(&view));
+        let row = source.to_application();
+        assert!(source.is_shown_by(&row));
+        let changes: [fn(&mut Application); 13] = [
+            |r| r.name.push('x'),
+            |r| r.namespace.push('x'),
+            |r| r.org = None,
+            |r| r.env = Env::Dev,
+            |r| r.role = None,
+            |r| r.repository = "https://git/shop.git//deplo".into(),
+            |r| r.version = Some("1.4.3".into()),
+            |r| r.running_version = None,
+            |r| r.health = HealthCode::Healthy,
+            |r| r.health_message = None,
+            |r| r.sync = SyncCode::Synced,
+            |r| r.phase = Some(OperationPhase::Running),
+            |r| r.endpoints.clear(),
+        ];
+        for (index, change) in changes.iter().enumerate() {
+            let mut changed = row.clone();
+            change(&mut changed);
+            assert!(
+                !source.is_shown_by(&changed),
+                "change {index} went unnoticed"
+            );
+        }
+    }
+
+    #[test]
+    fn a_page_is_the_list_shape_and_follows_every_change_of_a_view() {
+        let rows = FleetRows::default();
+        let apps = [
+            app("a", None, "/a"),
+            app("b", Some("https://git/b.git"), "x"),
+        ];
+        let mut views = [view(), AppView::default()];
+        let sources: Vec<RowSource<'_>> = apps
+            .iter()
+            .zip(&views)
+            .map(|(app, view)| RowSource::of(app, Some(view)))
+            .collect();
+        assert_eq!(page(&rows, &sources, 2), expected_page(&sources, None));
+        assert_eq!(rows.len(), 2);
+        // Served from the cache: the same answer; a shorter page names where the next one starts.
+        assert_eq!(page(&rows, &sources, 2), expected_page(&sources, None));
+        assert_eq!(
+            page(&rows, &sources, 1),
+            expected_page(&sources[..1], Some("a"))
+        );
+
+        views[0].operation.as_mut().unwrap().phase = OperationPhase::Running;
+        views[1].endpoints.push("http://b.example".into());
+        let sources: Vec<RowSource<'_>> = apps
+            .iter()
+            .zip(&views)
+            .map(|(app, view)| RowSource::of(app, Some(view)))
+            .collect();
+        let answered = page(&rows, &sources, 1000);
+        assert_eq!(answered, expected_page(&sources, None));
+        assert_eq!(answered["items"][0]["phase"], "running");
+        assert_eq!(answered["items"][1]["endpoints"][0], "http://b.example");
+
+        let empty = rows.page(std::iter::empty(), 10, 0, |_| false).unwrap();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&empty).unwrap(),
+            json!({"items": []})
+        );
+    }
+
+    #[test]
+    fn rows_of_apps_that_are_gone_are_dropped() {
+        let rows = FleetRows::default();
+        let apps = [
+            app("a", None, "/a"),
+            app("b", None, "/b"),
+            app("c", None, "/c"),
+        ];
+        let sources: Vec<RowSource<'_>> = apps.iter().map(|app| RowSource::of(app, None)).collect();
+        rows.page(sources.into_iter(), 10, 3, |_| true).unwrap();
+        assert_eq!(rows.len(), 3);
+        // "b" and "c" are gone; "d" is new, so the cache is written and swept.
+        let d = app("d", None, "/d");
+        let now = [RowSource::of(&apps[0], None), RowSource::of(&d, None)];
+        rows.page(now.into_iter(), 10, 2, |name| name == "a" || name == "d")
+            .unwrap();
+        assert_eq!(rows.len(), 2);
+    }
+}

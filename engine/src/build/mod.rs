@@ -1,0 +1,38 @@
+//! Building images from source: a `build-steer` plugin plans the build from the repository, a builder runs it,
+//! and when a build fails in a way the plugin recognises, the plugin revises the plan and the build runs again.
+//!
+//! - [`builder`]: the [`Builder`] interface, and what a build gives (an image with its digest, or the failed step
+//!   and its log);
+//! - [`buildkit`], [`podman`]: the backends for real use (`buildctl`; `podman` or `buildah`);
+//! - [`command`]: the backend that runs the plan's commands in a scratch copy of the checkout, no container;
+//! - [`steering`]: the loop: plan, build, steer, bounded attempts, every attempt in the log and the record, the
+//!   final plan kept for replay and an unchanged commit and plan reusing the last image;
+//! - [`checkout`]: the commit a build is of, and its context directory;
+//! - [`steerer`]: loading the app's steer plugin from the registry;
+//! - [`service`]: building an app as configured, for the deployer and `weft build`;
+//! - [`spec`]: an app's `[app.build]` settings.
+
+pub mod builder;
+pub mod buildkit;
+pub mod checkout;
+pub mod command;
+pub mod podman;
+mod process;
+pub mod service;
+pub mod spec;
+pub mod steerer;
+pub mod steering;
+
+pub use builder::{
+    BuildJob, BuildResult, Builder, BuilderError, BuiltImage, LogSink, StepFailure, StreamSink,
+};
+pub use buildkit::BuildkitBuilder;
+pub use command::CommandBuilder;
+pub use podman::PodmanBuilder;
+pub use service::{AppBuild, Builds};
+pub use spec::{BuildSpec, BuilderKind};
+pub use steerer::load_steerer;
+pub use steering::{
+    AttemptOutcome, BuildAttempt, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,
+    BuildState, DEFAULT_MAX_ATTEMPTS, Steering, Stop,
+};

@@ -1,0 +1,568 @@
+//! The steering loop: plan with the app's steerer, build, and on a failure hand the log back to the steerer and
+//! build its revised plan, up to a bounded number of attempts. Every attempt, its plan and the reason for it go
+//! to the log and into the returned [`BuildRecord`]; the plan that built is kept ([`BuildState`]) so later builds
+//! replay it instead of failing their way to it again, and an unchanged commit and plan reuse the last image.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use weft_sdk::{BuildFailure, BuildPlan, PluginError, RepoFacts, SteerDecision};
+
+use super::builder::{BuildJob, Builder, BuilderError, LogSink, StepFailure};
+use crate::plugin::{CallError, LoadError, SharedSource, SteerPlugin};
+use crate::source::{SourceLimits, SourceView};
+
+/// How many attempts a build gets unless the app says otherwise.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+/// How many lines of a failed build's log an error message quotes.
+pub const TAIL_IN_MESSAGE: usize = 20;
+
+/// What plans and steers a build: a `build-steer` plugin, or anything that answers like one.
+pub trait Steering: Send + Sync {
+    /// Its name, for logs and records.
+    fn name(&self) -> &str;
+
+    /// Proposes a plan for the repository in `source`.
+    fn plan(
+        &self,
+        facts: RepoFacts,
+        source: SharedSource,
+    ) -> impl Future<Output = Result<Result<BuildPlan, PluginError>, CallError>> + Send;
+
+    /// Revises `plan` after `failure`, or gives up.
+    fn steer(
+        &self,
+        facts: RepoFacts,
+        plan: BuildPlan,
+        failure: BuildFailure,
+        source: SharedSource,
+    ) -> impl Future<Output = Result<Result<SteerDecision, PluginError>, CallError>> + Send;
+}
+
+impl Steering for SteerPlugin {
+    fn name(&self) -> &str {
+        SteerPlugin::name(self)
+    }
+
+    fn plan(
+        &self,
+        facts: RepoFacts,
+        source: SharedSource,
+    ) -> impl Future<Output = Result<Result<BuildPlan, PluginError>, CallError>> + Send {
+        SteerPlugin::plan(self, facts, source)
+    }
+
+    fn steer(
+        &self,
+        facts: RepoFacts,
+        plan: BuildPlan,
+        failure: BuildFailure,
+        source: SharedSource,
+    ) -> impl Future<Output = Result<Result<SteerDecision, PluginError>, CallError>> + Send {
+        SteerPlugin::steer(self, facts, plan, failure, source)
+    }
+}
+
+/// One build to run with steering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildRequest {
+    /// The app.
+    pub app: String,
+    /// The pinned commit (or a local tree's digest): never a branch.
+    pub commit: String,
+    /// The app's directory in a checkout of `commit`.
+    pub context: PathBuf,
+    /// The parts of the plan the app's configuration fixes.
+    pub overrides: Vec<(String, String)>,
+    /// The image's name, without tag or digest.
+    pub image: String,
+    /// At most this many builds (at least 1).
+    pub max_attempts: u32,
+}
+
+/// What a successful build leaves for the next one: the plan to replay and the image to reuse.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildState {
+    /// The commit built.
+    pub commit: String,
+    /// The steerer that planned it.
+    pub steerer: String,
+    /// The builder backend that built it.
+    pub builder: String,
+    /// The image name it was pushed as.
+    pub image_name: String,
+    /// The plan the steerer proposed before any revision: when a later commit plans the same, the repository
+    /// has not changed in a way detection sees, and `plan` is replayed.
+    pub detected: BuildPlan,
+    /// The plan that built.
+    pub plan: BuildPlan,
+    /// Why `plan` differs from `detected` (the steering reasons, oldest first).
+    pub reasons: Vec<String>,
+    /// The image reference with its digest.
+    pub image: String,
+}
+
+/// How one attempt ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "result")]
+pub enum AttemptOutcome {
+    /// The image was built.
+    Built {
+        /// Its reference.
+        image: String,
+    },
+    /// The build failed.
+    Failed {
+        /// The step that failed.
+        step: String,
+        /// Its exit code.
+        exit_code: Option<i32>,
+        /// The tail of the log.
+        log_tail: String,
+    },
+}
+
+/// One attempt: the plan built and why it was that plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildAttempt {
+    /// 1 for the first.
+    pub number: u32,
+    /// Why this plan: detected, replayed, or the steerer's reason for the revision.
+    pub reason: String,
+    /// The plan.
+    pub plan: BuildPlan,
+    /// How it ended.
+    pub outcome: AttemptOutcome,
+}
+
+/// Everything a build did, successful or not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildRecord {
+    /// The app.
+    pub app: String,
+    /// The commit built.
+    pub commit: String,
+    /// The steerer.
+    pub steerer: String,
+    /// The builder backend.
+    pub builder: String,
+    /// The plan the steerer proposed for this commit, before any revision.
+    pub detected: Option<BuildPlan>,
+    /// The attempts, in order (none when the last image was reused).
+    pub attempts: Vec<BuildAttempt>,
+    /// The last plan: the one that built, or the last one tried.
+    pub plan: Option<BuildPlan>,
+    /// The image, when there is one.
+    pub image: Option<String>,
+    /// Whether the last build's image was reused, with no build.
+    pub reused: bool,
+    /// The steering reasons that led to `plan`, replayed ones included.
+    pub reasons: Vec<String>,
+}
+
+impl BuildRecord {
+    fn new(request: &BuildRequest, steerer: &str, builder: &str) -> Self {
+        BuildRecord {
+            app: request.app.clone(),
+            commit: request.commit.clone(),
+            steerer: steerer.to_string(),
+            builder: builder.to_string(),
+            detected: None,
+            attempts: Vec::new(),
+            plan: None,
+            image: None,
+            reused: false,
+            reasons: Vec::new(),
+        }
+    }
+
+    /// What a successful build leaves for the next one; `None` when it did not build.
+    pub fn state(&self, image_name: &str) -> Option<BuildState> {
+        Some(BuildState {
+            commit: self.commit.clone(),
+            steerer: self.steerer.clone(),
+            builder: self.builder.clone(),
+            image_name: image_name.to_string(),
+            detected: self.detected.clone()?,
+            plan: self.plan.clone()?,
+            reasons: self.reasons.clone(),
+            image: self.image.clone()?,
+        })
+    }
+}
+
+/// Why a build produced no image.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The source could not be resolved or checked out.
+    #[error("the source could not be checked out: {0}")]
+    Source(String),
+    /// No build-steer plugin serves the app's steer type.
+    #[error("no build-steer plugin for app type {app_type:?} (known: {known})")]
+    NoSteerer {
+        /// The type asked for.
+        app_type: String,
+        /// The types that have one.
+        known: String,
+    },
+    /// The plugin's manifest names no component.
+    #[error("plugin {0} has no component")]
+    NoComponent(String),
+    /// The plugin could not be loaded.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The plugin call failed (trap, deadline, memory, invalid plan).
+    #[error("{0}")]
+    Call(CallError),
+    /// The steerer could not plan the repository.
+    #[error("{plugin} cannot plan the build: {source}")]
+    Plan {
+        /// The steerer.
+        plugin: String,
+        /// Its error.
+        source: PluginError,
+    },
+    /// The steerer failed while revising a plan.
+    #[error("{plugin} failed while steering: {source}")]
+    Steer {
+        /// The steerer.
+        plugin: String,
+        /// Its error.
+        source: PluginError,
+    },
+    /// The steerer returned a plan that changes what the app's configuration fixes.
+    #[error(
+        "{plugin} returned a plan that changes the overridden {key}; overrides are kept as given"
+    )]
+    OverrideNotKept {
+        /// The steerer.
+        plugin: String,
+        /// The override.
+        key: String,
+    },
+    /// The steerer's revision is the plan that just failed.
+    #[error("{plugin} revised nothing ({reason}): the same plan would fail the same way")]
+    Unchanged {
+        /// The steerer.
+        plugin: String,
+        /// Its reason.
+        reason: String,
+    },
+    /// The builder could not run.
+    #[error(transparent)]
+    Builder(#[from] BuilderError),
+    /// The steerer gave up on a failure.
+    #[error(
+        "the build of {} at {} failed in the {} step (attempt {}) and {plugin} gave up: {reason}\n\
+         --- last lines of the build log ---\n{}",
+        .stop.app, .stop.commit, .stop.step, .stop.attempt, .stop.tail
+    )]
+    GaveUp {
+        /// Where it stopped.
+        stop: Box<Stop>,
+        /// The steerer.
+        plugin: String,
+        /// Why it gave up.
+        reason: String,
+    },
+    /// Every attempt failed.
+    #[error(
+        "the build of {} at {} failed {} times, the last in the {} step; no attempts left\n\
+         --- last lines of the build log ---\n{}",
+        .0.app, .0.commit, .0.attempt, .0.step, .0.tail
+    )]
+    Exhausted(Box<Stop>),
+}
+
+/// Where a build stopped: the app, the commit, the last attempt and its failed step, and the end of its log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// The app.
+    pub app: String,
+    /// The commit.
+    pub commit: String,
+    /// The attempt that failed last.
+    pub attempt: u32,
+    /// Its failed step.
+    pub step: String,
+    /// The last lines of its log.
+    pub tail: String,
+}
+
+/// A build that produced no image, with the record of what it tried.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct BuildFailed {
+    /// What was tried.
+    pub record: Box<BuildRecord>,
+    /// Why it stopped.
+    pub error: BuildError,
+}
+
+/// The last `lines` lines of a log.
+pub fn log_tail(log: &str, lines: usize) -> String {
+    let all: Vec<&str> = log.trim_end().lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+fn short(commit: &str) -> &str {
+    let commit = commit.trim_start_matches("sha256:");
+    &commit[..commit.len().min(12)]
+}
+
+/// The steering loop's collaborators for one build.
+pub struct BuildLoop<'a, S: Steering> {
+    /// Plans and steers.
+    pub steering: &'a S,
+    /// Builds.
+    pub builder: &'a dyn Builder,
+    /// Builds that may run at once (the deploy concurrency): one permit per build, held while it runs.
+    pub permits: &'a tokio::sync::Semaphore,
+    /// Where attempts, plans, reasons and build output are written.
+    pub log: &'a dyn LogSink,
+}
+
+impl<S: Steering> std::fmt::Debug for BuildLoop<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildLoop")
+            .field("steering", &self.steering.name())
+            .field("builder", &self.builder.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Steering> BuildLoop<'_, S> {
+    /// Builds `request`, replaying or reusing `previous` (the last successful build's state) where it applies.
+    pub async fn run(
+        &self,
+        request: &BuildRequest,
+        previous: Option<&BuildState>,
+    ) -> Result<BuildRecord, BuildFailed> {
+        let mut record = BuildRecord::new(request, self.steering.name(), self.builder.name());
+        match self.steer_and_build(request, previous, &mut record).await {
+            Ok(()) => Ok(record),
+            Err(error) => {
+                self.log
+                    .line(&format!("build failed: {}", first_line(&error)));
+                Err(BuildFailed {
+                    record: Box::new(record),
+                    error,
+                })
+            }
+        }
+    }
+
+    fn source(&self, request: &BuildRequest) -> Result<SharedSource, BuildError> {
+        let view = SourceView::open(&request.context, SourceLimits::default())
+            .map_err(|e| BuildError::Source(format!("{}: {e}", request.context.display())))?;
+        Ok(Arc::new(view))
+    }
+
+    fn check_overrides(&self, plan: &BuildPlan, facts: &RepoFacts) -> Result<(), BuildError> {
+        match weft_sdk::steer::overridden_field(plan, facts) {
+            Some(key) => Err(BuildError::OverrideNotKept {
+                plugin: self.steering.name().to_string(),
+                key,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    async fn steer_and_build(
+        &self,
+        request: &BuildRequest,
+        previous: Option<&BuildState>,
+        record: &mut BuildRecord,
+    ) -> Result<(), BuildError> {
+        let plugin = self.steering.name().to_string();
+        let facts = RepoFacts {
+            app: request.app.clone(),
+            commit: request.commit.clone(),
+            overrides: request.overrides.clone(),
+        };
+        self.log.line(&format!(
+            "build of {} at {}: planning with {plugin}, building with {}",
+            request.app,
+            request.commit,
+            self.builder.name()
+        ));
+        let detected = self
+            .steering
+            .plan(facts.clone(), self.source(request)?)
+            .await
+            .map_err(BuildError::Call)?
+            .map_err(|source| BuildError::Plan {
+                plugin: plugin.clone(),
+                source,
+            })?;
+        self.check_overrides(&detected, &facts)?;
+        record.detected = Some(detected.clone());
+        let comparable = previous.filter(|p| {
+            p.detected == detected
+                && p.steerer == plugin
+                && p.builder == self.builder.name()
+                && p.image_name == request.image
+        });
+        if let Some(last) = comparable.filter(|p| p.commit == request.commit) {
+            self.log.line(&format!(
+                "reusing {}: the commit and the plan are those of the last build",
+                last.image
+            ));
+            record.plan = Some(last.plan.clone());
+            record.image = Some(last.image.clone());
+            record.reasons = last.reasons.clone();
+            record.reused = true;
+            return Ok(());
+        }
+        let (mut plan, mut reason) = match comparable {
+            Some(last) if last.plan != detected => {
+                record.reasons = last.reasons.clone();
+                (
+                    last.plan.clone(),
+                    format!(
+                        "replayed: the plan that built {} ({})",
+                        short(&last.commit),
+                        last.reasons.join("; ")
+                    ),
+                )
+            }
+            _ => (detected, format!("detected by {plugin}")),
+        };
+        let max_attempts = request.max_attempts.max(1);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            record.plan = Some(plan.clone());
+            self.log.line(&format!(
+                "attempt {attempt}/{max_attempts}: {}",
+                plan.summary()
+            ));
+            self.log.line(&format!("  why: {reason}"));
+            let job = BuildJob {
+                app: request.app.clone(),
+                commit: request.commit.clone(),
+                context: request.context.clone(),
+                plan: plan.clone(),
+                image: request.image.clone(),
+                attempt,
+            };
+            let result = {
+                let _permit =
+                    self.permits.acquire().await.map_err(|e| {
+                        BuildError::Source(format!("the build queue is closed: {e}"))
+                    })?;
+                self.builder.build(&job, self.log).await?
+            };
+            let failure = match result {
+                Ok(image) => {
+                    self.log
+                        .line(&format!("attempt {attempt} built {}", image.reference));
+                    record.attempts.push(BuildAttempt {
+                        number: attempt,
+                        reason,
+                        plan,
+                        outcome: AttemptOutcome::Built {
+                            image: image.reference.clone(),
+                        },
+                    });
+                    record.image = Some(image.reference);
+                    return Ok(());
+                }
+                Err(failure) => failure,
+            };
+            let StepFailure {
+                step,
+                exit_code,
+                log,
+            } = failure;
+            self.log.line(&format!(
+                "attempt {attempt} failed in the {step} step{}",
+                exit_code
+                    .map(|c| format!(" (exit code {c})"))
+                    .unwrap_or_default()
+            ));
+            record.attempts.push(BuildAttempt {
+                number: attempt,
+                reason,
+                plan: plan.clone(),
+                outcome: AttemptOutcome::Failed {
+                    step: step.clone(),
+                    exit_code,
+                    log_tail: log.clone(),
+                },
+            });
+            let stop = |step: String| {
+                Box::new(Stop {
+                    app: request.app.clone(),
+                    commit: request.commit.clone(),
+                    attempt,
+                    step,
+                    tail: log_tail(&log, TAIL_IN_MESSAGE),
+                })
+            };
+            if attempt >= max_attempts {
+                return Err(BuildError::Exhausted(stop(step)));
+            }
+            let decision = self
+                .steering
+                .steer(
+                    facts.clone(),
+                    plan.clone(),
+                    BuildFailure {
+                        attempt,
+                        step: step.clone(),
+                        exit_code,
+                        log: log.clone(),
+                    },
+                    self.source(request)?,
+                )
+                .await
+                .map_err(BuildError::Call)?
+                .map_err(|source| BuildError::Steer {
+                    plugin: plugin.clone(),
+                    source,
+                })?;
+            match decision {
+                SteerDecision::GiveUp(why) => {
+                    self.log.line(&format!("{plugin} gave up: {why}"));
+                    return Err(BuildError::GaveUp {
+                        stop: stop(step),
+                        plugin,
+                        reason: why,
+                    });
+                }
+                SteerDecision::Retry(revision) => {
+                    self.check_overrides(&revision.plan, &facts)?;
+                    if revision.plan == plan {
+                        return Err(BuildError::Unchanged {
+                            plugin,
+                            reason: revision.reason,
+                        });
+                    }
+                    self.log
+                        .line(&format!("{plugin} revised the plan: {}", revision.reason));
+                    record.reasons.push(revision.reason.clone());
+                    plan = revision.plan;
+                    reason = format!("revised by {plugin}: {}", revision.reason);
+                }
+            }
+        }
+    }
+}
+
+fn first_line(error: &BuildError) -> String {
+    error
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,209 @@
+//! Scripts run natively, without Wasm: the dialect, the libraries, the sandbox and the verdict rules.
+
+use serde_json::json;
+use weft_sdk::{Health, Status};
+
+use super::*;
+
+fn check(script: &str, object: serde_json::Value) -> Option<Health> {
+    run_check(script, &object)
+}
+
+fn message(script: &str) -> String {
+    check(script, json!({}))
+        .map(|h| h.message)
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_argo_style_script_reads_conditions_with_goto() {
+    let script = r#"
+local hs = {}
+if obj.status ~= nil and obj.status.conditions ~= nil then
+  for i, condition in ipairs(obj.status.conditions) do
+    if condition.type ~= "Ready" then
+      goto continue
+    end
+    if condition.status == "True" then
+      hs.status = "Healthy"
+    else
+      hs.status = "Degraded"
+    end
+    hs.message = condition.message
+    do return hs end
+    ::continue::
+  end
+end
+hs.status = "Progressing"
+hs.message = "Waiting for the Ready condition"
+return hs
+"#;
+    let ready = json!({"status": {"conditions": [
+        {"type": "Synced", "status": "False", "message": "no"},
+        {"type": "Ready", "status": "True", "message": "all good"}
+    ]}});
+    assert_eq!(check(script, ready), Some(Health::healthy("all good")));
+    let failed = json!({"status": {"conditions": [{"type": "Ready", "status": "False", "message": "broken"}]}});
+    assert_eq!(check(script, failed), Some(Health::degraded("broken")));
+    assert_eq!(
+        check(script, json!({"status": null})),
+        Some(Health::progressing("Waiting for the Ready condition"))
+    );
+}
+
+#[test]
+fn json_null_is_nil_and_arrays_start_at_one() {
+    let script = r#"return {status = "Healthy", message =
+  tostring(obj.a == nil) .. " " .. obj.list[1] .. " " .. tostring(obj.list[2]) .. " " .. obj.list[3] .. " " ..
+  #obj.empty .. " " .. obj.n .. " " .. obj.f .. " " .. tostring(obj.yes)}"#;
+    let verdict = check(
+        script,
+        json!({"a": null, "list": ["x", null, "z"], "empty": [], "n": 3, "f": 1.5, "yes": true}),
+    );
+    assert_eq!(verdict, Some(Health::healthy("true x nil z 0 3 1.5 true")));
+}
+
+#[test]
+fn lua_5_1_helpers_and_the_string_library_are_there() {
+    let script = r#"
+local t = {"a", "b", "c"}
+local x, y = unpack(t)
+local found = string.find("Available: 3/3", "3/3", 1, true)
+local cap = string.match("progress 42%", "(%d+)%%")
+local parts = {}
+for w in string.gmatch("a,b,c", "[^,]+") do table.insert(parts, w) end
+return {status = "Healthy", message = table.getn(t) .. x .. y .. found .. cap .. table.concat(parts, "-") ..
+  string.format("%s=%d", "n", 7) .. string.upper("ok") .. math.floor(2.7)}"#;
+    assert_eq!(message(script), "3ab1242a-b-cn=7OK2");
+}
+
+#[test]
+fn the_safe_os_has_time_clock_and_date_only() {
+    let script = r#"
+local os2 = require("os")
+local stamp = os.time({year = 2024, month = 1, day = 2, hour = 3, min = 4, sec = 5})
+return {status = "Healthy", message = tostring(os2 == os) .. " " .. stamp .. " " ..
+  os.date("!%Y-%m-%dT%H:%M:%SZ", stamp) .. " " .. tostring(os.time() > stamp) .. " " ..
+  type(os.clock()) .. " " .. tostring(os.execute) .. " " .. tostring(os.getenv) .. " " .. tostring(os.remove) ..
+  " " .. tostring(io) .. " " .. tostring(dofile) .. " " .. tostring(loadfile) .. " " .. os.date("%c", 0) ..
+  " " .. os.time({year = 2024, month = 13, day = 0, hour = 0}) .. " " .. os.date("*t", stamp).yday}"#;
+    assert_eq!(
+        message(script),
+        "true 1704164645 2024-01-02T03:04:05Z true number nil nil nil nil nil nil Thu Jan  1 00:00:00 1970 1735603200 2"
+    );
+}
+
+#[test]
+fn require_of_anything_but_os_fails() {
+    let verdict = check(
+        r#"local io = require("io") return {status = "Healthy"}"#,
+        json!({}),
+    );
+    let verdict = verdict.unwrap();
+    assert_eq!(verdict.status, Status::Unknown);
+    assert!(
+        verdict.message.contains("module 'io' not found"),
+        "{verdict:?}"
+    );
+}
+
+#[test]
+fn the_returned_value_follows_argo_cds_rules() {
+    assert_eq!(check("return nil", json!({})), None);
+    assert_eq!(check("local x = 1", json!({})), None);
+    assert_eq!(check("return {}", json!({})), None);
+    assert_eq!(
+        check(r#"return {status = "Fine", message = "x"}"#, json!({})),
+        Some(Health::unknown(INVALID_STATUS))
+    );
+    assert_eq!(
+        check(r#"return {status = "healthy"}"#, json!({})),
+        Some(Health::unknown(INVALID_STATUS))
+    );
+    assert_eq!(
+        check(r#"return {message = "only a message"}"#, json!({})),
+        Some(Health::unknown(INVALID_STATUS))
+    );
+    assert_eq!(
+        check(r#"return "Healthy""#, json!({})),
+        Some(Health::unknown(
+            "expect table output from Lua script, not string"
+        ))
+    );
+    assert_eq!(
+        check(r#"return {status = "Suspended"}"#, json!({})),
+        Some(Health::suspended(""))
+    );
+    assert_eq!(
+        check(r#"return {status = "Degraded", message = 3}"#, json!({})),
+        Some(Health::degraded("3"))
+    );
+}
+
+#[test]
+fn lua_errors_are_unknown_with_the_lua_message() {
+    let runtime = check("local x = nil\nreturn x.y", json!({})).unwrap();
+    assert_eq!(runtime.status, Status::Unknown);
+    assert!(
+        runtime.message.starts_with("health.lua:2:") && runtime.message.contains("nil value"),
+        "{runtime:?}"
+    );
+    let raised = check(r#"error("custom failure")"#, json!({})).unwrap();
+    assert_eq!(raised, Health::unknown("health.lua:1: custom failure"));
+    let syntax = check("return {status = ", json!({})).unwrap();
+    assert_eq!(syntax.status, Status::Unknown);
+    assert!(syntax.message.contains("health.lua:1:"), "{syntax:?}");
+}
+
+#[test]
+fn load_takes_source_but_never_bytecode() {
+    let script = r#"
+local f = load("return 1 + 1")
+local ok = pcall(load, string.dump(function() return 1 end))
+local g, err = load(string.dump(function() return 1 end))
+return {status = "Healthy", message = f() .. " " .. tostring(g) .. " " .. tostring(err ~= nil)}"#;
+    assert_eq!(message(script), "2 nil true");
+}
+
+#[test]
+fn a_batch_compiles_once_and_each_check_still_starts_fresh() {
+    let script =
+        r#"seen = (seen or 0) + 1 return {status = "Healthy", message = obj.n .. ":" .. seen}"#;
+    for n in 0..3 {
+        assert_eq!(
+            check(script, json!({"n": n})),
+            Some(Health::healthy(format!("{n}:1")))
+        );
+    }
+    // A runtime error from the cached bytecode still names the line.
+    let failing = "local x = nil\nreturn x.y";
+    for _ in 0..2 {
+        let verdict = check(failing, json!({})).unwrap();
+        assert!(verdict.message.starts_with("health.lua:2:"), "{verdict:?}");
+    }
+}
+
+#[test]
+fn every_check_gets_a_fresh_state() {
+    let script =
+        r#"counter = (counter or 0) + 1 return {status = "Healthy", message = tostring(counter)}"#;
+    assert_eq!(message(script), "1");
+    assert_eq!(message(script), "1");
+}
+
+#[test]
+fn the_plugin_reads_its_script_from_the_settings() {
+    let obj =
+        weft_sdk::Object::new(json!({"apiVersion": "example.com/v1", "kind": "Widget"})).unwrap();
+    let settings = json!({"script": "return {status = 'Healthy', message = obj.kind}"}).to_string();
+    let verdict = weft_sdk::settings::with_settings(&settings, || {
+        weft_sdk::testing::assess::<LuaHealth>(&obj)
+    });
+    assert_eq!(verdict, Ok(Some(Health::healthy("Widget"))));
+    let missing = weft_sdk::testing::assess::<LuaHealth>(&obj).unwrap_err();
+    assert!(missing.message.contains("configured with"), "{missing}");
+    let bad = weft_sdk::settings::with_settings("{\"scrpt\": 1}", || {
+        weft_sdk::testing::assess::<LuaHealth>(&obj)
+    });
+    assert!(bad.unwrap_err().message.contains("settings must be"));
+}

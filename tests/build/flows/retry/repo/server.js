@@ -1,0 +1,1 @@
+require("http").createServer((_, res) => res.end("shop")).listen(process.env.PORT);

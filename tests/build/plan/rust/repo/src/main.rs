@@ -1,0 +1,3 @@
+fn main() {
+    println!("listening on :8080");
+}
