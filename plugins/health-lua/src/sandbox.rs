@@ -2,7 +2,7 @@
 //!
 //! - Lua 5.2 mode: Lua 5.1's semantics (one number type, 5.1's string library) plus `goto`, which is the dialect
 //!   of Argo CD's gopher-lua. `unpack` and `table.getn` are defined for scripts written for 5.1.
-//! - Libraries: base, table, string, math, and an `os` of `time`, `clock` and `date` only (see [`crate::os`]).
+//! - Libraries: base, table, string, math, and an `os` of `time`, `clock` and `date` only (written in `os.rs`).
 //!   `os.time()` is the host's clock when the call started, `os.clock()` the time the call has run, and `os.date`
 //!   formats in UTC.
 //! - No `io` (it is not even built), no `dofile` or `loadfile`. `load` and `loadstring` take Lua source only, never

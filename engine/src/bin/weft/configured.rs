@@ -1,5 +1,5 @@
-//! The plugin registry a configuration asks for: the built-in plugins unless turned off, then its plugin
-//! directories as user plugins.
+//! The plugin registry a configuration asks for: the built-in plugins unless turned off, its plugin directories
+//! as user plugins, then its `[health]` Lua scripts and CEL checks.
 
 use anyhow::Context as _;
 use weft_engine::config::Config;
@@ -20,5 +20,7 @@ pub(crate) fn registry(sources: &PluginSources, config: &Config) -> anyhow::Resu
             .add_dir(dir, Provenance::User)
             .with_context(|| format!("loading user plugins from {}", dir.display()))?;
     }
+    weft_engine::health::scripts::add_configured_checks(&mut registry, &config.health)
+        .context("loading the configuration's [health] checks")?;
     Ok(registry)
 }
