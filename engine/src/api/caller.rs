@@ -1,6 +1,8 @@
 //! The caller of a request: resolved from its bearer token (a Weft token or an OIDC JWT), rate limited per
 //! principal. Anything that cannot be resolved is a 401.
 
+use std::sync::Arc;
+
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
@@ -13,10 +15,13 @@ use crate::auth::Principal;
 #[derive(Debug, Clone)]
 pub struct Caller(pub Principal);
 
-impl FromRequestParts<ApiState> for Caller {
+impl FromRequestParts<Arc<ApiState>> for Caller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<ApiState>,
+    ) -> Result<Self, ApiError> {
         let header = match parts.headers.get(AUTHORIZATION) {
             None => None,
             Some(value) => Some(

@@ -1,6 +1,7 @@
 //! The fleet: every app the caller may see, as a list row (from the reconciler's latest views, each row serialized
 //! once per change, so the list is cheap however large the fleet) and as the GitOps plane shows it (with history).
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::rows::{FleetRows, RowSource};
+use super::rows::{FleetRows, PageKey, RowSource};
 use super::shapes::{GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
 use super::{ApiError, ApiState, Caller, MAX_PAGE};
 use crate::app::AppSpec;
@@ -49,8 +50,8 @@ pub(crate) struct FleetState {
     views: AppViews,
 }
 
-impl FromRef<ApiState> for FleetState {
-    fn from_ref(state: &ApiState) -> Self {
+impl FromRef<Arc<ApiState>> for FleetState {
+    fn from_ref(state: &Arc<ApiState>) -> Self {
         FleetState {
             apps: state.server.apps.clone(),
             views: state.server.views.clone(),
@@ -71,11 +72,21 @@ fn with_views_after<'a>(
     );
     let mut views = views.range::<str, _>(range).peekable();
     apps.range::<str, _>(range).map(move |(name, app)| {
-        while views.next_if(|(view, _)| *view < name).is_some() {}
-        let view = views
-            .next_if(|(view, _)| *view == name)
-            .map(|(_, view)| view);
-        (app, view)
+        // One comparison per step: skip views of apps that are gone, stop at this app's.
+        while let Some((view_of, view)) = views.peek() {
+            match view_of.cmp(&name) {
+                Ordering::Less => {
+                    views.next();
+                }
+                Ordering::Equal => {
+                    let view = *view;
+                    views.next();
+                    return (app, Some(view));
+                }
+                Ordering::Greater => break,
+            }
+        }
+        (app, None)
     })
 }
 
@@ -100,8 +111,13 @@ pub(crate) async fn applications(
     let visible = with_views_after(&apps, &views, page.after.as_deref())
         .filter(|(app, _)| caller.0.can_read(app.org.as_deref()))
         .map(|(app, view)| RowSource::of(app, view));
+    let key = PageKey {
+        scope: caller.0.org(),
+        after: page.after.as_deref(),
+        limit,
+    };
     let body = rows
-        .page(visible, limit, apps.len(), |name| apps.contains_key(name))
+        .page(key, visible, apps.len(), |name| apps.contains_key(name))
         .map_err(|e| ApiError::internal("serializing the fleet list", e))?;
     Ok(([(CONTENT_TYPE, "application/json")], body).into_response())
 }
@@ -173,7 +189,23 @@ pub(crate) async fn gitops(
 
 #[cfg(test)]
 mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use http_body_util::BodyExt as _;
+    use serde_json::Value;
+    use tower::ServiceExt as _;
+
     use super::*;
+    use crate::auth::{AuthConfig, Authenticator, Principal, RateLimitConfig, RateLimiter};
+    use crate::deploy::Deployer;
+    use crate::logs::LogStore;
+    use crate::plugin::{HostConfig, PluginHost};
+    use crate::queue::Queue;
+    use crate::registry::Registry;
+    use crate::server::ServerState;
+    use crate::source::GitSources;
+    use crate::store::Store;
+    use crate::sync::operation::{Operation, OperationPhase, Trigger};
 
     fn app(name: &str) -> AppSpec {
         toml::from_str(&format!(
@@ -225,5 +257,187 @@ mod tests {
         );
         assert_eq!(joined(Some("e")), vec![]);
         assert!(with_views_after(&apps, &BTreeMap::new(), None).all(|(_, view)| view.is_none()));
+    }
+
+    /// The API over `apps` apps named `app-00`, `app-01`... (even ones of org `acme`, odd ones of `other`), each
+    /// with a view; an admin's token and an `acme` member's.
+    struct Fleet {
+        router: axum::Router,
+        apps: AppDirectory,
+        views: AppViews,
+        admin: String,
+        member: String,
+        _dir: tempfile::TempDir,
+        _simulator: weft_sim::Simulator,
+    }
+
+    impl Fleet {
+        async fn new(apps: usize) -> Fleet {
+            let dir = tempfile::tempdir().unwrap();
+            let store = Store::open("sqlite::memory:").await.unwrap();
+            let simulator = weft_sim::Simulator::new(weft_sim::SimConfig::fast());
+            let logs = LogStore::default();
+            let deployer = Deployer::for_cluster(
+                simulator.client(),
+                PluginHost::new(HostConfig::default()).unwrap(),
+                Arc::new(Registry::new()),
+                GitSources::new(dir.path().join("git"), 1 << 20),
+                None,
+                logs.clone(),
+            );
+            let mut directory = BTreeMap::new();
+            let mut views = BTreeMap::new();
+            for index in 0..apps {
+                let mut spec = app(&format!("app-{index:02}"));
+                spec.org = Some(if index % 2 == 0 { "acme" } else { "other" }.to_string());
+                views.insert(spec.name.clone(), view(&format!("rev-{index}")));
+                directory.insert(spec.name.clone(), spec);
+            }
+            let apps: AppDirectory = Arc::new(tokio::sync::RwLock::new(directory));
+            let views: AppViews = Arc::new(tokio::sync::RwLock::new(views));
+            let server = ServerState {
+                store: store.clone(),
+                queue: Queue::new(store.clone()),
+                deployer,
+                apps: apps.clone(),
+                views: views.clone(),
+                logs,
+                client: simulator.client(),
+                ready: tokio::sync::watch::channel(true).1,
+            };
+            let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
+                .await
+                .unwrap();
+            let acme = Principal::member("", "acme").unwrap();
+            let (_, member) = crate::auth::create_token(&store, &acme, "acme")
+                .await
+                .unwrap();
+            let unlimited = RateLimitConfig {
+                requests_per_second: 100_000,
+                burst: 100_000,
+            };
+            let router = super::super::router(ApiState {
+                server,
+                auth: Arc::new(Authenticator::new(&AuthConfig::default(), store).unwrap()),
+                limiter: Arc::new(RateLimiter::new(&unlimited)),
+            });
+            Fleet {
+                router,
+                apps,
+                views,
+                admin,
+                member,
+                _dir: dir,
+                _simulator: simulator,
+            }
+        }
+
+        async fn get(&self, token: &str, path: &str) -> (StatusCode, Vec<u8>) {
+            let request = Request::get(path)
+                .header("authorization", format!("Bearer {token}"))
+                .body(Body::empty())
+                .unwrap();
+            let response = self.router.clone().oneshot(request).await.unwrap();
+            let status = response.status();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (status, body.to_vec())
+        }
+
+        async fn list(&self, token: &str, path: &str) -> Value {
+            let (status, body) = self.get(token, path).await;
+            assert_eq!(
+                status,
+                StatusCode::OK,
+                "{path}: {}",
+                String::from_utf8_lossy(&body)
+            );
+            serde_json::from_slice(&body).unwrap()
+        }
+
+        /// Every page of `limit` apps, following `next`: the names, page by page.
+        async fn pages(&self, token: &str, limit: usize) -> Vec<Vec<String>> {
+            let mut pages = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let path = match &after {
+                    Some(after) => format!("/v1/deploy/applications?limit={limit}&after={after}"),
+                    None => format!("/v1/deploy/applications?limit={limit}"),
+                };
+                let page = self.list(token, &path).await;
+                pages.push(
+                    page["items"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|item| item["name"].as_str().unwrap().to_string())
+                        .collect(),
+                );
+                match page["next"].as_str() {
+                    Some(next) => after = Some(next.to_string()),
+                    None => return pages,
+                }
+            }
+        }
+    }
+
+    fn names(range: impl Iterator<Item = usize>) -> Vec<String> {
+        range.map(|index| format!("app-{index:02}")).collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn the_list_pages_through_the_callers_apps_and_follows_every_change() {
+        let fleet = Fleet::new(25).await;
+        assert_eq!(
+            fleet.pages(&fleet.admin, 10).await,
+            vec![names(0..10), names(10..20), names(20..25)]
+        );
+        assert_eq!(fleet.pages(&fleet.admin, 25).await, vec![names(0..25)]);
+        // A member sees its org's apps only, paged the same way.
+        let acme: Vec<String> = names((0..25).step_by(2));
+        assert_eq!(
+            fleet.pages(&fleet.member, 5).await,
+            acme.chunks(5).map(<[String]>::to_vec).collect::<Vec<_>>()
+        );
+        let page = fleet.list(&fleet.member, "/v1/deploy/applications").await;
+        assert!(
+            page["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|item| item["org"] == "acme")
+        );
+        assert!(page.get("next").is_none());
+
+        // The same answer twice, then every kind of change shows at once.
+        let (_, first) = fleet.get(&fleet.admin, "/v1/deploy/applications").await;
+        let (_, again) = fleet.get(&fleet.admin, "/v1/deploy/applications").await;
+        assert_eq!(first, again);
+        {
+            let mut views = fleet.views.write().await;
+            let mut operation = Operation::start("op", "app-03", Trigger::Manual);
+            operation.phase = OperationPhase::Running;
+            views.get_mut("app-03").unwrap().operation = Some(operation);
+            views.remove("app-04");
+        }
+        fleet
+            .apps
+            .write()
+            .await
+            .insert("app-99".into(), app("app-99"));
+        fleet.apps.write().await.remove("app-00");
+        let page = fleet.list(&fleet.admin, "/v1/deploy/applications").await;
+        let items = page["items"].as_array().unwrap();
+        assert_eq!(items.len(), 25);
+        assert_eq!(items[0]["name"], "app-01");
+        assert_eq!(items[2]["name"], "app-03");
+        assert_eq!(items[2]["phase"], "running");
+        assert_eq!(items[3]["name"], "app-04");
+        assert_eq!(items[3]["healthMessage"], "not reconciled yet");
+        assert_eq!(items[24]["name"], "app-99");
+
+        let (status, _) = fleet
+            .get(&fleet.admin, "/v1/deploy/applications?limit=0")
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
     }
 }

@@ -18,7 +18,7 @@ pub mod shapes;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRef, MatchedPath, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -49,6 +49,14 @@ pub struct ApiState {
 impl std::fmt::Debug for ApiState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApiState").finish_non_exhaustive()
+    }
+}
+
+/// The router holds the state behind one handle (axum hands every request its own copy of the state: this makes
+/// the copy one reference count, not one per part); handlers take what they need from it.
+impl FromRef<Arc<ApiState>> for ApiState {
+    fn from_ref(shared: &Arc<ApiState>) -> ApiState {
+        ApiState::clone(shared)
     }
 }
 
@@ -99,7 +107,7 @@ pub fn router(state: ApiState) -> Router {
         .layer(Extension(Arc::new(rows::FleetRows::default())))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(count_requests))
-        .with_state(state)
+        .with_state(Arc::new(state))
 }
 
 /// Counts every request by route template, method and status.

@@ -1,12 +1,16 @@
 //! The fleet list's rows, each serialized once and reused for as long as its app and view show the same thing, so
-//! that a page of 1,000 apps is mostly a copy of cached bytes rather than 1,000 rows built and serialized per
-//! request.
+//! that a page of 1,000 apps costs 1,000 comparisons rather than 1,000 rows built and serialized per request; a
+//! page whose rows are all the ones it was last built from is answered with the same bytes.
 //!
 //! A cached row is checked against what it would show now ([`RowSource`], borrowed, nothing allocated) on every
 //! use, so a row is never stale, whoever changed the app or its view (the reconciler, the worker, an API write).
 
-use std::collections::HashMap;
-use std::sync::RwLock;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::sync::{Arc, Mutex, RwLock};
+
+use axum::body::Bytes;
 
 use super::shapes::Application;
 use crate::app::{AppSpec, Env};
@@ -142,87 +146,179 @@ struct CachedRow {
     json: Box<[u8]>,
 }
 
-/// The serialized rows of the fleet list, by app name.
+/// Which page a request asks for: the caller's scope (its org; `None` for an admin, who sees every app), the
+/// cursor, and the size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PageKey<'a> {
+    /// The org of a member; `None` for an admin.
+    pub(crate) scope: Option<&'a str>,
+    /// The `after` cursor.
+    pub(crate) after: Option<&'a str>,
+    /// The most rows.
+    pub(crate) limit: usize,
+}
+
+/// A page answered before: its rows (exactly those cached at the time) and its body.
+#[derive(Debug)]
+struct CachedPage {
+    scope: Option<String>,
+    after: Option<String>,
+    limit: usize,
+    rows: Vec<Arc<CachedRow>>,
+    next: Option<String>,
+    body: Bytes,
+}
+
+impl CachedPage {
+    fn is_for(&self, key: &PageKey<'_>) -> bool {
+        self.limit == key.limit
+            && self.scope.as_deref() == key.scope
+            && self.after.as_deref() == key.after
+    }
+}
+
+/// The most pages kept; past it, the pages are forgotten and cached again as they are asked for.
+const MAX_PAGES: usize = 16;
+
+/// `{"items":[ROW,...],"next":NEXT}` from serialized rows.
+fn page_body(rows: &[Arc<CachedRow>], next: Option<&str>) -> Result<Bytes, serde_json::Error> {
+    let size: usize = rows.iter().map(|row| row.json.len() + 1).sum();
+    let mut body = Vec::with_capacity(32 + size + next.map_or(0, str::len));
+    body.extend_from_slice(b"{\"items\":[");
+    for (index, row) in rows.iter().enumerate() {
+        if index > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(&row.json);
+    }
+    body.push(b']');
+    if let Some(next) = next {
+        body.extend_from_slice(b",\"next\":");
+        serde_json::to_writer(&mut body, next)?;
+    }
+    body.push(b'}');
+    Ok(Bytes::from(body))
+}
+
+/// The serialized rows of the fleet list, by app name, and the latest pages built from them.
 #[derive(Debug, Default)]
 pub(crate) struct FleetRows {
-    rows: RwLock<HashMap<String, CachedRow>>,
+    rows: RwLock<BTreeMap<String, Arc<CachedRow>>>,
+    pages: Mutex<Vec<Arc<CachedPage>>>,
 }
 
 impl FleetRows {
     /// A page of the list as JSON (`{"items":[...],"next":"..."}`, the shape of
-    /// [`ApplicationList`](super::shapes::ApplicationList)): the first `limit` of `sources`, and the cursor to the
-    /// rest when there is more. Cached rows that still show what their source says are copied, the others are
-    /// serialized and cached. Rows of apps that `is_app` no longer knows are dropped once the cache holds more
-    /// rows than there are `apps`.
+    /// [`ApplicationList`](super::shapes::ApplicationList)): the first `key.limit` of `sources` (in name order),
+    /// and the cursor to the rest when there is more.
+    ///
+    /// Each row is checked against its source: a cached row that still shows it is reused, any other is serialized
+    /// and cached. When every row is the one the same page was last built from, that page's body is answered as it
+    /// is. Rows of apps that `is_app` no longer knows are dropped once the cache holds more rows than there are
+    /// `apps`.
     pub(crate) fn page<'a>(
         &self,
+        key: PageKey<'_>,
         sources: impl Iterator<Item = RowSource<'a>>,
-        limit: usize,
         apps: usize,
         is_app: impl Fn(&str) -> bool,
-    ) -> Result<Vec<u8>, serde_json::Error> {
+    ) -> Result<Bytes, serde_json::Error> {
         let mut sources = sources.peekable();
+        let mut rows: Vec<Arc<CachedRow>> = Vec::with_capacity(key.limit.min(apps));
         let mut fresh = Vec::new();
-        let mut written = 0;
         let mut next = None;
-        let mut body = {
+        {
             let cache = self
                 .rows
                 .read()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            // Rows are of similar sizes: the first one sizes the body.
-            let row_size = sources
+            // Sources come in name order, as the cache keeps its rows: one pass over both.
+            let start = sources
                 .peek()
-                .and_then(|source| cache.get(source.name))
-                .map_or(256, |cached| cached.json.len() + 1);
-            let mut body = Vec::with_capacity(64 + row_size * limit.min(apps));
-            body.extend_from_slice(b"{\"items\":[");
-            let mut last = None;
+                .map_or(Bound::Unbounded, |source| Bound::Included(source.name));
+            let mut cached = cache.range::<str, _>((start, Bound::Unbounded)).peekable();
             for source in sources {
-                if written == limit {
-                    next = last;
+                if rows.len() == key.limit {
+                    next = rows.last().map(|row| row.row.name.clone());
                     break;
                 }
-                if written > 0 {
-                    body.push(b',');
-                }
-                match cache.get(source.name) {
-                    Some(cached) if source.is_shown_by(&cached.row) => {
-                        body.extend_from_slice(&cached.json)
+                // One comparison per step: skip rows of apps not on the page, stop at this app's.
+                let mut hit = None;
+                while let Some((name, row)) = cached.peek() {
+                    match name.as_str().cmp(source.name) {
+                        Ordering::Less => {}
+                        Ordering::Equal => hit = Some(*row),
+                        Ordering::Greater => break,
                     }
-                    _ => {
+                    cached.next();
+                    if hit.is_some() {
+                        break;
+                    }
+                }
+                let hit = hit.filter(|row| source.is_shown_by(&row.row));
+                match hit {
+                    Some(row) => rows.push(row.clone()),
+                    None => {
                         let row = source.to_application();
-                        let json = serde_json::to_vec(&row)?;
-                        body.extend_from_slice(&json);
-                        fresh.push(CachedRow {
-                            row,
-                            json: json.into_boxed_slice(),
-                        });
+                        let json = serde_json::to_vec(&row)?.into_boxed_slice();
+                        let row = Arc::new(CachedRow { row, json });
+                        fresh.push(row.clone());
+                        rows.push(row);
                     }
                 }
-                written += 1;
-                last = Some(source.name);
             }
-            body
-        };
-        body.push(b']');
-        if let Some(next) = next {
-            body.extend_from_slice(b",\"next\":");
-            serde_json::to_writer(&mut body, next)?;
         }
-        body.push(b'}');
         if !fresh.is_empty() {
             let mut cache = self
                 .rows
                 .write()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            for cached in fresh {
-                cache.insert(cached.row.name.clone(), cached);
+            for row in fresh {
+                cache.insert(row.row.name.clone(), row);
             }
             if cache.len() > apps {
                 cache.retain(|name, _| is_app(name));
             }
         }
+
+        let last = self
+            .pages
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .iter()
+            .find(|page| page.is_for(&key))
+            .cloned();
+        if let Some(page) = last
+            && page.next == next
+            && page.rows.len() == rows.len()
+            && page
+                .rows
+                .iter()
+                .zip(&rows)
+                .all(|(was, is)| Arc::ptr_eq(was, is))
+        {
+            return Ok(page.body.clone());
+        }
+
+        let body = page_body(&rows, next.as_deref())?;
+
+        let page = Arc::new(CachedPage {
+            scope: key.scope.map(str::to_string),
+            after: key.after.map(str::to_string),
+            limit: key.limit,
+            rows,
+            next,
+            body: body.clone(),
+        });
+        let mut pages = self
+            .pages
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        pages.retain(|cached| !cached.is_for(&key));
+        if pages.len() >= MAX_PAGES {
+            pages.clear();
+        }
+        pages.push(page);
         Ok(body)
     }
 
@@ -231,6 +327,15 @@ impl FleetRows {
     fn len(&self) -> usize {
         self.rows
             .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .len()
+    }
+
+    /// How many pages are cached.
+    #[cfg(test)]
+    fn pages(&self) -> usize {
+        self.pages
+            .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .len()
     }
@@ -285,9 +390,19 @@ mod tests {
         .unwrap()
     }
 
+    fn admin(limit: usize) -> PageKey<'static> {
+        PageKey {
+            scope: None,
+            after: None,
+            limit,
+        }
+    }
+
     fn page(rows: &FleetRows, sources: &[RowSource<'_>], limit: usize) -> Value {
         let body = rows
-            .page(sources.iter().copied(), limit, sources.len(), |_| true)
+            .page(admin(limit), sources.iter().copied(), sources.len(), |_| {
+                true
+            })
             .unwrap();
         serde_json::from_slice(&body).unwrap()
     }
@@ -392,11 +507,76 @@ mod tests {
         assert_eq!(answered["items"][0]["phase"], "running");
         assert_eq!(answered["items"][1]["endpoints"][0], "http://b.example");
 
-        let empty = rows.page(std::iter::empty(), 10, 0, |_| false).unwrap();
+        let empty = rows
+            .page(admin(10), std::iter::empty(), 0, |_| false)
+            .unwrap();
         assert_eq!(
             serde_json::from_slice::<Value>(&empty).unwrap(),
             json!({"items": []})
         );
+    }
+
+    #[test]
+    fn an_unchanged_page_is_answered_with_the_same_bytes_and_a_changed_one_is_rebuilt() {
+        let rows = FleetRows::default();
+        let apps = [app("a", None, "/a"), app("b", None, "/b")];
+        let mut views = [view(), view()];
+        let sources = |views: &[AppView; 2]| -> Vec<(&AppSpec, AppView)> {
+            apps.iter().zip(views.iter().cloned()).collect()
+        };
+        let body = |views: &[AppView; 2], key: PageKey<'_>| {
+            let owned = sources(views);
+            rows.page(
+                key,
+                owned
+                    .iter()
+                    .map(|(app, view)| RowSource::of(app, Some(view))),
+                2,
+                |_| true,
+            )
+            .unwrap()
+        };
+        let first = body(&views, admin(2));
+        let again = body(&views, admin(2));
+        assert_eq!(first.as_ptr(), again.as_ptr(), "the cached page itself");
+        // Another page (a member's scope, or another size) is a page of its own.
+        let member = PageKey {
+            scope: Some("demo"),
+            ..admin(2)
+        };
+        let theirs = body(&views, member);
+        assert_ne!(theirs.as_ptr(), first.as_ptr());
+        assert_eq!(theirs, first);
+        let shorter = body(&views, admin(1));
+        assert!(shorter.ends_with(b"],\"next\":\"a\"}"));
+        assert_eq!(rows.pages(), 3);
+
+        views[1].status.as_mut().unwrap().running_version = Some("1.4.2".into());
+        let changed = body(&views, admin(2));
+        assert_ne!(changed, first);
+        let parsed: Value = serde_json::from_slice(&changed).unwrap();
+        assert_eq!(parsed["items"][1]["runningVersion"], "1.4.2");
+        assert_eq!(parsed["items"][0]["runningVersion"], "1.4.1");
+        // The row of "a" did not change and was reused.
+        assert_eq!(rows.len(), 2);
+    }
+
+    #[test]
+    fn the_pages_kept_are_bounded() {
+        let rows = FleetRows::default();
+        let apps = [app("a", None, "/a")];
+        for limit in 1..=(MAX_PAGES * 2 + 1) {
+            let page = rows
+                .page(
+                    admin(limit),
+                    apps.iter().map(|app| RowSource::of(app, None)),
+                    1,
+                    |_| true,
+                )
+                .unwrap();
+            assert!(page.starts_with(b"{\"items\":[{\"name\":\"a\""));
+            assert!(rows.pages() <= MAX_PAGES);
+        }
     }
 
     #[test]
@@ -408,13 +588,16 @@ mod tests {
             app("c", None, "/c"),
         ];
         let sources: Vec<RowSource<'_>> = apps.iter().map(|app| RowSource::of(app, None)).collect();
-        rows.page(sources.into_iter(), 10, 3, |_| true).unwrap();
+        rows.page(admin(10), sources.into_iter(), 3, |_| true)
+            .unwrap();
         assert_eq!(rows.len(), 3);
         // "b" and "c" are gone; "d" is new, so the cache is written and swept.
         let d = app("d", None, "/d");
         let now = [RowSource::of(&apps[0], None), RowSource::of(&d, None)];
-        rows.page(now.into_iter(), 10, 2, |name| name == "a" || name == "d")
-            .unwrap();
+        rows.page(admin(10), now.into_iter(), 2, |name| {
+            name == "a" || name == "d"
+        })
+        .unwrap();
         assert_eq!(rows.len(), 2);
     }
 }
