@@ -2,33 +2,18 @@
 //! command backend that steer through two failures, remember their plan and image, and stop at an unrecognised
 //! failure with exit code 1 and the log's tail.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+mod support;
+
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
-use weft_engine::plugin::build;
-
-fn workspace() -> PathBuf {
-    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn builtins() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let ws = workspace();
-        let out = ws.join(build::DEFAULT_OUT_DIR);
-        build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &out).unwrap();
-        out
-    })
-}
+use support::{weft_command, workspace};
 
 /// Runs `weft` in the workspace with its caches in `cache`.
 fn weft(cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
+    weft_command()
         .args(args)
-        .current_dir(workspace())
-        .env("WEFT_BUILTIN_PLUGINS", builtins())
         .env("XDG_CACHE_HOME", cache)
         .output()
         .unwrap()

@@ -1,52 +1,13 @@
 //! The `weft` command end to end: `weft health` on the conformance Deployments, `weft plugin test` on an Argo CD
 //! style suite, and the exit codes for failures and bad input.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::process::Command;
 
 use serde_json::Value;
-use weft_engine::plugin::build;
-
-fn workspace() -> PathBuf {
-    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn builtins() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let ws = workspace();
-        let out = ws.join(build::DEFAULT_OUT_DIR);
-        build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &out).unwrap();
-        out
-    })
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(workspace())
-        .env("WEFT_BUILTIN_PLUGINS", builtins())
-        .output()
-        .unwrap()
-}
-
-/// The JSON lines of a successful run.
-fn json_lines(output: &Output) -> Vec<Value> {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout(output)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use support::{builtins, json_lines, stdout, weft, weft_command, workspace};
 
 #[test]
 fn weft_health_matches_the_corpus_for_deployments() {
@@ -244,11 +205,9 @@ fn weft_sim_refuses_a_non_loopback_address() {
 fn weft_render_renders_through_the_plugins_and_caches() {
     let cache = tempfile::tempdir().unwrap();
     let render = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_weft"))
+        weft_command()
             .arg("render")
             .args(args)
-            .current_dir(workspace())
-            .env("WEFT_BUILTIN_PLUGINS", builtins())
             .env("XDG_CACHE_HOME", cache.path())
             .output()
             .unwrap()

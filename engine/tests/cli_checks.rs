@@ -2,47 +2,9 @@
 //! with `[[health.cel]]`, a broken CEL expression stopping the command, and a duplicate key reported with both
 //! places.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+mod support;
 
-use serde_json::Value;
-use weft_engine::plugin::build;
-
-fn workspace() -> PathBuf {
-    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn builtins() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let ws = workspace();
-        let out = ws.join(build::DEFAULT_OUT_DIR);
-        build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &out).unwrap();
-        out
-    })
-}
-
-fn weft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(args)
-        .current_dir(workspace())
-        .env("WEFT_BUILTIN_PLUGINS", builtins())
-        .output()
-        .unwrap()
-}
-
-fn json_lines(output: &Output) -> Vec<Value> {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use support::{json_lines, weft};
 
 const CORPUS: &str = "tests/conformance/argocd";
 

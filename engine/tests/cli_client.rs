@@ -2,30 +2,16 @@
 //! directory, and `weft apps`, `weft tree`, `weft sync --watch`, `weft logs`, `weft rollback` and
 //! `weft diff --server` talk to it the way a person at a shell would (output piped, so never coloured).
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use weft_engine::plugin::build;
-
-fn workspace() -> PathBuf {
-    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn builtins() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let ws = workspace();
-        let out = ws.join(build::DEFAULT_OUT_DIR);
-        build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &out).unwrap();
-        out
-    })
-}
+use support::{builtins, stderr, stdout};
 
 /// A free loopback port: bound, read, released.
 fn free_port() -> u16 {
@@ -157,14 +143,6 @@ fn readyz(port: u16) -> bool {
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
     answer.starts_with("HTTP/1.1 200")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// A successful run's stdout, with no colour codes (the output is a pipe).
