@@ -163,6 +163,28 @@ pub fn check_runnable(plan: &BuildPlan) -> Result<(), StepFailure> {
     Ok(())
 }
 
+/// The scratch directory a container build runs in, holding the plan's Dockerfile; or the failure of a plan that
+/// cannot make a runnable image ([`check_runnable`]), already written to `log`. Shared by the container builders.
+pub fn dockerfile_context(
+    job: &BuildJob,
+    log: &dyn LogSink,
+) -> Result<Result<tempfile::TempDir, StepFailure>, BuilderError> {
+    if let Err(failure) = check_runnable(&job.plan) {
+        log.line(&failure.log);
+        return Ok(Err(failure));
+    }
+    let scratch = tempfile::tempdir().map_err(|source| BuilderError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let dockerfile = scratch.path().join("Dockerfile");
+    std::fs::write(&dockerfile, &job.plan.dockerfile).map_err(|source| BuilderError::Io {
+        path: dockerfile.clone(),
+        source,
+    })?;
+    Ok(Ok(scratch))
+}
+
 /// The step of a container build that failed, and its exit code, from the builder's log: the `RUN` command it
 /// names, matched against the plan's install and build commands (BuildKit: `process "/bin/sh -c npm ci" did not
 /// complete successfully: exit code: 1`; Buildah: `building at STEP "RUN npm ci": ... exit status 1`).

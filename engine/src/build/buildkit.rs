@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 
 use super::builder::{
     BuildJob, BuildResult, Builder, BuilderError, BuiltImage, DEFAULT_STEP_TIMEOUT, LogSink,
-    StepFailure, check_runnable, failed_step,
+    StepFailure, dockerfile_context, failed_step,
 };
 use super::process::{self, Step};
 
@@ -68,19 +68,10 @@ impl BuildkitBuilder {
     }
 
     async fn run(&self, job: &BuildJob, log: &dyn LogSink) -> BuildResult {
-        if let Err(failure) = check_runnable(&job.plan) {
-            log.line(&failure.log);
-            return Ok(Err(failure));
-        }
-        let scratch = tempfile::tempdir().map_err(|source| BuilderError::Io {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-        let dockerfile = scratch.path().join("Dockerfile");
-        std::fs::write(&dockerfile, &job.plan.dockerfile).map_err(|source| BuilderError::Io {
-            path: dockerfile.clone(),
-            source,
-        })?;
+        let scratch = match dockerfile_context(job, log)? {
+            Ok(scratch) => scratch,
+            Err(failure) => return Ok(Err(failure)),
+        };
         let metadata = scratch.path().join("metadata.json");
         let outcome = process::run(
             Step {

@@ -8,7 +8,7 @@ use futures::future::BoxFuture;
 
 use super::builder::{
     BuildJob, BuildResult, Builder, BuilderError, BuiltImage, DEFAULT_STEP_TIMEOUT, LogSink,
-    StepFailure, check_runnable, failed_step,
+    StepFailure, dockerfile_context, failed_step,
 };
 use super::process::{self, Step};
 
@@ -65,19 +65,10 @@ impl PodmanBuilder {
     }
 
     async fn run(&self, job: &BuildJob, log: &dyn LogSink) -> BuildResult {
-        if let Err(failure) = check_runnable(&job.plan) {
-            log.line(&failure.log);
-            return Ok(Err(failure));
-        }
-        let scratch = tempfile::tempdir().map_err(|source| BuilderError::Io {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-        let dockerfile = scratch.path().join("Dockerfile");
-        std::fs::write(&dockerfile, &job.plan.dockerfile).map_err(|source| BuilderError::Io {
-            path: dockerfile.clone(),
-            source,
-        })?;
+        let scratch = match dockerfile_context(job, log)? {
+            Ok(scratch) => scratch,
+            Err(failure) => return Ok(Err(failure)),
+        };
         let step = |args: Vec<String>| Step {
             program: self.program.clone(),
             args,
@@ -85,6 +76,7 @@ impl PodmanBuilder {
             env: Vec::new(),
             timeout: self.timeout,
         };
+        let dockerfile = scratch.path().join("Dockerfile");
         let built = process::run(step(self.build_arguments(job, &dockerfile)), log).await?;
         if !built.success {
             let (step, exit_code) = failed_step(&job.plan, &built.tail);
