@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use weft_engine::plugin::{
-    CallError, CallLimits, Failure, HealthPlugin, HostConfig, NoRelated, PluginHost,
+    CallError, CallLimits, Failure, HealthPlugin, HostConfig, NoRelated, PluginHost, World,
 };
 use weft_engine::registry::{Provenance, Registry};
 use weft_sdk::Health;
@@ -17,6 +17,7 @@ fn load(host: &PluginHost, dir: &std::path::Path, name: &str) -> HealthPlugin {
     let component = host
         .load_component_file(
             name,
+            World::HealthCheck,
             &plugin.component_path().unwrap(),
             plugin.manifest.sha256.as_deref(),
         )

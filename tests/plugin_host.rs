@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::json;
 use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet, PENDING_DELETION_RULE};
-use weft_engine::plugin::{CallLimits, HostConfig, LoadError, LoadOrigin, NoRelated, PluginHost};
+use weft_engine::plugin::{
+    CallLimits, HostConfig, LoadError, LoadOrigin, NoRelated, PluginHost, World,
+};
 use weft_engine::registry::{Provenance, Registry};
 use weft_sdk::{Health, Status};
 
@@ -32,7 +34,7 @@ fn a_component_that_does_not_match_its_pin_is_refused() {
     let path = core.component_path().unwrap();
     let wrong = "0".repeat(64);
     let err = host()
-        .load_component_file("health-core", &path, Some(&wrong))
+        .load_component_file("health-core", World::HealthCheck, &path, Some(&wrong))
         .unwrap_err();
     assert!(matches!(err, LoadError::Sha256Mismatch { .. }), "{err}");
     assert!(err.to_string().contains("refusing to load"));
@@ -46,7 +48,7 @@ fn a_component_that_imports_wasi_is_refused_with_a_clear_message() {
     )"#;
     let bytes = wat::parse_str(wat).unwrap();
     let err = host()
-        .load_component("wasi-user", &bytes, None, None)
+        .load_component("wasi-user", World::HealthCheck, &bytes, None, None)
         .unwrap_err();
     assert!(matches!(err, LoadError::ImportsWasi { .. }), "{err}");
     assert!(err.to_string().contains("no WASI"), "{err}");
@@ -57,11 +59,36 @@ fn a_renderer_is_not_a_health_check() {
     let wat = "(component)";
     let bytes = wat::parse_str(wat).unwrap();
     let host = host();
-    let component = host.load_component("empty", &bytes, None, None).unwrap();
+    let component = host
+        .load_component("empty", World::HealthCheck, &bytes, None, None)
+        .unwrap();
     let err = host
         .health_plugin(&component, CallLimits::HEALTH)
         .unwrap_err();
     assert!(matches!(err, LoadError::WrongWorld { .. }), "{err}");
+}
+
+#[test]
+fn a_component_loaded_for_one_world_is_refused_by_another() {
+    let registry = builtins();
+    let path = registry
+        .get("health-core")
+        .unwrap()
+        .component_path()
+        .unwrap();
+    let host = host();
+    // Renderers are compiled for the fuel-metered engine; binding that code to the health world is refused by
+    // name, not left to a panic inside wasmtime.
+    let component = host
+        .load_component_file("health-core", World::Renderer, &path, None)
+        .unwrap();
+    let err = host
+        .health_plugin(&component, CallLimits::HEALTH)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("loaded as a renderer plugin"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -78,12 +105,12 @@ fn compiled_components_are_cached_on_disk() {
         .unwrap();
     let first = PluginHost::new(config())
         .unwrap()
-        .load_component_file("health-core", &path, None)
+        .load_component_file("health-core", World::HealthCheck, &path, None)
         .unwrap();
     assert_eq!(first.origin, LoadOrigin::Compiled);
     let second = PluginHost::new(config())
         .unwrap()
-        .load_component_file("health-core", &path, None)
+        .load_component_file("health-core", World::HealthCheck, &path, None)
         .unwrap();
     assert_eq!(second.origin, LoadOrigin::Cache);
 }

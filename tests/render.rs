@@ -4,12 +4,18 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, RendererPlugin};
+use weft_engine::plugin::{
+    CallError, CallLimits, Failure, HostConfig, PluginHost, RendererPlugin, World,
+};
 use weft_engine::registry::{Provenance, Registry};
 use weft_engine::source::{SourceLimits, SourceView};
 use weft_sdk::RenderRequest;
 
 fn load(dir: &Path, name: &str) -> RendererPlugin {
+    load_with(dir, name, CallLimits::RENDER)
+}
+
+fn load_with(dir: &Path, name: &str, limits: CallLimits) -> RendererPlugin {
     let host = PluginHost::new(HostConfig {
         cache_dir: None,
         ..HostConfig::default()
@@ -21,12 +27,12 @@ fn load(dir: &Path, name: &str) -> RendererPlugin {
     let component = host
         .load_component_file(
             name,
+            World::Renderer,
             &plugin.component_path().unwrap(),
             plugin.manifest.sha256.as_deref(),
         )
         .unwrap();
-    host.renderer_plugin(&component, CallLimits::RENDER)
-        .unwrap()
+    host.renderer_plugin(&component, limits).unwrap()
 }
 
 #[test]
@@ -110,4 +116,63 @@ fn a_renderer_cannot_read_outside_the_app_tree() {
     );
     // The host records what the plugin read.
     assert!(view.files_used().contains(&"cm.yaml".to_string()));
+}
+
+/// Renders `main.jsonnet` with the Jsonnet plugin under `limits`.
+fn render_jsonnet(program: &str, limits: CallLimits) -> Result<usize, CallError> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.jsonnet"), program).unwrap();
+    let plugin = load_with(weft_tests::builtin_plugins(), "render-jsonnet", limits);
+    let view = Arc::new(SourceView::open(dir.path(), SourceLimits::default()).unwrap());
+    let request = RenderRequest {
+        app: "budget".into(),
+        ..RenderRequest::default()
+    };
+    plugin.render_blocking(&request, view).map(|output| {
+        output
+            .expect("the program is valid Jsonnet")
+            .manifests
+            .len()
+    })
+}
+
+/// A program whose cost grows with `n`: folds over `n` numbers, then emits one ConfigMap.
+fn folding_program(n: u64) -> String {
+    format!(
+        r#"local total = std.foldl(function(sum, x) sum + x % 7, std.range(1, {n}), 0);
+[{{ apiVersion: "v1", kind: "ConfigMap", metadata: {{ name: "sum" }}, data: {{ total: std.toString(total) }} }}]"#
+    )
+}
+
+#[test]
+fn a_render_that_outruns_its_step_budget_stops_with_a_typed_error() {
+    let limits = CallLimits {
+        fuel: Some(200_000_000),
+        timeout: std::time::Duration::from_secs(120),
+        ..CallLimits::RENDER
+    };
+    // Well inside the budget: renders.
+    assert_eq!(render_jsonnet(&folding_program(1_000), limits), Ok(1));
+    // Far past it: the budget stops the call long before the (generous) deadline, with its own failure.
+    let started = std::time::Instant::now();
+    let error = render_jsonnet(&folding_program(50_000_000), limits).unwrap_err();
+    assert_eq!(
+        error.failure,
+        Failure::OutOfSteps {
+            budget: 200_000_000
+        },
+        "{error}"
+    );
+    assert!(error.to_string().contains("step budget"), "{error}");
+    assert!(started.elapsed() < limits.timeout / 2);
+    // The budget is per call: the next render has all of it again.
+    assert_eq!(render_jsonnet(&folding_program(1_000), limits), Ok(1));
+}
+
+#[test]
+fn the_default_step_budget_renders_ordinary_apps() {
+    assert_eq!(
+        render_jsonnet(&folding_program(100_000), CallLimits::RENDER),
+        Ok(1)
+    );
 }

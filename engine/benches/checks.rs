@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use weft_engine::config::CelCheck;
 use weft_engine::health::scripts::{self, read_lua_dir};
-use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, build};
+use weft_engine::plugin::{
+    CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, World, build,
+};
 use weft_engine::registry::{Provenance, Registry};
 
 const CALLS: usize = 3000;
@@ -55,6 +57,7 @@ fn load(host: &PluginHost, registry: &Registry, name: &str) -> HealthPlugin {
     let component = host
         .load_component_file(
             base_name,
+            World::HealthCheck,
             &base.component_path().unwrap(),
             base.manifest.sha256.as_deref(),
         )

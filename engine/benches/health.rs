@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::plugin::{HealthPlugin, HostConfig, NoRelated, PluginHost, build};
+use weft_engine::plugin::{HealthPlugin, HostConfig, NoRelated, PluginHost, World, build};
 use weft_engine::registry::{Provenance, Registry};
 
 const BATCH: usize = 256;
@@ -86,19 +86,19 @@ fn main() {
     };
     let first = PluginHost::new(config())
         .unwrap()
-        .load_component_file("health-core", &component_path, None)
+        .load_component_file("health-core", World::HealthCheck, &component_path, None)
         .unwrap();
     let host = PluginHost::new(config()).unwrap();
     let cached: Vec<Duration> = (0..20)
         .map(|_| {
-            host.load_component_file("health-core", &component_path, None)
+            host.load_component_file("health-core", World::HealthCheck, &component_path, None)
                 .unwrap()
                 .load_time
         })
         .collect();
     let _ = std::fs::remove_dir_all(&cache);
     let component = host
-        .load_component_file("health-core", &component_path, None)
+        .load_component_file("health-core", World::HealthCheck, &component_path, None)
         .unwrap();
     let plugin = host
         .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)
@@ -150,7 +150,7 @@ fn main() {
             })
             .unwrap();
             let component = host
-                .load_component_file("health-core", &component_path, None)
+                .load_component_file("health-core", World::HealthCheck, &component_path, None)
                 .unwrap();
             let plugin = host
                 .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, build};
+use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World, build};
 use weft_engine::registry::{Provenance, Registry};
 use weft_engine::source::{SourceLimits, SourceView};
 use weft_sdk::RenderRequest;
@@ -63,6 +63,7 @@ fn main() {
     let component = host
         .load_component_file(
             "render-helm",
+            World::Renderer,
             &helm.component_path().unwrap(),
             helm.manifest.sha256.as_deref(),
         )

@@ -21,7 +21,12 @@ pub fn load_steerer(
     let path = registered
         .component_path()
         .ok_or_else(|| BuildError::NoComponent(name.to_string()))?;
-    let component = host.load_component_file(name, &path, registered.manifest.sha256.as_deref())?;
+    let component = host.load_component_file(
+        name,
+        World::BuildSteer,
+        &path,
+        registered.manifest.sha256.as_deref(),
+    )?;
     let limits = CallLimits::STEER.with_overrides(&registered.manifest.limits);
     Ok(host.steer_plugin(&component, limits)?)
 }

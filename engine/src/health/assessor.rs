@@ -8,7 +8,7 @@ use weft_sdk::{ErrorKind, Health};
 
 use super::rules::{PENDING_DELETION_RULE, pending_deletion};
 use crate::metrics::{PluginLabels, metrics};
-use crate::plugin::{CallLimits, HealthPlugin, LoadError, PluginHost, RelatedObjects};
+use crate::plugin::{CallLimits, HealthPlugin, LoadError, PluginHost, RelatedObjects, World};
 use crate::registry::{RegisteredPlugin, Registry, RegistryError};
 
 /// The verdict on one object and who gave it.
@@ -114,9 +114,12 @@ impl HealthAssessor {
         let path = registered
             .component_path()
             .ok_or_else(|| AssessError::NoComponent(name.to_string()))?;
-        let component =
-            self.host
-                .load_component_file(name, &path, registered.manifest.sha256.as_deref())?;
+        let component = self.host.load_component_file(
+            name,
+            World::HealthCheck,
+            &path,
+            registered.manifest.sha256.as_deref(),
+        )?;
         let limits = CallLimits::HEALTH.with_overrides(&registered.manifest.limits);
         let plugin = self.host.health_plugin(&component, limits)?;
         self.loaded

@@ -6,19 +6,26 @@ use std::sync::Arc;
 use wasmtime::Store;
 use wasmtime::component::{InstancePre, Linker};
 
+use super::World;
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent};
 use super::limits::CallLimits;
 use super::state::CallState;
 
-/// A fresh store for one call: memory cap, log budget and deadline set.
+/// A fresh store for one call of a `world` plugin: memory cap, log budget, deadline and (on the metered engine)
+/// step budget set.
 pub(crate) fn new_store(
     host: &HostInner,
+    world: World,
     limits: &CallLimits,
     state: CallState,
 ) -> Store<CallState> {
-    let mut store = Store::new(&host.engine, state);
+    let mut store = Store::new(host.engine_for(world), state);
     store.limiter(|state| &mut state.memory);
+    if HostInner::metered(world) {
+        // Cannot fail: fuel is enabled on this engine.
+        let _ = store.set_fuel(limits.fuel.unwrap_or(u64::MAX));
+    }
     store.set_epoch_deadline(host.ticker.ticks_for(limits.timeout));
     store.epoch_deadline_trap();
     store
@@ -33,6 +40,9 @@ pub(crate) fn classify(error: &wasmtime::Error, state: &CallState, limits: &Call
     }
     match error.downcast_ref::<wasmtime::Trap>() {
         Some(wasmtime::Trap::Interrupt) => Failure::Timeout(limits.timeout),
+        Some(wasmtime::Trap::OutOfFuel) => Failure::OutOfSteps {
+            budget: limits.fuel.unwrap_or(u64::MAX),
+        },
         Some(wasmtime::Trap::StackOverflow) => Failure::StackOverflow,
         Some(wasmtime::Trap::UnreachableCodeReached) if state.logs.panic.is_some() => {
             Failure::Panic(state.logs.panic.clone().unwrap_or_default())
@@ -42,15 +52,26 @@ pub(crate) fn classify(error: &wasmtime::Error, state: &CallState, limits: &Call
     }
 }
 
-/// Pre-instantiates a component against a world's linker; a missing import or export names the world.
+/// Pre-instantiates a component against a world's linker; a missing import or export names the world, and so
+/// does a component loaded for another world (its code was compiled for another engine).
 pub(crate) fn instance_pre(
     linker: &Linker<CallState>,
     component: &LoadedComponent,
-    world: &str,
+    world: World,
 ) -> Result<InstancePre<CallState>, LoadError> {
+    if component.world != world {
+        return Err(LoadError::WrongWorld {
+            plugin: component.name.clone(),
+            world: world.as_str().into(),
+            message: format!(
+                "it was loaded as a {} plugin; load it for the {world} world",
+                component.world
+            ),
+        });
+    }
     linker
         .instantiate_pre(&component.component)
-        .map_err(|e| wrong_world(component, world, &e))
+        .map_err(|e| wrong_world(component, world.as_str(), &e))
 }
 
 /// The error for a component that does not implement `world`.

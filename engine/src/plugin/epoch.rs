@@ -1,4 +1,4 @@
-//! The clock behind plugin deadlines: a thread that advances the engine's epoch at a fixed period.
+//! The clock behind plugin deadlines: a thread that advances the engines' epochs at a fixed period.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use wasmtime::Engine;
 
-/// Advances an engine's epoch every `period` until dropped.
+/// Advances the epoch of some engines every `period` until dropped.
 #[derive(Debug)]
 pub(crate) struct EpochTicker {
     period: Duration,
@@ -17,7 +17,7 @@ pub(crate) struct EpochTicker {
 
 impl EpochTicker {
     /// Starts the ticker thread.
-    pub(crate) fn start(engine: Engine, period: Duration) -> std::io::Result<Self> {
+    pub(crate) fn start(engines: Vec<Engine>, period: Duration) -> std::io::Result<Self> {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::Builder::new()
@@ -25,7 +25,9 @@ impl EpochTicker {
             .spawn(move || {
                 while !flag.load(Ordering::Relaxed) {
                     std::thread::park_timeout(period);
-                    engine.increment_epoch();
+                    for engine in &engines {
+                        engine.increment_epoch();
+                    }
                 }
             })?;
         Ok(EpochTicker {
@@ -59,7 +61,8 @@ mod tests {
 
     #[test]
     fn ticks_round_up_and_add_one() {
-        let ticker = EpochTicker::start(Engine::default(), Duration::from_millis(10)).unwrap();
+        let ticker =
+            EpochTicker::start(vec![Engine::default()], Duration::from_millis(10)).unwrap();
         assert_eq!(ticker.ticks_for(Duration::from_millis(100)), 11);
         assert_eq!(ticker.ticks_for(Duration::from_millis(101)), 12);
         assert_eq!(ticker.ticks_for(Duration::ZERO), 2);

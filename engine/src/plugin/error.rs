@@ -15,6 +15,14 @@ pub enum Failure {
         /// The limit in bytes.
         limit: usize,
     },
+    /// The call used up its step budget (a template that never ends, or one far bigger than the budget allows).
+    #[error(
+        "used up its step budget of {budget} fuel units (raise `fuel-millions` in its manifest's [limits])"
+    )]
+    OutOfSteps {
+        /// The budget in fuel units (about one per Wasm instruction).
+        budget: u64,
+    },
     /// The plugin exhausted its stack (usually unbounded recursion).
     #[error("overflowed its stack")]
     StackOverflow,

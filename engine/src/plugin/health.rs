@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use weft_sdk::{ErrorKind, Health, PluginError, Status};
 
+use super::World;
 use super::bindings::health_check::{HealthCheck, HealthCheckPre, weft::plugin::types as wit};
 use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_world};
 use super::error::{CallError, Failure, LoadError};
@@ -50,7 +51,7 @@ impl PluginHost {
         component: &LoadedComponent,
         limits: CallLimits,
     ) -> Result<HealthPlugin, LoadError> {
-        let pre = instance_pre(&self.inner.health_linker, component, "health-check")?;
+        let pre = instance_pre(&self.inner.health_linker, component, World::HealthCheck)?;
         let pre =
             HealthCheckPre::new(pre).map_err(|e| wrong_world(component, "health-check", &e))?;
         Ok(HealthPlugin {
@@ -113,7 +114,7 @@ impl HealthPlugin {
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.related = related;
         state.settings = self.settings.clone();
-        let mut store = new_store(&self.host, &self.limits, state);
+        let mut store = new_store(&self.host, World::HealthCheck, &self.limits, state);
 
         let outcome = self
             .pre

@@ -1,4 +1,5 @@
-//! The host: one wasmtime engine shared by every plugin, the compiled-component cache, and component loading.
+//! The host: the wasmtime engines every plugin shares (one plain, one fuel-metered for renderers), the
+//! compiled-component cache, and component loading.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 use weft_compiled_cache::{CompiledCache, Origin};
 
+use super::World;
 use super::bindings;
 use super::epoch::EpochTicker;
 use super::error::LoadError;
@@ -67,7 +69,12 @@ pub enum HostError {
     Clock(std::io::Error),
 }
 
-/// The plugin host. Cheap to clone; every clone shares one engine.
+/// The plugin host. Cheap to clone; every clone shares the same engines.
+///
+/// Health checks and build steering run on a plain engine bounded by the deadline. Renderers, which run template
+/// engines over user input, run on a second engine that also meters fuel, so each render has a step budget
+/// ([`CallLimits::fuel`](super::CallLimits::fuel)) as well as a deadline; metering costs a few percent of speed,
+/// which the per-object health checks do not pay.
 #[derive(Clone)]
 pub struct PluginHost {
     pub(crate) inner: Arc<HostInner>,
@@ -83,6 +90,7 @@ impl std::fmt::Debug for PluginHost {
 
 pub(crate) struct HostInner {
     pub(crate) engine: Engine,
+    pub(crate) metered: Engine,
     pub(crate) cache: CompiledCache,
     pub(crate) ticker: EpochTicker,
     pub(crate) calls: Arc<tokio::sync::Semaphore>,
@@ -102,31 +110,20 @@ pub struct LoadedComponent {
     pub origin: Origin,
     /// How long loading took.
     pub load_time: Duration,
+    /// The world it was compiled for (renderers are compiled for the metered engine).
+    pub world: World,
     pub(crate) component: Component,
 }
 
 impl PluginHost {
-    /// Starts a host: the engine (pooling allocator, epoch interruption), the deadline clock and the cache.
+    /// Starts a host: the engines (pooling allocator, epoch interruption, fuel on the renderers' one), the
+    /// deadline clock and the cache.
     pub fn new(config: HostConfig) -> Result<Self, HostError> {
         let slots = config.max_concurrent_calls.max(1);
-        let mut pool = PoolingAllocationConfig::default();
-        pool.total_component_instances(slots)
-            .total_core_instances(slots * 4)
-            .total_memories(slots)
-            .total_tables(slots * 4)
-            .max_core_instances_per_component(8)
-            .max_memories_per_component(2)
-            .max_tables_per_component(4)
-            .max_memory_size(config.max_memory_bytes)
-            .linear_memory_keep_resident(config.keep_resident_bytes)
-            .table_keep_resident(64 * 1024);
-        let mut wasm = Config::new();
-        wasm.wasm_component_model(true)
-            .epoch_interruption(true)
-            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-        let engine = Engine::new(&wasm).map_err(|e| HostError::Engine(format!("{e:#}")))?;
-        let ticker =
-            EpochTicker::start(engine.clone(), config.epoch_period).map_err(HostError::Clock)?;
+        let engine = new_engine(&config, false)?;
+        let metered = new_engine(&config, true)?;
+        let ticker = EpochTicker::start(vec![engine.clone(), metered.clone()], config.epoch_period)
+            .map_err(HostError::Clock)?;
         // A cache that cannot be opened (read-only home, say) only costs compile time.
         let cache = config
             .cache_dir
@@ -138,7 +135,7 @@ impl PluginHost {
             |state| state,
         )
         .map_err(|e| HostError::Engine(format!("{e:#}")))?;
-        let mut render_linker = Linker::new(&engine);
+        let mut render_linker = Linker::new(&metered);
         bindings::renderer::Renderer::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
             &mut render_linker,
             |state| state,
@@ -153,6 +150,7 @@ impl PluginHost {
         Ok(PluginHost {
             inner: Arc::new(HostInner {
                 engine,
+                metered,
                 cache,
                 ticker,
                 calls: Arc::new(tokio::sync::Semaphore::new(slots as usize)),
@@ -163,11 +161,12 @@ impl PluginHost {
         })
     }
 
-    /// Loads a component's bytes: checks the pinned sha256 (when given), compiles or loads it from the cache, and
-    /// refuses a component that imports WASI.
+    /// Loads a component's bytes for `world`: checks the pinned sha256 (when given), compiles or loads it from the
+    /// cache for that world's engine, and refuses a component that imports WASI.
     pub fn load_component(
         &self,
         name: &str,
+        world: World,
         wasm: &[u8],
         pinned_sha256: Option<&str>,
         path: Option<&std::path::Path>,
@@ -184,17 +183,18 @@ impl PluginHost {
                 actual: sha256,
             });
         }
-        let (component, origin) = self
-            .inner
-            .cache
-            .load(&self.inner.engine, wasm, &sha256)
-            .map_err(|e| LoadError::Compile {
-                plugin: name.to_string(),
-                message: e.to_string(),
-            })?;
+        let engine = self.inner.engine_for(world);
+        let (component, origin) =
+            self.inner
+                .cache
+                .load(engine, wasm, &sha256)
+                .map_err(|e| LoadError::Compile {
+                    plugin: name.to_string(),
+                    message: e.to_string(),
+                })?;
         let component_type = component.component_type();
         if let Some((import, _)) = component_type
-            .imports(&self.inner.engine)
+            .imports(engine)
             .find(|(import, _)| import.starts_with("wasi:"))
         {
             return Err(LoadError::ImportsWasi {
@@ -207,14 +207,16 @@ impl PluginHost {
             sha256,
             origin,
             load_time: started.elapsed(),
+            world,
             component,
         })
     }
 
-    /// Reads and loads a component file.
+    /// Reads and loads a component file for `world`.
     pub fn load_component_file(
         &self,
         name: &str,
+        world: World,
         path: &std::path::Path,
         pinned_sha256: Option<&str>,
     ) -> Result<LoadedComponent, LoadError> {
@@ -223,11 +225,44 @@ impl PluginHost {
             path: path.to_path_buf(),
             source,
         })?;
-        self.load_component(name, &wasm, pinned_sha256, Some(path))
+        self.load_component(name, world, &wasm, pinned_sha256, Some(path))
+    }
+}
+
+impl HostInner {
+    /// The engine a world's plugins are compiled for and run on.
+    pub(crate) fn engine_for(&self, world: World) -> &Engine {
+        if Self::metered(world) {
+            &self.metered
+        } else {
+            &self.engine
+        }
     }
 
-    /// The underlying engine.
-    pub fn engine(&self) -> &Engine {
-        &self.inner.engine
+    /// Whether a world runs with a step budget.
+    pub(crate) fn metered(world: World) -> bool {
+        world == World::Renderer
     }
+}
+
+/// One engine: component model, epoch deadlines, the pooling allocator sized by `config`, and fuel if `metered`.
+fn new_engine(config: &HostConfig, metered: bool) -> Result<Engine, HostError> {
+    let slots = config.max_concurrent_calls.max(1);
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(slots)
+        .total_core_instances(slots * 4)
+        .total_memories(slots)
+        .total_tables(slots * 4)
+        .max_core_instances_per_component(8)
+        .max_memories_per_component(2)
+        .max_tables_per_component(4)
+        .max_memory_size(config.max_memory_bytes)
+        .linear_memory_keep_resident(config.keep_resident_bytes)
+        .table_keep_resident(64 * 1024);
+    let mut wasm = Config::new();
+    wasm.wasm_component_model(true)
+        .epoch_interruption(true)
+        .consume_fuel(metered)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    Engine::new(&wasm).map_err(|e| HostError::Engine(format!("{e:#}")))
 }

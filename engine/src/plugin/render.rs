@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use weft_sdk::{Manifest, RenderError, RenderOutput, RenderRequest};
 
+use super::World;
 use super::bindings::renderer::exports::weft::plugin::render as wit;
 use super::bindings::renderer::{Renderer, RendererPre};
 use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_world};
@@ -39,7 +40,7 @@ impl PluginHost {
         component: &LoadedComponent,
         limits: CallLimits,
     ) -> Result<RendererPlugin, LoadError> {
-        let pre = instance_pre(&self.inner.render_linker, component, "renderer")?;
+        let pre = instance_pre(&self.inner.render_linker, component, World::Renderer)?;
         let pre = RendererPre::new(pre).map_err(|e| wrong_world(component, "renderer", &e))?;
         Ok(RendererPlugin {
             name: component.name.as_str().into(),
@@ -75,7 +76,7 @@ impl RendererPlugin {
         };
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
-        let mut store = new_store(&self.host, &self.limits, state);
+        let mut store = new_store(&self.host, World::Renderer, &self.limits, state);
         let wit_request = wit::RenderRequest {
             app: request.app.clone(),
             namespace: request.namespace.clone(),
@@ -93,6 +94,9 @@ impl RendererPlugin {
                     .call_render(&mut store, &wit_request)
                     .map_err(|e| classify(&e, store.data(), &self.limits))
             });
+        if let (Some(budget), Ok(left)) = (self.limits.fuel, store.get_fuel()) {
+            tracing::debug!(plugin = %self.name, steps = budget - left, budget, "render finished");
+        }
         let raw = outcome.map_err(fail)?;
         let output = match raw {
             Ok(output) => output,

@@ -7,6 +7,7 @@ use weft_sdk::{
     BuildFailure, BuildPlan, ErrorKind, PluginError, RepoFacts, Revision, SteerDecision,
 };
 
+use super::World;
 use super::bindings::build_steer::exports::weft::plugin::steer as wit;
 use super::bindings::build_steer::weft::plugin::types as wit_types;
 use super::bindings::build_steer::{BuildSteer, BuildSteerPre};
@@ -42,7 +43,7 @@ impl PluginHost {
         component: &LoadedComponent,
         limits: CallLimits,
     ) -> Result<SteerPlugin, LoadError> {
-        let pre = instance_pre(&self.inner.steer_linker, component, "build-steer")?;
+        let pre = instance_pre(&self.inner.steer_linker, component, World::BuildSteer)?;
         let pre = BuildSteerPre::new(pre).map_err(|e| wrong_world(component, "build-steer", &e))?;
         Ok(SteerPlugin {
             name: component.name.as_str().into(),
@@ -164,7 +165,7 @@ impl SteerPlugin {
     ) -> Result<T, CallError> {
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
-        let mut store = new_store(&self.host, &self.limits, state);
+        let mut store = new_store(&self.host, World::BuildSteer, &self.limits, state);
         self.pre
             .instantiate(&mut store)
             .map_err(|e| Failure::Instantiate(format!("{e:#}")))

@@ -271,6 +271,17 @@ mod tests {
     }
 
     #[test]
+    fn a_renderer_can_raise_its_step_budget() {
+        let manifest = PluginManifest::parse(
+            "name = \"x\"\nworld = \"renderer\"\napp-types = [\"x\"]\n[limits]\nfuel-millions = 50000\n",
+        )
+        .unwrap();
+        assert_eq!(manifest.limits.fuel_millions, Some(50_000));
+        let limits = crate::plugin::CallLimits::RENDER.with_overrides(&manifest.limits);
+        assert_eq!(limits.fuel, Some(50_000_000_000));
+    }
+
+    #[test]
     fn installed_manifests_round_trip() {
         let mut m =
             PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\n")

@@ -280,9 +280,12 @@ impl RenderPipeline {
         let path = registered
             .component_path()
             .ok_or_else(|| RenderFailure::NoComponent(name.to_string()))?;
-        let component =
-            self.host
-                .load_component_file(name, &path, registered.manifest.sha256.as_deref())?;
+        let component = self.host.load_component_file(
+            name,
+            World::Renderer,
+            &path,
+            registered.manifest.sha256.as_deref(),
+        )?;
         let limits = CallLimits::RENDER.with_overrides(&registered.manifest.limits);
         let plugin = self.host.renderer_plugin(&component, limits)?;
         loaded.insert(name.to_string(), plugin.clone());

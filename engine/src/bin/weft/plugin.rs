@@ -7,7 +7,7 @@ use anyhow::{Context as _, bail};
 use clap::Subcommand;
 use weft_engine::health::{ObjectSet, scripts};
 use weft_engine::plugin::build::{self, BuildRequest};
-use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost};
+use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost, World};
 use weft_engine::registry::{PluginManifest, Registry};
 
 use crate::health::{build_registry, read_objects};
@@ -145,6 +145,7 @@ fn lua_plugin(
         .with_context(|| format!("plugin {} has no component", scripts::LUA_TEMPLATE))?;
     let loaded = host.load_component_file(
         scripts::LUA_TEMPLATE,
+        World::HealthCheck,
         &component,
         template.manifest.sha256.as_deref(),
     )?;
@@ -211,7 +212,12 @@ fn resolve_plugin(
     let limits = manifest.map_or(CallLimits::HEALTH, |m| {
         CallLimits::HEALTH.with_overrides(&m.limits)
     });
-    let component = host.load_component_file(&name, &component_path, sha256.as_deref())?;
+    let component = host.load_component_file(
+        &name,
+        World::HealthCheck,
+        &component_path,
+        sha256.as_deref(),
+    )?;
     Ok(host.health_plugin(&component, limits)?)
 }
 
