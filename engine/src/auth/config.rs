@@ -4,6 +4,7 @@
 //! ```toml
 //! [auth]
 //! tokens = [{ sha256 = "<64 hex>", principal = "admin", name = "ci" }]
+//! token_cache_seconds = 5                     # how long a stored token's lookup is remembered
 //!
 //! [[auth.oidc]]
 //! issuer = "https://id.example.com"
@@ -40,6 +41,10 @@ pub struct AuthConfig {
     /// How many requests one principal may make.
     #[serde(default)]
     pub rate_limit: RateLimitConfig,
+    /// How long a stored token's lookup is remembered, in seconds (default 5; 0 asks the store on every
+    /// request). A deleted token stops working within this time.
+    #[serde(default)]
+    pub token_cache_seconds: Option<u64>,
 }
 
 /// A bearer token given in the configuration file.

@@ -9,13 +9,17 @@
 //! - [`jwt`]: checking JWTs against configured issuers and keys.
 //! - [`config`]: the `[auth]` table.
 //! - [`rate_limit`]: per-principal token buckets.
+//! - [`token_cache`]: a short-lived memo of stored-token lookups.
 
 pub mod config;
 mod error;
 pub mod jwt;
 pub mod principal;
 pub mod rate_limit;
+pub mod token_cache;
 pub mod tokens;
+
+use std::time::{Duration, Instant};
 
 use subtle::ConstantTimeEq;
 
@@ -26,6 +30,7 @@ pub use error::{AuthError, Denied};
 pub use jwt::JwtValidator;
 pub use principal::{Principal, PrincipalError};
 pub use rate_limit::RateLimiter;
+pub use token_cache::TokenCache;
 pub use tokens::{create_token, ensure_first_admin_token, hash_token, new_token};
 
 use crate::store::Store;
@@ -39,7 +44,11 @@ pub struct Authenticator {
     configured: Vec<ConfiguredGrant>,
     jwt: JwtValidator,
     store: Store,
+    stored: TokenCache,
 }
+
+/// Stored-token lookups remembered at once, at most.
+const TOKEN_CACHE_CAPACITY: usize = 4096;
 
 /// A token from the configuration file: its hash and what it grants.
 #[derive(Debug)]
@@ -84,10 +93,14 @@ impl Authenticator {
             })
             .collect::<Result<_, AuthError>>()?;
         let jwt = JwtValidator::from_config(&config.oidc, env)?;
+        let ttl = config
+            .token_cache_seconds
+            .map_or(TokenCache::DEFAULT_TTL, Duration::from_secs);
         Ok(Authenticator {
             configured,
             jwt,
             store,
+            stored: TokenCache::new(ttl, TOKEN_CACHE_CAPACITY),
         })
     }
 
@@ -123,6 +136,9 @@ impl Authenticator {
         if let Some(principal) = configured {
             return Ok(principal.clone());
         }
+        if let Some(principal) = self.stored.get(&hash, Instant::now()) {
+            return Ok(principal);
+        }
         let stored = self
             .store
             .token_by_hash(&hash)
@@ -132,12 +148,15 @@ impl Authenticator {
         if !bool::from(stored.sha256_hex.as_bytes().ct_eq(hash.as_bytes())) {
             return Err(Denied::new("unknown token"));
         }
-        Principal::from_stored(&stored.principal, format!("token:{}", stored.id)).map_err(|e| {
+        let principal = Principal::from_stored(&stored.principal, format!("token:{}", stored.id))
+            .map_err(|e| {
             Denied::new(format!(
                 "stored token {} has an unreadable grant: {e}",
                 stored.id
             ))
-        })
+        })?;
+        self.stored.insert(&hash, principal.clone(), Instant::now());
+        Ok(principal)
     }
 }
 
@@ -212,7 +231,11 @@ mod tests {
     #[tokio::test]
     async fn stored_tokens_resolve_to_their_principal() {
         let store = store().await;
-        let auth = Authenticator::new(&AuthConfig::default(), store.clone()).unwrap();
+        let no_memo = AuthConfig {
+            token_cache_seconds: Some(0),
+            ..AuthConfig::default()
+        };
+        let auth = Authenticator::new(&no_memo, store.clone()).unwrap();
         let member = Principal::member("", "acme").unwrap();
         let (id, token) = create_token(&store, &member, "acme ci").await.unwrap();
         assert_eq!(
@@ -230,6 +253,34 @@ mod tests {
         assert!(store.delete_token(&admin_id).await.unwrap());
         let denied = auth.authenticate(Some(&bearer(&admin))).await.unwrap_err();
         assert_eq!(denied.reason, "unknown token");
+    }
+
+    #[tokio::test]
+    async fn a_stored_token_is_asked_of_the_store_once_per_time_to_live() {
+        let store = store().await;
+        let auth = Authenticator::new(&AuthConfig::default(), store.clone()).unwrap();
+        let (id, token) = create_token(&store, &Principal::admin(""), "ops")
+            .await
+            .unwrap();
+        assert!(auth.authenticate(Some(&bearer(&token))).await.is_ok());
+        // Deleted, but remembered: still accepted within the time-to-live...
+        assert!(store.delete_token(&id).await.unwrap());
+        assert!(auth.authenticate(Some(&bearer(&token))).await.is_ok());
+        // ...and an unknown token is never remembered, so one stored a moment later works at once.
+        let fresh = new_token().unwrap();
+        let denied = auth.authenticate(Some(&bearer(&fresh))).await.unwrap_err();
+        assert_eq!(denied.reason, "unknown token");
+        store
+            .put_token(&StoredToken {
+                id: "tok_fresh".into(),
+                sha256_hex: hash_token(&fresh),
+                principal: Principal::admin("").to_stored(),
+                created_at: Timestamp::now(),
+                description: String::new(),
+            })
+            .await
+            .unwrap();
+        assert!(auth.authenticate(Some(&bearer(&fresh))).await.is_ok());
     }
 
     #[tokio::test]
