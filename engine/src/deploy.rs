@@ -18,7 +18,7 @@ use crate::registry::Registry;
 use crate::render::{RenderCache, RenderFailure, RenderPipeline};
 use crate::resource::ResourceRef;
 use crate::source::GitSources;
-use crate::sync::compare::Comparer;
+use crate::sync::compare::{CompareError, Comparer};
 use crate::sync::compare::Comparison;
 use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;
@@ -82,6 +82,17 @@ pub enum RollbackTarget {
         /// The image tag, one the history has deployed.
         version: String,
     },
+}
+
+/// Why an app's state cannot be observed now.
+#[derive(Debug, thiserror::Error)]
+pub enum ObserveError {
+    /// The app could not be rendered at the revision.
+    #[error(transparent)]
+    Render(#[from] RenderFailure),
+    /// The render could not be compared with the cluster.
+    #[error(transparent)]
+    Compare(#[from] CompareError),
 }
 
 /// Why a rollback is refused. Nothing is changed.
@@ -447,21 +458,18 @@ impl Deployer {
         app: &AppSpec,
         state: &AppState,
         revision: &str,
-    ) -> Result<(AppStatus, Comparison), String> {
+    ) -> Result<(AppStatus, Comparison), ObserveError> {
         let image = state.build.as_ref().and_then(AppBuild::image);
         let rendered = self
             .render_with_image(app, revision, state.pinned_version.as_deref(), image)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let comparer = self.syncer.comparer();
         let desired = comparer
             .desired(&app.name, &app.namespace, &rendered)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let comparison = comparer
             .compare(&app.name, desired, &state.kinds, &app.ignore)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         let status = self.syncer.observe(&app.name, &comparison).await;
         Ok((status, comparison))
     }

@@ -233,7 +233,7 @@ impl Reconciler {
                 (status, environment_digest(&comparison.desired))
             }
             Err(error) => {
-                view.error = Some(error);
+                view.error = Some(error.to_string());
                 self.views.write().await.insert(name.to_string(), view);
                 return;
             }

@@ -8,10 +8,12 @@ use serde_json::Value;
 use super::shapes::{ResourceView, WireRef};
 use super::{ApiError, ApiState, Caller, visible_app};
 use crate::app::AppSpec;
+use crate::deploy::ObserveError;
+use crate::plugin::Failure;
 use crate::render::RenderFailure;
 use crate::resource::ResourceRef;
 use crate::source::GitError;
-use crate::sync::compare::Comparison;
+use crate::sync::compare::{CompareError, Comparison};
 use crate::sync::observe::AppStatus;
 use crate::sync::tree::Node;
 
@@ -47,7 +49,40 @@ pub(crate) async fn observe_now(
         .deployer
         .observe(app, &stored, &revision)
         .await
-        .map_err(|e| ApiError::unavailable(format!("the app cannot be compared now: {e}")))
+        .map_err(uncomparable)
+}
+
+/// The answer when the app cannot be rendered or compared. What only the app's definition can fix (its chart or
+/// overlay is wrong, it renders invalid objects or kinds the cluster does not serve, its source cannot be read) is
+/// a 409 naming the fault; what the server may get past by itself (a plugin trapped or timed out, the cluster is
+/// unreachable) is a 503.
+fn uncomparable(error: ObserveError) -> ApiError {
+    match error {
+        ObserveError::Render(failure) if fails_on_every_try(&failure) => ApiError::conflict(
+            format!("the app does not render: {failure}; fix the app's source or settings"),
+        ),
+        ObserveError::Render(failure) => unresolvable(failure),
+        ObserveError::Compare(
+            error @ (CompareError::Unnamed { .. } | CompareError::Kind { .. }),
+        ) => ApiError::conflict(format!(
+            "the app's render cannot be applied to this cluster: {error}"
+        )),
+        ObserveError::Compare(error) => {
+            ApiError::unavailable(format!("the app cannot be compared now: {error}"))
+        }
+    }
+}
+
+/// Whether a render failure is the app's own, and so the same on every try: the plugin rejected the app's files,
+/// the render is invalid, no renderer serves the app's type, or the render spent its whole step budget.
+fn fails_on_every_try(failure: &RenderFailure) -> bool {
+    match failure {
+        RenderFailure::Plugin { .. }
+        | RenderFailure::Invalid { .. }
+        | RenderFailure::NoRenderer { .. } => true,
+        RenderFailure::Call { source, .. } => matches!(source.failure, Failure::OutOfSteps { .. }),
+        _ => false,
+    }
 }
 
 /// The answer when the app's source cannot be resolved. The app's own definition at fault (a directory that is not
@@ -177,6 +212,53 @@ mod tests {
         for failure in [unreachable, cache] {
             assert_eq!(
                 unresolvable(failure).status(),
+                StatusCode::SERVICE_UNAVAILABLE
+            );
+        }
+    }
+
+    #[test]
+    fn a_render_only_the_app_can_fix_is_a_conflict_and_a_passing_fault_is_unavailable() {
+        use crate::cluster::ClusterError;
+        use crate::plugin::CallError;
+        let call = |failure| {
+            ObserveError::Render(RenderFailure::Call {
+                plugin: "render-helm".into(),
+                source: CallError {
+                    plugin: "render-helm".into(),
+                    failure,
+                },
+            })
+        };
+        let chart_error = ObserveError::Render(RenderFailure::Plugin {
+            plugin: "render-helm".into(),
+            source: weft_sdk::RenderError {
+                message: "required value image.tag".into(),
+                file: Some("templates/deploy.yaml".into()),
+                line: Some(7),
+            },
+        });
+        let missing_crd = ObserveError::Compare(CompareError::Kind {
+            reference: ResourceRef::parse("example.com:Widget:shop:w").unwrap(),
+            source: ClusterError::UnknownKind {
+                group_kind: "example.com/Widget".into(),
+            },
+        });
+        for error in [
+            chart_error,
+            call(Failure::OutOfSteps { budget: 10 }),
+            missing_crd,
+        ] {
+            let message = error.to_string();
+            let answer = uncomparable(error);
+            assert_eq!(answer.status(), StatusCode::CONFLICT, "{message}");
+        }
+        for error in [
+            call(Failure::Timeout(std::time::Duration::from_secs(10))),
+            call(Failure::Trap("unreachable".into())),
+        ] {
+            assert_eq!(
+                uncomparable(error).status(),
                 StatusCode::SERVICE_UNAVAILABLE
             );
         }
