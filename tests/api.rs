@@ -77,6 +77,10 @@ struct Api {
 }
 
 async fn api() -> Api {
+    api_reconciling_every(1).await
+}
+
+async fn api_reconciling_every(seconds: u64) -> Api {
     let data = TempDir::new().unwrap();
     let shop = GitRepo::new();
     shop.commit(&app_files("shop"));
@@ -90,7 +94,7 @@ async fn api() -> Api {
         )
     };
     let text = format!(
-        "data_dir = \"{}\"\n[defaults]\nreconcile_interval_seconds = 1\n[auth]\nrate_limit = {{ requests_per_second = 10000, burst = 10000 }}\n\
+        "data_dir = \"{}\"\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = 10000, burst = 10000 }}\n\
          tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}",
         data.path().display(),
         hash_token(ADMIN),
@@ -544,5 +548,49 @@ async fn bad_requests_get_clear_answers() {
         .unwrap();
     let response = api.router.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    api.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_created_through_the_api_is_reconciled_at_once_not_at_the_next_interval() {
+    let api = api_reconciling_every(600).await;
+    let docs = GitRepo::new();
+    docs.commit(&app_files("docs"));
+    let spec = json!({
+        "name": "docs", "org": "acme", "type": "yaml", "namespace": "docs",
+        "source": {"repo": docs.path().display().to_string(), "path": "app", "ref": "main"},
+        "sync": {"automated": true, "create_namespace": true},
+    });
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            "/v1/deploy/applications",
+            Some(spec),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    // With a ten-minute interval, only the directory's change can bring the reconciler round this soon: it
+    // renders the new app, queues its automated sync, and the app is live and healthy.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let rows = api.json(Role::Admin, "/v1/deploy/applications").await;
+        let row = rows["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == "docs")
+            .cloned()
+            .expect("the created app is listed");
+        if row["sync"] == SyncCode::Synced.as_str() && row["health"] == HealthCode::Healthy.as_str()
+        {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "docs was not reconciled after its creation: {row}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     api.server.shutdown().await;
 }

@@ -205,7 +205,7 @@ impl Fleet {
             store: store.clone(),
             queue: Queue::new(store.clone()),
             deployer,
-            apps: Arc::new(RwLock::new(directory)),
+            apps: weft_engine::directory::AppDirectory::new(directory),
             views: Arc::new(RwLock::new(views)),
             logs,
             client: simulator.client(),

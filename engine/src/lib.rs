@@ -28,6 +28,7 @@ pub mod build;
 pub mod cluster;
 pub mod config;
 pub mod deploy;
+pub mod directory;
 pub mod health;
 pub mod logs;
 pub mod metrics;

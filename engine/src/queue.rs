@@ -2,13 +2,12 @@
 //! claims what it has room for under a concurrency limit (re-read every time it looks for work), runs them, keeps
 //! its leases alive, and on shutdown stops its operations at a safe point and hands them back.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::{Notify, RwLock, watch};
+use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
 
 use crate::app::AppSpec;
@@ -69,8 +68,7 @@ pub enum QueueError {
     Store(StoreError),
 }
 
-/// The apps the queue and the reconciler know, by name; changed on configuration reloads and through the API.
-pub type AppDirectory = Arc<RwLock<BTreeMap<String, AppSpec>>>;
+pub use crate::directory::AppDirectory;
 
 /// Puts operations in the queue.
 #[derive(Debug, Clone)]

@@ -142,11 +142,23 @@ impl Reconciler {
         let mut due: BTreeMap<String, Instant> = BTreeMap::new();
         let mut backoff: BTreeMap<String, Backoff> = BTreeMap::new();
         let mut round: u64 = 0;
+        // The specs last looked at: an app created, replaced or reloaded since is reconciled at once.
+        let mut seen: BTreeMap<String, AppSpec> = BTreeMap::new();
+        let mut directory_changed = true;
         loop {
             if *shutdown.borrow() {
                 return;
             }
             let now = Instant::now();
+            if std::mem::take(&mut directory_changed) {
+                let apps = self.apps.read().await;
+                for (name, spec) in apps.iter() {
+                    if seen.get(name) != Some(spec) {
+                        due.insert(name.clone(), now);
+                    }
+                }
+                seen = apps.clone();
+            }
             let names: Vec<String> = self.apps.read().await.keys().cloned().collect();
             due.retain(|name, _| names.contains(name));
             self.views
@@ -175,6 +187,7 @@ impl Reconciler {
             tokio::select! {
                 _ = tokio::time::sleep_until(wake_at) => {}
                 _ = shutdown.changed() => {}
+                _ = self.apps.changed() => directory_changed = true,
                 event = events.recv() => {
                     match event {
                         Ok(event) => {

@@ -240,7 +240,7 @@ impl Server {
             logs.clone(),
         )
         .with_builds(builds, logs.clone());
-        let apps: AppDirectory = Arc::new(RwLock::new(BTreeMap::new()));
+        let apps = AppDirectory::default();
         sync_apps(&store, &apps, &config).await?;
         let queue = Queue::new(store.clone());
         let views: AppViews = Arc::new(RwLock::new(BTreeMap::new()));

@@ -293,7 +293,7 @@ mod tests {
                 views.insert(spec.name.clone(), view(&format!("rev-{index}")));
                 directory.insert(spec.name.clone(), spec);
             }
-            let apps: AppDirectory = Arc::new(tokio::sync::RwLock::new(directory));
+            let apps = AppDirectory::new(directory);
             let views: AppViews = Arc::new(tokio::sync::RwLock::new(views));
             let server = ServerState {
                 store: store.clone(),
