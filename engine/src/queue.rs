@@ -305,7 +305,7 @@ impl Worker {
         };
         operation.phase = OperationPhase::Running;
         operation.started_at = Some(jiff::Timestamp::now());
-        if let Err(error) = self.store.update_operation(&operation).await {
+        if let Err(error) = self.store.update_operation(&operation, &self.replica).await {
             tracing::warn!("recording that {} runs failed: {error}", operation.id);
         }
         self.publish(&operation).await;
@@ -375,8 +375,24 @@ impl Worker {
                 phase: operation.phase.as_str().to_string(),
             })
             .inc();
-        if let Err(error) = self.store.finish(operation, &operation.app, &state).await {
-            tracing::error!("recording the end of {} failed: {error}", operation.id);
+        match self
+            .store
+            .finish(operation, &operation.app, &state, &self.replica)
+            .await
+        {
+            Ok(()) => {}
+            // The lease ran out while this replica worked (it stalled or lost the store) and another replica
+            // holds the operation now: its record and the app's state are that replica's to write.
+            Err(StoreError::NotClaimed { .. }) => {
+                tracing::warn!(
+                    "{} was taken over by another replica after this one's lease ran out; its outcome here \
+                     ({}) is not recorded",
+                    operation.id,
+                    operation.phase.as_str()
+                );
+                return;
+            }
+            Err(error) => tracing::error!("recording the end of {} failed: {error}", operation.id),
         }
         self.publish(operation).await;
     }

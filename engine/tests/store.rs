@@ -291,7 +291,31 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     let mut operation = claimed[0].operation.clone();
     operation.phase = OperationPhase::Running;
     operation.message = Some("applying wave 1".into());
-    store.update_operation(&operation).await.unwrap();
+    store.update_operation(&operation, "worker").await.unwrap();
+    // A replica that does not hold the operation (its lease ran out, another took it) writes nothing.
+    let mut stale_view = operation.clone();
+    stale_view.message = Some("a stalled replica's progress".into());
+    assert!(matches!(
+        store.update_operation(&stale_view, "fresh").await,
+        Err(StoreError::NotClaimed { .. })
+    ));
+    let mut stale_end = stale_view.clone();
+    stale_end.finish(OperationPhase::Failed, "a stalled replica's outcome");
+    let stale_state = AppState {
+        synced_revision: Some("a stalled replica's revision".into()),
+        ..AppState::default()
+    };
+    assert!(matches!(
+        store
+            .finish(&stale_end, "lease", &stale_state, "fresh")
+            .await,
+        Err(StoreError::NotClaimed { .. })
+    ));
+    assert_eq!(
+        store.app_state("lease").await.unwrap(),
+        AppState::default(),
+        "a refused finish changes no state"
+    );
     assert_eq!(
         other.operation("lease-1").await.unwrap().unwrap(),
         operation
@@ -299,17 +323,17 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     let mut finished = operation.clone();
     finished.finish(OperationPhase::Succeeded, "synced");
     assert!(matches!(
-        store.update_operation(&finished).await,
+        store.update_operation(&finished, "worker").await,
         Err(StoreError::WrongPhase { .. })
     ));
     assert!(matches!(
         store
-            .finish(&operation, "lease", &AppState::default())
+            .finish(&operation, "lease", &AppState::default(), "worker")
             .await,
         Err(StoreError::WrongPhase { .. })
     ));
     assert!(matches!(
-        store.update_operation(&pending("nobody", "nobody")).await,
+        store.update_operation(&pending("nobody", "nobody"), "worker").await,
         Err(StoreError::UnknownOperation(id)) if id == "nobody"
     ));
 
@@ -318,7 +342,10 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .history
         .record(&finished, "commit-of-lease-1", Some("2.0".into()));
     state.synced_revision = Some("commit-of-lease-1".into());
-    store.finish(&finished, "lease", &state).await.unwrap();
+    store
+        .finish(&finished, "lease", &state, "worker")
+        .await
+        .unwrap();
     assert_eq!(other.operation("lease-1").await.unwrap().unwrap(), finished);
     assert_eq!(other.app_state("lease").await.unwrap(), state);
     assert_eq!(
@@ -327,11 +354,11 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         "the claim is cleared"
     );
     assert!(matches!(
-        store.finish(&finished, "lease", &state).await,
+        store.finish(&finished, "lease", &state, "worker").await,
         Err(StoreError::OperationFinished(id)) if id == "lease-1"
     ));
     assert!(matches!(
-        store.update_operation(&operation).await,
+        store.update_operation(&operation, "worker").await,
         Err(StoreError::OperationFinished(_))
     ));
     assert!(matches!(

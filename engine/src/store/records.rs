@@ -9,10 +9,16 @@ use crate::deploy::AppState;
 use crate::sync::operation::Operation;
 
 impl Store {
-    /// Stores an unfinished operation's progress (phase, message, results so far).
+    /// Stores the progress (phase, message, results so far) of an unfinished operation `replica` holds.
     ///
-    /// A finished phase is refused ([`StoreError::WrongPhase`]): [`Store::finish`] ends an operation.
-    pub async fn update_operation(&self, operation: &Operation) -> Result<(), StoreError> {
+    /// A finished phase is refused ([`StoreError::WrongPhase`]): [`Store::finish`] ends an operation. A replica
+    /// that no longer holds the operation (its lease ran out and another replica took it) is refused with
+    /// [`StoreError::NotClaimed`], so it cannot overwrite the new holder's record.
+    pub async fn update_operation(
+        &self,
+        operation: &Operation,
+        replica: &str,
+    ) -> Result<(), StoreError> {
         if operation.phase.is_finished() {
             return Err(StoreError::WrongPhase {
                 id: operation.id.clone(),
@@ -22,30 +28,66 @@ impl Store {
         }
         let body = encode(|| format!("operation {}", operation.id), operation)?;
         let updated = sqlx::query(
-            "UPDATE operations SET body = $1, phase = $2 WHERE id = $3 AND finished = 0",
+            "UPDATE operations SET body = $1, phase = $2 \
+             WHERE id = $3 AND finished = 0 AND claimed_by = $4",
         )
         .bind(body)
         .bind(operation.phase.as_str())
         .bind(&operation.id)
+        .bind(replica)
         .execute(&self.pool)
         .await?
         .rows_affected();
         if updated == 1 {
             return Ok(());
         }
-        Err(match self.operation(&operation.id).await? {
-            Some(_) => StoreError::OperationFinished(operation.id.clone()),
-            None => StoreError::UnknownOperation(operation.id.clone()),
+        Err(self
+            .why_not_held(&operation.id, replica, &self.pool)
+            .await?)
+    }
+
+    /// Why an update of an unfinished operation held by `replica` touched no row: it is finished, held by no one
+    /// or someone else, or does not exist.
+    async fn why_not_held<'e, E>(
+        &self,
+        id: &str,
+        replica: &str,
+        executor: E,
+    ) -> Result<StoreError, StoreError>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
+        // Counts read the same on SQLite and PostgreSQL (BIGINT), unlike the `finished` column itself.
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS known, COUNT(CASE WHEN finished = 0 THEN 1 END) AS open \
+             FROM operations WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_one(executor)
+        .await?;
+        let (known, open): (i64, i64) = (row.try_get("known")?, row.try_get("open")?);
+        Ok(if known == 0 {
+            StoreError::UnknownOperation(id.to_string())
+        } else if open == 0 {
+            StoreError::OperationFinished(id.to_string())
+        } else {
+            StoreError::NotClaimed {
+                id: id.to_string(),
+                replica: replica.to_string(),
+            }
         })
     }
 
-    /// Ends an operation in one transaction: its finished record, `app`'s new `state` (its history), and
-    /// the end of its claim, so the app can take its next operation.
+    /// Ends an operation `replica` holds in one transaction: its finished record, `app`'s new `state` (its
+    /// history), and the end of its claim, so the app can take its next operation. A replica that lost its
+    /// claim is refused with [`StoreError::NotClaimed`] and changes nothing: the record and the app's state are
+    /// the new holder's to write.
     pub async fn finish(
         &self,
         operation: &Operation,
         app: &str,
         state: &AppState,
+        replica: &str,
     ) -> Result<(), StoreError> {
         if !operation.phase.is_finished() {
             return Err(StoreError::WrongPhase {
@@ -58,7 +100,7 @@ impl Store {
         let state = encode(|| format!("state of app {app}"), state)?;
         let finish = format!(
             "UPDATE operations SET body = $1, phase = $2, finished = 1, finished_at = {now}, \
-             claimed_by = NULL, lease_until = NULL WHERE id = $3 AND finished = 0",
+             claimed_by = NULL, lease_until = NULL WHERE id = $3 AND finished = 0 AND claimed_by = $4",
             now = self.now()
         );
         let mut transaction = self.begin().await?;
@@ -66,20 +108,14 @@ impl Store {
             .bind(body)
             .bind(operation.phase.as_str())
             .bind(&operation.id)
+            .bind(replica)
             .execute(&mut *transaction)
             .await?
             .rows_affected();
         if updated != 1 {
-            let exists = sqlx::query("SELECT id FROM operations WHERE id = $1")
-                .bind(&operation.id)
-                .fetch_optional(&mut *transaction)
-                .await?
-                .is_some();
-            return Err(if exists {
-                StoreError::OperationFinished(operation.id.clone())
-            } else {
-                StoreError::UnknownOperation(operation.id.clone())
-            });
+            return Err(self
+                .why_not_held(&operation.id, replica, &mut *transaction)
+                .await?);
         }
         sqlx::query(&upsert_state_sql(self.now()))
             .bind(app)
