@@ -1,7 +1,9 @@
 //! Build steering end to end, with the `steer-detect` plugin running in the host: the expected plan for every
 //! sample repository under `tests/build/plan/`, every steering case under `tests/build/steer/`, and builds on the
 //! command backend that fail twice and build on the third attempt, stop at once on an unrecognised failure, are
-//! always of a commit, replay their final plan, reuse an unchanged image, and feed a deploy.
+//! always of a commit, replay their final plan, reuse an unchanged image, and feed a deploy whose operation record
+//! (in the store and through the API) carries the build; the BuildKit and Podman backends steer through a
+//! recognised failure as real processes (stand-in `buildctl` and `podman` scripts).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -517,4 +519,533 @@ async fn a_deploy_builds_first_and_renders_with_the_image() {
         "{log:#?}"
     );
     assert!(state.build.as_ref().unwrap().last.as_ref().unwrap().reused);
+}
+
+/// A stand-in for a container builder's program: the backend's test script (`engine/src/build/fakes/NAME.sh`),
+/// installed as an executable in a temporary directory with its settings, recording each call's arguments and the
+/// Dockerfile it was given. The backends take the program's path, so the process's `PATH` is left alone.
+struct FakeTool {
+    dir: tempfile::TempDir,
+    program: PathBuf,
+}
+
+impl FakeTool {
+    fn install(name: &str, settings: &[(&str, &str)]) -> Self {
+        use std::os::unix::fs::PermissionsExt;
+        let script = weft_tests::workspace().join(format!("engine/src/build/fakes/{name}.sh"));
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join(name);
+        std::fs::copy(&script, &program).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let env: String = settings
+            .iter()
+            .map(|(key, value)| format!("{key}='{}'\n", value.replace('\'', r"'\''")))
+            .collect();
+        std::fs::write(dir.path().join("fake.env"), env).unwrap();
+        FakeTool { dir, program }
+    }
+
+    /// Each call's arguments and, for a build, its Dockerfile.
+    fn calls(&self) -> Vec<(Vec<String>, Option<String>)> {
+        let calls = self.dir.path().join("calls");
+        let count = std::fs::read_dir(&calls).map_or(0, |d| d.count());
+        (0..count)
+            .map(|n| {
+                let call = calls.join(n.to_string());
+                let argv = std::fs::read_to_string(call.join("argv")).unwrap();
+                (
+                    argv.lines().map(str::to_string).collect(),
+                    std::fs::read_to_string(call.join("Dockerfile")).ok(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// Builds the `node-npm` sample with steer-detect steering and `builder`, collecting the log.
+async fn steer_with(
+    builder: &dyn weft_engine::build::Builder,
+) -> (
+    Result<weft_engine::build::BuildRecord, weft_engine::build::BuildFailed>,
+    Vec<String>,
+) {
+    use weft_engine::build::{BuildLoop, BuildRequest};
+    let steerer = steerer();
+    let permits = tokio::sync::Semaphore::new(1);
+    let lines = std::sync::Mutex::new(Vec::new());
+    let sink = |line: &str| lines.lock().unwrap().push(line.to_string());
+    let request = BuildRequest {
+        app: "shop".into(),
+        commit: COMMIT.into(),
+        context: samples().join("plan/node-npm/repo"),
+        overrides: Vec::new(),
+        image: "registry.example/shop".into(),
+        max_attempts: 3,
+    };
+    let result = BuildLoop {
+        steering: &steerer,
+        builder,
+        permits: &permits,
+        log: &sink,
+    }
+    .run(&request, None)
+    .await;
+    (result, lines.into_inner().unwrap())
+}
+
+const PUSHED: &str = "sha256:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+
+/// What the stand-ins print when the plan lacks pkg-config: a failure steer-detect recognises.
+const MISSING_PKG_CONFIG: [(&str, &str); 6] = [
+    ("DIGEST", PUSHED),
+    ("FAIL_RUN", "npm run build"),
+    ("NEEDS", "pkg-config"),
+    (
+        "FAIL_OUTPUT",
+        "> shop@1.0.0 build\n> node-gyp rebuild\ngyp info it worked if it ends with ok\nsh: 1: pkg-config: not found",
+    ),
+    ("FAIL_CODE", "127"),
+    ("SLEEP", "0.2"),
+];
+
+/// Checks a two-attempt steered build: the recognised failure, the revision, the image, the report.
+fn check_steered(
+    result: Result<weft_engine::build::BuildRecord, weft_engine::build::BuildFailed>,
+    lines: &[String],
+    builds: &[Option<String>],
+) -> weft_engine::build::BuildRecord {
+    use weft_engine::build::{AttemptResult, BuildReport};
+    let record = result.unwrap_or_else(|failed| panic!("{failed}\n{lines:#?}"));
+    assert_eq!(record.attempts.len(), 2, "{lines:#?}");
+    match &record.attempts[0].outcome {
+        AttemptOutcome::Failed {
+            step,
+            exit_code,
+            log_tail,
+        } => {
+            assert_eq!((step.as_str(), *exit_code), ("build", Some(127)));
+            assert!(
+                log_tail.contains("sh: 1: pkg-config: not found"),
+                "{log_tail}"
+            );
+        }
+        other => panic!("attempt 1: {other:?}"),
+    }
+    assert!(
+        record.attempts[1]
+            .reason
+            .contains("install system packages pkg-config"),
+        "{}",
+        record.attempts[1].reason
+    );
+    assert_eq!(
+        record.image.as_deref(),
+        Some(format!("registry.example/shop@{PUSHED}").as_str())
+    );
+    // The builder got the detected Dockerfile, then the revised one.
+    assert_eq!(builds.len(), 2);
+    let first = builds[0].as_deref().unwrap();
+    let second = builds[1].as_deref().unwrap();
+    assert_eq!(first, record.attempts[0].plan.dockerfile);
+    assert!(!first.contains("pkg-config"), "{first}");
+    assert!(
+        second.contains("apt-get install -y --no-install-recommends pkg-config"),
+        "{second}"
+    );
+    assert!(
+        lines.iter().any(|l| l
+            == "steer-detect revised the plan: the build needs pkg-config: install system packages pkg-config"),
+        "{lines:#?}"
+    );
+    // The operation's view of it: both attempts, timed (the stand-ins take 0.2 s a build).
+    let report = BuildReport::of(&Ok(record.clone()), &[]);
+    assert_eq!(
+        report.attempts.iter().map(|a| a.result).collect::<Vec<_>>(),
+        [AttemptResult::Failed, AttemptResult::Built]
+    );
+    for attempt in &report.attempts {
+        assert!((200..30_000).contains(&attempt.duration_ms), "{attempt:?}");
+    }
+    assert_eq!(report.plan.unwrap().system_packages, ["pkg-config"]);
+    record
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn buildkit_steers_through_a_recognised_failure_with_a_real_buildctl_process() {
+    use weft_engine::build::BuildkitBuilder;
+    let fake = FakeTool::install("buildctl", &MISSING_PKG_CONFIG);
+    let builder = BuildkitBuilder {
+        buildctl: fake.program.display().to_string(),
+        ..BuildkitBuilder::default()
+    };
+    let (result, lines) = steer_with(&builder).await;
+    let calls = fake.calls();
+    let dockerfiles: Vec<Option<String>> = calls.iter().map(|(_, d)| d.clone()).collect();
+    let record = check_steered(result, &lines, &dockerfiles);
+    // Both calls were `buildctl build` of the sample's directory, pushing the tag of their own plan.
+    for ((argv, _), attempt) in calls.iter().zip(1..) {
+        assert_eq!(
+            argv[..5],
+            [
+                "build",
+                "--progress",
+                "plain",
+                "--frontend",
+                "dockerfile.v0"
+            ]
+        );
+        let context = format!("context={}", samples().join("plan/node-npm/repo").display());
+        assert_eq!(argv[6], context);
+        let job = weft_engine::build::BuildJob {
+            app: "shop".into(),
+            commit: COMMIT.into(),
+            context: samples().join("plan/node-npm/repo"),
+            plan: record.attempts[attempt - 1].plan.clone(),
+            image: "registry.example/shop".into(),
+            attempt: attempt as u32,
+        };
+        assert_eq!(
+            argv[12],
+            format!(
+                "type=image,name=registry.example/shop:{},push=true",
+                job.tag()
+            )
+        );
+    }
+    // BuildKit's progress reached the log.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "#3 0.512 sh: 1: pkg-config: not found"),
+        "{lines:#?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn podman_steers_through_a_recognised_failure_with_a_real_podman_process() {
+    use weft_engine::build::PodmanBuilder;
+    let fake = FakeTool::install("podman", &MISSING_PKG_CONFIG);
+    let builder = PodmanBuilder {
+        program: fake.program.display().to_string(),
+        ..PodmanBuilder::default()
+    };
+    let (result, lines) = steer_with(&builder).await;
+    let calls = fake.calls();
+    // build (failed), build, push.
+    let verbs: Vec<&str> = calls.iter().map(|(argv, _)| argv[0].as_str()).collect();
+    assert_eq!(verbs, ["build", "build", "push"]);
+    let dockerfiles: Vec<Option<String>> = calls[..2].iter().map(|(_, d)| d.clone()).collect();
+    check_steered(result, &lines, &dockerfiles);
+    // The push is of the tag the second build made.
+    let tag = &calls[1].0[4];
+    assert!(
+        tag.starts_with("registry.example/shop:5f1d0c7e9a3b-"),
+        "{tag}"
+    );
+    assert_eq!(calls[2].0[3], *tag);
+    assert!(
+        lines.iter().any(|l| l
+            == "Error: building at STEP \"RUN npm run build\": while running runtime: exit status 127"),
+        "{lines:#?}"
+    );
+}
+
+/// A value the app's configuration gives the build: it must never reach an operation's record.
+const PLANTED: &str = "npm_planted_secret_value_0042";
+const ADMIN: &str = "weft_test_builds_admin_token_00000000000000000000";
+
+/// `weft serve`'s machinery on the embedded simulator, its API as a router, and a Helm app built from source
+/// (the retry sample: out of memory, then a missing pkg-config, then a build).
+struct Served {
+    server: weft_engine::server::Server,
+    router: axum::Router,
+    _data: tempfile::TempDir,
+    _repo: weft_tests::GitRepo,
+}
+
+async fn served() -> Served {
+    use weft_engine::api::{ApiState, router};
+    use weft_engine::auth::{Authenticator, RateLimiter, hash_token};
+    use weft_engine::server::{Server, ServerOptions};
+
+    let data = tempfile::tempdir().unwrap();
+    let repo = weft_tests::GitRepo::new();
+    chart_files(&repo);
+    let text = format!(
+        r#"data_dir = "{}"
+[defaults]
+reconcile_interval_seconds = 1
+[auth]
+rate_limit = {{ requests_per_second = 10000, burst = 10000 }}
+tokens = [{{ sha256 = "{}", principal = "admin", name = "admin" }}]
+[[app]]
+name = "shop"
+type = "helm"
+namespace = "shop"
+source = {{ repo = "{}", path = "app", ref = "main" }}
+[app.sync]
+create_namespace = true
+wave_timeout_seconds = 30
+[app.build]
+builder = "command"
+overrides = {{ install = "sh steps.sh install", build = "sh steps.sh build", "env.NPM_TOKEN" = "{PLANTED}" }}
+"#,
+        data.path().display(),
+        hash_token(ADMIN),
+        repo.path().display(),
+    );
+    let config = Config::parse(&text, Path::new("test.toml"), data.path()).unwrap();
+    let options = ServerOptions {
+        simulator: weft_sim::SimConfig::fast(),
+        poll: std::time::Duration::from_millis(100),
+        ..ServerOptions::new("builds-test")
+    };
+    let server = Server::start(config.clone(), weft_tests::builtin_registry(), options)
+        .await
+        .unwrap();
+    let auth = Authenticator::new(&config.auth, server.state.store.clone()).unwrap();
+    let router = router(ApiState {
+        server: server.state.clone(),
+        auth: Arc::new(auth),
+        limiter: Arc::new(RateLimiter::new(&config.auth.rate_limit)),
+    });
+    Served {
+        server,
+        router,
+        _data: data,
+        _repo: repo,
+    }
+}
+
+impl Served {
+    /// An API call as the admin: the status and the body, which never holds the planted value.
+    async fn call(&self, method: http::Method, path: &str) -> (http::StatusCode, String) {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+        let request = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("authorization", format!("Bearer {ADMIN}"))
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body = String::from_utf8_lossy(&bytes).into_owned();
+        assert!(
+            !body.contains(PLANTED),
+            "{path} shows the planted value: {body}"
+        );
+        (status, body)
+    }
+
+    async fn json(&self, path: &str) -> Value {
+        let (status, body) = self.call(http::Method::GET, path).await;
+        assert_eq!(status, http::StatusCode::OK, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Queues a sync of shop through the API and waits for its record to finish; returns its id.
+    async fn sync(&self) -> String {
+        let (status, body) = self.call(http::Method::POST, "/v1/deploy/shop/sync").await;
+        assert_eq!(status, http::StatusCode::ACCEPTED, "{body}");
+        let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(120);
+        loop {
+            let operation = self.json(&format!("/v1/deploy/shop/operations/{id}")).await;
+            if ["succeeded", "failed", "error"].contains(&operation["phase"].as_str().unwrap()) {
+                assert_eq!(operation["phase"], "succeeded", "{operation:#}");
+                return id;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{id} never finished: {operation:#}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    }
+
+    /// The operation as the store keeps it, with no trace of the planted value.
+    async fn stored(&self, id: &str) -> weft_engine::sync::operation::Operation {
+        let operation = self
+            .server
+            .state
+            .store
+            .operation(id)
+            .await
+            .unwrap()
+            .unwrap();
+        let json = serde_json::to_string(&operation).unwrap();
+        assert!(
+            !json.contains(PLANTED),
+            "the stored record shows the planted value: {json}"
+        );
+        operation
+    }
+
+    /// shop's latest operation as the GitOps plane shows it, once it is `id`.
+    async fn plane_operation(&self, id: &str) -> Value {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let plane = self.json("/v1/deploy/gitops").await;
+            let operation = plane["applications"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["name"] == "shop")
+                .map(|a| a["operation"].clone())
+                .unwrap_or(Value::Null);
+            if operation["id"] == id {
+                return operation;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the plane never showed {id}: {plane:#}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_served_deploys_operation_record_carries_its_build_in_the_store_and_the_api() {
+    use weft_engine::build::AttemptResult;
+
+    let served = served().await;
+    let first = served.sync().await;
+
+    // The store: three attempts, the two steering reasons, the final plan, the image.
+    let stored = served.stored(&first).await;
+    let build = stored.build.clone().expect("the record carries the build");
+    assert!(!build.reused);
+    assert_eq!(build.builder, "command");
+    assert_eq!(build.steerer, "steer-detect");
+    assert_eq!(Some(build.commit.as_str()), stored.revision.as_deref());
+    let image = build.image.clone().unwrap();
+    assert!(image.starts_with("local/shop@sha256:"), "{image}");
+    let outcomes: Vec<(AttemptResult, Option<&str>, Option<i32>)> = build
+        .attempts
+        .iter()
+        .map(|a| (a.result, a.step.as_deref(), a.exit_code))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (AttemptResult::Failed, Some("build"), Some(137)),
+            (AttemptResult::Failed, Some("build"), Some(127)),
+            (AttemptResult::Built, None, None),
+        ]
+    );
+    assert_eq!(
+        build.attempts.iter().map(|a| a.number).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    assert_eq!(build.attempts[0].reason, "detected by steer-detect");
+    assert!(
+        build.attempts[1]
+            .reason
+            .contains("the build ran out of memory"),
+        "{}",
+        build.attempts[1].reason
+    );
+    assert!(
+        build.attempts[2]
+            .reason
+            .contains("install system packages pkg-config"),
+        "{}",
+        build.attempts[2].reason
+    );
+    assert_eq!(build.reasons.len(), 2, "{:?}", build.reasons);
+    assert!(
+        build.reasons[0].contains("ran out of memory"),
+        "{:?}",
+        build.reasons
+    );
+    assert!(
+        build.reasons[1].contains("pkg-config"),
+        "{:?}",
+        build.reasons
+    );
+    let tail = build.attempts[0].log_tail.as_deref().unwrap();
+    assert!(
+        tail.contains("cc1plus: out of memory allocating 1048576 bytes"),
+        "{tail}"
+    );
+    assert_eq!(build.attempts[2].image.as_deref(), Some(image.as_str()));
+    assert!(
+        build.attempts[2].plan.starts_with(
+            "node on node:22-slim, packages pkg-config, jobs 2, install `sh steps.sh install`"
+        ),
+        "{}",
+        build.attempts[2].plan
+    );
+    let plan = build.plan.clone().unwrap();
+    assert_eq!(plan.jobs, Some(2));
+    assert_eq!(plan.system_packages, ["pkg-config"]);
+    assert_eq!(plan.build, ["sh steps.sh build"]);
+    assert_eq!(plan.dockerfile_sha256, build.attempts[2].dockerfile_sha256);
+    // The configured variable is in the plan, its value redacted (the checks above saw no planted value).
+    let token = plan.env.iter().find(|v| v.name == "NPM_TOKEN").unwrap();
+    assert_eq!(token.value, "<redacted>");
+    assert!(
+        plan.dockerfile.contains("ENV NPM_TOKEN=<redacted>\n"),
+        "{}",
+        plan.dockerfile
+    );
+
+    // The API: the operation route, the operations list and the GitOps plane serve the same build.
+    let expected = serde_json::to_value(&build).unwrap();
+    let operation = served
+        .json(&format!("/v1/deploy/shop/operations/{first}"))
+        .await;
+    assert_eq!(operation["build"], expected);
+    assert_eq!(operation["build"]["attempts"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        operation["build"]["plan"]["systemPackages"],
+        serde_json::json!(["pkg-config"])
+    );
+    let list = served.json("/v1/deploy/shop/operations").await;
+    assert_eq!(list[0]["id"], first.as_str());
+    assert_eq!(list[0]["build"], expected);
+    assert_eq!(served.plane_operation(&first).await["build"], expected);
+
+    // The same commit again: the image is reused, and the record says so.
+    let second = served.sync().await;
+    let reused = served.stored(&second).await.build.unwrap();
+    assert!(reused.reused);
+    assert!(reused.attempts.is_empty());
+    assert_eq!(reused.image.as_deref(), Some(image.as_str()));
+    assert_eq!(reused.plan.as_ref().unwrap().jobs, Some(2));
+    assert_eq!(reused.reasons, build.reasons);
+    let operation = served
+        .json(&format!("/v1/deploy/shop/operations/{second}"))
+        .await;
+    assert_eq!(operation["build"]["reused"], true);
+    assert_eq!(operation["build"]["attempts"], serde_json::json!([]));
+    assert_eq!(operation["build"], serde_json::to_value(&reused).unwrap());
+    assert_eq!(
+        served.plane_operation(&second).await["build"]["reused"],
+        true
+    );
+
+    // The OpenAPI document describes the build an operation carries.
+    let document = served.json("/v1/openapi.json").await;
+    let schemas = &document["components"]["schemas"];
+    assert!(
+        schemas["GitOpsOperation"]["properties"]["build"].is_object(),
+        "{:#}",
+        schemas["GitOpsOperation"]
+    );
+    for schema in [
+        "BuildReport",
+        "AttemptReport",
+        "PlanReport",
+        "AttemptResult",
+    ] {
+        assert!(schemas[schema].is_object(), "no {schema} in {schemas:#}");
+    }
+    served.server.shutdown().await;
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
-use crate::build::{AppBuild, Builds, StreamSink};
+use crate::build::{AppBuild, BuildReport, Builds, StreamSink};
 use crate::cluster::{Applier, KindCatalog, LiveCache};
 use crate::health::{AssessOptions, HealthAssessor};
 use crate::logs::LogStore;
@@ -18,8 +18,7 @@ use crate::registry::Registry;
 use crate::render::{RenderCache, RenderFailure, RenderPipeline};
 use crate::resource::ResourceRef;
 use crate::source::GitSources;
-use crate::sync::compare::{CompareError, Comparer};
-use crate::sync::compare::Comparison;
+use crate::sync::compare::{CompareError, Comparer, Comparison};
 use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
@@ -347,7 +346,7 @@ impl Deployer {
     }
 
     /// The image an app with `[app.build]` renders with: built from `revision` with steering (its attempts in the
-    /// operation's log, its record and final plan in `state`); a dry run builds nothing and takes the last image.
+    /// operation's log and record, its final plan in `state`); a dry run builds nothing and takes the last image.
     /// `None` for an app without a build.
     async fn build(
         &self,
@@ -355,7 +354,7 @@ impl Deployer {
         state: &mut AppState,
         revision: &str,
         dry_run: bool,
-        operation: &Operation,
+        operation: &mut Operation,
     ) -> Result<Option<String>, String> {
         let Some(spec) = &app.build else {
             return Ok(None);
@@ -383,6 +382,7 @@ impl Deployer {
             .build
             .get_or_insert_with(AppBuild::default)
             .record(&result, &spec.image_name(&app.name));
+        operation.build = Some(BuildReport::of(&result, &spec.overrides()));
         result
             .map(|record| record.image)
             .map_err(|failed| format!("the image could not be built: {failed}"))

@@ -1,14 +1,18 @@
 //! `weft plan` and `weft build` end to end: the plan of a sample repository as text and JSON, and builds on the
 //! command backend that steer through two failures, remember their plan and image, and stop at an unrecognised
-//! failure with exit code 1 and the log's tail.
+//! failure with exit code 1 and the log's tail; and `weft sync --watch` against a served weft printing a deploy's
+//! build, one line per attempt, then its reuse.
 
 mod support;
 
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::process::Output;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{weft_command, workspace};
+use support::{builtins, weft_command, workspace};
 
 /// Runs `weft` in the workspace with its caches in `cache`.
 fn weft(cache: &Path, args: &[&str]) -> Output {
@@ -238,5 +242,229 @@ fn weft_build_stops_at_an_unrecognised_failure_with_exit_code_1() {
         text(&output.stderr).contains("no app \"nope\" (apps: billing)"),
         "{}",
         text(&output.stderr)
+    );
+}
+
+const TOKEN: &str = "weft_test_build_cli_admin_token_000000000000000000";
+
+/// A `weft serve` child process on a free loopback port, killed when dropped.
+struct Served {
+    child: Child,
+    url: String,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// GET /readyz answers 200.
+fn ready(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    if stream
+        .write_all(b"GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.starts_with("HTTP/1.1 200")
+}
+
+/// Serves a Helm app built from source (the retry sample beside a chart whose Deployment runs the built image) on
+/// the embedded simulator.
+fn serve_built_app() -> Served {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(app.join("templates")).unwrap();
+    for name in ["package.json", "server.js", "steps.sh"] {
+        std::fs::copy(
+            workspace().join("tests/build/flows/retry/repo").join(name),
+            app.join(name),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        app.join("Chart.yaml"),
+        "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("values.yaml"),
+        "image: registry.example/shop:unbuilt\n",
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("templates/deployment.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    \
+         matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      \
+         containers:\n        - name: web\n          image: {{ .Values.image }}\n",
+    )
+    .unwrap();
+    let config = dir.path().join("weft.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "data_dir = \"{}\"\n[auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n\
+             [[app]]\nname = \"shop\"\ntype = \"helm\"\nnamespace = \"shop\"\nsource = {{ path = \"app\" }}\n\
+             [app.sync]\ncreate_namespace = true\nwave_timeout_seconds = 30\n[app.build]\nbuilder = \"command\"\n\
+             overrides = {{ install = \"sh steps.sh install\", build = \"sh steps.sh build\" }}\n",
+            dir.path().join("data").display(),
+            weft_engine::auth::hash_token(TOKEN),
+        ),
+    )
+    .unwrap();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .arg("serve")
+        .arg("--config")
+        .arg(&config)
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .env("WEFT_BUILTIN_PLUGINS", builtins())
+        .env_remove("WEFT_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let mut served = Served {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+        dir,
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready(port) {
+        if let Some(status) = served.child.try_wait().unwrap() {
+            panic!("weft serve exited early ({status}):\n{}", served.log());
+        }
+        assert!(Instant::now() < deadline, "never ready:\n{}", served.log());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    served
+}
+
+impl Served {
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+
+    /// `weft sync shop --watch` as a client of this server, its output piped.
+    fn watched_sync(&self) -> String {
+        let output = Command::new(env!("CARGO_BIN_EXE_weft"))
+            .args(["sync", "shop", "--watch"])
+            .env("WEFT_SERVER", &self.url)
+            .env("WEFT_TOKEN", TOKEN)
+            .env("XDG_CONFIG_HOME", self.dir.path().join("no-config"))
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "exit {:?}\nstdout:\n{}\nstderr:\n{}\nserver:\n{}",
+            output.status.code(),
+            text(&output.stdout),
+            text(&output.stderr),
+            self.log()
+        );
+        text(&output.stdout)
+    }
+}
+
+/// A table row's cells (columns are at least three spaces apart).
+fn cells(line: &str) -> Vec<String> {
+    line.split("   ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn weft_sync_watch_prints_the_deploys_build_one_line_per_attempt() {
+    let served = serve_built_app();
+    let out = served.watched_sync();
+    let lines: Vec<&str> = out.lines().collect();
+    let summary = lines
+        .iter()
+        .position(|l| l.starts_with("build: "))
+        .unwrap_or_else(|| panic!("no build line in:\n{out}"));
+    assert!(
+        lines[summary].starts_with("build: built local/shop@sha256:")
+            && lines[summary].ends_with(" in 3 attempts (command with steer-detect)"),
+        "{out}"
+    );
+    // The outcome comes first, the build after it.
+    assert!(
+        lines[..summary]
+            .iter()
+            .any(|l| l.starts_with("succeeded: ")),
+        "{out}"
+    );
+    assert_eq!(
+        cells(lines[summary + 1]),
+        ["ATTEMPT", "RESULT", "TIME", "PLAN", "WHY"]
+    );
+    let rows: Vec<Vec<String>> = lines[summary + 2..summary + 5]
+        .iter()
+        .map(|l| cells(l))
+        .collect();
+    assert_eq!(lines.len(), summary + 5, "{out}");
+    let column = |index: usize| rows.iter().map(|r| r[index].clone()).collect::<Vec<_>>();
+    assert_eq!(column(0), ["1", "2", "3"]);
+    assert_eq!(
+        column(1),
+        [
+            "failed (build, exit 137)",
+            "failed (build, exit 127)",
+            "built"
+        ]
+    );
+    assert!(rows.iter().all(|r| r[2].ends_with('s')), "{out}");
+    assert!(rows[0][3].starts_with("node on node:22-slim"), "{out}");
+    assert!(rows[2][3].contains("packages pkg-config, jobs 2"), "{out}");
+    assert_eq!(rows[0][4], "detected by steer-detect");
+    assert!(rows[1][4].contains("the build ran out of memory"), "{out}");
+    assert!(
+        rows[2][4].contains("install system packages pkg-config"),
+        "{out}"
+    );
+    // The attempts' own output was followed live before that.
+    assert!(
+        out.contains("cc1plus: out of memory allocating 1048576 bytes\n"),
+        "{out}"
+    );
+    assert!(
+        !out.contains('\u{1b}'),
+        "piped output has escape codes: {out:?}"
+    );
+
+    // The same source again: the image is reused, no attempt.
+    let out = served.watched_sync();
+    let reused = out
+        .lines()
+        .find(|l| l.starts_with("build: "))
+        .unwrap_or_else(|| panic!("no build line in:\n{out}"));
+    assert!(
+        reused.starts_with("build: reused local/shop@sha256:"),
+        "{out}"
+    );
+    assert!(reused.ends_with(") and the plan are unchanged"), "{out}");
+    assert!(
+        out.lines().last() == Some(reused),
+        "no attempt table after a reuse:\n{out}"
     );
 }

@@ -6,6 +6,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::app::Env;
+use crate::build::BuildReport;
 use crate::resource::{ResourceRef, version_of};
 use crate::sync::diff::ObjectDiff;
 use crate::sync::operation::{Deploy, Operation, OperationPhase};
@@ -142,6 +143,10 @@ pub struct GitOpsOperation {
     pub revision: Option<String>,
     /// Whether automation started it.
     pub automated: bool,
+    /// For an app built from source: the build that ran before the render (its attempts, final plan and image,
+    /// or the image reused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildReport>,
 }
 
 impl From<&Operation> for GitOpsOperation {
@@ -154,6 +159,7 @@ impl From<&Operation> for GitOpsOperation {
             finished_at: op.finished_at,
             revision: op.revision.clone(),
             automated: op.automated(),
+            build: op.build.clone(),
         }
     }
 }

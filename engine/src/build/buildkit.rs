@@ -130,10 +130,12 @@ impl Builder for BuildkitBuilder {
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
+    use std::sync::Mutex;
 
     use weft_sdk::BuildPlan;
 
     use super::*;
+    use crate::build::fake_tools::{BUILDCTL, FakeTool};
 
     fn job() -> BuildJob {
         BuildJob {
@@ -195,6 +197,146 @@ mod tests {
         assert_eq!(metadata_digest(text).as_deref(), Some("sha256:0f1e"));
         assert_eq!(metadata_digest("{}"), None);
         assert_eq!(metadata_digest("not json"), None);
+    }
+
+    /// A node plan as steer-detect writes it, in a job whose context is `context`.
+    fn node_job(context: &Path) -> BuildJob {
+        let mut job = job();
+        job.context = context.to_path_buf();
+        job.plan.install = vec!["npm ci".into()];
+        job.plan.build = vec!["npm run build".into()];
+        job.plan.dockerfile =
+            "FROM node:20-slim\nWORKDIR /app\nCOPY . .\nRUN npm ci\nRUN npm run build\n\
+                               CMD [\"sh\", \"-c\", \"npm start\"]\n"
+                .into();
+        job
+    }
+
+    const DIGEST: &str = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    /// Builds `job` with a stand-in buildctl, collecting the log.
+    async fn build_with(fake: &FakeTool, job: &BuildJob) -> (BuildResult, Vec<String>) {
+        let builder = BuildkitBuilder {
+            buildctl: fake.program(),
+            address: Some("unix:///run/buildkit/buildkitd.sock".into()),
+            ..BuildkitBuilder::default()
+        };
+        let lines = Mutex::new(Vec::new());
+        let sink = |line: &str| lines.lock().unwrap().push(line.to_string());
+        let result = builder.build(job, &sink).await;
+        (result, lines.into_inner().unwrap())
+    }
+
+    #[tokio::test]
+    async fn buildctl_runs_with_the_documented_flags_and_its_metadata_gives_the_digest() {
+        let fake = FakeTool::install("buildctl", BUILDCTL, &[("DIGEST", DIGEST)]);
+        let context = tempfile::tempdir().unwrap();
+        let job = node_job(context.path());
+        let (result, lines) = build_with(&fake, &job).await;
+        let image = result.unwrap().unwrap();
+        assert_eq!(image.reference, format!("registry.example/shop@{DIGEST}"));
+
+        let calls = fake.calls();
+        assert_eq!(calls.len(), 1);
+        let argv = &calls[0].argv;
+        // buildctl [global flags] build --frontend dockerfile.v0 --local context=. --local dockerfile=.
+        //   --output type=image,name=NAME,push=true --metadata-file FILE
+        let scratch = argv[10].strip_prefix("dockerfile=").unwrap();
+        let metadata = format!("{scratch}/metadata.json");
+        let tagged = format!(
+            "type=image,name=registry.example/shop:{},push=true",
+            job.tag()
+        );
+        let context_flag = format!("context={}", context.path().display());
+        assert_eq!(
+            argv,
+            &[
+                "--addr",
+                "unix:///run/buildkit/buildkitd.sock",
+                "build",
+                "--progress",
+                "plain",
+                "--frontend",
+                "dockerfile.v0",
+                "--local",
+                context_flag.as_str(),
+                "--local",
+                argv[10].as_str(),
+                "--opt",
+                "filename=Dockerfile",
+                "--output",
+                tagged.as_str(),
+                "--metadata-file",
+                metadata.as_str(),
+            ]
+        );
+        // The plan's Dockerfile is what buildctl read, from a scratch directory removed after the build.
+        assert_eq!(
+            calls[0].dockerfile.as_deref(),
+            Some(job.plan.dockerfile.as_str())
+        );
+        assert!(!Path::new(scratch).exists(), "{scratch} was left behind");
+        // The progress reached the log as it came.
+        assert_eq!(
+            lines[0],
+            "#1 [internal] load build definition from Dockerfile"
+        );
+        assert!(
+            lines.contains(&format!(
+                "#3 pushing manifest for registry.example/shop:{}@{DIGEST} 0.1s done",
+                job.tag()
+            )),
+            "{lines:#?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_buildctl_build_names_the_step_and_keeps_the_logs_tail() {
+        let fake = FakeTool::install(
+            "buildctl",
+            BUILDCTL,
+            &[
+                ("FAIL_RUN", "npm run build"),
+                ("NEEDS", "pkg-config"),
+                (
+                    "FAIL_OUTPUT",
+                    "checking for libuv...\nsh: 1: pkg-config: not found",
+                ),
+                ("FAIL_CODE", "127"),
+            ],
+        );
+        let context = tempfile::tempdir().unwrap();
+        let (result, lines) = build_with(&fake, &node_job(context.path())).await;
+        let failure = result.unwrap().unwrap_err();
+        assert_eq!(failure.step, "build");
+        assert_eq!(failure.exit_code, Some(127));
+        assert!(
+            failure
+                .log
+                .contains("#3 0.512 sh: 1: pkg-config: not found\n"),
+            "{}",
+            failure.log
+        );
+        // Standard error joins the log in order: buildctl's last word is the solver's error.
+        assert!(
+            failure.log.ends_with(
+                "error: failed to solve: process \"/bin/sh -c npm run build\" did not complete successfully: \
+                 exit code: 127\n"
+            ),
+            "{}",
+            failure.log
+        );
+        assert_eq!(failure.log, lines.join("\n") + "\n");
+    }
+
+    #[tokio::test]
+    async fn a_build_without_metadata_is_a_builder_error() {
+        let fake = FakeTool::install("buildctl", BUILDCTL, &[("NO_METADATA", "1")]);
+        let context = tempfile::tempdir().unwrap();
+        let (result, _) = build_with(&fake, &node_job(context.path())).await;
+        let error = result.unwrap_err();
+        assert!(matches!(error, BuilderError::NoDigest { .. }), "{error}");
+        assert!(error.to_string().contains("metadata.json"), "{error}");
     }
 
     #[tokio::test]

@@ -7,6 +7,8 @@
 //! - [`command`]: the backend that runs the plan's commands in a scratch copy of the checkout, no container;
 //! - [`steering`]: the loop: plan, build, steer, bounded attempts, every attempt in the log and the record, the
 //!   final plan kept for replay and an unchanged commit and plan reusing the last image;
+//! - [`report`]: what an operation's record keeps of its build (attempts, final plan, image, reuse), with
+//!   [`redact`] keeping configured and credential-like environment values out of it;
 //! - [`checkout`]: the commit a build is of, and its context directory;
 //! - [`steerer`]: loading the app's steer plugin from the registry;
 //! - [`service`]: building an app as configured, for the deployer and `weft build`;
@@ -16,8 +18,12 @@ pub mod builder;
 pub mod buildkit;
 pub mod checkout;
 pub mod command;
+#[cfg(test)]
+mod fake_tools;
 pub mod podman;
 mod process;
+pub mod redact;
+pub mod report;
 pub mod service;
 pub mod spec;
 pub mod steerer;
@@ -29,6 +35,7 @@ pub use builder::{
 pub use buildkit::BuildkitBuilder;
 pub use command::CommandBuilder;
 pub use podman::PodmanBuilder;
+pub use report::{AttemptReport, AttemptResult, BuildReport, PlanReport, PlanVariable};
 pub use service::{AppBuild, Builds};
 pub use spec::{BuildSpec, BuilderKind};
 pub use steerer::load_steerer;

@@ -122,10 +122,179 @@ impl Builder for PodmanBuilder {
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
+    use std::sync::Mutex;
 
     use weft_sdk::BuildPlan;
 
     use super::*;
+    use crate::build::fake_tools::{FakeTool, PODMAN};
+
+    const DIGEST: &str = "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+
+    /// A go plan as steer-detect writes it, bounded to 2 jobs, in a job whose context is `context`.
+    fn go_job(context: &Path) -> BuildJob {
+        BuildJob {
+            app: "shop".into(),
+            commit: "0123456789abcdef0123456789abcdef01234567".into(),
+            context: context.to_path_buf(),
+            plan: BuildPlan {
+                kind: "go".into(),
+                base_image: "golang:1.22".into(),
+                install: vec!["go mod download".into()],
+                build: vec!["go build -o /app/server .".into()],
+                start: Some("/app/server".into()),
+                jobs: Some(2),
+                dockerfile: "FROM golang:1.22\nWORKDIR /app\nENV GOFLAGS=-p=2\nCOPY . .\nRUN go mod download\n\
+                             RUN go build -o /app/server .\nCMD [\"sh\", \"-c\", \"/app/server\"]\n"
+                    .into(),
+                ..BuildPlan::default()
+            },
+            image: "registry.example/shop".into(),
+            attempt: 1,
+        }
+    }
+
+    /// Builds `job` with a stand-in podman, collecting the log.
+    async fn build_with(fake: &FakeTool, job: &BuildJob) -> (BuildResult, Vec<String>) {
+        let builder = PodmanBuilder {
+            program: fake.program(),
+            ..PodmanBuilder::default()
+        };
+        let lines = Mutex::new(Vec::new());
+        let sink = |line: &str| lines.lock().unwrap().push(line.to_string());
+        let result = builder.build(job, &sink).await;
+        (result, lines.into_inner().unwrap())
+    }
+
+    #[tokio::test]
+    async fn podman_builds_then_pushes_and_the_digest_file_gives_the_digest() {
+        let fake = FakeTool::install("podman", PODMAN, &[("DIGEST", DIGEST)]);
+        let context = tempfile::tempdir().unwrap();
+        let job = go_job(context.path());
+        let (result, lines) = build_with(&fake, &job).await;
+        assert_eq!(
+            result.unwrap().unwrap().reference,
+            format!("registry.example/shop@{DIGEST}")
+        );
+        let calls = fake.calls();
+        assert_eq!(calls.len(), 2, "{calls:#?}");
+        // podman build --file FILE --tag NAME:TAG --layers --jobs N CONTEXT
+        let dockerfile = calls[0].argv[2].clone();
+        let scratch = Path::new(&dockerfile).parent().unwrap().to_path_buf();
+        let tagged = format!("registry.example/shop:{}", job.tag());
+        let context_arg = context.path().display().to_string();
+        assert_eq!(
+            calls[0].argv,
+            [
+                "build",
+                "--file",
+                dockerfile.as_str(),
+                "--tag",
+                tagged.as_str(),
+                "--layers",
+                "--jobs",
+                "2",
+                context_arg.as_str(),
+            ]
+        );
+        assert_eq!(dockerfile, scratch.join("Dockerfile").display().to_string());
+        assert_eq!(
+            calls[0].dockerfile.as_deref(),
+            Some(job.plan.dockerfile.as_str())
+        );
+        // podman push --digestfile FILE NAME:TAG, of the image just built.
+        let digest_file = scratch.join("digest").display().to_string();
+        assert_eq!(
+            calls[1].argv,
+            [
+                "push",
+                "--digestfile",
+                digest_file.as_str(),
+                tagged.as_str()
+            ]
+        );
+        assert!(!scratch.exists(), "{} was left behind", scratch.display());
+        for line in [
+            "STEP 1/7: FROM golang:1.22",
+            "STEP 6/7: RUN go build -o /app/server .",
+            &format!("Successfully tagged {tagged}"),
+            "Writing manifest to image destination",
+        ] {
+            assert!(
+                lines.iter().any(|l| l == line),
+                "{line:?} not in {lines:#?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_podman_build_names_the_step_and_pushes_nothing() {
+        let fake = FakeTool::install(
+            "podman",
+            PODMAN,
+            &[
+                ("FAIL_RUN", "go build"),
+                ("NEEDS", "git"),
+                (
+                    "FAIL_OUTPUT",
+                    "go: downloading github.com/go-chi/chi/v5 v5.0.12\n/bin/sh: 1: git: not found",
+                ),
+                ("FAIL_CODE", "127"),
+            ],
+        );
+        let context = tempfile::tempdir().unwrap();
+        let (result, lines) = build_with(&fake, &go_job(context.path())).await;
+        let failure = result.unwrap().unwrap_err();
+        assert_eq!(failure.step, "build");
+        assert_eq!(failure.exit_code, Some(127));
+        assert!(
+            failure.log.contains("/bin/sh: 1: git: not found\n"),
+            "{}",
+            failure.log
+        );
+        assert!(
+            failure.log.ends_with(
+                "Error: building at STEP \"RUN go build -o /app/server .\": while running runtime: exit status 127\n"
+            ),
+            "{}",
+            failure.log
+        );
+        assert_eq!(failure.log, lines.join("\n") + "\n");
+        assert_eq!(
+            fake.calls().len(),
+            1,
+            "nothing is pushed after a failed build"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_push_is_a_failed_push_step() {
+        let fake = FakeTool::install(
+            "podman",
+            PODMAN,
+            &[(
+                "PUSH_ERROR",
+                "denied: requested access to the resource is denied",
+            )],
+        );
+        let context = tempfile::tempdir().unwrap();
+        let (result, _) = build_with(&fake, &go_job(context.path())).await;
+        let failure = result.unwrap().unwrap_err();
+        assert_eq!(failure.step, "push");
+        assert_eq!(failure.exit_code, Some(125));
+        assert!(
+            failure.log.ends_with("Error: trying to reuse blob at destination: denied: requested access to the resource is denied\n"),
+            "{}",
+            failure.log
+        );
+        // The push's own output, not the build's.
+        assert!(
+            failure.log.starts_with("Getting image source signatures\n"),
+            "{}",
+            failure.log
+        );
+        assert_eq!(fake.calls().len(), 2);
+    }
 
     #[test]
     fn the_command_lines_build_then_push_with_a_digest_file() {

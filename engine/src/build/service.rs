@@ -228,6 +228,7 @@ mod tests {
                     exit_code: Some(1),
                     log_tail: log.into(),
                 },
+                duration_ms: 1200,
             }],
             plan: Some(BuildPlan::default()),
             image: image.map(str::to_string),

@@ -6,6 +6,7 @@
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use weft_sdk::{BuildFailure, BuildPlan, PluginError, RepoFacts, SteerDecision};
@@ -137,6 +138,9 @@ pub struct BuildAttempt {
     pub plan: BuildPlan,
     /// How it ended.
     pub outcome: AttemptOutcome,
+    /// How long the builder ran, in milliseconds (the wait for a build slot not included).
+    #[serde(default)]
+    pub duration_ms: u64,
 }
 
 /// Everything a build did, successful or not.
@@ -451,12 +455,15 @@ impl<S: Steering> BuildLoop<'_, S> {
                 image: request.image.clone(),
                 attempt,
             };
-            let result = {
+            let (result, duration_ms) = {
                 let _permit =
                     self.permits.acquire().await.map_err(|e| {
                         BuildError::Source(format!("the build queue is closed: {e}"))
                     })?;
-                self.builder.build(&job, self.log).await?
+                let started = Instant::now();
+                let result = self.builder.build(&job, self.log).await?;
+                let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                (result, elapsed)
             };
             let failure = match result {
                 Ok(image) => {
@@ -469,6 +476,7 @@ impl<S: Steering> BuildLoop<'_, S> {
                         outcome: AttemptOutcome::Built {
                             image: image.reference.clone(),
                         },
+                        duration_ms,
                     });
                     record.image = Some(image.reference);
                     return Ok(());
@@ -495,6 +503,7 @@ impl<S: Steering> BuildLoop<'_, S> {
                     exit_code,
                     log_tail: log.clone(),
                 },
+                duration_ms,
             });
             let stop = |step: String| {
                 Box::new(Stop {

@@ -1,5 +1,5 @@
-//! What a sync did: the operation record (GitOpsOperation) with a result per object, and the app's deploy history
-//! (GitOpsDeploy), bounded per app.
+//! What a sync did: the operation record (GitOpsOperation) with a result per object and, for an app built from
+//! source, its build, and the app's deploy history (GitOpsDeploy), bounded per app.
 
 use std::collections::VecDeque;
 
@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use super::plan::Action;
+use crate::build::BuildReport;
 use crate::resource::ResourceRef;
 
 /// Where an operation is.
@@ -125,6 +126,10 @@ pub struct Operation {
     pub fuse_tripped: Option<String>,
     /// A result per object, in the order they were handled.
     pub resources: Vec<ResourceResult>,
+    /// For an app with `[app.build]`: the image build that ran (or was reused) before the render, every attempt
+    /// with its plan and reason. Absent from records written before builds were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildReport>,
 }
 
 impl Operation {
@@ -142,6 +147,7 @@ impl Operation {
             confirmed: false,
             fuse_tripped: None,
             resources: Vec::new(),
+            build: None,
         }
     }
 
@@ -323,5 +329,35 @@ mod tests {
         assert_eq!(json["trigger"]["type"], "rollback");
         assert!(json["startedAt"].is_string() && json["finishedAt"].is_string());
         assert!(OperationPhase::Error.is_finished() && !OperationPhase::Running.is_finished());
+        assert!(json.get("build").is_none(), "no build, no field: {json}");
+    }
+
+    #[test]
+    fn records_without_a_build_still_read_and_a_build_round_trips() {
+        // A record as stored before builds were recorded.
+        let old = r#"{"id": "op-1", "app": "shop", "trigger": {"type": "manual"}, "phase": "succeeded",
+            "message": "synced", "startedAt": null, "finishedAt": null, "revision": "abc", "confirmed": false,
+            "fuseTripped": null, "resources": []}"#;
+        let operation: Operation = serde_json::from_str(old).unwrap();
+        assert_eq!(operation.build, None);
+        assert_eq!(operation.revision.as_deref(), Some("abc"));
+
+        let mut built = finished("op-2", Trigger::Automated);
+        built.build = Some(BuildReport {
+            commit: "abc".into(),
+            steerer: "steer-detect".into(),
+            builder: "command".into(),
+            image: Some("local/shop@sha256:01".into()),
+            reused: true,
+            attempts: Vec::new(),
+            plan: None,
+            reasons: vec!["the build ran out of memory".into()],
+            error: None,
+        });
+        let json = serde_json::to_value(&built).unwrap();
+        assert_eq!(json["build"]["image"], "local/shop@sha256:01");
+        assert_eq!(json["build"]["reused"], true);
+        let back: Operation = serde_json::from_value(json).unwrap();
+        assert_eq!(back, built);
     }
 }

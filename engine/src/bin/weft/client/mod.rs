@@ -3,6 +3,7 @@
 //! `WEFT_TOKEN` or `$XDG_CONFIG_HOME/weft/token`; tables and colours on a terminal, JSON with `-o json`.
 
 pub(crate) mod apps;
+mod build_report;
 mod error;
 mod http;
 pub(crate) mod logs;

@@ -1,6 +1,6 @@
 //! Following an operation: its log as it is written (a spinner with the latest step on a terminal, plain lines
-//! otherwise), then its final record. An operation still pending has no log yet, so the log route is retried on
-//! 404 until the operation starts, within a bound.
+//! otherwise), then its final record, with its build's attempts as a table when it built an image. An operation
+//! still pending has no log yet, so the log route is retried on 404 until the operation starts, within a bound.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use weft_engine::sync::operation::Operation;
 
+use super::build_report::build_text;
 use super::http::Client;
 use super::style::{Painter, phase_tone};
 use super::wire::{OperationLogLine, parsed};
@@ -73,7 +74,7 @@ impl Progress {
 }
 
 /// Follows operation `id` of `app` to its end and returns its final record; the log's lines are shown as they come,
-/// then the outcome (unless the log's last line already said it).
+/// then the outcome (unless the log's last line already said it), then the build's attempts, if it built.
 pub(crate) async fn follow_operation(
     client: &Client,
     app: &str,
@@ -92,6 +93,9 @@ pub(crate) async fn follow_operation(
             "{}: {message}\n",
             painter.tone(phase, phase_tone(operation.phase))
         ));
+    }
+    if let Some(build) = &operation.build {
+        emit(&build_text(build, painter));
     }
     Ok(operation)
 }
