@@ -3,7 +3,6 @@
 //! Secret's value.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -13,8 +12,8 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tower::ServiceExt;
-use weft_engine::api::{ApiState, router};
-use weft_engine::auth::{Authenticator, RateLimiter, hash_token};
+use weft_engine::api::router;
+use weft_engine::auth::hash_token;
 use weft_engine::config::Config;
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::sync::status::{HealthCode, SyncCode};
@@ -104,23 +103,14 @@ async fn api_reconciling_every(seconds: u64) -> Api {
         app("blog", "other", blog.path()),
     );
     let config = Config::parse(&text, Path::new("test.toml"), data.path()).unwrap();
-    let registry = weft_tests::builtin_registry();
     let options = ServerOptions {
         simulator: SimConfig::fast(),
         poll: Duration::from_millis(100),
         ..ServerOptions::new("api-test")
     };
-    let server = Server::start(config.clone(), registry, options)
-        .await
-        .unwrap();
-    let auth = Authenticator::new(&config.auth, server.state.store.clone()).unwrap();
-    let router = router(ApiState {
-        server: server.state.clone(),
-        auth: Arc::new(auth),
-        limiter: Arc::new(RateLimiter::new(&config.auth.rate_limit)),
-    });
+    let (server, state) = weft_tests::serve_api(&config, options).await;
     Api {
-        router,
+        router: router(state),
         server,
         _data: data,
         _repos: vec![shop, blog],

@@ -190,6 +190,22 @@ fn stream(logs: &LogStore, id: &str) -> Vec<String> {
     logs.lines(id).into_iter().map(|l| l.text).collect()
 }
 
+/// Checks the reasons of the retry sample's three attempts: detection, then steer-detect's two revisions (out of
+/// memory, then the missing pkg-config).
+fn check_retry_reasons<'a>(reasons: impl IntoIterator<Item = &'a str>) {
+    let reasons: Vec<&str> = reasons.into_iter().collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert_eq!(reasons[0], "detected by steer-detect");
+    assert!(
+        reasons[1].contains("the build ran out of memory"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[2].contains("install system packages pkg-config"),
+        "{reasons:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn two_recognised_failures_then_a_build_on_the_third_attempt() {
     let cache = tempfile::tempdir().unwrap();
@@ -209,19 +225,7 @@ async fn two_recognised_failures_then_a_build_on_the_third_attempt() {
     };
     assert_eq!(failed_step(0), ("build".to_string(), Some(137)));
     assert_eq!(failed_step(1), ("build".to_string(), Some(127)));
-    assert_eq!(record.attempts[0].reason, "detected by steer-detect");
-    assert!(
-        record.attempts[1].reason.contains("ran out of memory"),
-        "{}",
-        record.attempts[1].reason
-    );
-    assert!(
-        record.attempts[2]
-            .reason
-            .contains("install system packages pkg-config"),
-        "{}",
-        record.attempts[2].reason
-    );
+    check_retry_reasons(record.attempts.iter().map(|a| a.reason.as_str()));
     let image = record.image.clone().unwrap();
     assert!(image.starts_with("local/shop@sha256:"), "{image}");
     assert!(
@@ -390,32 +394,26 @@ async fn builds_are_of_commits_and_replay_their_final_plan() {
     assert_eq!(fresh.plan.unwrap().env_value("GREETING"), Some("hello"));
 }
 
-/// A Helm chart whose Deployment runs `.Values.image`, beside the retry sample's build files.
+/// Copies the files under `from` into `to` (created if missing), keeping their paths below it.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Commits the retry sample's build files beside its Helm chart (whose Deployment runs `.Values.image`) under
+/// `app/`; returns the commit.
 fn chart_files(repo: &weft_tests::GitRepo) -> String {
     let app = repo.path().join("app");
-    std::fs::create_dir_all(app.join("templates")).unwrap();
-    for name in ["package.json", "server.js", "steps.sh"] {
-        std::fs::copy(
-            samples().join("flows/retry/repo").join(name),
-            app.join(name),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        app.join("Chart.yaml"),
-        "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("values.yaml"),
-        "image: registry.example/shop:unbuilt\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("templates/deployment.yaml"),
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - name: web\n          image: {{ .Values.image }}\n",
-    )
-    .unwrap();
+    copy_tree(&samples().join("flows/retry/repo"), &app);
+    copy_tree(&samples().join("flows/retry/chart"), &app);
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "-m", "chart"]);
     repo.git(&["rev-parse", "HEAD"])
@@ -562,14 +560,26 @@ impl FakeTool {
     }
 }
 
-/// Builds the `node-npm` sample with steer-detect steering and `builder`, collecting the log.
-async fn steer_with(
-    builder: &dyn weft_engine::build::Builder,
-) -> (
-    Result<weft_engine::build::BuildRecord, weft_engine::build::BuildFailed>,
-    Vec<String>,
-) {
+/// A steered build of the `node-npm` sample through a stand-in tool (see [`steer_through`]), checked.
+struct SteeredBuild {
+    /// The build's record.
+    record: weft_engine::build::BuildRecord,
+    /// The build's log.
+    lines: Vec<String>,
+    /// The stand-in's calls: each one's arguments and, for a build, its Dockerfile.
+    calls: Vec<(Vec<String>, Option<String>)>,
+}
+
+/// Builds the `node-npm` sample with steer-detect steering and the builder `backend` makes of the path of the
+/// stand-in `tool` (failing as [`MISSING_PKG_CONFIG`] says), collecting the log, and checks the steered build with
+/// the Dockerfiles of the stand-in's `build` calls.
+async fn steer_through<B: weft_engine::build::Builder>(
+    tool: &str,
+    backend: impl FnOnce(String) -> B,
+) -> SteeredBuild {
     use weft_engine::build::{BuildLoop, BuildRequest};
+    let fake = FakeTool::install(tool, &MISSING_PKG_CONFIG);
+    let builder = backend(fake.program.display().to_string());
     let steerer = steerer();
     let permits = tokio::sync::Semaphore::new(1);
     let lines = std::sync::Mutex::new(Vec::new());
@@ -584,13 +594,25 @@ async fn steer_with(
     };
     let result = BuildLoop {
         steering: &steerer,
-        builder,
+        builder: &builder,
         permits: &permits,
         log: &sink,
     }
     .run(&request, None)
     .await;
-    (result, lines.into_inner().unwrap())
+    let lines = lines.into_inner().unwrap();
+    let calls = fake.calls();
+    let dockerfiles: Vec<Option<String>> = calls
+        .iter()
+        .filter(|(argv, _)| argv[0] == "build")
+        .map(|(_, dockerfile)| dockerfile.clone())
+        .collect();
+    let record = check_steered(result, &lines, &dockerfiles);
+    SteeredBuild {
+        record,
+        lines,
+        calls,
+    }
 }
 
 const PUSHED: &str = "sha256:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
@@ -673,15 +695,15 @@ fn check_steered(
 #[tokio::test(flavor = "multi_thread")]
 async fn buildkit_steers_through_a_recognised_failure_with_a_real_buildctl_process() {
     use weft_engine::build::BuildkitBuilder;
-    let fake = FakeTool::install("buildctl", &MISSING_PKG_CONFIG);
-    let builder = BuildkitBuilder {
-        buildctl: fake.program.display().to_string(),
+    let SteeredBuild {
+        record,
+        lines,
+        calls,
+    } = steer_through("buildctl", |buildctl| BuildkitBuilder {
+        buildctl,
         ..BuildkitBuilder::default()
-    };
-    let (result, lines) = steer_with(&builder).await;
-    let calls = fake.calls();
-    let dockerfiles: Vec<Option<String>> = calls.iter().map(|(_, d)| d.clone()).collect();
-    let record = check_steered(result, &lines, &dockerfiles);
+    })
+    .await;
     // Both calls were `buildctl build` of the sample's directory, pushing the tag of their own plan.
     for ((argv, _), attempt) in calls.iter().zip(1..) {
         assert_eq!(
@@ -724,18 +746,14 @@ async fn buildkit_steers_through_a_recognised_failure_with_a_real_buildctl_proce
 #[tokio::test(flavor = "multi_thread")]
 async fn podman_steers_through_a_recognised_failure_with_a_real_podman_process() {
     use weft_engine::build::PodmanBuilder;
-    let fake = FakeTool::install("podman", &MISSING_PKG_CONFIG);
-    let builder = PodmanBuilder {
-        program: fake.program.display().to_string(),
+    let SteeredBuild { lines, calls, .. } = steer_through("podman", |program| PodmanBuilder {
+        program,
         ..PodmanBuilder::default()
-    };
-    let (result, lines) = steer_with(&builder).await;
-    let calls = fake.calls();
+    })
+    .await;
     // build (failed), build, push.
     let verbs: Vec<&str> = calls.iter().map(|(argv, _)| argv[0].as_str()).collect();
     assert_eq!(verbs, ["build", "build", "push"]);
-    let dockerfiles: Vec<Option<String>> = calls[..2].iter().map(|(_, d)| d.clone()).collect();
-    check_steered(result, &lines, &dockerfiles);
     // The push is of the tag the second build made.
     let tag = &calls[1].0[4];
     assert!(
@@ -764,9 +782,8 @@ struct Served {
 }
 
 async fn served() -> Served {
-    use weft_engine::api::{ApiState, router};
-    use weft_engine::auth::{Authenticator, RateLimiter, hash_token};
-    use weft_engine::server::{Server, ServerOptions};
+    use weft_engine::auth::hash_token;
+    use weft_engine::server::ServerOptions;
 
     let data = tempfile::tempdir().unwrap();
     let repo = weft_tests::GitRepo::new();
@@ -800,18 +817,10 @@ overrides = {{ install = "sh steps.sh install", build = "sh steps.sh build", "en
         poll: std::time::Duration::from_millis(100),
         ..ServerOptions::new("builds-test")
     };
-    let server = Server::start(config.clone(), weft_tests::builtin_registry(), options)
-        .await
-        .unwrap();
-    let auth = Authenticator::new(&config.auth, server.state.store.clone()).unwrap();
-    let router = router(ApiState {
-        server: server.state.clone(),
-        auth: Arc::new(auth),
-        limiter: Arc::new(RateLimiter::new(&config.auth.rate_limit)),
-    });
+    let (server, state) = weft_tests::serve_api(&config, options).await;
     Served {
         server,
-        router,
+        router: weft_engine::api::router(state),
         _data: data,
         _repo: repo,
     }
@@ -943,21 +952,7 @@ async fn a_served_deploys_operation_record_carries_its_build_in_the_store_and_th
         build.attempts.iter().map(|a| a.number).collect::<Vec<_>>(),
         [1, 2, 3]
     );
-    assert_eq!(build.attempts[0].reason, "detected by steer-detect");
-    assert!(
-        build.attempts[1]
-            .reason
-            .contains("the build ran out of memory"),
-        "{}",
-        build.attempts[1].reason
-    );
-    assert!(
-        build.attempts[2]
-            .reason
-            .contains("install system packages pkg-config"),
-        "{}",
-        build.attempts[2].reason
-    );
+    check_retry_reasons(build.attempts.iter().map(|a| a.reason.as_str()));
     assert_eq!(build.reasons.len(), 2, "{:?}", build.reasons);
     assert!(
         build.reasons[0].contains("ran out of memory"),

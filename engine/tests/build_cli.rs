@@ -5,14 +5,13 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 use serde_json::Value;
-use support::{builtins, weft_command, workspace};
+use support::{ServeProcess, copy_tree, weft_command, workspace};
 
 /// Runs `weft` in the workspace with its caches in `cache`.
 fn weft(cache: &Path, args: &[&str]) -> Output {
@@ -247,67 +246,20 @@ fn weft_build_stops_at_an_unrecognised_failure_with_exit_code_1() {
 
 const TOKEN: &str = "weft_test_build_cli_admin_token_000000000000000000";
 
-/// A `weft serve` child process on a free loopback port, killed when dropped.
+/// A served weft with its configuration, data and log in a temporary directory.
 struct Served {
-    child: Child,
-    url: String,
+    process: ServeProcess,
     dir: tempfile::TempDir,
 }
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// GET /readyz answers 200.
-fn ready(port: u16) -> bool {
-    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    if stream
-        .write_all(b"GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .is_err()
-    {
-        return false;
-    }
-    let mut answer = String::new();
-    let _ = stream.read_to_string(&mut answer);
-    answer.starts_with("HTTP/1.1 200")
-}
-
-/// Serves a Helm app built from source (the retry sample beside a chart whose Deployment runs the built image) on
-/// the embedded simulator.
+/// Serves a Helm app built from source (the retry sample beside its chart, whose Deployment runs the built image)
+/// on the embedded simulator.
 fn serve_built_app() -> Served {
     let dir = tempfile::tempdir().unwrap();
     let app = dir.path().join("app");
-    std::fs::create_dir_all(app.join("templates")).unwrap();
-    for name in ["package.json", "server.js", "steps.sh"] {
-        std::fs::copy(
-            workspace().join("tests/build/flows/retry/repo").join(name),
-            app.join(name),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        app.join("Chart.yaml"),
-        "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("values.yaml"),
-        "image: registry.example/shop:unbuilt\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("templates/deployment.yaml"),
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    \
-         matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      \
-         containers:\n        - name: web\n          image: {{ .Values.image }}\n",
-    )
-    .unwrap();
+    let retry = workspace().join("tests/build/flows/retry");
+    copy_tree(&retry.join("repo"), &app);
+    copy_tree(&retry.join("chart"), &app);
     let config = dir.path().join("weft.toml");
     std::fs::write(
         &config,
@@ -321,55 +273,31 @@ fn serve_built_app() -> Served {
         ),
     )
     .unwrap();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .arg("serve")
-        .arg("--config")
-        .arg(&config)
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .env("WEFT_BUILTIN_PLUGINS", builtins())
-        .env_remove("WEFT_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let mut served = Served {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-        dir,
-    };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !ready(port) {
-        if let Some(status) = served.child.try_wait().unwrap() {
-            panic!("weft serve exited early ({status}):\n{}", served.log());
-        }
-        assert!(Instant::now() < deadline, "never ready:\n{}", served.log());
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    served
+    let log = dir.path().join("server.log");
+    let mut process = ServeProcess::spawn(
+        &[OsStr::new("--config"), config.as_os_str()],
+        std::fs::File::create(&log).unwrap(),
+    );
+    process.wait_ready(Duration::from_secs(60), || server_log(&log));
+    Served { process, dir }
+}
+
+/// The server's standard error so far.
+fn server_log(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
 }
 
 impl Served {
     fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+        server_log(&self.dir.path().join("server.log"))
     }
 
     /// `weft sync shop --watch` as a client of this server, its output piped.
     fn watched_sync(&self) -> String {
-        let output = Command::new(env!("CARGO_BIN_EXE_weft"))
+        let output = self
+            .process
+            .client(TOKEN, &self.dir.path().join("no-config"))
             .args(["sync", "shop", "--watch"])
-            .env("WEFT_SERVER", &self.url)
-            .env("WEFT_TOKEN", TOKEN)
-            .env("XDG_CONFIG_HOME", self.dir.path().join("no-config"))
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR_FORCE")
-            .stdin(Stdio::null())
             .output()
             .unwrap();
         assert!(

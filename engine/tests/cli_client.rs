@@ -4,84 +4,43 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Output, Stdio};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{builtins, stderr, stdout};
+use support::{ServeProcess, free_port, stderr, stdout};
 
-/// A free loopback port: bound, read, released.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A `weft serve` child process, killed when dropped.
+/// A `weft serve` child process with its data in a temporary directory, and the admin token it printed.
 struct Server {
-    child: Child,
-    url: String,
+    process: ServeProcess,
     token: String,
     data: tempfile::TempDir,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Server {
     fn start() -> Server {
         let data = tempfile::tempdir().unwrap();
-        let port = free_port();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_weft"))
-            .args(["serve", "--data-dir"])
-            .arg(data.path())
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .env("WEFT_BUILTIN_PLUGINS", builtins())
-            .env_remove("WEFT_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut process = ServeProcess::spawn(
+            &[OsStr::new("--data-dir"), data.path().as_os_str()],
+            Stdio::piped(),
+        );
         // Every stderr line goes to the channel; the reader keeps draining so the server never blocks on it.
-        let stderr = child.stderr.take().unwrap();
+        let stderr = process.child.stderr.take().unwrap();
         let (lines_tx, lines) = mpsc::channel::<String>();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 let _ = lines_tx.send(line);
             }
         });
-        let mut server = Server {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            token: String::new(),
+        let token = first_admin_token(&lines);
+        process.wait_ready(Duration::from_secs(40), String::new);
+        Server {
+            process,
+            token,
             data,
-        };
-        server.token = first_admin_token(&lines);
-        server.wait_ready(port);
-        server
-    }
-
-    fn wait_ready(&mut self, port: u16) {
-        let deadline = Instant::now() + Duration::from_secs(40);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                panic!("weft serve exited early: {status}");
-            }
-            if readyz(port) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "the server never became ready");
-            std::thread::sleep(Duration::from_millis(200));
         }
     }
 
@@ -91,17 +50,10 @@ impl Server {
     }
 
     fn weft_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        let config = self.data.path().join("no-config");
-        let mut command = Command::new(env!("CARGO_BIN_EXE_weft"));
-        command
-            .args(args)
-            .env("WEFT_SERVER", &self.url)
-            .env("WEFT_TOKEN", &self.token)
-            .env("XDG_CONFIG_HOME", &config)
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR_FORCE")
-            .current_dir(self.data.path())
-            .stdin(Stdio::null());
+        let mut command = self
+            .process
+            .client(&self.token, &self.data.path().join("no-config"));
+        command.args(args).current_dir(self.data.path());
         for (key, value) in env {
             command.env(key, value);
         }
@@ -126,23 +78,6 @@ fn first_admin_token(lines: &mpsc::Receiver<String>) -> String {
         seen.push(line);
     }
     panic!("no first admin token on stderr:\n{}", seen.join("\n"));
-}
-
-/// `GET /readyz` answers 200.
-fn readyz(port: u16) -> bool {
-    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    if stream
-        .write_all(b"GET /readyz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .is_err()
-    {
-        return false;
-    }
-    let mut answer = String::new();
-    let _ = stream.read_to_string(&mut answer);
-    answer.starts_with("HTTP/1.1 200")
 }
 
 /// A successful run's stdout, with no colour codes (the output is a pipe).
@@ -255,7 +190,7 @@ fn the_client_commands_against_a_served_weft() {
     assert!(queued.trim().starts_with("shop-"), "{queued}");
 
     // The server's plan through `weft diff --server`: in sync, so exit 0.
-    let diff = retrying_busy(&server, &["diff", "shop", "--server", &server.url]);
+    let diff = retrying_busy(&server, &["diff", "shop", "--server", &server.process.url]);
     let plan = succeeded(&diff);
     assert!(plan.contains("dry run of shop"), "{plan}");
     assert!(

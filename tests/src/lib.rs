@@ -1,10 +1,15 @@
-//! Shared support for the integration tests: where the workspace is, and the plugins built for them.
+//! Shared support for the integration tests: where the workspace is, the plugins built for them, git repositories
+//! to sync from, and a started server with the state its API serves.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
+use weft_engine::api::ApiState;
+use weft_engine::auth::{Authenticator, RateLimiter};
+use weft_engine::config::Config;
 use weft_engine::plugin::build;
+use weft_engine::server::{Server, ServerOptions};
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
@@ -110,4 +115,20 @@ pub fn builtin_registry() -> weft_engine::registry::Registry {
         )
         .expect("the built-in plugins load");
     registry
+}
+
+/// `weft serve`'s machinery for `config` with the built-in plugins, started with `options`, and the state its API
+/// serves (the config's tokens and rate limit), wired as `weft serve` wires them; the API is
+/// `weft_engine::api::router(state)`.
+pub async fn serve_api(config: &Config, options: ServerOptions) -> (Server, ApiState) {
+    let server = Server::start(config.clone(), builtin_registry(), options)
+        .await
+        .unwrap();
+    let auth = Authenticator::new(&config.auth, server.state.store.clone()).unwrap();
+    let state = ApiState {
+        server: server.state.clone(),
+        auth: Arc::new(auth),
+        limiter: Arc::new(RateLimiter::new(&config.auth.rate_limit)),
+    };
+    (server, state)
 }
