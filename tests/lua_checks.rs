@@ -441,3 +441,77 @@ fn scripts_and_plugins_follow_one_lookup_order() {
         Some(Health::suspended("wildcard script"))
     );
 }
+
+#[test]
+fn the_hosts_bytecode_runs_in_the_sandbox_and_bytecode_that_is_not_is_unknown() {
+    let mut registry = builtin_registry();
+    // Compiled by the host: a runtime error still names the script's line.
+    add_lua_scripts(
+        &mut registry,
+        &[lua(
+            "example.weft.dev/Lined",
+            "local hs = {}\nlocal missing = nil\nhs.status = missing.status\nreturn hs",
+        )],
+    )
+    .unwrap();
+    // Settings whose bytecode was changed after it was compiled, and bytes that are no chunk at all.
+    let good: Value =
+        serde_json::from_str(&health_lua::settings_for("return nil").unwrap()).unwrap();
+    let mut changed = good.clone();
+    let mut bytes = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        good["bytecode"].as_str().unwrap(),
+    )
+    .unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    changed["bytecode"] = json!(base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        &bytes
+    ));
+    let garbage = vec![0x1bu8; 300];
+    let forged = json!({
+        "bytecode": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &garbage),
+        "digest": health_lua::precompiled::digest(&garbage),
+    });
+    for (kind, settings) in [("Changed", changed), ("Forged", forged)] {
+        registry
+            .add_instance(
+                scripts::LUA_TEMPLATE,
+                weft_engine::registry::PluginInstance {
+                    name: format!("lua:example.weft.dev/{kind}"),
+                    kinds: vec![format!("example.weft.dev/{kind}")],
+                    settings: settings.to_string(),
+                    origin: "test settings".into(),
+                },
+                Provenance::User,
+            )
+            .unwrap();
+    }
+    let assessor = assessor(registry);
+    let results = assess(
+        &assessor,
+        &[
+            object("example.weft.dev/v1", "Lined", "a", json!({})),
+            object("example.weft.dev/v1", "Changed", "b", json!({})),
+            object("example.weft.dev/v1", "Forged", "c", json!({})),
+        ],
+    );
+    let lined = results[0].health.clone().unwrap();
+    assert!(
+        lined.status == Status::Unknown && lined.message.starts_with("health.lua:3:"),
+        "{lined:?}"
+    );
+    for (result, expected) in results[1..].iter().zip(["digest", "not a Lua 5.2 chunk"]) {
+        let health = result.health.clone().unwrap();
+        assert_eq!(health.status, Status::Unknown, "{health:?}");
+        assert!(
+            health.message.contains("precompiled script") && health.message.contains(expected),
+            "{health:?}"
+        );
+    }
+    assert_eq!(
+        results[2].answered_by.as_deref(),
+        Some("lua:example.weft.dev/Forged")
+    );
+}

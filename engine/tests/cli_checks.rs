@@ -1,10 +1,13 @@
-//! `weft health` and `weft plugin test` with Lua and CEL checks, end to end: `--lua-dir`, `--argocd-cm`, `--config`
-//! with `[[health.cel]]`, a broken CEL expression stopping the command, and a duplicate key reported with both
-//! places.
+//! `weft health`, `weft plugin test` and `weft plugin list` with Lua and CEL checks, end to end: `--lua-dir`,
+//! `--argocd-cm`, `--config` with `[[health.cel]]`, a broken CEL expression or Lua script stopping the command (and
+//! `weft serve`) when it loads them, a duplicate key reported with both places, and the configured checks listed
+//! with where they came from.
 
 mod support;
 
-use support::{json_lines, weft};
+use std::process::Output;
+
+use support::{json_lines, stderr, stdout, weft};
 
 const CORPUS: &str = "tests/conformance/argocd";
 
@@ -196,4 +199,137 @@ fn weft_plugin_test_runs_a_lua_kind_directory_and_a_script_file() {
     let output = weft(&["plugin", "test", &wrong.display().to_string(), &suite]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("FAIL"));
+}
+
+/// A Lua script that does not compile: `hs.status =` has no value, which Lua finds at the `end` on line 4.
+const BROKEN_LUA: &str =
+    "local hs = {}\nif obj.status == nil then\n  hs.status =\nend\nreturn hs\n";
+
+/// The command stopped as bad input, naming where the script came from, its kind and the line.
+fn assert_broken_lua_reported(output: &Output, place: &str) {
+    let stderr = stderr(output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(place)
+            && stderr.contains("the Lua health script for example.com/Widget does not compile")
+            && stderr.contains("line 4:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_lua_script_that_does_not_compile_is_reported_when_it_is_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let object = format!("{CORPUS}/cert-manager.io/Certificate/healthy_issued.yaml");
+
+    // A resource_customizations directory: the file.
+    let scripts = dir.path().join("resource_customizations");
+    let kind_dir = scripts.join("example.com/Widget");
+    std::fs::create_dir_all(&kind_dir).unwrap();
+    std::fs::write(kind_dir.join("health.lua"), BROKEN_LUA).unwrap();
+    let output = weft(&[
+        "health",
+        "--lua-dir",
+        &scripts.display().to_string(),
+        &object,
+    ]);
+    assert_broken_lua_reported(&output, "example.com/Widget/health.lua");
+
+    // An argocd-cm ConfigMap: the key.
+    let cm = dir.path().join("argocd-cm.yaml");
+    let indented: String = BROKEN_LUA.lines().map(|l| format!("    {l}\n")).collect();
+    std::fs::write(
+        &cm,
+        format!("kind: ConfigMap\ndata:\n  resource.customizations.health.example.com_Widget: |\n{indented}"),
+    )
+    .unwrap();
+    let output = weft(&["health", "--argocd-cm", &cm.display().to_string(), &object]);
+    assert_broken_lua_reported(&output, "resource.customizations.health.example.com_Widget");
+
+    // weft.toml: through `weft health --config`, and when `weft serve` loads it.
+    let config = dir.path().join("weft.toml");
+    std::fs::write(
+        &config,
+        format!("[[health.lua]]\nkind = \"example.com/Widget\"\nscript = '''\n{BROKEN_LUA}'''\n"),
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let output = weft(&["health", "--config", &config, &object]);
+    assert_broken_lua_reported(&output, "health.lua[0]");
+    let output = weft(&["serve", "--config", &config]);
+    assert_broken_lua_reported(&output, "health.lua[0]");
+
+    // `weft plugin test` on a .lua file stops before running a case.
+    let script = kind_dir.join("health.lua");
+    let suite = "tests/lua/resource_customizations/argoproj.io/AnalysisRun/health_test.yaml";
+    let output = weft(&["plugin", "test", &script.display().to_string(), suite]);
+    let stderr = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("example.com/Widget/health.lua")
+            && stderr.contains("does not compile")
+            && stderr.contains("line 4:"),
+        "{stderr}"
+    );
+    assert!(!stdout(&output).contains("passed"));
+}
+
+#[test]
+fn weft_plugin_list_shows_the_configured_checks_and_their_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let cm = dir.path().join("argocd-cm.yaml");
+    std::fs::write(
+        &cm,
+        "kind: ConfigMap\ndata:\n  resource.customizations.health.example.com_Gadget: |\n    return nil\n",
+    )
+    .unwrap();
+    let config = dir.path().join("weft.toml");
+    std::fs::write(
+        &config,
+        "[[health.cel]]\nkind = \"example.com/Widget\"\ncurrent = \"status.ready == true\"\n",
+    )
+    .unwrap();
+    let output = weft(&[
+        "plugin",
+        "list",
+        "--lua-dir",
+        "tests/lua/resource_customizations",
+        "--argocd-cm",
+        &cm.display().to_string(),
+        "--config",
+        &config.display().to_string(),
+    ]);
+    let stdout = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in\n{stdout}"))
+    };
+    let certificate = line("lua:cert-manager.io/Certificate");
+    assert!(
+        certificate.contains("health-check")
+            && certificate.contains("user")
+            && certificate.contains("runs on health-lua")
+            && certificate.contains(
+                "from tests/lua/resource_customizations/cert-manager.io/Certificate/health.lua"
+            ),
+        "{certificate}"
+    );
+    assert!(line("lua:*.crossplane.io/*").contains("_.crossplane.io/_/health.lua"));
+    let gadget = line("lua:example.com/Gadget");
+    assert!(
+        gadget.contains("argocd-cm.yaml")
+            && gadget.contains("resource.customizations.health.example.com_Gadget"),
+        "{gadget}"
+    );
+    let widget = line("cel:example.com/Widget");
+    assert!(
+        widget.contains("runs on health-cel") && widget.contains("health.cel[0]"),
+        "{widget}"
+    );
+    // The plugins themselves are listed too, with no source of their own.
+    assert!(!line("health-core").contains("runs on"));
+    assert!(line("health-lua").contains("builtin"));
 }

@@ -11,6 +11,11 @@
 //!   the same kind, as Argo CD does;
 //! - Weft's configuration: `[[health.lua]]` entries (`kind` and `script` or `script_file`).
 //!
+//! Every script is compiled when it is loaded (with the `health-lua` plugin's own crate: the same engine, Lua
+//! version and chunk name): a script that does not compile is an error then, naming the kind, the file or
+//! ConfigMap key and the line, as a CEL expression's is; and the entry's settings carry the bytecode, so no check
+//! compiles the script again.
+//!
 //! CEL checks come from `[[health.cel]]` entries in Weft's configuration (Flux's `current`, `inProgress`, `failed`
 //! and a `message` expression); every expression is compiled when the configuration is read.
 //!
@@ -31,7 +36,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::config::{CelCheck, HealthChecks};
 use crate::registry::{KindPattern, PluginInstance, Provenance, Registry, RegistryError};
@@ -63,14 +68,41 @@ pub struct LuaScript {
 }
 
 impl LuaScript {
-    /// The registry entry for this script.
-    pub fn instance(&self) -> PluginInstance {
-        PluginInstance {
+    /// The registry entry for this script, compiled: its settings carry the bytecode each check loads (so no check
+    /// compiles), and a script that does not compile is an error now, naming the kind, the file or ConfigMap key,
+    /// and the line.
+    pub fn instance(&self) -> Result<PluginInstance, ScriptError> {
+        let settings = lua_settings(&self.script).map_err(|message| ScriptError::Lua {
+            key: self.key.clone(),
+            origin: self.origin.clone(),
+            message,
+        })?;
+        Ok(PluginInstance {
             name: format!("lua:{}", self.key),
             kinds: vec![self.key.clone()],
-            settings: json!({ "script": self.script }).to_string(),
+            settings,
             origin: self.origin.clone(),
-        }
+        })
+    }
+}
+
+/// The settings of a `health-lua` entry running `script` (its bytecode, the bytecode's digest and the sandbox
+/// globals it names: `health_lua::settings_for`), or why it does not compile, with the line (`line 3: '=' expected
+/// near 'status'`).
+pub fn lua_settings(script: &str) -> Result<String, String> {
+    health_lua::settings_for(script).map_err(|message| lua_error_at_line(&message))
+}
+
+/// A Lua compile error with the chunk name turned into a line number (`health.lua:3: ...` is `line 3: ...`): the
+/// error names the file itself.
+fn lua_error_at_line(message: &str) -> String {
+    let chunk = health_lua::precompiled::CHUNK_NAME.trim_start_matches('=');
+    match message
+        .strip_prefix(chunk)
+        .and_then(|rest| rest.strip_prefix(':'))
+    {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => format!("line {rest}"),
+        _ => message.to_string(),
     }
 }
 
@@ -99,6 +131,16 @@ pub enum ScriptError {
         /// Where the key was found.
         origin: String,
         /// What is wrong.
+        message: String,
+    },
+    /// A Lua script does not compile.
+    #[error("{origin}: the Lua health script for {key} does not compile: {message}")]
+    Lua {
+        /// The key it serves.
+        key: String,
+        /// Where it came from (a file, a ConfigMap key, an entry of the configuration).
+        origin: String,
+        /// Lua's error, with the line (`line 3: '=' expected near 'status'`).
         message: String,
     },
     /// A CEL expression does not compile (the message names the kind and the expression).
@@ -285,10 +327,14 @@ pub fn configured_lua(health: &HealthChecks) -> Result<Vec<LuaScript>, ScriptErr
         .iter()
         .enumerate()
         .map(|(index, lua)| {
-            let origin = format!("weft.toml health.lua[{index}]");
+            let entry = format!("weft.toml health.lua[{index}]");
+            let mut origin = entry.clone();
             let script = match (&lua.script, &lua.script_file) {
                 (Some(script), _) => script.clone(),
-                (None, Some(file)) => std::fs::read_to_string(file).map_err(io_error(file))?,
+                (None, Some(file)) => {
+                    origin = format!("{} ({entry})", file.display());
+                    std::fs::read_to_string(file).map_err(io_error(file))?
+                }
                 (None, None) => {
                     return Err(ScriptError::Key {
                         origin,
@@ -309,10 +355,11 @@ pub fn configured_lua(health: &HealthChecks) -> Result<Vec<LuaScript>, ScriptErr
         .collect()
 }
 
-/// Adds Lua scripts to a registry as `lua:` instances of [`LUA_TEMPLATE`] (user provenance).
+/// Adds Lua scripts to a registry as `lua:` instances of [`LUA_TEMPLATE`] (user provenance), each compiled first
+/// (see [`LuaScript::instance`]).
 pub fn add_lua_scripts(registry: &mut Registry, scripts: &[LuaScript]) -> Result<(), ScriptError> {
     for script in scripts {
-        registry.add_instance(LUA_TEMPLATE, script.instance(), Provenance::User)?;
+        registry.add_instance(LUA_TEMPLATE, script.instance()?, Provenance::User)?;
     }
     Ok(())
 }
@@ -471,9 +518,39 @@ data:
         let one = read_lua_dir(&dir.path().join("cert-manager.io/Certificate")).unwrap();
         assert_eq!(one.len(), 1);
         assert_eq!(one[0].key, "cert-manager.io/Certificate");
-        assert_eq!(one[0].instance().name, "lua:cert-manager.io/Certificate");
-        assert_eq!(one[0].instance().settings, "{\"script\":\"-- cert\"}");
+        let instance = one[0].instance().unwrap();
+        assert_eq!(instance.name, "lua:cert-manager.io/Certificate");
+        // The settings carry the compiled script, not the source.
+        let settings: Value = serde_json::from_str(&instance.settings).unwrap();
+        assert!(settings["bytecode"].is_string() && settings["digest"].is_string());
+        assert_eq!(settings["globals"], serde_json::json!([]));
         assert!(read_lua_dir(&dir.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn a_script_that_does_not_compile_is_an_error_naming_kind_origin_and_line() {
+        let broken = LuaScript {
+            key: "cert-manager.io/Certificate".into(),
+            script: "local hs = {}\nif obj.status == nil then\n  hs.status = \nend\nreturn hs\n"
+                .into(),
+            origin: "dir/cert-manager.io/Certificate/health.lua".into(),
+        };
+        let error = broken.instance().unwrap_err().to_string();
+        assert!(
+            error.starts_with(
+                "dir/cert-manager.io/Certificate/health.lua: the Lua health script for \
+                 cert-manager.io/Certificate does not compile: line 4:"
+            ),
+            "{error}"
+        );
+        let mut registry = Registry::new();
+        let error = add_lua_scripts(&mut registry, &[broken]).unwrap_err();
+        assert!(matches!(error, ScriptError::Lua { .. }), "{error}");
+        assert_eq!(
+            lua_error_at_line("health.lua:12: unexpected symbol near 'x'"),
+            "line 12: unexpected symbol near 'x'"
+        );
+        assert_eq!(lua_error_at_line("not enough memory"), "not enough memory");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Argo CD's Lua health checks, run unchanged inside Weft's sandbox.
 //!
 //! One component serves every Lua check: the registry holds a `lua:<group>/<Kind>` entry per configured script, and
-//! the host hands the entry's settings (`{"script": "<lua source>"}`) to each call. A check runs as Argo CD runs
-//! one: a fresh Lua state per object, the object as the global `obj` (JSON `null` becomes `nil`, arrays are 1-based
-//! tables), and the returned table read as `{status, message}`:
+//! the host hands the entry's settings to each call: the script, and the bytecode the host compiled it to when it
+//! was loaded (see [`precompiled`]). A check runs as Argo CD runs one: a fresh Lua state per object, the object as
+//! the global `obj` (JSON `null` becomes `nil`, arrays are 1-based tables), and the returned table read as
+//! `{status, message}`:
 //!
 //! - a status other than Argo CD's six (`Healthy`, `Progressing`, `Degraded`, `Suspended`, `Missing`, `Unknown`) is
 //!   `unknown` with "Lua returned an invalid health status", as in Argo CD;
@@ -17,47 +18,112 @@
 //! a script that loops or allocates without end.
 
 mod convert;
+mod needs;
 mod os;
+pub mod precompiled;
 pub mod sandbox;
 mod verdict;
+
+use std::cell::RefCell;
 
 use serde::Deserialize;
 use weft_sdk::{Context, Health, HealthCheck, Object, PluginError};
 
+pub use needs::Needs;
+pub use precompiled::{compile, settings_for};
+pub use sandbox::Program;
 pub use verdict::INVALID_STATUS;
 
-/// What a `lua:` registry entry is configured with.
+/// What a `lua:` registry entry is configured with: the host's compiled form ([`settings_for`]: `bytecode`,
+/// `digest`, `globals`), or Lua source (`script`) that the plugin compiles itself.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LuaSettings {
-    /// The script's Lua source.
-    pub script: String,
+    /// The script's Lua source, when the host did not compile it.
+    #[serde(default)]
+    pub script: Option<String>,
+    /// The script compiled by the host, in base64.
+    #[serde(default)]
+    pub bytecode: Option<String>,
+    /// [`precompiled::digest`] of the bytecode, checked before it is loaded.
+    #[serde(default)]
+    pub digest: Option<String>,
+    /// The sandbox globals the script can reach ([`Needs::names`]); all of them when absent.
+    #[serde(default)]
+    pub globals: Option<Vec<String>>,
 }
+
+/// What settings look like, for error messages.
+const SETTINGS_SHAPE: &str = concat!(
+    "{\"script\": \"...\"}, or the host's compiled form ",
+    "{\"bytecode\": ..., \"digest\": ..., \"globals\": [...]}"
+);
 
 impl LuaSettings {
     /// Parses the settings text the host gives a call.
     pub fn parse(text: &str) -> Result<Self, PluginError> {
         if text.trim().is_empty() {
-            return Err(PluginError::invalid_input(
+            return Err(PluginError::invalid_input(format!(
                 "health-lua runs the script its registry entry is configured with, and this entry has none \
-                 (settings must be {\"script\": \"...\"})",
-            ));
+                 (settings must be {SETTINGS_SHAPE})"
+            )));
         }
-        serde_json::from_str(text).map_err(|e| {
-            PluginError::invalid_input(format!(
-                "health-lua settings must be {{\"script\": \"...\"}}: {e}"
-            ))
-        })
+        let settings: Self = serde_json::from_str(text).map_err(|e| {
+            PluginError::invalid_input(format!("health-lua settings must be {SETTINGS_SHAPE}: {e}"))
+        })?;
+        if settings.script.is_none() && settings.bytecode.is_none() {
+            return Err(PluginError::invalid_input(format!(
+                "health-lua settings have neither a script nor bytecode (they must be {SETTINGS_SHAPE})"
+            )));
+        }
+        Ok(settings)
+    }
+
+    /// What the checks of this entry run: the host's bytecode once it is checked (or why it cannot be used), else
+    /// the source.
+    pub fn program(self) -> Program {
+        let Some(bytecode) = self.bytecode else {
+            return Program::Source(self.script.unwrap_or_default());
+        };
+        let Some(digest) = self.digest else {
+            return Program::Unusable(
+                "the settings of this entry have bytecode without its digest".into(),
+            );
+        };
+        let needs = match self.globals.as_deref().map(Needs::from_names) {
+            None => Needs::ALL,
+            Some(Ok(needs)) => needs,
+            Some(Err(message)) => {
+                return Program::Unusable(format!("the settings of this entry name an {message}"));
+            }
+        };
+        match precompiled::Precompiled::decode(&bytecode, &digest) {
+            Ok(checked) => Program::Bytecode {
+                bytecode: checked.into_bytes().into(),
+                needs,
+            },
+            Err(message) => Program::Unusable(message),
+        }
     }
 }
 
 /// Runs `script` against `object` in a fresh Lua state: the verdict, or `None` for no opinion. Script failures are
 /// verdicts (`unknown` with the reason), never errors.
 pub fn run_check(script: &str, object: &serde_json::Value) -> Option<Health> {
-    match sandbox::run(script, object) {
-        Ok(returned) => returned,
-        Err(message) => Some(Health::unknown(message)),
-    }
+    verdict_of(sandbox::run(
+        &mut Program::Source(script.to_string()),
+        object,
+    ))
+}
+
+fn verdict_of(outcome: Result<Option<Health>, String>) -> Option<Health> {
+    outcome.unwrap_or_else(|message| Some(Health::unknown(message)))
+}
+
+thread_local! {
+    /// The settings text this instance last ran and its program: the checks of one call (all with the same
+    /// settings) decode the bytecode once, or compile the source once.
+    static PROGRAM: RefCell<Option<(String, Program)>> = const { RefCell::new(None) };
 }
 
 /// The plugin: the script comes from the call's settings.
@@ -66,8 +132,18 @@ pub struct LuaHealth;
 
 impl HealthCheck for LuaHealth {
     fn assess(obj: &Object, _cx: &Context<'_>) -> Result<Option<Health>, PluginError> {
-        let settings = LuaSettings::parse(&weft_sdk::settings::get())?;
-        Ok(run_check(&settings.script, obj.value()))
+        let text = weft_sdk::settings::get();
+        PROGRAM.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let program = match &mut *cache {
+                Some((cached, program)) if *cached == text => program,
+                slot => {
+                    let program = LuaSettings::parse(&text)?.program();
+                    &mut slot.insert((text, program)).1
+                }
+            };
+            Ok(verdict_of(sandbox::run(program, obj.value())))
+        })
     }
 }
 

@@ -8,102 +8,172 @@
 //! - No `io` (it is not even built), no `dofile` or `loadfile`. `load` and `loadstring` take Lua source only, never
 //!   precompiled bytecode. `require` returns the safe `os` for `"os"` (Argo CD's `local os = require("os")`) and
 //!   fails for anything else. `print` goes to the host's log.
-//! - The script is compiled once per call: the first check of a batch compiles it, the others load the bytecode
-//!   that compilation produced (in the same instance, never from outside), each into its own fresh state.
+//! - The script is compiled once, by the host when it loads the configuration ([`crate::precompiled`]); each
+//!   check loads that bytecode into its own fresh state. Settings without bytecode are compiled by the first check
+//!   of a call, and the others load what that produced (in the same instance).
+//! - A state builds only the sandbox's own globals (`os`, `require`, `print`, `table.getn`, `unpack`, the
+//!   source-only `load`) that the script can reach by name ([`Needs`]); the others stay out of its reach anyway.
 //! - Loops and allocation are bounded by the host (the call's deadline and memory cap), not here: inside Wasm a
 //!   script that never ends is interrupted and one that allocates without end hits the memory limit, and either
 //!   way the call ends with a host-detected failure that the engine reports as `unknown`.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use omnilua::{Function, Lua, LuaError, LuaVersion, Table, Value, Variadic};
+use omnilua::{Function, Lua, LuaError, Table, Value, Variadic};
 use weft_sdk::Health;
 
 use crate::convert::to_lua;
+use crate::needs::Needs;
+use crate::precompiled::{CHUNK_NAME, VERSION, load_source};
 use crate::verdict::{from_returned, type_name};
-
-/// The name errors give the script (`health.lua:3: attempt to index a nil value`).
-const CHUNK_NAME: &str = "=health.lua";
 
 /// Globals removed from the base library: they read files.
 const REMOVED_GLOBALS: [&str; 2] = ["dofile", "loadfile"];
 
-thread_local! {
-    /// The last script compiled on this thread and its bytecode: a batch compiles its script once.
-    static COMPILED: RefCell<Option<(String, Rc<[u8]>)>> = const { RefCell::new(None) };
+/// What a check runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Program {
+    /// Bytecode for this build's engine (the host's, checked by [`crate::precompiled::Precompiled`], or what this
+    /// instance compiled from source), and the optional globals its source can reach.
+    Bytecode {
+        /// The bytecode.
+        bytecode: Rc<[u8]>,
+        /// What the state it runs in gets.
+        needs: Needs,
+    },
+    /// Lua source, compiled by the first check that runs it.
+    Source(String),
+    /// Nothing that can run: every check is `unknown` with this message (unusable bytecode, a syntax error).
+    Unusable(String),
 }
 
-/// Runs a script against an object in a fresh state: its verdict (`None` for no opinion), or why it has none that
+/// Runs a program against an object in a fresh state: its verdict (`None` for no opinion), or why it has none that
 /// can be used (a syntax or runtime error, a return value that is not a table), as the message of an `unknown`.
-pub fn run(script: &str, object: &serde_json::Value) -> Result<Option<Health>, String> {
-    let lua = new_state().map_err(|e| e.to_string())?;
-    let obj = to_lua(&lua, object).map_err(|e| e.to_string())?;
-    lua.globals().set("obj", obj).map_err(|e| e.to_string())?;
-    let chunk = compile(&lua, script).map_err(|e| e.to_string())?;
+/// Source is compiled here, and `program` becomes its bytecode (or the syntax error) for the next check.
+pub fn run(program: &mut Program, object: &serde_json::Value) -> Result<Option<Health>, String> {
+    let needs = match program {
+        Program::Bytecode { needs, .. } => *needs,
+        Program::Source(source) => Needs::of(source),
+        Program::Unusable(message) => return Err(message.clone()),
+    };
+    let lua = new_state(needs).map_err(|e| e.to_string())?;
+    let verdict = run_in(&lua, program, object);
+    retire(lua);
+    verdict
+}
+
+fn run_in(
+    lua: &Lua,
+    program: &mut Program,
+    object: &serde_json::Value,
+) -> Result<Option<Health>, String> {
+    let obj = to_lua(lua, object).map_err(|e| e.to_string())?;
+    lua.globals()
+        .raw_set("obj", obj)
+        .map_err(|e| e.to_string())?;
+    let chunk = load(lua, program)?;
     let returned: Value = chunk.call(()).map_err(|e| e.to_string())?;
     from_returned(&returned)
 }
 
-/// The script as a function of `lua`: from the cached bytecode when this thread compiled the same script before,
-/// else compiled now (and its bytecode cached).
-fn compile(lua: &Lua, script: &str) -> omnilua::Result<Function> {
-    let cached = COMPILED.with(|cache| {
-        cache
-            .borrow()
-            .as_ref()
-            .filter(|(source, _)| source == script)
-            .map(|(_, bytecode)| bytecode.clone())
-    });
-    if let Some(bytecode) = cached {
-        return lua.load(&*bytecode).set_name(CHUNK_NAME).into_function();
+/// Inside Wasm, a finished check's state is left in memory while the instance is small: the instance and its
+/// memory are discarded when the call returns, and tearing a state down costs a one-object check about a twelfth
+/// of its time. Past this size (a long batch) states are freed, so later checks reuse their memory.
+#[cfg(target_arch = "wasm32")]
+const KEEP_FINISHED_STATES_BELOW: usize = 4 << 20;
+
+/// Ends a check's state (see `KEEP_FINISHED_STATES_BELOW`; natively, always freed).
+fn retire(lua: Lua) {
+    #[cfg(target_arch = "wasm32")]
+    if core::arch::wasm32::memory_size::<0>() * 65536 < KEEP_FINISHED_STATES_BELOW {
+        std::mem::forget(lua);
+        return;
     }
-    let function = lua.load(script).set_name(CHUNK_NAME).into_function()?;
-    if let Ok(bytecode) = function.dump(false) {
-        COMPILED.with(|cache| *cache.borrow_mut() = Some((script.to_string(), bytecode.into())));
-    }
-    Ok(function)
+    drop(lua);
 }
 
-/// A state with the libraries of [the module docs](self), nothing else.
-pub fn new_state() -> omnilua::Result<Lua> {
-    let lua = Lua::try_new_versioned(LuaVersion::V52)?;
+/// The program as a function of `lua`.
+fn load(lua: &Lua, program: &mut Program) -> Result<Function, String> {
+    match program {
+        Program::Bytecode { bytecode, .. } => lua
+            .load(&**bytecode)
+            .set_name(CHUNK_NAME)
+            .into_function()
+            .map_err(|e| e.to_string()),
+        Program::Source(source) => match load_source(lua, source) {
+            Ok(function) => {
+                if let Ok(bytecode) = function.dump(false) {
+                    let needs = Needs::of(source);
+                    *program = Program::Bytecode {
+                        bytecode: bytecode.into(),
+                        needs,
+                    };
+                }
+                Ok(function)
+            }
+            Err(message) => {
+                *program = Program::Unusable(message.clone());
+                Err(message)
+            }
+        },
+        Program::Unusable(message) => Err(message.clone()),
+    }
+}
+
+/// A state with the libraries of [the module docs](self), nothing else; of the sandbox's own globals only those in
+/// `needs` (the others are out of the script's reach, see [`Needs`]).
+pub fn new_state(needs: Needs) -> omnilua::Result<Lua> {
+    let lua = Lua::try_new_versioned(VERSION)?;
     let globals = lua.globals();
     for name in REMOVED_GLOBALS {
         globals.raw_set(name, Value::Nil)?;
     }
-    let os = crate::os::library(&lua)?;
-    globals.raw_set("os", &os)?;
     for name in ["load", "loadstring"] {
-        if let Value::Function(original) = globals.raw_get::<_, Value>(name)? {
-            globals.raw_set(name, text_only(&lua, original)?)?;
+        let replacement = match globals.raw_get::<_, Value>(name)? {
+            Value::Function(original) if needs.load => Value::Function(text_only(&lua, original)?),
+            _ => Value::Nil,
+        };
+        globals.raw_set(name, replacement)?;
+    }
+    if needs.os {
+        let os = crate::os::library(&lua)?;
+        globals.raw_set("os", &os)?;
+        if needs.require {
+            globals.raw_set("require", require(&lua, os)?)?;
         }
     }
-    let safe_os = os.clone();
-    let require = lua.create_function(move |_, name: String| {
+    if needs.print {
+        let print = lua.create_function(|_, args: Variadic<Value>| {
+            let words: Vec<String> = args.into_vec().iter().map(describe).collect();
+            weft_sdk::log::debug(&words.join("\t"));
+            Ok(())
+        })?;
+        globals.raw_set("print", print)?;
+    }
+    if needs.unpack || needs.getn {
+        let table: Table = globals.raw_get("table")?;
+        if needs.unpack && matches!(globals.raw_get::<_, Value>("unpack")?, Value::Nil) {
+            globals.raw_set("unpack", table.raw_get::<_, Value>("unpack")?)?;
+        }
+        if needs.getn {
+            table.raw_set("getn", lua.create_function(|_, t: Table| t.len())?)?;
+        }
+    }
+    Ok(lua)
+}
+
+/// `require`, which knows one module: the safe `os`.
+fn require(lua: &Lua, os: Table) -> omnilua::Result<Function> {
+    lua.create_function(move |_, name: String| {
         if name == "os" {
-            Ok(safe_os.clone())
+            Ok(os.clone())
         } else {
             Err(LuaError::runtime(format_args!(
                 "module '{name}' not found: a health check may only require \"os\""
             ))
             .into())
         }
-    })?;
-    globals.raw_set("require", require)?;
-    let print = lua.create_function(|_, args: Variadic<Value>| {
-        let words: Vec<String> = args.into_vec().iter().map(describe).collect();
-        weft_sdk::log::debug(&words.join("\t"));
-        Ok(())
-    })?;
-    globals.raw_set("print", print)?;
-    let table: Table = globals.raw_get("table")?;
-    if matches!(globals.raw_get::<_, Value>("unpack")?, Value::Nil) {
-        globals.raw_set("unpack", table.raw_get::<_, Value>("unpack")?)?;
-    }
-    let getn = lua.create_function(|_, t: Table| t.len())?;
-    table.raw_set("getn", getn)?;
-    Ok(lua)
+    })
 }
 
 /// `load` (or `loadstring`) that only accepts Lua source: the mode argument is forced to `"t"`.

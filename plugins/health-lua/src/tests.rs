@@ -207,3 +207,65 @@ fn the_plugin_reads_its_script_from_the_settings() {
     });
     assert!(bad.unwrap_err().message.contains("settings must be"));
 }
+
+fn assess_with(settings: &str, object: serde_json::Value) -> Result<Option<Health>, PluginError> {
+    let obj = weft_sdk::Object::new(object).unwrap();
+    weft_sdk::settings::with_settings(settings, || weft_sdk::testing::assess::<LuaHealth>(&obj))
+}
+
+#[test]
+fn the_hosts_bytecode_runs_with_the_scripts_lines_and_globals() {
+    let script = "local t = {}\ntable.insert(t, obj.kind)\nif obj.fail then\n  local x = nil\n  return x.y\nend\n\
+                  return {status = 'Healthy', message = t[1] .. ' ' .. table.getn(t)}";
+    let settings = settings_for(script).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert!(parsed.get("script").is_none(), "{parsed}");
+    assert_eq!(parsed["globals"], json!(["table.getn"]));
+    assert_eq!(
+        assess_with(&settings, json!({"kind": "Widget"})),
+        Ok(Some(Health::healthy("Widget 1")))
+    );
+    // Runtime errors from the bytecode name the line, as from the source.
+    let failed = assess_with(&settings, json!({"kind": "Widget", "fail": true}))
+        .unwrap()
+        .unwrap();
+    assert!(failed.message.starts_with("health.lua:5:"), "{failed:?}");
+    assert_eq!(
+        run_check(script, &json!({"kind": "Widget", "fail": true})),
+        Some(failed)
+    );
+}
+
+#[test]
+fn unusable_bytecode_is_unknown_with_a_message_never_a_trap() {
+    let good: serde_json::Value =
+        serde_json::from_str(&settings_for("return {status = 'Healthy'}").unwrap()).unwrap();
+    let with = |field: &str, value: serde_json::Value| {
+        let mut settings = good.clone();
+        settings[field] = value;
+        assess_with(&settings.to_string(), json!({}))
+    };
+    let unknown = |outcome: Result<Option<Health>, PluginError>| {
+        let health = outcome.unwrap().unwrap();
+        assert_eq!(health.status, Status::Unknown, "{health:?}");
+        health.message
+    };
+    assert!(unknown(with("bytecode", json!("AAAA"))).contains("digest"));
+    assert!(unknown(with("bytecode", json!("not base64!"))).contains("base64"));
+    assert!(unknown(with("digest", json!("0123456789abcdef"))).contains("digest"));
+    assert!(unknown(with("globals", json!(["io"]))).contains("unknown sandbox global"));
+    // Bytes that are no chunk at all, with a digest that matches them.
+    let garbage: Vec<u8> = (0..64u8).collect();
+    let forged = json!({
+        "bytecode": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &garbage),
+        "digest": precompiled::digest(&garbage),
+    });
+    assert!(unknown(assess_with(&forged.to_string(), json!({}))).contains("not a Lua 5.2 chunk"));
+    let mut no_digest = good.clone();
+    no_digest.as_object_mut().unwrap().remove("digest");
+    assert!(unknown(assess_with(&no_digest.to_string(), json!({}))).contains("without its digest"));
+    // A script that is itself a binary chunk is refused: bytecode only ever comes from compiling source.
+    let binary = json!({"script": "\u{1b}Lua\u{52}\u{0}"}).to_string();
+    assert!(unknown(assess_with(&binary, json!({}))).contains("binary chunk"));
+    assert!(compile("\u{1b}Lua").unwrap_err().contains("binary chunk"));
+}

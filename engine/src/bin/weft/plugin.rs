@@ -10,7 +10,7 @@ use weft_engine::plugin::build::{self, BuildRequest};
 use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost, World};
 use weft_engine::registry::{PluginManifest, Registry};
 
-use crate::health::{build_registry, read_objects};
+use crate::health::{CheckSources, add_checks, build_registry, read_objects};
 use crate::{PluginSources, exit};
 
 #[derive(Debug, Subcommand)]
@@ -43,10 +43,14 @@ pub(crate) enum PluginCommand {
         #[command(flatten)]
         sources: PluginSources,
     },
-    /// List the registered plugins.
+    /// List the registered plugins, and the Lua and CEL checks (`lua:` and `cel:` entries) that `--lua-dir`,
+    /// `--argocd-cm` and `--config` define, each with where it came from (a file, a ConfigMap key, an entry of the
+    /// configuration).
     List {
         #[command(flatten)]
         sources: PluginSources,
+        #[command(flatten)]
+        checks: CheckSources,
     },
 }
 
@@ -70,7 +74,7 @@ pub(crate) fn run(command: PluginCommand) -> anyhow::Result<u8> {
             };
             test_plugin(&plugin, &cases, &sources)
         }
-        PluginCommand::List { sources } => list(&sources),
+        PluginCommand::List { sources, checks } => list(&sources, &checks),
     }
 }
 
@@ -133,6 +137,12 @@ fn lua_plugin(
 ) -> anyhow::Result<HealthPlugin> {
     let source =
         std::fs::read_to_string(script).with_context(|| format!("reading {}", script.display()))?;
+    let settings = scripts::lua_settings(&source).map_err(|message| {
+        anyhow::anyhow!(
+            "{}: the Lua health script does not compile: {message}",
+            script.display()
+        )
+    })?;
     let registry = build_registry(sources)?;
     let template = registry.get(scripts::LUA_TEMPLATE).with_context(|| {
         format!(
@@ -150,7 +160,6 @@ fn lua_plugin(
         template.manifest.sha256.as_deref(),
     )?;
     let limits = CallLimits::HEALTH.with_overrides(&template.manifest.limits);
-    let settings = serde_json::json!({ "script": source }).to_string();
     Ok(host
         .health_plugin(&loaded, limits)?
         .instance(&format!("lua:{}", script.display()), &settings))
@@ -259,9 +268,17 @@ fn test_plugin(plugin: &str, cases: &Path, sources: &PluginSources) -> anyhow::R
     Ok(if failed == 0 { 0 } else { exit::FAILED })
 }
 
-fn list(sources: &PluginSources) -> anyhow::Result<u8> {
+fn list(sources: &PluginSources, checks: &CheckSources) -> anyhow::Result<u8> {
     use std::fmt::Write as _;
-    let registry = build_registry(sources)?;
+    let mut registry = build_registry(sources)?;
+    add_checks(&mut registry, checks)?;
+    let name_width = registry
+        .plugins()
+        .iter()
+        .map(|p| p.name().len())
+        .max()
+        .unwrap_or(0)
+        .max(20);
     let mut text = String::new();
     for plugin in registry.plugins() {
         let serves = if plugin.manifest.kinds.is_empty() {
@@ -270,15 +287,20 @@ fn list(sources: &PluginSources) -> anyhow::Result<u8> {
             plugin.manifest.kinds.join(",")
         };
         let sha = plugin.manifest.sha256.as_deref().unwrap_or("-");
-        writeln!(
+        write!(
             text,
-            "{:<20} {:<13} {:<8} {}  {}",
+            "{:<name_width$} {:<13} {:<8} {}  {}",
             plugin.name(),
             plugin.manifest.world.as_str(),
             format!("{:?}", plugin.provenance).to_lowercase(),
             &sha[..sha.len().min(12)],
             serves
         )?;
+        // A configured check: where it came from, and which plugin runs it.
+        if let (Some(template), Some(origin)) = (plugin.instance_of(), plugin.origin()) {
+            write!(text, "  (runs on {template}; from {origin})")?;
+        }
+        writeln!(text)?;
     }
     crate::print_stdout(&text)?;
     Ok(0)
