@@ -274,6 +274,46 @@ return {status = "Healthy", message = "Heartbeat is recent"}
     );
 }
 
+#[test]
+fn argo_cds_nulls_case_mapping_and_typed_fields_hold_through_wasm() {
+    let mut registry = builtin_registry();
+    let group = "compat.weft.dev";
+    let scripts = [
+        (
+            "Nulls",
+            "return {status = 'Healthy', message = #obj.status.items .. ':' .. table.concat(obj.status.items, ',')}",
+        ),
+        (
+            "Case",
+            "return {status = 'Healthy', message = string.upper(obj.status.text) .. '/' .. obj.status.text:lower()}",
+        ),
+        (
+            "Typed",
+            "return {status = 'Healthy', message = obj.status.count}",
+        ),
+    ];
+    let luas: Vec<LuaScript> = scripts
+        .iter()
+        .map(|(kind, script)| lua(&format!("{group}/{kind}"), script))
+        .collect();
+    add_lua_scripts(&mut registry, &luas).unwrap();
+    let assessor = assessor(registry);
+    let status = json!({"items": ["a", null, "c", null], "text": "État Ünï", "count": 3});
+    let objects: Vec<Value> = scripts
+        .iter()
+        .map(|(kind, _)| object(&format!("{group}/v1"), kind, "x", status.clone()))
+        .collect();
+    let results = assess(&assessor, &objects);
+    // gopher-lua's `Append` skips a null; its `string.upper`/`lower` are Unicode-aware.
+    assert_eq!(results[0].health, Some(Health::healthy("2:a,c")));
+    assert_eq!(
+        results[1].health,
+        Some(Health::healthy("ÉTAT ÜNÏ/état ünï"))
+    );
+    // A number message is Argo CD's empty health: no opinion, so the generic fallback answers.
+    assert_eq!(results[2].answered_by.as_deref(), Some("health-generic"));
+}
+
 fn cel(kind: &str, current: &str, in_progress: Option<&str>, failed: Option<&str>) -> CelCheck {
     CelCheck {
         kind: kind.into(),

@@ -3,8 +3,12 @@
 use omnilua::{Lua, Table, Value};
 use serde_json::Value as Json;
 
-/// The Lua value for a JSON value: `null` is `nil`, numbers are Lua numbers, arrays are tables indexed from 1
-/// (a `null` element leaves its index empty, later elements keep theirs), objects are tables keyed by string.
+/// The Lua value for a JSON value: `null` is `nil`, numbers are Lua numbers, arrays are tables indexed from 1,
+/// objects are tables keyed by string (a `null` member is an absent key).
+///
+/// A `null` array element is skipped and the elements after it move down one index, so `["a", null, "c"]` is
+/// `{"a", "c"}`: Argo CD builds arrays with gopher-lua's `LTable.Append`, which ignores `nil`. The array never has
+/// a hole, so `#` and `ipairs` see every element.
 pub(crate) fn to_lua(lua: &Lua, json: &Json) -> omnilua::Result<Value> {
     Ok(match json {
         Json::Null => Value::Nil,
@@ -13,10 +17,9 @@ pub(crate) fn to_lua(lua: &Lua, json: &Json) -> omnilua::Result<Value> {
         Json::String(s) => Value::String(lua.create_string(s)?),
         Json::Array(items) => {
             let table = lua.create_table()?;
-            for (index, item) in items.iter().enumerate() {
-                if !item.is_null() {
-                    table.raw_set(index as f64 + 1.0, to_lua(lua, item)?)?;
-                }
+            let present = items.iter().filter(|item| !item.is_null());
+            for (index, item) in present.enumerate() {
+                table.raw_set(index as f64 + 1.0, to_lua(lua, item)?)?;
             }
             Value::Table(table)
         }

@@ -9,14 +9,19 @@
 //! - a status other than Argo CD's six (`Healthy`, `Progressing`, `Degraded`, `Suspended`, `Missing`, `Unknown`) is
 //!   `unknown` with "Lua returned an invalid health status", as in Argo CD;
 //! - `nil` (or an empty table, Argo CD's empty health) is no opinion: the host asks the next plugin for the kind;
+//!   so is a table whose `status` or `message` is a number, boolean or table, which Argo CD also reads as the
+//!   empty health (see `verdict`);
 //! - a Lua error is `unknown` with the Lua error message, never a trap;
 //! - any other return value is `unknown` saying what was returned instead of a table.
 //!
 //! The dialect is Argo CD's (gopher-lua: Lua 5.1 plus `goto`): the engine runs in Lua 5.2 mode, with `unpack` and
-//! `table.getn` defined for 5.1 scripts. Libraries: base, table, string, math and a safe `os` (`time`, `clock`,
-//! `date`); no `io`, no `require` of anything but `os` (see [`sandbox`]). The host's deadline and memory cap bound
-//! a script that loops or allocates without end.
+//! `table.getn` defined for 5.1 scripts, and gopher-lua's Unicode-aware `string.upper`/`string.lower`. A JSON
+//! `null` inside an array is skipped, as Argo CD's conversion skips it (`["a", null, "c"]` is `{"a", "c"}`).
+//! Libraries: base, table, string, math and a safe `os` (`time`, `clock`, `date`); no `io`, no `require` of
+//! anything but `os` (see [`sandbox`]). The host's deadline and memory cap bound a script that loops or allocates
+//! without end.
 
+mod case;
 mod convert;
 mod needs;
 mod os;

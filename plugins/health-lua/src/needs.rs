@@ -1,11 +1,14 @@
 //! Which of the sandbox's own globals a script can reach, so a fresh state only builds those.
 //!
 //! Building `os`, `require`, `print`, `table.getn`, `unpack` and the source-only `load` for every check costs a
-//! one-object check a tenth of its time, and most scripts use none of them. A global is only reachable through its
-//! name: a script that never writes `print` cannot call it, unless it reaches the globals table itself (`_G`,
-//! `_ENV`) or compiles code at run time (`load`, `loadstring`), and then every global is built. The names are read
-//! from the whole source, comments and strings included, so a script may get a global it does not use, never lack
-//! one it does. `dofile` and `loadfile` are removed whatever the script says.
+//! one-object check a tenth of its time, and most scripts use none of them; the Unicode-aware `string.upper` and
+//! `string.lower` cost a few microseconds more. A global is only reachable through its name: a script that never
+//! writes `print` cannot call it, unless it reaches the globals table itself (`_G`, `_ENV`) or compiles code at run
+//! time (`load`, `loadstring`), and then every global is built. The names are read from the whole source, comments
+//! and strings included, so a script may get a global it does not use, never lack one it does. `dofile` and
+//! `loadfile` are removed whatever the script says. A script that reaches `upper` or `lower` without writing the
+//! name (`string["up".."per"]`, a loop over the `string` table) gets PUC Lua's byte-wise version, never a missing
+//! function.
 
 /// The optional globals a state gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +25,10 @@ pub struct Needs {
     pub unpack: bool,
     /// `load` and `loadstring` taking source only; without them both are removed.
     pub load: bool,
+    /// The Unicode-aware `string.upper`: the script names `upper`.
+    pub upper: bool,
+    /// The Unicode-aware `string.lower`: the script names `lower`.
+    pub lower: bool,
 }
 
 impl Needs {
@@ -33,6 +40,8 @@ impl Needs {
         getn: true,
         unpack: true,
         load: true,
+        upper: true,
+        lower: true,
     };
 
     /// None of them.
@@ -43,6 +52,8 @@ impl Needs {
         getn: false,
         unpack: false,
         load: false,
+        upper: false,
+        lower: false,
     };
 
     /// The globals a script can reach, from the names in its source.
@@ -59,6 +70,8 @@ impl Needs {
                 "print" => needs.print = true,
                 "getn" | "table" => needs.getn = true,
                 "unpack" => needs.unpack = true,
+                "upper" => needs.upper = true,
+                "lower" => needs.lower = true,
                 _ => {}
             }
         }
@@ -67,7 +80,8 @@ impl Needs {
 }
 
 impl Needs {
-    /// The globals as settings name them (`os`, `require`, `print`, `table.getn`, `unpack`, `load`).
+    /// The globals as settings name them (`os`, `require`, `print`, `table.getn`, `unpack`, `load`,
+    /// `string.upper`, `string.lower`).
     pub fn names(&self) -> Vec<&'static str> {
         self.flags()
             .into_iter()
@@ -87,13 +101,15 @@ impl Needs {
                 "table.getn" => needs.getn = true,
                 "unpack" => needs.unpack = true,
                 "load" => needs.load = true,
+                "string.upper" => needs.upper = true,
+                "string.lower" => needs.lower = true,
                 other => return Err(format!("unknown sandbox global {other:?}")),
             }
         }
         Ok(needs)
     }
 
-    fn flags(&self) -> [(&'static str, bool); 6] {
+    fn flags(&self) -> [(&'static str, bool); 8] {
         [
             ("os", self.os),
             ("require", self.require),
@@ -101,6 +117,8 @@ impl Needs {
             ("table.getn", self.getn),
             ("unpack", self.unpack),
             ("load", self.load),
+            ("string.upper", self.upper),
+            ("string.lower", self.lower),
         ]
     }
 }
@@ -143,8 +161,11 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        let needs = Needs::of("local os = require('os') print(table.concat(t))");
-        assert_eq!(needs.names(), ["os", "require", "print", "table.getn"]);
+        let needs = Needs::of("local os = require('os') print(table.concat(t)) return s:lower()");
+        assert_eq!(
+            needs.names(),
+            ["os", "require", "print", "table.getn", "string.lower"]
+        );
         let names: Vec<String> = needs.names().iter().map(|n| n.to_string()).collect();
         assert_eq!(Needs::from_names(&names), Ok(needs));
         assert_eq!(Needs::from_names(&[]), Ok(Needs::NONE));
@@ -160,6 +181,9 @@ mod tests {
         assert!(Needs::of("-- print(x)").print);
         assert!(Needs::of("table.insert(t, 1)").getn);
         assert!(Needs::of("local a, b = unpack(t)").unpack);
+        assert!(Needs::of("return s:upper()").upper);
+        assert!(Needs::of("string.lower(s)").lower && !Needs::of("string.lower(s)").upper);
+        assert!(!Needs::of("local uppercase, lowered = 1, 2").upper);
         assert!(!Needs::of("local osx, printer, tables = 1, 2, 3").os);
         assert!(!Needs::of("local x = 2os").os);
     }

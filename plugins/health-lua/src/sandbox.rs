@@ -11,8 +11,10 @@
 //! - The script is compiled once, by the host when it loads the configuration ([`crate::precompiled`]); each
 //!   check loads that bytecode into its own fresh state. Settings without bytecode are compiled by the first check
 //!   of a call, and the others load what that produced (in the same instance).
+//! - `string.upper` and `string.lower` map UTF-8 text by character, as gopher-lua does (see `case.rs`).
 //! - A state builds only the sandbox's own globals (`os`, `require`, `print`, `table.getn`, `unpack`, the
-//!   source-only `load`) that the script can reach by name ([`Needs`]); the others stay out of its reach anyway.
+//!   source-only `load`, the Unicode-aware `upper`/`lower`) that the script can reach by name ([`Needs`]); the
+//!   others stay out of its reach anyway.
 //! - Loops and allocation are bounded by the host (the call's deadline and memory cap), not here: inside Wasm a
 //!   script that never ends is interrupted and one that allocates without end hits the memory limit, and either
 //!   way the call ends with a host-detected failure that the engine reports as `unknown`.
@@ -22,6 +24,7 @@ use std::rc::Rc;
 use omnilua::{Function, Lua, LuaError, Table, Value, Variadic};
 use weft_sdk::Health;
 
+use crate::case::{self, Case};
 use crate::convert::to_lua;
 use crate::needs::Needs;
 use crate::precompiled::{CHUNK_NAME, VERSION, load_source};
@@ -149,6 +152,14 @@ pub fn new_state(needs: Needs) -> omnilua::Result<Lua> {
             Ok(())
         })?;
         globals.raw_set("print", print)?;
+    }
+    if needs.upper || needs.lower {
+        let strings: Table = globals.raw_get("string")?;
+        for (wanted, case) in [(needs.upper, Case::Upper), (needs.lower, Case::Lower)] {
+            if wanted {
+                case::install(&lua, &strings, case)?;
+            }
+        }
     }
     if needs.unpack || needs.getn {
         let table: Table = globals.raw_get("table")?;

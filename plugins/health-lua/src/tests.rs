@@ -54,13 +54,30 @@ return hs
 #[test]
 fn json_null_is_nil_and_arrays_start_at_one() {
     let script = r#"return {status = "Healthy", message =
-  tostring(obj.a == nil) .. " " .. obj.list[1] .. " " .. tostring(obj.list[2]) .. " " .. obj.list[3] .. " " ..
-  #obj.empty .. " " .. obj.n .. " " .. obj.f .. " " .. tostring(obj.yes)}"#;
+  tostring(obj.a == nil) .. " " .. obj.list[1] .. " " .. obj.list[2] .. " " .. #obj.empty .. " " .. obj.n ..
+  " " .. obj.f .. " " .. tostring(obj.yes)}"#;
     let verdict = check(
         script,
-        json!({"a": null, "list": ["x", null, "z"], "empty": [], "n": 3, "f": 1.5, "yes": true}),
+        json!({"a": null, "list": ["x", "z"], "empty": [], "n": 3, "f": 1.5, "yes": true}),
     );
-    assert_eq!(verdict, Some(Health::healthy("true x nil z 0 3 1.5 true")));
+    assert_eq!(verdict, Some(Health::healthy("true x z 0 3 1.5 true")));
+}
+
+#[test]
+fn json_null_in_an_array_is_skipped_and_later_items_move_down_as_in_argo_cd() {
+    // Argo CD appends each item with gopher-lua's `LTable.Append`, which skips nil: no hole, a shorter array.
+    let script = r#"
+local seen = {}
+for i, v in ipairs(obj.list) do seen[#seen + 1] = i .. "=" .. v end
+return {status = "Healthy", message = #obj.list .. " " .. table.concat(seen, ",") .. " " ..
+  tostring(obj.list[3]) .. " " .. #obj.nulls .. " " .. #obj.nested .. ":" .. #obj.nested[1] .. ":" ..
+  obj.nested[2][1]}"#;
+    let verdict = check(
+        script,
+        json!({"list": ["a", null, "c", null, "e"], "nulls": [null, null],
+               "nested": [[null], [null, "x"]]}),
+    );
+    assert_eq!(verdict, Some(Health::healthy("3 1=a,2=c,3=e e 0 2:0:x")));
 }
 
 #[test]
@@ -134,10 +151,57 @@ fn the_returned_value_follows_argo_cds_rules() {
         check(r#"return {status = "Suspended"}"#, json!({})),
         Some(Health::suspended(""))
     );
-    assert_eq!(
-        check(r#"return {status = "Degraded", message = 3}"#, json!({})),
-        Some(Health::degraded("3"))
-    );
+}
+
+#[test]
+fn a_status_or_message_that_is_not_a_string_is_argo_cds_empty_health() {
+    // Argo CD encodes the returned table to JSON and decodes it into `HealthStatus{Status, Message string}`; since
+    // v2.12 (argo-cd#18700) any JSON type error there is taken for an empty table and gives the empty health,
+    // as `{}` does: no opinion.
+    for script in [
+        r#"return {status = "Degraded", message = 3}"#,
+        r#"return {status = "Healthy", message = 2.5}"#,
+        r#"return {status = "Healthy", message = true}"#,
+        r#"return {status = "Healthy", message = {"a", "b"}}"#,
+        r#"return {status = 1, message = "x"}"#,
+        r#"return {status = false}"#,
+        r#"return {status = {}, message = "x"}"#,
+        // The type error comes before the status is checked.
+        r#"return {status = "Fine", message = 3}"#,
+        // A list encodes as a JSON array, which does not decode into an object either.
+        r#"return {"Healthy", "all good"}"#,
+    ] {
+        assert_eq!(check(script, json!({})), None, "{script}");
+    }
+    // A table with other keys is an object without a status.
+    for script in [
+        r#"return {state = "Healthy"}"#,
+        r#"return {"Healthy", x = 1}"#,
+    ] {
+        assert_eq!(
+            check(script, json!({})),
+            Some(Health::unknown(INVALID_STATUS)),
+            "{script}"
+        );
+    }
+    // A value JSON cannot hold fails the encoding, which Argo CD reports as unknown with gopher-json's message.
+    for (script, field) in [
+        (
+            r#"return {status = "Healthy", message = tostring}"#,
+            "message",
+        ),
+        (r#"return {status = print, message = "x"}"#, "status"),
+    ] {
+        let verdict = check(script, json!({})).unwrap();
+        assert_eq!(verdict.status, Status::Unknown, "{script}");
+        assert!(
+            verdict.message.contains("cannot encode function to JSON")
+                && verdict
+                    .message
+                    .contains(&format!("`{field}` is a function")),
+            "{script}: {verdict:?}"
+        );
+    }
 }
 
 #[test]
@@ -268,4 +332,47 @@ fn unusable_bytecode_is_unknown_with_a_message_never_a_trap() {
     let binary = json!({"script": "\u{1b}Lua\u{52}\u{0}"}).to_string();
     assert!(unknown(assess_with(&binary, json!({}))).contains("binary chunk"));
     assert!(compile("\u{1b}Lua").unwrap_err().contains("binary chunk"));
+}
+
+#[test]
+fn upper_and_lower_map_unicode_text_as_gopher_lua_does() {
+    // gopher-lua uses Go's Unicode-aware `strings.ToUpper`/`ToLower`; PUC Lua's are byte-wise (ASCII only).
+    let script = r#"
+local bad = string.char(255) .. "ab"
+return {status = "Healthy", message = string.upper("état ok") .. "|" .. ("ÀÉÎ Straße"):lower() .. "|" ..
+  string.lower("MIXED Ünïcode") .. "|" .. string.upper(12) .. string.lower(2.5) .. "|" ..
+  string.byte(string.upper(bad), 1) .. string.sub(string.upper(bad), 2) .. "|" ..
+  string.byte(bad:lower(), 1) .. string.sub(bad:lower(), 2)}"#;
+    assert_eq!(
+        message(script),
+        "ÉTAT OK|àéî straße|mixed ünïcode|122.5|255AB|255ab"
+    );
+    // The host's compiled form names them too, so they are built for it.
+    let settings = settings_for("return {status = 'Healthy', message = obj.name:upper()}").unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert_eq!(parsed["globals"], json!(["string.upper"]));
+    assert_eq!(
+        assess_with(&settings, json!({"name": "café"})),
+        Ok(Some(Health::healthy("CAFÉ")))
+    );
+    // Argument errors stay Lua's, with the script's line.
+    assert_eq!(
+        check("local x = 1\nreturn string.upper()", json!({})),
+        Some(Health::unknown(
+            "health.lua:2: bad argument #1 to 'upper' (string expected, got no value)"
+        ))
+    );
+    assert_eq!(
+        check("return ('x'):lower() .. string.lower({})", json!({})),
+        Some(Health::unknown(
+            "health.lua:1: bad argument #1 to 'lower' (string expected, got table)"
+        ))
+    );
+    // Without Lua's `error` (the script removed it) the message has no line, but is still the argument error.
+    assert_eq!(
+        check("error = nil\nreturn string.upper(true)", json!({})),
+        Some(Health::unknown(
+            "bad argument #1 to 'upper' (string expected, got boolean)"
+        ))
+    );
 }
