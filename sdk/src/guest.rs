@@ -86,39 +86,7 @@ mod render_glue {
     use crate::render::{RenderRequest, Renderer};
     use crate::source::{DirEntry, EntryKind, Source, SourceError};
 
-    /// The host's `source` import.
-    struct HostSource;
-
-    fn from_host(error: host::SourceError) -> SourceError {
-        match error {
-            host::SourceError::NotFound(m) => SourceError::NotFound(m),
-            host::SourceError::NotAllowed(m) => SourceError::NotAllowed(m),
-            host::SourceError::TooLarge(m) => SourceError::TooLarge(m),
-            host::SourceError::Io(m) => SourceError::Io(m),
-        }
-    }
-
-    impl Source for HostSource {
-        fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
-            host::read_file(path).map_err(from_host)
-        }
-
-        fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
-            host::list_dir(path).map_err(from_host).map(|entries| {
-                entries
-                    .into_iter()
-                    .map(|e| DirEntry {
-                        name: e.name,
-                        kind: match e.kind {
-                            host::EntryKind::File => EntryKind::File,
-                            host::EntryKind::Directory => EntryKind::Directory,
-                        },
-                        size: e.size,
-                    })
-                    .collect()
-            })
-        }
-    }
+    crate::source::host_source_adapter!();
 
     /// Renders with `R`, converting to and from the generated types.
     pub fn render<R: Renderer>(

@@ -98,6 +98,51 @@ pub fn normalize(path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Defines `HostSource`, the host's `source` import as a [`Source`], in a guest glue module of a world that imports
+/// it. Each world's bindings have their own copy of the import's types, so the module names its world's as `host`
+/// (`use crate::bindings::renderer::weft::plugin::source as host;`) and imports `Source`, `SourceError`,
+/// `DirEntry` and `EntryKind`; the macro's paths resolve there.
+#[cfg(any(feature = "renderer", feature = "build-steer"))]
+macro_rules! host_source_adapter {
+    () => {
+        /// The host's `source` import.
+        struct HostSource;
+
+        fn from_host(error: host::SourceError) -> SourceError {
+            match error {
+                host::SourceError::NotFound(m) => SourceError::NotFound(m),
+                host::SourceError::NotAllowed(m) => SourceError::NotAllowed(m),
+                host::SourceError::TooLarge(m) => SourceError::TooLarge(m),
+                host::SourceError::Io(m) => SourceError::Io(m),
+            }
+        }
+
+        impl Source for HostSource {
+            fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
+                host::read_file(path).map_err(from_host)
+            }
+
+            fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
+                host::list_dir(path).map_err(from_host).map(|entries| {
+                    entries
+                        .into_iter()
+                        .map(|e| DirEntry {
+                            name: e.name,
+                            kind: match e.kind {
+                                host::EntryKind::File => EntryKind::File,
+                                host::EntryKind::Directory => EntryKind::Directory,
+                            },
+                            size: e.size,
+                        })
+                        .collect()
+                })
+            }
+        }
+    };
+}
+#[cfg(any(feature = "renderer", feature = "build-steer"))]
+pub(crate) use host_source_adapter;
+
 #[cfg(test)]
 mod tests {
     use super::*;
