@@ -309,12 +309,7 @@ async fn one_operation_per_app_is_queued_with_a_clear_message() {
         "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \".\" }\n[sync]\nautomated = true\n",
     )
     .unwrap();
-    let sync = OperationRequest::Sync {
-        revision: None,
-        prune: None,
-        dry_run: false,
-        confirmed: false,
-    };
+    let sync = OperationRequest::sync();
     let first = queue
         .enqueue(&app, Trigger::Manual, sync.clone())
         .await
@@ -375,19 +370,7 @@ async fn the_concurrency_limit_bounds_running_operations_and_is_re_read() {
         .await
         .unwrap();
     let directory = state.apps.read().await.clone();
-    for app in directory.values() {
-        let sync = OperationRequest::Sync {
-            revision: None,
-            prune: None,
-            dry_run: false,
-            confirmed: false,
-        };
-        state
-            .queue
-            .enqueue(app, Trigger::Manual, sync)
-            .await
-            .unwrap();
-    }
+    sync_every_app(&state, &directory).await;
     let mut most = 0;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
     loop {
@@ -422,19 +405,7 @@ async fn the_concurrency_limit_bounds_running_operations_and_is_re_read() {
         .put_setting(CONCURRENCY_SETTING, "3")
         .await
         .unwrap();
-    for app in directory.values() {
-        let sync = OperationRequest::Sync {
-            revision: None,
-            prune: None,
-            dry_run: false,
-            confirmed: false,
-        };
-        state
-            .queue
-            .enqueue(app, Trigger::Manual, sync)
-            .await
-            .unwrap();
-    }
+    sync_every_app(&state, &directory).await;
     let together = eventually("three at once", 60, async || {
         let mut running = 0;
         for name in directory.keys() {
@@ -466,12 +437,7 @@ async fn a_running_operation_survives_a_restart() {
     .await
     .unwrap();
     let app = first.state.apps.read().await.get("shop").cloned().unwrap();
-    let sync = OperationRequest::Sync {
-        revision: None,
-        prune: None,
-        dry_run: false,
-        confirmed: false,
-    };
+    let sync = OperationRequest::sync();
     let operation = first
         .state
         .queue
@@ -620,4 +586,18 @@ async fn the_example_configuration_serves_its_apps_on_the_embedded_simulator() {
     );
     drop(views);
     server.shutdown().await;
+}
+
+/// Queues a sync of every app in `directory`.
+async fn sync_every_app(
+    state: &weft_engine::server::ServerState,
+    directory: &std::collections::BTreeMap<String, weft_engine::app::AppSpec>,
+) {
+    for app in directory.values() {
+        state
+            .queue
+            .enqueue(app, Trigger::Manual, OperationRequest::sync())
+            .await
+            .unwrap();
+    }
 }

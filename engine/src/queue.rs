@@ -47,6 +47,18 @@ pub enum OperationRequest {
     },
 }
 
+impl OperationRequest {
+    /// A sync of the app's source at its ref, with the app's own prune setting: what "sync now" asks for.
+    pub fn sync() -> OperationRequest {
+        OperationRequest::Sync {
+            revision: None,
+            prune: None,
+            dry_run: false,
+            confirmed: false,
+        }
+    }
+}
+
 /// Why an operation cannot be queued.
 #[derive(Debug, thiserror::Error)]
 pub enum QueueError {
