@@ -7,23 +7,19 @@
 //!
 //! Run: `cargo bench -p weft-engine --bench checks`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use weft_engine::config::CelCheck;
 use weft_engine::health::scripts::{self, read_lua_dir};
-use weft_engine::plugin::{
-    CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, World, build,
-};
+mod support;
+
+use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, World};
 use weft_engine::registry::{Provenance, Registry};
 
 const CALLS: usize = 3000;
 const BATCH: usize = 64;
-
-fn workspace() -> PathBuf {
-    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("inside the workspace")
-}
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
@@ -135,18 +131,8 @@ fn cel(kind: &str, current: &str, in_progress: &str, failed: &str) -> CelCheck {
 }
 
 fn main() {
-    let workspace = workspace();
-    let out = workspace.join(build::DEFAULT_OUT_DIR);
-    build::ensure_built(
-        &workspace,
-        &[workspace.join("plugins"), workspace.join("examples")],
-        &out,
-    )
-    .expect("building plugins");
-    let mut builtins = Registry::new();
-    builtins
-        .add_dir(&out, Provenance::BuiltIn)
-        .expect("registry");
+    let workspace = support::workspace();
+    let builtins = support::builtin_registry(&workspace);
     let mut registry = builtins.clone();
     let lua_dir = workspace.join("tests/lua/resource_customizations");
     scripts::add_lua_scripts(&mut registry, &read_lua_dir(&lua_dir).expect("scripts"))

@@ -6,12 +6,13 @@
 //!
 //! Run: `cargo bench -p weft-engine --bench health`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::plugin::{HealthPlugin, HostConfig, NoRelated, PluginHost, World, build};
-use weft_engine::registry::{Provenance, Registry};
+mod support;
+
+use weft_engine::plugin::{HealthPlugin, HostConfig, NoRelated, PluginHost, World};
 
 const BATCH: usize = 256;
 
@@ -41,10 +42,6 @@ fn one_object_per_call(
         .collect()
 }
 
-fn workspace() -> PathBuf {
-    build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("inside the workspace")
-}
-
 fn deployments(workspace: &Path) -> Vec<String> {
     let corpus = workspace.join("tests/conformance/gitops-engine/cases.json");
     let cases = weft_sdk::testing::read_corpus(&corpus).expect("corpus");
@@ -61,20 +58,10 @@ fn deployments(workspace: &Path) -> Vec<String> {
 }
 
 fn main() {
-    let workspace = workspace();
-    let out = workspace.join(build::DEFAULT_OUT_DIR);
-    build::ensure_built(
-        &workspace,
-        &[workspace.join("plugins"), workspace.join("examples")],
-        &out,
-    )
-    .expect("building plugins");
+    let workspace = support::workspace();
+    let registry = support::builtin_registry(&workspace);
     let objects = deployments(&workspace);
     assert!(!objects.is_empty(), "no Deployments in the corpus");
-    let mut registry = Registry::new();
-    registry
-        .add_dir(&out, Provenance::BuiltIn)
-        .expect("registry");
     let core = registry.get("health-core").expect("health-core installed");
     let component_path = core.component_path().expect("component");
 

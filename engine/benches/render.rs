@@ -8,8 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World, build};
-use weft_engine::registry::{Provenance, Registry};
+mod support;
+
+use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World};
 use weft_engine::source::{SourceLimits, SourceView};
 use weft_sdk::RenderRequest;
 
@@ -45,19 +46,7 @@ fn write_chart(dir: &Path) {
 }
 
 fn main() {
-    let workspace =
-        build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("inside the workspace");
-    let out = workspace.join(build::DEFAULT_OUT_DIR);
-    build::ensure_built(
-        &workspace,
-        &[workspace.join("plugins"), workspace.join("examples")],
-        &out,
-    )
-    .expect("building plugins");
-    let mut registry = Registry::new();
-    registry
-        .add_dir(&out, Provenance::BuiltIn)
-        .expect("registry");
+    let registry = support::builtin_registry(&support::workspace());
     let helm = registry.get("render-helm").expect("render-helm installed");
     let host = PluginHost::new(HostConfig::default()).unwrap();
     let component = host
