@@ -436,10 +436,11 @@ fn dir_size(path: &Path) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn sh(dir: &Path, args: &[&str]) -> String {
+    /// Runs git in `dir` with a test identity and `main` as the default branch; its trimmed stdout.
+    pub(crate) fn sh(dir: &Path, args: &[&str]) -> String {
         let out = Command::new("git")
             .current_dir(dir)
             .args([

@@ -2,6 +2,8 @@
 //! cache, and the read-only view of a checkout that plugins get.
 
 mod git;
+#[cfg(test)]
+pub(crate) use git::tests::sh as git_in_tests;
 mod view;
 
 pub use git::{Credentials, GitError, GitSources, Repository};
