@@ -60,30 +60,26 @@ pub(crate) fn instance_pre(
     world: World,
 ) -> Result<InstancePre<CallState>, LoadError> {
     if component.world != world {
-        return Err(LoadError::WrongWorld {
-            plugin: component.name.clone(),
-            world: world.as_str().into(),
-            message: format!(
+        return Err(wrong_world(
+            component,
+            world,
+            format!(
                 "it was loaded as a {} plugin; load it for the {world} world",
                 component.world
             ),
-        });
+        ));
     }
     linker
         .instantiate_pre(&component.component)
-        .map_err(|e| wrong_world(component, world.as_str(), &e))
+        .map_err(|e| wrong_world(component, world, format!("{e:#}")))
 }
 
-/// The error for a component that does not implement `world`.
-pub(crate) fn wrong_world(
-    component: &LoadedComponent,
-    world: &str,
-    error: &wasmtime::Error,
-) -> LoadError {
+/// The error for a component that cannot serve `world`, and why.
+pub(crate) fn wrong_world(component: &LoadedComponent, world: World, message: String) -> LoadError {
     LoadError::WrongWorld {
         plugin: component.name.clone(),
-        world: world.into(),
-        message: format!("{error:#}"),
+        world: world.as_str().into(),
+        message,
     }
 }
 

@@ -52,8 +52,8 @@ impl PluginHost {
         limits: CallLimits,
     ) -> Result<HealthPlugin, LoadError> {
         let pre = instance_pre(&self.inner.health_linker, component, World::HealthCheck)?;
-        let pre =
-            HealthCheckPre::new(pre).map_err(|e| wrong_world(component, "health-check", &e))?;
+        let pre = HealthCheckPre::new(pre)
+            .map_err(|e| wrong_world(component, World::HealthCheck, format!("{e:#}")))?;
         Ok(HealthPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),

@@ -41,7 +41,8 @@ impl PluginHost {
         limits: CallLimits,
     ) -> Result<RendererPlugin, LoadError> {
         let pre = instance_pre(&self.inner.render_linker, component, World::Renderer)?;
-        let pre = RendererPre::new(pre).map_err(|e| wrong_world(component, "renderer", &e))?;
+        let pre = RendererPre::new(pre)
+            .map_err(|e| wrong_world(component, World::Renderer, format!("{e:#}")))?;
         Ok(RendererPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),

@@ -44,7 +44,8 @@ impl PluginHost {
         limits: CallLimits,
     ) -> Result<SteerPlugin, LoadError> {
         let pre = instance_pre(&self.inner.steer_linker, component, World::BuildSteer)?;
-        let pre = BuildSteerPre::new(pre).map_err(|e| wrong_world(component, "build-steer", &e))?;
+        let pre = BuildSteerPre::new(pre)
+            .map_err(|e| wrong_world(component, World::BuildSteer, format!("{e:#}")))?;
         Ok(SteerPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
