@@ -562,7 +562,7 @@ async fn an_app_created_through_the_api_is_reconciled_at_once_not_at_the_next_in
     assert_eq!(status, StatusCode::CREATED, "{text}");
     // With a ten-minute interval, only the directory's change can bring the reconciler round this soon: it
     // renders the new app, queues its automated sync, and the app is live and healthy.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
     loop {
         let rows = api.json(Role::Admin, "/v1/deploy/applications").await;
         let row = rows["items"]

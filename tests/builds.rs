@@ -897,7 +897,7 @@ impl Served {
 
     /// shop's latest operation as the GitOps plane shows it, once it is `id`.
     async fn plane_operation(&self, id: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
         loop {
             let plane = self.json("/v1/deploy/gitops").await;
             let operation = plane["applications"]

@@ -51,7 +51,7 @@ async fn wait_for_status(
     name: &str,
     wanted: Status,
 ) -> String {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
     loop {
         let (status, message) = status_of(assessor, deployments, name).await;
         if status == wanted {

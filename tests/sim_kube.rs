@@ -20,7 +20,8 @@ use kube::{Client, Error};
 use serde_json::{Value, json};
 use weft_sim::{FaultAction, FaultRule, SimConfig, Simulator, Verb};
 
-const WAIT: Duration = Duration::from_secs(20);
+/// How long a condition may take to hold: generous, for a loaded machine (waits end as soon as it holds).
+const WAIT: Duration = Duration::from_secs(180);
 
 fn quiet_sim() -> Simulator {
     Simulator::new(SimConfig {

@@ -171,7 +171,7 @@ max_ratio = 0.5
 
     /// Observes until `check` holds, or fails with the last status.
     async fn wait_for(&self, what: &str, check: impl Fn(&AppStatus) -> bool) -> AppStatus {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
         loop {
             let status = self.observe().await;
             if check(&status) {

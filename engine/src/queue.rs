@@ -2,6 +2,7 @@
 //! claims what it has room for under a concurrency limit (re-read every time it looks for work), runs them, keeps
 //! its leases alive, and on shutdown stops its operations at a safe point and hands them back.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -229,18 +230,118 @@ pub struct Worker {
     pub views: Option<crate::reconcile::AppViews>,
 }
 
+/// Keeps the leases of the operations this process runs alive, every third of a lease, until shutdown; an
+/// operation whose claim is gone (its lease ran out while this process stalled, and another replica requeued or
+/// took it) is told to stop at its next safe point, since its outcome here will not be recorded.
+async fn renew_leases(
+    worker: Arc<Worker>,
+    running: Arc<RunningSet>,
+    shutdown: watch::Receiver<bool>,
+) {
+    let mut tick = tokio::time::interval(worker.lease / 3);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let ids = running.ids();
+        if ids.is_empty() {
+            if *shutdown.borrow() {
+                return;
+            }
+            continue;
+        }
+        match worker
+            .store
+            .renew(&worker.replica, &ids, worker.lease)
+            .await
+        {
+            Ok(renewed) => {
+                for id in ids.iter().filter(|id| !renewed.contains(id)) {
+                    tracing::warn!(
+                        "{id} is no longer held by replica {} (its lease ran out and it was requeued); stopping \
+                         it here at the next safe point",
+                        worker.replica
+                    );
+                    running.stop(id);
+                }
+            }
+            Err(error) => tracing::warn!("renewing leases failed: {error}"),
+        }
+    }
+}
+
+/// The operations this process runs, each with the switch that stops it at its next safe point.
+#[derive(Debug, Default)]
+struct RunningSet {
+    operations: std::sync::Mutex<BTreeMap<String, watch::Sender<bool>>>,
+}
+
+impl RunningSet {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, watch::Sender<bool>>> {
+        self.operations.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers an operation; returns the receiver it checks at safe points.
+    fn start(&self, id: &str, stopping: bool) -> watch::Receiver<bool> {
+        let (stop, stopped) = watch::channel(stopping);
+        self.lock().insert(id.to_string(), stop);
+        stopped
+    }
+
+    fn end(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    fn ids(&self) -> Vec<String> {
+        self.lock().keys().cloned().collect()
+    }
+
+    /// Asks one operation to stop at its next safe point.
+    fn stop(&self, id: &str) {
+        if let Some(stop) = self.lock().get(id) {
+            let _ = stop.send(true);
+        }
+    }
+
+    /// Asks every operation to stop at its next safe point.
+    fn stop_all(&self) {
+        for stop in self.lock().values() {
+            let _ = stop.send(true);
+        }
+    }
+}
+
 impl Worker {
     /// Runs until `shutdown` turns `true`; then stops running operations at a safe point, hands them back, and
     /// returns.
+    ///
+    /// Leases are renewed by a task of their own, for exactly the operations this process runs, so a claim loop
+    /// slowed by a busy store or a starved CPU cannot let them lapse, and claims left under this replica's name
+    /// by a predecessor (a restart under the same name) are handed back first.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let this = Arc::new(self);
+        let running_set = Arc::new(RunningSet::default());
+        match this.store.release_replica(&this.replica).await {
+            Ok(ids) if !ids.is_empty() => tracing::warn!(
+                "handed back the operations a previous run of replica {} held: {ids:?}",
+                this.replica
+            ),
+            Ok(_) => {}
+            Err(error) => tracing::warn!(
+                "handing back what a previous run of replica {} held failed: {error}",
+                this.replica
+            ),
+        }
+        let renewals = tokio::spawn(renew_leases(
+            this.clone(),
+            running_set.clone(),
+            shutdown.clone(),
+        ));
         let mut running: JoinSet<()> = JoinSet::new();
-        let mut heartbeat = tokio::time::interval(this.lease / 3);
         loop {
             if *shutdown.borrow() {
                 break;
             }
-            match this.store.requeue_expired().await {
+            match this.store.requeue_expired_except(&running_set.ids()).await {
                 Ok(ids) if !ids.is_empty() => {
                     tracing::warn!(
                         "requeued operations of a replica that stopped answering: {ids:?}"
@@ -259,8 +360,13 @@ impl Worker {
                     Ok(claimed) => {
                         for claim in claimed {
                             let worker = this.clone();
-                            let cancel = shutdown.clone();
-                            running.spawn(async move { worker.execute(claim, cancel).await });
+                            let set = running_set.clone();
+                            let id = claim.operation.id.clone();
+                            let cancel = set.start(&id, *shutdown.borrow());
+                            running.spawn(async move {
+                                worker.execute(claim, cancel).await;
+                                set.end(&id);
+                            });
                         }
                     }
                     Err(error) => tracing::warn!("claiming operations failed: {error}"),
@@ -270,16 +376,13 @@ impl Worker {
                 _ = tokio::time::sleep(this.poll) => {}
                 _ = this.wake.notified() => {}
                 Some(_) = running.join_next(), if !running.is_empty() => {}
-                _ = heartbeat.tick() => {
-                    if let Err(error) = this.store.heartbeat(&this.replica, this.lease).await {
-                        tracing::warn!("renewing leases failed: {error}");
-                    }
-                }
                 _ = shutdown.changed() => {}
             }
         }
-        // Running operations see the same shutdown signal and stop at their next safe point.
+        // Running operations stop at their next safe point and go back to the queue.
+        running_set.stop_all();
         while running.join_next().await.is_some() {}
+        renewals.abort();
     }
 
     async fn execute(&self, claim: Claimed, cancel: watch::Receiver<bool>) {

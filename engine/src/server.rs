@@ -16,7 +16,7 @@ use crate::cluster::{ClusterError, connect};
 use crate::config::{ClusterConfig, Config};
 use crate::deploy::Deployer;
 use crate::logs::LogStore;
-use crate::plugin::{HostConfig, HostError, PluginHost};
+use crate::plugin::{HostConfig, HostError, PluginHost, World};
 use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
 use crate::reconcile::{AppViews, Reconciler};
 use crate::registry::Registry;
@@ -75,6 +75,41 @@ pub enum ServeError {
     /// The configuration cannot be (re)loaded.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+    /// A configured app has a type no renderer plugin serves, so it could never render.
+    #[error(
+        "app {app} has type {app_type:?}, which no renderer plugin serves (known: {}); build or add the plugin, \
+         or fix the type",
+        if known.is_empty() { "none: no renderer plugins are installed".to_string() } else { known.join(", ") }
+    )]
+    NoRenderer {
+        /// The app.
+        app: String,
+        /// Its type.
+        app_type: String,
+        /// The app types the registered renderers serve.
+        known: Vec<String>,
+    },
+}
+
+/// Refuses a configuration with an app that cannot render: its type has no renderer plugin.
+pub fn check_renderers(config: &Config, registry: &Registry) -> Result<(), ServeError> {
+    for app in &config.apps {
+        if registry
+            .for_app_type(World::Renderer, &app.app_type)
+            .is_none()
+        {
+            return Err(ServeError::NoRenderer {
+                app: app.name.clone(),
+                app_type: app.app_type.clone(),
+                known: registry
+                    .app_types(World::Renderer)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The configuration `weft serve` runs with when given none: the embedded simulator, the SQLite store in the data
@@ -181,6 +216,7 @@ pub struct Server {
     /// The embedded simulator, when it is the cluster, and where it is served for kubectl.
     pub simulator: Option<(weft_sim::Simulator, weft_sim::ServedSim)>,
     config: Config,
+    registry: Arc<Registry>,
     shutdown: watch::Sender<bool>,
     tasks: JoinSet<()>,
 }
@@ -193,6 +229,7 @@ impl Server {
         registry: Registry,
         options: ServerOptions,
     ) -> Result<Server, ServeError> {
+        check_renderers(&config, &registry)?;
         let data_dir = config.data_dir();
         std::fs::create_dir_all(&data_dir).map_err(|source| ServeError::DataDir {
             path: data_dir.clone(),
@@ -234,7 +271,7 @@ impl Server {
         let deployer = Deployer::for_cluster(
             client.clone(),
             host,
-            registry,
+            registry.clone(),
             git,
             Some(RenderCache::new(data_dir.join("renders"))),
             logs.clone(),
@@ -300,6 +337,7 @@ impl Server {
             },
             simulator,
             config,
+            registry,
             shutdown,
             tasks,
         })
@@ -313,6 +351,7 @@ impl Server {
     /// Applies a new configuration's apps (added, changed, removed; apps added through the API stay). Other
     /// settings take effect at the next start, except the concurrency limit, which is read from the store.
     pub async fn reload(&mut self, config: Config) -> Result<(), ServeError> {
+        check_renderers(&config, &self.registry)?;
         sync_apps(&self.state.store, &self.state.apps, &config).await?;
         if let Some(concurrency) = config.defaults.concurrency {
             self.state

@@ -71,8 +71,39 @@ pub fn apply_defaults(resource: &ResourceType, object: &mut Value, ids: &IdSourc
             let spec = child(object, "spec");
             set_default(spec, "volumeMode", json!("Filesystem"));
         }
-        ("", "Secret") => set_default(object_map(object), "type", json!("Opaque")),
+        ("", "Secret") => {
+            fold_string_data(object);
+            set_default(object_map(object), "type", json!("Opaque"));
+        }
         _ => {}
+    }
+}
+
+/// A Secret's `stringData` is write-only, as in kube-apiserver: each entry is base64-encoded into `data` (where it
+/// wins over an entry of the same key) and the field is dropped, so it is never stored or returned.
+fn fold_string_data(object: &mut Value) {
+    use base64::Engine as _;
+    let Some(map) = object.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Object(plain)) = map.remove("stringData") else {
+        return;
+    };
+    let data = map
+        .entry("data")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !data.is_object() {
+        *data = Value::Object(Map::new());
+    }
+    if let Value::Object(data) = data {
+        for (key, value) in plain {
+            if let Value::String(text) = value {
+                data.insert(
+                    key,
+                    Value::String(base64::engine::general_purpose::STANDARD.encode(text)),
+                );
+            }
+        }
     }
 }
 
@@ -225,6 +256,19 @@ mod tests {
             .into_iter()
             .find(|t| t.kind == kind)
             .expect("builtin")
+    }
+
+    #[test]
+    fn a_secrets_string_data_is_folded_into_data_and_never_kept() {
+        let mut secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
+            "data": {"user": "YWRtaW4=", "password": "b2xk"}, "stringData": {"password": "new", "token": "t"}});
+        apply_defaults(&resource("Secret"), &mut secret, &IdSource::default());
+        assert!(secret.get("stringData").is_none(), "{secret}");
+        assert_eq!(
+            secret["data"],
+            json!({"user": "YWRtaW4=", "password": "bmV3", "token": "dA=="})
+        );
+        assert_eq!(secret["type"], "Opaque");
     }
 
     #[test]

@@ -16,7 +16,7 @@ fn body_or_default<T: Default>(body: Result<Json<T>, JsonRejection>) -> Result<T
     match body {
         Ok(Json(body)) => Ok(body),
         Err(JsonRejection::MissingJsonContentType(_)) => Ok(T::default()),
-        Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        Err(rejection) => Err(ApiError::from_json_rejection(&rejection)),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::store::AppOrigin;
 const RESERVED: [&str; 2] = ["applications", "gitops"];
 
 fn parse(body: Result<Json<AppSpec>, JsonRejection>) -> Result<AppSpec, ApiError> {
-    let Json(app) = body.map_err(|rejection| ApiError::bad_request(rejection.body_text()))?;
+    let Json(app) = body.map_err(|rejection| ApiError::from_json_rejection(&rejection))?;
     app.validate()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     if RESERVED.contains(&app.name.as_str()) {

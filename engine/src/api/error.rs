@@ -47,6 +47,47 @@ impl ApiError {
         Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
     }
 
+    /// A JSON body the extractor refused: 413 when it is over the size limit, 415 without a JSON content type,
+    /// 400 otherwise, each with the extractor's reason.
+    pub fn from_json_rejection(rejection: &axum::extract::rejection::JsonRejection) -> Self {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => Self::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                rejection.body_text(),
+            ),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                rejection.body_text(),
+            ),
+            _ => Self::bad_request(rejection.body_text()),
+        }
+    }
+
+    /// An error of any status, with the code that names it (what a plain-text error of a layer or an extractor
+    /// becomes, so every error has the JSON shape).
+    pub fn from_status(status: StatusCode, message: impl Into<String>) -> Self {
+        let code = match status {
+            StatusCode::BAD_REQUEST => "bad_request",
+            StatusCode::UNAUTHORIZED => "unauthorized",
+            StatusCode::FORBIDDEN => "forbidden",
+            StatusCode::NOT_FOUND => "not_found",
+            StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+            StatusCode::REQUEST_TIMEOUT => "timeout",
+            StatusCode::CONFLICT => "conflict",
+            StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+            StatusCode::UNPROCESSABLE_ENTITY => "unprocessable",
+            StatusCode::TOO_MANY_REQUESTS => "rate_limited",
+            StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+            StatusCode::INTERNAL_SERVER_ERROR => "internal",
+            _ if status.is_client_error() => "bad_request",
+            _ => "error",
+        };
+        Self::new(status, code, message)
+    }
+
     /// 409.
     pub fn conflict(message: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, "conflict", message)

@@ -107,17 +107,75 @@ pub fn router(state: ApiState) -> Router {
         .layer(Extension(Arc::new(rows::FleetRows::default())))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(count_requests))
+        .layer(middleware::from_fn(json_errors))
         .with_state(Arc::new(state))
 }
 
-/// Counts every request by route template, method and status.
+/// The largest plain-text error body read back to be rewrapped as JSON.
+const PLAIN_ERROR_LIMIT: usize = 16 * 1024;
+
+/// Every error answer has the JSON error shape: a plain-text one (a refused query string or path, no route, a
+/// method not allowed, a timeout) is rewrapped with the same status, its text as the message and its other headers
+/// (`Allow`, `Retry-After`) kept.
+async fn json_errors(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, PLAIN_ERROR_LIMIT)
+        .await
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let mut rewrapped =
+        axum::response::IntoResponse::into_response(ApiError::from_status(status, message));
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            rewrapped.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rewrapped
+}
+
+/// The method as a metrics label: the standard methods by name, anything else as `OTHER`, so a caller inventing
+/// methods cannot grow the label set.
+fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::OPTIONS => "OPTIONS",
+        _ => "OTHER",
+    }
+}
+
+/// Counts every request by route template, method and status, each from a closed set: the route templates (or
+/// `unmatched`), the standard methods (or `OTHER`), and the statuses the API answers with.
 async fn count_requests(request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map(|p| p.as_str().to_string())
         .unwrap_or_else(|| "unmatched".to_string());
-    let method = request.method().to_string();
+    let method = method_label(request.method()).to_string();
     let response = next.run(request).await;
     metrics()
         .requests

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use weft_sdk::{ErrorKind, Health};
+use weft_sdk::{ErrorKind, Health, Status};
 
 use super::rules::{PENDING_DELETION_RULE, pending_deletion};
 use crate::metrics::{PluginLabels, metrics};
@@ -18,6 +18,42 @@ pub struct Assessment {
     pub health: Option<Health>,
     /// The plugin (or `host:` rule) that answered.
     pub answered_by: Option<String>,
+    /// When nobody answered, why: no plugin serves the object's kind, or those asked had no opinion.
+    pub unanswered: Option<String>,
+}
+
+impl Assessment {
+    /// The health to show: the answer, or `unknown` saying why there is none. Never `healthy` by default.
+    pub fn verdict(&self) -> Health {
+        match &self.health {
+            Some(health) => health.clone(),
+            None => Health::new(
+                Status::Unknown,
+                self.unanswered
+                    .clone()
+                    .unwrap_or_else(|| "no health check answered".to_string()),
+            ),
+        }
+    }
+}
+
+/// Why an object has no health: its kind, and the plugins asked (none when no plugin serves the kind).
+fn unanswered_reason(object: &Value, asked: &[&RegisteredPlugin]) -> String {
+    let (group, kind) = group_kind(object);
+    let key = if group.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{group}/{kind}")
+    };
+    if asked.is_empty() {
+        format!("no health check serves {key}")
+    } else {
+        let names: Vec<&str> = asked.iter().map(|p| p.name()).collect();
+        format!(
+            "no health check gave a verdict for {key}: {} had no opinion",
+            names.join(", ")
+        )
+    }
 }
 
 /// Switches for the host's own rules.
@@ -157,6 +193,7 @@ impl HealthAssessor {
                 results[index] = Some(Assessment {
                     health: Some(health),
                     answered_by: Some(PENDING_DELETION_RULE.to_string()),
+                    unanswered: None,
                 });
                 continue;
             }
@@ -177,6 +214,10 @@ impl HealthAssessor {
                         results[item.index] = Some(Assessment {
                             health: None,
                             answered_by: None,
+                            unanswered: Some(unanswered_reason(
+                                &objects[item.index],
+                                &item.candidates[..item.next],
+                            )),
                         })
                     }
                 }
@@ -189,6 +230,7 @@ impl HealthAssessor {
                             results[item.index] = Some(Assessment {
                                 health: Some(health),
                                 answered_by: Some(name.to_string()),
+                                unanswered: None,
                             })
                         }
                         Outcome::Pass => {
@@ -205,6 +247,7 @@ impl HealthAssessor {
                 r.unwrap_or(Assessment {
                     health: None,
                     answered_by: None,
+                    unanswered: Some("no health check answered".to_string()),
                 })
             })
             .collect())

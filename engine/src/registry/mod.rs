@@ -222,6 +222,17 @@ pub struct AmbiguousClaim {
     pub second_key: String,
 }
 
+/// Whether `dir` is a directory holding at least one installed plugin manifest (a `*.toml` file at its top).
+pub fn holds_manifests(dir: &Path) -> bool {
+    fs::read_dir(dir).is_ok_and(|entries| {
+        entries.filter_map(Result::ok).any(|entry| {
+            let path = entry.path();
+            path.extension().is_some_and(|e| e == "toml")
+                && entry.file_type().is_ok_and(|t| t.is_file())
+        })
+    })
+}
+
 /// The set of known plugins.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
@@ -237,23 +248,32 @@ impl Registry {
         Registry::default()
     }
 
-    /// The directory holding the built-in plugins: `$WEFT_BUILTIN_PLUGINS`, else `plugins/` beside the `weft`
-    /// executable, else `../plugins` from it (where `weft plugin build` installs them in a cargo target directory:
-    /// `target/plugins` next to `target/debug/weft`).
+    /// The directory holding the installed built-in plugins: `$WEFT_BUILTIN_PLUGINS` when set, else the first of
+    /// `plugins/` beside the `weft` executable, `../plugins` from it (`target/plugins` for `target/release/weft`,
+    /// where `weft plugin build` installs them), `../../plugins` (the same for test binaries in
+    /// `target/debug/deps`) and `../lib/weft/plugins` (an installed `bin/weft`) that holds installed manifests.
+    ///
+    /// A directory counts only when it holds at least one `*.toml` manifest: a checkout's source `plugins/` folder
+    /// (crates in subdirectories, no manifests at its top) is never taken for installed plugins.
     pub fn builtin_dir() -> Option<PathBuf> {
         if let Some(dir) = std::env::var_os(BUILTIN_DIR_ENV) {
             return Some(PathBuf::from(dir));
         }
         let exe = std::env::current_exe().ok()?;
         let exe_dir = exe.parent()?;
-        // Test and bench binaries live one level deeper (`target/debug/deps`).
-        [
+        Self::builtin_candidates(exe_dir)
+            .into_iter()
+            .find(|dir| holds_manifests(dir))
+    }
+
+    /// Where the built-in plugins may be installed for an executable in `exe_dir`, in the order they are tried.
+    pub fn builtin_candidates(exe_dir: &Path) -> Vec<PathBuf> {
+        vec![
             exe_dir.join("plugins"),
             exe_dir.join("../plugins"),
             exe_dir.join("../../plugins"),
+            exe_dir.join("../lib/weft/plugins"),
         ]
-        .into_iter()
-        .find(|dir| dir.is_dir())
     }
 
     /// Adds every installed manifest (`*.toml`) in a directory, in name order.
@@ -473,6 +493,19 @@ impl Registry {
             })));
         }
         Ok(matches.into_iter().map(|(p, _)| p).collect())
+    }
+
+    /// Every app type the plugins of `world` serve, sorted, each once.
+    pub fn app_types(&self, world: World) -> Vec<&str> {
+        let mut known: Vec<&str> = self
+            .plugins
+            .iter()
+            .filter(|p| p.manifest.world == world)
+            .flat_map(|p| p.manifest.app_types.iter().map(String::as_str))
+            .collect();
+        known.sort_unstable();
+        known.dedup();
+        known
     }
 
     /// The plugin of `world` that serves an app type (a user plugin over a built-in one).

@@ -293,15 +293,7 @@ impl RenderPipeline {
     }
 
     fn known_app_types(&self) -> String {
-        let mut known: Vec<String> = self
-            .registry
-            .plugins()
-            .iter()
-            .filter(|p| p.manifest.world == World::Renderer)
-            .flat_map(|p| p.manifest.app_types.clone())
-            .collect();
-        known.sort();
-        known.join(", ")
+        self.registry.app_types(World::Renderer).join(", ")
     }
 }
 

@@ -126,24 +126,82 @@ impl Store {
         Ok(claimed)
     }
 
-    /// Extends the leases of every unfinished operation `replica` holds to now + `lease`; how many.
-    pub async fn heartbeat(&self, replica: &str, lease: Duration) -> Result<usize, StoreError> {
+    /// Extends to now + `lease` the leases of the operations in `ids` that `replica` still holds unfinished, and
+    /// returns those ids. An id missing from the answer is no longer this replica's (its lease ran out and it was
+    /// requeued or taken over, or it finished): whoever runs it here must stop.
+    ///
+    /// Only the operations a process actually runs are renewed, never everything claimed under its replica name:
+    /// a replica restarted under the same name must not keep its predecessor's claims alive.
+    pub async fn renew(
+        &self,
+        replica: &str,
+        ids: &[String],
+        lease: Duration,
+    ) -> Result<Vec<String>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
         let sql = format!(
-            "UPDATE operations SET lease_until = {now} + $2 WHERE claimed_by = $1 AND finished = 0",
+            "UPDATE operations SET lease_until = {now} + $2 WHERE id = $3 AND claimed_by = $1 AND finished = 0",
             now = self.now()
         );
-        let updated = sqlx::query(&sql)
+        let mut transaction = self.begin().await?;
+        let mut renewed = Vec::with_capacity(ids.len());
+        for id in ids {
+            let updated = sqlx::query(&sql)
+                .bind(replica)
+                .bind(millis(lease))
+                .bind(id)
+                .execute(&mut *transaction)
+                .await?
+                .rows_affected();
+            if updated == 1 {
+                renewed.push(id.clone());
+            }
+        }
+        transaction.commit().await?;
+        Ok(renewed)
+    }
+
+    /// Puts back in the queue every unfinished operation claimed under `replica`'s name: what a process starting
+    /// under that name does first, since whatever a predecessor of the same name was running died with it.
+    /// Returns their ids, oldest first.
+    pub async fn release_replica(&self, replica: &str) -> Result<Vec<String>, StoreError> {
+        let select = format!(
+            "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 ORDER BY seq{lock}",
+            lock = self.backend.lock_rows()
+        );
+        let mut transaction = self.begin().await?;
+        let rows = sqlx::query(&select)
             .bind(replica)
-            .bind(millis(lease))
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(usize::try_from(updated).unwrap_or(usize::MAX))
+            .fetch_all(&mut *transaction)
+            .await?;
+        let mut released = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: String = row.try_get("id")?;
+            let body: String = row.try_get("body")?;
+            let reason =
+                format!("requeued: replica {replica} restarted while it ran this operation");
+            put_back(&mut transaction, &id, &body, reason).await?;
+            released.push(id);
+        }
+        transaction.commit().await?;
+        Ok(released)
     }
 
     /// Puts claimed operations whose lease ran out (their replica stopped or stalled) back in the queue:
     /// pending, unclaimed, their message saying why. Returns their ids, oldest first.
     pub async fn requeue_expired(&self) -> Result<Vec<String>, StoreError> {
+        self.requeue_expired_except(&[]).await
+    }
+
+    /// [`Store::requeue_expired`], leaving alone the operations in `running`: those the calling process runs
+    /// itself, whose lapsed lease its next renewal extends (a process starved of CPU for a moment must not hand
+    /// its own work to the queue while it still runs it).
+    pub async fn requeue_expired_except(
+        &self,
+        running: &[String],
+    ) -> Result<Vec<String>, StoreError> {
         let select = format!(
             "SELECT id, body, claimed_by FROM operations \
              WHERE finished = 0 AND claimed_by IS NOT NULL AND lease_until < {now} ORDER BY seq{lock}",
@@ -155,6 +213,9 @@ impl Store {
         let mut requeued = Vec::with_capacity(rows.len());
         for row in rows {
             let id: String = row.try_get("id")?;
+            if running.contains(&id) {
+                continue;
+            }
             let replica: String = row.try_get("claimed_by")?;
             let body: String = row.try_get("body")?;
             let reason = format!("requeued: the lease of replica {replica} ran out");

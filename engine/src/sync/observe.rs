@@ -106,17 +106,16 @@ impl Syncer {
             .iter()
             .filter_map(|(_, _, live, _)| live.map(|o| (*o).clone()))
             .collect();
-        let mut verdicts = self.assess(live_objects).await.into_iter();
+        let mut verdicts = self.verdicts(live_objects).await.into_iter();
         self.ensure_child_kinds().await;
         let mut resources = Vec::new();
         let mut healths = Vec::new();
         for (reference, sync, live, requires_pruning) in entries {
             let mut health = match live {
                 None => Health::new(Status::Missing, "not in the cluster"),
-                Some(_) => verdicts
-                    .next()
-                    .flatten()
-                    .unwrap_or_else(|| Health::new(Status::Healthy, "")),
+                Some(_) => verdicts.next().unwrap_or_else(|| {
+                    Health::new(Status::Unknown, "the health assessment returned no verdict")
+                }),
             };
             // A workload whose pods cannot run is degraded now, naming the pod's reason, rather than progressing
             // until its progress deadline.
@@ -226,11 +225,11 @@ impl Syncer {
         }
         candidates.retain(|o| !ResourceRef::of(o).is_ok_and(|r| r.is_secret()));
         let verdicts: BTreeMap<String, Health> = {
-            let healths = self.assess(candidates.clone()).await;
+            let healths = self.verdicts(candidates.clone()).await;
             candidates
                 .iter()
                 .zip(healths)
-                .filter_map(|(object, health)| Some((uid(object)?, health?)))
+                .filter_map(|(object, health)| Some((uid(object)?, health)))
                 .collect()
         };
         let own: BTreeMap<ResourceRef, &ResourceStatus> = status
@@ -249,7 +248,10 @@ impl Syncer {
             }
             match uid(object).and_then(|u| verdicts.get(&u)) {
                 Some(health) => NodeStatus::new(health, None),
-                None => NodeStatus::new(&Health::new(Status::Healthy, ""), None),
+                None => NodeStatus::new(
+                    &Health::new(Status::Unknown, "no health verdict for this object"),
+                    None,
+                ),
             }
         })
     }

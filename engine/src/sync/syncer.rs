@@ -17,7 +17,7 @@ use super::order::{HookDeletePolicy, Phase, placement};
 use super::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};
 use crate::app::AppSpec;
 use crate::cluster::{Applier, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
-use crate::health::HealthAssessor;
+use crate::health::{Assessment, HealthAssessor};
 use crate::logs::LogStore;
 use crate::plugin::RelatedObjects;
 use crate::resource::ResourceRef;
@@ -124,14 +124,39 @@ impl Syncer {
 
     /// Health verdicts for live objects (`None` where nothing has an opinion).
     pub async fn assess(&self, objects: Vec<Value>) -> Vec<Option<Health>> {
+        self.assessments(objects)
+            .await
+            .into_iter()
+            .map(|a| a.health)
+            .collect()
+    }
+
+    /// The health to show for each object: a verdict for every one, `unknown` with the reason where no plugin
+    /// answered (never `healthy` by default).
+    pub async fn verdicts(&self, objects: Vec<Value>) -> Vec<Health> {
+        self.assessments(objects)
+            .await
+            .iter()
+            .map(Assessment::verdict)
+            .collect()
+    }
+
+    async fn assessments(&self, objects: Vec<Value>) -> Vec<Assessment> {
         let count = objects.len();
         match self
             .health
             .assess(objects, Arc::new(LiveRelated(self.live.clone())))
             .await
         {
-            Ok(assessments) => assessments.into_iter().map(|a| a.health).collect(),
-            Err(error) => vec![Some(Health::new(Status::Unknown, error.to_string())); count],
+            Ok(assessments) => assessments,
+            Err(error) => vec![
+                Assessment {
+                    health: Some(Health::new(Status::Unknown, error.to_string())),
+                    answered_by: None,
+                    unanswered: None,
+                };
+                count
+            ],
         }
     }
 

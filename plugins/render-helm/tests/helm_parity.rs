@@ -1,15 +1,17 @@
 //! Parity with Helm: every case in `tests/render/helm/cases/` is rendered natively and by Helm's own library
-//! (`render_with_helm.py`, PyPI's helm-python-sdk), and the objects are compared one by one. Skips, saying so,
-//! when Python or the package is unavailable.
+//! (`render_with_helm.py`, PyPI's helm-python-sdk), and the objects are compared one by one. One check per case;
+//! without Helm's library they are reported ignored (failed under CI).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitCode};
+use std::sync::Arc;
 
 use render_helm::HelmRenderer;
 use serde_json::Value;
 use weft_sdk::RenderRequest;
 use weft_sdk::testing::render_dir;
+use weft_test_reference::{Reference, Trial};
 
 /// One corpus case, as its YAML file describes it.
 #[derive(Debug, serde::Deserialize)]
@@ -137,36 +139,31 @@ fn compare(case_name: &str, helm: Vec<Value>, ours: Vec<Value>) -> Result<(), St
     }
 }
 
-/// Helm's results, by case file; `None` when Helm's library is unavailable here.
-fn helm_results(cases: &[PathBuf]) -> Option<BTreeMap<String, serde_json::Map<String, Value>>> {
+/// Helm's results, by case file, from one run of the script over every case.
+fn helm_results(
+    cases: &[PathBuf],
+) -> Result<BTreeMap<String, serde_json::Map<String, Value>>, String> {
     let script = corpus_dir().join("render_with_helm.py");
-    let output = match Command::new("python3").arg(&script).args(cases).output() {
-        Ok(output) => output,
-        Err(error) => {
-            println!("SKIPPED helm parity: python3 is not available ({error})");
-            return None;
-        }
-    };
-    if output.status.code() == Some(3) {
-        println!(
-            "SKIPPED helm parity: {} (install it with `python3 -m pip install helm-python-sdk`)",
-            String::from_utf8_lossy(&output.stderr).trim()
-        );
-        return None;
+    let output = Command::new("python3")
+        .arg(&script)
+        .args(cases)
+        .output()
+        .map_err(|e| format!("python3 cannot run: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "render_with_helm.py failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
-    assert!(
-        output.status.success(),
-        "render_with_helm.py failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     let mut results = BTreeMap::new();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let parsed: serde_json::Map<String, Value> =
-            serde_json::from_str(line).expect("a JSON line from the script");
+        let parsed: serde_json::Map<String, Value> = serde_json::from_str(line)
+            .map_err(|e| format!("not a JSON line from the script ({e}): {line}"))?;
         let case = parsed["case"].as_str().unwrap_or_default().to_string();
         results.insert(case, parsed);
     }
-    Some(results)
+    Ok(results)
 }
 
 fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), String> {
@@ -207,38 +204,41 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
     }
 }
 
-#[test]
-fn corpus_renders_as_helm_does() {
+fn main() -> ExitCode {
+    let helm = Reference::python_module("helm_python", "helm-python-sdk");
     let cases = case_files();
-    let Some(helm) = helm_results(&cases) else {
-        return;
-    };
-    let mut passed = 0;
-    let mut failures = Vec::new();
-    for case in &cases {
-        let key = case.to_string_lossy().into_owned();
-        let Some(result) = helm.get(&key) else {
-            failures.push(format!("{key}: no result from Helm"));
-            continue;
-        };
-        match run_case(case, result) {
-            Ok(()) => passed += 1,
-            Err(problem) => failures.push(problem),
-        }
+    let count = cases.len();
+    let mut trials = vec![Trial::test(
+        "the corpus holds at least 15 cases",
+        move || {
+            if count >= 15 {
+                Ok(())
+            } else {
+                Err(format!("it has {count}").into())
+            }
+        },
+    )];
+    // Helm renders every case in one Python process, the first time a case needs it.
+    let results = Arc::new(std::sync::OnceLock::new());
+    for case in cases.clone() {
+        let name = case
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (all, results) = (cases.clone(), results.clone());
+        trials.push(
+            helm.trial(format!("renders as Helm does: {name}"), move || {
+                let helm = results
+                    .get_or_init(|| helm_results(&all))
+                    .as_ref()
+                    .map_err(|e: &String| e.clone())?;
+                let key = case.to_string_lossy().into_owned();
+                let result = helm
+                    .get(&key)
+                    .ok_or(format!("{key}: no result from Helm"))?;
+                run_case(&case, result).map_err(Into::into)
+            }),
+        );
     }
-    for failure in &failures {
-        println!("FAILED {failure}");
-    }
-    println!("{passed} passed, {} failed", failures.len());
-    assert!(
-        failures.is_empty(),
-        "{} of {} charts differ from Helm",
-        failures.len(),
-        cases.len()
-    );
-    assert!(
-        cases.len() >= 15,
-        "the corpus needs at least 15 cases, has {}",
-        cases.len()
-    );
+    weft_test_reference::run(&[&helm], trials)
 }

@@ -8,10 +8,12 @@ use serde_json::{Value, json};
 use weft_engine::config::Config;
 use weft_engine::health::scripts::{self, add_lua_scripts, read_argocd_cm, read_lua_dir};
 use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
+use weft_engine::plugin::build;
+use weft_engine::plugin::{HostConfig, PluginHost, World};
+use weft_engine::registry::{BUILTIN_DIR_ENV, Provenance, Registry, holds_manifests};
 
 use crate::PluginSources;
+use crate::build_progress::BuildReporter;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct HealthArgs {
@@ -70,6 +72,16 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
     }
     let mut registry = build_registry(&args.sources)?;
     add_checks(&mut registry, &args.checks)?;
+    if !registry
+        .plugins()
+        .iter()
+        .any(|p| p.manifest.world == World::HealthCheck)
+    {
+        bail!(
+            "no health-check plugin is registered, so no object could get a verdict: drop --no-builtin or add \
+             plugins with --plugins DIR, --lua-dir DIR or --argocd-cm FILE"
+        );
+    }
     let host = PluginHost::new(HostConfig::default())?;
     let assessor = HealthAssessor::new(host, registry, AssessOptions::default());
     let related = Arc::new(ObjectSet::new(&objects));
@@ -79,13 +91,15 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
     let mut out = String::new();
     for (object, assessment) in objects.iter().zip(assessments) {
         let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+        // An object no plugin answers is `unknown`, saying why; never a null status.
+        let verdict = assessment.verdict();
         let line = json!({
             "apiVersion": text("/apiVersion"),
             "kind": text("/kind"),
             "namespace": text("/metadata/namespace"),
             "name": text("/metadata/name"),
-            "status": assessment.health.as_ref().map(|h| h.status.as_str()),
-            "message": assessment.health.as_ref().map(|h| h.message.as_str()),
+            "status": verdict.status.as_str(),
+            "message": verdict.message,
             "plugin": assessment.answered_by,
         });
         out.push_str(&line.to_string());
@@ -107,18 +121,10 @@ fn is_secret(object: &Value) -> bool {
 pub(crate) fn build_registry(sources: &PluginSources) -> anyhow::Result<Registry> {
     let mut registry = Registry::new();
     if !sources.no_builtin {
-        match Registry::builtin_dir().or_else(build_builtins_in_workspace) {
-            Some(dir) => {
-                registry
-                    .add_dir(&dir, Provenance::BuiltIn)
-                    .with_context(|| format!("loading built-in plugins from {}", dir.display()))?;
-            }
-            None => bail!(
-                "no built-in plugins found beside the weft executable; build them with `weft plugin build` \
-                 (or point {} at a directory of installed plugins)",
-                weft_engine::registry::BUILTIN_DIR_ENV
-            ),
-        }
+        let dir = builtin_plugins()?;
+        registry
+            .add_dir(&dir, Provenance::BuiltIn)
+            .with_context(|| format!("loading built-in plugins from {}", dir.display()))?;
     }
     for dir in &sources.plugin_dirs {
         registry
@@ -133,21 +139,77 @@ pub(crate) fn build_registry(sources: &PluginSources) -> anyhow::Result<Registry
     Ok(registry)
 }
 
-/// Run from a Weft checkout with no built-in plugins installed yet (a first `cargo run`), build them into the
-/// workspace's `target/plugins`, beside the binary, where later runs find them.
-fn build_builtins_in_workspace() -> Option<PathBuf> {
-    use weft_engine::plugin::build;
-    let workspace = build::find_workspace(&std::env::current_dir().ok()?)?;
-    eprintln!("weft: no built-in plugins installed yet; building them (first run only)");
-    let out = workspace.join(build::DEFAULT_OUT_DIR);
-    let roots = [workspace.join("plugins"), workspace.join("examples")];
-    match build::ensure_built(&workspace, &roots, &out) {
-        Ok(_) => Some(out),
-        Err(error) => {
-            eprintln!("weft: building the built-in plugins failed: {error}");
-            None
+/// The directory of installed built-in plugins: `$WEFT_BUILTIN_PLUGINS`, else where they are installed beside the
+/// executable; run from a Weft checkout where none are installed yet (a first `cargo run`), they are built first,
+/// showing progress. Fails, saying what to do, when they can be neither found nor built.
+fn builtin_plugins() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os(BUILTIN_DIR_ENV) {
+        let dir = PathBuf::from(dir);
+        if !holds_manifests(&dir) {
+            bail!(
+                "{BUILTIN_DIR_ENV}={} holds no installed plugin manifests (*.toml files with their components); \
+                 point it at the directory `weft plugin build --out DIR` installed into",
+                dir.display()
+            );
         }
+        return Ok(dir);
     }
+    if let Some(dir) = Registry::builtin_dir() {
+        return Ok(dir);
+    }
+    let Some((workspace, out)) = checkout_install_dir() else {
+        bail!(
+            "no built-in plugins are installed beside this weft executable ({}); build them in a Weft checkout \
+             with `weft plugin build`, or point {BUILTIN_DIR_ENV} at a directory of installed plugins",
+            std::env::current_exe()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        );
+    };
+    eprintln!(
+        "weft: no built-in plugins are installed yet; building them into {} (first run of this checkout only: \
+         about 5 to 10 minutes on 2 cores, most of it compiling Rust for wasm32; later runs start at once)",
+        out.display()
+    );
+    let roots = [workspace.join("plugins"), workspace.join("examples")];
+    let mut reporter = BuildReporter::new();
+    let built = build::ensure_built_with_progress(&workspace, &roots, &out, &mut reporter);
+    drop(reporter);
+    if let Err(error) = built {
+        bail!(
+            "building the built-in plugins failed: {error}\nFix what the message names and run the command again \
+             (the plugins are built on the first run that needs them), or build them alone with \
+             `cargo run --release --bin weft -- plugin build`."
+        );
+    }
+    if !holds_manifests(&out) {
+        bail!(
+            "the plugin build finished but {} holds no installed plugins; run `weft plugin build` to see why",
+            out.display()
+        );
+    }
+    Ok(out)
+}
+
+/// When this executable was built in a Weft checkout (or runs inside one): the workspace, and where its
+/// built-in plugins belong, `plugins/` in the cargo target directory holding the executable (where
+/// [`Registry::builtin_dir`] looks), else the workspace's `target/plugins`.
+fn checkout_install_dir() -> Option<(PathBuf, PathBuf)> {
+    let exe = std::env::current_exe().ok();
+    let exe_dir = exe.as_deref().and_then(std::path::Path::parent);
+    // Cargo marks every target directory with a CACHEDIR.TAG: `target/release/weft` installs into
+    // `target/plugins`, whatever CARGO_TARGET_DIR says.
+    let target_dir = exe_dir
+        .and_then(std::path::Path::parent)
+        .filter(|dir| dir.join("CACHEDIR.TAG").is_file());
+    let workspace = exe_dir
+        .and_then(build::find_workspace)
+        .or_else(|| build::find_workspace(&std::env::current_dir().ok()?))?;
+    let out = match target_dir {
+        Some(dir) => dir.join("plugins"),
+        None => workspace.join(build::DEFAULT_OUT_DIR),
+    };
+    Some((workspace, out))
 }
 
 /// Every object in a YAML/JSON file (multi-document; `List` items flattened).

@@ -1,6 +1,7 @@
 //! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
 
 mod build;
+mod build_progress;
 mod client;
 mod configured;
 mod diff;
@@ -72,7 +73,7 @@ pub(crate) struct PluginSources {
     #[arg(long)]
     pub(crate) no_builtin: bool,
     /// Turn the generic fallback (health-generic) off for a key (`group/Kind`, `group/*`, or `*` for all);
-    /// repeatable. Objects of those kinds with no other plugin then get no health, as in Argo CD.
+    /// repeatable. Objects of those kinds with no other plugin are then `unknown`, the message saying so.
     #[arg(long = "no-fallback", value_name = "KEY")]
     pub(crate) no_fallback: Vec<String>,
 }

@@ -108,7 +108,10 @@ fn build_plugins(
         workspace,
         install_toolchain: !no_install,
     };
-    for plugin in build::build(&request)? {
+    let mut reporter = crate::build_progress::BuildReporter::new();
+    let built = build::build_with_progress(&request, &mut reporter)?;
+    drop(reporter);
+    for plugin in built {
         println!(
             "{:<20} {} {:>8} bytes  {}",
             plugin.name,
@@ -272,6 +275,18 @@ fn list(sources: &PluginSources, checks: &CheckSources) -> anyhow::Result<u8> {
     use std::fmt::Write as _;
     let mut registry = build_registry(sources)?;
     add_checks(&mut registry, checks)?;
+    if registry.plugins().is_empty() {
+        eprintln!(
+            "weft: no plugins are registered: the built-in ones are {} and no --plugins DIR, --lua-dir, \
+             --argocd-cm or --config adds any",
+            if sources.no_builtin {
+                "turned off (--no-builtin)"
+            } else {
+                "installed but hold no plugin"
+            }
+        );
+        return Ok(0);
+    }
     let name_width = registry
         .plugins()
         .iter()

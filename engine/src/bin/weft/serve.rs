@@ -85,6 +85,7 @@ async fn serve(
         eprintln!(
             "weft: created the first admin token; it is shown once, here (the store keeps only its hash):\n\n    {token}\n"
         );
+        save_cli_token(&token);
     }
     let app = weft_engine::api::router(ApiState {
         server: server.state.clone(),
@@ -145,4 +146,42 @@ async fn serve(
     server.shutdown().await;
     eprintln!("weft: stopped");
     Ok(0)
+}
+
+/// Saves the first admin token where the `weft` client looks for one (`~/.config/weft/token`, mode 0600), so
+/// `weft apps` works at once on this machine; an existing file is never replaced.
+fn save_cli_token(token: &str) {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let Some(path) = crate::client::settings::default_token_file(
+        std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from),
+        std::env::var_os("HOME").map(PathBuf::from),
+    ) else {
+        return;
+    };
+    if path.exists() {
+        eprintln!(
+            "weft: {} already holds a token and was left as it is; give the client this one with WEFT_TOKEN",
+            path.display()
+        );
+        return;
+    }
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+        })
+        .and_then(|mut file| file.write_all(format!("{token}\n").as_bytes()));
+    match written {
+        Ok(()) => eprintln!(
+            "weft: saved it in {} (mode 0600) for the weft client: `weft apps` lists the fleet",
+            path.display()
+        ),
+        Err(error) => eprintln!("weft: could not save it in {}: {error}", path.display()),
+    }
 }

@@ -9,7 +9,7 @@ mod http;
 pub(crate) mod logs;
 pub(crate) mod remote_diff;
 mod render;
-mod settings;
+pub(crate) mod settings;
 mod sse;
 mod style;
 pub(crate) mod sync;

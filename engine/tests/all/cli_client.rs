@@ -2,16 +2,14 @@
 //! directory, and `weft apps`, `weft tree`, `weft sync --watch`, `weft logs`, `weft rollback` and
 //! `weft diff --server` talk to it the way a person at a shell would (output piped, so never coloured).
 
-mod support;
-
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::support::{ServeProcess, free_port, stderr, stdout};
 use serde_json::Value;
-use support::{ServeProcess, free_port, stderr, stdout};
 
 /// A `weft serve` child process with its data in a temporary directory, and the admin token it printed.
 struct Server {
@@ -36,7 +34,7 @@ impl Server {
             }
         });
         let token = first_admin_token(&lines);
-        process.wait_ready(Duration::from_secs(40), String::new);
+        process.wait_ready(Duration::from_secs(300), String::new);
         Server {
             process,
             token,
@@ -63,7 +61,7 @@ impl Server {
 
 /// The token printed once on stderr: the indented line after `weft: created the first admin token ...`.
 fn first_admin_token(lines: &mpsc::Receiver<String>) -> String {
-    let deadline = Instant::now() + Duration::from_secs(40);
+    let deadline = Instant::now() + Duration::from_secs(300);
     let mut announced = false;
     let mut seen = Vec::new();
     while Instant::now() < deadline {
@@ -99,7 +97,7 @@ fn succeeded(output: &Output) -> String {
 
 /// Runs an action, again while the app has another operation in flight (the reconciler's own syncs).
 fn retrying_busy(server: &Server, args: &[&str]) -> Output {
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         let output = server.weft(args);
         if output.status.code() == Some(2)
@@ -118,7 +116,7 @@ fn the_client_commands_against_a_served_weft() {
     let server = Server::start();
 
     // The fleet: shop, healthy and synced once its first sync has run.
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(300);
     let shop = loop {
         let apps: Value = serde_json::from_str(&succeeded(&server.weft(&["apps", "-o", "json"])))
             .expect("`weft apps -o json` prints JSON");

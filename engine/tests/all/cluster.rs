@@ -16,7 +16,8 @@ use weft_engine::resource::ResourceRef;
 use weft_engine::sync::tracking::stamp;
 use weft_sim::{FaultAction, FaultRule, SimConfig, Simulator, Verb};
 
-const WAIT: Duration = Duration::from_secs(10);
+/// How long a condition may take to hold: generous, for a loaded machine (waits end as soon as it holds).
+const WAIT: Duration = Duration::from_secs(180);
 
 struct Cluster {
     sim: Simulator,

@@ -3,11 +3,9 @@
 //! `weft serve`) when it loads them, a duplicate key reported with both places, and the configured checks listed
 //! with where they came from.
 
-mod support;
-
 use std::process::Output;
 
-use support::{json_lines, stderr, stdout, weft};
+use crate::support::{json_lines, stderr, stdout, weft};
 
 const CORPUS: &str = "tests/conformance/argocd";
 

@@ -77,6 +77,7 @@ async fn exercise(url: &str, backend: Backend) {
     claims_respect_max_and_order(&store).await;
     concurrent_claimers_never_share_an_operation(&store, &other).await;
     leases_expire_and_release_puts_back(&store, &other).await;
+    a_replica_renews_only_what_it_runs(&store, &other).await;
     tokens_and_settings(&store, &other).await;
 
     other.close().await;
@@ -239,6 +240,10 @@ async fn concurrent_claimers_never_share_an_operation(store: &Store, other: &Sto
     assert_eq!(store.pending_count().await.unwrap(), 0);
 }
 
+fn lease_1() -> Vec<String> {
+    vec!["lease-1".to_string()]
+}
+
 async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     store
         .enqueue(&pending("lease-1", "lease"), &json!({"lease": true}))
@@ -251,10 +256,10 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     assert_eq!(ids(&claimed), ["lease-1"]);
     assert_eq!(
         store
-            .heartbeat("stale", Duration::from_millis(1))
+            .renew("stale", &lease_1(), Duration::from_millis(1))
             .await
             .unwrap(),
-        1
+        lease_1()
     );
     tokio::time::sleep(Duration::from_millis(60)).await;
     // Only the run-out lease goes back; the earlier stages' long leases stay.
@@ -268,13 +273,22 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
             .unwrap_or_default()
             .contains("stale")
     );
-    assert_eq!(store.heartbeat("stale", LONG).await.unwrap(), 0);
+    assert!(
+        store
+            .renew("stale", &lease_1(), LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 
     let claimed = other.claim("fresh", 10, LONG).await.unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
     assert_eq!(claimed[0].request, json!({"lease": true}));
     assert!(other.requeue_expired().await.unwrap().is_empty());
-    assert_eq!(other.heartbeat("fresh", LONG).await.unwrap(), 1);
+    assert_eq!(
+        other.renew("fresh", &lease_1(), LONG).await.unwrap(),
+        lease_1()
+    );
 
     // Release puts it back, for its holder only.
     assert!(matches!(
@@ -283,7 +297,13 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     ));
     other.release("lease-1", "fresh").await.unwrap();
     assert_eq!(store.pending_count().await.unwrap(), 1);
-    assert_eq!(other.heartbeat("fresh", LONG).await.unwrap(), 0);
+    assert!(
+        other
+            .renew("fresh", &lease_1(), LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let claimed = store.claim("worker", 10, LONG).await.unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
 
@@ -348,9 +368,12 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .unwrap();
     assert_eq!(other.operation("lease-1").await.unwrap().unwrap(), finished);
     assert_eq!(other.app_state("lease").await.unwrap(), state);
-    assert_eq!(
-        store.heartbeat("worker", LONG).await.unwrap(),
-        0,
+    assert!(
+        store
+            .renew("worker", &lease_1(), LONG)
+            .await
+            .unwrap()
+            .is_empty(),
         "the claim is cleared"
     );
     assert!(matches!(
@@ -390,6 +413,69 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     assert!(other.last_operation("never").await.unwrap().is_none());
     assert_eq!(store.pending_count().await.unwrap(), 1);
+}
+
+async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
+    for (id, app) in [("restart-1", "restart-a"), ("restart-2", "restart-b")] {
+        store.enqueue(&pending(id, app), &json!({})).await.unwrap();
+    }
+    let claimed = store.claim("weft-0", 10, LONG).await.unwrap();
+    assert_eq!(ids(&claimed), ["restart-1", "restart-2"]);
+    // The process dies mid-run. Its successor under the same name runs nothing yet, so it renews nothing...
+    assert!(other.renew("weft-0", &[], LONG).await.unwrap().is_empty());
+    // ...and first hands back whatever its predecessor held.
+    assert_eq!(
+        other.release_replica("weft-0").await.unwrap(),
+        ["restart-1", "restart-2"]
+    );
+    let requeued = other.operation("restart-1").await.unwrap().unwrap();
+    assert_eq!(requeued.phase, OperationPhase::Pending);
+    assert!(
+        requeued
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("restarted")
+    );
+    assert!(other.release_replica("weft-0").await.unwrap().is_empty());
+    assert_eq!(store.pending_count().await.unwrap(), 2);
+
+    // A replica starved of CPU past its lease still runs the operation: its own requeue pass leaves it alone and
+    // its next renewal extends it, while another replica's pass would requeue it.
+    let claimed = other
+        .claim("weft-1", 2, Duration::from_millis(1))
+        .await
+        .unwrap();
+    let running = ids(&claimed);
+    assert_eq!(running, ["restart-1", "restart-2"]);
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    assert!(
+        other
+            .requeue_expired_except(&running)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        other.renew("weft-1", &running, LONG).await.unwrap(),
+        running
+    );
+    assert!(store.requeue_expired().await.unwrap().is_empty());
+    for claim in claimed {
+        let mut done = claim.operation;
+        done.finish(OperationPhase::Succeeded, "synced");
+        other
+            .finish(&done, &done.app.clone(), &AppState::default(), "weft-1")
+            .await
+            .unwrap();
+    }
+    assert!(
+        other
+            .renew("weft-1", &running, LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn tokens_and_settings(store: &Store, other: &Store) {

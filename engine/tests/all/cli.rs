@@ -1,13 +1,11 @@
 //! The `weft` command end to end: `weft health` on the conformance Deployments, `weft plugin test` on an Argo CD
 //! style suite, and the exit codes for failures and bad input.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::support::{builtins, json_lines, stdout, weft, weft_command, workspace};
 use serde_json::Value;
-use support::{builtins, json_lines, stdout, weft, weft_command, workspace};
 
 #[test]
 fn weft_health_matches_the_corpus_for_deployments() {
@@ -143,49 +141,11 @@ fn the_generic_fallback_answers_unknown_kinds_and_can_be_turned_off() {
     assert!(output.status.success());
     let line: Value = serde_json::from_str(stdout(&output).trim()).unwrap();
     assert_eq!(line["plugin"], Value::Null);
-    assert_eq!(line["status"], Value::Null);
-}
-
-#[test]
-fn weft_sim_serves_a_cluster_kubectl_can_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = dir.path().join("kubeconfig");
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["sim", "--fast", "--listen", "127.0.0.1:0", "--kubeconfig"])
-        .arg(&kubeconfig)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while !kubeconfig.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let config = std::fs::read_to_string(&kubeconfig);
-    let kubectl = Command::new("kubectl")
-        .args([
-            "--kubeconfig",
-            kubeconfig.to_str().unwrap(),
-            "get",
-            "nodes",
-            "-o",
-            "name",
-        ])
-        .output();
-    sim.kill().unwrap();
-    sim.wait().unwrap();
-    let config = config.expect("weft sim wrote no kubeconfig");
-    assert!(config.contains("http://127.0.0.1:"), "{config}");
-    match kubectl {
-        Ok(out) => {
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            assert!(String::from_utf8_lossy(&out.stdout).contains("node/"));
-        }
-        Err(_) => eprintln!("kubectl is not installed: checked the kubeconfig only"),
-    }
+    assert_eq!(line["status"], "unknown");
+    assert_eq!(
+        line["message"],
+        "no health check serves gadgets.example.dev/Gadget"
+    );
 }
 
 #[test]
@@ -235,10 +195,9 @@ fn weft_render_renders_through_the_plugins_and_caches() {
     assert_eq!(stdout(&again), stdout(&output));
     assert_eq!(entries(), 1);
 
-    // A Kustomize overlay through the Wasm renderer, compared with kubectl where it is installed.
-    let dir = "tests/render/kustomize/platform";
+    // A Kustomize overlay through the Wasm renderer (compared with `kubectl kustomize` in tests/references.rs).
     let output = render(&[
-        dir,
+        "tests/render/kustomize/platform",
         "--type",
         "kustomize",
         "--param",
@@ -252,15 +211,6 @@ fn weft_render_renders_through_the_plugins_and_caches() {
     );
     let ours = weft_sdk::testing::yaml_documents(&stdout(&output)).unwrap();
     assert!(!ours.is_empty());
-    if let Ok(kubectl) = Command::new("kubectl")
-        .args(["kustomize", &format!("{dir}/overlays/cluster-a")])
-        .current_dir(workspace())
-        .output()
-    {
-        let theirs =
-            weft_sdk::testing::yaml_documents(&String::from_utf8_lossy(&kubectl.stdout)).unwrap();
-        assert_eq!(ours, theirs);
-    }
 
     // Errors name the renderer and exit 2; an unknown type lists the known ones.
     let output = render(&["tests/render/yaml/basic/app", "--type", "nonesuch"]);
@@ -393,7 +343,7 @@ fn served_sim(dir: &Path) -> PathBuf {
         });
     });
     ready_rx
-        .recv_timeout(std::time::Duration::from_secs(30))
+        .recv_timeout(std::time::Duration::from_secs(300))
         .unwrap();
     kubeconfig
 }

@@ -3,15 +3,13 @@
 //! failure with exit code 1 and the log's tail; and `weft sync --watch` against a served weft printing a deploy's
 //! build, one line per attempt, then its reuse.
 
-mod support;
-
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
+use crate::support::{ServeProcess, copy_tree, weft_command, workspace};
 use serde_json::Value;
-use support::{ServeProcess, copy_tree, weft_command, workspace};
 
 /// Runs `weft` in the workspace with its caches in `cache`.
 fn weft(cache: &Path, args: &[&str]) -> Output {

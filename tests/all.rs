@@ -1,0 +1,15 @@
+//! Weft's integration tests, in one binary (as wasmtime keeps its `tests/all/`): each file was its own binary
+//! linking wasmtime, kube and sqlx; one link instead of eleven. The checks against reference tools (kubectl) are
+//! in `references.rs`, whose harness reports them skipped when the tool is missing.
+
+mod api;
+mod builds;
+mod conformance;
+mod hostile_plugins;
+mod lua_checks;
+mod plugin_host;
+mod render;
+mod serve;
+mod sim_health;
+mod sim_kube;
+mod sync;
