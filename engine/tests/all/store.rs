@@ -76,8 +76,8 @@ async fn exercise(url: &str, backend: Backend) {
     enqueue_allows_one_unfinished_operation_per_app(&store).await;
     claims_respect_max_and_order(&store).await;
     concurrent_claimers_never_share_an_operation(&store, &other).await;
-    leases_expire_and_release_puts_back(&store, &other).await;
     a_replica_renews_only_what_it_runs(&store, &other).await;
+    leases_expire_and_release_puts_back(&store, &other).await;
     tokens_and_settings(&store, &other).await;
 
     other.close().await;

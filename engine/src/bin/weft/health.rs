@@ -179,7 +179,7 @@ fn builtin_plugins() -> anyhow::Result<PathBuf> {
         bail!(
             "building the built-in plugins failed: {error}\nFix what the message names and run the command again \
              (the plugins are built on the first run that needs them), or build them alone with \
-             `cargo run --release --bin weft -- plugin build`."
+             `cargo run --bin weft -- plugin build`."
         );
     }
     if !holds_manifests(&out) {
