@@ -5,6 +5,7 @@
 mod api;
 mod builds;
 mod conformance;
+mod hardening;
 mod hostile_plugins;
 mod lua_checks;
 mod plugin_host;

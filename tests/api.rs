@@ -21,12 +21,12 @@ use weft_sim::SimConfig;
 use weft_tests::GitRepo;
 
 const PLANTED: &str = "planted-secret-value-7f3a";
-const ADMIN: &str = "weft_test_admin_token_0000000000000000000000000";
+pub(crate) const ADMIN: &str = "weft_test_admin_token_0000000000000000000000000";
 const ACME: &str = "weft_test_acme_member_token_000000000000000000000";
 const OTHER: &str = "weft_test_other_member_token_00000000000000000000";
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Role {
+pub(crate) enum Role {
     Admin,
     Owner,
     Stranger,
@@ -68,18 +68,32 @@ fn app_files(org_app: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-struct Api {
-    router: Router,
-    server: Server,
+pub(crate) struct Api {
+    pub(crate) router: Router,
+    pub(crate) server: Server,
     _data: TempDir,
     _repos: Vec<GitRepo>,
 }
 
-async fn api() -> Api {
+pub(crate) async fn api() -> Api {
     api_reconciling_every(1).await
 }
 
 async fn api_reconciling_every(seconds: u64) -> Api {
+    api_with(seconds, weft_tests::builtin_registry()).await
+}
+
+pub(crate) async fn api_with(seconds: u64, registry: weft_engine::registry::Registry) -> Api {
+    api_limited(seconds, registry, 10_000).await
+}
+
+/// The API over two apps (shop of org acme, blog of org other), reconciled every `seconds`, with `registry`'s
+/// plugins and `per_second` requests a second (and as much burst) for each caller.
+pub(crate) async fn api_limited(
+    seconds: u64,
+    registry: weft_engine::registry::Registry,
+    per_second: u32,
+) -> Api {
     let data = TempDir::new().unwrap();
     let shop = GitRepo::new();
     shop.commit(&app_files("shop"));
@@ -93,7 +107,7 @@ async fn api_reconciling_every(seconds: u64) -> Api {
         )
     };
     let text = format!(
-        "data_dir = \"{}\"\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = 10000, burst = 10000 }}\n\
+        "data_dir = \"{}\"\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
          tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}",
         data.path().display(),
         hash_token(ADMIN),
@@ -108,7 +122,7 @@ async fn api_reconciling_every(seconds: u64) -> Api {
         poll: Duration::from_millis(100),
         ..ServerOptions::new("api-test")
     };
-    let (server, state) = weft_tests::serve_api(&config, options).await;
+    let (server, state) = weft_tests::serve_api_with(&config, options, registry).await;
     Api {
         router: router(state),
         server,
@@ -118,7 +132,7 @@ async fn api_reconciling_every(seconds: u64) -> Api {
 }
 
 impl Api {
-    async fn call(
+    pub(crate) async fn call(
         &self,
         role: Role,
         method: Method,
@@ -142,14 +156,14 @@ impl Api {
         (status, String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    async fn json(&self, role: Role, path: &str) -> Value {
+    pub(crate) async fn json(&self, role: Role, path: &str) -> Value {
         let (status, body) = self.call(role, Method::GET, path, None).await;
         assert_eq!(status, StatusCode::OK, "{path}: {body}");
         serde_json::from_str(&body).unwrap()
     }
 
     /// Syncs an app as the admin and waits until it is synced and healthy.
-    async fn synced(&self, app: &str) -> String {
+    pub(crate) async fn synced(&self, app: &str) -> String {
         let (status, body) = self
             .call(
                 Role::Admin,
@@ -186,6 +200,39 @@ impl Api {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_health_plugin_is_handed_a_secret_in_the_server() {
+    // A user plugin for every kind that repeats any Secret value it is handed (in its batch, among children, in
+    // annotations) in every answer it gives.
+    let api = api_with(1, weft_tests::registry_with_test_plugin("secret-snoop")).await;
+    api.synced("shop").await;
+    let tree = api
+        .json(Role::Owner, "/v1/deploy/shop/tree")
+        .await
+        .to_string();
+    assert!(
+        tree.contains("saw nothing"),
+        "the snooping plugin answered for the app's objects: {tree}"
+    );
+    assert!(
+        !tree.contains("saw: "),
+        "a plugin was handed a Secret's value: {tree}"
+    );
+    for path in [
+        "/v1/deploy/applications",
+        "/v1/deploy/gitops",
+        "/v1/deploy/shop/tree",
+        "/v1/deploy/shop/resource/:ConfigMap:shop:settings",
+        "/v1/deploy/shop/resource/apps:Deployment:shop:web",
+    ] {
+        let text = api.json(Role::Owner, path).await.to_string();
+        assert!(!text.contains(PLANTED), "{path}: {text}");
+        assert!(!text.contains(&base64(PLANTED)), "{path}: {text}");
+        assert!(!text.contains("saw: "), "{path}: {text}");
+    }
+    api.server.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -252,9 +299,8 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
         (
             Method::PUT,
             "/v1/deploy/applications/shop".into(),
-            Some(
-                json!({"name": "shop", "type": "yaml", "namespace": "shop", "source": {"path": "."}}),
-            ),
+            Some(json!({"name": "shop", "type": "yaml", "namespace": "shop",
+                       "source": {"repo": "https://git.example/shop.git", "path": "."}})),
             true,
         ),
         (

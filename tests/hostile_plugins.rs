@@ -4,8 +4,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use weft_engine::health::{AssessOptions, HealthAssessor};
 use weft_engine::plugin::{
-    CallError, CallLimits, Failure, HealthPlugin, HostConfig, NoRelated, PluginHost, World,
+    CallError, CallLimits, Failure, HealthPlugin, HostConfig, LimitCeilings, LoadError, NoRelated,
+    PluginHost, World,
 };
 use weft_engine::registry::{Provenance, Registry};
 use weft_sdk::Health;
@@ -38,13 +40,27 @@ fn call(plugin: &HealthPlugin, kind: &str) -> (Result<Option<Health>, CallError>
     (outcome, started.elapsed())
 }
 
-#[test]
-fn every_misbehaviour_becomes_a_typed_error_and_the_engine_recovers() {
-    let host = PluginHost::new(HostConfig {
+/// A host whose health ceiling lets the hostile plugin have the 256 MiB its manifest asks for, so that its
+/// 100 MiB answer meets the output limit rather than the memory cap.
+fn roomy_host() -> PluginHost {
+    let defaults = LimitCeilings::default();
+    PluginHost::new(HostConfig {
         cache_dir: None,
+        ceilings: LimitCeilings {
+            health: CallLimits {
+                memory_bytes: 256 * 1024 * 1024,
+                ..defaults.health
+            },
+            ..defaults
+        },
         ..HostConfig::default()
     })
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn every_misbehaviour_becomes_a_typed_error_and_the_engine_recovers() {
+    let host = roomy_host();
     let hostile = load(&host, weft_tests::test_plugins(), "hostile");
     let core = load(&host, weft_tests::builtin_plugins(), "health-core");
     let limits = hostile.limits();
@@ -76,7 +92,7 @@ fn every_misbehaviour_becomes_a_typed_error_and_the_engine_recovers() {
         );
         // Generous: the point is that the call ends, not how fast (benchmarks measure speed).
         assert!(
-            elapsed < limits.timeout + Duration::from_secs(5),
+            elapsed < limits.timeout + Duration::from_secs(60),
             "{kind} took {elapsed:?}"
         );
         eprintln!("{kind:<9} -> {error} in {elapsed:?}");
@@ -145,4 +161,125 @@ async fn hostile_calls_in_parallel_do_not_disturb_good_ones() {
             ),
         }
     }
+}
+
+/// The hostile plugin installed in a directory of its own with `limits` as its manifest's `[limits]`.
+fn hostile_with_limits(limits: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let installed = weft_tests::test_plugins();
+    std::fs::copy(
+        installed.join("hostile.wasm"),
+        dir.path().join("hostile.wasm"),
+    )
+    .unwrap();
+    let manifest = std::fs::read_to_string(installed.join("hostile.toml")).unwrap();
+    let manifest = match manifest.find("[limits]") {
+        Some(at) => format!("{}[limits]\n{limits}\n", &manifest[..at]),
+        None => format!("{manifest}\n[limits]\n{limits}\n"),
+    };
+    std::fs::write(dir.path().join("hostile.toml"), manifest).unwrap();
+    dir
+}
+
+#[test]
+fn a_manifest_cannot_grant_itself_more_than_the_host_allows_and_running_out_is_out_of_memory() {
+    let dir = hostile_with_limits("memory-mib = 4096\ntimeout-ms = 600000");
+    let host = PluginHost::new(HostConfig {
+        cache_dir: None,
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let hostile = load(&host, dir.path(), "hostile");
+    // The operator's default ceiling for health checks: 1 s and 64 MiB, whatever the manifest says.
+    let ceiling = LimitCeilings::default().health;
+    assert_eq!(hostile.limits().timeout, Duration::from_secs(1));
+    assert_eq!(hostile.limits().memory_bytes, ceiling.memory_bytes);
+    let (outcome, _) = call(&hostile, "Allocate");
+    assert!(
+        matches!(outcome.unwrap_err().failure, Failure::OutOfMemory { limit } if limit == ceiling.memory_bytes),
+        "running out of memory is reported as such"
+    );
+    let (outcome, _) = call(&hostile, "Loop");
+    assert_eq!(
+        outcome.unwrap_err().failure,
+        Failure::Timeout(Duration::from_secs(1))
+    );
+}
+
+#[test]
+fn retrying_a_failed_batch_one_by_one_never_multiplies_the_timeout() {
+    let dir = hostile_with_limits("timeout-ms = 500");
+    let host = PluginHost::new(HostConfig {
+        cache_dir: None,
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let mut registry = Registry::new();
+    registry.add_dir(dir.path(), Provenance::User).unwrap();
+    let assessor = HealthAssessor::new(host, registry, AssessOptions::default());
+    let objects: Vec<serde_json::Value> = ["Loop", "Loop", "Loop", "Loop", "Calm"]
+        .iter()
+        .map(|kind| serde_json::from_str(&object(kind)).unwrap())
+        .collect();
+    let results = assessor
+        .assess_blocking(&objects, Arc::new(NoRelated))
+        .unwrap();
+    let messages: Vec<String> = results
+        .iter()
+        .map(|r| r.health.as_ref().unwrap().message.clone())
+        .collect();
+    // The batch timed out; the retries share one more timeout: the first object's retry spends it whole, and
+    // every other object is unknown saying so, instead of costing a timeout each.
+    assert!(messages[0].contains("timed out"), "{messages:?}");
+    for message in &messages[1..] {
+        assert!(message.contains("retries ran out of time"), "{messages:?}");
+    }
+}
+
+#[test]
+fn a_component_that_cannot_compile_within_the_budget_is_refused_by_name_and_not_compiled_again() {
+    let host = PluginHost::new(HostConfig {
+        cache_dir: None,
+        compile_budget: Duration::from_millis(1),
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let mut registry = Registry::new();
+    registry
+        .add_dir(weft_tests::builtin_plugins(), Provenance::BuiltIn)
+        .unwrap();
+    let core = registry.get("health-core").unwrap();
+    let path = core.component_path().unwrap();
+    for _ in 0..2 {
+        let refused = host
+            .load_component_file(
+                "health-core",
+                World::HealthCheck,
+                &path,
+                core.manifest.sha256.as_deref(),
+            )
+            .unwrap_err();
+        assert!(
+            matches!(&refused, LoadError::CompileTimeout { plugin, .. } if plugin == "health-core"),
+            "{refused}"
+        );
+    }
+}
+
+#[test]
+fn a_component_past_the_size_cap_is_refused_before_it_is_read() {
+    let host = PluginHost::new(HostConfig {
+        cache_dir: None,
+        max_component_bytes: 1024,
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let path = weft_tests::builtin_plugins().join("health-core.wasm");
+    let refused = host
+        .load_component_file("health-core", World::HealthCheck, &path, None)
+        .unwrap_err();
+    assert!(
+        matches!(refused, LoadError::TooLarge { limit: 1024, .. }),
+        "{refused}"
+    );
 }

@@ -109,13 +109,42 @@ fn a_renderer_cannot_read_outside_the_app_tree() {
         }
         assert_eq!(outcome("alias.yaml"), "read: kind: ConfigMap");
     }
+    // A link that leaves the tree is listed (so a renderer that reads every file fails naming it), `.git` never.
     let listing = outcome("(listing)");
     assert!(
-        listing.contains("cm.yaml") && !listing.contains(".git") && !listing.contains("sneaky"),
+        listing.contains("cm.yaml") && !listing.contains(".git") && listing.contains("sneaky"),
         "{listing}"
     );
     // The host records what the plugin read.
     assert!(view.files_used().contains(&"cm.yaml".to_string()));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_manifest_symlinked_from_outside_the_tree_fails_the_render_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("outside.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stolen}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../outside.yaml", app.join("linked.yaml")).unwrap();
+    let plugin = load(weft_tests::builtin_plugins(), "render-yaml");
+    let view = Arc::new(SourceView::open(&app, SourceLimits::default()).unwrap());
+    let request = RenderRequest {
+        app: "shop".into(),
+        ..RenderRequest::default()
+    };
+    let outcome = plugin.render_blocking(&request, view).unwrap();
+    let error = outcome.expect_err("a render that skipped the link would look complete");
+    assert!(error.to_string().contains("linked.yaml"), "{error}");
 }
 
 /// Renders `main.jsonnet` with the Jsonnet plugin under `limits`.

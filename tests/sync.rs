@@ -527,6 +527,39 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_secrets_data_changed_behind_wefts_back_is_drift_and_its_string_data_is_never_stored() {
+    let mut world = World::new().await;
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+    let secrets: Api<k8s_openapi::api::core::v1::Secret> =
+        Api::namespaced(world.sim.client(), "shop");
+    // The cluster keeps what kube-apiserver keeps: `stringData` folded into `data`, never stored or returned.
+    let live = serde_json::to_value(secrets.get("web-credentials").await.unwrap()).unwrap();
+    assert!(live.get("stringData").is_none(), "{live}");
+    assert!(live["data"]["password"].is_string());
+    // Someone patches the Secret's data by hand.
+    secrets
+        .patch(
+            "web-credentials",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"data": {"password": "Y2hhbmdlZA=="}})),
+        )
+        .await
+        .unwrap();
+    let status = world
+        .wait_for("the Secret out of sync", |s| s.sync == SyncCode::OutOfSync)
+        .await;
+    let drifted: Vec<String> = status
+        .resources
+        .iter()
+        .filter(|r| r.sync == SyncCode::OutOfSync)
+        .map(|r| r.reference.token())
+        .collect();
+    assert_eq!(drifted, vec![":Secret:shop:web-credentials"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_empty_render_and_a_render_dropping_50_objects_delete_nothing() {
     let mut world = World::new().await;
     world.app.sync.fuse = Default::default();

@@ -210,6 +210,7 @@ impl Fleet {
             logs,
             client: simulator.client(),
             ready,
+            api_rules: Arc::new(weft_engine::app::ApiAppRules::default()),
         };
         let (_, token) =
             weft_engine::auth::create_token(&store, &Principal::admin(""), "api bench").await?;

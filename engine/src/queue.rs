@@ -164,6 +164,11 @@ pub struct ConcurrencyLimit {
     last_good: AtomicUsize,
 }
 
+/// The first wait before recording an operation's end again after the store failed.
+const FINISH_RETRY_FIRST: Duration = Duration::from_millis(500);
+/// The longest wait between attempts to record an operation's end.
+const FINISH_RETRY_MOST: Duration = Duration::from_secs(10);
+
 /// The store setting holding the concurrency limit.
 pub const CONCURRENCY_SETTING: &str = "concurrency";
 
@@ -310,6 +315,18 @@ impl RunningSet {
     }
 }
 
+/// An operation's place in the [`RunningSet`], given up when its task ends.
+struct Running {
+    set: Arc<RunningSet>,
+    id: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.set.end(&self.id);
+    }
+}
+
 impl Worker {
     /// Runs until `shutdown` turns `true`; then stops running operations at a safe point, hands them back, and
     /// returns.
@@ -364,8 +381,10 @@ impl Worker {
                             let id = claim.operation.id.clone();
                             let cancel = set.start(&id, *shutdown.borrow());
                             running.spawn(async move {
+                                // Leaves the set however the task ends, a panic included, so a lease is
+                                // never renewed for an operation nothing runs.
+                                let _running = Running { set, id };
                                 worker.execute(claim, cancel).await;
-                                set.end(&id);
                             });
                         }
                     }
@@ -393,7 +412,7 @@ impl Worker {
                 OperationPhase::Error,
                 format!("app {name} no longer exists; nothing was changed"),
             );
-            self.finish(&operation, None).await;
+            self.finish(&operation, None, &cancel).await;
             return;
         };
         let request: OperationRequest = match serde_json::from_value(claim.request) {
@@ -403,7 +422,7 @@ impl Worker {
                     OperationPhase::Error,
                     format!("unreadable request: {error}"),
                 );
-                self.finish(&operation, None).await;
+                self.finish(&operation, None, &cancel).await;
                 return;
             }
         };
@@ -436,7 +455,7 @@ impl Worker {
                     dry_run,
                     confirmed,
                     prune,
-                    cancel: Some(cancel),
+                    cancel: Some(cancel.clone()),
                 };
                 self.deployer
                     .sync(&app, &mut state, spec, &mut operation)
@@ -472,42 +491,67 @@ impl Worker {
                 "the operation ended without an outcome",
             );
         }
-        self.finish(&operation, Some(&state)).await;
+        self.finish(&operation, Some(&state), &cancel).await;
     }
 
-    async fn finish(&self, operation: &Operation, state: Option<&crate::deploy::AppState>) {
-        let state = match state {
-            Some(state) => state.clone(),
-            None => self
-                .store
-                .app_state(&operation.app)
-                .await
-                .unwrap_or_default(),
-        };
+    /// Records the operation's end and the app's state in one write. A store that fails (an outage, a lost
+    /// connection) is retried with backoff while this replica keeps the operation's lease, so the outcome and the
+    /// history entry of a deploy that happened are not lost; only when the claim is gone (another replica took the
+    /// operation) or this replica stops does it give up, and the operation goes back to the queue.
+    async fn finish(
+        &self,
+        operation: &Operation,
+        state: Option<&crate::deploy::AppState>,
+        stop: &watch::Receiver<bool>,
+    ) {
         metrics()
             .operations
             .get_or_create(&PhaseLabels {
                 phase: operation.phase.as_str().to_string(),
             })
             .inc();
-        match self
-            .store
-            .finish(operation, &operation.app, &state, &self.replica)
-            .await
-        {
-            Ok(()) => {}
-            // The lease ran out while this replica worked (it stalled or lost the store) and another replica
-            // holds the operation now: its record and the app's state are that replica's to write.
-            Err(StoreError::NotClaimed { .. }) => {
-                tracing::warn!(
-                    "{} was taken over by another replica after this one's lease ran out; its outcome here \
-                     ({}) is not recorded",
-                    operation.id,
-                    operation.phase.as_str()
-                );
-                return;
+        let mut backoff = FINISH_RETRY_FIRST;
+        loop {
+            let written = async {
+                // The app's state as stored, when the operation brings none: never a default in its place.
+                let state = match state {
+                    Some(state) => state.clone(),
+                    None => self.store.app_state(&operation.app).await?,
+                };
+                self.store
+                    .finish(operation, &operation.app, &state, &self.replica)
+                    .await
             }
-            Err(error) => tracing::error!("recording the end of {} failed: {error}", operation.id),
+            .await;
+            match written {
+                Ok(()) => break,
+                // The lease ran out while this replica worked (it stalled or lost the store) and another replica
+                // holds the operation now: its record and the app's state are that replica's to write.
+                Err(StoreError::NotClaimed { .. }) => {
+                    tracing::warn!(
+                        "{} was taken over by another replica after this one's lease ran out; its outcome here \
+                         ({}) is not recorded",
+                        operation.id,
+                        operation.phase.as_str()
+                    );
+                    return;
+                }
+                Err(error) if *stop.borrow() => {
+                    tracing::error!(
+                        "recording the end of {} failed ({error}) as this replica stops; it goes back to the queue",
+                        operation.id
+                    );
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(
+                        "recording the end of {} failed: {error}; retrying in {backoff:?}, keeping its lease",
+                        operation.id
+                    );
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(FINISH_RETRY_MOST);
+                }
+            }
         }
         self.publish(operation).await;
     }

@@ -222,6 +222,17 @@ impl Reconciler {
             reconciled_at: Some(Timestamp::now()),
             ..AppView::default()
         };
+        // The latest operation is read before the app's state, never after: an operation that ends in between
+        // (a rollback that suspends automation, say) then shows as still running here, and this round waits,
+        // instead of pairing its end with the state from before it and undoing it.
+        let last = match self.store.last_operation(name).await {
+            Ok(last) => last,
+            Err(error) => {
+                view.error = Some(format!("reading the app's latest operation: {error}"));
+                self.views.write().await.insert(name.to_string(), view);
+                return;
+            }
+        };
         let state = match self.store.app_state(name).await {
             Ok(state) => state,
             Err(error) => {
@@ -255,7 +266,6 @@ impl Reconciler {
         view.resources = status.resources.len();
         view.status = Some(status);
 
-        let last = self.store.last_operation(name).await.ok().flatten();
         view.operation = last.clone();
         let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
         let last_failed = last.as_ref().is_some_and(|op| {

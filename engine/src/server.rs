@@ -16,7 +16,7 @@ use crate::cluster::{ClusterError, connect};
 use crate::config::{ClusterConfig, Config};
 use crate::deploy::Deployer;
 use crate::logs::LogStore;
-use crate::plugin::{HostConfig, HostError, PluginHost, World};
+use crate::plugin::{HostError, PluginHost, World};
 use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
 use crate::reconcile::{AppViews, Reconciler};
 use crate::registry::Registry;
@@ -198,6 +198,8 @@ pub struct ServerState {
     pub client: kube::Client,
     /// Whether the reconciler has reconciled every app once.
     pub ready: watch::Receiver<bool>,
+    /// What an app defined through the API may name.
+    pub api_rules: Arc<crate::app::ApiAppRules>,
 }
 
 impl std::fmt::Debug for ServerState {
@@ -257,10 +259,11 @@ impl Server {
             other => (connect(other).await?, None),
         };
         let store = Store::open(&config.store_url()).await?;
-        let host = PluginHost::new(HostConfig::default())?;
+        let host = PluginHost::new(config.plugins.host_config())?;
         let logs = LogStore::default();
         let registry = Arc::new(registry);
-        let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024);
+        let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
+            .with_credentials(config.credential_set());
         // Builds share the deploy concurrency: at most as many at once as operations may run.
         let builds = Builds::new(
             host.clone(),
@@ -334,6 +337,7 @@ impl Server {
                 logs,
                 client,
                 ready,
+                api_rules: Arc::new(config.api_app_rules()),
             },
             simulator,
             config,
@@ -383,9 +387,21 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
             store.delete_app(&old.spec.name).await?;
         }
     }
+    let rules = config.api_app_rules();
     let mut directory = apps.write().await;
     directory.clear();
     for app in store.apps().await? {
+        // An app stored through the API before the rules it breaks existed stays in the store, untouched, but is
+        // not run: it could name a host resource.
+        if app.origin == AppOrigin::Api
+            && let Err(error) = app.spec.check_api_rules(&rules)
+        {
+            tracing::warn!(
+                "not running app {} (defined through the API): {error}; replace or delete it through the API",
+                app.spec.name
+            );
+            continue;
+        }
         directory.insert(app.spec.name.clone(), app.spec);
     }
     Ok(())

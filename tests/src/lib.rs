@@ -105,6 +105,18 @@ impl Default for GitRepo {
     }
 }
 
+/// The built-in plugins and the test plugin `name` (from `tests/plugins/`) as a user plugin.
+pub fn registry_with_test_plugin(name: &str) -> weft_engine::registry::Registry {
+    let mut registry = builtin_registry();
+    registry
+        .add_manifest_file(
+            &test_plugins().join(format!("{name}.toml")),
+            weft_engine::registry::Provenance::User,
+        )
+        .expect("the test plugin loads");
+    registry
+}
+
 /// A registry of the built-in plugins (built on first use).
 pub fn builtin_registry() -> weft_engine::registry::Registry {
     let mut registry = weft_engine::registry::Registry::new();
@@ -121,7 +133,16 @@ pub fn builtin_registry() -> weft_engine::registry::Registry {
 /// serves (the config's tokens and rate limit), wired as `weft serve` wires them; the API is
 /// `weft_engine::api::router(state)`.
 pub async fn serve_api(config: &Config, options: ServerOptions) -> (Server, ApiState) {
-    let server = Server::start(config.clone(), builtin_registry(), options)
+    serve_api_with(config, options, builtin_registry()).await
+}
+
+/// [`serve_api`] with a registry of the caller's.
+pub async fn serve_api_with(
+    config: &Config,
+    options: ServerOptions,
+    registry: weft_engine::registry::Registry,
+) -> (Server, ApiState) {
+    let server = Server::start(config.clone(), registry, options)
         .await
         .unwrap();
     let auth = Authenticator::new(&config.auth, server.state.store.clone()).unwrap();

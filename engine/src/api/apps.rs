@@ -13,9 +13,15 @@ use crate::store::AppOrigin;
 /// Names the routes use as path segments, which apps cannot have.
 const RESERVED: [&str; 2] = ["applications", "gitops"];
 
-fn parse(body: Result<Json<AppSpec>, JsonRejection>) -> Result<AppSpec, ApiError> {
+fn parse(
+    state: &ApiState,
+    body: Result<Json<AppSpec>, JsonRejection>,
+) -> Result<AppSpec, ApiError> {
     let Json(app) = body.map_err(|rejection| ApiError::from_json_rejection(&rejection))?;
     app.validate()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    // Only repositories and the operator's credentials by name: nothing of the server's own.
+    app.check_api_rules(&state.server.api_rules)
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     if RESERVED.contains(&app.name.as_str()) {
         return Err(ApiError::bad_request(format!(
@@ -50,7 +56,7 @@ pub(crate) async fn create(
     body: Result<Json<AppSpec>, JsonRejection>,
 ) -> Result<(StatusCode, Json<AppSpec>), ApiError> {
     require_admin(&caller)?;
-    let app = parse(body)?;
+    let app = parse(&state, body)?;
     let mut apps = state.server.apps.write().await;
     if apps.contains_key(&app.name) {
         return Err(ApiError::conflict(format!(
@@ -95,7 +101,7 @@ pub(crate) async fn replace(
 ) -> Result<Json<AppSpec>, ApiError> {
     visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
-    let app = parse(body)?;
+    let app = parse(&state, body)?;
     if app.name != name {
         return Err(ApiError::bad_request(format!(
             "the body names app {:?}, the path {name:?}",

@@ -1,9 +1,12 @@
 //! The caller of a request: resolved from its bearer token (a Weft token or an OIDC JWT), rate limited per
-//! principal. Anything that cannot be resolved is a 401.
+//! principal. Anything that cannot be resolved is a 401 — after a rate limit per client address, so unknown tokens
+//! and anonymous callers cannot make the server look tokens up as fast as they can send.
 
 use std::sync::Arc;
 
-use axum::extract::FromRequestParts;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use tokio::time::Instant;
@@ -30,13 +33,28 @@ impl FromRequestParts<Arc<ApiState>> for Caller {
                     .map_err(|_| ApiError::unauthorized("the Authorization header is not text"))?,
             ),
         };
-        let principal = state.auth.authenticate(header).await.map_err(|denied| {
-            tracing::info!(reason = %denied.reason, "request denied");
-            ApiError::unauthorized("a valid bearer token is required")
-        })?;
+        let principal = match state.auth.authenticate(header).await {
+            Ok(principal) => principal,
+            Err(denied) => {
+                tracing::info!(reason = %denied.reason, "request denied");
+                // Failures are limited per client address, in buckets no principal's key can name.
+                let client = parts
+                    .extensions
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map_or_else(|| "unknown".to_string(), |info| info.0.ip().to_string());
+                state
+                    .limiter
+                    .check(&format!("client {client}"), Instant::now().into_std())
+                    .map_err(ApiError::rate_limited)?;
+                return Err(ApiError::unauthorized("a valid bearer token is required"));
+            }
+        };
         state
             .limiter
-            .check(principal.subject(), Instant::now().into_std())
+            .check(
+                &format!("principal {}", principal.subject()),
+                Instant::now().into_std(),
+            )
             .map_err(ApiError::rate_limited)?;
         Ok(Caller(principal))
     }

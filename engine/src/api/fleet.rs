@@ -304,6 +304,7 @@ mod tests {
                 logs,
                 client: simulator.client(),
                 ready: tokio::sync::watch::channel(true).1,
+                api_rules: Arc::new(crate::app::ApiAppRules::default()),
             };
             let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
                 .await

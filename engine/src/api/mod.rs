@@ -9,6 +9,7 @@ mod apps;
 mod caller;
 mod error;
 mod fleet;
+pub mod listener;
 mod logs;
 mod objects;
 mod openapi;

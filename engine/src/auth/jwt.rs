@@ -198,8 +198,10 @@ impl Issuer {
     /// Who verified claims name: an admin when the admin claim holds the admin value, else a member of the org
     /// claim's org; no org and not an admin denies.
     fn principal(&self, claims: &Map<String, Value>) -> Result<Principal, Denied> {
+        // `sub` is unique only within its issuer: the subject names both, so a JWT can never share a subject (or a
+        // rate-limit bucket) with another issuer's user or with a Weft token (`token:ID`).
         let subject = match claims.get("sub") {
-            Some(Value::String(sub)) if !sub.is_empty() => sub.clone(),
+            Some(Value::String(sub)) if !sub.is_empty() => jwt_subject(sub, &self.issuer),
             _ => return Err(Denied::new("JWT has no string sub claim")),
         };
         if let Some(admin_value) = &self.admin_value
@@ -220,6 +222,11 @@ impl Issuer {
             ))),
         }
     }
+}
+
+/// The subject of a JWT's principal: its `sub` at its issuer (`alice@https://idp.example`).
+pub(crate) fn jwt_subject(sub: &str, issuer: &str) -> String {
+    format!("{sub}@{issuer}")
 }
 
 /// Whether a claim is `value` or an array holding it.
@@ -433,6 +440,22 @@ pub(crate) mod tests {
     use super::*;
 
     pub(crate) const ISSUER: &str = "https://id.example.com";
+
+    /// The subject of the tests' user `alice` at [`ISSUER`].
+    fn alice() -> String {
+        jwt_subject("alice", ISSUER)
+    }
+
+    #[test]
+    fn a_jwt_subject_names_its_issuer_so_it_never_matches_a_token_or_another_issuer() {
+        assert_eq!(alice(), "alice@https://id.example.com");
+        assert_ne!(jwt_subject("token:tok_abc", ISSUER), "token:tok_abc");
+        assert_ne!(
+            jwt_subject("alice", ISSUER),
+            jwt_subject("alice", "https://other.example.com")
+        );
+    }
+
     pub(crate) const SECRET: &str = "0123456789abcdef0123456789abcdef-test-secret";
 
     pub(crate) fn testdata(name: &str) -> PathBuf {
@@ -542,14 +565,14 @@ pub(crate) mod tests {
         let token = hs256(Some("h1"), &claims(), SECRET.as_bytes());
         assert_eq!(
             jwt.validate(&token).unwrap(),
-            Principal::member("alice", "acme").unwrap()
+            Principal::member(alice(), "acme").unwrap()
         );
     }
 
     #[test]
     fn asymmetric_keys_verify_rs256_and_es256() {
         let jwt = validator(&[issuer_config()]);
-        let member = Principal::member("alice", "acme").unwrap();
+        let member = Principal::member(alice(), "acme").unwrap();
         assert_eq!(jwt.validate(&rs256("r1", &claims())).unwrap(), member);
         assert_eq!(jwt.validate(&es256("e1", &claims())).unwrap(), member);
         // The right algorithm with another key's kid does not verify.
@@ -578,7 +601,7 @@ pub(crate) mod tests {
             2,
             "rsa-enc is for encryption only"
         );
-        let member = Principal::member("alice", "acme").unwrap();
+        let member = Principal::member(alice(), "acme").unwrap();
         assert_eq!(jwt.validate(&rs256("rsa1", &claims())).unwrap(), member);
         assert_eq!(jwt.validate(&es256("ec1", &claims())).unwrap(), member);
         denied(
@@ -596,7 +619,7 @@ pub(crate) mod tests {
                 &without(with(claims(), "groups", groups), "org"),
                 SECRET.as_bytes(),
             );
-            assert_eq!(jwt.validate(&token).unwrap(), Principal::admin("alice"));
+            assert_eq!(jwt.validate(&token).unwrap(), Principal::admin(alice()));
         }
         // Not holding the value (or holding it in the wrong shape) leaves a member of the org.
         for groups in [
@@ -611,7 +634,7 @@ pub(crate) mod tests {
             );
             assert_eq!(
                 jwt.validate(&token).unwrap(),
-                Principal::member("alice", "acme").unwrap()
+                Principal::member(alice(), "acme").unwrap()
             );
         }
         // Without an admin_value nobody is an admin through the issuer.
@@ -626,7 +649,7 @@ pub(crate) mod tests {
         );
         assert_eq!(
             jwt.validate(&token).unwrap(),
-            Principal::member("alice", "acme").unwrap()
+            Principal::member(alice(), "acme").unwrap()
         );
     }
 
@@ -644,14 +667,14 @@ pub(crate) mod tests {
         );
         assert_eq!(
             jwt.validate(&token).unwrap(),
-            Principal::member("alice", "globex").unwrap()
+            Principal::member(alice(), "globex").unwrap()
         );
         let token = hs256(
             Some("h1"),
             &with(without(claims(), "org"), "roles", json!(["weft-admins"])),
             SECRET.as_bytes(),
         );
-        assert_eq!(jwt.validate(&token).unwrap(), Principal::admin("alice"));
+        assert_eq!(jwt.validate(&token).unwrap(), Principal::admin(alice()));
         let token = hs256(Some("h1"), &claims(), SECRET.as_bytes());
         denied(jwt.validate(&token), "no \"tenant\" claim");
     }

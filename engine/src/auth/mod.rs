@@ -435,7 +435,11 @@ mod tests {
         let token = hs256(Some("h1"), &claims(), SECRET.as_bytes());
         assert_eq!(
             auth.authenticate(Some(&bearer(&token))).await.unwrap(),
-            Principal::member("alice", "acme").unwrap()
+            Principal::member(
+                super::jwt::jwt_subject("alice", super::jwt::tests::ISSUER),
+                "acme"
+            )
+            .unwrap()
         );
         let expired = hs256(
             Some("h1"),

@@ -42,10 +42,18 @@ pub async fn connect(cluster: &ClusterConfig) -> Result<Client, ClusterError> {
             });
         }
     };
-    Client::try_from(config).map_err(|e| ClusterError::Connect {
+    Client::try_from(without_hidden_retries(config)).map_err(|e| ClusterError::Connect {
         cluster: cluster_name(cluster),
         message: e.to_string(),
     })
+}
+
+/// kube's own retry of 429/503/504 (many attempts, backing off to minutes) is turned off: Weft retries where it
+/// knows what the request is (`cluster::retry`, bounded), and a hidden retry under it froze a reconcile pass — and
+/// with it every other app — for minutes after an overload had passed.
+fn without_hidden_retries(mut config: Config) -> Config {
+    config.default_retry = false;
+    config
 }
 
 fn cluster_name(cluster: &ClusterConfig) -> String {
@@ -53,5 +61,17 @@ fn cluster_name(cluster: &ClusterConfig) -> String {
         ClusterConfig::Kubeconfig { path, .. } => path.display().to_string(),
         ClusterConfig::InCluster => "in-cluster".into(),
         ClusterConfig::Simulator => "simulator".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kubes_hidden_retries_are_turned_off() {
+        let config = Config::new("https://cluster.example:6443".parse().unwrap());
+        assert!(config.default_retry, "kube retries by default");
+        assert!(!without_hidden_retries(config).default_retry);
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use weft_sdk::{ErrorKind, Health, Status};
 
-use super::rules::{PENDING_DELETION_RULE, pending_deletion};
+use super::rules::{PENDING_DELETION_RULE, SECRET_RULE, pending_deletion};
 use crate::metrics::{PluginLabels, metrics};
 use crate::plugin::{CallLimits, HealthPlugin, LoadError, PluginHost, RelatedObjects, World};
 use crate::registry::{RegisteredPlugin, Registry, RegistryError};
@@ -197,6 +197,15 @@ impl HealthAssessor {
                 });
                 continue;
             }
+            // A Secret never reaches a plugin, not even reduced: its health is that it exists.
+            if crate::secrets::is_secret(object) {
+                results[index] = Some(Assessment {
+                    health: Some(Health::healthy("")),
+                    answered_by: Some(SECRET_RULE.to_string()),
+                    unanswered: None,
+                });
+                continue;
+            }
             let (group, kind) = group_kind(object);
             pending.push(Pending {
                 index,
@@ -254,24 +263,67 @@ impl HealthAssessor {
     }
 
     /// Calls a plugin on a batch. When the whole call fails (a trap, a timeout) and the batch has several objects,
-    /// each is retried alone, so one poisonous object cannot take its neighbours' verdicts with it.
+    /// each is retried alone, so one poisonous object cannot take its neighbours' verdicts with it. The retries
+    /// share one deadline of the plugin's timeout: a batch never costs more than twice that, however many objects
+    /// it holds; objects the retries have no time left for are `unknown`, saying so.
     fn run_batch<'r>(
         &self,
         plugin: &HealthPlugin,
         batch: Vec<Pending<'r>>,
         related: &Arc<dyn RelatedObjects>,
     ) -> Vec<(Pending<'r>, Outcome)> {
+        let (batch, error) = match self.call(plugin, batch, related) {
+            Ok(answered) => return answered,
+            Err((batch, error)) if batch.len() > 1 => (batch, error),
+            Err((batch, error)) => {
+                return batch
+                    .into_iter()
+                    .map(|item| (item, Outcome::Answer(Health::unknown(error.to_string()))))
+                    .collect();
+            }
+        };
+        tracing::warn!(%error, objects = batch.len(), "health batch failed; retrying objects one by one");
+        let retries_end = std::time::Instant::now() + plugin.limits().timeout;
+        let mut outcomes = Vec::with_capacity(batch.len());
+        for item in batch {
+            let left = retries_end.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                outcomes.push((
+                    item,
+                    Outcome::Answer(Health::unknown(format!(
+                        "plugin {}: not assessed: its batch failed ({error}) and the retries ran out of time",
+                        plugin.name()
+                    ))),
+                ));
+                continue;
+            }
+            match self.call(&plugin.with_timeout(left), vec![item], related) {
+                Ok(answered) => outcomes.extend(answered),
+                Err((items, error)) => outcomes.extend(
+                    items
+                        .into_iter()
+                        .map(|item| (item, Outcome::Answer(Health::unknown(error.to_string())))),
+                ),
+            }
+        }
+        outcomes
+    }
+
+    /// One call of a plugin on a batch: each object's outcome, or the whole call's failure with the batch back.
+    #[allow(clippy::type_complexity)]
+    fn call<'r>(
+        &self,
+        plugin: &HealthPlugin,
+        batch: Vec<Pending<'r>>,
+        related: &Arc<dyn RelatedObjects>,
+    ) -> Result<Vec<(Pending<'r>, Outcome)>, (Vec<Pending<'r>>, crate::plugin::CallError)> {
         let jsons: Vec<String> = batch.iter().map(|p| p.json.clone()).collect();
         let labels = PluginLabels {
             plugin: plugin.name().to_string(),
         };
         metrics().plugin_calls.get_or_create(&labels).inc();
-        let called = plugin.assess_blocking(&jsons, related.clone());
-        if called.is_err() {
-            metrics().plugin_errors.get_or_create(&labels).inc();
-        }
-        match called {
-            Ok((results, _report)) => batch
+        match plugin.assess_blocking(&jsons, related.clone()) {
+            Ok((results, _report)) => Ok(batch
                 .into_iter()
                 .zip(results)
                 .map(|(item, result)| {
@@ -286,18 +338,11 @@ impl HealthAssessor {
                     };
                     (item, outcome)
                 })
-                .collect(),
-            Err(error) if batch.len() > 1 => {
-                tracing::warn!(%error, objects = batch.len(), "health batch failed; retrying objects one by one");
-                batch
-                    .into_iter()
-                    .flat_map(|item| self.run_batch(plugin, vec![item], related))
-                    .collect()
+                .collect()),
+            Err(error) => {
+                metrics().plugin_errors.get_or_create(&labels).inc();
+                Err((batch, error))
             }
-            Err(error) => batch
-                .into_iter()
-                .map(|item| (item, Outcome::Answer(Health::unknown(error.to_string()))))
-                .collect(),
         }
     }
 }

@@ -7,4 +7,4 @@ pub mod scripts;
 
 pub use assessor::{AssessError, AssessOptions, Assessment, HealthAssessor};
 pub use objects::ObjectSet;
-pub use rules::{PENDING_DELETION_RULE, pending_deletion};
+pub use rules::{PENDING_DELETION_RULE, SECRET_RULE, pending_deletion};

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::plugin::RelatedObjects;
 
-/// Objects indexed by the UIDs their ownerReferences name. Secrets are left out when the set is built.
+/// Objects indexed by the UIDs their ownerReferences name. Secrets are kept as their metadata only.
 #[derive(Debug, Clone, Default)]
 pub struct ObjectSet {
     children: HashMap<String, Vec<String>>,
@@ -17,11 +17,6 @@ impl ObjectSet {
     pub fn new<'a>(objects: impl IntoIterator<Item = &'a Value>) -> Self {
         let mut children: HashMap<String, Vec<String>> = HashMap::new();
         for object in objects {
-            let is_secret = object.get("kind").and_then(Value::as_str) == Some("Secret")
-                && object.get("apiVersion").and_then(Value::as_str) == Some("v1");
-            if is_secret {
-                continue;
-            }
             let owners = object
                 .pointer("/metadata/ownerReferences")
                 .and_then(Value::as_array)
@@ -32,7 +27,7 @@ impl ObjectSet {
                 children
                     .entry(owner.to_string())
                     .or_default()
-                    .push(object.to_string());
+                    .push(crate::secrets::metadata_only(object).to_string());
             }
         }
         ObjectSet { children }
@@ -51,14 +46,20 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn indexes_children_and_drops_secrets() {
+    fn indexes_children_and_keeps_only_a_secrets_metadata() {
         let objects = [
             json!({"kind": "ReplicaSet", "metadata": {"ownerReferences": [{"uid": "d1"}]}}),
-            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"ownerReferences": [{"uid": "d1"}]}}),
+            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "ownerReferences": [{"uid": "d1"}]},
+                "data": {"password": "aHVudGVyMg=="}}),
             json!({"kind": "Pod", "metadata": {"ownerReferences": [{"uid": "r1"}]}}),
         ];
         let set = ObjectSet::new(&objects);
-        assert_eq!(set.children("d1").len(), 1);
+        let children = set.children("d1");
+        assert_eq!(children.len(), 2);
+        assert!(
+            children.iter().all(|c| !c.contains("aHVudGVyMg")),
+            "{children:?}"
+        );
         assert_eq!(set.children("r1").len(), 1);
         assert!(set.children("zzz").is_empty());
     }

@@ -6,6 +6,9 @@ use weft_sdk::Health;
 /// The name reported for the pending-deletion rule.
 pub const PENDING_DELETION_RULE: &str = "host:pending-deletion";
 
+/// The name reported for the Secret rule: a Secret is never handed to a plugin; existing is all its health.
+pub const SECRET_RULE: &str = "host:secret";
+
 /// The finalizer a sync hook carries while it still runs; such an object is not "pending deletion" yet.
 const HOOK_FINALIZER: &str = "argocd.argoproj.io/hook-finalizer";
 

@@ -89,6 +89,47 @@ pub enum LoadError {
         /// The file's digest.
         actual: String,
     },
+    /// The component path is not a regular file (a directory, a FIFO, a device).
+    #[error("plugin {plugin}: {path} is not a regular file")]
+    NotAFile {
+        /// The plugin's name.
+        plugin: String,
+        /// The component path.
+        path: PathBuf,
+    },
+    /// The component file is bigger than the host accepts.
+    #[error("plugin {plugin}: {path} is {size} bytes, more than the {limit} a component may be")]
+    TooLarge {
+        /// The plugin's name.
+        plugin: String,
+        /// The component path.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
+    /// A function of the component is bigger than the host compiles.
+    #[error(
+        "plugin {plugin}: a function of {size} bytes is more than the {limit} the host compiles (compile time \
+         grows faster than a function's size)"
+    )]
+    FunctionTooLarge {
+        /// The plugin's name.
+        plugin: String,
+        /// The function body's size.
+        size: usize,
+        /// The cap.
+        limit: usize,
+    },
+    /// Compiling the component took longer than the host's budget; it is not compiled again by this process.
+    #[error("plugin {plugin}: compiling it took longer than the {budget:?} allowed; refused")]
+    CompileTimeout {
+        /// The plugin's name.
+        plugin: String,
+        /// The budget.
+        budget: Duration,
+    },
     /// The bytes are not a valid component, or compiling them failed.
     #[error("plugin {plugin}: not a loadable component: {message}")]
     Compile {

@@ -57,7 +57,7 @@ impl PluginHost {
         Ok(HealthPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
-            limits,
+            limits: self.inner.config.effective(World::HealthCheck, limits),
             settings: Arc::from(""),
             pre,
             host: self.inner.clone(),
@@ -96,6 +96,16 @@ impl HealthPlugin {
         }
     }
 
+    /// The same plugin with a shorter deadline (never a longer one than its limits give).
+    pub fn with_timeout(&self, timeout: std::time::Duration) -> HealthPlugin {
+        let mut limits = self.limits;
+        limits.timeout = limits.timeout.min(timeout);
+        HealthPlugin {
+            limits,
+            ..self.clone()
+        }
+    }
+
     /// These settings instead of the current ones, under the same name.
     pub fn with_settings(&self, settings: &str) -> HealthPlugin {
         self.instance(&self.name, settings)
@@ -111,6 +121,12 @@ impl HealthPlugin {
             plugin: self.name.to_string(),
             failure,
         };
+        // No plugin ever receives a Secret's values: one in the batch arrives as its metadata only.
+        let objects: Vec<String> = objects
+            .iter()
+            .map(|json| crate::secrets::for_plugin(json).into_owned())
+            .collect();
+        let objects = objects.as_slice();
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.related = related;
         state.settings = self.settings.clone();

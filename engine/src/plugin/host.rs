@@ -14,6 +14,7 @@ use super::World;
 use super::bindings;
 use super::epoch::EpochTicker;
 use super::error::LoadError;
+use super::limits::{CallLimits, LimitCeilings};
 use super::state::CallState;
 
 /// How the host is set up.
@@ -31,6 +32,14 @@ pub struct HostConfig {
     /// between calls instead of being returned to the OS (`madvise`). Larger values trade a memset per call for
     /// fewer page faults and fewer TLB shootdowns when many threads call plugins at once.
     pub keep_resident_bytes: usize,
+    /// The most any plugin of each world may be given, whatever its manifest asks.
+    pub ceilings: LimitCeilings,
+    /// The largest component file read (checked before reading).
+    pub max_component_bytes: u64,
+    /// The largest function body a component may hold (compilation time grows faster than a function's size).
+    pub max_function_bytes: usize,
+    /// How long compiling one component may take before it is refused.
+    pub compile_budget: Duration,
 }
 
 impl Default for HostConfig {
@@ -41,7 +50,21 @@ impl Default for HostConfig {
             max_memory_bytes: 1024 * 1024 * 1024,
             epoch_period: Duration::from_millis(10),
             keep_resident_bytes: DEFAULT_KEEP_RESIDENT,
+            ceilings: LimitCeilings::default(),
+            max_component_bytes: 128 * 1024 * 1024,
+            max_function_bytes: 1024 * 1024,
+            compile_budget: Duration::from_secs(120),
         }
+    }
+}
+
+impl HostConfig {
+    /// The limits a plugin of `world` runs under: what its manifest asked (`limits`), within the world's ceiling
+    /// and the largest memory the pool can give (so running out is always reported as out of memory).
+    pub fn effective(&self, world: World, limits: CallLimits) -> CallLimits {
+        let mut capped = limits.within(self.ceilings.for_world(world));
+        capped.memory_bytes = capped.memory_bytes.min(self.max_memory_bytes);
+        capped
     }
 }
 
@@ -89,6 +112,7 @@ impl std::fmt::Debug for PluginHost {
 }
 
 pub(crate) struct HostInner {
+    pub(crate) config: HostConfig,
     pub(crate) engine: Engine,
     pub(crate) metered: Engine,
     pub(crate) cache: CompiledCache,
@@ -97,6 +121,8 @@ pub(crate) struct HostInner {
     pub(crate) health_linker: Linker<CallState>,
     pub(crate) render_linker: Linker<CallState>,
     pub(crate) steer_linker: Linker<CallState>,
+    /// Components whose compilation ran past the budget, by sha256: never compiled again by this process.
+    pub(crate) refused: std::sync::Mutex<std::collections::HashMap<String, Duration>>,
 }
 
 /// A component compiled (or loaded from the cache) and checked, not yet bound to a world.
@@ -127,6 +153,7 @@ impl PluginHost {
         // A cache that cannot be opened (read-only home, say) only costs compile time.
         let cache = config
             .cache_dir
+            .clone()
             .and_then(|dir| CompiledCache::open(dir).ok())
             .unwrap_or_else(CompiledCache::disabled);
         let mut health_linker = Linker::new(&engine);
@@ -149,6 +176,7 @@ impl PluginHost {
         .map_err(|e| HostError::Engine(format!("{e:#}")))?;
         Ok(PluginHost {
             inner: Arc::new(HostInner {
+                config: config.clone(),
                 engine,
                 metered,
                 cache,
@@ -157,6 +185,7 @@ impl PluginHost {
                 health_linker,
                 render_linker,
                 steer_linker,
+                refused: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         })
     }
@@ -183,18 +212,17 @@ impl PluginHost {
                 actual: sha256,
             });
         }
-        let engine = self.inner.engine_for(world);
-        let (component, origin) =
-            self.inner
-                .cache
-                .load(engine, wasm, &sha256)
-                .map_err(|e| LoadError::Compile {
-                    plugin: name.to_string(),
-                    message: e.to_string(),
-                })?;
+        if let Some(refusal) = self.inner.refusal(name, &sha256) {
+            return Err(refusal);
+        }
+        super::admission::check_function_sizes(name, wasm, self.inner.config.max_function_bytes)?;
+        let engine = self.inner.engine_for(world).clone();
+        let (component, origin) = self
+            .inner
+            .compile_within_budget(name, &engine, wasm, &sha256)?;
         let component_type = component.component_type();
         if let Some((import, _)) = component_type
-            .imports(engine)
+            .imports(&engine)
             .find(|(import, _)| import.starts_with("wasi:"))
         {
             return Err(LoadError::ImportsWasi {
@@ -212,7 +240,8 @@ impl PluginHost {
         })
     }
 
-    /// Reads and loads a component file for `world`.
+    /// Reads and loads a component file for `world`: a regular file, opened inside its directory (no symlink
+    /// out), its size checked against the host's cap before reading.
     pub fn load_component_file(
         &self,
         name: &str,
@@ -220,16 +249,71 @@ impl PluginHost {
         path: &std::path::Path,
         pinned_sha256: Option<&str>,
     ) -> Result<LoadedComponent, LoadError> {
-        let wasm = std::fs::read(path).map_err(|source| LoadError::Read {
-            plugin: name.to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let wasm =
+            super::admission::read_component(name, path, self.inner.config.max_component_bytes)?;
         self.load_component(name, world, &wasm, pinned_sha256, Some(path))
     }
 }
 
 impl HostInner {
+    /// The refusal of a component whose compilation ran past the budget before, if it did.
+    fn refusal(&self, name: &str, sha256: &str) -> Option<LoadError> {
+        let refused = self.refused.lock().unwrap_or_else(|e| e.into_inner());
+        refused.get(sha256).map(|budget| LoadError::CompileTimeout {
+            plugin: name.to_string(),
+            budget: *budget,
+        })
+    }
+
+    /// Compiles (or loads from the cache) on a thread of its own, waiting at most the compile budget: past it
+    /// the component is refused, and remembered as refused (the abandoned compilation finishes in the
+    /// background; its result is dropped).
+    fn compile_within_budget(
+        &self,
+        name: &str,
+        engine: &Engine,
+        wasm: &[u8],
+        sha256: &str,
+    ) -> Result<(Component, weft_compiled_cache::Origin), LoadError> {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let (cache, engine, bytes, digest) = (
+            self.cache.clone(),
+            engine.clone(),
+            wasm.to_vec(),
+            sha256.to_string(),
+        );
+        std::thread::Builder::new()
+            .name(format!("weft-compile-{name}"))
+            .spawn(move || {
+                let _ = sender.send(cache.load(&engine, &bytes, &digest));
+            })
+            .map_err(|e| LoadError::Compile {
+                plugin: name.to_string(),
+                message: format!("cannot start the compiler thread: {e}"),
+            })?;
+        let budget = self.config.compile_budget;
+        match receiver.recv_timeout(budget) {
+            Ok(compiled) => compiled.map_err(|e| LoadError::Compile {
+                plugin: name.to_string(),
+                message: e.to_string(),
+            }),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                self.refused
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(sha256.to_string(), budget);
+                Err(LoadError::CompileTimeout {
+                    plugin: name.to_string(),
+                    budget,
+                })
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(LoadError::Compile {
+                plugin: name.to_string(),
+                message: "the compiler thread failed".into(),
+            }),
+        }
+    }
+
     /// The engine a world's plugins are compiled for and run on.
     pub(crate) fn engine_for(&self, world: World) -> &Engine {
         if Self::metered(world) {

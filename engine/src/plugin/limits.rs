@@ -57,6 +57,21 @@ impl CallLimits {
         fuel: None,
     };
 
+    /// These limits, none above `ceiling`'s (a budget the ceiling does not set stays as it is).
+    pub fn within(self, ceiling: &CallLimits) -> CallLimits {
+        CallLimits {
+            memory_bytes: self.memory_bytes.min(ceiling.memory_bytes),
+            timeout: self.timeout.min(ceiling.timeout),
+            max_output_bytes: self.max_output_bytes.min(ceiling.max_output_bytes),
+            max_log_bytes: self.max_log_bytes.min(ceiling.max_log_bytes),
+            fuel: match (self.fuel, ceiling.fuel) {
+                (Some(asked), Some(most)) => Some(asked.min(most)),
+                (None, Some(most)) => Some(most),
+                (asked, None) => asked,
+            },
+        }
+    }
+
     /// These limits with the overrides a plugin manifest sets.
     pub fn with_overrides(self, overrides: &LimitOverrides) -> CallLimits {
         CallLimits {
@@ -75,6 +90,65 @@ impl CallLimits {
             fuel: overrides
                 .fuel_millions
                 .map_or(self.fuel, |m| Some(m.saturating_mul(1_000_000))),
+        }
+    }
+}
+
+/// The most any plugin of a world may be given, whatever its manifest asks: the operator's (`[plugins.ceilings]`
+/// in `weft.toml`), applied by the host to every plugin it binds. A plugin author cannot raise them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitCeilings {
+    /// For health checks: by default 64 MiB, 1 s (Argo CD's Lua timeout), 8 MiB of output, 64 KiB of logs.
+    pub health: CallLimits,
+    /// For renderers: by default 512 MiB, 60 s, 64 MiB of output, 1 MiB of logs, 100 billion fuel units.
+    pub render: CallLimits,
+    /// For build steering: by default 256 MiB, 10 s, 4 MiB of output, 256 KiB of logs.
+    pub steer: CallLimits,
+}
+
+impl Default for LimitCeilings {
+    fn default() -> Self {
+        LimitCeilings {
+            health: CallLimits {
+                timeout: Duration::from_secs(1),
+                ..CallLimits::HEALTH
+            },
+            render: CallLimits {
+                timeout: Duration::from_secs(60),
+                fuel: Some(100_000_000_000),
+                ..CallLimits::RENDER
+            },
+            steer: CallLimits {
+                memory_bytes: 256 * MIB,
+                timeout: Duration::from_secs(10),
+                ..CallLimits::STEER
+            },
+        }
+    }
+}
+
+impl LimitCeilings {
+    /// The ceiling of a world.
+    pub fn for_world(&self, world: super::World) -> &CallLimits {
+        match world {
+            super::World::HealthCheck => &self.health,
+            super::World::Renderer => &self.render,
+            super::World::BuildSteer => &self.steer,
+        }
+    }
+
+    /// These ceilings with the operator's changes (`[plugins.ceilings.health]`, `.renderer`, `.build-steer`, in
+    /// the shape of a manifest's `[limits]`).
+    pub fn with_overrides(
+        self,
+        health: &LimitOverrides,
+        render: &LimitOverrides,
+        steer: &LimitOverrides,
+    ) -> LimitCeilings {
+        LimitCeilings {
+            health: self.health.with_overrides(health),
+            render: self.render.with_overrides(render),
+            steer: self.steer.with_overrides(steer),
         }
     }
 }
@@ -98,6 +172,36 @@ pub struct LimitOverrides {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_manifest_cannot_ask_past_the_ceiling() {
+        let greedy = CallLimits::HEALTH.with_overrides(&LimitOverrides {
+            memory_mib: Some(4096),
+            timeout_ms: Some(600_000),
+            output_kib: Some(1 << 20),
+            log_kib: Some(1 << 20),
+            fuel_millions: None,
+        });
+        let ceilings = LimitCeilings::default();
+        let capped = greedy.within(&ceilings.health);
+        assert_eq!(capped, ceilings.health);
+        // Modest asks stay as asked.
+        let modest = CallLimits::HEALTH.within(&ceilings.health);
+        assert_eq!(modest, CallLimits::HEALTH);
+        // A step budget is capped, and a renderer without one gets the ceiling's.
+        let render = CallLimits {
+            fuel: Some(u64::MAX),
+            ..CallLimits::RENDER
+        }
+        .within(&ceilings.render);
+        assert_eq!(render.fuel, Some(100_000_000_000));
+        let unmetered = CallLimits {
+            fuel: None,
+            ..CallLimits::RENDER
+        }
+        .within(&ceilings.render);
+        assert_eq!(unmetered.fuel, Some(100_000_000_000));
+    }
 
     #[test]
     fn overrides_replace_only_what_they_set() {

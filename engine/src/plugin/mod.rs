@@ -4,6 +4,7 @@
 //! whatever a plugin does — loop, allocate, recurse, panic, return garbage — the call ends with a typed
 //! [`CallError`] naming the plugin, and the next call works.
 
+mod admission;
 mod bindings;
 pub mod build;
 mod call;
@@ -19,7 +20,7 @@ mod steer;
 pub use error::{CallError, Failure, LoadError};
 pub use health::{CallReport, HealthPlugin, HealthResults};
 pub use host::{DEFAULT_KEEP_RESIDENT, HostConfig, HostError, LoadedComponent, PluginHost};
-pub use limits::{CallLimits, LimitOverrides};
+pub use limits::{CallLimits, LimitCeilings, LimitOverrides};
 pub use render::RendererPlugin;
 pub use state::{LogLine, NoRelated, RelatedObjects, SharedSource};
 pub use steer::SteerPlugin;

@@ -46,7 +46,7 @@ impl PluginHost {
         Ok(RendererPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
-            limits,
+            limits: self.inner.config.effective(World::Renderer, limits),
             pre,
             host: self.inner.clone(),
         })

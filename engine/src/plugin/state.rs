@@ -8,8 +8,8 @@ use super::bindings::renderer::weft::plugin::source as wit_source;
 
 /// Objects a health plugin may look up while it assesses (its `related` import).
 pub trait RelatedObjects: Send + Sync {
-    /// JSON texts of the objects whose ownerReferences name `uid`. The host removes Secrets before a plugin sees
-    /// them, whatever an implementation returns.
+    /// JSON texts of the objects whose ownerReferences name `uid`. The host reduces Secrets to their metadata (and
+    /// drops text that is not a JSON object) before a plugin sees them, whatever an implementation returns.
     fn children(&self, uid: &str) -> Vec<String>;
 }
 
@@ -108,6 +108,8 @@ pub(crate) struct CallLog {
 
 /// The longest panic message kept.
 const MAX_PANIC_MESSAGE: usize = 4096;
+/// What a line costs the log budget besides its text (the host's own record of it): empty lines are not free.
+pub(crate) const LOG_LINE_OVERHEAD: usize = 64;
 
 impl CallLog {
     fn new(budget: usize) -> Self {
@@ -125,11 +127,12 @@ impl CallLog {
         {
             self.panic = Some(truncate(panic, MAX_PANIC_MESSAGE).to_string());
         }
-        if message.len() > self.budget {
-            self.dropped += 1;
+        let cost = message.len() + LOG_LINE_OVERHEAD;
+        if cost > self.budget {
+            self.dropped = self.dropped.saturating_add(1);
             return;
         }
-        self.budget -= message.len();
+        self.budget -= cost;
         self.lines.push(LogLine { level, message });
     }
 }
@@ -164,8 +167,8 @@ impl related::Host for CallState {
     fn children(&mut self, uid: String) -> Vec<String> {
         self.related
             .children(&uid)
-            .into_iter()
-            .filter(|json| !is_secret(json))
+            .iter()
+            .filter_map(|json| crate::secrets::metadata_only_json(json))
             .collect()
     }
 }
@@ -236,33 +239,31 @@ fn to_wit_source_error(error: weft_sdk::SourceError) -> wit_source::SourceError 
     }
 }
 
-/// Whether a JSON object is a core Secret. Unparseable text is treated as one: fail closed.
-fn is_secret(json: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct TypeMeta {
-        #[serde(default)]
-        api_version: String,
-        #[serde(default)]
-        kind: String,
-    }
-    match serde_json::from_str::<TypeMeta>(json) {
-        Ok(meta) => meta.kind == "Secret" && meta.api_version == "v1",
-        Err(_) => true,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    struct Children(Vec<String>);
+
+    impl RelatedObjects for Children {
+        fn children(&self, _uid: &str) -> Vec<String> {
+            self.0.clone()
+        }
+    }
+
     #[test]
-    fn secrets_and_garbage_are_never_related() {
-        assert!(is_secret(
-            r#"{"apiVersion":"v1","kind":"Secret","data":{"a":"b"}}"#
-        ));
-        assert!(is_secret("not json"));
-        assert!(!is_secret(r#"{"apiVersion":"v1","kind":"ConfigMap"}"#));
+    fn a_related_secret_arrives_as_its_metadata_and_garbage_never_arrives() {
+        let mut state = CallState::new(1024, 1024);
+        state.related = Arc::new(Children(vec![
+            r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"a":"c2VjcmV0"}}"#.into(),
+            "not json".into(),
+            r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#.into(),
+        ]));
+        let children = related::Host::children(&mut state, "owner".into());
+        assert_eq!(children.len(), 2, "{children:?}");
+        assert!(!children[0].contains("c2VjcmV0"), "{children:?}");
+        assert!(children[0].contains("\"name\":\"s\""));
+        assert!(children[1].contains("ConfigMap"));
     }
 
     #[test]
@@ -287,12 +288,22 @@ mod tests {
 
     #[test]
     fn log_is_bounded_and_keeps_the_panic() {
-        let mut log = CallLog::new(10);
+        let mut log = CallLog::new(10 + LOG_LINE_OVERHEAD);
         log.push(tracing::Level::INFO, "12345".into());
         log.push(tracing::Level::INFO, "123456".into());
         log.push(tracing::Level::ERROR, "panic: boom".into());
         assert_eq!(log.lines.len(), 1);
         assert_eq!(log.dropped, 2);
         assert_eq!(log.panic.as_deref(), Some("boom"));
+    }
+
+    #[test]
+    fn empty_lines_are_charged_so_they_cannot_fill_the_host() {
+        let mut log = CallLog::new(64 * 1024);
+        for _ in 0..1_000_000 {
+            log.push(tracing::Level::INFO, String::new());
+        }
+        assert_eq!(log.lines.len(), 64 * 1024 / LOG_LINE_OVERHEAD);
+        assert_eq!(log.dropped, 1_000_000 - log.lines.len());
     }
 }

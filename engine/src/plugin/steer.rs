@@ -49,7 +49,7 @@ impl PluginHost {
         Ok(SteerPlugin {
             name: component.name.as_str().into(),
             sha256: component.sha256.as_str().into(),
-            limits,
+            limits: self.inner.config.effective(World::BuildSteer, limits),
             pre,
             host: self.inner.clone(),
         })

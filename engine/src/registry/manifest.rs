@@ -86,6 +86,19 @@ impl PluginManifest {
                 self.name
             ));
         }
+        if let Some(component) = &self.component {
+            // Inside the plugin's own directory: a plain relative path, no `..`, no root.
+            let inside = !component.as_os_str().is_empty()
+                && component
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside {
+                return Err(format!(
+                    "component {:?}: name a file inside the manifest's directory (a relative path without `..`)",
+                    component.display()
+                ));
+            }
+        }
         if let Some(stack) = self.build.stack_kib
             && !(16..=8192).contains(&stack)
         {
@@ -288,6 +301,20 @@ mod tests {
                 .unwrap();
         m.sha256 = Some("ab".into());
         m.component = Some("x.wasm".into());
+        for outside in [
+            "../../elsewhere/x.wasm",
+            "/tmp/x.wasm",
+            "a/../../x.wasm",
+            "",
+        ] {
+            let mut escaping = m.clone();
+            escaping.component = Some(outside.into());
+            let error = escaping.check().unwrap_err();
+            assert!(
+                error.contains("inside the manifest's directory"),
+                "{outside}: {error}"
+            );
+        }
         m.limits.memory_mib = Some(8);
         m.build.stack_kib = Some(64);
         assert_eq!(PluginManifest::parse(&m.to_toml().unwrap()).unwrap(), m);

@@ -22,6 +22,8 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
+use super::credentials::{CredentialError, CredentialSet, scheme_of};
+
 /// How to authenticate to a repository.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Credentials {
@@ -37,6 +39,9 @@ pub enum Credentials {
         /// The key file.
         path: PathBuf,
     },
+    /// An operator-defined credential by name ([`super::CredentialSet`]), resolved when git runs, and only
+    /// for a URL its prefix covers.
+    Named(String),
 }
 
 impl std::fmt::Debug for Credentials {
@@ -44,6 +49,7 @@ impl std::fmt::Debug for Credentials {
         match self {
             Credentials::Basic { username, .. } => write!(f, "Basic({username}, <redacted>)"),
             Credentials::SshKey { path } => write!(f, "SshKey({})", path.display()),
+            Credentials::Named(name) => write!(f, "Named({name})"),
         }
     }
 }
@@ -106,6 +112,22 @@ pub enum GitError {
         /// git's explanation.
         message: String,
     },
+    /// The repository's credential cannot be used for it.
+    #[error("{url}: {source}")]
+    Credential {
+        /// The repository.
+        url: String,
+        /// Why.
+        source: CredentialError,
+    },
+    /// The URL is not one git may be run on (an unknown transport, or a host that reads as an option).
+    #[error(
+        "{url:?} is not a repository URL Weft accepts (https://, ssh://, git@host:path, file:// or a path)"
+    )]
+    Url {
+        /// The URL.
+        url: String,
+    },
     /// The cache could not be written.
     #[error("{path}: {source}")]
     Io {
@@ -121,6 +143,7 @@ pub enum GitError {
 pub struct GitSources {
     cache: PathBuf,
     max_checkout_bytes: u64,
+    credentials: CredentialSet,
 }
 
 impl GitSources {
@@ -129,12 +152,45 @@ impl GitSources {
         GitSources {
             cache: cache.into(),
             max_checkout_bytes,
+            credentials: CredentialSet::default(),
         }
+    }
+
+    /// These sources with the operator's named credentials.
+    pub fn with_credentials(mut self, credentials: CredentialSet) -> Self {
+        self.credentials = credentials;
+        self
+    }
+
+    /// The repository as git is run on it: its URL checked, a named credential replaced by the secret it stands
+    /// for, read now and only when the credential's prefix covers the URL.
+    fn prepared(&self, repo: &Repository) -> Result<Repository, GitError> {
+        if scheme_of(&repo.url).is_none() {
+            return Err(GitError::Url {
+                url: repo.url.clone(),
+            });
+        }
+        let credentials = match &repo.credentials {
+            Some(Credentials::Named(name)) => Some(
+                self.credentials
+                    .resolve(name, &repo.url)
+                    .map_err(|source| GitError::Credential {
+                        url: repo.url.clone(),
+                        source,
+                    })?,
+            ),
+            other => other.clone(),
+        };
+        Ok(Repository {
+            url: repo.url.clone(),
+            credentials,
+        })
     }
 
     /// Resolves a branch, tag or commit to the full commit id it names now. From then on the commit is the
     /// revision: later renders use it even when the branch moves.
     pub fn resolve(&self, repo: &Repository, reference: &str) -> Result<String, GitError> {
+        let repo = &self.prepared(repo)?;
         let mirror = self.fetch(repo)?;
         let candidates = [
             format!("refs/heads/{reference}"),
@@ -165,6 +221,7 @@ impl GitSources {
 
     /// The files of a commit, checked out once and shared; the returned directory must not be written to.
     pub fn checkout(&self, repo: &Repository, commit: &str) -> Result<PathBuf, GitError> {
+        let repo = &self.prepared(repo)?;
         if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(GitError::UnknownRef {
                 url: repo.url.clone(),
@@ -271,6 +328,8 @@ impl GitSources {
                 "clone",
                 "--quiet",
                 "--mirror",
+                // Nothing after this is read as an option, whatever the URL says.
+                "--",
                 &url,
                 &work.to_string_lossy(),
             ],
@@ -330,38 +389,58 @@ fn has_commit(repo: &Repository, mirror: &Path, commit: &str) -> bool {
     .is_ok_and(|o| o.status.success())
 }
 
+/// The transports git may use: no `ext::` (it runs commands), no `fd::`, no unauthenticated `git://`. Which of
+/// these an app may name is decided before git runs (API apps: https and ssh, file:// when the operator allows).
+const ALLOWED_PROTOCOLS: &str = "file:https:http:ssh";
+
+/// The ssh command git runs for a key: a constant string, the key's path given through the environment (quoted
+/// by the shell git runs it with), never written into a command line.
+const SSH_WITH_KEY: &str = "ssh -i \"$WEFT_GIT_SSH_KEY\" -o IdentitiesOnly=yes -o BatchMode=yes \
+                            -o StrictHostKeyChecking=accept-new";
+
 fn git(repo: &Repository, dir: &Path, args: &[&str]) -> io::Result<Output> {
+    git_command(repo, dir, args).output()
+}
+
+/// The git command for `args` in `dir`, with the repository's credentials in its environment.
+fn git_command(repo: &Repository, dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new("git");
     command
         .current_dir(dir)
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_ASKPASS", "true")
         .env("SSH_ASKPASS", "true")
-        .env("LC_ALL", "C");
+        .env("GIT_ALLOW_PROTOCOL", ALLOWED_PROTOCOLS)
+        .env("GIT_PROTOCOL_FROM_USER", "0")
+        .env("LC_ALL", "C")
+        // Whatever the machine's or the user's git configuration says, nothing of it runs here.
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null");
     match &repo.credentials {
         Some(Credentials::Basic { username, password }) => {
             let token = STANDARD.encode(format!("{username}:{password}").as_bytes());
-            // Passed as configuration through the environment, so it never shows in a process list or a URL.
+            // Passed as configuration through the environment, so it never shows in a process list or a URL; no
+            // redirect may take it to another host.
             command
-                .env("GIT_CONFIG_COUNT", "1")
+                .env("GIT_CONFIG_COUNT", "2")
                 .env("GIT_CONFIG_KEY_0", "http.extraHeader")
                 .env(
                     "GIT_CONFIG_VALUE_0",
                     format!("Authorization: Basic {token}"),
-                );
+                )
+                .env("GIT_CONFIG_KEY_1", "http.followRedirects")
+                .env("GIT_CONFIG_VALUE_1", "false");
         }
         Some(Credentials::SshKey { path }) => {
-            command.env(
-                "GIT_SSH_COMMAND",
-                format!(
-                    "ssh -i '{}' -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=accept-new",
-                    path.display()
-                ),
-            );
+            command
+                .env("GIT_SSH_COMMAND", SSH_WITH_KEY)
+                .env("WEFT_GIT_SSH_KEY", path);
         }
-        None => {}
+        // Resolved by `GitSources::prepared` before git runs; unresolved, nothing is sent.
+        Some(Credentials::Named(_)) | None => {}
     }
-    command.args(args).output()
+    command.args(args);
+    command
 }
 
 /// Runs git and classifies a failure from what it printed.
@@ -582,18 +661,101 @@ pub(crate) mod tests {
                 path: PathBuf::from("/keys/deploy"),
             }),
         };
-        // A shell alias prints the environment git runs with.
+        // A shell alias prints the environment git runs with: the command is the constant, the key travels apart.
         let out = git(
             &ssh,
             &origin,
             &[
                 "-c",
-                "alias.ssh-command=!printenv GIT_SSH_COMMAND",
+                "alias.ssh-command=!printenv GIT_SSH_COMMAND WEFT_GIT_SSH_KEY",
                 "ssh-command",
             ],
         )
         .unwrap();
-        assert!(String::from_utf8_lossy(&out.stdout).contains("-i '/keys/deploy'"));
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            printed.lines().collect::<Vec<_>>(),
+            [SSH_WITH_KEY, "/keys/deploy"]
+        );
+    }
+
+    #[test]
+    fn a_hostile_key_path_reaches_ssh_as_one_argument_and_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("pwned");
+        // The issue's input: a quote ends the old single-quoted string and starts a command.
+        let hostile = format!("/keys/x' ; touch {} ; echo '", marker.display());
+        // A stand-in `ssh` records the arguments it gets, one per line, and fails like an unreachable host.
+        let bin = dir.path().join("bin");
+        fs::create_dir_all(&bin).unwrap();
+        let args_file = dir.path().join("ssh-args");
+        let ssh = bin.join("ssh");
+        fs::write(
+            &ssh,
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\nexit 255\n",
+                args_file.display()
+            ),
+        )
+        .unwrap();
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(&ssh, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let repo = Repository {
+            url: "ssh://git@git.example/acme/shop.git".into(),
+            credentials: Some(Credentials::SshKey {
+                path: PathBuf::from(&hostile),
+            }),
+        };
+        let mut command = git_command(&repo, dir.path(), &["ls-remote", "--", &repo.url]);
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![bin.clone()];
+        paths.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(paths).unwrap());
+        let out = command.output().unwrap();
+        assert!(!out.status.success());
+        assert!(!marker.exists(), "the key path ran a command");
+        let args = fs::read_to_string(&args_file).expect("git ran the stand-in ssh");
+        assert!(
+            args.lines().any(|a| a == hostile),
+            "the key path is one argument: {args}"
+        );
+    }
+
+    #[test]
+    fn only_accepted_urls_reach_git_and_a_named_credential_only_its_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = GitSources::new(dir.path().join("cache"), 1 << 20).with_credentials(
+            CredentialSet::new(vec![super::super::CredentialSpec {
+                name: "acme".into(),
+                url: "https://git.example/acme/".into(),
+                username: Some("ci".into()),
+                password_env: Some("PATH".into()),
+                password_file: None,
+                ssh_key: None,
+                orgs: vec![],
+            }]),
+        );
+        for url in ["ext::sh -c touch% /tmp/x", "--upload-pack=touch /tmp/x"] {
+            assert!(matches!(
+                sources.resolve(&Repository::new(url), "main"),
+                Err(GitError::Url { .. })
+            ));
+        }
+        // A credential named for a URL outside its prefix is never read, let alone sent.
+        let elsewhere = Repository {
+            url: "http://127.0.0.1:9/steal.git".into(),
+            credentials: Some(Credentials::Named("acme".into())),
+        };
+        assert!(matches!(
+            sources.resolve(&elsewhere, "main"),
+            Err(GitError::Credential {
+                source: CredentialError::NotCovered { .. },
+                ..
+            })
+        ));
+        assert!(!dir.path().join("cache").join("repos").exists());
     }
 
     #[test]

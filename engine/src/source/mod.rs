@@ -1,10 +1,12 @@
 //! Where an app's desired state comes from: git repositories resolved to pinned commits and checked out into a
 //! cache, and the read-only view of a checkout that plugins get.
 
+mod credentials;
 mod git;
 #[cfg(test)]
 pub(crate) use git::tests::sh as git_in_tests;
 mod view;
 
+pub use credentials::{CredentialError, CredentialSet, CredentialSpec, Scheme, covers, scheme_of};
 pub use git::{Credentials, GitError, GitSources, Repository};
 pub use view::{SourceLimits, SourceView};

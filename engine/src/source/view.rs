@@ -146,8 +146,15 @@ impl Source for SourceView {
             } else {
                 format!("{checked}/{name}")
             };
-            // `metadata` follows symlinks inside the root and fails on those that leave it: those are not listed.
+            // `metadata` follows symlinks inside the root and fails on those that leave it. Those are listed as
+            // files, so a renderer that reads them fails naming them (as Argo CD refuses out-of-bounds symlinks)
+            // instead of rendering the tree as if they were not there.
             let Ok(metadata) = self.dir.metadata(&child) else {
+                listing.push(DirEntry {
+                    kind: EntryKind::File,
+                    size: 0,
+                    name,
+                });
                 continue;
             };
             listing.push(DirEntry {
@@ -233,7 +240,7 @@ mod tests {
     }
 
     #[test]
-    fn listing_hides_git_and_escaping_links() {
+    fn listing_hides_git_and_shows_escaping_links_which_cannot_be_read() {
         let (_dir, view) = tree();
         let names: Vec<String> = view
             .list_dir("")
@@ -243,8 +250,14 @@ mod tests {
             .collect();
         assert!(names.contains(&"a.yaml".to_string()));
         assert!(names.contains(&"sub".to_string()));
-        for hidden in [".git", "etc", "passwd", "escape"] {
-            assert!(!names.contains(&hidden.to_string()), "{hidden} listed");
+        assert!(!names.contains(&".git".to_string()), ".git listed");
+        // Listed, so a renderer that reads every file meets them and fails naming them.
+        for escaping in ["etc", "passwd", "escape"] {
+            assert!(names.contains(&escaping.to_string()), "{escaping} hidden");
+            assert!(matches!(
+                view.read_file(escaping),
+                Err(SourceError::NotAllowed(message)) if message.contains(escaping)
+            ));
         }
         assert!(matches!(
             view.list_dir(".."),

@@ -238,7 +238,12 @@ fn plan_text(plan: &BuildPlan) -> String {
 /// The app to build and the plugins to build it with: an app of the configuration, or a directory.
 fn app_and_registry(
     args: &BuildArgs,
-) -> anyhow::Result<(AppSpec, weft_engine::registry::Registry, PathBuf)> {
+) -> anyhow::Result<(
+    AppSpec,
+    weft_engine::registry::Registry,
+    PathBuf,
+    weft_engine::source::CredentialSet,
+)> {
     let config_path = args
         .config
         .clone()
@@ -248,7 +253,12 @@ fn app_and_registry(
         && let Some(app) = config.app(&args.app)
     {
         let registry = crate::configured::registry(&args.sources, config)?;
-        return Ok((app.clone(), registry, config.data_dir().join("git")));
+        return Ok((
+            app.clone(),
+            registry,
+            config.data_dir().join("git"),
+            config.credential_set(),
+        ));
     }
     let dir = Path::new(&args.app);
     if !dir.is_dir() {
@@ -277,11 +287,12 @@ fn app_and_registry(
         app,
         build_registry(&args.sources)?,
         cache_root().join("git"),
+        Default::default(),
     ))
 }
 
 pub(crate) fn run_build(args: BuildArgs) -> anyhow::Result<u8> {
-    let (mut app, registry, git_cache) = app_and_registry(&args)?;
+    let (mut app, registry, git_cache, credentials) = app_and_registry(&args)?;
     let mut spec = app.build.clone().unwrap_or(BuildSpec {
         steer: DEFAULT_STEER_TYPE.into(),
         builder: BuilderKind::Command,
@@ -321,7 +332,7 @@ pub(crate) fn run_build(args: BuildArgs) -> anyhow::Result<u8> {
     let builds = Builds::new(
         PluginHost::new(HostConfig::default())?,
         Arc::new(registry),
-        GitSources::new(git_cache, 2 * 1024 * 1024 * 1024),
+        GitSources::new(git_cache, 2 * 1024 * 1024 * 1024).with_credentials(credentials),
         Arc::new(tokio::sync::Semaphore::new(1)),
     )
     .with_builder(spec.builder);

@@ -1,27 +1,38 @@
 //! Shows a plugin build's progress on standard error: the toolchain step, each plugin as it is compiled (n of m),
-//! and the time; a live spinner on a terminal, plain lines (at most one every 30 s while dependencies compile)
-//! elsewhere.
+//! and the time; a live spinner on a terminal, plain lines elsewhere (CI logs), with a line at least every 30 s
+//! while nothing else is said, so a long compile never looks hung.
 
 use std::io::IsTerminal as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use weft_engine::plugin::build::{BuildEvent, BuildProgress, Toolchain};
 
-/// How often a line is printed while dependencies compile, where no spinner can be drawn.
+/// How long plain output may stay silent before a status line says what is going on.
 const QUIET_LINE_EVERY: Duration = Duration::from_secs(30);
+
+/// What the plain output last said, shared with the thread that speaks up when it has been silent too long.
+#[derive(Debug)]
+struct PlainState {
+    last_line: Instant,
+    status: String,
+}
 
 /// Prints a build's progress for a person.
 #[derive(Debug)]
 pub(crate) struct BuildReporter {
     started: Instant,
     spinner: Option<ProgressBar>,
-    last_line: Instant,
+    plain: Arc<Mutex<PlainState>>,
+    done: Arc<AtomicBool>,
 }
 
 impl BuildReporter {
-    /// A reporter that draws a spinner when standard error is a terminal.
+    /// A reporter that draws a spinner when standard error is a terminal, plain lines otherwise.
     pub(crate) fn new() -> Self {
+        let started = Instant::now();
         let spinner = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new_spinner();
             if let Ok(style) = ProgressStyle::with_template("weft: {spinner} {msg} [{elapsed}]") {
@@ -30,10 +41,34 @@ impl BuildReporter {
             bar.enable_steady_tick(Duration::from_millis(120));
             bar
         });
+        let plain = Arc::new(Mutex::new(PlainState {
+            last_line: started,
+            status: "starting".into(),
+        }));
+        let done = Arc::new(AtomicBool::new(false));
+        if spinner.is_none() {
+            let (plain, done) = (plain.clone(), done.clone());
+            // Speaks up after a silence; ends with the build (it checks once a second).
+            let _ = std::thread::Builder::new()
+                .name("weft-build-progress".into())
+                .spawn(move || {
+                    while !done.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_secs(1));
+                        let mut state = plain.lock().unwrap_or_else(|e| e.into_inner());
+                        if state.last_line.elapsed() >= QUIET_LINE_EVERY
+                            && !done.load(Ordering::Relaxed)
+                        {
+                            state.last_line = Instant::now();
+                            eprintln!("weft: {} ({})", state.status, elapsed(started.elapsed()));
+                        }
+                    }
+                });
+        }
         BuildReporter {
-            started: Instant::now(),
+            started,
             spinner,
-            last_line: Instant::now(),
+            plain,
+            done,
         }
     }
 
@@ -41,8 +76,10 @@ impl BuildReporter {
         match &self.spinner {
             Some(bar) => bar.println(format!("weft: {text}")),
             None => {
-                // A line just printed is news enough: the next status line waits its turn.
-                self.last_line = Instant::now();
+                self.plain
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .last_line = Instant::now();
                 eprintln!("weft: {text}");
             }
         }
@@ -51,17 +88,14 @@ impl BuildReporter {
     fn status(&mut self, text: String) {
         match &self.spinner {
             Some(bar) => bar.set_message(text),
-            None if self.last_line.elapsed() >= QUIET_LINE_EVERY => {
-                self.last_line = Instant::now();
-                eprintln!("weft: {text} ({})", elapsed(self.started.elapsed()));
-            }
-            None => {}
+            None => self.plain.lock().unwrap_or_else(|e| e.into_inner()).status = text,
         }
     }
 }
 
 impl Drop for BuildReporter {
     fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
         if let Some(bar) = &self.spinner {
             bar.finish_and_clear();
         }

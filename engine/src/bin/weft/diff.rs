@@ -158,13 +158,18 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
             "the configuration's cluster is the embedded simulator, which lives inside `weft serve`; pass --kubeconfig to diff against a cluster"
         );
     }
+    let credentials = config
+        .as_ref()
+        .map(Config::credential_set)
+        .unwrap_or_default();
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(diff(app, registry, cluster, args.plan_only))
+    runtime.block_on(diff(app, registry, credentials, cluster, args.plan_only))
 }
 
 async fn diff(
     app: AppSpec,
     registry: Registry,
+    credentials: weft_engine::source::CredentialSet,
     cluster: ClusterConfig,
     plan_only: bool,
 ) -> anyhow::Result<u8> {
@@ -174,7 +179,7 @@ async fn diff(
         client,
         PluginHost::new(HostConfig::default())?,
         Arc::new(registry),
-        GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024),
+        GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024).with_credentials(credentials),
         None,
         LogStore::default(),
     );

@@ -190,7 +190,8 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
     let pipeline = RenderPipeline::new(
         PluginHost::new(HostConfig::default())?,
         Arc::new(registry),
-        GitSources::new(config.data_dir().join("git"), 2 * 1024 * 1024 * 1024),
+        GitSources::new(config.data_dir().join("git"), 2 * 1024 * 1024 * 1024)
+            .with_credentials(config.credential_set()),
         (!args.no_cache).then(|| RenderCache::new(config.data_dir().join("renders"))),
     );
     let source = app.app_source()?;

@@ -5,9 +5,11 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use weft_engine::api::ApiState;
+use weft_engine::api::listener::{self, ListenerLimits};
 use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::registry::Registry;
@@ -92,14 +94,15 @@ async fn serve(
         auth: Arc::new(authenticator),
         limiter: Arc::new(RateLimiter::new(&auth_config.rate_limit)),
     });
+    let limits = ListenerLimits {
+        max_connections: server.config().api.max_connections,
+        header_timeout: Duration::from_secs(server.config().api.header_timeout_seconds),
+    }
+    .fitted_to_descriptors();
     let (stop_http, stop_http_rx) = tokio::sync::oneshot::channel::<()>();
-    let http = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stop_http_rx.await;
-            })
-            .await
-    });
+    let http = tokio::spawn(listener::serve(listener, app, limits, async {
+        let _ = stop_http_rx.await;
+    }));
 
     let config = server.config();
     eprintln!("weft: API listening on http://{addr}");
