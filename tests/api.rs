@@ -84,15 +84,17 @@ async fn api_reconciling_every(seconds: u64) -> Api {
 }
 
 pub(crate) async fn api_with(seconds: u64, registry: weft_engine::registry::Registry) -> Api {
-    api_limited(seconds, registry, 10_000).await
+    api_limited(seconds, registry, 10_000, true).await
 }
 
 /// The API over two apps (shop of org acme, blog of org other), reconciled every `seconds`, with `registry`'s
-/// plugins and `per_second` requests a second (and as much burst) for each caller.
+/// plugins and `per_second` requests a second (and as much burst) for each caller; apps created through the API
+/// may name `file://` repositories (the tests' local ones) when `allow_file_urls`.
 pub(crate) async fn api_limited(
     seconds: u64,
     registry: weft_engine::registry::Registry,
     per_second: u32,
+    allow_file_urls: bool,
 ) -> Api {
     let data = TempDir::new().unwrap();
     let shop = GitRepo::new();
@@ -107,7 +109,7 @@ pub(crate) async fn api_limited(
         )
     };
     let text = format!(
-        "data_dir = \"{}\"\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
+        "data_dir = \"{}\"\n[sources]\nallow_file_urls = {allow_file_urls}\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
          tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}",
         data.path().display(),
         hash_token(ADMIN),
@@ -476,7 +478,8 @@ async fn bad_requests_get_clear_answers() {
     assert_eq!(apps["items"].as_array().unwrap().len(), 2);
 
     // Apps through the API: created, replaced, deleted; reserved names and invalid specs refused.
-    let spec = json!({"name": "docs", "org": "acme", "type": "yaml", "namespace": "docs", "source": {"path": "."}});
+    let spec = json!({"name": "docs", "org": "acme", "type": "yaml", "namespace": "docs",
+                      "source": {"repo": "https://git.example/docs.git", "path": "."}});
     let (status, text) = api
         .call(
             Role::Admin,
@@ -594,7 +597,7 @@ async fn an_app_created_through_the_api_is_reconciled_at_once_not_at_the_next_in
     docs.commit(&app_files("docs"));
     let spec = json!({
         "name": "docs", "org": "acme", "type": "yaml", "namespace": "docs",
-        "source": {"repo": docs.path().display().to_string(), "path": "app", "ref": "main"},
+        "source": {"repo": format!("file://{}", docs.path().display()), "path": "app", "ref": "main"},
         "sync": {"automated": true, "create_namespace": true},
     });
     let (status, text) = api

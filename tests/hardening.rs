@@ -57,7 +57,8 @@ fn hostile_apps(attacker: SocketAddr, marker: &std::path::Path) -> Vec<(Value, &
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_admin_token_cannot_reach_the_servers_shell_environment_or_files() {
-    let api = api().await;
+    // As weft.toml has it by default: no file:// repositories for API apps.
+    let api = api_limited(1, weft_tests::builtin_registry(), 10_000, false).await;
     let attacker = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     attacker.set_nonblocking(true).unwrap();
     let attacker_addr = attacker.local_addr().unwrap();
@@ -192,7 +193,7 @@ async fn every_error_has_the_json_shape_and_an_oversized_body_is_413() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn unknown_tokens_are_rate_limited_per_client_and_never_share_a_principals_bucket() {
-    let api = api_limited(1, weft_tests::builtin_registry(), 5).await;
+    let api = api_limited(1, weft_tests::builtin_registry(), 5, true).await;
     let mut limited = 0;
     for n in 0..40 {
         let request = axum::http::Request::builder()
