@@ -147,6 +147,68 @@ fn a_manifest_symlinked_from_outside_the_tree_fails_the_render_naming_it() {
     assert!(error.to_string().contains("linked.yaml"), "{error}");
 }
 
+#[test]
+fn an_app_in_a_repository_reaches_other_directories_of_it_and_nothing_past_its_root() {
+    use weft_engine::render::{AppSource, RenderPipeline};
+    use weft_engine::source::{GitSources, Repository};
+    let repo = weft_tests::GitRepo::new();
+    let write = |path: &str, text: &str| {
+        let file = repo.path().join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    };
+    write(
+        "base/cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {level: base}\n",
+    );
+    write("base/kustomization.yaml", "resources: [cm.yaml]\n");
+    write(
+        "overlays/prod/kustomization.yaml",
+        "resources: [../../base]\nnamePrefix: prod-\n",
+    );
+    write(
+        "overlays/escape/kustomization.yaml",
+        "resources: [../../../outside]\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "layout"]);
+    let cache = tempfile::tempdir().unwrap();
+    let pipeline = RenderPipeline::new(
+        PluginHost::new(HostConfig {
+            cache_dir: None,
+            ..HostConfig::default()
+        })
+        .unwrap(),
+        Arc::new(weft_tests::builtin_registry()),
+        GitSources::new(cache.path().join("git"), 1 << 30),
+        None,
+    );
+    let source = |path: &str| AppSource::Git {
+        repository: Repository::new(repo.path().display().to_string()),
+        reference: "main".into(),
+        path: path.into(),
+    };
+    let request = RenderRequest {
+        app: "shop".into(),
+        ..RenderRequest::default()
+    };
+    let prod = source("overlays/prod");
+    let revision = pipeline.resolve(&prod).unwrap();
+    let rendered = pipeline
+        .render(&prod, &revision, "kustomize", &request)
+        .unwrap();
+    let names: Vec<&str> = rendered
+        .manifests
+        .iter()
+        .filter_map(|m| m.object.pointer("/metadata/name").and_then(|n| n.as_str()))
+        .collect();
+    assert_eq!(names, ["prod-settings"]);
+    let error = pipeline
+        .render(&source("overlays/escape"), &revision, "kustomize", &request)
+        .unwrap_err();
+    assert!(error.to_string().contains("outside"), "{error}");
+}
+
 /// Renders `main.jsonnet` with the Jsonnet plugin under `limits`.
 fn render_jsonnet(program: &str, limits: CallLimits) -> Result<usize, CallError> {
     let dir = tempfile::tempdir().unwrap();

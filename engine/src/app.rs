@@ -428,6 +428,7 @@ impl AppSpec {
         let Some(url) = &self.source.repo else {
             return Ok(AppSource::Local {
                 path: PathBuf::from(&self.source.path),
+                root: None,
             });
         };
         let credentials = match (

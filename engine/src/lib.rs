@@ -43,3 +43,4 @@ pub mod server;
 pub mod source;
 pub mod store;
 pub mod sync;
+pub mod yaml;

@@ -85,6 +85,210 @@ fn weft_render_of_an_overlay_is_what_kubectl_kustomize_builds(
     Ok(())
 }
 
+/// Strings that YAML readers are known to retype, and random ones (a fixed seed: the same every run).
+fn tricky_strings() -> Vec<String> {
+    let mut strings: Vec<String> = [
+        "yes",
+        "Yes",
+        "YES",
+        "no",
+        "NO",
+        "on",
+        "On",
+        "off",
+        "OFF",
+        "y",
+        "Y",
+        "n",
+        "N",
+        "true",
+        "False",
+        "null",
+        "Null",
+        "~",
+        "",
+        " ",
+        " lead",
+        "trail ",
+        "0x1F",
+        "0o17",
+        "0755",
+        "017",
+        "08",
+        "1_000",
+        "1e3",
+        "1E3",
+        "-1",
+        "+1",
+        ".5",
+        "1.",
+        "-.inf",
+        ".Inf",
+        ".NaN",
+        "NaN",
+        "inf",
+        "2001-12-14",
+        "2001-12-14t21:59:43.10-05:00",
+        "2001-12-14 21:59:43.10 -5",
+        "1:20",
+        "190:20:30.15",
+        "<<",
+        "=",
+        "a: b",
+        "a #b",
+        "#x",
+        "key:",
+        "- item",
+        "? q",
+        "[x]",
+        "{x}",
+        "*alias",
+        "&anchor",
+        "!tag",
+        "%d",
+        "@at",
+        "`tick",
+        "'single",
+        "\"double",
+        "a\nb",
+        "a\nb\n",
+        "a\n\nb\n\n",
+        "tab\there",
+        "\ttab",
+        "unicode é ✓",
+        "back\\slash",
+        "0b1010",
+        "0.",
+        "1.0e+300",
+        "-0",
+        "0",
+        "00",
+        "1:2:3",
+        "12:30",
+        ":",
+        "-",
+        "--",
+        "---",
+        "...",
+        "|",
+        ">",
+        "!!str",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let alphabet: Vec<char> = "aY0189.-+_:# \n\t'\"yesnonulltruefalseinfnaneE~<>=[]{}*&!|%@`,?\\é"
+        .chars()
+        .collect();
+    let mut state: u64 = 0x5eed_2026_1201;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..400 {
+        let len = (next() % 12) as usize;
+        strings.push(
+            (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect(),
+        );
+    }
+    strings
+}
+
+/// A ConfigMap holding every tricky string as a value (and as a label value where labels allow any string).
+fn tricky_config_map() -> serde_json::Value {
+    let data: serde_json::Map<String, serde_json::Value> = tricky_strings()
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| (format!("k{i}"), serde_json::Value::String(s)))
+        .collect();
+    serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "tricky"}, "data": data})
+}
+
+/// Reads `yaml` back with a Python YAML library and compares with `expected`.
+fn python_reads_back(script: &str, yaml: &str, expected: &serde_json::Value) -> Result<(), Failed> {
+    use std::io::Write as _;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(yaml.as_bytes())?;
+    let output = child.wait_with_output()?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned().into());
+    }
+    let read: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    same_data(&read, expected)
+}
+
+fn same_data(read: &serde_json::Value, expected: &serde_json::Value) -> Result<(), Failed> {
+    let (read, expected) = (&read["data"], &expected["data"]);
+    let wrong: Vec<String> = expected
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(key, value)| read.get(key.as_str()) != Some(*value))
+        .map(|(key, value)| {
+            format!(
+                "{value} read back as {}",
+                read.get(key.as_str()).unwrap_or(&serde_json::Value::Null)
+            )
+        })
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(wrong.join("\n").into())
+    }
+}
+
+const PYYAML: &str = "import json, sys, yaml\nprint(json.dumps(yaml.safe_load(sys.stdin)))";
+const RUAMEL: &str = "import json, sys\nfrom ruamel.yaml import YAML\nprint(json.dumps(YAML(typ='safe', pure=True).load(sys.stdin)))";
+
+fn kubectl_reads_back(
+    kubectl: &Path,
+    yaml: &str,
+    expected: &serde_json::Value,
+) -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let kubeconfig = dir.path().join("kubeconfig");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["sim", "--fast", "--listen", "127.0.0.1:0", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .stderr(Stdio::null())
+        .spawn()?;
+    let started = Instant::now();
+    while !kubeconfig.exists() && started.elapsed() < START_LIMIT {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let file = dir.path().join("tricky.yaml");
+    std::fs::write(&file, yaml)?;
+    let output = Command::new(kubectl)
+        .arg("--kubeconfig")
+        .arg(&kubeconfig)
+        .args(["apply", "--dry-run=client", "-o", "json", "-f"])
+        .arg(&file)
+        .env("HOME", dir.path())
+        .output();
+    sim.kill()?;
+    sim.wait()?;
+    let output = output?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned().into());
+    }
+    let read: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    same_data(&read, expected)
+}
+
 fn main() -> ExitCode {
     let kubectl = Reference::kubectl();
     let path = || kubectl.path().map(PathBuf::from).unwrap_or_default();
@@ -103,5 +307,31 @@ fn main() -> ExitCode {
             )
         },
     ];
-    weft_test_reference::run(&[&kubectl], trials)
+    let pyyaml = Reference::python_module("yaml", "PyYAML");
+    let ruamel = Reference::python_module("ruamel.yaml", "ruamel.yaml");
+    let object = tricky_config_map();
+    let yaml = weft_engine::yaml::to_yaml(&object);
+    let mut trials = trials;
+    {
+        let (yaml, object) = (yaml.clone(), object.clone());
+        trials.push(pyyaml.trial(
+            "yaml weft prints reads back the same in a YAML 1.1 reader (PyYAML)",
+            move || python_reads_back(PYYAML, &yaml, &object),
+        ));
+    }
+    {
+        let (yaml, object) = (yaml.clone(), object.clone());
+        trials.push(ruamel.trial(
+            "yaml weft prints reads back the same in a YAML 1.2 reader (ruamel.yaml)",
+            move || python_reads_back(RUAMEL, &yaml, &object),
+        ));
+    }
+    {
+        let path = path();
+        trials.push(kubectl.trial(
+            "yaml weft prints reads back the same in kubectl apply --dry-run=client",
+            move || kubectl_reads_back(&path, &yaml, &object),
+        ));
+    }
+    weft_test_reference::run(&[&kubectl, &pyyaml, &ruamel], trials)
 }

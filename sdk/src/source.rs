@@ -79,6 +79,26 @@ pub fn join(dir: &str, name: &str) -> String {
     }
 }
 
+/// Normalizes a path relative to where a render starts (the app's directory): drops `.` segments and resolves
+/// `..` where it can, keeping the `..` that climb above the start (`../../base`), which the host resolves within
+/// the repository and refuses past its root. `None` when the path is absolute.
+pub fn clean(path: &str) -> Option<String> {
+    if path.starts_with('/') || path.contains('\\') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|last| *last != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// Normalizes a relative path: drops `.` segments and resolves `..` inside the tree. `None` when it would climb
 /// out of the root or is absolute.
 pub fn normalize(path: &str) -> Option<String> {
@@ -156,5 +176,15 @@ mod tests {
         assert_eq!(normalize("/etc/passwd"), None);
         assert_eq!(join("", "a"), "a");
         assert_eq!(join("x/", "a"), "x/a");
+    }
+
+    #[test]
+    fn cleaning_keeps_the_climb_above_the_start_for_the_host_to_judge() {
+        assert_eq!(clean("a/./b/../c").as_deref(), Some("a/c"));
+        assert_eq!(clean("../../base").as_deref(), Some("../../base"));
+        assert_eq!(clean("../a/../b").as_deref(), Some("../b"));
+        assert_eq!(clean("a/../../x").as_deref(), Some("../x"));
+        assert_eq!(clean("").as_deref(), Some(""));
+        assert_eq!(clean("/etc/passwd"), None);
     }
 }

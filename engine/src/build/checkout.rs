@@ -11,7 +11,7 @@ use crate::source::GitSources;
 /// files.
 pub fn resolve(git: &GitSources, source: &AppSource) -> Result<String, BuildError> {
     match source {
-        AppSource::Local { path } => tree_digest(path)
+        AppSource::Local { path, .. } => tree_digest(path)
             .map(|digest| format!("sha256:{digest}"))
             .map_err(|e| BuildError::Source(format!("{}: {e}", path.display()))),
         AppSource::Git {
@@ -32,7 +32,7 @@ pub fn context(
     revision: &str,
 ) -> Result<PathBuf, BuildError> {
     let dir = match source {
-        AppSource::Local { path } => path.clone(),
+        AppSource::Local { path, .. } => path.clone(),
         AppSource::Git {
             repository, path, ..
         } => {
@@ -105,6 +105,7 @@ mod tests {
         let sources = GitSources::new(dir.path().join("cache"), 1 << 30);
         let source = AppSource::Local {
             path: dir.path().to_path_buf(),
+            root: None,
         };
         let first = resolve(&sources, &source).unwrap();
         assert!(first.starts_with("sha256:tree-"), "{first}");

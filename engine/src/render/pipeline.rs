@@ -5,6 +5,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use sha2::{Digest, Sha256};
+
 use weft_sdk::{Manifest, RenderError, RenderRequest, Source as _};
 
 use super::{RenderCache, RenderKey, tree_digest, validate_manifests};
@@ -18,8 +20,11 @@ use crate::source::{GitError, GitSources, Repository, SourceLimits, SourceView};
 pub enum AppSource {
     /// A local directory (development): its revision is a digest of its files.
     Local {
-        /// The app's directory.
+        /// The app's directory: where rendering starts.
         path: PathBuf,
+        /// The tree it belongs to (`weft render`'s git work tree or `--root`), which `..` may climb to; `None`: the
+        /// app's directory is the whole tree.
+        root: Option<PathBuf>,
     },
     /// A path inside a git repository at a ref.
     Git {
@@ -134,7 +139,10 @@ impl RenderPipeline {
     /// Resolves a source to the revision it is at now: a ref to its commit, a local tree to its digest.
     pub fn resolve(&self, source: &AppSource) -> Result<String, RenderFailure> {
         match source {
-            AppSource::Local { path } => local_digest(path),
+            AppSource::Local { path, root: None } => local_digest(path),
+            AppSource::Local {
+                root: Some(root), ..
+            } => work_tree_digest(root),
             AppSource::Git {
                 repository,
                 reference,
@@ -165,8 +173,21 @@ impl RenderPipeline {
         request: &RenderRequest,
         value_files: &[String],
     ) -> Result<Rendered, RenderFailure> {
-        let (root, path_key) = match source {
-            AppSource::Local { path } => (path.clone(), path.to_string_lossy().into_owned()),
+        // The view is rooted at the repository (or the local tree) and starts at the app's directory.
+        let (root, start, path_key) = match source {
+            AppSource::Local { path, root: None } => (
+                path.clone(),
+                String::new(),
+                path.to_string_lossy().into_owned(),
+            ),
+            AppSource::Local {
+                path,
+                root: Some(root),
+            } => (
+                root.clone(),
+                inside_root(path, root)?,
+                path.to_string_lossy().into_owned(),
+            ),
             AppSource::Git {
                 repository, path, ..
             } => {
@@ -176,15 +197,24 @@ impl RenderPipeline {
                         path: PathBuf::from(path),
                         message: "not a path inside the repository".into(),
                     })?;
-                (checkout.join(&inside), inside)
+                (checkout, inside.clone(), inside)
             }
         };
-        if !root.is_dir() {
+        let app_dir = root.join(&start);
+        if !app_dir.is_dir() {
             return Err(RenderFailure::Tree {
-                path: root,
+                path: app_dir,
                 message: "not a directory".into(),
             });
         }
+        let open_view = || {
+            SourceView::open(&root, SourceLimits::default())
+                .and_then(|view| view.starting_at(&start))
+                .map_err(|e| RenderFailure::Tree {
+                    path: app_dir.clone(),
+                    message: e.to_string(),
+                })
+        };
         let registered = self
             .registry
             .for_app_type(World::Renderer, app_type)
@@ -196,20 +226,15 @@ impl RenderPipeline {
         let sha256 = registered.manifest.sha256.clone().unwrap_or_default();
         let mut request = request.clone();
         if !value_files.is_empty() {
-            let view = SourceView::open(&root, SourceLimits::default()).map_err(|e| {
-                RenderFailure::Tree {
-                    path: root.clone(),
-                    message: e.to_string(),
-                }
-            })?;
+            let view = open_view()?;
             let mut values = Vec::with_capacity(value_files.len() + request.values.len());
             for file in value_files {
                 let bytes = view.read_file(file).map_err(|e| RenderFailure::Tree {
-                    path: root.join(file),
+                    path: app_dir.join(file),
                     message: format!("values file: {e}"),
                 })?;
                 values.push(String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
-                    path: root.join(file),
+                    path: app_dir.join(file),
                     message: "values file is not UTF-8 text".into(),
                 })?);
             }
@@ -227,11 +252,7 @@ impl RenderPipeline {
             });
         }
         let plugin = self.plugin(&plugin_name)?;
-        let view =
-            SourceView::open(&root, SourceLimits::default()).map_err(|e| RenderFailure::Tree {
-                path: root.clone(),
-                message: e.to_string(),
-            })?;
+        let view = open_view()?;
         let labels = PluginLabels {
             plugin: plugin_name.clone(),
         };
@@ -295,6 +316,65 @@ impl RenderPipeline {
     fn known_app_types(&self) -> String {
         self.registry.app_types(World::Renderer).join(", ")
     }
+}
+
+/// The app's directory relative to the tree it belongs to; refused when it is not inside.
+fn inside_root(path: &Path, root: &Path) -> Result<String, RenderFailure> {
+    let refuse = |message: String| RenderFailure::Tree {
+        path: path.to_path_buf(),
+        message,
+    };
+    let canonical = |p: &Path| {
+        p.canonicalize()
+            .map_err(|e| refuse(format!("{}: {e}", p.display())))
+    };
+    let (path, root) = (canonical(path)?, canonical(root)?);
+    let inside = path
+        .strip_prefix(&root)
+        .map_err(|_| refuse(format!("not inside its root {}", root.display())))?;
+    Ok(inside.to_string_lossy().into_owned())
+}
+
+/// The digest of a tree that may be a git work tree: the files git sees there (tracked, and untracked ones not
+/// ignored, so a build directory never counts), else every file.
+fn work_tree_digest(root: &Path) -> Result<String, RenderFailure> {
+    let listed = std::process::Command::new("git")
+        .current_dir(root)
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output();
+    let Ok(listed) = listed.map_err(|_| ()).and_then(|o| {
+        if o.status.success() {
+            Ok(o.stdout)
+        } else {
+            Err(())
+        }
+    }) else {
+        return local_digest(root);
+    };
+    let mut files: Vec<&[u8]> = listed
+        .split(|b| *b == 0)
+        .filter(|f| !f.is_empty())
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    let mut hasher = Sha256::new();
+    for file in files {
+        let relative = String::from_utf8_lossy(file);
+        // A file listed but gone (deleted, not yet staged) counts as empty.
+        let bytes = std::fs::read(root.join(relative.as_ref())).unwrap_or_default();
+        hasher.update((file.len() as u64).to_le_bytes());
+        hasher.update(file);
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    Ok(format!("sha256:tree-{}", hex::encode(hasher.finalize())))
 }
 
 fn local_digest(path: &Path) -> Result<String, RenderFailure> {

@@ -1,8 +1,11 @@
 //! The read-only view of an app's source tree that renderers and steerers read through their `source` import.
 //!
-//! The view is a cap-std directory handle rooted at the app's path: nothing outside it can be opened, whether by
-//! `..`, an absolute path or a symlink that points out (the OS-level openat walk refuses it, not a string check).
-//! `.git` is refused by name, and both single files and the total read through one view are bounded.
+//! The view is a cap-std directory handle rooted at the repository (or, for a local tree, the enclosing git work
+//! tree or the directory itself), and starts at the app's path: plugins name files relative to the app's
+//! directory, and `..` reaches up to the root — an overlay its `../base`, a chart its `file://../common` — never
+//! past it. Nothing outside the root can be opened, whether by `..`, an absolute path or a symlink that points
+//! out (the OS-level openat walk refuses it, not a string check). `.git` is refused by name, and both single
+//! files and the total read through one view are bounded.
 
 use std::collections::BTreeSet;
 use std::io;
@@ -32,24 +35,52 @@ impl Default for SourceLimits {
     }
 }
 
-/// A read-only tree rooted at one directory.
+/// A read-only tree rooted at one directory, starting at a directory inside it.
 #[derive(Debug)]
 pub struct SourceView {
     dir: Dir,
+    /// Where relative paths start, relative to the root (`""` for the root itself), normalized.
+    start: String,
     limits: SourceLimits,
     read: AtomicU64,
     used: Mutex<BTreeSet<String>>,
 }
 
 impl SourceView {
-    /// Opens a view rooted at `root`.
+    /// Opens a view rooted (and starting) at `root`.
     pub fn open(root: &Path, limits: SourceLimits) -> io::Result<Self> {
         Ok(SourceView {
             dir: Dir::open_ambient_dir(root, ambient_authority())?,
+            start: String::new(),
             limits,
             read: AtomicU64::new(0),
             used: Mutex::new(BTreeSet::new()),
         })
+    }
+
+    /// The same view starting at `start` (a directory relative to the root, without `..` past it): paths a plugin
+    /// names are relative to it, and `..` may climb to the root. Fails when `start` is not a directory inside.
+    pub fn starting_at(mut self, start: &str) -> io::Result<Self> {
+        let start = weft_sdk::source::normalize(start).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("{start}: not a path inside the source tree"),
+            )
+        })?;
+        if start.split('/').any(|segment| segment == ".git") {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("{start}: .git is not readable"),
+            ));
+        }
+        if !start.is_empty() && !self.dir.metadata(&start)?.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{start}: not a directory"),
+            ));
+        }
+        self.start = start;
+        Ok(self)
     }
 
     /// The files read so far, relative to the root, sorted.
@@ -67,9 +98,20 @@ impl SourceView {
         self.read.load(Ordering::Relaxed)
     }
 
-    /// Checks a requested path and returns it in the form cap-std takes (`.` for the root).
-    fn checked(path: &str) -> Result<String, SourceError> {
-        let normal = weft_sdk::source::normalize(path)
+    /// Checks a requested path (relative to the start) and returns it relative to the root, in the form cap-std
+    /// takes (`.` for the root).
+    fn checked(&self, path: &str) -> Result<String, SourceError> {
+        if path.starts_with('/') {
+            return Err(SourceError::NotAllowed(format!(
+                "{path}: outside the source tree"
+            )));
+        }
+        let joined = if self.start.is_empty() {
+            path.to_string()
+        } else {
+            format!("{}/{path}", self.start)
+        };
+        let normal = weft_sdk::source::normalize(&joined)
             .ok_or_else(|| SourceError::NotAllowed(format!("{path}: outside the source tree")))?;
         if normal.split('/').any(|segment| segment == ".git") {
             return Err(SourceError::NotAllowed(format!(
@@ -97,7 +139,7 @@ fn classify(path: &str, error: io::Error) -> SourceError {
 
 impl Source for SourceView {
     fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
-        let checked = Self::checked(path)?;
+        let checked = self.checked(path)?;
         let metadata = self.dir.metadata(&checked).map_err(|e| classify(path, e))?;
         if metadata.is_dir() {
             return Err(SourceError::NotFound(format!(
@@ -132,7 +174,7 @@ impl Source for SourceView {
     }
 
     fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
-        let checked = Self::checked(path)?;
+        let checked = self.checked(path)?;
         let entries = self.dir.read_dir(&checked).map_err(|e| classify(path, e))?;
         let mut listing = Vec::new();
         for entry in entries {
@@ -199,6 +241,62 @@ mod tests {
         };
         let view = SourceView::open(&app, limits).unwrap();
         (dir, view)
+    }
+
+    #[test]
+    fn a_view_starts_at_the_apps_directory_and_climbs_to_the_root_never_past_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join("base")).unwrap();
+        std::fs::create_dir_all(repo.join("overlays/prod")).unwrap();
+        std::fs::write(repo.join("base/kustomization.yaml"), "resources: []").unwrap();
+        std::fs::write(
+            repo.join("overlays/prod/kustomization.yaml"),
+            "resources: [../../base]",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("outside.yaml"), "no").unwrap();
+        let view = SourceView::open(&repo, SourceLimits::default())
+            .unwrap()
+            .starting_at("overlays/prod")
+            .unwrap();
+        assert_eq!(
+            view.read_to_string("kustomization.yaml").unwrap(),
+            "resources: [../../base]"
+        );
+        assert_eq!(
+            view.read_to_string("../../base/kustomization.yaml")
+                .unwrap(),
+            "resources: []"
+        );
+        assert!(matches!(
+            view.read_file("../../../outside.yaml"),
+            Err(SourceError::NotAllowed(_))
+        ));
+        let listing: Vec<String> = view
+            .list_dir("")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(listing, ["kustomization.yaml"]);
+        assert_eq!(
+            view.files_used(),
+            [
+                "base/kustomization.yaml",
+                "overlays/prod/kustomization.yaml"
+            ]
+        );
+        // The start itself must be a directory inside the root.
+        for bad in ["../repo", "base/kustomization.yaml", "nope"] {
+            assert!(
+                SourceView::open(&repo, SourceLimits::default())
+                    .unwrap()
+                    .starting_at(bad)
+                    .is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -162,6 +162,88 @@ fn weft_sim_refuses_a_non_loopback_address() {
 }
 
 #[test]
+fn weft_render_of_an_overlay_reaches_its_base_within_the_repository_as_kubectl_kustomize_does() {
+    let render = |args: &[&str], dir: &Path| {
+        weft_command()
+            .current_dir(dir)
+            .arg("render")
+            .args(args)
+            .args(["--type", "kustomize", "--no-cache"])
+            .output()
+            .unwrap()
+    };
+    // In Weft's own repository: the overlay named directly, as `kubectl kustomize DIR` takes it, renders what
+    // the older form (the layout's top with a `path` parameter) renders.
+    let direct = render(
+        &["tests/render/kustomize/platform/overlays/cluster-a"],
+        &workspace(),
+    );
+    assert!(
+        direct.status.success(),
+        "{}",
+        String::from_utf8_lossy(&direct.stderr)
+    );
+    let with_param = render(
+        &[
+            "tests/render/kustomize/platform",
+            "--param",
+            "path=overlays/cluster-a",
+        ],
+        &workspace(),
+    );
+    assert!(with_param.status.success());
+    assert_eq!(stdout(&direct), stdout(&with_param));
+
+    // Outside a git work tree the directory alone is the tree, unless `--root` names a larger one.
+    let tree = tempfile::tempdir().unwrap();
+    let base = tree.path().join("base");
+    let prod = tree.path().join("overlays/prod");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::create_dir_all(&prod).unwrap();
+    std::fs::write(
+        base.join("cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {level: base}\n",
+    )
+    .unwrap();
+    std::fs::write(base.join("kustomization.yaml"), "resources: [cm.yaml]\n").unwrap();
+    std::fs::write(
+        prod.join("kustomization.yaml"),
+        "resources: [../../base]\nnamePrefix: prod-\n",
+    )
+    .unwrap();
+    let alone = render(&["overlays/prod"], tree.path());
+    assert_eq!(alone.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&alone.stderr).contains("outside"),
+        "{}",
+        String::from_utf8_lossy(&alone.stderr)
+    );
+    let rooted = render(&["overlays/prod", "--root", "."], tree.path());
+    assert!(
+        rooted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rooted.stderr)
+    );
+    assert!(
+        stdout(&rooted).contains("name: prod-settings"),
+        "{}",
+        stdout(&rooted)
+    );
+    let init = Command::new("git")
+        .args(["init", "--quiet"])
+        .current_dir(tree.path())
+        .status()
+        .unwrap();
+    assert!(init.success());
+    let in_repository = render(&["overlays/prod"], tree.path());
+    assert!(in_repository.status.success());
+    assert_eq!(stdout(&in_repository), stdout(&rooted));
+    // Never past the root.
+    let escaping = render(&["overlays/prod", "--root", "overlays"], tree.path());
+    assert_eq!(escaping.status.code(), Some(2));
+}
+
+#[test]
 fn weft_render_renders_through_the_plugins_and_caches() {
     let cache = tempfile::tempdir().unwrap();
     let render = |args: &[&str]| {

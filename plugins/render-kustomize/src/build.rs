@@ -177,7 +177,8 @@ impl<'t, 'a> Build<'t, 'a> {
                     .map_err(|e| fail(format!("accumulating '{entry}': {e}")))
             }
             None => Err(fail(format!(
-                "accumulating resources: '{entry}' does not exist"
+                "accumulating resources: '{entry}' {}",
+                self.tree.why_absent(&path)
             ))),
         }
     }

@@ -71,7 +71,7 @@ impl Renderer for KustomizeRenderer {
         let mut budget = Budget::new(max_steps(request)?);
         let mut tree = Tree::new(source);
         let path = request.parameter("path").unwrap_or("");
-        let dir = weft_sdk::source::normalize(path).ok_or_else(|| {
+        let dir = weft_sdk::source::clean(path).ok_or_else(|| {
             RenderError::new(format!(
                 "parameter path: '{path}' is outside the app's source tree"
             ))

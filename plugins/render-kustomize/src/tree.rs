@@ -18,10 +18,12 @@ impl std::fmt::Debug for Tree<'_> {
     }
 }
 
-/// Whether `path` is `dir` or below it.
+/// Whether `path` is `dir` or below it (both cleaned, relative to the app's directory; `..` climbs above it).
 pub fn is_within(path: &str, dir: &str) -> bool {
-    dir.is_empty()
-        || path == dir
+    if dir.is_empty() {
+        return path != ".." && !path.starts_with("../");
+    }
+    path == dir
         || path
             .strip_prefix(dir)
             .is_some_and(|rest| rest.starts_with('/'))
@@ -46,7 +48,8 @@ impl<'a> Tree<'a> {
         &self.files_used
     }
 
-    /// Resolves `relative` against `dir` into a path from the app's root.
+    /// Resolves `relative` against `dir` into a path from the app's directory (`..` may climb above it: the host
+    /// lets it reach the repository's root and no further).
     pub fn resolve(dir: &str, relative: &str) -> Result<String, String> {
         if relative.contains("://")
             || relative.starts_with("git@")
@@ -54,7 +57,7 @@ impl<'a> Tree<'a> {
         {
             return Err(format!("remote resources are not supported: '{relative}'"));
         }
-        weft_sdk::source::normalize(&weft_sdk::source::join(dir, relative))
+        weft_sdk::source::clean(&weft_sdk::source::join(dir, relative))
             .ok_or_else(|| format!("'{relative}' is outside the app's source tree"))
     }
 
@@ -73,6 +76,18 @@ impl<'a> Tree<'a> {
             .into_iter()
             .find(|e| e.name == name)
             .map(|e| e.kind)
+    }
+
+    /// Why nothing is at `path`: it is outside the tree the host lets renderers read (the repository's root), or
+    /// it does not exist.
+    pub fn why_absent(&self, path: &str) -> &'static str {
+        let parent = path.rsplit_once('/').map_or("", |(parent, _)| parent);
+        match self.source.list_dir(parent) {
+            Err(SourceError::NotAllowed(_)) => {
+                "is outside the source tree (the repository, or the local tree)"
+            }
+            _ => "does not exist",
+        }
     }
 
     /// Reads a file named by a kustomization in `dir` (from `kustomization_file`), which must lie in `dir` or
@@ -117,8 +132,12 @@ mod tests {
         assert!(is_within("a", "a"));
         assert!(!is_within("ab/c.yaml", "a"));
         assert!(is_within("x.yaml", ""));
+        assert!(!is_within("../x.yaml", ""));
+        assert!(is_within("../shared/x.yaml", "../shared"));
+        assert!(!is_within("../shared-evil/x.yaml", "../shared"));
         assert_eq!(Tree::resolve("overlays/dev", "../../base").unwrap(), "base");
-        assert!(Tree::resolve("a", "../../x").is_err());
+        // Above the app's directory: kept, for the host to allow within the repository and refuse past it.
+        assert_eq!(Tree::resolve("a", "../../x").unwrap(), "../x");
         assert!(Tree::resolve("", "https://github.com/x/y").is_err());
     }
 }

@@ -153,6 +153,7 @@ pub(crate) fn run_plan(args: PlanArgs) -> anyhow::Result<u8> {
         },
         None => AppSource::Local {
             path: args.path.clone(),
+            root: None,
         },
     };
     let git = GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024);
@@ -171,7 +172,7 @@ pub(crate) fn run_plan(args: PlanArgs) -> anyhow::Result<u8> {
     let steerer = load_steerer(&host, &registry, &args.steer)?;
     let facts = RepoFacts {
         app: args.app.clone().unwrap_or_else(|| match &source {
-            AppSource::Local { path } => dir_name(path),
+            AppSource::Local { path, .. } => dir_name(path),
             AppSource::Git { .. } => dir_name(&context),
         }),
         commit,

@@ -37,6 +37,10 @@ pub(crate) struct RenderArgs {
     /// An SSH private key for an ssh:// or scp-like repository URL.
     #[arg(long, value_name = "PATH", conflicts_with = "git_username")]
     ssh_key: Option<PathBuf>,
+    /// The tree a local directory belongs to, which `..` may climb to (an overlay's base, a chart's
+    /// `file://../common`); default: the enclosing git work tree, else the directory alone.
+    #[arg(long, value_name = "ROOT", conflicts_with = "repo")]
+    root: Option<PathBuf>,
     /// The branch, tag or commit to render with `--repo`; it is resolved to a commit first.
     #[arg(long = "ref", default_value = "HEAD")]
     reference: String,
@@ -117,12 +121,18 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
                 path: args.path.to_string_lossy().into_owned(),
             }
         }
+        // As `kubectl kustomize DIR` and `helm template DIR`: the tree is the enclosing git work tree (or
+        // `--root`), so an overlay reaches its base; outside one, DIR alone.
         None => AppSource::Local {
             path: args.path.clone(),
+            root: args
+                .root
+                .clone()
+                .or_else(|| enclosing_work_tree(&args.path)),
         },
     };
     let app = args.app.clone().unwrap_or_else(|| match &source {
-        AppSource::Local { path } => dir_name(path),
+        AppSource::Local { path, .. } => dir_name(path),
         AppSource::Git { path, .. } => dir_name(Path::new(path)),
     });
     let request = RenderRequest {
@@ -224,8 +234,16 @@ fn print_manifests(manifests: &[weft_sdk::Manifest]) -> anyhow::Result<u8> {
     let mut out = String::new();
     for manifest in manifests {
         out.push_str("---\n");
-        out.push_str(&serde_yaml::to_string(&manifest.object)?);
+        out.push_str(&weft_engine::yaml::to_yaml(&manifest.object));
     }
     crate::print_stdout(&out)?;
     Ok(0)
+}
+
+/// The git work tree holding `dir`: the nearest ancestor (itself included) with a `.git` entry.
+fn enclosing_work_tree(dir: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors()
+        .find(|ancestor| ancestor.join(".git").exists())
+        .map(Path::to_path_buf)
 }
