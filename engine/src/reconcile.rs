@@ -266,7 +266,12 @@ impl Reconciler {
         view.resources = status.resources.len();
         view.status = Some(status);
 
-        view.operation = last.clone();
+        // What the view shows is the latest operation now (the one read first may have ended meanwhile, and the
+        // worker has published its end); the decision below stays with the one read before the state.
+        view.operation = match self.store.last_operation(name).await {
+            Ok(Some(latest)) => Some(latest),
+            _ => last.clone(),
+        };
         let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
         let last_failed = last.as_ref().is_some_and(|op| {
             op.automated() && matches!(op.phase, OperationPhase::Failed | OperationPhase::Error)
