@@ -212,6 +212,16 @@ max_ratio = 0.5
     }
 }
 
+/// The objects a status finds out of sync, as reference tokens.
+fn out_of_sync(status: &AppStatus) -> Vec<String> {
+    status
+        .resources
+        .iter()
+        .filter(|r| r.sync == SyncCode::OutOfSync)
+        .map(|r| r.reference.token())
+        .collect()
+}
+
 fn healthy_and_synced(status: &AppStatus) -> bool {
     status.health.status == HealthCode::Healthy && status.sync == SyncCode::Synced
 }
@@ -488,12 +498,7 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
     let status = world
         .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
         .await;
-    let drifted: Vec<String> = status
-        .resources
-        .iter()
-        .filter(|r| r.sync == SyncCode::OutOfSync)
-        .map(|r| r.reference.token())
-        .collect();
+    let drifted = out_of_sync(&status);
     assert_eq!(drifted, vec!["apps:Deployment:shop:web"]);
 
     // A manual sync without force meets the other manager's field and says so.
@@ -550,12 +555,7 @@ async fn a_secrets_data_changed_behind_wefts_back_is_drift_and_its_string_data_i
     let status = world
         .wait_for("the Secret out of sync", |s| s.sync == SyncCode::OutOfSync)
         .await;
-    let drifted: Vec<String> = status
-        .resources
-        .iter()
-        .filter(|r| r.sync == SyncCode::OutOfSync)
-        .map(|r| r.reference.token())
-        .collect();
+    let drifted = out_of_sync(&status);
     assert_eq!(drifted, vec![":Secret:shop:web-credentials"]);
 }
 
@@ -803,12 +803,7 @@ async fn a_rotated_secret_changes_the_fingerprint_and_rolls_the_workload() {
     let status = world
         .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
         .await;
-    let drifted: Vec<String> = status
-        .resources
-        .iter()
-        .filter(|r| r.sync == SyncCode::OutOfSync)
-        .map(|r| r.reference.token())
-        .collect();
+    let drifted = out_of_sync(&status);
     assert!(
         drifted.contains(&"apps:Deployment:shop:web".to_string()),
         "{drifted:?}"

@@ -15,10 +15,10 @@ use weft_test_reference::{Failed, Reference};
 /// How long `weft sim` may take to write its kubeconfig on a loaded machine.
 const START_LIMIT: Duration = Duration::from_secs(300);
 
-fn kubectl_uses_the_cluster_weft_sim_serves(kubectl: &Path) -> Result<(), Failed> {
-    let dir = tempfile::tempdir()?;
-    let kubeconfig = dir.path().join("kubeconfig");
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_weft"))
+/// `weft sim` serving a cluster, its kubeconfig written in `dir` (waited for, generously).
+fn weft_sim_in(dir: &Path) -> Result<(std::process::Child, PathBuf), Failed> {
+    let kubeconfig = dir.join("kubeconfig");
+    let sim = Command::new(env!("CARGO_BIN_EXE_weft"))
         .args(["sim", "--fast", "--listen", "127.0.0.1:0", "--kubeconfig"])
         .arg(&kubeconfig)
         .stderr(Stdio::null())
@@ -27,6 +27,12 @@ fn kubectl_uses_the_cluster_weft_sim_serves(kubectl: &Path) -> Result<(), Failed
     while !kubeconfig.exists() && started.elapsed() < START_LIMIT {
         std::thread::sleep(Duration::from_millis(50));
     }
+    Ok((sim, kubeconfig))
+}
+
+fn kubectl_uses_the_cluster_weft_sim_serves(kubectl: &Path) -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let (mut sim, kubeconfig) = weft_sim_in(dir.path())?;
     let config = std::fs::read_to_string(&kubeconfig);
     let nodes = Command::new(kubectl)
         .arg("--kubeconfig")
@@ -260,16 +266,7 @@ fn kubectl_reads_back(
     expected: &serde_json::Value,
 ) -> Result<(), Failed> {
     let dir = tempfile::tempdir()?;
-    let kubeconfig = dir.path().join("kubeconfig");
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["sim", "--fast", "--listen", "127.0.0.1:0", "--kubeconfig"])
-        .arg(&kubeconfig)
-        .stderr(Stdio::null())
-        .spawn()?;
-    let started = Instant::now();
-    while !kubeconfig.exists() && started.elapsed() < START_LIMIT {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let (mut sim, kubeconfig) = weft_sim_in(dir.path())?;
     let file = dir.path().join("tricky.yaml");
     std::fs::write(&file, yaml)?;
     let output = Command::new(kubectl)

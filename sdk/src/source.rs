@@ -102,20 +102,7 @@ pub fn clean(path: &str) -> Option<String> {
 /// Normalizes a relative path: drops `.` segments and resolves `..` inside the tree. `None` when it would climb
 /// out of the root or is absolute.
 pub fn normalize(path: &str) -> Option<String> {
-    if path.starts_with('/') || path.contains('\\') {
-        return None;
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
+    clean(path).filter(|cleaned| cleaned != ".." && !cleaned.starts_with("../"))
 }
 
 /// Defines `HostSource`, the host's `source` import as a [`Source`], in a guest glue module of a world that imports

@@ -183,8 +183,8 @@ impl CredentialSet {
         self.specs.iter().find(|s| s.name == name)
     }
 
-    /// Whether credential `name` may be used by an app of `org` for `url`, without reading its secret.
-    pub fn check(&self, name: &str, url: &str, org: Option<&str>) -> Result<(), CredentialError> {
+    /// The credential `name`, when its prefix covers `url`.
+    fn covering(&self, name: &str, url: &str) -> Result<&CredentialSpec, CredentialError> {
         let spec = self
             .get(name)
             .ok_or_else(|| CredentialError::Unknown(name.to_string()))?;
@@ -195,6 +195,12 @@ impl CredentialSet {
                 url: url.to_string(),
             });
         }
+        Ok(spec)
+    }
+
+    /// Whether credential `name` may be used by an app of `org` for `url`, without reading its secret.
+    pub fn check(&self, name: &str, url: &str, org: Option<&str>) -> Result<(), CredentialError> {
+        let spec = self.covering(name, url)?;
         if !spec.allows_org(org) {
             return Err(CredentialError::WrongOrg {
                 name: name.to_string(),
@@ -206,17 +212,7 @@ impl CredentialSet {
 
     /// The credentials to send to `url` for credential `name`: only when its prefix covers the URL.
     pub fn resolve(&self, name: &str, url: &str) -> Result<Credentials, CredentialError> {
-        let spec = self
-            .get(name)
-            .ok_or_else(|| CredentialError::Unknown(name.to_string()))?;
-        if !spec.covers(url) {
-            return Err(CredentialError::NotCovered {
-                name: name.to_string(),
-                prefix: spec.url.clone(),
-                url: url.to_string(),
-            });
-        }
-        spec.read()
+        self.covering(name, url)?.read()
     }
 }
 
