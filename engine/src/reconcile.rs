@@ -118,6 +118,66 @@ pub fn decide(
     }
 }
 
+/// Why automation leaves an out-of-sync app alone: every object out of sync is one a sync would delete, and no
+/// automated sync will — the app does not prune, or its last sync of this very revision succeeded and kept them
+/// (behind the prune fuse, after an empty render, or as never-prune kinds), so the same sync would keep them again
+/// and only a confirmed one may go further. `None` when a sync could change something. Without this, self-heal
+/// would sync the same revision again and again, keeping the same objects and adding a history entry each time.
+pub fn prunes_held(
+    app: &AppSpec,
+    status: &AppStatus,
+    last: Option<&Operation>,
+    revision: &str,
+) -> Option<String> {
+    let out: Vec<&crate::sync::observe::ResourceStatus> = status
+        .resources
+        .iter()
+        .filter(|r| r.sync == SyncCode::OutOfSync)
+        .collect();
+    if out.is_empty() || !out.iter().all(|r| r.requires_pruning) {
+        return None;
+    }
+    if !app.sync.prune {
+        return Some(format!(
+            "out of sync only by {} object(s) no longer rendered; the app does not prune, so a sync would change \
+             nothing (sync with prune to delete them)",
+            out.len()
+        ));
+    }
+    let kept = last.filter(|op| {
+        op.phase == OperationPhase::Succeeded
+            && op.revision.as_deref() == Some(revision)
+            && out.iter().all(|object| {
+                op.resources.iter().any(|result| {
+                    result.status == crate::sync::operation::ResultStatus::Kept
+                        && result.reference == object.reference
+                })
+            })
+    })?;
+    Some(format!(
+        "out of sync only by {} object(s) the last sync of this revision kept from pruning{}; waiting for a \
+         confirmed sync or a new revision",
+        out.len(),
+        kept.fuse_tripped
+            .as_deref()
+            .map(|why| format!(" ({why})"))
+            .unwrap_or_default()
+    ))
+}
+
+/// Whether the app asks for something its last sync did not apply: a new commit, changed parameters, or a changed
+/// environment (a rotated Secret).
+fn revision_changed_of(
+    state: &crate::deploy::AppState,
+    revision: &str,
+    app: &AppSpec,
+    environment: &Option<String>,
+) -> bool {
+    state.synced_revision.as_deref() != Some(revision)
+        || state.synced_digest.as_deref() != Some(app.render_digest().as_str())
+        || &state.synced_environment != environment
+}
+
 /// Reconciles every app.
 #[derive(Debug, Clone)]
 pub struct Reconciler {
@@ -264,6 +324,9 @@ impl Reconciler {
         };
         let sync = status.sync;
         view.resources = status.resources.len();
+        let held = (!revision_changed_of(&state, &revision, &app, &environment))
+            .then(|| prunes_held(&app, &status, last.as_ref(), &revision))
+            .flatten();
         view.status = Some(status);
 
         // What the view shows is the latest operation now (the one read first may have ended meanwhile, and the
@@ -295,9 +358,12 @@ impl Reconciler {
         }
         // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
         // sync applies with or without self-heal.
-        let revision_changed = state.synced_revision.as_deref() != Some(revision.as_str())
-            || state.synced_digest.as_deref() != Some(app.render_digest().as_str())
-            || state.synced_environment != environment;
+        let revision_changed = revision_changed_of(&state, &revision, &app, &environment);
+        if let Some(reason) = held {
+            view.backoff = Some(reason);
+            self.views.write().await.insert(name.to_string(), view);
+            return;
+        }
         let decision = decide(
             &app,
             state.automation_suspended,
@@ -341,6 +407,106 @@ impl Reconciler {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resource::ResourceRef;
+    use crate::sync::observe::ResourceStatus;
+    use crate::sync::status::{AppHealth, HealthCode};
+
+    fn status(objects: &[(&str, SyncCode, bool)]) -> AppStatus {
+        AppStatus {
+            sync: if objects.iter().any(|o| o.1 == SyncCode::OutOfSync) {
+                SyncCode::OutOfSync
+            } else {
+                SyncCode::Synced
+            },
+            health: AppHealth {
+                status: HealthCode::Healthy,
+                message: None,
+            },
+            resources: objects
+                .iter()
+                .map(|(name, sync, prune)| ResourceStatus {
+                    reference: ResourceRef::new("", "ConfigMap", "shop", *name),
+                    sync: *sync,
+                    health: HealthCode::Healthy,
+                    health_message: None,
+                    requires_pruning: *prune,
+                })
+                .collect(),
+            declared_version: None,
+            running_version: None,
+        }
+    }
+
+    fn kept_sync(revision: &str) -> Operation {
+        let mut operation = Operation::start("op-1", "shop", Trigger::SelfHeal);
+        operation.revision = Some(revision.into());
+        operation.fuse_tripped = Some("an empty render deletes nothing".into());
+        for name in ["a", "b"] {
+            operation
+                .resources
+                .push(crate::sync::operation::ResourceResult {
+                    reference: ResourceRef::new("", "ConfigMap", "shop", name),
+                    action: crate::sync::plan::Action::Prune,
+                    status: crate::sync::operation::ResultStatus::Kept,
+                    message: "an empty render deletes nothing".into(),
+                });
+        }
+        operation.finish(
+            OperationPhase::Succeeded,
+            "synced; 2 objects kept from pruning",
+        );
+        operation
+    }
+
+    #[test]
+    fn prunes_the_fuse_kept_hold_automation_until_a_confirmed_sync_or_a_new_revision() {
+        let mut pruning = app(true, true);
+        pruning.sync.prune = true;
+        let only_prunes = status(&[
+            ("a", SyncCode::OutOfSync, true),
+            ("b", SyncCode::OutOfSync, true),
+        ]);
+        let last = kept_sync("rev-1");
+        let held = prunes_held(&pruning, &only_prunes, Some(&last), "rev-1").unwrap();
+        assert!(held.contains("waiting for a confirmed sync"), "{held}");
+        // The last sync was of another revision, failed, or there was none: a sync may still do something.
+        assert_eq!(
+            prunes_held(&pruning, &only_prunes, Some(&last), "rev-2"),
+            None
+        );
+        assert_eq!(prunes_held(&pruning, &only_prunes, None, "rev-1"), None);
+        let mut failed = kept_sync("rev-1");
+        failed.phase = OperationPhase::Failed;
+        assert_eq!(
+            prunes_held(&pruning, &only_prunes, Some(&failed), "rev-1"),
+            None
+        );
+        // An object the last sync did not keep (deleted, and made again by hand since) is for self-heal to delete.
+        let returned = status(&[
+            ("a", SyncCode::OutOfSync, true),
+            ("z", SyncCode::OutOfSync, true),
+        ]);
+        assert_eq!(prunes_held(&pruning, &returned, Some(&last), "rev-1"), None);
+        // Any other drift is for a sync to fix.
+        let drifted = status(&[
+            ("a", SyncCode::OutOfSync, true),
+            ("c", SyncCode::OutOfSync, false),
+        ]);
+        assert_eq!(prunes_held(&pruning, &drifted, Some(&last), "rev-1"), None);
+        assert_eq!(
+            prunes_held(
+                &pruning,
+                &status(&[("a", SyncCode::Synced, false)]),
+                Some(&last),
+                "rev-1"
+            ),
+            None
+        );
+        // An app that does not prune never deletes them: nothing a sync would change.
+        let keeping = app(true, true);
+        assert!(!keeping.sync.prune);
+        assert!(prunes_held(&keeping, &only_prunes, None, "rev-1").is_some());
+    }
 
     fn app(automated: bool, self_heal: bool) -> AppSpec {
         let mut app: AppSpec = toml::from_str(
