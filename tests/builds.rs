@@ -491,13 +491,20 @@ async fn a_deploy_builds_first_and_renders_with_the_image() {
         image.as_str()
     );
 
-    // Observing renders with the built image: no drift.
-    let (status, _) = deployer.observe(&app, &state, &commit).await.unwrap();
-    assert_eq!(
-        status.sync,
-        weft_engine::sync::status::SyncCode::Synced,
-        "{status:#?}"
-    );
+    // Observing renders with the built image: no drift, once the watch cache has seen the applied objects
+    // (bounded generously; it ends as soon as it holds).
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
+    loop {
+        let (status, _) = deployer.observe(&app, &state, &commit).await.unwrap();
+        if status.sync == weft_engine::sync::status::SyncCode::Synced {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still out of sync: {status:#?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 
     // The same commit again: the image is reused, nothing is built.
     let mut operation = Operation::start("op-2", "shop", Trigger::Manual);

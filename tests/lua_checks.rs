@@ -212,9 +212,11 @@ fn hostile_scripts_get_the_right_verdict_and_the_engine_keeps_working() {
             Some(format!("lua:{group}/{}", hostile[i].0).as_str())
         );
     }
-    // A batch that trapped is retried object by object, so the total is bounded by a few deadlines.
+    // The pass ends: a batch that failed is retried object by object within one more deadline in all (the
+    // assessor's retries share it; `hostile_plugins` checks that by the verdicts), so this bound only catches a
+    // hang, never a slow machine.
     assert!(
-        elapsed < timeout * 6 + Duration::from_secs(10),
+        elapsed < timeout * 6 + Duration::from_secs(300),
         "took {elapsed:?}"
     );
 

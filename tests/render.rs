@@ -245,7 +245,6 @@ fn a_render_that_outruns_its_step_budget_stops_with_a_typed_error() {
     // Well inside the budget: renders.
     assert_eq!(render_jsonnet(&folding_program(1_000), limits), Ok(1));
     // Far past it: the budget stops the call long before the (generous) deadline, with its own failure.
-    let started = std::time::Instant::now();
     let error = render_jsonnet(&folding_program(50_000_000), limits).unwrap_err();
     assert_eq!(
         error.failure,
@@ -255,7 +254,7 @@ fn a_render_that_outruns_its_step_budget_stops_with_a_typed_error() {
         "{error}"
     );
     assert!(error.to_string().contains("step budget"), "{error}");
-    assert!(started.elapsed() < limits.timeout / 2);
+    // OutOfSteps, not Timeout: the budget, not the deadline, stopped it (however slow the machine).
     // The budget is per call: the next render has all of it again.
     assert_eq!(render_jsonnet(&folding_program(1_000), limits), Ok(1));
 }
