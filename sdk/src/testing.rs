@@ -284,23 +284,41 @@ pub fn run_corpus<C: HealthCheck>(
     Ok(report)
 }
 
-/// A [`Source`](crate::source::Source) over a directory on disk, for running renderers natively. It enforces what
-/// the host enforces: no path leaves the root (`..`, absolute paths, symlinks pointing outside), `.git` is never
-/// readable.
+/// A [`Source`](crate::source::Source) over a directory on disk, for running renderers natively. It does what the
+/// host does: paths are relative to where the render starts (the app's directory), `..` climbs to the root (the
+/// repository) and no further, symlinks pointing outside are listed but cannot be read, `.git` is never readable.
 #[derive(Debug, Clone)]
 pub struct DirSource {
     root: PathBuf,
+    start: String,
 }
 
 impl DirSource {
-    /// A source rooted at `root`.
+    /// A source rooted, and starting, at `root`.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        DirSource { root: root.into() }
+        DirSource {
+            root: root.into(),
+            start: String::new(),
+        }
+    }
+
+    /// A source rooted at `root` that starts at `start` (a directory inside it), as the host roots a render at
+    /// the repository and starts it at the app's path.
+    pub fn starting_at(root: impl Into<PathBuf>, start: &str) -> Self {
+        DirSource {
+            root: root.into(),
+            start: crate::source::normalize(start).unwrap_or_default(),
+        }
     }
 
     fn resolve(&self, path: &str) -> Result<PathBuf, crate::source::SourceError> {
         use crate::source::SourceError;
-        let relative = crate::source::normalize(path)
+        if path.starts_with('/') {
+            return Err(SourceError::NotAllowed(format!(
+                "{path}: outside the source tree"
+            )));
+        }
+        let relative = crate::source::normalize(&crate::source::join(&self.start, path))
             .ok_or_else(|| SourceError::NotAllowed(format!("{path}: outside the source tree")))?;
         if relative.split('/').any(|segment| segment == ".git") {
             return Err(SourceError::NotAllowed(format!(
@@ -350,11 +368,19 @@ impl crate::source::Source for DirSource {
             if name == ".git" {
                 continue;
             }
-            // Follow symlinks, but list only what stays inside the tree.
-            let Ok(resolved) = self.resolve(&crate::source::join(path, &name)) else {
-                continue;
-            };
-            let Ok(metadata) = std::fs::metadata(&resolved) else {
+            // Follow symlinks; one that leaves the tree is listed (as the host lists it) but cannot be read.
+            let Ok(metadata) = self
+                .resolve(&crate::source::join(path, &name))
+                .and_then(|resolved| {
+                    std::fs::metadata(&resolved)
+                        .map_err(|e| SourceError::Io(format!("{name}: {e}")))
+                })
+            else {
+                listing.push(DirEntry {
+                    name,
+                    kind: EntryKind::File,
+                    size: 0,
+                });
                 continue;
             };
             listing.push(DirEntry {
@@ -370,6 +396,15 @@ impl crate::source::Source for DirSource {
         listing.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(listing)
     }
+}
+
+/// Renders natively with `R` over a repository `root`, starting at the app's directory `start` inside it.
+pub fn render_dir_in<R: crate::render::Renderer>(
+    request: &crate::render::RenderRequest,
+    root: &Path,
+    start: &str,
+) -> Result<crate::render::RenderOutput, crate::render::RenderError> {
+    R::render(request, &DirSource::starting_at(root, start))
 }
 
 /// Renders natively with `R` over a directory.

@@ -1,8 +1,10 @@
 //! Weft's Helm renderer (app type `helm`): renders a chart in pure Rust, with output equal to Helm's own.
 //!
-//! The app's root is the chart: `Chart.yaml` (apiVersion v2), `values.yaml`, `templates/` (with `_helpers.tpl`
-//! and other partials, which are parsed but not rendered), any other files for `.Files`, and subcharts unpacked
-//! as directories in `charts/` (with `Chart.yaml` dependencies' `alias`, `condition` and `tags`).
+//! The app's directory is the chart: `Chart.yaml` (apiVersion v2), `values.yaml`, `templates/` (with
+//! `_helpers.tpl` and other partials, which are parsed but not rendered), any other files for `.Files`, and
+//! subcharts unpacked as directories in `charts/` (with `Chart.yaml` dependencies' `alias`, `condition` and
+//! `tags`); a dependency whose `repository` is `file://PATH` and which `charts/` does not hold is loaded from
+//! PATH, which may climb above the app's directory within the repository (as `helm dependency build` vendors it).
 //!
 //! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with
 //! Sprig's and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`,

@@ -211,3 +211,53 @@ fn charts_state_the_kubernetes_versions_they_support() {
         "{error}"
     );
 }
+
+#[test]
+fn a_file_dependency_is_loaded_from_its_directory_within_the_repository() {
+    let repo = TempChart::new(
+        "file-dependency",
+        &[
+            (
+                "charts/app/Chart.yaml",
+                "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n- name: common\n  version: 0.1.0\n  repository: file://../common\n",
+            ),
+            (
+                "charts/app/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  greeting: {{ .Values.common.greeting | quote }}\n",
+            ),
+            ("charts/common/Chart.yaml", "apiVersion: v2\nname: common\nversion: 0.1.0\n"),
+            ("charts/common/values.yaml", "greeting: hello\n"),
+            (
+                "charts/common/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: common-{{ .Release.Name }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n",
+            ),
+            (
+                "charts/wrong/Chart.yaml",
+                "apiVersion: v2\nname: wrong\nversion: 0.1.0\ndependencies:\n- name: common\n  version: 0.1.0\n  repository: file://../../../outside\n",
+            ),
+        ],
+    );
+    let request = RenderRequest {
+        app: "app".into(),
+        namespace: Some("ns".into()),
+        release: Some("rel".into()),
+        ..RenderRequest::default()
+    };
+    let output = weft_sdk::testing::render_dir_in::<HelmRenderer>(&request, &repo.dir, "charts/app")
+        .unwrap();
+    let greeting = |name: &str| {
+        output
+            .manifests
+            .iter()
+            .find(|m| m.object["metadata"]["name"] == name)
+            .map(|m| m.object["data"]["greeting"].clone())
+    };
+    assert_eq!(output.manifests.len(), 2, "{:#?}", output.manifests);
+    assert_eq!(greeting("common-rel"), Some("hello".into()));
+    // The dependency's defaults reach the parent's values under its name, as with a vendored one.
+    assert_eq!(greeting("app"), Some("hello".into()));
+    // Past the repository's root there is nothing to load.
+    let error = weft_sdk::testing::render_dir_in::<HelmRenderer>(&request, &repo.dir, "charts/wrong")
+        .unwrap_err();
+    assert!(error.to_string().contains("file://../../../outside"), "{error}");
+}

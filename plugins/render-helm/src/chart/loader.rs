@@ -1,5 +1,8 @@
 //! Loading a chart from the source tree: `Chart.yaml`, `values.yaml`, `templates/`, other files for `.Files`
-//! (minus `.helmignore` matches), and subcharts unpacked in `charts/`, as Helm's directory loader sorts them.
+//! (minus `.helmignore` matches), and subcharts unpacked in `charts/`, as Helm's directory loader sorts them. A
+//! dependency with a `file://` repository that `charts/` lacks is loaded from that directory, as `helm dependency
+//! build` (which Argo CD runs) would vendor it; the path may climb above the app's directory, within the
+//! repository the host lets the renderer read.
 
 use weft_sdk::source::{EntryKind, Source, join};
 use weft_sdk::{RenderError, SourceError};
@@ -19,6 +22,8 @@ pub struct Dependency {
     pub condition: Option<String>,
     /// Tags that enable it.
     pub tags: Vec<String>,
+    /// Where it comes from (`file://../common`, `https://charts.example`, `oci://...`).
+    pub repository: Option<String>,
 }
 
 /// A loaded chart.
@@ -147,13 +152,21 @@ fn dependencies(metadata: &Value) -> Vec<Dependency> {
                     Some(Value::List(tags)) => tags.iter().map(crate::funcs::strval).collect(),
                     _ => Vec::new(),
                 },
+                repository: text("repository"),
             }
         })
         .collect()
 }
 
+/// How deep `file://` dependencies may nest (a chart that depends on itself through a path would never end).
+const MAX_FILE_DEPENDENCY_DEPTH: usize = 16;
+
 /// Loads the chart rooted at `dir`, and its subcharts, recursively.
 pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
+    load_at_depth(source, dir, 0)
+}
+
+fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, RenderError> {
     let chart_yaml = join(dir, "Chart.yaml");
     let metadata = yaml_file(source, &chart_yaml)?;
     if !matches!(metadata, Value::Map(_)) {
@@ -238,10 +251,65 @@ pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
     for name in subchart_dirs {
         let sub_dir = join(dir, &join("charts", &name));
         if source.is_file(&join(&sub_dir, "Chart.yaml")) {
-            chart.subcharts.push(load(source, &sub_dir)?);
+            chart.subcharts.push(load_at_depth(source, &sub_dir, depth)?);
         }
     }
+    load_file_dependencies(source, &mut chart, depth)?;
     Ok(chart)
+}
+
+/// Loads the `file://` dependencies `charts/` does not hold from their directories.
+fn load_file_dependencies(
+    source: &dyn Source,
+    chart: &mut Chart,
+    depth: usize,
+) -> Result<(), RenderError> {
+    let chart_yaml = join(&chart.dir, "Chart.yaml");
+    let wanted: Vec<(String, String)> = chart
+        .dependencies
+        .iter()
+        .filter_map(|d| {
+            let path = d.repository.as_deref()?.strip_prefix("file://")?;
+            Some((d.name.clone(), path.to_string()))
+        })
+        .filter(|(name, _)| !chart.subcharts.iter().any(|s| &s.name() == name))
+        .collect();
+    for (name, path) in wanted {
+        if depth >= MAX_FILE_DEPENDENCY_DEPTH {
+            return Err(RenderError::in_file(
+                format!("dependency {name}: file:// dependencies nest deeper than {MAX_FILE_DEPENDENCY_DEPTH}"),
+                chart_yaml,
+                None,
+            ));
+        }
+        let dir = weft_sdk::source::clean(&join(&chart.dir, &path)).ok_or_else(|| {
+            RenderError::in_file(
+                format!("dependency {name}: file://{path} must be a path relative to the chart"),
+                chart_yaml.clone(),
+                None,
+            )
+        })?;
+        if !source.is_file(&join(&dir, "Chart.yaml")) {
+            return Err(RenderError::in_file(
+                format!("dependency {name}: file://{path} holds no Chart.yaml (or is outside the repository)"),
+                chart_yaml,
+                None,
+            ));
+        }
+        let loaded = load_at_depth(source, &dir, depth + 1)?;
+        if loaded.name() != name {
+            return Err(RenderError::in_file(
+                format!(
+                    "dependency {name}: the chart at file://{path} is named {:?}",
+                    loaded.name()
+                ),
+                chart_yaml,
+                None,
+            ));
+        }
+        chart.subcharts.push(loaded);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
