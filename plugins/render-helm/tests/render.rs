@@ -225,7 +225,10 @@ fn a_file_dependency_is_loaded_from_its_directory_within_the_repository() {
                 "charts/app/templates/cm.yaml",
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  greeting: {{ .Values.common.greeting | quote }}\n",
             ),
-            ("charts/common/Chart.yaml", "apiVersion: v2\nname: common\nversion: 0.1.0\n"),
+            (
+                "charts/common/Chart.yaml",
+                "apiVersion: v2\nname: common\nversion: 0.1.0\n",
+            ),
             ("charts/common/values.yaml", "greeting: hello\n"),
             (
                 "charts/common/templates/cm.yaml",
@@ -243,8 +246,9 @@ fn a_file_dependency_is_loaded_from_its_directory_within_the_repository() {
         release: Some("rel".into()),
         ..RenderRequest::default()
     };
-    let output = weft_sdk::testing::render_dir_in::<HelmRenderer>(&request, &repo.dir, "charts/app")
-        .unwrap();
+    let output =
+        weft_sdk::testing::render_dir_in::<HelmRenderer>(&request, &repo.dir, "charts/app")
+            .unwrap();
     let greeting = |name: &str| {
         output
             .manifests
@@ -257,7 +261,11 @@ fn a_file_dependency_is_loaded_from_its_directory_within_the_repository() {
     // The dependency's defaults reach the parent's values under its name, as with a vendored one.
     assert_eq!(greeting("app"), Some("hello".into()));
     // Past the repository's root there is nothing to load.
-    let error = weft_sdk::testing::render_dir_in::<HelmRenderer>(&request, &repo.dir, "charts/wrong")
-        .unwrap_err();
-    assert!(error.to_string().contains("file://../../../outside"), "{error}");
+    let error =
+        weft_sdk::testing::render_dir_in::<HelmRenderer>(&request, &repo.dir, "charts/wrong")
+            .unwrap_err();
+    assert!(
+        error.to_string().contains("file://../../../outside"),
+        "{error}"
+    );
 }

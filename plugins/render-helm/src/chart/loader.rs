@@ -251,7 +251,9 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
     for name in subchart_dirs {
         let sub_dir = join(dir, &join("charts", &name));
         if source.is_file(&join(&sub_dir, "Chart.yaml")) {
-            chart.subcharts.push(load_at_depth(source, &sub_dir, depth)?);
+            chart
+                .subcharts
+                .push(load_at_depth(source, &sub_dir, depth)?);
         }
     }
     load_file_dependencies(source, &mut chart, depth)?;
@@ -277,7 +279,9 @@ fn load_file_dependencies(
     for (name, path) in wanted {
         if depth >= MAX_FILE_DEPENDENCY_DEPTH {
             return Err(RenderError::in_file(
-                format!("dependency {name}: file:// dependencies nest deeper than {MAX_FILE_DEPENDENCY_DEPTH}"),
+                format!(
+                    "dependency {name}: file:// dependencies nest deeper than {MAX_FILE_DEPENDENCY_DEPTH}"
+                ),
                 chart_yaml,
                 None,
             ));
@@ -291,7 +295,9 @@ fn load_file_dependencies(
         })?;
         if !source.is_file(&join(&dir, "Chart.yaml")) {
             return Err(RenderError::in_file(
-                format!("dependency {name}: file://{path} holds no Chart.yaml (or is outside the repository)"),
+                format!(
+                    "dependency {name}: file://{path} holds no Chart.yaml (or is outside the repository)"
+                ),
                 chart_yaml,
                 None,
             ));
