@@ -69,6 +69,84 @@ pub trait Source {
     }
 }
 
+/// A tree held in memory: the files of an unpacked archive (a packaged Helm chart), or a test's fixture. Paths are
+/// relative and `/`-separated, stored and looked up [`clean`]ed (so a tree may be mounted at `../x` to mirror where
+/// its archive was found); directories are implied by the files under them. It holds only what was put in, so
+/// it is no boundary: absolute paths are refused, everything else is found or not.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemorySource {
+    files: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+impl MemorySource {
+    /// An empty tree.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds (or replaces) a file.
+    pub fn insert(&mut self, path: &str, bytes: impl Into<Vec<u8>>) {
+        let key = clean(path).unwrap_or_else(|| path.to_string());
+        self.files.insert(key, bytes.into());
+    }
+
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether it holds no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+impl Source for MemorySource {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, SourceError> {
+        let key = clean(path).ok_or_else(|| SourceError::NotAllowed(path.to_string()))?;
+        self.files
+            .get(&key)
+            .cloned()
+            .ok_or_else(|| SourceError::NotFound(path.to_string()))
+    }
+
+    fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
+        let dir = clean(path).ok_or_else(|| SourceError::NotAllowed(path.to_string()))?;
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        let mut entries: Vec<DirEntry> = Vec::new();
+        for (file, bytes) in self.files.range(prefix.clone()..) {
+            let Some(rest) = file.strip_prefix(&prefix) else {
+                break;
+            };
+            let entry = match rest.split_once('/') {
+                Some((name, _)) => DirEntry {
+                    name: name.to_string(),
+                    kind: EntryKind::Directory,
+                    size: 0,
+                },
+                None => DirEntry {
+                    name: rest.to_string(),
+                    kind: EntryKind::File,
+                    size: bytes.len() as u64,
+                },
+            };
+            if entries.last().is_none_or(|last| last.name != entry.name) {
+                entries.push(entry);
+            }
+        }
+        if entries.is_empty() && !dir.is_empty() {
+            return Err(SourceError::NotFound(path.to_string()));
+        }
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        entries.dedup_by(|a, b| a.name == b.name);
+        Ok(entries)
+    }
+}
+
 /// Joins a directory and a name into a tree path (`""` + `a` = `a`; `x/` + `a` = `x/a`).
 pub fn join(dir: &str, name: &str) -> String {
     let dir = dir.trim_end_matches('/');
@@ -163,6 +241,48 @@ mod tests {
         assert_eq!(normalize("/etc/passwd"), None);
         assert_eq!(join("", "a"), "a");
         assert_eq!(join("x/", "a"), "x/a");
+    }
+
+    #[test]
+    fn a_memory_tree_lists_files_and_implied_directories_sorted() {
+        let mut tree = MemorySource::new();
+        tree.insert("chart/templates/b.yaml", "b");
+        tree.insert("chart/Chart.yaml", "name: c");
+        tree.insert("chart/templates/a.yaml", "a");
+        tree.insert("chart-two/x", "x");
+        let names = |tree: &MemorySource, dir: &str| -> Vec<(String, EntryKind)> {
+            tree.list_dir(dir)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.name, e.kind))
+                .collect()
+        };
+        assert_eq!(
+            names(&tree, ""),
+            vec![
+                ("chart".to_string(), EntryKind::Directory),
+                ("chart-two".to_string(), EntryKind::Directory)
+            ]
+        );
+        assert_eq!(
+            names(&tree, "chart"),
+            vec![
+                ("Chart.yaml".to_string(), EntryKind::File),
+                ("templates".to_string(), EntryKind::Directory)
+            ]
+        );
+        assert_eq!(tree.read_to_string("chart/./templates/a.yaml").unwrap(), "a");
+        assert!(matches!(
+            tree.read_file("chart/nope"),
+            Err(SourceError::NotFound(_))
+        ));
+        assert!(matches!(
+            tree.read_file("/etc/passwd"),
+            Err(SourceError::NotAllowed(_))
+        ));
+        tree.insert("../up/file", "mounted above the start");
+        assert_eq!(names(&tree, "../up"), vec![("file".to_string(), EntryKind::File)]);
+        assert!(matches!(tree.list_dir("missing"), Err(SourceError::NotFound(_))));
     }
 
     #[test]

@@ -9,9 +9,9 @@ use std::rc::Rc;
 use weft_sdk::RenderError;
 use weft_sdk::source::join;
 
-use crate::chart::ChartNode;
+use crate::chart::{ChartNode, schema};
 use crate::chart::objects::{ApiVersions, Files, KubeVersion};
-use crate::chart::values::coalesce;
+use crate::chart::values::{coalesce, import_values};
 use crate::funcs;
 use crate::template::{ExecError, Executor, Map, TemplateSet, Value};
 
@@ -195,7 +195,10 @@ pub fn render(
     user: Map,
     settings: &Settings,
 ) -> Result<Vec<RenderedFile>, RenderError> {
-    let values = Value::map(coalesce(&root.values_tree(), user));
+    let mut tree = root.values_tree();
+    import_values(&mut tree);
+    let values = Value::map(coalesce(&tree, user));
+    check_schemas(root, &values)?;
     let mut files = Vec::new();
     let mut scopes = Vec::new();
     collect(root, values, &mut files, &mut scopes);
@@ -262,6 +265,62 @@ pub fn render(
         });
     }
     Ok(rendered)
+}
+
+/// Checks the values against every enabled chart's `values.schema.json` (a subchart gets its own section), failing
+/// with Helm's message listing each chart's failures.
+fn check_schemas(root: &ChartNode<'_>, values: &Value) -> Result<(), RenderError> {
+    fn walk(node: &ChartNode<'_>, values: &Value, report: &mut String) -> Result<(), RenderError> {
+        if let Some(text) = &node.chart.schema {
+            let path = join(&node.chart.dir, "values.schema.json");
+            let schema: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+                RenderError::in_file(
+                    format!("values.schema.json is not JSON: {e}"),
+                    path.clone(),
+                    Some(e.line() as u32),
+                )
+            })?;
+            let failures = schema::validate(&schema, &crate::json::to_serde(values))
+                .map_err(|e| RenderError::in_file(format!("unable to validate schema: {}", e.0), path, None))?;
+            if !failures.is_empty() {
+                report.push_str(&format!("{}:\n{}", node.chart.name(), schema::describe(&failures)));
+            }
+        }
+        for sub in &node.subcharts {
+            if let Some(section @ Value::Map(_)) = values.get(&sub.name) {
+                walk(sub, &section, report)?;
+            }
+        }
+        Ok(())
+    }
+    let mut report = String::new();
+    walk(root, values, &mut report)?;
+    if report.is_empty() {
+        Ok(())
+    } else {
+        Err(RenderError::new(format!(
+            "values don't meet the specifications of the schema(s) in the following chart(s):\n{report}"
+        )))
+    }
+}
+
+/// The `crds/` manifests of `root` and its enabled subcharts, parent first, as Helm's `CRDObjects` lists them;
+/// `helm template --include-crds` (what Argo CD runs) prints them before the templates.
+pub fn crds(root: &ChartNode<'_>) -> Vec<RenderedFile> {
+    let mut out: Vec<RenderedFile> = root
+        .chart
+        .crds
+        .iter()
+        .map(|(path, text)| RenderedFile {
+            name: format!("{}/{path}", root.full_path),
+            source_path: join(&root.chart.dir, path),
+            text: text.clone(),
+        })
+        .collect();
+    for sub in &root.subcharts {
+        out.extend(crds(sub));
+    }
+    out
 }
 
 /// An evaluation error pointing at the source file.

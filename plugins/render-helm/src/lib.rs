@@ -1,10 +1,12 @@
 //! Weft's Helm renderer (app type `helm`): renders a chart in pure Rust, with output equal to Helm's own.
 //!
 //! The app's directory is the chart: `Chart.yaml` (apiVersion v2), `values.yaml`, `templates/` (with
-//! `_helpers.tpl` and other partials, which are parsed but not rendered), any other files for `.Files`, and
-//! subcharts unpacked as directories in `charts/` (with `Chart.yaml` dependencies' `alias`, `condition` and
-//! `tags`); a dependency whose `repository` is `file://PATH` and which `charts/` does not hold is loaded from
-//! PATH, which may climb above the app's directory within the repository (as `helm dependency build` vendors it).
+//! `_helpers.tpl` and other partials, which are parsed but not rendered), any other files for `.Files`, `crds/`
+//! (rendered first, untemplated, unless `skip-crds`), `values.schema.json` (checked against the coalesced values,
+//! with Helm's message), and subcharts in `charts/` as directories or packaged `.tgz` files (with `Chart.yaml`
+//! dependencies' `alias`, `condition`, `tags` and `import-values` in both forms); a dependency whose `repository`
+//! is `file://PATH` and which `charts/` does not hold is loaded from PATH, which may climb above the app's
+//! directory within the repository (as `helm dependency build` vendors it).
 //!
 //! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with
 //! Sprig's and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`,
@@ -21,6 +23,7 @@
 //! | `set-json`, `set-json.PATH` | as above, values in JSON | Helm's `--set-json` |
 //! | `kube-version` | `v1.30.0` | `.Capabilities.KubeVersion` (default `v1.36.0`, as Helm's library) |
 //! | `api-versions` | `group/version,...` | added to `.Capabilities.APIVersions` |
+//! | `skip-crds` | `true` or `false` | leave `crds/` out (Argo CD's `skipCrds`; default `false`) |
 //! | `max-steps` | a whole number | the evaluation step budget (default 20,000,000) |
 //!
 //! Values are merged as Helm merges them: `values.yaml`, then the request's value documents in order, then
@@ -31,8 +34,10 @@
 //!
 //! - Functions whose result depends on the clock or randomness (`now`, `randAlphaNum`, `uuidv4`, `genCA`, ...)
 //!   are errors: a render must be reproducible.
-//! - Dependencies' `import-values`, packed `.tgz` subcharts and `values.schema.json` validation are not
-//!   supported; `crds/` are not rendered (as `helm template` without `--include-crds`).
+//! - Dependencies from chart repositories must be in `charts/` (as `helm dependency build` leaves them).
+//! - `values.schema.json`: `$ref` resolves within the file only, `format` is not asserted, and sibling failures
+//!   are listed in schema order (Helm's follow Go's map order, which varies from run to run).
+//! - CRDs of one render are listed by name; Helm prints them parent chart first.
 //! - Two objects with the same group, kind, namespace and name are an error.
 //! - `.Files` iterated with `range` yields each file's text, where Helm yields its bytes.
 //! - `template` and `include` calls nest at most 100 deep (Helm allows 1,000 nested `include`s), so that a
@@ -75,7 +80,10 @@ impl Renderer for HelmRenderer {
             api_versions: options.api_versions,
             max_steps: options.max_steps,
         };
-        let rendered = engine::render(&root, user, &settings)?;
+        let mut rendered = engine::render(&root, user, &settings)?;
+        if !options.skip_crds {
+            rendered.extend(engine::crds(&root));
+        }
         Ok(RenderOutput {
             manifests: manifests::collect(&rendered)?,
             files_used: Vec::new(),

@@ -82,6 +82,9 @@ pub struct Options {
     pub api_versions: Vec<String>,
     /// `--set`-style assignments, in Helm's order of application.
     pub assignments: Vec<(Typing, String)>,
+    /// Leave `crds/` out (`skip-crds`, Argo CD's `skipCrds`); by default they are rendered before the templates,
+    /// as `helm template --include-crds`.
+    pub skip_crds: bool,
 }
 
 fn typing_of(key: &str) -> Option<(Typing, Option<&str>)> {
@@ -111,6 +114,7 @@ impl Options {
             kube_version: KubeVersion::parse(DEFAULT_KUBE_VERSION)?,
             api_versions: DEFAULT_API_VERSIONS.iter().map(|s| s.to_string()).collect(),
             assignments: Vec::new(),
+            skip_crds: false,
         };
         let mut by_typing: [Vec<String>; 3] = Default::default();
         for (key, value) in parameters {
@@ -121,6 +125,17 @@ impl Options {
                     })?;
                 }
                 "kube-version" => options.kube_version = KubeVersion::parse(value)?,
+                "skip-crds" => {
+                    options.skip_crds = match value.as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => {
+                            return Err(format!(
+                                "parameter skip-crds: {value:?} is neither true nor false"
+                            ));
+                        }
+                    }
+                }
                 "api-versions" => options.api_versions.extend(
                     value
                         .split(',')
@@ -132,7 +147,7 @@ impl Options {
                     let (typing, path) = typing_of(other).ok_or_else(|| {
                         format!(
                             "unknown parameter {other:?} (the Helm renderer takes set, set.PATH, set-string, \
-                             set-string.PATH, set-json, set-json.PATH, kube-version, api-versions, max-steps)"
+                             set-string.PATH, set-json, set-json.PATH, kube-version, api-versions, skip-crds, max-steps)"
                         )
                     })?;
                     let expression = match path {

@@ -269,3 +269,44 @@ fn a_file_dependency_is_loaded_from_its_directory_within_the_repository() {
         "{error}"
     );
 }
+
+#[test]
+fn crds_are_rendered_first_untemplated_unless_skipped() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n\
+               spec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n\
+               # {{ not a template }}\n";
+    let chart = TempChart::new(
+        "crds",
+        &[
+            (
+                "Chart.yaml",
+                "apiVersion: v2\nname: t\nversion: 0.1.0\ndependencies:\n- name: sub\n  version: 0.1.0\n  condition: sub.enabled\n",
+            ),
+            ("values.yaml", "sub: {enabled: true}\n"),
+            ("crds/widgets.yaml", crd),
+            ("crds/README.md", "not a manifest"),
+            (
+                "templates/widget.yaml",
+                "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
+            ),
+            ("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 0.1.0\n"),
+            (
+                "charts/sub/crds/gadgets.yml",
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.com\n",
+            ),
+        ],
+    );
+    let output = chart.render(&[]).unwrap();
+    let names: Vec<String> = output
+        .manifests
+        .iter()
+        .map(|m| m.object["metadata"]["name"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(names, ["gadgets.example.com", "widgets.example.com", "w"]);
+    let skipped = chart.render(&[("skip-crds", "true")]).unwrap();
+    assert_eq!(skipped.manifests.len(), 1);
+    let disabled = chart.render(&[("set", "sub.enabled=false")]).unwrap();
+    assert_eq!(disabled.manifests.len(), 2, "a disabled subchart's CRDs stay out");
+    let error = chart.render(&[("skip-crds", "maybe")]).unwrap_err();
+    assert!(error.to_string().contains("skip-crds"), "{error}");
+}

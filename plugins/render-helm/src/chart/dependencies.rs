@@ -5,7 +5,7 @@ use weft_sdk::RenderError;
 use weft_sdk::source::join;
 
 use super::loader::Chart;
-use super::values::{ValuesTree, coalesce, lookup_path};
+use super::values::{Import, ValuesTree, coalesce, lookup_path};
 use crate::template::{Map, Value};
 
 /// A chart as it takes part in a render: under its alias, with its enabled subcharts.
@@ -22,6 +22,8 @@ pub struct ChartNode<'a> {
     /// Why it may be disabled: its `Chart.yaml` dependency entry in the parent.
     condition: Option<String>,
     tags: Vec<String>,
+    /// What the parent imports from it (`import-values`).
+    imports: Vec<Import>,
 }
 
 impl ChartNode<'_> {
@@ -31,6 +33,7 @@ impl ChartNode<'_> {
             name: self.name.clone(),
             defaults: self.chart.values.clone(),
             subcharts: self.subcharts.iter().map(ChartNode::values_tree).collect(),
+            imports: self.imports.clone(),
         }
     }
 }
@@ -70,6 +73,7 @@ fn build<'a>(
         )?;
         node.condition = dependency.condition.clone();
         node.tags = dependency.tags.clone();
+        node.imports = dependency.imports.clone();
         subcharts.push(node);
     }
     for subchart in &chart.subcharts {
@@ -89,6 +93,7 @@ fn build<'a>(
         subcharts,
         condition: None,
         tags: Vec::new(),
+        imports: Vec::new(),
     })
 }
 

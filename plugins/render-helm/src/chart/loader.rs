@@ -1,5 +1,6 @@
 //! Loading a chart from the source tree: `Chart.yaml`, `values.yaml`, `templates/`, other files for `.Files`
-//! (minus `.helmignore` matches), and subcharts unpacked in `charts/`, as Helm's directory loader sorts them. A
+//! (minus `.helmignore` matches), and subcharts in `charts/` — directories, and packaged `.tgz` files unpacked in
+//! memory — as Helm's directory loader sorts them. A
 //! dependency with a `file://` repository that `charts/` lacks is loaded from that directory, as `helm dependency
 //! build` (which Argo CD runs) would vendor it; the path may climb above the app's directory, within the
 //! repository the host lets the renderer read.
@@ -24,6 +25,8 @@ pub struct Dependency {
     pub tags: Vec<String>,
     /// Where it comes from (`file://../common`, `https://charts.example`, `oci://...`).
     pub repository: Option<String>,
+    /// Its `import-values`, in order.
+    pub imports: Vec<super::values::Import>,
 }
 
 /// A loaded chart.
@@ -39,8 +42,13 @@ pub struct Chart {
     pub templates: Vec<(String, String)>,
     /// Every other file, for `.Files`: path relative to the chart and bytes.
     pub files: Vec<(String, Vec<u8>)>,
+    /// The `crds/` manifests (`.yaml`, `.yml`, `.json`), not templated: path relative to the chart and text. They
+    /// stay in `files` too, as Helm keeps them.
+    pub crds: Vec<(String, String)>,
     /// Subcharts found in `charts/`.
     pub subcharts: Vec<Chart>,
+    /// `values.schema.json`, as read.
+    pub schema: Option<String>,
     /// Dependencies declared in `Chart.yaml`.
     pub dependencies: Vec<Dependency>,
 }
@@ -76,6 +84,14 @@ fn walk(
         }
     }
     Ok(())
+}
+
+/// Whether a chart file is a CRD manifest Helm installs before the templates (`crds/*.yaml|yml|json`, any depth).
+fn is_crd_manifest(path: &str) -> bool {
+    path.starts_with("crds/")
+        && [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|extension| path.ends_with(extension))
 }
 
 /// `.helmignore` rules: a path is ignored when a rule matches it or one of its directories.
@@ -153,7 +169,30 @@ fn dependencies(metadata: &Value) -> Vec<Dependency> {
                     _ => Vec::new(),
                 },
                 repository: text("repository"),
+                imports: imports(item),
             }
+        })
+        .collect()
+}
+
+/// A dependency's `import-values`: `- data` imports the child's `exports.data` into the parent's root; `- {child:
+/// a.b, parent: c}` imports the child's table `a.b` at the parent's `c`.
+fn imports(item: &Value) -> Vec<super::values::Import> {
+    let Some(Value::List(entries)) = item.get("import-values") else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|entry| match entry {
+            Value::String(name) => Some(super::values::Import {
+                child: format!("exports.{name}"),
+                parent: ".".into(),
+            }),
+            Value::Map(_) => Some(super::values::Import {
+                child: entry.get("child").map(|v| crate::funcs::strval(&v))?,
+                parent: entry.get("parent").map(|v| crate::funcs::strval(&v))?,
+            }),
+            _ => None,
         })
         .collect()
 }
@@ -193,17 +232,26 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
         values: Map::new(),
         templates: Vec::new(),
         files: Vec::new(),
+        crds: Vec::new(),
         subcharts: Vec::new(),
+        schema: None,
     };
     let mut subchart_dirs: Vec<String> = Vec::new();
+    let mut subchart_archives: Vec<String> = Vec::new();
     for path in paths {
         if is_ignored(&rules, &path) {
             continue;
         }
         let full = join(dir, &path);
         match path.as_str() {
-            "Chart.yaml" | "Chart.lock" | "values.schema.json" | "requirements.yaml"
-            | "requirements.lock" => {}
+            "Chart.yaml" | "Chart.lock" | "requirements.yaml" | "requirements.lock" => {}
+            "values.schema.json" => {
+                chart.schema = Some(
+                    source
+                        .read_to_string(&full)
+                        .map_err(|e| source_error(e, &full))?,
+                );
+            }
             "values.yaml" => {
                 chart.values = match json_numbers(yaml_file(source, &full)?) {
                     Value::Map(map) => map.borrow().clone(),
@@ -229,12 +277,9 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
                     .next()
                     .unwrap_or_default()
                     .to_string();
-                if p.ends_with(".tgz") && !p["charts/".len()..].contains('/') {
-                    return Err(RenderError::in_file(
-                        "packed subcharts (.tgz) are not supported: unpack the chart into charts/ as a directory",
-                        full,
-                        None,
-                    ));
+                if name.ends_with(".tgz") && !p["charts/".len()..].contains('/') {
+                    subchart_archives.push(full);
+                    continue;
                 }
                 if !subchart_dirs.contains(&name) {
                     subchart_dirs.push(name);
@@ -244,6 +289,12 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
                 let bytes = source
                     .read_file(&full)
                     .map_err(|e| source_error(e, &full))?;
+                if is_crd_manifest(&path) {
+                    let text = String::from_utf8(bytes.clone()).map_err(|_| {
+                        RenderError::in_file("a crds/ manifest is not UTF-8 text", &full, None)
+                    })?;
+                    chart.crds.push((path.clone(), text));
+                }
                 chart.files.push((path, bytes));
             }
         }
@@ -255,6 +306,22 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
                 .subcharts
                 .push(load_at_depth(source, &sub_dir, depth)?);
         }
+    }
+    for archive in subchart_archives {
+        let bytes = source
+            .read_file(&archive)
+            .map_err(|e| source_error(e, &archive))?;
+        let tree = super::archive::unpack(&bytes, &archive, &archive)?;
+        if !tree.is_file(&join(&archive, "Chart.yaml")) {
+            return Err(RenderError::in_file(
+                "Chart.yaml file is missing from the packaged chart",
+                archive,
+                None,
+            ));
+        }
+        chart
+            .subcharts
+            .push(load_at_depth(&tree, &archive, depth)?);
     }
     load_file_dependencies(source, &mut chart, depth)?;
     Ok(chart)

@@ -26,6 +26,60 @@ pub struct ValuesTree {
     pub defaults: Map,
     /// Its enabled subcharts.
     pub subcharts: Vec<ValuesTree>,
+    /// What its parent imports from it.
+    pub imports: Vec<Import>,
+}
+
+/// One `import-values` entry of a dependency: the child's table at `child` goes to the parent's `parent` (`.` is
+/// the root).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Import {
+    /// A dotted path in the child's values (`exports.data` for the short form).
+    pub child: String,
+    /// A dotted path in the parent's values, or `.`.
+    pub parent: String,
+}
+
+/// Applies `import-values`, deepest charts first, as Helm's `processDependencyImportValues` does: each chart's
+/// defaults become its values coalesced with its subcharts' (no user values), with the imported tables added where
+/// the chart sets nothing itself — a parent's own values win over what it imports, and an earlier import over a
+/// later one. A child path that is not a table is skipped, as Helm warns and skips it.
+pub fn import_values(tree: &mut ValuesTree) {
+    for subchart in &mut tree.subcharts {
+        import_values(subchart);
+    }
+    if tree.subcharts.iter().all(|s| s.imports.is_empty()) {
+        return;
+    }
+    let values = coalesce(tree, Map::new());
+    let mut imported = Map::new();
+    for subchart in &tree.subcharts {
+        for import in &subchart.imports {
+            let path = format!("{}.{}", subchart.name, import.child);
+            let Some(Value::Map(table)) = lookup_path(&values, &path) else {
+                continue;
+            };
+            let table = table.borrow().clone();
+            coalesce_tables(&mut imported, &path_to_map(&import.parent, table));
+        }
+    }
+    let mut defaults = values;
+    coalesce_tables(&mut defaults, &imported);
+    tree.defaults = defaults;
+}
+
+/// `data` nested under a dotted `path` (`.` is the root).
+fn path_to_map(path: &str, data: Map) -> Map {
+    if path == "." {
+        return data;
+    }
+    let mut current = data;
+    for key in path.split('.').rev() {
+        let mut outer = Map::new();
+        outer.insert(key.to_string(), Value::map(current));
+        current = outer;
+    }
+    current
 }
 
 /// Coalesces user values with a chart's defaults, recursively (Helm's `CoalesceValues`).
@@ -158,7 +212,9 @@ mod tests {
                 name: "sub".into(),
                 defaults: map("x: 1\nz: subdefault\nglobal: {g: sub, gm: {b: 2}, own: 1}"),
                 subcharts: Vec::new(),
+                imports: Vec::new(),
             }],
+            imports: Vec::new(),
         };
         let values = coalesce(&tree, map("over: null\nnested: {c: null}"));
         let value = Value::map(values);
@@ -179,6 +235,45 @@ mod tests {
             globals.get("gm").and_then(|g| g.get("a")),
             Some(Value::Int(1))
         );
+    }
+
+    #[test]
+    fn imported_tables_fill_in_under_the_parents_own_values() {
+        let mut tree = ValuesTree {
+            name: "parent".into(),
+            defaults: map("myimports: {own: parent, shared: parent}\nkept: 1"),
+            subcharts: vec![ValuesTree {
+                name: "child".into(),
+                defaults: map(
+                    "exports: {data: {exported: yes-string, kept: 2}}\ndefault: {data: {shared: child, new: child}}\nscalar: 3",
+                ),
+                subcharts: Vec::new(),
+                imports: vec![
+                    Import {
+                        child: "exports.data".into(),
+                        parent: ".".into(),
+                    },
+                    Import {
+                        child: "default.data".into(),
+                        parent: "myimports".into(),
+                    },
+                    Import {
+                        child: "scalar".into(),
+                        parent: "nowhere".into(),
+                    },
+                ],
+            }],
+            imports: Vec::new(),
+        };
+        import_values(&mut tree);
+        let values = Value::map(coalesce(&tree, Map::new()));
+        assert_eq!(values.get("exported"), Some(Value::string("yes-string")));
+        assert_eq!(values.get("kept"), Some(Value::Int(1)), "the parent's own value wins");
+        let mine = values.get("myimports").unwrap();
+        assert_eq!(mine.get("own"), Some(Value::string("parent")));
+        assert_eq!(mine.get("shared"), Some(Value::string("parent")));
+        assert_eq!(mine.get("new"), Some(Value::string("child")));
+        assert_eq!(values.get("nowhere"), None, "a scalar is not a table");
     }
 
     #[test]
