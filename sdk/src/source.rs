@@ -271,7 +271,10 @@ mod tests {
                 ("templates".to_string(), EntryKind::Directory)
             ]
         );
-        assert_eq!(tree.read_to_string("chart/./templates/a.yaml").unwrap(), "a");
+        assert_eq!(
+            tree.read_to_string("chart/./templates/a.yaml").unwrap(),
+            "a"
+        );
         assert!(matches!(
             tree.read_file("chart/nope"),
             Err(SourceError::NotFound(_))
@@ -281,8 +284,14 @@ mod tests {
             Err(SourceError::NotAllowed(_))
         ));
         tree.insert("../up/file", "mounted above the start");
-        assert_eq!(names(&tree, "../up"), vec![("file".to_string(), EntryKind::File)]);
-        assert!(matches!(tree.list_dir("missing"), Err(SourceError::NotFound(_))));
+        assert_eq!(
+            names(&tree, "../up"),
+            vec![("file".to_string(), EntryKind::File)]
+        );
+        assert!(matches!(
+            tree.list_dir("missing"),
+            Err(SourceError::NotFound(_))
+        ));
     }
 
     #[test]

@@ -9,9 +9,9 @@ use std::rc::Rc;
 use weft_sdk::RenderError;
 use weft_sdk::source::join;
 
-use crate::chart::{ChartNode, schema};
 use crate::chart::objects::{ApiVersions, Files, KubeVersion};
 use crate::chart::values::{coalesce, import_values};
+use crate::chart::{ChartNode, schema};
 use crate::funcs;
 use crate::template::{ExecError, Executor, Map, TemplateSet, Value};
 
@@ -280,10 +280,16 @@ fn check_schemas(root: &ChartNode<'_>, values: &Value) -> Result<(), RenderError
                     Some(e.line() as u32),
                 )
             })?;
-            let failures = schema::validate(&schema, &crate::json::to_serde(values))
-                .map_err(|e| RenderError::in_file(format!("unable to validate schema: {}", e.0), path, None))?;
+            let failures =
+                schema::validate(&schema, &crate::json::to_serde(values)).map_err(|e| {
+                    RenderError::in_file(format!("unable to validate schema: {}", e.0), path, None)
+                })?;
             if !failures.is_empty() {
-                report.push_str(&format!("{}:\n{}", node.chart.name(), schema::describe(&failures)));
+                report.push_str(&format!(
+                    "{}:\n{}",
+                    node.chart.name(),
+                    schema::describe(&failures)
+                ));
             }
         }
         for sub in &node.subcharts {

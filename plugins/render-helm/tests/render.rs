@@ -289,7 +289,10 @@ fn crds_are_rendered_first_untemplated_unless_skipped() {
                 "templates/widget.yaml",
                 "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
             ),
-            ("charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 0.1.0\n"),
+            (
+                "charts/sub/Chart.yaml",
+                "apiVersion: v2\nname: sub\nversion: 0.1.0\n",
+            ),
             (
                 "charts/sub/crds/gadgets.yml",
                 "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.com\n",
@@ -300,13 +303,22 @@ fn crds_are_rendered_first_untemplated_unless_skipped() {
     let names: Vec<String> = output
         .manifests
         .iter()
-        .map(|m| m.object["metadata"]["name"].as_str().unwrap_or("").to_string())
+        .map(|m| {
+            m.object["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
         .collect();
     assert_eq!(names, ["gadgets.example.com", "widgets.example.com", "w"]);
     let skipped = chart.render(&[("skip-crds", "true")]).unwrap();
     assert_eq!(skipped.manifests.len(), 1);
     let disabled = chart.render(&[("set", "sub.enabled=false")]).unwrap();
-    assert_eq!(disabled.manifests.len(), 2, "a disabled subchart's CRDs stay out");
+    assert_eq!(
+        disabled.manifests.len(),
+        2,
+        "a disabled subchart's CRDs stay out"
+    );
     let error = chart.render(&[("skip-crds", "maybe")]).unwrap_err();
     assert!(error.to_string().contains("skip-crds"), "{error}");
 }

@@ -127,11 +127,13 @@ mod tests {
         ]);
         let tree = unpack(&bytes, "charts/common-1.0.0.tgz", "charts/common-1.0.0.tgz").unwrap();
         assert_eq!(
-            tree.read_to_string("charts/common-1.0.0.tgz/Chart.yaml").unwrap(),
+            tree.read_to_string("charts/common-1.0.0.tgz/Chart.yaml")
+                .unwrap(),
             "name: common\nversion: 1.0.0\n"
         );
         assert_eq!(
-            tree.read_to_string("charts/common-1.0.0.tgz/templates/cm.yaml").unwrap(),
+            tree.read_to_string("charts/common-1.0.0.tgz/templates/cm.yaml")
+                .unwrap(),
             "kind: ConfigMap\n",
             "the byte-order mark is stripped"
         );
@@ -141,10 +143,18 @@ mod tests {
     fn refuses_archives_that_leave_the_chart_or_are_not_gzip() {
         let climbing = packed(&[("c/../../etc/passwd", b"x")]);
         let error = unpack(&climbing, "charts/c.tgz", "m").unwrap_err();
-        assert!(error.message.contains("parent directory"), "{}", error.message);
+        assert!(
+            error.message.contains("parent directory"),
+            "{}",
+            error.message
+        );
         let top = packed(&[("Chart.yaml", b"name: c")]);
         let error = unpack(&top, "charts/c.tgz", "m").unwrap_err();
-        assert!(error.message.contains("not in base directory"), "{}", error.message);
+        assert!(
+            error.message.contains("not in base directory"),
+            "{}",
+            error.message
+        );
         let error = unpack(b"plain text", "charts/c.tgz", "m").unwrap_err();
         assert!(error.message.contains("gzipped"), "{}", error.message);
         let empty = packed(&[]);
@@ -157,6 +167,10 @@ mod tests {
         let big = vec![b'a'; (MAX_UNPACKED_FILE_SIZE + 1) as usize];
         let bytes = packed(&[("c/Chart.yaml", b"name: c"), ("c/big", &big)]);
         let error = unpack(&bytes, "charts/c.tgz", "m").unwrap_err();
-        assert!(error.message.contains("maximum file size"), "{}", error.message);
+        assert!(
+            error.message.contains("maximum file size"),
+            "{}",
+            error.message
+        );
     }
 }

@@ -319,9 +319,7 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
                 None,
             ));
         }
-        chart
-            .subcharts
-            .push(load_at_depth(&tree, &archive, depth)?);
+        chart.subcharts.push(load_at_depth(&tree, &archive, depth)?);
     }
     load_file_dependencies(source, &mut chart, depth)?;
     Ok(chart)

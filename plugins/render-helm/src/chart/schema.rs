@@ -192,7 +192,13 @@ impl Checker<'_> {
         Ok(out)
     }
 
-    fn check_any(&self, schema: &Map<String, Value>, instance: &Value, at: &str, out: &mut Vec<Failure>) {
+    fn check_any(
+        &self,
+        schema: &Map<String, Value>,
+        instance: &Value,
+        at: &str,
+        out: &mut Vec<Failure>,
+    ) {
         let wanted: Vec<&str> = match schema.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
@@ -223,7 +229,10 @@ impl Checker<'_> {
         if let Some(constant) = schema.get("const")
             && !equal(constant, instance)
         {
-            out.push(Failure::new(at, format!("value must be {}", display(constant))));
+            out.push(Failure::new(
+                at,
+                format!("value must be {}", display(constant)),
+            ));
         }
     }
 
@@ -252,7 +261,9 @@ impl Checker<'_> {
         // (2020-12) or `additionalItems`.
         let (positional, rest) = match (schema.get("prefixItems"), schema.get("items")) {
             (Some(Value::Array(prefix)), rest) => (prefix.as_slice(), rest),
-            (None, Some(Value::Array(prefix))) => (prefix.as_slice(), schema.get("additionalItems")),
+            (None, Some(Value::Array(prefix))) => {
+                (prefix.as_slice(), schema.get("additionalItems"))
+            }
             (_, rest) => (&[][..], rest),
         };
         for (index, item) in items.iter().enumerate() {
@@ -297,8 +308,12 @@ impl Checker<'_> {
         out: &mut Vec<Failure>,
     ) -> Result<(), SchemaError> {
         let count = map.len() as f64;
-        bound(schema, "minProperties", count, at, out, |got, want| got < want);
-        bound(schema, "maxProperties", count, at, out, |got, want| got > want);
+        bound(schema, "minProperties", count, at, out, |got, want| {
+            got < want
+        });
+        bound(schema, "maxProperties", count, at, out, |got, want| {
+            got > want
+        });
         if let Some(Value::Array(required)) = schema.get("required") {
             let missing: Vec<&str> = required
                 .iter()
@@ -307,7 +322,10 @@ impl Checker<'_> {
                 .collect();
             match missing.len() {
                 0 => {}
-                1 => out.push(Failure::new(at, format!("missing property '{}'", missing[0]))),
+                1 => out.push(Failure::new(
+                    at,
+                    format!("missing property '{}'", missing[0]),
+                )),
                 _ => out.push(Failure::new(
                     at,
                     format!("missing properties {}", quoted_list(missing.into_iter())),
@@ -339,9 +357,12 @@ impl Checker<'_> {
                             ));
                         }
                     }
-                    subschema => {
-                        out.extend(self.errors(subschema, &Value::Object(map.clone()), at, depth + 1)?)
-                    }
+                    subschema => out.extend(self.errors(
+                        subschema,
+                        &Value::Object(map.clone()),
+                        at,
+                        depth + 1,
+                    )?),
                 }
             }
         }
@@ -511,7 +532,11 @@ fn check_number(schema: &Map<String, Value>, value: f64, at: &str, out: &mut Vec
             if value <= want {
                 out.push(Failure::new(
                     at,
-                    format!("exclusiveMinimum: got {}, want {}", number(value), number(want)),
+                    format!(
+                        "exclusiveMinimum: got {}, want {}",
+                        number(value),
+                        number(want)
+                    ),
                 ));
             }
         } else if value < want {
@@ -526,7 +551,11 @@ fn check_number(schema: &Map<String, Value>, value: f64, at: &str, out: &mut Vec
             if value >= want {
                 out.push(Failure::new(
                     at,
-                    format!("exclusiveMaximum: got {}, want {}", number(value), number(want)),
+                    format!(
+                        "exclusiveMaximum: got {}, want {}",
+                        number(value),
+                        number(want)
+                    ),
                 ));
             }
         } else if value > want {
@@ -536,8 +565,12 @@ fn check_number(schema: &Map<String, Value>, value: f64, at: &str, out: &mut Vec
             ));
         }
     }
-    bound(schema, "exclusiveMinimum", value, at, out, |got, want| got <= want);
-    bound(schema, "exclusiveMaximum", value, at, out, |got, want| got >= want);
+    bound(schema, "exclusiveMinimum", value, at, out, |got, want| {
+        got <= want
+    });
+    bound(schema, "exclusiveMaximum", value, at, out, |got, want| {
+        got >= want
+    });
     if let Some(divisor) = schema.get("multipleOf").and_then(Value::as_f64)
         && divisor > 0.0
     {
@@ -545,7 +578,11 @@ fn check_number(schema: &Map<String, Value>, value: f64, at: &str, out: &mut Vec
         if (quotient - quotient.round()).abs() > 1e-9 {
             out.push(Failure::new(
                 at,
-                format!("multipleOf: got {}, want {}", number(value), number(divisor)),
+                format!(
+                    "multipleOf: got {}, want {}",
+                    number(value),
+                    number(divisor)
+                ),
             ));
         }
     }
@@ -634,7 +671,8 @@ mod tests {
 
     #[test]
     fn valid_values_pass_and_integral_floats_are_integers() {
-        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 2}}});
+        let schema =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 2}}});
         assert!(validate(&schema, &json!({"n": 4.0})).unwrap().is_empty());
         assert!(validate(&json!(true), &json!(1)).unwrap().is_empty());
         assert_eq!(lines(json!(false), json!(1)), "- at '': false schema\n");
@@ -643,10 +681,25 @@ mod tests {
     #[test]
     fn remote_and_dangling_references_are_refused_clearly() {
         let remote = json!({"$ref": "https://example.com/schema.json"});
-        assert!(validate(&remote, &json!({})).unwrap_err().0.contains("only references within"));
+        assert!(
+            validate(&remote, &json!({}))
+                .unwrap_err()
+                .0
+                .contains("only references within")
+        );
         let dangling = json!({"$ref": "#/definitions/none"});
-        assert!(validate(&dangling, &json!({})).unwrap_err().0.contains("points at nothing"));
+        assert!(
+            validate(&dangling, &json!({}))
+                .unwrap_err()
+                .0
+                .contains("points at nothing")
+        );
         let looping = json!({"$ref": "#"});
-        assert!(validate(&looping, &json!({})).unwrap_err().0.contains("deeper than"));
+        assert!(
+            validate(&looping, &json!({}))
+                .unwrap_err()
+                .0
+                .contains("deeper than")
+        );
     }
 }

@@ -268,7 +268,11 @@ mod tests {
         import_values(&mut tree);
         let values = Value::map(coalesce(&tree, Map::new()));
         assert_eq!(values.get("exported"), Some(Value::string("yes-string")));
-        assert_eq!(values.get("kept"), Some(Value::Int(1)), "the parent's own value wins");
+        assert_eq!(
+            values.get("kept"),
+            Some(Value::Int(1)),
+            "the parent's own value wins"
+        );
         let mine = values.get("myimports").unwrap();
         assert_eq!(mine.get("own"), Some(Value::string("parent")));
         assert_eq!(mine.get("shared"), Some(Value::string("parent")));

@@ -216,6 +216,14 @@ pub fn register(table: &mut FunctionTable) {
         arity("typeIs", &a, 2)?;
         Ok(Value::Bool(string_arg(&a, 0)? == a[1].type_name()))
     });
+    table.insert("typeIsLike", |_, a| {
+        arity("typeIsLike", &a, 2)?;
+        let target = string_arg(&a, 0)?;
+        let actual = a[1].type_name();
+        Ok(Value::Bool(
+            actual == target || actual == format!("*{target}"),
+        ))
+    });
     table.insert("kindOf", |_, a| {
         arity("kindOf", &a, 1)?;
         Ok(Value::string(a[0].kind_name()))

@@ -1,6 +1,6 @@
 //! Serialization and hashing: Helm's `toYaml`/`fromYaml`/`toJson`/`fromJson` (with their habit of returning
-//! errors inside the result), Sprig's `toPrettyJson`/`toRawJson`, `b64enc`/`b64dec`, `sha256sum` and
-//! `adler32sum`.
+//! errors inside the result), `toYamlPretty`, Sprig's `toPrettyJson`/`toRawJson`, `b64enc`/`b64dec`,
+//! `b32enc`/`b32dec`, `sha1sum`, `sha256sum` and `adler32sum`.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -9,12 +9,18 @@ use sha2::{Digest, Sha256};
 use super::{arity, string_arg};
 use crate::json::{Layout, from_json, to_json};
 use crate::template::{FunctionTable, Map, Value};
-use crate::yaml::{json_numbers, parse_document, to_yaml};
+use crate::yaml::{Sequences, json_numbers, parse_document, to_yaml, to_yaml_with};
 
 pub fn register(table: &mut FunctionTable) {
     table.insert("toYaml", |b, a| {
         arity("toYaml", &a, 1)?;
         let text = to_yaml(&a[0]);
+        b.charge((text.len() / 64) as u64)?;
+        Ok(Value::string(text.strip_suffix('\n').unwrap_or(&text)))
+    });
+    table.insert("toYamlPretty", |b, a| {
+        arity("toYamlPretty", &a, 1)?;
+        let text = to_yaml_with(&a[0], Sequences::Indented);
         b.charge((text.len() / 64) as u64)?;
         Ok(Value::string(text.strip_suffix('\n').unwrap_or(&text)))
     });
@@ -94,13 +100,24 @@ pub fn register(table: &mut FunctionTable) {
         arity("sha256sum", &a, 1)?;
         let input = string_arg(&a, 0)?;
         b.charge((input.len() / 64) as u64)?;
-        let digest = Sha256::digest(input.as_bytes());
-        Ok(Value::string(
-            digest
-                .iter()
-                .map(|byte| format!("{byte:02x}"))
-                .collect::<String>(),
-        ))
+        Ok(Value::string(hex(&Sha256::digest(input.as_bytes()))))
+    });
+    table.insert("sha1sum", |b, a| {
+        arity("sha1sum", &a, 1)?;
+        let input = string_arg(&a, 0)?;
+        b.charge((input.len() / 64) as u64)?;
+        Ok(Value::string(hex(&sha1::Sha1::digest(input.as_bytes()))))
+    });
+    table.insert("b32enc", |_, a| {
+        arity("b32enc", &a, 1)?;
+        Ok(Value::string(base32_encode(string_arg(&a, 0)?.as_bytes())))
+    });
+    table.insert("b32dec", |_, a| {
+        arity("b32dec", &a, 1)?;
+        Ok(Value::string(match base32_decode(string_arg(&a, 0)?) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(offset) => format!("illegal base32 data at input byte {offset}"),
+        }))
     });
     table.insert("adler32sum", |_, a| {
         arity("adler32sum", &a, 1)?;
@@ -137,6 +154,66 @@ fn error_map(message: String) -> Value {
     let mut map = Map::new();
     map.insert("Error".into(), Value::string(message));
     Value::map(map)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+const BASE32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/// Go's `base32.StdEncoding`: RFC 4648 with `=` padding.
+fn base32_encode(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.chunks(5) {
+        let mut block = [0u8; 5];
+        block[..chunk.len()].copy_from_slice(chunk);
+        let bits = block.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        let symbols = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            if i < symbols {
+                out.push(char::from(BASE32[((bits >> (35 - 5 * i)) & 31) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Decodes [`base32_encode`]'s form; the offset of the first bad byte on failure.
+fn base32_decode(text: &str) -> Result<Vec<u8>, usize> {
+    let clean: Vec<u8> = text
+        .bytes()
+        .filter(|b| *b != b'\n' && *b != b'\r')
+        .collect();
+    if !clean.len().is_multiple_of(8) {
+        return Err(clean.len() / 8 * 8);
+    }
+    let mut out = Vec::new();
+    for (block_index, block) in clean.chunks(8).enumerate() {
+        let data_len = block.iter().position(|b| *b == b'=').unwrap_or(8);
+        if block[data_len..].iter().any(|b| *b != b'=') || !matches!(data_len, 2 | 4 | 5 | 7 | 8) {
+            return Err(block_index * 8 + data_len);
+        }
+        let mut bits = 0u64;
+        for (i, byte) in block.iter().enumerate() {
+            let value = if i < data_len {
+                BASE32
+                    .iter()
+                    .position(|c| c == byte)
+                    .ok_or(block_index * 8 + i)? as u64
+            } else {
+                0
+            };
+            bits = (bits << 5) | value;
+        }
+        let bytes = data_len * 5 / 8;
+        for i in 0..bytes {
+            out.push(((bits >> (32 - 8 * i)) & 0xff) as u8);
+        }
+    }
+    Ok(out)
 }
 
 fn adler32(bytes: &[u8]) -> u32 {
@@ -179,5 +256,20 @@ mod tests {
             ))
         );
         assert_eq!(call("adler32sum", vec![s("Wikipedia")]), Ok(s("300286872")));
+        assert_eq!(
+            call("sha1sum", vec![s("hello world")]),
+            Ok(s("2aae6c35c94fcfb415dbe95f408b9ce91ee846ed"))
+        );
+        assert_eq!(
+            call("b32enc", vec![s("hello world")]),
+            Ok(s("NBSWY3DPEB3W64TMMQ======"))
+        );
+        for text in ["", "f", "fo", "foo", "foob", "fooba", "foobar"] {
+            let encoded = call("b32enc", vec![s(text)]).unwrap();
+            assert_eq!(call("b32dec", vec![encoded]), Ok(s(text)));
+        }
+        assert!(
+            crate::funcs::strval(&call("b32dec", vec![s("NBSW!===")]).unwrap()).contains("illegal")
+        );
     }
 }

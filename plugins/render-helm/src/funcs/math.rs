@@ -88,6 +88,12 @@ pub fn register(table: &mut FunctionTable) {
         arity("float64", &a, 1)?;
         Ok(Value::Float(to_f64(&a[0])))
     });
+    table.insert("toDecimal", |_, a| {
+        arity("toDecimal", &a, 1)?;
+        Ok(Value::Int(
+            i64::from_str_radix(&super::strval(&a[0]), 8).unwrap_or(0),
+        ))
+    });
     table.insert("atoi", |_, a| {
         arity("atoi", &a, 1)?;
         Ok(Value::Int(string_arg(&a, 0)?.parse().unwrap_or(0)))

@@ -1,14 +1,19 @@
-//! The functions templates call: Go's builtins, the Sprig functions charts use, and Helm's own (`toYaml`,
-//! `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
+//! The functions templates call: Go's builtins, Sprig's (all but those that need the clock, randomness, keys or
+//! the network), and Helm's own (`toYaml`, `toToml`, `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
 
 mod collections;
 mod convert;
+mod duration;
 mod encoding;
 mod go;
 mod helm;
 mod math;
+mod paths;
 pub mod semver;
 mod strings;
+mod text;
+mod toml;
+mod url;
 
 pub use convert::{strval, to_f64, to_i64};
 
@@ -24,8 +29,59 @@ pub fn table() -> FunctionTable {
     encoding::register(&mut table);
     semver::register(&mut table);
     helm::register(&mut table);
+    paths::register(&mut table);
+    text::register(&mut table);
+    duration::register(&mut table);
+    url::register(&mut table);
+    toml::register(&mut table);
+    must_variants(&mut table);
     unsupported(&mut table);
     table
+}
+
+/// Sprig's `must*` functions: the same function, failing the render where the plain one would (in Go the plain
+/// one panics, which the template engine turns into the same error).
+fn must_variants(table: &mut FunctionTable) {
+    const PAIRS: [(&str, &str); 24] = [
+        ("mustAppend", "append"),
+        ("mustPush", "push"),
+        ("mustPrepend", "prepend"),
+        ("mustFirst", "first"),
+        ("mustRest", "rest"),
+        ("mustLast", "last"),
+        ("mustInitial", "initial"),
+        ("mustReverse", "reverse"),
+        ("mustUniq", "uniq"),
+        ("mustWithout", "without"),
+        ("mustHas", "has"),
+        ("mustSlice", "slice"),
+        ("mustCompact", "compact"),
+        ("mustChunk", "chunk"),
+        ("mustDeepCopy", "deepCopy"),
+        ("mustMerge", "merge"),
+        ("mustMergeOverwrite", "mergeOverwrite"),
+        ("mustToPrettyJson", "toPrettyJson"),
+        ("mustToRawJson", "toRawJson"),
+        ("mustRegexMatch", "regexMatch"),
+        ("mustRegexFindAll", "regexFindAll"),
+        ("mustRegexFind", "regexFind"),
+        ("mustRegexReplaceAll", "regexReplaceAll"),
+        ("mustRegexReplaceAllLiteral", "regexReplaceAllLiteral"),
+    ];
+    for (must, plain) in PAIRS {
+        if let Some(function) = table.get(plain).copied() {
+            table.insert(must, function);
+        }
+    }
+    for (must, plain) in [("mustRegexSplit", "regexSplit"), ("mustToToml", "toToml")] {
+        if let Some(function) = table.get(plain).copied() {
+            table.insert(must, function);
+        }
+    }
+    table.insert("mustFromJson", |_, a| {
+        arity("mustFromJson", &a, 1)?;
+        crate::json::from_json(string_arg(&a, 0)?)
+    });
 }
 
 /// Fails unless there are exactly `want` arguments (Go's wording).
@@ -96,10 +152,10 @@ pub(crate) fn is_empty(value: &Value) -> bool {
     !value.is_truthy()
 }
 
-/// Functions that depend on the clock, randomness or key generation: refused, because a render must be
-/// reproducible.
+/// Functions that depend on the clock, randomness, key generation or the network: refused, because a render must
+/// be reproducible and never leaves its sandbox. (`env` and `expandenv` are not defined at all, as in Helm.)
 fn unsupported(table: &mut FunctionTable) {
-    let names: [&'static str; 16] = [
+    let names: [&'static str; 36] = [
         "now",
         "date",
         "dateInZone",
@@ -116,10 +172,32 @@ fn unsupported(table: &mut FunctionTable) {
         "genSelfSignedCert",
         "genSignedCert",
         "derivePassword",
+        "ago",
+        "toDate",
+        "mustToDate",
+        "htmlDate",
+        "htmlDateInZone",
+        "dateModify",
+        "mustDateModify",
+        "date_modify",
+        "date_in_zone",
+        "must_date_modify",
+        "shuffle",
+        "bcrypt",
+        "htpasswd",
+        "encryptAES",
+        "decryptAES",
+        "buildCustomCert",
+        "genCAWithKey",
+        "genSelfSignedCertWithKey",
+        "genSignedCertWithKey",
+        "getHostByName",
     ];
     for name in names {
         table.insert(name, |_, _| {
-            Err("not supported: the function is not deterministic, and a Weft render must be reproducible".into())
+            Err("not supported: the function depends on the clock, randomness, keys or the network, and a Weft \
+                 render must be reproducible"
+                .into())
         });
     }
 }

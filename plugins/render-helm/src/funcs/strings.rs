@@ -25,6 +25,43 @@ pub fn register(table: &mut FunctionTable) {
             s.chars().filter(|c| !c.is_whitespace()).collect()
         })
     });
+    table.insert("trimall", |_, a| {
+        arity("trimall", &a, 2)?;
+        let cutset: Vec<char> = string_arg(&a, 0)?.chars().collect();
+        Ok(Value::string(
+            string_arg(&a, 1)?.trim_matches(cutset.as_slice()),
+        ))
+    });
+    table.insert("hello", |_, a| {
+        arity("hello", &a, 0)?;
+        Ok(Value::string("Hello!"))
+    });
+    table.insert("regexSplit", |_, a| {
+        arity("regexSplit", &a, 3)?;
+        let pattern = compile(string_arg(&a, 0)?)?;
+        let text = string_arg(&a, 1)?;
+        let limit = int_arg(&a, 2)?;
+        Ok(Value::list(
+            regex_split(&pattern, text, limit)
+                .into_iter()
+                .map(Value::string)
+                .collect(),
+        ))
+    });
+    table.insert("regexQuoteMeta", |_, a| {
+        arity("regexQuoteMeta", &a, 1)?;
+        // Go's `regexp.QuoteMeta`: only these are escaped (the regex crate's `escape` also escapes `-`, `#`, ...).
+        Ok(Value::string(string_arg(&a, 0)?.chars().fold(
+            String::new(),
+            |mut out, c| {
+                if "\\.+*?()|[]{}^$".contains(c) {
+                    out.push('\\');
+                }
+                out.push(c);
+                out
+            },
+        )))
+    });
     table.insert("trimAll", |_, a| {
         arity("trimAll", &a, 2)?;
         let cutset: Vec<char> = string_arg(&a, 0)?.chars().collect();
@@ -213,26 +250,38 @@ pub fn register(table: &mut FunctionTable) {
                 .into_owned(),
         ))
     });
-    table.insert("regexSplit", |_, a| {
-        arity("regexSplit", &a, 3)?;
-        let regex = compile(string_arg(&a, 0)?)?;
-        let limit = int_arg(&a, 2)?;
-        let text = string_arg(&a, 1)?;
-        let parts: Vec<Value> = if limit < 0 {
-            regex.split(text).map(Value::string).collect()
-        } else {
-            regex
-                .splitn(text, limit as usize)
-                .map(Value::string)
-                .collect()
-        };
-        Ok(Value::list(parts))
-    });
 }
 
 fn one_string(name: &str, args: &[Value], f: impl Fn(&str) -> String) -> Result<Value, String> {
     arity(name, args, 1)?;
     Ok(Value::string(f(string_arg(args, 0)?)))
+}
+
+/// Go's `Regexp.Split`: `limit` > 0 gives at most that many parts, 0 none, < 0 all; a match ending at the start
+/// makes no part, and nothing follows a match that ends the text.
+fn regex_split(pattern: &Regex, text: &str, limit: i64) -> Vec<String> {
+    if limit == 0 {
+        return Vec::new();
+    }
+    if !pattern.as_str().is_empty() && text.is_empty() {
+        return vec![String::new()];
+    }
+    let mut parts = Vec::new();
+    let (mut beginning, mut end) = (0, 0);
+    for found in pattern.find_iter(text) {
+        if limit > 0 && parts.len() as i64 == limit - 1 {
+            break;
+        }
+        end = found.start();
+        if found.end() != 0 {
+            parts.push(text[beginning..end].to_string());
+        }
+        beginning = found.end();
+    }
+    if end != text.len() {
+        parts.push(text[beginning..].to_string());
+    }
+    parts
 }
 
 fn compile(pattern: &str) -> Result<Regex, String> {

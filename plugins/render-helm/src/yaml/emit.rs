@@ -8,15 +8,30 @@ use crate::template::format::{format_float_g, format_float_json};
 /// go-yaml's preferred line width.
 const BEST_WIDTH: usize = 80;
 
+/// Where a sequence that is a map's value starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sequences {
+    /// Flush with its key (go-yaml v2, `toYaml`).
+    Flush,
+    /// Two spaces in from its key (go-yaml v3 with an indent of 2, `toYamlPretty`).
+    Indented,
+}
+
 /// YAML text for a value, ending in a newline (Helm's `toYaml` trims that newline itself).
 pub fn to_yaml(value: &Value) -> String {
+    to_yaml_with(value, Sequences::Flush)
+}
+
+/// YAML text for a value with sequences laid out as `sequences` says.
+pub fn to_yaml_with(value: &Value, sequences: Sequences) -> String {
     let mut out = String::new();
     let value = plain_data(value);
+    let style = sequences;
     match &value {
         Value::Map(_) if value.is_truthy() => {
-            write_map(&mut out, &sorted_entries(&value), 0, false)
+            write_map(&mut out, &sorted_entries(&value), 0, false, style)
         }
-        Value::List(items) if !items.is_empty() => write_list(&mut out, items, 0, false),
+        Value::List(items) if !items.is_empty() => write_list(&mut out, items, 0, false, style),
         scalar => {
             write_scalar(&mut out, scalar, 0, false);
             out.push('\n');
@@ -112,26 +127,36 @@ fn indent(out: &mut String, width: usize) {
     out.extend(std::iter::repeat_n(' ', width));
 }
 
-fn write_map(out: &mut String, entries: &[(String, Value)], level: usize, inline_first: bool) {
+fn write_map(
+    out: &mut String,
+    entries: &[(String, Value)],
+    level: usize,
+    inline_first: bool,
+    style: Sequences,
+) {
     for (i, (key, value)) in entries.iter().enumerate() {
         if i > 0 || !inline_first {
             indent(out, level);
         }
         write_string(out, key, level, true);
         out.push(':');
-        write_value_after_key(out, value, level);
+        write_value_after_key(out, value, level, style);
     }
 }
 
-fn write_value_after_key(out: &mut String, value: &Value, level: usize) {
+fn write_value_after_key(out: &mut String, value: &Value, level: usize, style: Sequences) {
     match value {
         Value::Map(_) if value.is_truthy() => {
             out.push('\n');
-            write_map(out, &sorted_entries(value), level + 2, false);
+            write_map(out, &sorted_entries(value), level + 2, false, style);
         }
         Value::List(items) if !items.is_empty() => {
             out.push('\n');
-            write_list(out, items, level, false);
+            let level = match style {
+                Sequences::Flush => level,
+                Sequences::Indented => level + 2,
+            };
+            write_list(out, items, level, false, style);
         }
         scalar => {
             out.push(' ');
@@ -141,7 +166,13 @@ fn write_value_after_key(out: &mut String, value: &Value, level: usize) {
     }
 }
 
-fn write_list(out: &mut String, items: &[Value], level: usize, inline_first: bool) {
+fn write_list(
+    out: &mut String,
+    items: &[Value],
+    level: usize,
+    inline_first: bool,
+    style: Sequences,
+) {
     for (i, item) in items.iter().enumerate() {
         if i > 0 || !inline_first {
             indent(out, level);
@@ -149,9 +180,11 @@ fn write_list(out: &mut String, items: &[Value], level: usize, inline_first: boo
         out.push_str("- ");
         match item {
             Value::Map(_) if item.is_truthy() => {
-                write_map(out, &sorted_entries(item), level + 2, true)
+                write_map(out, &sorted_entries(item), level + 2, true, style)
             }
-            Value::List(inner) if !inner.is_empty() => write_list(out, inner, level + 2, true),
+            Value::List(inner) if !inner.is_empty() => {
+                write_list(out, inner, level + 2, true, style)
+            }
             scalar => {
                 write_scalar(out, scalar, level + 2, false);
                 out.push('\n');

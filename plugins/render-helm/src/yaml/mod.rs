@@ -3,5 +3,5 @@
 pub mod emit;
 pub mod parse;
 
-pub use emit::to_yaml;
+pub use emit::{Sequences, to_yaml, to_yaml_with};
 pub use parse::{YamlError, json_numbers, parse_document, parse_documents};
