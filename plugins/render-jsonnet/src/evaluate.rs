@@ -20,7 +20,11 @@ pub fn evaluate(
     let arena = Arena::new();
     let mut program = Program::new(&arena);
     program.set_max_stack(options.max_stack);
-    let mut loader = Loader::new(source, SearchPath::new(&options.jpath));
+    let ancestors = crate::imports::ancestors(source);
+    let root = ancestors.last().cloned().unwrap_or_default();
+    let project = crate::imports::project_root(source, &ancestors);
+    let search = SearchPath::new(&options.jpath, &options.libs, &root, project.as_deref());
+    let mut loader = Loader::new(source, search);
 
     for (name, input) in ext_vars {
         let thunk = input_thunk(&mut program, &mut loader, &format!("extCode.{name}"), input)?;
@@ -102,7 +106,11 @@ mod tests {
                 .ok_or_else(|| SourceError::NotFound(path.to_string()))
         }
 
-        fn list_dir(&self, _path: &str) -> Result<Vec<DirEntry>, SourceError> {
+        fn list_dir(&self, path: &str) -> Result<Vec<DirEntry>, SourceError> {
+            // The app's directory is the repository's root here.
+            if path.starts_with("..") {
+                return Err(SourceError::NotAllowed(path.to_string()));
+            }
             Ok(Vec::new())
         }
     }
@@ -134,6 +142,7 @@ mod tests {
         assert_eq!(
             *reads,
             [
+                "jsonnetfile.json",
                 "main.jsonnet",
                 "a.libsonnet",
                 "lib/a.libsonnet",

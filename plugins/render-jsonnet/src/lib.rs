@@ -5,8 +5,9 @@
 //!
 //! | key | value | default |
 //! | --- | --- | --- |
-//! | `main` | the file evaluated, relative to the app root | `main.jsonnet` |
-//! | `jpath` | extra import directories, relative to the app root (comma-separated, may repeat) | none |
+//! | `main` | the file evaluated, relative to the app's directory | `main.jsonnet` |
+//! | `jpath` | extra import directories, relative to the app's directory (comma-separated, may repeat) | none |
+//! | `libs` | import directories relative to the repository's root (Argo CD's `libs`; comma-separated) | none |
 //! | `extVar.<name>` | external variable `<name>` as a string (`std.extVar("<name>")`) | |
 //! | `extCode.<name>` | external variable `<name>` as Jsonnet code | |
 //! | `tla.<name>` | top-level argument `<name>` as a string | |
@@ -24,9 +25,12 @@
 //! # Imports
 //!
 //! `import`, `importstr` and `importbin` paths are looked up next to the importing file, then in each `jpath`
-//! directory, then `lib/`, then `vendor/`, then the app root; the first that exists wins (so `lib/` shadows
-//! `vendor/`, as in Tanka). Only the app's tree is readable: an absolute path, or one that climbs out of the root,
-//! fails with a `not allowed` error naming the import and where it is.
+//! directory, each `libs` directory, the app's `lib/` and `vendor/`, the project's `lib/` and `vendor/` (the
+//! nearest directory at or above the app's that holds `jsonnetfile.json`, so a jsonnet-bundler tree vendored at
+//! the repository's root is found from any environment below it), then the app's directory; the first that exists
+//! wins (so `lib/` shadows `vendor/`, as in Tanka). Imports may climb above the app's directory (`../../lib/x`);
+//! the repository is the boundary: an absolute path, or one that leaves the repository, fails with a `not allowed`
+//! error naming the import and where it is.
 //!
 //! # Output
 //!
@@ -42,13 +46,13 @@
 //! call-stack depth instead (`maxStack`, default 500: every nested function call, field and array element being
 //! evaluated counts), which stops runaway recursion, the usual runaway template, with a clear error naming the
 //! recursive function. A program that is slow without being deep (an exponential `f(n-1) + f(n-1)`, or
-//! `std.range(1, 1e9)`) is stopped only by the host's deadline and memory limit.
+//! `std.range(1, 1e9)`) is stopped by the host's step budget: renderers run fuel-metered, so such a render fails
+//! with `OutOfSteps` the same way on every machine, well before the deadline.
 //!
 //! # Where this differs from Argo CD, on purpose
 //!
 //! - Argo CD evaluates every `*.jsonnet` file of a directory app; this renderer evaluates one entry point.
-//! - Argo CD's `libs` are relative to the repository root; `jpath` is relative to the app root, which is all a
-//!   renderer can read, and `lib/` and `vendor/` are searched without being named.
+//! - `lib/` and `vendor/` (the app's and the project's) are searched without being named.
 //! - Argo CD accepts one object or a flat array; nested arrays and objects of objects are accepted here too.
 
 mod diagnostics;

@@ -25,8 +25,11 @@ pub enum Input {
 pub struct JsonnetOptions {
     /// The file evaluated, relative to the app root.
     pub main: String,
-    /// Extra import directories, relative to the app root, searched before `lib/` and `vendor/`.
+    /// Extra import directories, relative to the app's directory (they may climb to the repository's root),
+    /// searched first.
     pub jpath: Vec<String>,
+    /// Import directories relative to the repository's root (Argo CD's `libs`), searched after `jpath`.
+    pub libs: Vec<String>,
     /// External variables (`std.extVar`), one per name, in the order first given.
     pub ext_vars: Vec<(String, Input)>,
     /// Top-level arguments, passed by name when the program evaluates to a function.
@@ -40,6 +43,7 @@ impl Default for JsonnetOptions {
         JsonnetOptions {
             main: DEFAULT_MAIN.to_string(),
             jpath: Vec::new(),
+            libs: Vec::new(),
             ext_vars: Vec::new(),
             tlas: Vec::new(),
             max_stack: DEFAULT_MAX_STACK,
@@ -57,7 +61,19 @@ impl JsonnetOptions {
                 "main" => options.main = tree_path(key, value)?,
                 "jpath" => {
                     for dir in value.split(',').map(str::trim).filter(|d| !d.is_empty()) {
-                        options.jpath.push(tree_path(key, dir)?);
+                        options.jpath.push(search_dir(key, dir)?);
+                    }
+                }
+                "libs" => {
+                    for dir in value.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+                        let dir = search_dir(key, dir)?;
+                        if dir.starts_with("..") {
+                            return Err(format!(
+                                "not allowed: parameter `libs` = {dir:?} climbs above the repository's root \
+                                 (libs are relative to it)"
+                            ));
+                        }
+                        options.libs.push(dir);
                     }
                 }
                 "maxStack" => options.max_stack = parse_max_stack(value)?,
@@ -89,7 +105,14 @@ fn set(list: &mut Vec<(String, Input)>, name: &str, input: Input) {
     }
 }
 
-/// A path parameter, normalized; it may not leave the app root.
+/// A search directory: relative, cleaned; it may climb above the app's directory (the host refuses what leaves the
+/// repository).
+fn search_dir(key: &str, value: &str) -> Result<String, String> {
+    weft_sdk::source::clean(value.trim())
+        .ok_or_else(|| format!("not allowed: parameter `{key}` = {value:?} is not a relative path"))
+}
+
+/// A path parameter, normalized; it may not leave the app's directory.
 fn tree_path(key: &str, value: &str) -> Result<String, String> {
     match normalize(value.trim()) {
         Some(path) if !path.is_empty() || key == "jpath" => Ok(path),
@@ -111,7 +134,7 @@ fn parse_max_stack(value: &str) -> Result<usize, String> {
 
 fn unknown(key: &str) -> String {
     format!(
-        "unknown parameter `{key}`: the jsonnet renderer takes `main`, `jpath`, `maxStack`, `extVar.<name>`, \
+        "unknown parameter `{key}`: the jsonnet renderer takes `main`, `jpath`, `libs`, `maxStack`, `extVar.<name>`, \
          `extCode.<name>`, `tla.<name>` and `tlaCode.<name>`"
     )
 }
@@ -169,11 +192,12 @@ mod tests {
     }
 
     #[test]
-    fn paths_may_not_leave_the_root() {
+    fn paths_may_not_leave_their_boundaries() {
         for (key, value) in [
             ("main", "../x.jsonnet"),
             ("main", "/etc/passwd"),
-            ("jpath", "lib,../.."),
+            ("jpath", "lib,/usr/share/jsonnet"),
+            ("libs", "../vendor"),
         ] {
             let err = JsonnetOptions::from_parameters(&params(&[(key, value)])).unwrap_err();
             assert!(err.starts_with("not allowed:"), "{err}");
