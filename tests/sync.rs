@@ -816,3 +816,34 @@ async fn a_rotated_secret_changes_the_fingerprint_and_rolls_the_workload() {
     assert_ne!(before, after);
     assert!(!after.contains("cm90YXRlZA") && !before.contains(PLANTED_SECRET));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_helm_chart_rendered_for_the_cluster_sees_its_version_and_the_apis_it_serves() {
+    let mut world = World::new().await;
+    world.app.app_type = "helm".into();
+    world.repo.commit(&[
+        (
+            "Chart.yaml",
+            "apiVersion: v2\nname: capabilities\nversion: 0.1.0\n".to_string(),
+        ),
+        (
+            "templates/facts.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: facts\ndata:\n\
+             \x20 kubeVersion: {{ .Capabilities.KubeVersion.Version | quote }}\n\
+             \x20 deployments: {{ .Capabilities.APIVersions.Has \"apps/v1/Deployment\" | quote }}\n\
+             \x20 widgets: {{ .Capabilities.APIVersions.Has \"example.com/v1/Widget\" | quote }}\n"
+                .to_string(),
+        ),
+    ]);
+    world.sync().await;
+    let facts = world.config_maps().get("facts").await.unwrap();
+    let data = facts.data.unwrap_or_default();
+    let served = world.sim.client().apiserver_version().await.unwrap();
+    assert_eq!(data["kubeVersion"], served.git_version);
+    assert_ne!(
+        served.git_version, "v1.36.0",
+        "the simulator must report a version other than the Helm renderer's default, or this proves nothing"
+    );
+    assert_eq!(data["deployments"], "true");
+    assert_eq!(data["widgets"], "false");
+}

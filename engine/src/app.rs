@@ -494,6 +494,7 @@ impl AppSpec {
             release: Some(self.release.clone().unwrap_or_else(|| self.name.clone())),
             parameters,
             values: self.values.clone(),
+            cluster: None,
         }
     }
 }

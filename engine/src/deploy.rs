@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::app::AppSpec;
 use crate::build::{AppBuild, BuildReport, Builds, StreamSink};
-use crate::cluster::{Applier, KindCatalog, LiveCache};
+use crate::cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
 use crate::health::{AssessOptions, HealthAssessor};
 use crate::logs::LogStore;
 use crate::plugin::PluginHost;
@@ -133,6 +133,9 @@ pub struct Deployer {
     pipeline: Arc<RenderPipeline>,
     syncer: Syncer,
     builds: Option<(Builds, LogStore)>,
+    /// What the destination cluster serves, for renderers that adapt to it; `None` renders without (as
+    /// `helm template` does).
+    cluster_facts: Option<ClusterFactsReader>,
 }
 
 impl Deployer {
@@ -142,7 +145,15 @@ impl Deployer {
             pipeline,
             syncer,
             builds: None,
+            cluster_facts: None,
         }
+    }
+
+    /// Renders for the cluster `reader` reads: every render carries its version and served APIs (Helm's
+    /// `.Capabilities`), and fails when they cannot be read.
+    pub fn with_cluster_facts(mut self, reader: ClusterFactsReader) -> Self {
+        self.cluster_facts = Some(reader);
+        self
     }
 
     /// Builds the images of apps with `[app.build]` before rendering them, writing each build's attempts to its
@@ -171,11 +182,13 @@ impl Deployer {
             AssessOptions::default(),
         ));
         let pipeline = Arc::new(RenderPipeline::new(host, registry, git, render_cache));
+        let facts = ClusterFactsReader::new(client.clone(), catalog.clone());
         let comparer = Comparer::new(client, Arc::new(catalog), live.clone(), applier.clone());
         Deployer::new(
             pipeline,
             Syncer::new(comparer, applier, live, assessor, logs),
         )
+        .with_cluster_facts(facts)
     }
 
     /// The syncer.
@@ -228,6 +241,14 @@ impl Deployer {
             message: e.to_string(),
         })?;
         let mut request = app.render_request();
+        if let Some(reader) = &self.cluster_facts {
+            request.cluster = Some(
+                reader
+                    .read()
+                    .await
+                    .map_err(|e| RenderFailure::ClusterFacts(e.to_string()))?,
+            );
+        }
         if let (Some(build), Some(image)) = (&app.build, image) {
             request
                 .parameters

@@ -82,8 +82,9 @@ mod health_glue {
 #[cfg(feature = "renderer")]
 mod render_glue {
     use crate::bindings::renderer::exports::weft::plugin::render as wit;
+    use crate::bindings::renderer::weft::plugin::cluster as host_cluster;
     use crate::bindings::renderer::weft::plugin::source as host;
-    use crate::render::{RenderRequest, Renderer};
+    use crate::render::{ClusterFacts, RenderRequest, Renderer};
     use crate::source::{DirEntry, EntryKind, Source, SourceError};
 
     crate::source::host_source_adapter!();
@@ -99,6 +100,10 @@ mod render_glue {
             release: request.release,
             parameters: request.parameters,
             values: request.values,
+            cluster: host_cluster::facts().map(|facts| ClusterFacts {
+                kube_version: facts.kube_version,
+                api_versions: facts.api_versions,
+            }),
         };
         match R::render(&request, &HostSource) {
             Ok(output) => Ok(wit::RenderOutput {

@@ -17,6 +17,18 @@ pub struct RenderRequest {
     pub parameters: Vec<(String, String)>,
     /// Value documents (YAML or JSON text), merged in order, last wins.
     pub values: Vec<String>,
+    /// What the destination cluster serves, when the render is for one (read through the host's `cluster`
+    /// import in Wasm).
+    pub cluster: Option<ClusterFacts>,
+}
+
+/// What a cluster serves (Helm's `.Capabilities.KubeVersion` and `.APIVersions`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterFacts {
+    /// The API server's version (`v1.31.2`).
+    pub kube_version: String,
+    /// Every served `group/version` (`v1` for the core group) and `group/version/Kind`, sorted.
+    pub api_versions: Vec<String>,
 }
 
 impl RenderRequest {

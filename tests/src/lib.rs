@@ -79,14 +79,17 @@ impl GitRepo {
         String::from_utf8_lossy(&output.stdout).trim().to_string()
     }
 
-    /// Replaces the `app` directory's files with `files` and commits; returns the commit.
+    /// Replaces the `app` directory's files with `files` (names may hold directories) and commits; returns the
+    /// commit.
     pub fn commit(&self, files: &[(&str, String)]) -> String {
         let app = self.dir.path().join("app");
         let _ = std::fs::remove_dir_all(&app);
         std::fs::create_dir_all(&app).unwrap();
         std::fs::write(app.join(".keep"), "").unwrap();
         for (name, content) in files {
-            std::fs::write(app.join(name), content).unwrap();
+            let path = app.join(name);
+            std::fs::create_dir_all(path.parent().unwrap_or(&app)).unwrap();
+            std::fs::write(path, content).unwrap();
         }
         self.git(&["add", "-A"]);
         self.git(&["commit", "-q", "--allow-empty", "-m", "change"]);

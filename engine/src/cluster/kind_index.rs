@@ -150,6 +150,27 @@ impl KindIndex {
         self.kinds.len()
     }
 
+    /// Every served `group/version` (`v1` for the core group) and `group/version/Kind`, sorted, as Helm's
+    /// `.Capabilities.APIVersions` lists them.
+    pub fn api_versions(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for versions in self.kinds.values() {
+            for info in &versions.versions {
+                let resource = &info.resource;
+                let group_version = if resource.group.is_empty() {
+                    resource.version.clone()
+                } else {
+                    format!("{}/{}", resource.group, resource.version)
+                };
+                out.push(format!("{group_version}/{}", resource.kind));
+                out.push(group_version);
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// The versions `group/kind` is served at.
     pub fn versions(&self, group: &str, kind: &str) -> Option<&KindVersions> {
         self.kinds.get(&(group.to_string(), kind.to_string()))
@@ -180,6 +201,51 @@ mod tests {
             subresources: Vec::new(),
             operations: operations.iter().map(|op| op.to_string()).collect(),
         }
+    }
+
+    #[test]
+    fn api_versions_list_each_group_version_and_each_kind_in_it() {
+        let mut index = KindIndex::default();
+        index.add_group(
+            "v1",
+            vec![(
+                "v1".into(),
+                vec![(
+                    resource("", "v1", "Pod", "pods"),
+                    capabilities(Scope::Namespaced, &["list"]),
+                )],
+            )],
+        );
+        index.add_group(
+            "v1",
+            vec![
+                (
+                    "v1".into(),
+                    vec![(
+                        resource("apps", "v1", "Deployment", "deployments"),
+                        capabilities(Scope::Namespaced, &["list"]),
+                    )],
+                ),
+                (
+                    "v1beta1".into(),
+                    vec![(
+                        resource("apps", "v1beta1", "Deployment", "deployments"),
+                        capabilities(Scope::Namespaced, &["list"]),
+                    )],
+                ),
+            ],
+        );
+        assert_eq!(
+            index.api_versions(),
+            [
+                "apps/v1",
+                "apps/v1/Deployment",
+                "apps/v1beta1",
+                "apps/v1beta1/Deployment",
+                "v1",
+                "v1/Pod"
+            ]
+        );
     }
 
     #[test]

@@ -87,6 +87,17 @@ impl KindCatalog {
         })
     }
 
+    /// Every served `group/version` and `group/version/Kind`, sorted (running discovery if it has not run).
+    pub async fn api_versions(&self) -> Result<Vec<String>, ClusterError> {
+        if self.snapshot().is_none() {
+            self.refresh().await?;
+        }
+        Ok(self
+            .snapshot()
+            .map(|index| index.api_versions())
+            .unwrap_or_default())
+    }
+
     /// Runs discovery again now.
     pub async fn refresh(&self) -> Result<(), ClusterError> {
         let seen = self.inner.generation.load(Ordering::Acquire);

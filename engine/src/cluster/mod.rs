@@ -11,6 +11,7 @@
 mod apply;
 mod apply_error;
 mod connect;
+mod facts;
 mod kind_index;
 mod kinds;
 mod live;
@@ -23,6 +24,7 @@ use std::time::Duration;
 pub use apply::{Applier, ApplyOptions, DeleteOutcome, FIELD_MANAGER, Propagation};
 pub use apply_error::ApplyError;
 pub use connect::connect;
+pub use facts::ClusterFactsReader;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};
 pub use pod_logs::{log_stream, pod_log};
@@ -47,6 +49,9 @@ pub enum ClusterError {
         /// The versions the cluster serves the kind at, most preferred first.
         served: Vec<String>,
     },
+    /// The API server's version could not be read (`GET /version`).
+    #[error("the API server's version could not be read: {}", describe(.0))]
+    Version(#[source] kube::Error),
     /// API discovery itself failed (the server was unreachable or answered with an error).
     #[error("API discovery failed: {}", describe(.0))]
     Discovery(#[source] kube::Error),

@@ -77,6 +77,7 @@ impl RendererPlugin {
         };
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
+        state.cluster = request.cluster.clone();
         let mut store = new_store(&self.host, World::Renderer, &self.limits, state);
         let wit_request = wit::RenderRequest {
             app: request.app.clone(),

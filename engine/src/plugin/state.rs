@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use super::bindings::health_check::weft::plugin::{clock, log, related, settings, types};
+use super::bindings::renderer::weft::plugin::cluster as wit_cluster;
 use super::bindings::renderer::weft::plugin::source as wit_source;
 
 /// Objects a health plugin may look up while it assesses (its `related` import).
@@ -41,6 +42,8 @@ pub(crate) struct CallState {
     pub(crate) logs: CallLog,
     pub(crate) related: Arc<dyn RelatedObjects>,
     pub(crate) source: Option<SharedSource>,
+    /// What a render's destination cluster serves (the `cluster` import), when the render is for one.
+    pub(crate) cluster: Option<weft_sdk::ClusterFacts>,
     /// The settings of the registry entry this call goes through (JSON text; empty when none).
     pub(crate) settings: Arc<str>,
     /// The wall clock when the call started (what `clock.call-started` returns for the whole call).
@@ -59,6 +62,7 @@ impl CallState {
             logs: CallLog::new(max_log_bytes),
             related: Arc::new(NoRelated),
             source: None,
+            cluster: None,
             settings: Arc::from(""),
             started_at: SystemTime::now(),
             started: Instant::now(),
@@ -227,6 +231,17 @@ impl wit_source::Host for CallState {
                 size: e.size,
             })
             .collect())
+    }
+}
+
+impl wit_cluster::Host for CallState {
+    fn facts(&mut self) -> Option<wit_cluster::ClusterFacts> {
+        self.cluster
+            .as_ref()
+            .map(|facts| wit_cluster::ClusterFacts {
+                kube_version: facts.kube_version.clone(),
+                api_versions: facts.api_versions.clone(),
+            })
     }
 }
 

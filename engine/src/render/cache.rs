@@ -26,6 +26,10 @@ impl RenderKey {
             "release": request.release,
             "parameters": request.parameters,
             "values": request.values,
+            "cluster": request.cluster.as_ref().map(|facts| json!({
+                "kubeVersion": facts.kube_version,
+                "apiVersions": facts.api_versions,
+            })),
         });
         hasher.update(identity.to_string().as_bytes());
         RenderKey(hex::encode(hasher.finalize()))

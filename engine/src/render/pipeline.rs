@@ -94,6 +94,11 @@ pub enum RenderFailure {
         /// Its error, with file and line where it knows them.
         source: RenderError,
     },
+    /// What the destination cluster serves (its version and APIs, which renderers such as Helm's read) could not
+    /// be learned, so the render was not attempted: rendered without them it could differ from a render for the
+    /// cluster.
+    #[error("the destination cluster's version and APIs could not be read: {0}")]
+    ClusterFacts(String),
     /// The plugin produced objects that are not valid.
     #[error("{plugin} produced invalid output: {source}")]
     Invalid {

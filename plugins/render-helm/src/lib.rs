@@ -11,7 +11,9 @@
 //! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with
 //! Sprig's and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`,
 //! `Namespace`, `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`,
-//! `.Files` and `.Template`. `lookup` is an error: a render never talks to a cluster.
+//! `.Files` and `.Template`. `lookup` is an error: a render never talks to a cluster. When the render is for a
+//! cluster, `.Capabilities` are the cluster's (its version, and every `group/version` and `group/version/Kind` it
+//! serves added to Helm's defaults), as Argo CD passes `--kube-version` and `--api-versions` to `helm template`.
 //!
 //! # Parameters
 //!
@@ -21,8 +23,8 @@
 //! | `set.PATH` | `value` | one `--set` assignment, e.g. `("set.image.tag", "1.2")` |
 //! | `set-string`, `set-string.PATH` | as above | Helm's `--set-string`: every value a string |
 //! | `set-json`, `set-json.PATH` | as above, values in JSON | Helm's `--set-json` |
-//! | `kube-version` | `v1.30.0` | `.Capabilities.KubeVersion` (default `v1.36.0`, as Helm's library) |
-//! | `api-versions` | `group/version,...` | added to `.Capabilities.APIVersions` |
+//! | `kube-version` | `v1.30.0` | `.Capabilities.KubeVersion` (default: the destination cluster's version, else `v1.36.0` as Helm's library) |
+//! | `api-versions` | `group/version,...` | added to `.Capabilities.APIVersions` (after the cluster's, when rendering for one) |
 //! | `skip-crds` | `true` or `false` | leave `crds/` out (Argo CD's `skipCrds`; default `false`) |
 //! | `max-steps` | a whole number | the evaluation step budget (default 20,000,000) |
 //!
@@ -64,8 +66,9 @@ pub struct HelmRenderer;
 
 impl Renderer for HelmRenderer {
     fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError> {
-        let options =
-            options::Options::from_parameters(&request.parameters).map_err(RenderError::new)?;
+        let options = options::Options::from_parameters(&request.parameters)
+            .and_then(|options| options.for_cluster(request.cluster.as_ref()))
+            .map_err(RenderError::new)?;
         let user = options::user_values(&request.values, &options).map_err(RenderError::new)?;
         let chart = chart::load(source, "")?;
         check_kube_version(&chart, &options.kube_version)?;

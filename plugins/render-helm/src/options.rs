@@ -85,6 +85,8 @@ pub struct Options {
     /// Leave `crds/` out (`skip-crds`, Argo CD's `skipCrds`); by default they are rendered before the templates,
     /// as `helm template --include-crds`.
     pub skip_crds: bool,
+    /// Whether `kube-version` was given (it then wins over the cluster's version).
+    pub kube_version_set: bool,
 }
 
 fn typing_of(key: &str) -> Option<(Typing, Option<&str>)> {
@@ -107,6 +109,27 @@ fn typing_of(key: &str) -> Option<(Typing, Option<&str>)> {
 }
 
 impl Options {
+    /// Adds what the destination cluster serves, when the render is for one: its version (unless `kube-version`
+    /// was set) and its API versions (added to the defaults, as `helm template --api-versions` adds them).
+    pub fn for_cluster(
+        mut self,
+        cluster: Option<&weft_sdk::ClusterFacts>,
+    ) -> Result<Options, String> {
+        let Some(cluster) = cluster else {
+            return Ok(self);
+        };
+        if !self.kube_version_set && !cluster.kube_version.is_empty() {
+            self.kube_version = KubeVersion::parse(&cluster.kube_version)
+                .map_err(|e| format!("the cluster's version {:?}: {e}", cluster.kube_version))?;
+        }
+        for version in &cluster.api_versions {
+            if !self.api_versions.contains(version) {
+                self.api_versions.push(version.clone());
+            }
+        }
+        Ok(self)
+    }
+
     /// Reads the parameters; an unknown key or a bad value is an error naming it.
     pub fn from_parameters(parameters: &[(String, String)]) -> Result<Options, String> {
         let mut options = Options {
@@ -115,6 +138,7 @@ impl Options {
             api_versions: DEFAULT_API_VERSIONS.iter().map(|s| s.to_string()).collect(),
             assignments: Vec::new(),
             skip_crds: false,
+            kube_version_set: false,
         };
         let mut by_typing: [Vec<String>; 3] = Default::default();
         for (key, value) in parameters {
@@ -124,7 +148,10 @@ impl Options {
                         format!("parameter max-steps: {value:?} is not a whole number")
                     })?;
                 }
-                "kube-version" => options.kube_version = KubeVersion::parse(value)?,
+                "kube-version" => {
+                    options.kube_version = KubeVersion::parse(value)?;
+                    options.kube_version_set = true;
+                }
                 "skip-crds" => {
                     options.skip_crds = match value.as_str() {
                         "true" => true,
@@ -244,5 +271,34 @@ mod tests {
                 .contains("unknown parameter")
         );
         assert!(Options::from_parameters(&params(&[("max-steps", "lots")])).is_err());
+    }
+
+    #[test]
+    fn the_clusters_version_applies_unless_set_and_its_apis_add_to_the_defaults() {
+        let cluster = weft_sdk::ClusterFacts {
+            kube_version: "v1.31.4-gke.1200".into(),
+            api_versions: vec!["example.com/v1".into(), "example.com/v1/Widget".into()],
+        };
+        let options = Options::from_parameters(&[])
+            .unwrap()
+            .for_cluster(Some(&cluster))
+            .unwrap();
+        assert_eq!(options.kube_version.version(), "v1.31.4-gke.1200");
+        assert!(
+            options
+                .api_versions
+                .contains(&"example.com/v1/Widget".to_string())
+        );
+        assert!(options.api_versions.contains(&"apps/v1".to_string()));
+        let pinned = Options::from_parameters(&params(&[("kube-version", "1.29.0")]))
+            .unwrap()
+            .for_cluster(Some(&cluster))
+            .unwrap();
+        assert_eq!(pinned.kube_version.version(), "v1.29.0");
+        let none = Options::from_parameters(&[])
+            .unwrap()
+            .for_cluster(None)
+            .unwrap();
+        assert_eq!(none.kube_version.version(), DEFAULT_KUBE_VERSION);
     }
 }

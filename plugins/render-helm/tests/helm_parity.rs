@@ -180,6 +180,7 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
         release: Some(case.release.clone()),
         parameters: case.parameters.clone(),
         values: case.values.clone(),
+        cluster: None,
     };
     let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
     let ours = render_dir::<HelmRenderer>(&request, &chart_dir);

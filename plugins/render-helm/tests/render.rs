@@ -35,6 +35,7 @@ impl TempChart {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             values: Vec::new(),
+            cluster: None,
         };
         render_dir::<HelmRenderer>(&request, &self.dir)
     }

@@ -141,6 +141,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         release: args.release.clone(),
         parameters,
         values,
+        cluster: None,
     };
     let registry = build_registry(&args.sources)?;
     let pipeline = RenderPipeline::new(
