@@ -47,6 +47,7 @@ pub mod log;
 pub mod manifests;
 mod object;
 pub mod render;
+pub mod semver;
 pub mod settings;
 pub mod shapes;
 pub mod source;
