@@ -4,6 +4,7 @@
 
 mod api;
 mod builds;
+mod charts;
 mod conformance;
 mod hardening;
 mod hostile_plugins;

@@ -436,6 +436,7 @@ async fn a_deploy_builds_first_and_renders_with_the_image() {
         registry.clone(),
         git.clone(),
         None,
+        None,
         logs.clone(),
     )
     .with_builds(

@@ -93,6 +93,7 @@ impl World {
             Arc::new(registry),
             GitSources::new(cache.path().join("git"), 1 << 30),
             None,
+            None,
             logs.clone(),
         );
         let repo = Repo::new();

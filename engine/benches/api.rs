@@ -191,6 +191,7 @@ impl Fleet {
             Arc::new(Registry::new()),
             GitSources::new(dir.path().join("git"), 1 << 30),
             None,
+            None,
             logs.clone(),
         );
         let mut directory = BTreeMap::new();

@@ -61,6 +61,9 @@ pub struct Config {
 pub struct SourcesConfig {
     /// Let API apps name `file://` repositories (a mirror on the server's disk; off by default).
     pub allow_file_urls: bool,
+    /// Chart repositories and registries (`host[:port]`) reached over plain HTTP, such as a mirror on the server's
+    /// network; every other chart repository is reached over HTTPS.
+    pub chart_plain_http_hosts: Vec<String>,
 }
 
 /// `[api]`: how the API's listener protects itself from callers that hold connections.
@@ -91,6 +94,16 @@ impl Config {
             allow_file_urls: self.sources.allow_file_urls,
             credentials: self.credential_set(),
         }
+    }
+
+    /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the plain-HTTP
+    /// hosts of `[sources]`, archives cached under the data directory.
+    pub fn chart_repositories(&self) -> crate::charts::ChartRepositories {
+        crate::charts::ChartRepositories::new(
+            crate::charts::ChartCache::new(self.data_dir().join("charts")),
+            self.credential_set(),
+            self.sources.chart_plain_http_hosts.clone(),
+        )
     }
 
     /// The configured credentials, for the git sources.

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::app::AppSpec;
 use crate::build::{AppBuild, BuildReport, Builds, StreamSink};
+use crate::charts::ChartRepositories;
 use crate::cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
 use crate::health::{AssessOptions, HealthAssessor};
 use crate::logs::LogStore;
@@ -164,13 +165,15 @@ impl Deployer {
     }
 
     /// Everything a deployer needs for one cluster: discovery, the watch cache, the applier, health from the
-    /// registry's plugins, rendering with git checkouts in `git`, and operation logs in `logs`.
+    /// registry's plugins, rendering with git checkouts in `git` (and chart dependencies from `charts`), and
+    /// operation logs in `logs`.
     pub fn for_cluster(
         client: kube::Client,
         host: PluginHost,
         registry: Arc<Registry>,
         git: GitSources,
         render_cache: Option<RenderCache>,
+        charts: Option<ChartRepositories>,
         logs: LogStore,
     ) -> Deployer {
         let catalog = KindCatalog::new(client.clone());
@@ -181,7 +184,11 @@ impl Deployer {
             (*registry).clone(),
             AssessOptions::default(),
         ));
-        let pipeline = Arc::new(RenderPipeline::new(host, registry, git, render_cache));
+        let mut pipeline = RenderPipeline::new(host, registry, git, render_cache);
+        if let Some(charts) = charts {
+            pipeline = pipeline.with_charts(charts);
+        }
+        let pipeline = Arc::new(pipeline);
         let facts = ClusterFactsReader::new(client.clone(), catalog.clone());
         let comparer = Comparer::new(client, Arc::new(catalog), live.clone(), applier.clone());
         Deployer::new(
@@ -257,6 +264,7 @@ impl Deployer {
         let app_type = app.app_type.clone();
         let revision_owned = revision.to_string();
         let value_files = app.value_files.clone();
+        let org = app.org.clone();
         let rendered = tokio::task::spawn_blocking(move || {
             pipeline.render_with_value_files(
                 &source,
@@ -264,6 +272,7 @@ impl Deployer {
                 &app_type,
                 &request,
                 &value_files,
+                org.as_deref(),
             )
         })
         .await

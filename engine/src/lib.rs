@@ -25,6 +25,7 @@ pub mod api;
 pub mod app;
 pub mod auth;
 pub mod build;
+pub mod charts;
 pub mod cluster;
 pub mod config;
 pub mod deploy;

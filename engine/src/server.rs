@@ -277,6 +277,7 @@ impl Server {
             registry.clone(),
             git,
             Some(RenderCache::new(data_dir.join("renders"))),
+            Some(config.chart_repositories()),
             logs.clone(),
         )
         .with_builds(builds, logs.clone());

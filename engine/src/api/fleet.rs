@@ -283,6 +283,7 @@ mod tests {
                 Arc::new(Registry::new()),
                 GitSources::new(dir.path().join("git"), 1 << 20),
                 None,
+                None,
                 logs.clone(),
             );
             let mut directory = BTreeMap::new();

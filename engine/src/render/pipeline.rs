@@ -7,13 +7,15 @@ use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
+use weft_sdk::source::MemorySource;
 use weft_sdk::{Manifest, RenderError, RenderRequest, Source as _};
 
 use super::{RenderCache, RenderKey, tree_digest, validate_manifests};
+use crate::charts::{self, ChartError, ChartRepositories, FetchedChart};
 use crate::metrics::{PluginLabels, metrics};
 use crate::plugin::{CallError, CallLimits, LoadError, PluginHost, RendererPlugin, World};
 use crate::registry::Registry;
-use crate::source::{GitError, GitSources, Repository, SourceLimits, SourceView};
+use crate::source::{GitError, GitSources, OverlaySource, Repository, SourceLimits, SourceView};
 
 /// Where an app's tree is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,6 +101,9 @@ pub enum RenderFailure {
     /// cluster.
     #[error("the destination cluster's version and APIs could not be read: {0}")]
     ClusterFacts(String),
+    /// A chart dependency could not be had from its repository.
+    #[error("chart dependencies: {0}")]
+    Charts(#[from] ChartError),
     /// The plugin produced objects that are not valid.
     #[error("{plugin} produced invalid output: {source}")]
     Invalid {
@@ -116,6 +121,7 @@ pub struct RenderPipeline {
     registry: Arc<Registry>,
     git: GitSources,
     cache: Option<RenderCache>,
+    charts: Option<ChartRepositories>,
     loaded: Mutex<HashMap<String, RendererPlugin>>,
 }
 
@@ -132,6 +138,7 @@ impl RenderPipeline {
             registry,
             git,
             cache,
+            charts: None,
             loaded: Mutex::new(HashMap::new()),
         }
     }
@@ -156,6 +163,13 @@ impl RenderPipeline {
         }
     }
 
+    /// Fetches the chart dependencies that apps' charts take from chart repositories (and `charts/` does not
+    /// hold) from `charts`; without it such a chart fails to render, naming the dependency.
+    pub fn with_charts(mut self, charts: ChartRepositories) -> Self {
+        self.charts = Some(charts);
+        self
+    }
+
     /// Renders `source` at `revision` (a commit from [`RenderPipeline::resolve`] or a history entry; for a local
     /// tree the revision only keys the cache, the directory is read as it is) with the renderer for `app_type`.
     pub fn render(
@@ -165,11 +179,12 @@ impl RenderPipeline {
         app_type: &str,
         request: &RenderRequest,
     ) -> Result<Rendered, RenderFailure> {
-        self.render_with_value_files(source, revision, app_type, request, &[])
+        self.render_with_value_files(source, revision, app_type, request, &[], None)
     }
 
     /// Renders as [`RenderPipeline::render`] does, with values files read from the app's tree (through the same
-    /// read-only view the plugin gets, so they cannot escape it) placed before the request's own values.
+    /// read-only view the plugin gets, so they cannot escape it) placed before the request's own values. A chart's
+    /// dependencies from chart repositories are fetched with the credentials an app of `org` may use.
     pub fn render_with_value_files(
         &self,
         source: &AppSource,
@@ -177,6 +192,7 @@ impl RenderPipeline {
         app_type: &str,
         request: &RenderRequest,
         value_files: &[String],
+        org: Option<&str>,
     ) -> Result<Rendered, RenderFailure> {
         // The view is rooted at the repository (or the local tree) and starts at the app's directory.
         let (root, start, path_key) = match source {
@@ -247,6 +263,11 @@ impl RenderPipeline {
             request.values = values;
         }
         let request = &request;
+        let dependencies = self.chart_dependencies(&open_view()?, org)?;
+        let mut path_key = path_key;
+        for chart in &dependencies {
+            path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
+        }
         let key = RenderKey::new(revision, &path_key, &sha256, request);
         if let Some(manifests) = self.cache.as_ref().and_then(|cache| cache.get(&key)) {
             return Ok(Rendered {
@@ -257,13 +278,24 @@ impl RenderPipeline {
             });
         }
         let plugin = self.plugin(&plugin_name)?;
-        let view = open_view()?;
+        let view: Arc<dyn weft_sdk::Source + Send + Sync> = if dependencies.is_empty() {
+            Arc::new(open_view()?)
+        } else {
+            let mut extra = MemorySource::new();
+            for chart in dependencies {
+                extra.insert(
+                    &format!("charts/{}-{}.tgz", chart.name, chart.version),
+                    chart.archive,
+                );
+            }
+            Arc::new(OverlaySource::new(open_view()?, extra))
+        };
         let labels = PluginLabels {
             plugin: plugin_name.clone(),
         };
         metrics().plugin_calls.get_or_create(&labels).inc();
         let output = plugin
-            .render_blocking(request, Arc::new(view))
+            .render_blocking(request, view)
             .inspect_err(|_| {
                 metrics().plugin_errors.get_or_create(&labels).inc();
             })
@@ -289,6 +321,41 @@ impl RenderPipeline {
             renderer: plugin_name,
             cached: false,
         })
+    }
+
+    /// The archives of the chart dependencies `view`'s `Chart.yaml` takes from chart repositories and `charts/` lacks,
+    /// at `Chart.lock`'s versions where it pins them.
+    fn chart_dependencies(
+        &self,
+        view: &SourceView,
+        org: Option<&str>,
+    ) -> Result<Vec<FetchedChart>, RenderFailure> {
+        let Ok(chart_yaml) = view.read_to_string("Chart.yaml") else {
+            return Ok(Vec::new());
+        };
+        let lock = view.read_to_string("Chart.lock").ok();
+        let vendored: Vec<String> = view
+            .list_dir("charts")
+            .map(|entries| entries.into_iter().map(|e| e.name).collect())
+            .unwrap_or_default();
+        let wanted = charts::wanted(&chart_yaml, lock.as_deref(), &vendored)?;
+        if wanted.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Some(repositories) = &self.charts else {
+            return Err(RenderFailure::Charts(ChartError::Manifest {
+                file: "Chart.yaml".into(),
+                message: format!(
+                    "dependency {} comes from {}, and this server fetches no charts from repositories; vendor it \
+                     into charts/ (helm dependency build)",
+                    wanted[0].name, wanted[0].repository
+                ),
+            }));
+        };
+        wanted
+            .iter()
+            .map(|w| repositories.fetch(w, org).map_err(RenderFailure::Charts))
+            .collect()
     }
 
     fn plugin(&self, name: &str) -> Result<RendererPlugin, RenderFailure> {

@@ -91,11 +91,12 @@ impl CredentialSpec {
         if self.name.trim().is_empty() {
             return invalid("name", "must not be empty".into());
         }
-        if scheme_of(&self.url).is_none() {
+        if scheme_of(&self.url).is_none() && !self.url.starts_with("oci://") {
             return invalid(
                 "url",
                 format!(
-                    "{:?} must be a repository URL prefix (https://, ssh://, git@host:, file://)",
+                    "{:?} must be a repository URL prefix (https://, ssh://, git@host:, file://, or oci:// for a \
+                     chart registry)",
                     self.url
                 ),
             );
@@ -208,6 +209,21 @@ impl CredentialSet {
             });
         }
         Ok(())
+    }
+
+    /// The credential to send to a chart repository at `url`: the one whose prefix covers it most closely (and that
+    /// `org`'s apps may use), read now; `None` when none covers it.
+    pub fn for_url(
+        &self,
+        url: &str,
+        org: Option<&str>,
+    ) -> Result<Option<Credentials>, CredentialError> {
+        let best = self
+            .specs
+            .iter()
+            .filter(|spec| spec.covers(url) && spec.allows_org(org))
+            .max_by_key(|spec| spec.url.len());
+        best.map(CredentialSpec::read).transpose()
     }
 
     /// The credentials to send to `url` for credential `name`: only when its prefix covers the URL.

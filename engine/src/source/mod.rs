@@ -5,8 +5,10 @@ mod credentials;
 mod git;
 #[cfg(test)]
 pub(crate) use git::tests::sh as git_in_tests;
+mod overlay;
 mod view;
 
 pub use credentials::{CredentialError, CredentialSet, CredentialSpec, Scheme, covers, scheme_of};
 pub use git::{Credentials, GitError, GitSources, Repository};
+pub use overlay::OverlaySource;
 pub use view::{SourceLimits, SourceView};

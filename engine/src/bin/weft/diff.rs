@@ -181,6 +181,7 @@ async fn diff(
         Arc::new(registry),
         GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024).with_credentials(credentials),
         None,
+        None,
         LogStore::default(),
     );
     let mut state = AppState {

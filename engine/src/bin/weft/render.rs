@@ -4,9 +4,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
+use weft_engine::charts::{ChartCache, ChartRepositories};
 use weft_engine::plugin::{HostConfig, PluginHost};
 use weft_engine::render::{AppSource, RenderCache, RenderPipeline};
-use weft_engine::source::{Credentials, GitSources, Repository};
+use weft_engine::source::{CredentialSet, Credentials, GitSources, Repository};
 use weft_sdk::RenderRequest;
 
 use crate::PluginSources;
@@ -149,7 +150,12 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         Arc::new(registry),
         GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024),
         (!args.no_cache).then(|| RenderCache::new(cache_root().join("renders"))),
-    );
+    )
+    .with_charts(ChartRepositories::new(
+        ChartCache::new(cache_root().join("charts")),
+        CredentialSet::default(),
+        Vec::new(),
+    ));
     let revision = pipeline.resolve(&source)?;
     if let AppSource::Git {
         repository,
@@ -204,7 +210,8 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
         GitSources::new(config.data_dir().join("git"), 2 * 1024 * 1024 * 1024)
             .with_credentials(config.credential_set()),
         (!args.no_cache).then(|| RenderCache::new(config.data_dir().join("renders"))),
-    );
+    )
+    .with_charts(config.chart_repositories());
     let source = app.app_source()?;
     let revision = pipeline.resolve(&source)?;
     if let AppSource::Git {
@@ -225,6 +232,7 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
             &app.app_type,
             &app.render_request(),
             &app.value_files,
+            app.org.as_deref(),
         )?
         .manifests;
     print_manifests(&manifests)

@@ -1,0 +1,310 @@
+//! Chart dependencies from a classic chart repository (`index.yaml` over HTTP, served here in-process): fetched by
+//! the host at the newest version the constraint allows or the one `Chart.lock` pins, checked against the
+//! repository's digest, fetched once per digest, with the operator's credential only where it covers the
+//! repository. (OCI registries are checked against a real registry in `references.rs`.)
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use weft_engine::charts::{ChartCache, ChartRepositories, digest_of};
+use weft_engine::plugin::{HostConfig, PluginHost};
+use weft_engine::render::{AppSource, RenderFailure, RenderPipeline};
+use weft_engine::source::{CredentialSet, CredentialSpec, GitSources, Repository};
+use weft_sdk::RenderRequest;
+
+/// The Helm-packaged charts of the render corpus, served as a repository's archives.
+fn archive(name: &str) -> Vec<u8> {
+    std::fs::read(
+        weft_tests::workspace()
+            .join("tests/render/helm/charts/packed-deps/charts")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[derive(Default)]
+struct Served {
+    files: HashMap<String, Vec<u8>>,
+    requests: Mutex<Vec<String>>,
+    /// `user:password` the repository wants, if any.
+    login: Option<String>,
+}
+
+async fn serve_file(
+    State(served): State<Arc<Served>>,
+    Path(path): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    served.requests.lock().unwrap().push(path.clone());
+    if let Some(login) = &served.login {
+        use base64::Engine;
+        let expected = format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(login)
+        );
+        if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
+            return StatusCode::UNAUTHORIZED.into_response();
+        }
+    }
+    match served.files.get(&path) {
+        Some(bytes) => bytes.clone().into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// A repository holding worker 2.0.1 and 1.0.0 (both the corpus's 2.0.1 archive) and common 1.4.0; `tamper`
+/// publishes a wrong digest for worker 2.0.1.
+async fn repository(login: Option<&str>, tamper: bool) -> (SocketAddr, Arc<Served>) {
+    let worker = archive("worker-2.0.1.tgz");
+    let common = archive("common-1.4.0.tgz");
+    let hex = |bytes: &[u8]| digest_of(bytes).trim_start_matches("sha256:").to_string();
+    let worker_digest = if tamper { "0".repeat(64) } else { hex(&worker) };
+    let index = format!(
+        "apiVersion: v1\nentries:\n  worker:\n\
+         \x20 - {{name: worker, version: 2.0.1, digest: {worker_digest}, urls: [charts/worker-2.0.1.tgz]}}\n\
+         \x20 - {{name: worker, version: 1.0.0, urls: [charts/worker-1.0.0.tgz]}}\n\
+         \x20 common:\n\
+         \x20 - {{name: common, version: 1.4.0, digest: {}, urls: [charts/common-1.4.0.tgz]}}\n",
+        hex(&common)
+    );
+    let mut files = HashMap::new();
+    files.insert("index.yaml".to_string(), index.into_bytes());
+    files.insert("charts/worker-2.0.1.tgz".to_string(), worker.clone());
+    files.insert("charts/worker-1.0.0.tgz".to_string(), worker);
+    files.insert("charts/common-1.4.0.tgz".to_string(), common);
+    let served = Arc::new(Served {
+        files,
+        login: login.map(String::from),
+        ..Served::default()
+    });
+    let app = Router::new()
+        .route("/{*path}", axum::routing::get(serve_file))
+        .with_state(served.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (address, served)
+}
+
+/// A git repository whose `app/` is a chart depending on worker (`constraint`) and common from `repository`.
+fn chart_repo(repository: &str, constraint: &str, lock: Option<&str>) -> weft_tests::GitRepo {
+    let repo = weft_tests::GitRepo::new();
+    let mut files = vec![
+        (
+            "Chart.yaml",
+            format!(
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n\
+                 - {{name: worker, version: \"{constraint}\", repository: \"{repository}\"}}\n\
+                 - {{name: common, version: 1.x, repository: \"{repository}\"}}\n"
+            ),
+        ),
+        ("values.yaml", "worker: {replicas: 2, queue: orders}\n".to_string()),
+        (
+            "templates/cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"common.fullname\" . }}\n".to_string(),
+        ),
+    ];
+    if let Some(lock) = lock {
+        files.push(("Chart.lock", lock.to_string()));
+    }
+    repo.commit(&files);
+    repo
+}
+
+struct Rendering {
+    pipeline: RenderPipeline,
+    source: AppSource,
+    _cache: tempfile::TempDir,
+}
+
+fn rendering(
+    repo: &weft_tests::GitRepo,
+    address: SocketAddr,
+    credentials: CredentialSet,
+) -> Rendering {
+    let cache = tempfile::tempdir().unwrap();
+    let pipeline = RenderPipeline::new(
+        PluginHost::new(HostConfig {
+            cache_dir: None,
+            ..HostConfig::default()
+        })
+        .unwrap(),
+        Arc::new(weft_tests::builtin_registry()),
+        GitSources::new(cache.path().join("git"), 1 << 30),
+        None,
+    )
+    .with_charts(ChartRepositories::new(
+        ChartCache::new(cache.path().join("charts")),
+        credentials,
+        vec![address.to_string()],
+    ));
+    Rendering {
+        pipeline,
+        source: AppSource::Git {
+            repository: Repository::new(repo.path().display().to_string()),
+            reference: "main".into(),
+            path: "app".into(),
+        },
+        _cache: cache,
+    }
+}
+
+impl Rendering {
+    fn render(&self) -> Result<Vec<serde_json::Value>, RenderFailure> {
+        let revision = self.pipeline.resolve(&self.source)?;
+        let request = RenderRequest {
+            app: "shop".into(),
+            release: Some("shop".into()),
+            namespace: Some("shop".into()),
+            ..RenderRequest::default()
+        };
+        Ok(self
+            .pipeline
+            .render(&self.source, &revision, "helm", &request)?
+            .manifests
+            .into_iter()
+            .map(|m| m.object)
+            .collect())
+    }
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    tokio::task::spawn_blocking(f).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dependencies_come_from_the_repository_once_per_digest_at_the_newest_allowed_version() {
+    let (address, served) = repository(None, false).await;
+    let repo = chart_repo(&format!("http://{address}"), "^2.0.0", None);
+    let rendering = Arc::new(rendering(&repo, address, CredentialSet::default()));
+    let first = {
+        let rendering = rendering.clone();
+        blocking(move || rendering.render()).await.unwrap()
+    };
+    let deployment = first
+        .iter()
+        .find(|o| o["kind"] == "Deployment")
+        .expect("the worker subchart's Deployment");
+    assert_eq!(deployment["metadata"]["labels"]["chart"], "worker-2.0.1");
+    assert_eq!(deployment["spec"]["replicas"], 2);
+    let config_map = first.iter().find(|o| o["kind"] == "ConfigMap").unwrap();
+    assert_eq!(
+        config_map["metadata"]["name"], "shop-shop",
+        "the library chart's helper"
+    );
+    let second = {
+        let rendering = rendering.clone();
+        blocking(move || rendering.render()).await.unwrap()
+    };
+    assert_eq!(first, second);
+    let requests = served.requests.lock().unwrap().clone();
+    let count = |path: &str| requests.iter().filter(|r| *r == path).count();
+    assert_eq!(count("charts/worker-2.0.1.tgz"), 1, "{requests:?}");
+    assert_eq!(count("charts/common-1.4.0.tgz"), 1, "{requests:?}");
+    assert_eq!(
+        count("index.yaml"),
+        4,
+        "the index is read for each dependency of each render"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lock_pins_the_version_and_a_constraint_nothing_meets_names_what_there_is() {
+    let (address, served) = repository(None, false).await;
+    let url = format!("http://{address}");
+    let lock = format!(
+        "dependencies:\n- {{name: worker, repository: \"{url}\", version: 1.0.0}}\n\
+         - {{name: common, repository: \"{url}\", version: 1.4.0}}\ndigest: sha256:00\n"
+    );
+    let repo = chart_repo(&url, "^2.0.0", Some(&lock));
+    let locked = rendering(&repo, address, CredentialSet::default());
+    blocking(move || locked.render()).await.unwrap();
+    assert!(
+        served
+            .requests
+            .lock()
+            .unwrap()
+            .contains(&"charts/worker-1.0.0.tgz".to_string())
+    );
+
+    let repo = chart_repo(&url, "~3.1", None);
+    let unmet = rendering(&repo, address, CredentialSet::default());
+    let error = blocking(move || unmet.render())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("no version of worker matching \"~3.1\" (it has 2.0.1, 1.0.0)"),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_archive_that_does_not_match_the_published_digest_is_refused() {
+    let (address, _served) = repository(None, true).await;
+    let repo = chart_repo(&format!("http://{address}"), "2.0.1", None);
+    let rendering = rendering(&repo, address, CredentialSet::default());
+    let error = blocking(move || rendering.render())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("the archive's digest is sha256:"), "{error}");
+    assert!(
+        error.contains(&format!("publishes sha256:{}", "0".repeat(64))),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_private_repository_gets_the_credential_that_covers_it_and_nothing_else_does() {
+    let (address, _served) = repository(Some("charts:s3cret"), false).await;
+    let url = format!("http://{address}");
+    let password_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(password_file.path(), "s3cret\n").unwrap();
+    let from_file = |prefix: &str| CredentialSpec {
+        name: "charts".into(),
+        url: prefix.to_string(),
+        username: Some("charts".into()),
+        password_env: None,
+        password_file: Some(password_file.path().to_path_buf()),
+        ssh_key: None,
+        orgs: Vec::new(),
+    };
+    let repo = chart_repo(&url, "^2.0.0", None);
+    let covered = rendering(&repo, address, CredentialSet::new(vec![from_file(&url)]));
+    blocking(move || covered.render()).await.unwrap();
+
+    let elsewhere = rendering(
+        &repo,
+        address,
+        CredentialSet::new(vec![from_file("https://charts.example.com")]),
+    );
+    let error = blocking(move || elsewhere.render())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("HTTP 401"), "{error}");
+    assert!(error.contains("[[credential]]"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_repository_over_plain_http_needs_the_operator_to_list_its_host() {
+    let (address, _served) = repository(None, false).await;
+    let repo = chart_repo(&format!("http://{address}"), "^2.0.0", None);
+    let mut rendering = rendering(&repo, address, CredentialSet::default());
+    rendering.pipeline = rendering.pipeline.with_charts(ChartRepositories::new(
+        ChartCache::new(rendering._cache.path().join("charts")),
+        CredentialSet::default(),
+        Vec::new(),
+    ));
+    let error = blocking(move || rendering.render())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("chart_plain_http_hosts"), "{error}");
+}
