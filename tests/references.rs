@@ -1,6 +1,7 @@
 //! The served simulator checked with the real kubectl: server-side apply and field-manager conflicts,
-//! rollout status, get -w, logs, and delete with cascade. Without kubectl each check is reported ignored (and fails
-//! under CI); none passes without running.
+//! rollout status, get -w, logs, and delete with cascade; and chart dependencies pulled by Weft from a real OCI
+//! registry (the CNCF distribution registry) that Helm's own library pushed them to. Without the tool each check is
+//! reported ignored (and fails under CI); none passes without running.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -427,6 +428,165 @@ async fn delete_with_cascade() {
     assert!(listed.starts_with("replicaset.apps/kept-"), "{listed}");
 }
 
+/// A distribution registry on a free local port, serving plain HTTP from a temporary directory; stopped on drop.
+struct Registry {
+    process: std::process::Child,
+    address: String,
+    _directory: tempfile::TempDir,
+}
+
+impl Registry {
+    fn start(binary: &std::path::Path) -> Registry {
+        let directory = tempfile::tempdir().expect("tempdir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let address = format!("127.0.0.1:{port}");
+        let config = directory.path().join("config.yml");
+        std::fs::write(
+            &config,
+            format!(
+                "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {address}\n",
+                directory.path().join("data").display()
+            ),
+        )
+        .expect("config");
+        let process = std::process::Command::new(binary)
+            .arg("serve")
+            .arg(&config)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the registry starts");
+        let registry = Registry {
+            process,
+            address,
+            _directory: directory,
+        };
+        // Ready when it answers; bounded only to catch a registry that never comes up.
+        let deadline = std::time::Instant::now() + Duration::from_secs(300);
+        while std::net::TcpStream::connect(&registry.address).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the registry never listened"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        registry
+    }
+
+    /// Pushes a chart archive with Helm's own library.
+    fn push_with_helm(&self, archive: &std::path::Path) {
+        let script = format!(
+            "import helm_python as h\nh.push({:?}, 'oci://{}/charts', plain_http=True)\n",
+            archive.display().to_string(),
+            self.address
+        );
+        let output = std::process::Command::new("python3")
+            .args(["-c", &script])
+            .output()
+            .expect("python3 runs");
+        assert!(
+            output.status.success(),
+            "helm push failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// Helm pushes the corpus's worker and common charts; a chart in git depends on them by `oci://`, by an exact
+/// version and by a range (read from the registry's tags); Weft's host pulls them and the render holds their objects.
+fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
+    use std::sync::Arc;
+    use weft_engine::charts::{ChartCache, ChartRepositories};
+    use weft_engine::plugin::{HostConfig, PluginHost};
+    use weft_engine::render::{AppSource, RenderPipeline};
+    use weft_engine::source::{CredentialSet, GitSources, Repository};
+
+    let registry = Registry::start(&registry_binary);
+    let archives = weft_tests::workspace().join("tests/render/helm/charts/packed-deps/charts");
+    registry.push_with_helm(&archives.join("worker-2.0.1.tgz"));
+    registry.push_with_helm(&archives.join("common-1.4.0.tgz"));
+
+    let oci = format!("oci://{}/charts", registry.address);
+    let repo = weft_tests::GitRepo::new();
+    repo.commit(&[
+        (
+            "Chart.yaml",
+            format!(
+                "apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n\
+                 - {{name: worker, version: \"^2.0.0\", repository: \"{oci}\"}}\n\
+                 - {{name: common, version: 1.4.0, repository: \"{oci}\"}}\n"
+            ),
+        ),
+        ("values.yaml", "worker: {replicas: 3}\n".to_string()),
+        (
+            "templates/cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"common.fullname\" . }}\n"
+                .to_string(),
+        ),
+    ]);
+    let cache = tempfile::tempdir().expect("tempdir");
+    let pipeline = RenderPipeline::new(
+        PluginHost::new(HostConfig {
+            cache_dir: None,
+            ..HostConfig::default()
+        })
+        .expect("host"),
+        Arc::new(weft_tests::builtin_registry()),
+        GitSources::new(cache.path().join("git"), 1 << 30),
+        None,
+    )
+    .with_charts(ChartRepositories::new(
+        ChartCache::new(cache.path().join("charts")),
+        CredentialSet::default(),
+        vec![registry.address.clone()],
+    ));
+    let source = AppSource::Git {
+        repository: Repository::new(repo.path().display().to_string()),
+        reference: "main".into(),
+        path: "app".into(),
+    };
+    let revision = pipeline.resolve(&source).expect("resolved");
+    let request = weft_sdk::RenderRequest {
+        app: "shop".into(),
+        release: Some("shop".into()),
+        ..weft_sdk::RenderRequest::default()
+    };
+    let objects: Vec<serde_json::Value> = pipeline
+        .render(&source, &revision, "helm", &request)
+        .expect("rendered")
+        .manifests
+        .into_iter()
+        .map(|m| m.object)
+        .collect();
+    let deployment = objects
+        .iter()
+        .find(|o| o["kind"] == "Deployment")
+        .expect("the worker chart's Deployment");
+    assert_eq!(deployment["metadata"]["labels"]["chart"], "worker-2.0.1");
+    assert_eq!(deployment["spec"]["replicas"], 3);
+    assert!(
+        objects
+            .iter()
+            .any(|o| o["kind"] == "ConfigMap" && o["metadata"]["name"] == "shop-shop"),
+        "{objects:#?}"
+    );
+    // Both archives are in the cache under their digests.
+    let cached = std::fs::read_dir(cache.path().join("charts/sha256"))
+        .expect("the chart cache")
+        .count();
+    assert_eq!(cached, 2);
+}
+
 /// Runs one check on a runtime of its own, as `#[tokio::test]` would.
 fn on_runtime<F: std::future::Future<Output = ()>>(check: fn() -> F) -> Result<(), Failed> {
     tokio::runtime::Builder::new_current_thread()
@@ -459,5 +619,27 @@ fn main() -> ExitCode {
         }),
         kubectl.trial("delete_with_cascade", || on_runtime(delete_with_cascade)),
     ];
-    weft_test_reference::run(&[&kubectl], trials)
+    let registry = Reference::command(
+        "docker-registry",
+        &["/usr/bin/docker-registry"],
+        &["--version"],
+        "apt-get install docker-registry (the CNCF distribution registry)",
+    );
+    let helm = Reference::python_module("helm_python", "helm-python-sdk");
+    let mut trials = trials;
+    // Needs both: the first one missing reports the check ignored (failed under CI).
+    let oci = if registry.path().is_none() {
+        &registry
+    } else {
+        &helm
+    };
+    let binary = registry.path().map(|p| p.to_path_buf()).unwrap_or_default();
+    trials.push(oci.trial(
+        "weft_pulls_charts_helm_pushed_to_an_oci_registry",
+        move || {
+            weft_pulls_charts_helm_pushed_to_an_oci_registry(binary);
+            Ok(())
+        },
+    ));
+    weft_test_reference::run(&[&kubectl, &registry, &helm], trials)
 }
