@@ -119,6 +119,7 @@ fn chart_repo(repository: &str, constraint: &str, lock: Option<&str>) -> weft_te
 struct Rendering {
     pipeline: RenderPipeline,
     source: AppSource,
+    values: Vec<String>,
     _cache: tempfile::TempDir,
 }
 
@@ -150,6 +151,7 @@ fn rendering(
             reference: "main".into(),
             path: "app".into(),
         },
+        values: Vec::new(),
         _cache: cache,
     }
 }
@@ -161,6 +163,7 @@ impl Rendering {
             app: "shop".into(),
             release: Some("shop".into()),
             namespace: Some("shop".into()),
+            values: self.values.clone(),
             ..RenderRequest::default()
         };
         Ok(self
@@ -307,4 +310,54 @@ async fn a_repository_over_plain_http_needs_the_operator_to_list_its_host() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("chart_plain_http_hosts"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_takes_its_chart_from_a_repository_pinned_to_a_version_and_digest() {
+    let (address, _served) = repository(None, false).await;
+    let repo = weft_tests::GitRepo::new();
+    let mut rendering = rendering(&repo, address, CredentialSet::default());
+    rendering.source = AppSource::Chart {
+        repository: format!("http://{address}"),
+        chart: "worker".into(),
+        version: "^2.0.0".into(),
+        org: None,
+    };
+    // The worker chart reads `.Values.global.region`, which a parent chart would have given it.
+    rendering.values = vec!["global: {region: eu-west-1}\n".into()];
+    let rendering = Arc::new(rendering);
+    let revision = {
+        let rendering = rendering.clone();
+        blocking(move || rendering.pipeline.resolve(&rendering.source))
+            .await
+            .unwrap()
+    };
+    let worker = archive("worker-2.0.1.tgz");
+    assert_eq!(revision, format!("2.0.1@{}", digest_of(&worker)));
+    let objects = {
+        let rendering = rendering.clone();
+        blocking(move || rendering.render()).await.unwrap()
+    };
+    assert_eq!(objects.len(), 1);
+    assert_eq!(objects[0]["metadata"]["name"], "shop-worker");
+    // A revision is the archive it names: another digest for the same version is refused, not rendered.
+    let forged = format!("2.0.1@sha256:{}", "1".repeat(64));
+    let error = blocking(move || {
+        let request = RenderRequest {
+            app: "shop".into(),
+            values: rendering.values.clone(),
+            ..RenderRequest::default()
+        };
+        rendering
+            .pipeline
+            .render(&rendering.source, &forged, "helm", &request)
+            .map(|_| ())
+    })
+    .await
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("the repository publishes sha256:1111"),
+        "{error}"
+    );
 }

@@ -147,6 +147,13 @@ pub struct SourceSpec {
     /// An operator-defined credential (`[[credential]]` in `weft.toml`) by name: what an app from the API uses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credential: Option<String>,
+    /// A chart taken from the chart repository `repo` (`https://` with an `index.yaml`, or `oci://`) instead of a
+    /// directory in git, as Argo CD's `chart` source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<String>,
+    /// The chart's version or version range (`^2.0.0`); without it, the newest release.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 fn default_path() -> String {
@@ -292,6 +299,48 @@ impl AppSpec {
                 "username and password_env go together".into(),
             ));
         }
+        if self.source.version.is_some() && self.source.chart.is_none() {
+            return Err(error(
+                "source.version",
+                "is a chart's version: name the chart with source.chart".into(),
+            ));
+        }
+        if let Some(chart) = &self.source.chart {
+            let Some(repo) = &self.source.repo else {
+                return Err(error(
+                    "source.chart",
+                    "needs source.repo, the chart repository (https:// or oci://)".into(),
+                ));
+            };
+            if !(repo.starts_with("https://")
+                || repo.starts_with("oci://")
+                || repo.starts_with("http://"))
+            {
+                return Err(error(
+                    "source.repo",
+                    format!("{repo:?} is not a chart repository (https:// or oci://)"),
+                ));
+            }
+            if chart.is_empty() || chart.contains(['/', ':', ' ']) || chart.starts_with('.') {
+                return Err(error(
+                    "source.chart",
+                    format!("{chart:?} is not a chart name"),
+                ));
+            }
+            if self.source.path != "."
+                || self.source.reference != "HEAD"
+                || self.source.username.is_some()
+                || self.source.ssh_key.is_some()
+                || self.source.credential.is_some()
+            {
+                return Err(error(
+                    "source.chart",
+                    "a chart from a chart repository has no path, ref or git credentials (the operator's \
+                     [[credential]] whose url covers the repository is used)"
+                        .into(),
+                ));
+            }
+        }
         if self.source.repo.is_some() && weft_sdk::source::normalize(&self.source.path).is_none() {
             return Err(error(
                 "source.path",
@@ -355,6 +404,18 @@ impl AppSpec {
                     .into(),
             ));
         };
+        if self.source.chart.is_some() {
+            // A chart repository: HTTPS or OCI (the operator's plain-HTTP hosts are for weft.toml apps).
+            if repo.starts_with("https://") || repo.starts_with("oci://") {
+                return Ok(());
+            }
+            return Err(error(
+                "source.repo",
+                format!(
+                    "{repo:?}: a chart repository defined through the API is https:// or oci://"
+                ),
+            ));
+        }
         match scheme_of(repo) {
             Some(Scheme::Https | Scheme::Ssh) => {}
             Some(Scheme::File) if rules.allow_file_urls => {}
@@ -425,6 +486,14 @@ impl AppSpec {
 
     /// Where the app's tree is, for the render pipeline. Reads the password from its environment variable.
     pub fn app_source(&self) -> Result<AppSource, SpecError> {
+        if let (Some(repository), Some(chart)) = (&self.source.repo, &self.source.chart) {
+            return Ok(AppSource::Chart {
+                repository: repository.clone(),
+                chart: chart.clone(),
+                version: self.source.version.clone().unwrap_or_default(),
+                org: self.org.clone(),
+            });
+        }
         let Some(url) = &self.source.repo else {
             return Ok(AppSource::Local {
                 path: PathBuf::from(&self.source.path),
@@ -575,6 +644,52 @@ source = { path = "examples/shop" }
             "[build]\nbuilder = \"command\"",
         );
         assert_eq!(refused_key(&command, &rules), "build.builder");
+    }
+
+    #[test]
+    fn a_chart_source_names_a_chart_repository_and_nothing_of_git() {
+        let app = spec(
+            r#"
+name = "jobs"
+type = "helm"
+namespace = "jobs"
+source = { repo = "oci://registry.example.com/charts", chart = "worker", version = "^2.0.0" }
+"#,
+        );
+        app.validate().unwrap();
+        assert_eq!(
+            app.app_source().unwrap(),
+            AppSource::Chart {
+                repository: "oci://registry.example.com/charts".into(),
+                chart: "worker".into(),
+                version: "^2.0.0".into(),
+                org: None,
+            }
+        );
+        for (source, key) in [
+            (r#"{ chart = "worker" }"#, "source.chart"),
+            (
+                r#"{ repo = "ssh://git@x/y", chart = "worker" }"#,
+                "source.repo",
+            ),
+            (
+                r#"{ repo = "https://c.example.com", chart = "worker", path = "sub" }"#,
+                "source.chart",
+            ),
+            (
+                r#"{ repo = "https://c.example.com", chart = "../worker" }"#,
+                "source.chart",
+            ),
+            (
+                r#"{ repo = "https://c.example.com", version = "1.0.0" }"#,
+                "source.version",
+            ),
+        ] {
+            let app = spec(&format!(
+                "name = \"x\"\ntype = \"helm\"\nnamespace = \"x\"\nsource = {source}\n"
+            ));
+            assert_eq!(app.validate().unwrap_err().key, key, "{source}");
+        }
     }
 
     #[test]

@@ -21,7 +21,14 @@ pub fn resolve(git: &GitSources, source: &AppSource) -> Result<String, BuildErro
         } => git
             .resolve(repository, reference)
             .map_err(|e| BuildError::Source(e.to_string())),
+        AppSource::Chart { .. } => Err(chart_is_no_build_context()),
     }
+}
+
+fn chart_is_no_build_context() -> BuildError {
+    BuildError::Source(
+        "an app whose source is a chart from a chart repository has no source tree to build an image from".into(),
+    )
 }
 
 /// The build context for `revision`: the app's directory in the checkout of that commit (a local directory is
@@ -32,6 +39,7 @@ pub fn context(
     revision: &str,
 ) -> Result<PathBuf, BuildError> {
     let dir = match source {
+        AppSource::Chart { .. } => return Err(chart_is_no_build_context()),
         AppSource::Local { path, .. } => path.clone(),
         AppSource::Git {
             repository, path, ..

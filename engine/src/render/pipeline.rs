@@ -37,6 +37,18 @@ pub enum AppSource {
         /// The app's directory inside the repository (`""` or `.` for the root).
         path: String,
     },
+    /// A chart from a chart repository; its revision is `VERSION@sha256:DIGEST`, so a history entry renders the
+    /// very archive it recorded.
+    Chart {
+        /// The chart repository (`https://…` with an `index.yaml`, or `oci://…`).
+        repository: String,
+        /// The chart's name.
+        chart: String,
+        /// The version or range to follow (`""`: the newest release).
+        version: String,
+        /// The app's org, whose credentials may be used.
+        org: Option<String>,
+    },
 }
 
 /// A successful render.
@@ -160,7 +172,71 @@ impl RenderPipeline {
                 reference,
                 ..
             } => Ok(self.git.resolve(repository, reference)?),
+            AppSource::Chart {
+                repository,
+                chart,
+                version,
+                org,
+            } => {
+                let fetched = self.charts()?.fetch(
+                    &charts::Wanted {
+                        name: chart.clone(),
+                        repository: repository.clone(),
+                        version: version.clone(),
+                        locked: false,
+                    },
+                    org.as_deref(),
+                )?;
+                Ok(format!("{}@{}", fetched.version, fetched.digest))
+            }
         }
+    }
+
+    fn charts(&self) -> Result<&ChartRepositories, RenderFailure> {
+        self.charts.as_ref().ok_or_else(|| {
+            RenderFailure::Charts(ChartError::Manifest {
+                file: "the app's source".into(),
+                message: "this server fetches no charts from chart repositories".into(),
+            })
+        })
+    }
+
+    /// The archive a chart source's revision (`VERSION@sha256:DIGEST`) names, fetched (or read from the cache) and
+    /// checked against the digest.
+    fn chart_at(&self, source: &AppSource, revision: &str) -> Result<FetchedChart, RenderFailure> {
+        let AppSource::Chart {
+            repository,
+            chart,
+            org,
+            ..
+        } = source
+        else {
+            unreachable!("only chart sources have chart revisions")
+        };
+        let invalid = || {
+            RenderFailure::Charts(ChartError::Manifest {
+                file: "the app's revision".into(),
+                message: format!("{revision:?} is not VERSION@sha256:DIGEST"),
+            })
+        };
+        let (version, digest) = revision.split_once('@').ok_or_else(invalid)?;
+        let fetched = self.charts()?.fetch(
+            &charts::Wanted {
+                name: chart.clone(),
+                repository: repository.clone(),
+                version: version.to_string(),
+                locked: true,
+            },
+            org.as_deref(),
+        )?;
+        if fetched.digest != digest {
+            return Err(RenderFailure::Charts(ChartError::DigestMismatch {
+                url: format!("{repository} {chart} {version}"),
+                expected: digest.to_string(),
+                actual: fetched.digest,
+            }));
+        }
+        Ok(fetched)
     }
 
     /// Fetches the chart dependencies that apps' charts take from chart repositories (and `charts/` does not
@@ -194,6 +270,17 @@ impl RenderPipeline {
         value_files: &[String],
         org: Option<&str>,
     ) -> Result<Rendered, RenderFailure> {
+        if let AppSource::Chart { .. } = source {
+            let chart = self.chart_at(source, revision)?;
+            let mut tree = MemorySource::new();
+            tree.insert(
+                &format!("{}-{}.tgz", chart.name, chart.version),
+                chart.archive,
+            );
+            let (plugin_name, sha256) = self.renderer_for(app_type)?;
+            let key = RenderKey::new(revision, &chart.digest, &sha256, request);
+            return self.run_renderer(plugin_name, &key, revision, request, Arc::new(tree));
+        }
         // The view is rooted at the repository (or the local tree) and starts at the app's directory.
         let (root, start, path_key) = match source {
             AppSource::Local { path, root: None } => (
@@ -220,6 +307,7 @@ impl RenderPipeline {
                     })?;
                 (checkout, inside.clone(), inside)
             }
+            AppSource::Chart { .. } => unreachable!("rendered above"),
         };
         let app_dir = root.join(&start);
         if !app_dir.is_dir() {
@@ -236,15 +324,7 @@ impl RenderPipeline {
                     message: e.to_string(),
                 })
         };
-        let registered = self
-            .registry
-            .for_app_type(World::Renderer, app_type)
-            .ok_or_else(|| RenderFailure::NoRenderer {
-                app_type: app_type.to_string(),
-                known: self.known_app_types(),
-            })?;
-        let plugin_name = registered.name().to_string();
-        let sha256 = registered.manifest.sha256.clone().unwrap_or_default();
+        let (plugin_name, sha256) = self.renderer_for(app_type)?;
         let mut request = request.clone();
         if !value_files.is_empty() {
             let view = open_view()?;
@@ -269,15 +349,6 @@ impl RenderPipeline {
             path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
         }
         let key = RenderKey::new(revision, &path_key, &sha256, request);
-        if let Some(manifests) = self.cache.as_ref().and_then(|cache| cache.get(&key)) {
-            return Ok(Rendered {
-                revision: revision.to_string(),
-                manifests,
-                renderer: plugin_name,
-                cached: true,
-            });
-        }
-        let plugin = self.plugin(&plugin_name)?;
         let view: Arc<dyn weft_sdk::Source + Send + Sync> = if dependencies.is_empty() {
             Arc::new(open_view()?)
         } else {
@@ -290,6 +361,42 @@ impl RenderPipeline {
             }
             Arc::new(OverlaySource::new(open_view()?, extra))
         };
+        self.run_renderer(plugin_name, &key, revision, request, view)
+    }
+
+    /// The renderer plugin for `app_type`: its name and its component's sha256.
+    fn renderer_for(&self, app_type: &str) -> Result<(String, String), RenderFailure> {
+        let registered = self
+            .registry
+            .for_app_type(World::Renderer, app_type)
+            .ok_or_else(|| RenderFailure::NoRenderer {
+                app_type: app_type.to_string(),
+                known: self.known_app_types(),
+            })?;
+        Ok((
+            registered.name().to_string(),
+            registered.manifest.sha256.clone().unwrap_or_default(),
+        ))
+    }
+
+    /// Renders `view` with the plugin, unless the cache holds `key`; checks and caches the output.
+    fn run_renderer(
+        &self,
+        plugin_name: String,
+        key: &RenderKey,
+        revision: &str,
+        request: &RenderRequest,
+        view: Arc<dyn weft_sdk::Source + Send + Sync>,
+    ) -> Result<Rendered, RenderFailure> {
+        if let Some(manifests) = self.cache.as_ref().and_then(|cache| cache.get(key)) {
+            return Ok(Rendered {
+                revision: revision.to_string(),
+                manifests,
+                renderer: plugin_name,
+                cached: true,
+            });
+        }
+        let plugin = self.plugin(&plugin_name)?;
         let labels = PluginLabels {
             plugin: plugin_name.clone(),
         };
@@ -313,7 +420,7 @@ impl RenderPipeline {
         })?;
         if let Some(cache) = &self.cache {
             // A cache that cannot be written costs the next render its speed, nothing else.
-            let _ = cache.put(&key, &output.manifests);
+            let _ = cache.put(key, &output.manifests);
         }
         Ok(Rendered {
             revision: revision.to_string(),

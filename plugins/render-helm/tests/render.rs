@@ -323,3 +323,28 @@ fn crds_are_rendered_first_untemplated_unless_skipped() {
     let error = chart.render(&[("skip-crds", "maybe")]).unwrap_err();
     assert!(error.to_string().contains("skip-crds"), "{error}");
 }
+
+#[test]
+fn a_directory_holding_one_packaged_chart_renders_that_chart() {
+    let packaged = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/render/helm/charts/packed-deps/charts/worker-2.0.1.tgz");
+    let dir = std::env::temp_dir().join(format!("render-helm-packaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(&packaged, dir.join("worker-2.0.1.tgz")).unwrap();
+    let request = RenderRequest {
+        app: "jobs".into(),
+        values: vec!["replicas: 4\nglobal: {region: eu}\n".into()],
+        ..RenderRequest::default()
+    };
+    let output = render_dir::<HelmRenderer>(&request, &dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(output.manifests.len(), 1);
+    let deployment = &output.manifests[0].object;
+    assert_eq!(deployment["metadata"]["name"], "jobs-worker");
+    assert_eq!(deployment["spec"]["replicas"], 4);
+    assert_eq!(
+        output.manifests[0].file.as_deref(),
+        Some("worker-2.0.1.tgz/templates/deployment.yaml")
+    );
+}

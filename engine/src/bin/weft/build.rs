@@ -174,6 +174,7 @@ pub(crate) fn run_plan(args: PlanArgs) -> anyhow::Result<u8> {
         app: args.app.clone().unwrap_or_else(|| match &source {
             AppSource::Local { path, .. } => dir_name(path),
             AppSource::Git { .. } => dir_name(&context),
+            AppSource::Chart { chart, .. } => chart.clone(),
         }),
         commit,
         overrides,

@@ -135,6 +135,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let app = args.app.clone().unwrap_or_else(|| match &source {
         AppSource::Local { path, .. } => dir_name(path),
         AppSource::Git { path, .. } => dir_name(Path::new(path)),
+        AppSource::Chart { chart, .. } => chart.clone(),
     });
     let request = RenderRequest {
         app,

@@ -200,8 +200,26 @@ fn imports(item: &Value) -> Vec<super::values::Import> {
 /// How deep `file://` dependencies may nest (a chart that depends on itself through a path would never end).
 const MAX_FILE_DEPENDENCY_DEPTH: usize = 16;
 
-/// Loads the chart rooted at `dir`, and its subcharts, recursively.
+/// Loads the chart rooted at `dir`, and its subcharts, recursively. A directory without `Chart.yaml` that holds
+/// exactly one packaged chart (`*.tgz`) is that chart, as `helm template chart.tgz` renders it: how an app that
+/// takes its chart from a chart repository arrives.
 pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
+    if !source.is_file(&join(dir, "Chart.yaml"))
+        && let Ok(entries) = source.list_dir(dir)
+    {
+        let archives: Vec<String> = entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::File && e.name.ends_with(".tgz"))
+            .map(|e| join(dir, &e.name))
+            .collect();
+        if let [archive] = archives.as_slice() {
+            let bytes = source
+                .read_file(archive)
+                .map_err(|e| source_error(e, archive))?;
+            let tree = super::archive::unpack(&bytes, archive, archive)?;
+            return load_at_depth(&tree, archive, 0);
+        }
+    }
     load_at_depth(source, dir, 0)
 }
 
