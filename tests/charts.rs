@@ -361,3 +361,120 @@ async fn an_app_takes_its_chart_from_a_repository_pinned_to_a_version_and_digest
         "{error}"
     );
 }
+
+/// A chart from the chart repository, its values from a git repository of their own: both pinned in the
+/// revision that the operation and the history record, so a rollback restores the chart and the values together.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_chart_with_values_from_git_pins_both_and_rollback_restores_them_together() {
+    use k8s_openapi::api::apps::v1::Deployment;
+    use weft_engine::app::AppSpec;
+    use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
+    use weft_engine::logs::LogStore;
+    use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
+    use weft_sim::{SimConfig, Simulator};
+
+    let (address, _served) = repository(None, false).await;
+    let values = weft_tests::GitRepo::new();
+    let first_values = values.commit(&[(
+        "worker.yaml",
+        "replicas: 2\nqueue: orders\nglobal: {region: eu-west-1}\n".to_string(),
+    )]);
+    let sim = Simulator::new(SimConfig::fast());
+    let cache = tempfile::tempdir().unwrap();
+    let logs = LogStore::default();
+    let deployer = Deployer::for_cluster(
+        sim.client(),
+        PluginHost::new(HostConfig::default()).unwrap(),
+        Arc::new(weft_tests::builtin_registry()),
+        GitSources::new(cache.path().join("git"), 1 << 30),
+        None,
+        Some(ChartRepositories::new(
+            ChartCache::new(cache.path().join("charts")),
+            CredentialSet::default(),
+            vec![address.to_string()],
+        )),
+        logs.clone(),
+    );
+    let app: AppSpec = toml::from_str(&format!(
+        r#"
+name = "jobs"
+type = "helm"
+namespace = "jobs"
+source = {{ repo = "http://{address}", chart = "worker", version = "^2.0.0" }}
+value_files = ["$values/app/worker.yaml"]
+values_source = {{ repo = "{}", ref = "main" }}
+[sync]
+create_namespace = true
+wave_timeout_seconds = 30
+"#,
+        values.path().display()
+    ))
+    .unwrap();
+    app.validate().unwrap();
+    let mut state = AppState::default();
+    let sync = |id: &str| Operation::start(id.to_string(), "jobs", Trigger::Manual);
+    let replicas = || async {
+        let api: kube::Api<Deployment> = kube::Api::namespaced(sim.client(), "jobs");
+        api.get("jobs-worker").await.unwrap().spec.replicas.unwrap()
+    };
+
+    let mut first = sync("op-1");
+    deployer
+        .sync(&app, &mut state, SyncSpec::default(), &mut first)
+        .await;
+    assert_eq!(
+        first.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        first.message
+    );
+    let chart = format!("2.0.1@{}", digest_of(&archive("worker-2.0.1.tgz")));
+    assert_eq!(
+        first.revision.as_deref(),
+        Some(format!("{chart} values@{first_values}").as_str())
+    );
+    assert_eq!(replicas().await, 2);
+
+    let second_values = values.commit(&[(
+        "worker.yaml",
+        "replicas: 5\nqueue: orders\nglobal: {region: eu-west-1}\n".to_string(),
+    )]);
+    let mut second = sync("op-2");
+    deployer
+        .sync(&app, &mut state, SyncSpec::default(), &mut second)
+        .await;
+    assert_eq!(
+        second.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        second.message
+    );
+    assert_eq!(
+        second.revision.as_deref(),
+        Some(format!("{chart} values@{second_values}").as_str())
+    );
+    assert_eq!(replicas().await, 5);
+
+    let mut back = Operation::start(
+        "op-3".to_string(),
+        "jobs",
+        Trigger::Rollback { history_id: 1 },
+    );
+    deployer
+        .rollback(
+            &app,
+            &mut state,
+            RollbackTarget::History { history_id: 1 },
+            false,
+            &mut back,
+        )
+        .await
+        .unwrap();
+    assert_eq!(back.phase, OperationPhase::Succeeded, "{:?}", back.message);
+    assert_eq!(back.revision, first.revision);
+    assert_eq!(
+        replicas().await,
+        2,
+        "the values of the first deploy, though the branch moved on"
+    );
+}

@@ -63,9 +63,14 @@ pub struct AppSpec {
     /// Renderer parameters (`recurse = true`, `"extVar.env" = "prod"`, `set = ["a=1", "b=2"]`).
     #[serde(default)]
     pub parameters: BTreeMap<String, Parameter>,
-    /// Values files inside the app's directory (Helm), merged in order after the chart's own.
+    /// Values files (Helm), merged in order after the chart's own: paths from the app's directory (which may climb
+    /// within its repository), or `$values/PATH` in the `values_source` repository.
     #[serde(default)]
     pub value_files: Vec<String>,
+    /// A git repository the values files come from (`$values/PATH`), pinned to its own commit beside the app's
+    /// source, as Argo CD's multi-source apps take a chart from one place and its values from another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values_source: Option<ValuesSourceSpec>,
     /// Inline values documents (YAML), merged in order after the values files.
     #[serde(default)]
     pub values: Vec<String>,
@@ -154,6 +159,20 @@ pub struct SourceSpec {
     /// The chart's version or version range (`^2.0.0`); without it, the newest release.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+}
+
+/// `values_source`: the git repository an app's `$values/` files come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValuesSourceSpec {
+    /// The repository (`https://`, `ssh://`, `git@host:path`; a path or `file://` for the operator's apps).
+    pub repo: String,
+    /// The branch, tag or commit to follow.
+    #[serde(rename = "ref", default = "default_ref")]
+    pub reference: String,
+    /// An operator-defined credential (`[[credential]]`) by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credential: Option<String>,
 }
 
 fn default_path() -> String {
@@ -348,10 +367,43 @@ impl AppSpec {
             ));
         }
         for (index, file) in self.value_files.iter().enumerate() {
-            if weft_sdk::source::normalize(file).is_none_or(|p| p.is_empty()) {
+            let key = format!("value_files[{index}]");
+            match file.strip_prefix("$values/") {
+                Some(_) if self.values_source.is_none() => {
+                    return Err(error(
+                        &key,
+                        format!(
+                            "{file:?} names the values repository, and the app has no values_source"
+                        ),
+                    ));
+                }
+                Some(path) if weft_sdk::source::normalize(path).is_none_or(|p| p.is_empty()) => {
+                    return Err(error(
+                        &key,
+                        format!("{file:?} is not a file inside the values repository"),
+                    ));
+                }
+                Some(_) => {}
+                None if weft_sdk::source::clean(file).is_none_or(|p| p.is_empty()) => {
+                    return Err(error(
+                        &key,
+                        format!("{file:?} is not a file of the app's repository"),
+                    ));
+                }
+                None => {}
+            }
+        }
+        if let Some(values) = &self.values_source {
+            if self.source.repo.is_none() {
                 return Err(error(
-                    &format!("value_files[{index}]"),
-                    format!("{file:?} is not a file inside the app's directory"),
+                    "values_source",
+                    "takes values files for an app from a repository; this app is a local directory".into(),
+                ));
+            }
+            if values.repo.trim().is_empty() {
+                return Err(error(
+                    "values_source.repo",
+                    "must name a git repository".into(),
                 ));
             }
         }
@@ -404,6 +456,27 @@ impl AppSpec {
                     .into(),
             ));
         };
+        if let Some(values) = &self.values_source {
+            match scheme_of(&values.repo) {
+                Some(Scheme::Https | Scheme::Ssh) => {}
+                Some(Scheme::File) if rules.allow_file_urls => {}
+                _ => {
+                    return Err(error(
+                        "values_source.repo",
+                        format!(
+                            "{:?}: a values repository defined through the API is https:// or ssh://",
+                            values.repo
+                        ),
+                    ));
+                }
+            }
+            if let Some(name) = &values.credential {
+                rules
+                    .credentials
+                    .check(name, &values.repo, self.org.as_deref())
+                    .map_err(|e| error("values_source.credential", e.to_string()))?;
+            }
+        }
         if self.source.chart.is_some() {
             // A chart repository: HTTPS or OCI (the operator's plain-HTTP hosts are for weft.toml apps).
             if repo.starts_with("https://") || repo.starts_with("oci://") {
@@ -486,6 +559,22 @@ impl AppSpec {
 
     /// Where the app's tree is, for the render pipeline. Reads the password from its environment variable.
     pub fn app_source(&self) -> Result<AppSource, SpecError> {
+        let main = self.main_source()?;
+        Ok(match &self.values_source {
+            Some(values) => AppSource::WithValues {
+                main: Box::new(main),
+                values: Repository {
+                    url: values.repo.clone(),
+                    credentials: values.credential.clone().map(Credentials::Named),
+                },
+                reference: values.reference.clone(),
+            },
+            None => main,
+        })
+    }
+
+    /// The source of the app's manifests.
+    fn main_source(&self) -> Result<AppSource, SpecError> {
         if let (Some(repository), Some(chart)) = (&self.source.repo, &self.source.chart) {
             return Ok(AppSource::Chart {
                 repository: repository.clone(),
@@ -539,7 +628,10 @@ impl AppSpec {
             "release": self.release,
             "namespace": self.namespace,
         });
-        // Only when set, so that apps without a build keep the digest they had.
+        // Only when set, so that apps without them keep the digest they had.
+        if let Some(values) = &self.values_source {
+            identity["values_source"] = serde_json::json!(values);
+        }
         if let Some(build) = &self.build {
             identity["build"] = serde_json::json!(build);
         }

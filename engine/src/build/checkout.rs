@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::steering::BuildError;
-use crate::render::{AppSource, tree_digest};
+use crate::render::{AppSource, split_values_revision, tree_digest};
 use crate::source::GitSources;
 
 /// Resolves the source to the revision it is at now: a ref to its commit, a local directory to the digest of its
@@ -22,6 +22,7 @@ pub fn resolve(git: &GitSources, source: &AppSource) -> Result<String, BuildErro
             .resolve(repository, reference)
             .map_err(|e| BuildError::Source(e.to_string())),
         AppSource::Chart { .. } => Err(chart_is_no_build_context()),
+        AppSource::WithValues { main, .. } => resolve(git, main),
     }
 }
 
@@ -40,6 +41,11 @@ pub fn context(
 ) -> Result<PathBuf, BuildError> {
     let dir = match source {
         AppSource::Chart { .. } => return Err(chart_is_no_build_context()),
+        // The image is built from the app's own tree; the values repository has no part in it.
+        AppSource::WithValues { main, .. } => {
+            let revision = split_values_revision(revision).map_or(revision, |(main, _)| main);
+            return context(git, main, revision);
+        }
         AppSource::Local { path, .. } => path.clone(),
         AppSource::Git {
             repository, path, ..

@@ -6,5 +6,5 @@ mod pipeline;
 mod validate;
 
 pub use cache::{RenderCache, RenderKey, tree_digest};
-pub use pipeline::{AppSource, RenderFailure, RenderPipeline, Rendered};
+pub use pipeline::{AppSource, RenderFailure, RenderPipeline, Rendered, split_values_revision};
 pub use validate::validate_manifests;

@@ -49,6 +49,25 @@ pub enum AppSource {
         /// The app's org, whose credentials may be used.
         org: Option<String>,
     },
+    /// Another source, with values files (`$values/PATH`) from a git repository of their own, as Argo CD's
+    /// multi-source apps take a chart from one place and its values from another. The revision pins both:
+    /// `MAIN values@COMMIT`.
+    WithValues {
+        /// Where the app's manifests come from.
+        main: Box<AppSource>,
+        /// The repository of the values files.
+        values: Repository,
+        /// The branch, tag or commit of it to follow.
+        reference: String,
+    },
+}
+
+/// What separates the two pinned revisions of an [`AppSource::WithValues`].
+const VALUES_REVISION: &str = " values@";
+
+/// The revision of a source with a values repository: its own, and the values repository's commit.
+pub fn split_values_revision(revision: &str) -> Option<(&str, &str)> {
+    revision.split_once(VALUES_REVISION)
 }
 
 /// A successful render.
@@ -189,6 +208,21 @@ impl RenderPipeline {
                 )?;
                 Ok(format!("{}@{}", fetched.version, fetched.digest))
             }
+            AppSource::WithValues {
+                main,
+                values,
+                reference,
+            } => {
+                if matches!(**main, AppSource::WithValues { .. }) {
+                    return Err(RenderFailure::Tree {
+                        path: PathBuf::from("$values"),
+                        message: "a source has one values repository".into(),
+                    });
+                }
+                let main = self.resolve(main)?;
+                let commit = self.git.resolve(values, reference)?;
+                Ok(format!("{main}{VALUES_REVISION}{commit}"))
+            }
         }
     }
 
@@ -270,7 +304,87 @@ impl RenderPipeline {
         value_files: &[String],
         org: Option<&str>,
     ) -> Result<Rendered, RenderFailure> {
+        self.render_with(source, revision, app_type, request, value_files, org, None)
+    }
+
+    /// Renders with the values repository's checkout at hand for `$values/` files.
+    #[allow(clippy::too_many_arguments)]
+    fn render_with(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        app_type: &str,
+        request: &RenderRequest,
+        value_files: &[String],
+        org: Option<&str>,
+        values_root: Option<&Path>,
+    ) -> Result<Rendered, RenderFailure> {
+        if let AppSource::WithValues { main, values, .. } = source {
+            let (main_revision, commit) = split_values_revision(revision).ok_or_else(|| RenderFailure::Tree {
+                path: PathBuf::from("$values"),
+                message: format!("revision {revision:?} does not pin the values repository (MAIN values@COMMIT)"),
+            })?;
+            let checkout = self.git.checkout(values, commit)?;
+            let mut rendered = self.render_with(
+                main,
+                main_revision,
+                app_type,
+                request,
+                value_files,
+                org,
+                Some(&checkout),
+            )?;
+            rendered.revision = revision.to_string();
+            return Ok(rendered);
+        }
+        let mut request = request.clone();
+        let mut value_files = value_files.to_vec();
+        if let Some(root) = values_root {
+            // `$values/` files first come from the values repository; the rest stay for the app's own tree.
+            let view = SourceView::open(root, SourceLimits::default()).map_err(|e| {
+                RenderFailure::Tree {
+                    path: root.to_path_buf(),
+                    message: e.to_string(),
+                }
+            })?;
+            let mut values = Vec::new();
+            let mut own = Vec::new();
+            for file in value_files {
+                match file.strip_prefix("$values/") {
+                    Some(path) => values.push(read_values_file(&view, path, &file)?),
+                    None => own.push(file),
+                }
+            }
+            if !own.is_empty() && !values.is_empty() {
+                return Err(RenderFailure::Tree {
+                    path: PathBuf::from(&own[0]),
+                    message: "values files come either all from the values repository ($values/PATH) or all from \
+                              the app's tree"
+                        .into(),
+                });
+            }
+            values.append(&mut request.values);
+            request.values = values;
+            value_files = own;
+        } else if let Some(file) = value_files.iter().find(|f| f.starts_with("$values/")) {
+            return Err(RenderFailure::Tree {
+                path: PathBuf::from(file),
+                message:
+                    "$values/ names the values repository, and the app has none (values_source)"
+                        .into(),
+            });
+        }
+        let request = &request;
+        let value_files = value_files.as_slice();
         if let AppSource::Chart { .. } = source {
+            if let Some(file) = value_files.first() {
+                return Err(RenderFailure::Tree {
+                    path: PathBuf::from(file),
+                    message: "a chart from a chart repository has no tree of its own: take values files from a \
+                              values_source as $values/PATH"
+                        .into(),
+                });
+            }
             let chart = self.chart_at(source, revision)?;
             let mut tree = MemorySource::new();
             tree.insert(
@@ -307,7 +421,9 @@ impl RenderPipeline {
                     })?;
                 (checkout, inside.clone(), inside)
             }
-            AppSource::Chart { .. } => unreachable!("rendered above"),
+            AppSource::Chart { .. } | AppSource::WithValues { .. } => {
+                unreachable!("rendered above")
+            }
         };
         let app_dir = root.join(&start);
         if !app_dir.is_dir() {
@@ -498,6 +614,18 @@ impl RenderPipeline {
 }
 
 /// The app's directory relative to the tree it belongs to; refused when it is not inside.
+/// A values file from the values repository's view (`label` as the app wrote it, for errors).
+fn read_values_file(view: &SourceView, path: &str, label: &str) -> Result<String, RenderFailure> {
+    let bytes = view.read_file(path).map_err(|e| RenderFailure::Tree {
+        path: PathBuf::from(label),
+        message: format!("values file: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
+        path: PathBuf::from(label),
+        message: "values file is not UTF-8 text".into(),
+    })
+}
+
 fn inside_root(path: &Path, root: &Path) -> Result<String, RenderFailure> {
     let refuse = |message: String| RenderFailure::Tree {
         path: path.to_path_buf(),

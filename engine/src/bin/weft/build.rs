@@ -175,6 +175,7 @@ pub(crate) fn run_plan(args: PlanArgs) -> anyhow::Result<u8> {
             AppSource::Local { path, .. } => dir_name(path),
             AppSource::Git { .. } => dir_name(&context),
             AppSource::Chart { chart, .. } => chart.clone(),
+            AppSource::WithValues { .. } => dir_name(&context),
         }),
         commit,
         overrides,

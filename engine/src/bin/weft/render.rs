@@ -136,6 +136,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         AppSource::Local { path, .. } => dir_name(path),
         AppSource::Git { path, .. } => dir_name(Path::new(path)),
         AppSource::Chart { chart, .. } => chart.clone(),
+        AppSource::WithValues { .. } => "app".to_string(),
     });
     let request = RenderRequest {
         app,
