@@ -170,9 +170,9 @@ fn main() -> ExitCode {
     let corpus = corpus();
     let size = corpus.len();
     let mut trials = vec![Trial::test(
-        "the corpus holds at least 25 kustomizations",
+        "the corpus holds at least 80 kustomizations",
         move || {
-            if size >= 25 {
+            if size >= 80 {
                 Ok(())
             } else {
                 Err(format!("found {size}").into())

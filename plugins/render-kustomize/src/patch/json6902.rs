@@ -3,6 +3,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::documents::{Schema, parse_value};
+
 /// One operation.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -19,14 +21,14 @@ pub struct Operation {
     pub from: Option<String>,
 }
 
-/// Reads a patch: a list of operations as JSON or YAML.
+/// Reads a patch: a list of operations as JSON or YAML (read as Kustomize does, with YAML 1.1's scalars).
 pub fn parse(text: &str) -> Result<Vec<Operation>, String> {
     let value: Value = if text.trim_start().starts_with('[') {
         serde_json::from_str(text)
-            .or_else(|_| serde_yaml::from_str(text))
+            .or_else(|_| parse_value(text, Schema::Yaml11))
             .map_err(|e| format!("invalid JSON patch: {e}"))?
     } else {
-        serde_yaml::from_str(text).map_err(|e| format!("invalid JSON patch: {e}"))?
+        parse_value(text, Schema::Yaml11).map_err(|e| format!("invalid JSON patch: {e}"))?
     };
     let operations: Vec<Operation> =
         serde_json::from_value(value).map_err(|e| format!("invalid JSON patch: {e}"))?;

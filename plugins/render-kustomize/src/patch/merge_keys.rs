@@ -1,6 +1,6 @@
 //! How a strategic merge patch treats each list: merged element by element on merge keys (Kubernetes'
-//! `patchMergeKey`s), merged as a set of scalars, replaced whole, or, for kinds without a known schema,
-//! merged by `name` when every element has one.
+//! `patchMergeKey`s), merged as a set of scalars, or replaced whole. Kinds without a known schema (custom
+//! resources) have every list replaced: Kustomize does not infer merge keys such as `name` for them.
 
 use crate::resid::Gvk;
 
@@ -13,8 +13,6 @@ pub enum ListStrategy {
     ScalarSet,
     /// The patch's list replaces the list.
     Replace,
-    /// No schema: keyed by `name` when all elements have one, else replaced.
-    Infer,
 }
 
 /// API groups whose schemas Kustomize knows.
@@ -47,7 +45,7 @@ pub fn list_strategy(gvk: &Gvk, path: &[String]) -> ListStrategy {
         return ListStrategy::Replace;
     };
     if !KNOWN_GROUPS.contains(&gvk.group.as_str()) {
-        return ListStrategy::Infer;
+        return ListStrategy::Replace;
     }
     if path.len() == 2 && path[0] == "metadata" {
         return match field {
@@ -116,11 +114,11 @@ mod tests {
         let custom = Gvk::from_api_version("example.com/v1", "Widget");
         assert_eq!(
             list_strategy(&custom, &path("spec/items")),
-            ListStrategy::Infer
+            ListStrategy::Replace
         );
         assert_eq!(
             list_strategy(&custom, &path("metadata/finalizers")),
-            ListStrategy::Infer
+            ListStrategy::Replace
         );
         assert_eq!(
             list_strategy(&service, &path("metadata/finalizers")),

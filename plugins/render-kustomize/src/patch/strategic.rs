@@ -122,20 +122,7 @@ fn merge_list(
         Some(Value::Array(items)) if !replace_directive => items,
         _ => Vec::new(),
     };
-    let strategy = match list_strategy(gvk, path) {
-        ListStrategy::Infer => {
-            let all_named = |items: &[Value]| {
-                !items.is_empty() && items.iter().all(|i| i.get("name").is_some())
-            };
-            if all_named(&dest_items) || all_named(patch) {
-                ListStrategy::Keyed(&["name"])
-            } else {
-                ListStrategy::Replace
-            }
-        }
-        strategy => strategy,
-    };
-    let merged = match strategy {
+    let merged = match list_strategy(gvk, path) {
         ListStrategy::Keyed(keys) => merge_keyed(dest_items, patch, keys, gvk, path)?,
         ListStrategy::ScalarSet => {
             let mut items: Vec<Value> = Vec::new();
@@ -146,7 +133,7 @@ fn merge_list(
             }
             items
         }
-        ListStrategy::Replace | ListStrategy::Infer => {
+        ListStrategy::Replace => {
             return Ok(clean(&Value::Array(patch.to_vec())));
         }
     };
@@ -274,11 +261,12 @@ mod tests {
     }
 
     #[test]
-    fn custom_kinds_merge_named_lists() {
+    fn custom_kinds_replace_lists_even_named_ones() {
         let gvk = Gvk::from_api_version("example.com/v1", "Widget");
-        let object = json!({"spec": {"parts": [{"name": "a", "size": 1}], "tags": ["x"]}});
-        let patch =
-            json!({"spec": {"parts": [{"name": "a", "size": 2}, {"name": "b"}], "tags": ["y"]}});
+        let object = json!({"spec": {"parts": [{"name": "a", "size": 1}, {"name": "c"}], "tags": ["x"],
+                                     "limits": {"cpu": "1"}}});
+        let patch = json!({"spec": {"parts": [{"name": "a", "size": 2}, {"name": "b"}], "tags": ["y"],
+                                    "limits": {"memory": "1Gi"}}});
         let Patched::Object(out) = apply(&object, &patch, &gvk).unwrap() else {
             panic!()
         };
@@ -287,5 +275,6 @@ mod tests {
             json!([{"name": "a", "size": 2}, {"name": "b"}])
         );
         assert_eq!(out["spec"]["tags"], json!(["y"]));
+        assert_eq!(out["spec"]["limits"], json!({"cpu": "1", "memory": "1Gi"}));
     }
 }
