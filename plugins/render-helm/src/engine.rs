@@ -58,7 +58,11 @@ fn collect<'a>(
 ) {
     let index = scopes.len();
     scopes.push((values.clone(), node));
+    let library = is_library(node.chart);
     for (path, text) in &node.chart.templates {
+        if library && !path.rsplit('/').next().is_some_and(|b| b.starts_with('_')) {
+            continue;
+        }
         files.push(TemplateFile {
             name: format!("{}/{path}", node.full_path),
             source_path: join(&node.chart.dir, path),
@@ -73,6 +77,15 @@ fn collect<'a>(
             .unwrap_or_else(Value::empty_map);
         collect(sub, sub_values, files, scopes);
     }
+}
+
+/// Whether a chart is a library (`type: library`, any case): Helm keeps only its partials (`_*` files) — its other
+/// templates are neither rendered nor parsed, so their `define`s do not exist either.
+fn is_library(chart: &crate::chart::Chart) -> bool {
+    chart
+        .metadata
+        .get("type")
+        .is_some_and(|t| funcs::strval(&t).eq_ignore_ascii_case("library"))
 }
 
 /// Helm's order: more path segments first, then reverse lexical order.
@@ -111,17 +124,7 @@ fn chart_object(node: &ChartNode<'_>) -> Value {
             ("Maintainers", v) => {
                 go_field_names(v, &[("name", "Name"), ("email", "Email"), ("url", "URL")])
             }
-            ("Dependencies", v) => go_field_names(
-                v,
-                &[
-                    ("name", "Name"),
-                    ("version", "Version"),
-                    ("repository", "Repository"),
-                    ("condition", "Condition"),
-                    ("tags", "Tags"),
-                    ("alias", "Alias"),
-                ],
-            ),
+            ("Dependencies", v) => dependencies_object(node, v),
             ("Sources" | "Keywords", v) => v.unwrap_or_else(|| Value::list(Vec::new())),
             ("Annotations", v) => v.unwrap_or_else(Value::empty_map),
             (_, Some(Value::String(s))) => Value::String(s),
@@ -134,7 +137,54 @@ fn chart_object(node: &ChartNode<'_>) -> Value {
     Value::map(map)
 }
 
-/// A list of `Chart.yaml` entries (maintainers, dependencies) under Go's field names.
+/// `.Chart.Dependencies` as Helm leaves it after `ProcessDependencies`: only the enabled dependencies, in
+/// `Chart.yaml` order, each named by its alias when it has one, `Enabled` true, and its `import-values` normalized
+/// to `child`/`parent` tables (`- data` becomes `exports.data` into `.`).
+fn dependencies_object(node: &ChartNode<'_>, declared: Option<Value>) -> Value {
+    let Some(Value::List(items)) = declared else {
+        return Value::list(Vec::new());
+    };
+    let text = |item: &Value, key: &str| {
+        item.get(key)
+            .filter(|v| !v.is_nil())
+            .map(|v| Value::string(funcs::strval(&v)))
+            .unwrap_or_else(|| Value::string(""))
+    };
+    let entries = items
+        .iter()
+        .zip(&node.chart.dependencies)
+        .filter_map(|(item, dependency)| {
+            let name = dependency.alias.as_ref().unwrap_or(&dependency.name);
+            if !node.subcharts.iter().any(|sub| &sub.name == name) {
+                return None;
+            }
+            let imports = dependency
+                .imports
+                .iter()
+                .map(|import| {
+                    let mut table = Map::new();
+                    table.insert("child".into(), Value::string(import.child.as_str()));
+                    table.insert("parent".into(), Value::string(import.parent.as_str()));
+                    Value::map(table)
+                })
+                .collect();
+            let mut map = Map::new();
+            map.insert("Name".into(), Value::string(name.as_str()));
+            map.insert("Version".into(), text(item, "version"));
+            map.insert("Repository".into(), text(item, "repository"));
+            map.insert("Condition".into(), text(item, "condition"));
+            let tags = dependency.tags.iter().map(|t| Value::string(t.as_str()));
+            map.insert("Tags".into(), Value::list(tags.collect()));
+            map.insert("Enabled".into(), Value::Bool(true));
+            map.insert("ImportValues".into(), Value::list(imports));
+            map.insert("Alias".into(), text(item, "alias"));
+            Some(Value::map(map))
+        })
+        .collect();
+    Value::list(entries)
+}
+
+/// A list of `Chart.yaml` entries (maintainers) under Go's field names.
 fn go_field_names(list: Option<Value>, fields: &[(&str, &str)]) -> Value {
     let Some(Value::List(items)) = list else {
         return Value::list(Vec::new());
@@ -346,6 +396,85 @@ fn located(error: ExecError, sources: &HashMap<String, String>) -> RenderError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use weft_sdk::source::MemorySource;
+
+    #[test]
+    fn a_library_charts_templates_other_than_partials_are_left_out() {
+        let mut source = MemorySource::new();
+        source.insert(
+            "Chart.yaml",
+            "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: lib\n  version: 1.0.0\n",
+        );
+        source.insert(
+            "templates/cm.yaml",
+            "kind: ConfigMap\nname: {{ include \"lib.name\" . }}\n",
+        );
+        source.insert(
+            "charts/lib/Chart.yaml",
+            "apiVersion: v2\nname: lib\nversion: 1.0.0\ntype: Library\n",
+        );
+        source.insert(
+            "charts/lib/templates/_helpers.tpl",
+            "{{ define \"lib.name\" }}from-lib{{ end }}",
+        );
+        source.insert(
+            "charts/lib/templates/example.yaml",
+            "{{ define \"lib.example\" }}x{{ end }}kind: ConfigMap\nname: example\n",
+        );
+        let chart = crate::chart::load(&source, "").unwrap();
+        let root = crate::chart::dependencies::resolve(&chart, &Map::new()).unwrap();
+        let settings = Settings {
+            release: "rel".into(),
+            namespace: "ns".into(),
+            kube_version: KubeVersion::parse("v1.30.0").unwrap(),
+            api_versions: Vec::new(),
+            max_steps: 100_000,
+        };
+        let rendered = render(&root, Map::new(), &settings).unwrap();
+        let names: Vec<&str> = rendered.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, vec!["app/templates/cm.yaml"]);
+        assert!(
+            rendered[0].text.contains("from-lib"),
+            "{}",
+            rendered[0].text
+        );
+    }
+
+    #[test]
+    fn chart_dependencies_list_the_enabled_ones_under_their_aliases() {
+        let mut source = MemorySource::new();
+        source.insert(
+            "Chart.yaml",
+            "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: lib\n  version: 1.x.x\n  repository: file://../lib\n- name: jobs\n  alias: cleanup\n  version: 0.8.0\n  condition: cleanup.enabled\n  tags: [ops]\n  import-values: [data, {child: a.b, parent: c}]\n- name: jobs\n  alias: nightly\n  version: 0.8.0\n  condition: nightly.enabled\n",
+        );
+        source.insert("values.yaml", "nightly: {enabled: false}\n");
+        for name in ["lib", "jobs"] {
+            source.insert(
+                &format!("charts/{name}/Chart.yaml"),
+                format!("apiVersion: v2\nname: {name}\nversion: 1.0.0\n"),
+            );
+        }
+        let chart = crate::chart::load(&source, "").unwrap();
+        let root = crate::chart::dependencies::resolve(&chart, &Map::new()).unwrap();
+        let dependencies = chart_object(&root).get("Dependencies").unwrap();
+        let Value::List(items) = dependencies else {
+            panic!("not a list: {dependencies:?}");
+        };
+        let field = |i: usize, key: &str| funcs::strval(&items[i].get(key).unwrap());
+        assert_eq!(items.len(), 2, "the disabled `nightly` is left out");
+        assert_eq!(field(0, "Name"), "lib");
+        assert_eq!(field(0, "Repository"), "file://../lib");
+        assert_eq!(field(0, "Alias"), "");
+        assert_eq!(field(1, "Name"), "cleanup");
+        assert_eq!(field(1, "Alias"), "cleanup");
+        assert_eq!(field(1, "Version"), "0.8.0");
+        assert_eq!(field(1, "Enabled"), "true");
+        assert_eq!(field(1, "Tags"), "[ops]");
+        assert_eq!(
+            field(1, "ImportValues"),
+            "[map[child:exports.data parent:.] map[child:a.b parent:c]]"
+        );
+    }
 
     #[test]
     fn orders_templates_like_helm() {

@@ -4,9 +4,10 @@
 //! `_helpers.tpl` and other partials, which are parsed but not rendered), any other files for `.Files`, `crds/`
 //! (rendered first, untemplated, unless `skip-crds`), `values.schema.json` (checked against the coalesced values,
 //! with Helm's message), and subcharts in `charts/` as directories or packaged `.tgz` files (with `Chart.yaml`
-//! dependencies' `alias`, `condition`, `tags` and `import-values` in both forms); a dependency whose `repository`
-//! is `file://PATH` and which `charts/` does not hold is loaded from PATH, which may climb above the app's
-//! directory within the repository (as `helm dependency build` vendors it).
+//! dependencies' `alias`, `condition`, `tags` and `import-values` in both forms; a library chart, `type: library`,
+//! contributes only its partials); a dependency whose `repository` is `file://PATH` and which `charts/` does not hold
+//! is loaded from PATH, which may climb above the app's directory within the repository (as `helm dependency build`
+//! vendors it).
 //!
 //! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with
 //! Sprig's and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`,

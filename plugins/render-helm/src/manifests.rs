@@ -16,10 +16,12 @@ fn separator() -> Regex {
         .unwrap_or_else(|_| unreachable!("the separator pattern is valid"))
 }
 
-/// The documents of a rendered file, each with the line it starts on.
+/// The documents of a rendered file, each with the line it starts on, as Helm 4 emits them into the release
+/// manifest and `helm template`'s output: leading space trimmed (trailing space is kept, and the separator swallows
+/// the line break before it), then a line break added — which a `|+` block ending the file keeps.
 fn split_documents(separator: &Regex, text: &str) -> Vec<(String, u32)> {
     let leading = text.len() - text.trim_start().len();
-    let trimmed = text.trim();
+    let trimmed = text.trim_start();
     let mut documents = Vec::new();
     let mut start = 0;
     let line_of =
@@ -32,7 +34,11 @@ fn split_documents(separator: &Regex, text: &str) -> Vec<(String, u32)> {
     documents
         .into_iter()
         .filter(|(d, _)| !d.trim().is_empty())
-        .map(|(d, line)| (d.trim().to_string(), line))
+        .map(|(d, line)| {
+            let document = d.trim_start();
+            let start = line + d[..d.len() - document.len()].matches('\n').count() as u32;
+            (format!("{document}\n"), start)
+        })
         .collect()
 }
 
@@ -148,6 +154,20 @@ mod tests {
             source_path: name.into(),
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn documents_end_as_helm_emits_them() {
+        let files = vec![file(
+            "c/templates/a.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  clip: |\n    x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\ndata:\n  keep: |+\n    y\n\n\n",
+        )];
+        let manifests = collect(&files).unwrap();
+        let data = |i: usize, key: &str| manifests[i].object["data"][key].clone();
+        // Before a separator the line break is swallowed, then restored; a `|+` block ending the file keeps its
+        // blank lines, plus the line break Helm adds after each document.
+        assert_eq!(data(0, "clip"), "x\n");
+        assert_eq!(data(1, "keep"), "y\n\n\n\n");
     }
 
     #[test]

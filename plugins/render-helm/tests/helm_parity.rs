@@ -10,7 +10,7 @@ use std::sync::Arc;
 use render_helm::HelmRenderer;
 use serde_json::Value;
 use weft_sdk::RenderRequest;
-use weft_sdk::testing::render_dir;
+use weft_sdk::testing::{render_dir, render_dir_in};
 use weft_test_reference::{Reference, Trial};
 
 /// One corpus case, as its YAML file describes it.
@@ -166,6 +166,23 @@ fn helm_results(
     Ok(results)
 }
 
+/// Renders a chart with the corpus as the repository (so `file://../x` dependencies resolve to other corpus charts,
+/// as within an Argo CD source), or on its own when it lies outside the corpus.
+fn render_chart(
+    request: &RenderRequest,
+    chart_dir: &Path,
+) -> Result<weft_sdk::RenderOutput, weft_sdk::RenderError> {
+    let corpus = std::fs::canonicalize(corpus_dir());
+    let chart = std::fs::canonicalize(chart_dir);
+    if let (Ok(corpus), Ok(chart)) = (&corpus, &chart)
+        && let Ok(relative) = chart.strip_prefix(corpus)
+        && let Some(start) = relative.to_str()
+    {
+        return render_dir_in::<HelmRenderer>(request, corpus, start);
+    }
+    render_dir::<HelmRenderer>(request, chart_dir)
+}
+
 fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), String> {
     let name = path
         .file_stem()
@@ -183,7 +200,7 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
         cluster: None,
     };
     let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
-    let ours = render_dir::<HelmRenderer>(&request, &chart_dir);
+    let ours = render_chart(&request, &chart_dir);
     match (&case.error, helm.get("error"), ours) {
         (Some(expected), Some(_), Err(error)) if error.to_string().contains(expected.as_str()) => {
             Ok(())

@@ -7,14 +7,18 @@ Each case file names a chart directory (relative to the case file), a release, a
 and renderer parameters (the Helm renderer's `set`, `set.PATH`, `set-string`, `set-json` keys). The script prints
 one JSON object per line: {"case": path, "objects": [...]} or {"case": path, "error": "..."}. Every rendered
 document is parsed by Helm's own YAML reader (`values_from_yaml`), so both sides agree on YAML 1.1 scalars.
-Case files and value documents are read with Helm's own YAML reader too. It exits with status 3 when Python's
-`helm_python` module is missing.
+Case files and value documents are read with Helm's own YAML reader too. A chart whose `file://` dependencies
+its `charts/` lacks is rendered from a copy of the corpus where Helm's `dependency update` vendored them, as
+`helm dependency build` (which Argo CD runs) would; the corpus itself is never written. It exits with status 3
+when Python's `helm_python` module is missing.
 """
 
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 try:
     import helm_python as helm
@@ -22,7 +26,7 @@ except ImportError as missing:  # pragma: no cover - reported to the test, which
     print(f"helm-python-sdk unavailable: {missing}", file=sys.stderr)
     sys.exit(3)
 
-# Helm's releaseutil.SplitManifests separator.
+# Helm's releaseutil.SplitManifests separator (it swallows the line break before `---`).
 SEPARATOR = re.compile(r"(?:^|\s*\n)---\s*")
 
 
@@ -60,10 +64,37 @@ def user_values(case):
     return values
 
 
+CORPUS = os.path.dirname(os.path.abspath(__file__))
+_scratch = {}
+
+
+def vendored(chart_dir):
+    """The chart to load: `chart_dir`, or, when it has `file://` dependencies missing from `charts/`, its twin in a
+    scratch copy of the corpus (so relative `file://` paths still resolve) after `dependency update` vendored them.
+    """
+    chart_dir = os.path.abspath(chart_dir)
+    missing = [
+        dependency
+        for dependency in helm.dependency_list(chart_dir)
+        if dependency["status"] == "missing" and dependency["repository"].startswith("file://")
+    ]
+    relative = os.path.relpath(chart_dir, CORPUS)
+    if not missing or relative.startswith(".."):
+        return chart_dir
+    if "root" not in _scratch:
+        _scratch["root"] = tempfile.mkdtemp(prefix="helm-corpus-")
+        shutil.copytree(CORPUS, os.path.join(_scratch["root"], "corpus"))
+    twin = os.path.join(_scratch["root"], "corpus", relative)
+    if twin not in _scratch:
+        helm.dependency_update(twin, skip_refresh=True)
+        _scratch[twin] = True
+    return twin
+
+
 def render(case_path):
     with open(case_path, encoding="utf-8") as handle:
         case = helm.values_from_yaml(handle.read())
-    chart_dir = os.path.join(os.path.dirname(case_path), case["chart"])
+    chart_dir = vendored(os.path.join(os.path.dirname(case_path), case["chart"]))
     chart = helm.Chart.load(chart_dir)
     try:
         files = chart.render(
@@ -77,21 +108,28 @@ def render(case_path):
     for name in sorted(files):
         if name.endswith("NOTES.txt") or os.path.basename(name).startswith("_"):
             continue
-        for document in SEPARATOR.split(files[name].strip()):
+        # As Helm 4 emits each document (`releaseutil.SplitManifests` trims only leading space) into the release
+        # manifest and `helm template`'s output: "---\n# Source: NAME\n" + document + "\n". So a block scalar
+        # ending a document keeps its final newline, as Argo CD sees it.
+        for document in SEPARATOR.split(files[name].lstrip()):
             if not document.strip():
                 continue
-            parsed = helm.values_from_yaml(document)
+            parsed = helm.values_from_yaml(document.lstrip() + "\n")
             if parsed:
                 objects.append({"template": name, "object": parsed})
     return objects
 
 
 def main(paths):
-    for path in paths:
-        try:
-            print(json.dumps({"case": path, "objects": render(path)}))
-        except Exception as error:  # noqa: BLE001 - every failure is data for the comparison
-            print(json.dumps({"case": path, "error": str(error)}))
+    try:
+        for path in paths:
+            try:
+                print(json.dumps({"case": path, "objects": render(path)}))
+            except Exception as error:  # noqa: BLE001 - every failure is data for the comparison
+                print(json.dumps({"case": path, "error": str(error)}))
+    finally:
+        if "root" in _scratch:
+            shutil.rmtree(_scratch["root"], ignore_errors=True)
     return 0
 
 

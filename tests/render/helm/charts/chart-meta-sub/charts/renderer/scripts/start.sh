@@ -1,0 +1,2 @@
+#!/bin/sh
+exec nginx -g 'daemon off;'

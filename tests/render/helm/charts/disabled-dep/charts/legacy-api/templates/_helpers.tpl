@@ -1,0 +1,3 @@
+{{- define "legacy-api.host" -}}
+{{ .Release.Name }}-legacy-api.{{ .Release.Namespace }}.svc
+{{- end -}}
