@@ -9,12 +9,13 @@
 //! is loaded from PATH, which may climb above the app's directory within the repository (as `helm dependency build`
 //! vendors it).
 //!
-//! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with
-//! Sprig's and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`,
-//! `Namespace`, `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`,
-//! `.Files` and `.Template`. `lookup` is an error: a render never talks to a cluster. When the render is for a
-//! cluster, `.Capabilities` are the cluster's (its version, and every `group/version` and `group/version/Kind` it
-//! serves added to Helm's defaults), as Argo CD passes `--kube-version` and `--api-versions` to `helm template`.
+//! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with Sprig's
+//! and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`, `Namespace`,
+//! `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`, `.Files` and
+//! `.Template`. `lookup` finds nothing (an empty map), as in `helm template`: a render never talks to a cluster.
+//! When the render is for a cluster, `.Capabilities` are the cluster's (its version, and every `group/version` and
+//! `group/version/Kind` it serves added to Helm's defaults), as Argo CD passes `--kube-version` and `--api-versions`
+//! to `helm template`.
 //!
 //! # Parameters
 //!

@@ -1,7 +1,8 @@
-//! Helm's own checks: `required` and `fail`.
+//! Helm's own checks, `required` and `fail`, and `lookup` as `helm template` has it: offline, every lookup finds
+//! nothing (an empty map), so charts take their "not installed yet" branch.
 
-use super::arity;
 use super::convert::strval;
+use super::{arity, string_arg};
 use crate::template::{FunctionTable, Value};
 
 pub fn register(table: &mut FunctionTable) {
@@ -16,6 +17,13 @@ pub fn register(table: &mut FunctionTable) {
     table.insert("fail", |_, a| {
         arity("fail", &a, 1)?;
         Err(strval(&a[0]))
+    });
+    table.insert("lookup", |_, a| {
+        arity("lookup", &a, 4)?;
+        for index in 0..4 {
+            string_arg(&a, index)?;
+        }
+        Ok(Value::empty_map())
     });
 }
 
@@ -39,5 +47,10 @@ mod tests {
             Ok(Value::Int(0))
         );
         assert_eq!(call("fail", vec![s("stop")]), Err("stop".into()));
+        assert_eq!(
+            call("lookup", vec![s("v1"), s("Secret"), s("ns"), s("x")]),
+            Ok(Value::empty_map())
+        );
+        assert!(call("lookup", vec![s("v1"), s("Secret")]).is_err());
     }
 }

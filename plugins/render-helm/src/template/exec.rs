@@ -118,7 +118,7 @@ impl TemplateSet {
 }
 
 /// The functions the evaluator itself provides.
-const EVALUATOR_FUNCTIONS: [&str; 5] = ["and", "or", "include", "tpl", "lookup"];
+const EVALUATOR_FUNCTIONS: [&str; 4] = ["and", "or", "include", "tpl"];
 
 fn check_nodes(nodes: &[Node], file: &str, functions: &FunctionTable) -> Result<(), ExecError> {
     let mut named = Vec::new();
@@ -718,14 +718,6 @@ impl<'a> Executor<'a> {
             "and" | "or" => {
                 return self.short_circuit(frame, dot, name == "and", operands, piped, line);
             }
-            "lookup" => {
-                return Err(self.error(
-                    frame,
-                    line,
-                    "error calling lookup: lookup is not supported: Weft renders charts offline, with no cluster \
-                     to look objects up in",
-                ));
-            }
             _ => {}
         }
         let arguments = self.eval_arguments(frame, dot, operands, piped)?;
@@ -1002,11 +994,5 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.message.contains("nest deeper"), "{}", error.message);
-        assert!(
-            render("{{ lookup \"v1\" \"Pod\" \"\" \"\" }}", data())
-                .unwrap_err()
-                .message
-                .contains("not supported")
-        );
     }
 }
