@@ -129,17 +129,7 @@ fn rendering(
     credentials: CredentialSet,
 ) -> Rendering {
     let cache = tempfile::tempdir().unwrap();
-    let pipeline = RenderPipeline::new(
-        PluginHost::new(HostConfig {
-            cache_dir: None,
-            ..HostConfig::default()
-        })
-        .unwrap(),
-        Arc::new(weft_tests::builtin_registry()),
-        GitSources::new(cache.path().join("git"), 1 << 30),
-        None,
-    )
-    .with_charts(ChartRepositories::new(
+    let pipeline = weft_tests::render_pipeline(cache.path()).with_charts(ChartRepositories::new(
         ChartCache::new(cache.path().join("charts")),
         credentials,
         vec![address.to_string()],

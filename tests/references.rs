@@ -505,11 +505,9 @@ impl Drop for Registry {
 /// Helm pushes the corpus's worker and common charts; a chart in git depends on them by `oci://`, by an exact
 /// version and by a range (read from the registry's tags); Weft's host pulls them and the render holds their objects.
 fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
-    use std::sync::Arc;
     use weft_engine::charts::{ChartCache, ChartRepositories};
-    use weft_engine::plugin::{HostConfig, PluginHost};
-    use weft_engine::render::{AppSource, RenderPipeline};
-    use weft_engine::source::{CredentialSet, GitSources, Repository};
+    use weft_engine::render::AppSource;
+    use weft_engine::source::{CredentialSet, Repository};
 
     let registry = Registry::start(&registry_binary);
     let archives = weft_tests::workspace().join("tests/render/helm/charts/packed-deps/charts");
@@ -535,17 +533,7 @@ fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
         ),
     ]);
     let cache = tempfile::tempdir().expect("tempdir");
-    let pipeline = RenderPipeline::new(
-        PluginHost::new(HostConfig {
-            cache_dir: None,
-            ..HostConfig::default()
-        })
-        .expect("host"),
-        Arc::new(weft_tests::builtin_registry()),
-        GitSources::new(cache.path().join("git"), 1 << 30),
-        None,
-    )
-    .with_charts(ChartRepositories::new(
+    let pipeline = weft_tests::render_pipeline(cache.path()).with_charts(ChartRepositories::new(
         ChartCache::new(cache.path().join("charts")),
         CredentialSet::default(),
         vec![registry.address.clone()],

@@ -149,8 +149,8 @@ fn a_manifest_symlinked_from_outside_the_tree_fails_the_render_naming_it() {
 
 #[test]
 fn an_app_in_a_repository_reaches_other_directories_of_it_and_nothing_past_its_root() {
-    use weft_engine::render::{AppSource, RenderPipeline};
-    use weft_engine::source::{GitSources, Repository};
+    use weft_engine::render::AppSource;
+    use weft_engine::source::Repository;
     let repo = weft_tests::GitRepo::new();
     let write = |path: &str, text: &str| {
         let file = repo.path().join(path);
@@ -173,16 +173,7 @@ fn an_app_in_a_repository_reaches_other_directories_of_it_and_nothing_past_its_r
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "-m", "layout"]);
     let cache = tempfile::tempdir().unwrap();
-    let pipeline = RenderPipeline::new(
-        PluginHost::new(HostConfig {
-            cache_dir: None,
-            ..HostConfig::default()
-        })
-        .unwrap(),
-        Arc::new(weft_tests::builtin_registry()),
-        GitSources::new(cache.path().join("git"), 1 << 30),
-        None,
-    );
+    let pipeline = weft_tests::render_pipeline(cache.path());
     let source = |path: &str| AppSource::Git {
         repository: Repository::new(repo.path().display().to_string()),
         reference: "main".into(),

@@ -94,7 +94,12 @@ fn write_umbrella(dir: &Path, workspace: &Path) {
 }
 
 /// Renders `chart` 31 times (the first apart) and prints the figures.
-fn measure(plugin: &weft_engine::plugin::RendererPlugin, chart: &Path, request: &RenderRequest, what: &str) {
+fn measure(
+    plugin: &weft_engine::plugin::RendererPlugin,
+    chart: &Path,
+    request: &RenderRequest,
+    what: &str,
+) {
     let render = || {
         let view = Arc::new(SourceView::open(chart, SourceLimits::default()).unwrap());
         let started = Instant::now();
@@ -150,7 +155,9 @@ fn main() {
         &plugin,
         &umbrella,
         &request,
-        &format!("an umbrella chart of {OBJECTS} objects over 3 dependencies (one a packaged .tgz)"),
+        &format!(
+            "an umbrella chart of {OBJECTS} objects over 3 dependencies (one a packaged .tgz)"
+        ),
     );
     let _ = std::fs::remove_dir_all(&umbrella);
 }

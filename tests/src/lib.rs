@@ -41,6 +41,20 @@ fn build_into(roots: &[&str], out: &str) -> PathBuf {
     out
 }
 
+/// A render pipeline over the built-in plugins, with git checkouts under `cache` and no render cache.
+pub fn render_pipeline(cache: &Path) -> weft_engine::render::RenderPipeline {
+    weft_engine::render::RenderPipeline::new(
+        weft_engine::plugin::PluginHost::new(weft_engine::plugin::HostConfig {
+            cache_dir: None,
+            ..weft_engine::plugin::HostConfig::default()
+        })
+        .expect("a plugin host"),
+        Arc::new(builtin_registry()),
+        weft_engine::source::GitSources::new(cache.join("git"), 1 << 30),
+        None,
+    )
+}
+
 /// The conformance corpus copied from Argo CD (see `tests/conformance/README.md`).
 pub fn conformance() -> PathBuf {
     workspace().join("tests").join("conformance")

@@ -25,13 +25,6 @@ pub fn register(table: &mut FunctionTable) {
             s.chars().filter(|c| !c.is_whitespace()).collect()
         })
     });
-    table.insert("trimall", |_, a| {
-        arity("trimall", &a, 2)?;
-        let cutset: Vec<char> = string_arg(&a, 0)?.chars().collect();
-        Ok(Value::string(
-            string_arg(&a, 1)?.trim_matches(cutset.as_slice()),
-        ))
-    });
     table.insert("hello", |_, a| {
         arity("hello", &a, 0)?;
         Ok(Value::string("Hello!"))
@@ -62,13 +55,9 @@ pub fn register(table: &mut FunctionTable) {
             },
         )))
     });
-    table.insert("trimAll", |_, a| {
-        arity("trimAll", &a, 2)?;
-        let cutset: Vec<char> = string_arg(&a, 0)?.chars().collect();
-        Ok(Value::string(
-            string_arg(&a, 1)?.trim_matches(cutset.as_slice()),
-        ))
-    });
+    table.insert("trimAll", trim_all);
+    // Sprig's older spelling of the same function.
+    table.insert("trimall", trim_all);
     table.insert("trimPrefix", |_, a| {
         arity("trimPrefix", &a, 2)?;
         let (prefix, s) = (string_arg(&a, 0)?, string_arg(&a, 1)?);
@@ -250,6 +239,14 @@ pub fn register(table: &mut FunctionTable) {
                 .into_owned(),
         ))
     });
+}
+
+fn trim_all(_: &mut Budget, a: Vec<Value>) -> Result<Value, String> {
+    arity("trimAll", &a, 2)?;
+    let cutset: Vec<char> = string_arg(&a, 0)?.chars().collect();
+    Ok(Value::string(
+        string_arg(&a, 1)?.trim_matches(cutset.as_slice()),
+    ))
 }
 
 fn one_string(name: &str, args: &[Value], f: impl Fn(&str) -> String) -> Result<Value, String> {
