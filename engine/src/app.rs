@@ -384,10 +384,21 @@ impl AppSpec {
                     ));
                 }
                 Some(_) => {}
-                None if weft_sdk::source::clean(file).is_none_or(|p| p.is_empty()) => {
+                // In a repository a values file may climb towards its root; a local directory is the whole tree.
+                None if self.source.repo.is_some()
+                    && weft_sdk::source::clean(file).is_none_or(|p| p.is_empty()) =>
+                {
                     return Err(error(
                         &key,
                         format!("{file:?} is not a file of the app's repository"),
+                    ));
+                }
+                None if self.source.repo.is_none()
+                    && weft_sdk::source::normalize(file).is_none_or(|p| p.is_empty()) =>
+                {
+                    return Err(error(
+                        &key,
+                        format!("{file:?} is not a file inside the app's directory"),
                     ));
                 }
                 None => {}
