@@ -79,7 +79,7 @@ impl ChartRepositories {
         if wanted.repository.starts_with("oci://") {
             self.fetch_oci(wanted, &auth)
         } else {
-            self.fetch_classic(wanted, &auth)
+            self.fetch_classic(wanted, &auth, org)
         }
     }
 
@@ -167,7 +167,12 @@ impl ChartRepositories {
         }
     }
 
-    fn fetch_classic(&self, wanted: &Wanted, auth: &Auth) -> Result<FetchedChart, ChartError> {
+    fn fetch_classic(
+        &self,
+        wanted: &Wanted,
+        auth: &Auth,
+        org: Option<&str>,
+    ) -> Result<FetchedChart, ChartError> {
         let repository = wanted.repository.trim_end_matches('/');
         self.checked_url(repository)?;
         let index_url = format!("{repository}/index.yaml");
