@@ -213,13 +213,7 @@ impl ChartRepositories {
         let url = resolve_url(repository, relative);
         self.checked_url(&url)?;
         // Credentials go only where the credential's prefix covers.
-        let download_auth = if self
-            .credentials
-            .for_url(&url, None)
-            .ok()
-            .flatten()
-            .is_some()
-        {
+        let download_auth = if self.credentials.for_url(&url, org).ok().flatten().is_some() {
             auth.clone()
         } else {
             Auth::None
