@@ -334,6 +334,46 @@ mod tests {
     }
 
     #[test]
+    fn a_chart_repository_gets_the_closest_covering_credential_its_org_may_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, secret: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, secret).unwrap();
+            path
+        };
+        let with_file = |name: &str, prefix: &str, orgs: &[&str]| CredentialSpec {
+            password_env: None,
+            password_file: Some(file(name, name)),
+            orgs: orgs.iter().map(|o| o.to_string()).collect(),
+            ..https(name, prefix)
+        };
+        let set = CredentialSet::new(vec![
+            with_file("registry", "oci://registry.example.com/", &[]),
+            with_file("acme-charts", "oci://registry.example.com/acme/", &["acme"]),
+        ]);
+        let password = |url: &str, org: Option<&str>| match set.for_url(url, org).unwrap() {
+            Some(Credentials::Basic { password, .. }) => Some(password),
+            _ => None,
+        };
+        let acme = "oci://registry.example.com/acme/charts";
+        assert_eq!(password(acme, Some("acme")).as_deref(), Some("acme-charts"));
+        assert_eq!(
+            password(acme, Some("globex")).as_deref(),
+            Some("registry"),
+            "another org never gets acme's credential"
+        );
+        assert_eq!(password("https://charts.example.com", Some("acme")), None);
+        assert!(
+            CredentialSpec {
+                url: "oci://registry.example.com/".into(),
+                ..https("r", "")
+            }
+            .validate()
+            .is_ok()
+        );
+    }
+
+    #[test]
     fn a_prefix_covers_only_urls_below_it_at_a_path_boundary() {
         assert!(covers(
             "https://git.example/acme/",
