@@ -104,7 +104,9 @@ fn check_kube_version(
     let Some(template::Value::String(constraint)) = chart.metadata.get("kubeVersion") else {
         return Ok(());
     };
-    let version = funcs::semver::Version::parse(kube.version())
+    // Helm checks the normalized version (its KubeVersion.String()): a provider's suffix such as `-gke.1245000`
+    // would otherwise read as a pre-release that `>=1.30.0` refuses.
+    let version = funcs::semver::Version::parse(kube.normalized())
         .ok_or_else(|| RenderError::new(format!("invalid kube-version {}", kube.version())))?;
     let compatible = funcs::semver::matches(&constraint, &version)
         .map_err(|e| RenderError::in_file(format!("kubeVersion: {e}"), "Chart.yaml", None))?;
@@ -114,7 +116,7 @@ fn check_kube_version(
         Err(RenderError::in_file(
             format!(
                 "chart requires kubeVersion: {constraint} which is incompatible with Kubernetes {}",
-                kube.version()
+                kube.normalized()
             ),
             "Chart.yaml",
             None,

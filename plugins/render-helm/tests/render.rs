@@ -215,6 +215,44 @@ fn charts_state_the_kubernetes_versions_they_support() {
 }
 
 #[test]
+fn a_providers_kubernetes_version_is_checked_and_printed_without_its_suffix() {
+    let chart = TempChart::new(
+        "kube-version-suffix",
+        &[
+            (
+                "Chart.yaml",
+                "apiVersion: v2\nname: t\nversion: 0.1.0\nkubeVersion: \">=1.30.0\"\n",
+            ),
+            (
+                "templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Capabilities.KubeVersion }}\ndata:\n  version: {{ .Capabilities.KubeVersion.Version }}\n  operand: {{ toString .Capabilities.KubeVersion | quote }}\n",
+            ),
+        ],
+    );
+    // As Helm 4: the constraint is checked against v1.31.2 (no pre-release), `{{ }}` prints the normalized version,
+    // .Version keeps the suffix, and a function gets the struct's fields.
+    let output = chart
+        .render(&[("kube-version", "v1.31.2-eks-1a2b3c")])
+        .unwrap();
+    let object = &output.manifests[0].object;
+    assert_eq!(object["metadata"]["name"], "v1.31.2");
+    assert_eq!(object["data"]["version"], "v1.31.2-eks-1a2b3c");
+    assert_eq!(
+        object["data"]["operand"],
+        "{v1.31.2-eks-1a2b3c v1.31.2 1 31}"
+    );
+    let error = chart
+        .render(&[("kube-version", "v1.29.9-gke.100")])
+        .unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("incompatible with Kubernetes v1.29.9"),
+        "{error}"
+    );
+}
+
+#[test]
 fn a_file_dependency_is_loaded_from_its_directory_within_the_repository() {
     let repo = TempChart::new(
         "file-dependency",

@@ -69,7 +69,11 @@ fn single_string<'a>(args: &'a [Value], method: &str) -> Result<&'a str, String>
 
 impl HostObject for Files {
     fn type_name(&self) -> &str {
-        "common.Files"
+        "engine.files"
+    }
+
+    fn kind_name(&self) -> &'static str {
+        "map"
     }
 
     fn is_method(&self, name: &str) -> bool {
@@ -171,6 +175,10 @@ impl HostObject for ApiVersions {
         "common.VersionSet"
     }
 
+    fn kind_name(&self) -> &'static str {
+        "slice"
+    }
+
     fn is_method(&self, name: &str) -> bool {
         name == "Has"
     }
@@ -189,6 +197,10 @@ impl HostObject for ApiVersions {
         format!("[{}]", self.versions.join(" "))
     }
 
+    fn go_len(&self) -> Option<usize> {
+        Some(self.versions.len())
+    }
+
     fn to_data(&self) -> Value {
         Value::list(
             self.versions
@@ -202,32 +214,52 @@ impl HostObject for ApiVersions {
 /// `.Capabilities.KubeVersion`.
 #[derive(Debug, Clone)]
 pub struct KubeVersion {
+    /// As given, with a leading `v` (`v1.33.4-gke.1245000`).
     version: String,
+    /// Only its numbers (`v1.33.4`): what Helm prints for it and checks `kubeVersion` constraints against.
+    normalized: String,
     major: String,
     minor: String,
 }
 
 impl KubeVersion {
-    /// Parses `v1.30.2` (a missing `v` is added).
+    /// Parses a version as Helm's `ParseKubeVersion` does (Kubernetes' generic version syntax): `v1.30.2`,
+    /// `1.30`, `v1.33.4-gke.1245000` (a missing `v` is added; what follows the dotted numbers is kept in
+    /// `Version` but left out of the normalized version).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let version = if text.starts_with('v') {
-            text.to_string()
-        } else {
-            format!("v{text}")
-        };
-        let mut parts = version[1..].split(['.', '-', '+']);
-        let major = parts.next().filter(|p| p.parse::<u32>().is_ok());
-        let minor = parts.next().filter(|p| p.parse::<u32>().is_ok());
-        match (major, minor) {
-            (Some(major), Some(minor)) => Ok(KubeVersion {
-                major: major.to_string(),
-                minor: minor.to_string(),
-                version,
-            }),
-            _ => Err(format!(
-                "invalid kube-version {text:?}: want vMAJOR.MINOR.PATCH"
-            )),
+        let invalid = || format!("invalid kube-version {text:?}: want vMAJOR.MINOR.PATCH");
+        let body = text.strip_prefix('v').unwrap_or(text);
+        let mut components: Vec<u64> = Vec::new();
+        let mut rest = body;
+        loop {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 {
+                break;
+            }
+            if components.is_empty() && digits > 1 && rest.starts_with('0') {
+                return Err(invalid());
+            }
+            components.push(rest[..digits].parse().map_err(|_| invalid())?);
+            rest = &rest[digits..];
+            match rest.strip_prefix('.') {
+                Some(next) if next.starts_with(|c: char| c.is_ascii_digit()) => rest = next,
+                _ => break,
+            }
         }
+        if components.len() < 2 {
+            return Err(invalid());
+        }
+        let numbers: Vec<String> = components.iter().map(u64::to_string).collect();
+        Ok(KubeVersion {
+            version: if text.starts_with('v') {
+                text.to_string()
+            } else {
+                format!("v{text}")
+            },
+            normalized: format!("v{}", numbers.join(".")),
+            major: numbers[0].clone(),
+            minor: numbers[1].clone(),
+        })
     }
 }
 
@@ -236,11 +268,20 @@ impl KubeVersion {
     pub fn version(&self) -> &str {
         &self.version
     }
+
+    /// The version's numbers only (`v1.33.4` for `v1.33.4-gke.1245000`), as Helm's `KubeVersion.String()`.
+    pub fn normalized(&self) -> &str {
+        &self.normalized
+    }
 }
 
 impl HostObject for KubeVersion {
     fn type_name(&self) -> &str {
-        "*common.KubeVersion"
+        "common.KubeVersion"
+    }
+
+    fn kind_name(&self) -> &'static str {
+        "struct"
     }
 
     fn is_method(&self, _name: &str) -> bool {
@@ -258,7 +299,14 @@ impl HostObject for KubeVersion {
     }
 
     fn display(&self) -> String {
-        self.version.clone()
+        self.normalized.clone()
+    }
+
+    fn operand_display(&self) -> String {
+        format!(
+            "{{{} {} {} {}}}",
+            self.version, self.normalized, self.major, self.minor
+        )
     }
 
     fn to_data(&self) -> Value {
@@ -308,6 +356,23 @@ mod tests {
         assert_eq!(kube.display(), "v1.30.2");
         assert_eq!(kube.member("Minor", &[]).unwrap(), Ok(Value::string("30")));
         assert!(KubeVersion::parse("banana").is_err());
+        // A provider's suffix stays in Version but not in the normalized version Helm prints and checks; a function
+        // operand gets a copy of Helm's struct (Version, normalized version, Major, Minor), printed as such.
+        let gke = KubeVersion::parse("1.33.04-gke.1245000").unwrap();
+        assert_eq!(
+            gke.member("Version", &[]).unwrap(),
+            Ok(Value::string("v1.33.04-gke.1245000"))
+        );
+        assert_eq!(gke.normalized(), "v1.33.4");
+        assert_eq!(gke.display(), "v1.33.4");
+        assert_eq!(gke.operand_display(), "{v1.33.04-gke.1245000 v1.33.4 1 33}");
+        assert_eq!(
+            KubeVersion::parse("v1.29").unwrap().operand_display(),
+            "{v1.29 v1.29 1 29}"
+        );
+        for bad in ["1", "v1-2", "01.30.0", "x1.30", ""] {
+            assert!(KubeVersion::parse(bad).is_err(), "{bad}");
+        }
         let apis = ApiVersions::new(vec!["apps/v1".into()]);
         assert_eq!(
             apis.member("Has", &["apps/v1".into()]).unwrap(),

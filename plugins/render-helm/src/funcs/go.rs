@@ -133,7 +133,12 @@ fn len(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
         Value::List(items) => items.len(),
         Value::Map(map) => map.borrow().len(),
         Value::Nil => return Err("len of nil pointer".into()),
-        other => return Err(format!("len of type {}", other.type_name())),
+        other => match other {
+            // Helm's map- and slice-typed objects (`.Files`, `.Capabilities.APIVersions`).
+            Value::Object(object) => object.go_len(),
+            _ => None,
+        }
+        .ok_or_else(|| format!("len of type {}", other.type_name()))?,
     };
     Ok(Value::Int(n as i64))
 }
@@ -277,5 +282,31 @@ mod tests {
         );
         assert_eq!(call("index", vec![map, s("zz")]), Ok(Value::Nil));
         assert_eq!(call("html", vec![s("<a&b>")]), Ok(s("&lt;a&amp;b&gt;")));
+    }
+
+    #[test]
+    fn len_of_helm_objects_that_are_maps_or_slices() {
+        use crate::chart::objects::{ApiVersions, Files, KubeVersion};
+        use std::rc::Rc;
+        // `.Files` (and a Glob of it) is a map[string][]byte, `.Capabilities.APIVersions` a []string: Go's len
+        // counts them; `.Capabilities.KubeVersion` is a struct, which it refuses.
+        let files = Files::new(&[
+            ("a.json".into(), b"{}".to_vec()),
+            ("b.json".into(), b"[]".to_vec()),
+        ]);
+        assert_eq!(
+            call("len", vec![Value::Object(Rc::new(files))]),
+            Ok(Value::Int(2))
+        );
+        let apis = ApiVersions::new(vec!["v1".into(), "apps/v1".into(), "batch/v1".into()]);
+        assert_eq!(
+            call("len", vec![Value::Object(Rc::new(apis))]),
+            Ok(Value::Int(3))
+        );
+        let kube = KubeVersion::parse("v1.30.0").unwrap();
+        assert_eq!(
+            call("len", vec![Value::Object(Rc::new(kube))]),
+            Err("len of type common.KubeVersion".into())
+        );
     }
 }

@@ -297,6 +297,8 @@ impl<'a> Executor<'a> {
                 if pipeline.variables.is_empty() {
                     let text = match &value {
                         Value::Nil => "<no value>".to_string(),
+                        // Printed directly, an object keeps its String method (Go prints its address).
+                        Value::Object(object) => object.display(),
                         other => display(other),
                     };
                     self.write(frame, pipeline.line, out, &text)?;
@@ -448,6 +450,16 @@ impl<'a> Executor<'a> {
                     entries.len(),
                     Box::new(entries.into_iter().map(|(k, v)| (Value::string(k), v))),
                 )
+            }
+            // A slice-typed object (`.Capabilities.APIVersions`) ranges as its items, by index.
+            Value::Object(object) if object.kind_name() == "slice" => {
+                let items = match object.to_data() {
+                    Value::List(items) => items,
+                    _ => std::rc::Rc::new(Vec::new()),
+                };
+                let count = items.len();
+                let iter = (0..count).map(move |i| (Value::Int(i as i64), items[i].clone()));
+                (count, Box::new(iter))
             }
             Value::Int(n) => {
                 if branch.pipeline.variables.len() > 1 {
@@ -902,6 +914,31 @@ mod tests {
         root.insert("l".into(), Value::list(vec!["x".into(), "y".into()]));
         root.insert("s".into(), "str".into());
         Value::map(root)
+    }
+
+    #[test]
+    fn range_walks_helm_objects_that_are_slices_or_maps() {
+        use crate::chart::objects::{ApiVersions, Files};
+        let mut root = Map::new();
+        root.insert(
+            "apis".into(),
+            Value::Object(std::rc::Rc::new(ApiVersions::new(vec![
+                "v1".into(),
+                "apps/v1".into(),
+            ]))),
+        );
+        root.insert(
+            "files".into(),
+            Value::Object(std::rc::Rc::new(Files::new(&[(
+                "a.txt".into(),
+                b"hi".to_vec(),
+            )]))),
+        );
+        let out = render(
+            "{{ range $i, $v := .apis }}{{ $i }}={{ $v }};{{ end }}|{{ range $p, $c := .files }}{{ $p }}{{ end }}",
+            Value::map(root),
+        );
+        assert_eq!(out.unwrap(), "0=v1;1=apps/v1;|a.txt");
     }
 
     #[test]

@@ -39,7 +39,7 @@ fn write_display(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
-        Value::Object(object) => out.push_str(&object.display()),
+        Value::Object(object) => out.push_str(&object.operand_display()),
     }
 }
 
@@ -402,7 +402,7 @@ fn format_operand(spec: &Spec, verb: char, value: &Value) -> String {
             Some(format!("map[{}]", parts.join(" ")))
         }
         Value::Object(object) if matches!(verb, 'v' | 's') => {
-            Some(spec.pad(object.display(), false))
+            Some(spec.pad(object.operand_display(), false))
         }
         _ => None,
     };

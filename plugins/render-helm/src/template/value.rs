@@ -20,14 +20,25 @@ pub trait HostObject: fmt::Debug {
     /// The Go type name, as `typeOf` prints it.
     fn type_name(&self) -> &str;
 
+    /// The Go kind, as `kindOf` prints it: "map", "slice", "struct" or "ptr".
+    fn kind_name(&self) -> &'static str {
+        "ptr"
+    }
+
     /// A field or a method call; `None` when the object has no member of that name.
     fn member(&self, name: &str, args: &[Value]) -> Option<Result<Value, String>>;
 
     /// Whether `name` is a method (which may take arguments) rather than a field.
     fn is_method(&self, name: &str) -> bool;
 
-    /// How `{{ . }}` and `%v` print it.
+    /// How `{{ . }}` prints it (a value's `String` method, which Go's templates find through its address).
     fn display(&self) -> String;
+
+    /// How `fmt` prints it as a function's operand (`print`, `printf`, Sprig's `toString`): functions get a copy
+    /// of a struct, whose pointer-receiver `String` method is lost, so Helm's `KubeVersion` prints its fields.
+    fn operand_display(&self) -> String {
+        self.display()
+    }
 
     /// The object as plain data, for `toYaml`, `toJson` and `deepCopy`.
     fn to_data(&self) -> Value;
@@ -35,6 +46,12 @@ pub trait HostObject: fmt::Debug {
     /// Key/value pairs when `range` can iterate the object (Helm's `.Files` is a map).
     fn entries(&self) -> Option<Vec<(String, Value)>> {
         None
+    }
+
+    /// What Go's `len` reports when the object is a map or a slice (Helm's `.Files` is a `map[string][]byte`,
+    /// `.Capabilities.APIVersions` a `[]string`); `None` for a struct.
+    fn go_len(&self) -> Option<usize> {
+        self.entries().map(|entries| entries.len())
     }
 }
 
@@ -104,7 +121,8 @@ impl Value {
             Value::String(s) => !s.is_empty(),
             Value::List(items) => !items.is_empty(),
             Value::Map(map) => !map.borrow().is_empty(),
-            Value::Object(_) => true,
+            // A map- or slice-typed object (an empty `.Files.Glob`) is false when empty; a struct pointer is true.
+            Value::Object(object) => object.go_len().is_none_or(|n| n > 0),
         }
     }
 
@@ -132,7 +150,7 @@ impl Value {
             Value::String(_) => "string",
             Value::List(_) => "slice",
             Value::Map(_) => "map",
-            Value::Object(_) => "ptr",
+            Value::Object(object) => object.kind_name(),
         }
     }
 
@@ -226,6 +244,38 @@ mod tests {
         assert!(!Value::empty_map().is_truthy());
         assert!(Value::list(vec![Value::Nil]).is_truthy());
         assert!(Value::string("false").is_truthy());
+    }
+
+    #[test]
+    fn objects_that_are_maps_or_slices_are_false_when_empty() {
+        use crate::chart::objects::{ApiVersions, Files, KubeVersion};
+        let object = |o: Rc<dyn HostObject>| Value::Object(o);
+        // An empty `.Files.Glob` is an empty map[string][]byte: false for `if`, `and`, `not`, `empty`, `default`.
+        assert!(!object(Rc::new(Files::new(&[]))).is_truthy());
+        assert!(object(Rc::new(Files::new(&[("a".into(), Vec::new())]))).is_truthy());
+        assert!(!object(Rc::new(ApiVersions::new(Vec::new()))).is_truthy());
+        // A struct pointer is always true.
+        assert!(object(Rc::new(KubeVersion::parse("v1.30.0").unwrap())).is_truthy());
+    }
+
+    #[test]
+    fn objects_have_helm_type_and_kind_names() {
+        use crate::chart::objects::{ApiVersions, Files, KubeVersion};
+        let files = Value::Object(Rc::new(Files::new(&[])));
+        assert_eq!(
+            (files.type_name().as_str(), files.kind_name()),
+            ("engine.files", "map")
+        );
+        let apis = Value::Object(Rc::new(ApiVersions::new(Vec::new())));
+        assert_eq!(
+            (apis.type_name().as_str(), apis.kind_name()),
+            ("common.VersionSet", "slice")
+        );
+        let kube = Value::Object(Rc::new(KubeVersion::parse("v1.30.0").unwrap()));
+        assert_eq!(
+            (kube.type_name().as_str(), kube.kind_name()),
+            ("common.KubeVersion", "struct")
+        );
     }
 
     #[test]

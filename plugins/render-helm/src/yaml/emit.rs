@@ -367,7 +367,88 @@ fn analyze(text: &str) -> Analysis {
 
 /// Whether go-yaml would read the plain text back as something other than a string.
 fn resolves_to_non_string(text: &str) -> bool {
-    !matches!(crate::yaml::parse::resolve_plain(text), Value::String(_)) || is_base60_float(text)
+    !matches!(crate::yaml::parse::resolve_plain(text), Value::String(_))
+        || is_base60_float(text)
+        || is_timestamp(text)
+}
+
+/// go-yaml (v2, which Helm's `toYaml` uses) quotes strings it would resolve as a `!!timestamp`: those Go's
+/// `time.Parse` accepts with one of the layouts `2006-1-2T15:4:5.999999999Z07:00` (also with a lower-case `t`),
+/// `2006-1-2 15:4:5.999999999` or `2006-1-2`. (Reading YAML, a plain timestamp stays a string, as in Helm.)
+fn is_timestamp(text: &str) -> bool {
+    /// Go's `getnum`: one digit, or two when a second follows (exactly two when `fixed`).
+    fn number(s: &[u8], fixed: bool) -> Option<(u32, &[u8])> {
+        let digit = |i: usize| {
+            s.get(i)
+                .filter(|b| b.is_ascii_digit())
+                .map(|b| u32::from(b - b'0'))
+        };
+        let first = digit(0)?;
+        match digit(1) {
+            Some(second) => Some((first * 10 + second, &s[2..])),
+            None if fixed => None,
+            None => Some((first, &s[1..])),
+        }
+    }
+    fn literal(s: &[u8], c: u8) -> Option<&[u8]> {
+        s.strip_prefix(&[c])
+    }
+    /// `15:4:5.999999999`: hour, minute and second in range, then an optional fraction (`.` or `,` and digits).
+    fn time(s: &[u8]) -> Option<&[u8]> {
+        let (hour, s) = number(s, false)?;
+        let (minute, s) = number(literal(s, b':')?, false)?;
+        let (second, s) = number(literal(s, b':')?, false)?;
+        if hour >= 24 || minute >= 60 || second >= 60 {
+            return None;
+        }
+        if s.len() >= 2 && matches!(s[0], b'.' | b',') && s[1].is_ascii_digit() {
+            let digits = s[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            return Some(&s[1 + digits..]);
+        }
+        Some(s)
+    }
+    /// `Z07:00`: `Z`, or a sign and a two-digit hour (up to 24) and minute (up to 60).
+    fn zone(s: &[u8]) -> Option<&[u8]> {
+        if let Some(rest) = literal(s, b'Z') {
+            return Some(rest);
+        }
+        if s.len() < 6 || !matches!(s[0], b'+' | b'-') || s[3] != b':' {
+            return None;
+        }
+        let (hour, _) = number(&s[1..3], true)?;
+        let (minute, _) = number(&s[4..6], true)?;
+        (hour <= 24 && minute <= 60).then_some(&s[6..])
+    }
+    let bytes = text.as_bytes();
+    // go-yaml's quick check: exactly four digits, then a dash.
+    if bytes.iter().take_while(|b| b.is_ascii_digit()).count() != 4 || bytes.get(4) != Some(&b'-') {
+        return false;
+    }
+    let year: u32 = text[..4].parse().unwrap_or_default();
+    let date = number(&bytes[5..], false).and_then(|(month, s)| {
+        let (day, s) = number(literal(s, b'-')?, false)?;
+        let leap =
+            year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+        let days = match month {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            1..=12 => 31,
+            _ => return None,
+        };
+        (1..=days).contains(&day).then_some(s)
+    });
+    let Some(rest) = date else {
+        return false;
+    };
+    let end = match rest {
+        [] => Some(rest),
+        [b'T' | b't', time_and_zone @ ..] => time(time_and_zone).and_then(zone),
+        // Go's layouts match a space with any run of spaces.
+        [b' ', ..] => time(rest.trim_ascii_start()),
+        _ => None,
+    };
+    end.is_some_and(<[u8]>::is_empty)
 }
 
 /// go-yaml quotes YAML 1.1 base-60 floats (`1:20`) too.
@@ -558,6 +639,68 @@ mod tests {
                 "{input}"
             );
         }
+    }
+
+    #[test]
+    fn quotes_timestamps_like_go_yaml() {
+        let quoted = [
+            "2020-10-24",
+            "2020-1-2",
+            "2020-02-29",
+            "2000-02-29",
+            "0000-01-01",
+            "2020-10-24T10:00:00Z",
+            "2020-10-24t1:2:3+01:00",
+            "2020-10-24 10:00:00",
+            "2020-10-24   10:00:00.5",
+            "2020-10-24 1:2:3",
+            "2020-10-24T10:00:00,5+23:00",
+            "2020-10-24T10:00:00+24:60",
+            "2020-10-24T10:00:00.123456789012Z",
+        ];
+        for text in quoted {
+            assert_eq!(
+                yaml(&format!("k: '{text}'")),
+                format!("k: \"{text}\"\n"),
+                "{text}"
+            );
+        }
+        let plain = [
+            "2020-13-01",
+            "2020-00-01",
+            "2020-02-30",
+            "2021-02-29",
+            "1900-02-29",
+            "2020-10-00",
+            "2020-10-24T10:00:00",
+            "2020-10-24 10:00:00Z",
+            "20201-01-01",
+            "2020-10-24x",
+            "2020-1-022",
+            "2020-10-24T24:00:00Z",
+            "2020-10-24T23:60:00Z",
+            "2020-10-24T23:59:60Z",
+            "2020-10-24T10:00:00.Z",
+            "2020-10-24T10:00:00,5+25:00",
+            "2020-10-24T10:00:00+24:61",
+            "2020-10-24T10:00:00-0100",
+            "2020-10-24T10:00:00 Z",
+            "2020-10-24 1:2",
+            "2020-10-24T1:2:3z",
+            "2020-10-24 10:00:00.5.5",
+            "2020-10-24T10:00:00+01:0a",
+            "2020-10-24T123:00:00Z",
+            "-2020-10-24",
+        ];
+        for text in plain {
+            assert_eq!(
+                yaml(&format!("k: '{text}'")),
+                format!("k: {text}\n"),
+                "{text}"
+            );
+        }
+        // Trailing spaces are quoted anyway (single quotes), as go-yaml does.
+        assert_eq!(yaml("k: '2020-1-2 '"), "k: '2020-1-2 '\n");
     }
 
     #[test]
