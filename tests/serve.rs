@@ -621,3 +621,119 @@ async fn sync_every_app(
             .unwrap();
     }
 }
+
+/// A check that reads its object's children (the Widget example: an owned Deployment with too few available
+/// replicas keeps the Widget progressing) gets them in the server even when the app deploys no such kind: the
+/// plugin declares `child-kinds`, the server watches them, and a change to a child wakes its owner's app at once
+/// (the reconcile interval here is an hour, so nothing else could).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_checks_operator_made_children_are_seen_in_the_server_and_wake_their_app() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.weft.dev"},
+        "spec": {"group": "example.weft.dev", "scope": "Namespaced",
+                 "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
+                 "versions": [{"name": "v1", "served": true, "storage": true,
+                               "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}
+    });
+    let widget = json!({"apiVersion": "example.weft.dev/v1", "kind": "Widget", "metadata": {"name": "w1"},
+                        "spec": {"size": 2}});
+    repo.commit(&[
+        ("crd.json", crd.to_string()),
+        ("widget.json", widget.to_string()),
+    ]);
+    let apps = app_toml("widgets", repo.path(), "automated = true");
+    let mut config = config(&cluster, data.path(), &apps, "");
+    config.defaults.reconcile_interval_seconds = 3600;
+    let server = Server::start(config, weft_tests::builtin_registry(), options("a"))
+        .await
+        .unwrap();
+    let state = server.state.clone();
+    let widget_health = || {
+        let state = state.clone();
+        async move {
+            let view = state.views.read().await.get("widgets").cloned()?;
+            let status = view.status?;
+            status
+                .resources
+                .iter()
+                .find(|r| r.reference.kind == "Widget")
+                .map(|r| (r.health, r.health_message.clone().unwrap_or_default()))
+        }
+    };
+    let widgets: Api<kube::api::DynamicObject> = Api::namespaced_with(
+        cluster.client.clone(),
+        "widgets",
+        &kube::api::ApiResource {
+            group: "example.weft.dev".into(),
+            version: "v1".into(),
+            api_version: "example.weft.dev/v1".into(),
+            kind: "Widget".into(),
+            plural: "widgets".into(),
+        },
+    );
+    let live = eventually("the Widget applied", 300, async || {
+        widgets.get("w1").await.ok()
+    })
+    .await;
+    let uid = live.metadata.uid.clone().unwrap();
+
+    // The widget's controller: Ready, and a Deployment of its own that never gets ready.
+    widgets
+        .patch(
+            "w1",
+            &PatchParams::apply("widget-controller").force(),
+            &Patch::Apply(json!({"apiVersion": "example.weft.dev/v1", "kind": "Widget", "metadata": {"name": "w1"},
+                "status": {"observedGeneration": live.metadata.generation.unwrap_or(1),
+                           "conditions": [{"type": "Ready", "status": "True", "message": "widget ready"}]}})),
+        )
+        .await
+        .unwrap();
+    let owned = |image: &str| {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+               "metadata": {"name": "w1-worker", "ownerReferences": [{"apiVersion": "example.weft.dev/v1",
+                   "kind": "Widget", "name": "w1", "uid": uid, "controller": true}]},
+               "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "w1-worker"}},
+                        "template": {"metadata": {"labels": {"app": "w1-worker"}},
+                                     "spec": {"containers": [{"name": "worker", "image": image}]}}}})
+    };
+    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "widgets");
+    deployments
+        .patch(
+            "w1-worker",
+            &PatchParams::apply("widget-controller").force(),
+            &Patch::Apply(owned("acme/worker:never-ready")),
+        )
+        .await
+        .unwrap();
+    let (status, message) = eventually("the Widget waits for its Deployment", 300, async || {
+        widget_health()
+            .await
+            .filter(|(status, _)| *status == HealthCode::Progressing)
+    })
+    .await;
+    assert!(
+        message.contains("Waiting for deployment w1-worker"),
+        "{status:?}: {message}"
+    );
+
+    // The controller fixes its Deployment: the Widget is healthy, again without waiting for the interval.
+    deployments
+        .patch(
+            "w1-worker",
+            &PatchParams::apply("widget-controller").force(),
+            &Patch::Apply(owned("acme/worker:1.0")),
+        )
+        .await
+        .unwrap();
+    eventually("the Widget healthy with its Deployment", 300, async || {
+        widget_health()
+            .await
+            .filter(|(status, _)| *status == HealthCode::Healthy)
+    })
+    .await;
+    server.shutdown().await;
+}

@@ -251,9 +251,13 @@ impl Reconciler {
                 event = events.recv() => {
                     match event {
                         Ok(event) => {
-                            // Soon after a change to one of an app's objects (debounced: the change usually comes
-                            // in a burst, e.g. a rollout's status updates).
-                            if let Some(app) = event.app {
+                            // Soon after a change to one of an app's objects, or to an object one of them owns
+                            // (an operator-made child a health check reads), debounced: the change usually comes
+                            // in a burst, e.g. a rollout's status updates.
+                            let app = event.app.or_else(|| {
+                                self.deployer.syncer().live().app_owning(&event.reference)
+                            });
+                            if let Some(app) = app {
                                 let soon = Instant::now() + Duration::from_secs(1);
                                 if let Some(next) = due.get_mut(&app) && *next > soon {
                                     *next = soon;

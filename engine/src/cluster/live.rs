@@ -244,6 +244,38 @@ impl LiveCache {
             .map(|object| (**object).clone())
     }
 
+    /// The app an object belongs to through its owners: its own tracking label, else the first labelled object up
+    /// its ownerReference chain (an operator-made StatefulSet under an app's custom resource). `None` when no
+    /// watched owner carries the label within a few levels.
+    pub fn app_owning(&self, reference: &ResourceRef) -> Option<String> {
+        const MAX_LEVELS: usize = 8;
+        let mut current = self.get(reference)?;
+        for _ in 0..MAX_LEVELS {
+            if let Some(app) = super::live_store::app_of(&current) {
+                return Some(app.to_string());
+            }
+            let namespace = current["metadata"]["namespace"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let owners = current["metadata"]["ownerReferences"].as_array()?.clone();
+            current = owners.iter().find_map(|owner| {
+                let group = crate::resource::group_of(owner["apiVersion"].as_str()?).to_string();
+                let kind = owner["kind"].as_str()?.to_string();
+                let name = owner["name"].as_str()?.to_string();
+                // A namespaced owner shares its child's namespace; a cluster-scoped one has none.
+                self.get(&ResourceRef::new(
+                    group.clone(),
+                    kind.clone(),
+                    namespace.clone(),
+                    name.clone(),
+                ))
+                .or_else(|| self.get(&ResourceRef::new(group, kind, String::new(), name)))
+            })?;
+        }
+        None
+    }
+
     /// The change feed.
     pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
         self.feed.subscribe()

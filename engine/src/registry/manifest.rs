@@ -24,6 +24,11 @@ pub struct PluginManifest {
     /// and settings (see [`Registry::add_instance`](super::Registry::add_instance)). A template lists no `kinds`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub template: bool,
+    /// For `health-check`: the kinds of the children the check reads (`apps/StatefulSet`, `Service`): objects that
+    /// operators make for the objects it serves, which the app itself may not deploy. The server watches them so
+    /// that `children` holds them in `weft serve` as in `weft health`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub child_kinds: Vec<String>,
     /// For `renderer` and `build-steer`: the app types it serves (`helm`, `kustomize`, `node`, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub app_types: Vec<String>,
@@ -130,14 +135,38 @@ impl PluginManifest {
                 "`kinds` is for health-check plugins; a {} plugin lists `app-types`",
                 self.world
             )),
+            World::Renderer | World::BuildSteer if !self.child_kinds.is_empty() => Err(format!(
+                "`child-kinds` is for health-check plugins, not a {} plugin",
+                self.world
+            )),
             _ => {
                 for key in &self.kinds {
                     KindPattern::parse(key)?;
+                }
+                for key in &self.child_kinds {
+                    child_kind(key)?;
                 }
                 Ok(())
             }
         }
     }
+}
+
+/// A `child-kinds` entry as `(group, Kind)`: `group/Kind`, or `Kind` (or `/Kind`) for the core group; no globs,
+/// since each is a kind to watch.
+pub fn child_kind(key: &str) -> Result<(String, String), String> {
+    let (group, kind) = key.rsplit_once('/').unwrap_or(("", key));
+    let valid_kind = kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && kind.chars().all(|c| c.is_ascii_alphanumeric());
+    let valid_group = group
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-');
+    if !valid_kind || !valid_group {
+        return Err(format!(
+            "child-kinds: {key:?} is not `group/Kind` (or `Kind` for the core group); globs are not allowed"
+        ));
+    }
+    Ok((group.to_string(), kind.to_string()))
 }
 
 /// A `group/Kind` key a health plugin serves.
@@ -252,6 +281,18 @@ mod tests {
             "name = \"x\"\nworld = \"health-check\"\nkinds = [\"A\"]\nkind = 1\n",
         );
         assert!(unknown.unwrap_err().contains("unknown field"));
+        let children = PluginManifest::parse(
+            "name = \"x\"\nworld = \"health-check\"\nkinds = [\"acme.io/Database\"]\nchild-kinds = [\"apps/StatefulSet\", \"Service\"]\n",
+        )
+        .unwrap();
+        assert_eq!(children.child_kinds, ["apps/StatefulSet", "Service"]);
+        assert_eq!(
+            child_kind("Service").unwrap(),
+            ("".to_string(), "Service".to_string())
+        );
+        for bad in ["apps/*", "*", "apps/statefulset", "Apps/StatefulSet"] {
+            assert!(child_kind(bad).is_err(), "{bad}");
+        }
         let no_kinds = PluginManifest::parse("name = \"x\"\nworld = \"health-check\"\n");
         assert!(no_kinds.unwrap_err().contains("must list the kinds"));
         let bad_world =

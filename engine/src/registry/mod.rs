@@ -456,6 +456,20 @@ impl Registry {
         }
     }
 
+    /// The kinds health plugins read as children (`child-kinds`), each once: the server watches them.
+    pub fn child_kinds(&self) -> Vec<(String, String)> {
+        let mut kinds: Vec<(String, String)> = self
+            .plugins()
+            .iter()
+            .filter(|p| p.manifest.world == World::HealthCheck)
+            .flat_map(|p| p.manifest.child_kinds.iter())
+            .filter_map(|key| manifest::child_kind(key).ok())
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+
     /// Every plugin, in the order added.
     pub fn plugins(&self) -> &[RegisteredPlugin] {
         &self.plugins
@@ -529,6 +543,7 @@ mod tests {
             world: World::HealthCheck,
             kinds: kinds.iter().map(|k| k.to_string()).collect(),
             template: false,
+            child_kinds: vec![],
             app_types: vec![],
             component: None,
             sha256: None,

@@ -106,8 +106,9 @@ impl Syncer {
             .iter()
             .filter_map(|(_, _, live, _)| live.map(|o| (*o).clone()))
             .collect();
-        let mut verdicts = self.verdicts(live_objects).await.into_iter();
+        // Children first, so that a check reading them sees them on the first pass.
         self.ensure_child_kinds().await;
+        let mut verdicts = self.verdicts(live_objects).await.into_iter();
         let mut resources = Vec::new();
         let mut healths = Vec::new();
         for (reference, sync, live, requires_pruning) in entries {
@@ -156,11 +157,18 @@ impl Syncer {
         }
     }
 
+    /// Watches the kinds children are found among: the tree's, and every kind a health plugin reads as children
+    /// (`child-kinds`), so that a check sees an operator-made child in the server as it does in `weft health`.
     async fn ensure_child_kinds(&self) {
-        for (group, kind) in TREE_CHILD_KINDS {
+        let declared = self.health().registry().child_kinds();
+        let all = TREE_CHILD_KINDS
+            .iter()
+            .map(|(g, k)| (g.to_string(), k.to_string()))
+            .chain(declared);
+        for (group, kind) in all {
             // A cluster that does not serve a kind has no such children; one that refuses the watch shows less.
-            if let Err(error) = self.live().ensure(group, kind).await {
-                tracing::debug!("cannot watch {group}/{kind} for the resource tree: {error}");
+            if let Err(error) = self.live().ensure(&group, &kind).await {
+                tracing::debug!("cannot watch {group}/{kind} for children: {error}");
             }
         }
     }
