@@ -162,17 +162,59 @@ pub struct SuiteReport {
     pub failures: Vec<String>,
 }
 
-/// Runs an Argo CD suite against `C` natively.
+/// Every YAML document of a case file as an object: the first is the object assessed, the rest are what the check
+/// may find as its children (as `weft plugin test` and the server's cache give them).
+pub fn read_objects(path: &Path) -> Result<Vec<Object>, SuiteError> {
+    let fail = |reason: String| SuiteError {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let objects: Vec<Object> = yaml_documents(&text)
+        .map_err(|e| fail(e.to_string()))?
+        .into_iter()
+        .map(|document| Object::new(document).map_err(|e| fail(e.message)))
+        .collect::<Result<_, _>>()?;
+    if objects.is_empty() {
+        return Err(fail("no YAML document in the file".into()));
+    }
+    Ok(objects)
+}
+
+/// A verdict as every suite runner prints it: `degraded "message"`, or `no health` when the check has no opinion.
+pub fn verdict_text(verdict: Option<&Health>) -> String {
+    match verdict {
+        Some(health) => format!("{} {:?}", health.status, health.message),
+        None => "no health".to_string(),
+    }
+}
+
+/// A failed case as every suite runner prints it: `FILE: expected degraded "...", got progressing "..."`.
+pub fn case_failure(input: &Path, expected: &Health, got: &str) -> String {
+    format!(
+        "{}: expected {}, got {got}",
+        input.display(),
+        verdict_text(Some(expected))
+    )
+}
+
+/// Runs an Argo CD suite against `C` natively, each case file's other documents as the object's possible children.
 pub fn run_health_suite<C: HealthCheck>(path: &Path) -> Result<SuiteReport, SuiteError> {
     let mut report = SuiteReport::default();
     for case in read_health_suite(path)? {
-        let obj = read_object(&case.input)?;
-        match assess::<C>(&obj) {
+        let mut objects = read_objects(&case.input)?;
+        let obj = objects.remove(0);
+        match Fixture::new(objects).assess::<C>(&obj) {
             Ok(Some(got)) if got == case.expected => report.passed += 1,
-            got => report.failures.push(format!(
-                "{}: expected {:?}, got {got:?}",
-                case.input.display(),
-                case.expected
+            Ok(got) => report.failures.push(case_failure(
+                &case.input,
+                &case.expected,
+                &verdict_text(got.as_ref()),
+            )),
+            Err(error) => report.failures.push(case_failure(
+                &case.input,
+                &case.expected,
+                &format!("plugin error: {}", error.message),
             )),
         }
     }

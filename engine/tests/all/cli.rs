@@ -82,7 +82,7 @@ fn weft_plugin_test_runs_an_argocd_suite() {
         "{out}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(out.contains("5 passed, 0 failed"), "{out}");
+    assert!(out.contains("6 passed, 0 failed"), "{out}");
 }
 
 #[test]
