@@ -208,7 +208,12 @@ fn resolve_plugin(
             let registry: Registry = build_registry(sources)?;
             let Some(registered) = registry.get(plugin) else {
                 let known: Vec<&str> = registry.plugins().iter().map(|p| p.name()).collect();
-                bail!("no plugin named {plugin:?} (known: {})", known.join(", "));
+                bail!(
+                    "no plugin named {plugin:?} (known: {}); a plugin of your own is found with --plugins DIR (the \
+                     directory `weft plugin build --out DIR` installed it into), or name its installed .toml or its \
+                     .wasm directly",
+                    known.join(", ")
+                );
             };
             let component = registered
                 .component_path()
