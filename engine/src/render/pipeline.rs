@@ -62,6 +62,15 @@ pub enum AppSource {
     },
 }
 
+/// What one render is asked for, besides the source and revision.
+#[derive(Debug, Clone, Copy)]
+struct RenderJob<'a> {
+    app_type: &'a str,
+    request: &'a RenderRequest,
+    value_files: &'a [String],
+    org: Option<&'a str>,
+}
+
 /// What separates the two pinned revisions of an [`AppSource::WithValues`].
 const VALUES_REVISION: &str = " values@";
 
@@ -304,39 +313,45 @@ impl RenderPipeline {
         value_files: &[String],
         org: Option<&str>,
     ) -> Result<Rendered, RenderFailure> {
-        self.render_with(source, revision, app_type, request, value_files, org, None)
+        let job = RenderJob {
+            app_type,
+            request,
+            value_files,
+            org,
+        };
+        match source {
+            AppSource::WithValues { main, values, .. } => {
+                let (main_revision, commit) =
+                    split_values_revision(revision).ok_or_else(|| RenderFailure::Tree {
+                        path: PathBuf::from("$values"),
+                        message: format!(
+                            "revision {revision:?} does not pin the values repository (MAIN values@COMMIT)"
+                        ),
+                    })?;
+                let checkout = self.git.checkout(values, commit)?;
+                let mut rendered = self.render_job(main, main_revision, &job, Some(&checkout))?;
+                rendered.revision = revision.to_string();
+                Ok(rendered)
+            }
+            other => self.render_job(other, revision, &job, None),
+        }
     }
 
-    /// Renders with the values repository's checkout at hand for `$values/` files.
-    #[allow(clippy::too_many_arguments)]
-    fn render_with(
+    /// Renders one source (never a [`AppSource::WithValues`]: its values repository's checkout is `values_root`,
+    /// where `$values/` files are read).
+    fn render_job(
         &self,
         source: &AppSource,
         revision: &str,
-        app_type: &str,
-        request: &RenderRequest,
-        value_files: &[String],
-        org: Option<&str>,
+        job: &RenderJob<'_>,
         values_root: Option<&Path>,
     ) -> Result<Rendered, RenderFailure> {
-        if let AppSource::WithValues { main, values, .. } = source {
-            let (main_revision, commit) = split_values_revision(revision).ok_or_else(|| RenderFailure::Tree {
-                path: PathBuf::from("$values"),
-                message: format!("revision {revision:?} does not pin the values repository (MAIN values@COMMIT)"),
-            })?;
-            let checkout = self.git.checkout(values, commit)?;
-            let mut rendered = self.render_with(
-                main,
-                main_revision,
-                app_type,
-                request,
-                value_files,
-                org,
-                Some(&checkout),
-            )?;
-            rendered.revision = revision.to_string();
-            return Ok(rendered);
-        }
+        let RenderJob {
+            app_type,
+            request,
+            value_files,
+            org,
+        } = *job;
         let mut request = request.clone();
         let mut value_files = value_files.to_vec();
         if let Some(root) = values_root {

@@ -74,6 +74,9 @@ pub struct Syncer {
     poll: Duration,
 }
 
+/// How long a sync waits for the live cache to see an object it applied.
+const CACHE_CATCH_UP: Duration = Duration::from_secs(30);
+
 /// The live cache as a plugin's view of related objects.
 #[derive(Debug, Clone)]
 pub struct LiveRelated(pub Arc<LiveCache>);
@@ -538,7 +541,8 @@ impl Syncer {
     }
 
     async fn apply(&self, object: &Value, force: bool) -> Result<Value, String> {
-        self.applier
+        let applied = self
+            .applier
             .apply(
                 object,
                 &ApplyOptions {
@@ -548,7 +552,41 @@ impl Syncer {
                 },
             )
             .await
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        self.await_cache(&applied).await;
+        Ok(applied)
+    }
+
+    /// Waits (bounded) until the live cache holds `applied` at its resourceVersion or a later one, so that what
+    /// runs next — the next wave's health, the next comparison, a rollback right after this sync — reads the
+    /// object as applied, not as the watch last delivered it (a stale copy equal to the next render would hide a
+    /// needed change).
+    async fn await_cache(&self, applied: &Value) {
+        let Ok(reference) = ResourceRef::of(applied) else {
+            return;
+        };
+        let Some(version) = applied
+            .pointer("/metadata/resourceVersion")
+            .and_then(Value::as_str)
+            .and_then(|v| v.parse::<u64>().ok())
+        else {
+            return;
+        };
+        let caught_up = |cached: Option<&Value>| {
+            cached
+                .and_then(|o| o.pointer("/metadata/resourceVersion"))
+                .and_then(Value::as_str)
+                .and_then(|v| v.parse::<u64>().ok())
+                .is_some_and(|cached| cached >= version)
+        };
+        // Not a failure when the watch is slow: the sync goes on, and the next comparison corrects itself.
+        if let Err(error) = self
+            .live
+            .wait_for(&reference, caught_up, CACHE_CATCH_UP)
+            .await
+        {
+            tracing::debug!(%reference, %error, "the live cache did not catch up with an apply");
+        }
     }
 
     /// Re-creates a hook and waits for it to finish: healthy is success, degraded is failure.
