@@ -141,8 +141,8 @@ impl Source for MemorySource {
         if entries.is_empty() && !dir.is_empty() {
             return Err(SourceError::NotFound(path.to_string()));
         }
+        // Files under one directory are consecutive keys, so each name was pushed once; only the order is left.
         entries.sort_by(|a, b| a.name.cmp(&b.name));
-        entries.dedup_by(|a, b| a.name == b.name);
         Ok(entries)
     }
 }

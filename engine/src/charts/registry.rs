@@ -295,16 +295,8 @@ impl ChartRepositories {
         if let Some(service) = &challenge.service {
             url.push_str(&format!("&service={}", encode(service)));
         }
-        if !url.starts_with("https://") {
-            let host = url
-                .split("://")
-                .nth(1)
-                .and_then(|r| r.split('/').next())
-                .unwrap_or_default();
-            if !(url.starts_with("http://") && self.plain_http(host)) {
-                return Err(ChartError::UnsupportedUrl(challenge.realm.clone()));
-            }
-        }
+        self.checked_url(&url)
+            .map_err(|_| ChartError::UnsupportedUrl(challenge.realm.clone()))?;
         let body = Self::ok(
             self.get(&url, "application/json", auth, MAX_SMALL_BYTES)?,
             &challenge.realm,

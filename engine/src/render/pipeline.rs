@@ -200,21 +200,8 @@ impl RenderPipeline {
                 reference,
                 ..
             } => Ok(self.git.resolve(repository, reference)?),
-            AppSource::Chart {
-                repository,
-                chart,
-                version,
-                org,
-            } => {
-                let fetched = self.charts()?.fetch(
-                    &charts::Wanted {
-                        name: chart.clone(),
-                        repository: repository.clone(),
-                        version: version.clone(),
-                        locked: false,
-                    },
-                    org.as_deref(),
-                )?;
+            AppSource::Chart { version, .. } => {
+                let fetched = self.fetch_chart(source, version, false)?;
                 Ok(format!("{}@{}", fetched.version, fetched.digest))
             }
             AppSource::WithValues {
@@ -223,16 +210,38 @@ impl RenderPipeline {
                 reference,
             } => {
                 if matches!(**main, AppSource::WithValues { .. }) {
-                    return Err(RenderFailure::Tree {
-                        path: PathBuf::from("$values"),
-                        message: "a source has one values repository".into(),
-                    });
+                    return Err(one_values_repository());
                 }
                 let main = self.resolve(main)?;
                 let commit = self.git.resolve(values, reference)?;
                 Ok(format!("{main}{VALUES_REVISION}{commit}"))
             }
         }
+    }
+
+    /// A chart source's chart at `version` (a constraint, or the exact version a revision pins: `locked`).
+    fn fetch_chart(
+        &self,
+        source: &AppSource,
+        version: &str,
+        locked: bool,
+    ) -> Result<FetchedChart, RenderFailure> {
+        let AppSource::Chart {
+            repository,
+            chart,
+            org,
+            ..
+        } = source
+        else {
+            unreachable!("only chart sources have charts to fetch")
+        };
+        let wanted = charts::Wanted {
+            name: chart.clone(),
+            repository: repository.clone(),
+            version: version.to_string(),
+            locked,
+        };
+        Ok(self.charts()?.fetch(&wanted, org.as_deref())?)
     }
 
     fn charts(&self) -> Result<&ChartRepositories, RenderFailure> {
@@ -248,10 +257,7 @@ impl RenderPipeline {
     /// checked against the digest.
     fn chart_at(&self, source: &AppSource, revision: &str) -> Result<FetchedChart, RenderFailure> {
         let AppSource::Chart {
-            repository,
-            chart,
-            org,
-            ..
+            repository, chart, ..
         } = source
         else {
             unreachable!("only chart sources have chart revisions")
@@ -263,15 +269,7 @@ impl RenderPipeline {
             })
         };
         let (version, digest) = revision.split_once('@').ok_or_else(invalid)?;
-        let fetched = self.charts()?.fetch(
-            &charts::Wanted {
-                name: chart.clone(),
-                repository: repository.clone(),
-                version: version.to_string(),
-                locked: true,
-            },
-            org.as_deref(),
-        )?;
+        let fetched = self.fetch_chart(source, version, true)?;
         if fetched.digest != digest {
             return Err(RenderFailure::Charts(ChartError::DigestMismatch {
                 url: format!("{repository} {chart} {version}"),
@@ -436,9 +434,8 @@ impl RenderPipeline {
                     })?;
                 (checkout, inside.clone(), inside)
             }
-            AppSource::Chart { .. } | AppSource::WithValues { .. } => {
-                unreachable!("rendered above")
-            }
+            AppSource::Chart { .. } => unreachable!("rendered above"),
+            AppSource::WithValues { .. } => return Err(one_values_repository()),
         };
         let app_dir = root.join(&start);
         if !app_dir.is_dir() {
@@ -629,6 +626,14 @@ impl RenderPipeline {
 }
 
 /// The app's directory relative to the tree it belongs to; refused when it is not inside.
+/// The refusal of a source whose main source has a values repository of its own.
+fn one_values_repository() -> RenderFailure {
+    RenderFailure::Tree {
+        path: PathBuf::from("$values"),
+        message: "a source has one values repository".into(),
+    }
+}
+
 /// A values file from the values repository's view (`label` as the app wrote it, for errors).
 fn read_values_file(view: &SourceView, path: &str, label: &str) -> Result<String, RenderFailure> {
     let bytes = view.read_file(path).map_err(|e| RenderFailure::Tree {

@@ -213,14 +213,26 @@ pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
             .map(|e| join(dir, &e.name))
             .collect();
         if let [archive] = archives.as_slice() {
-            let bytes = source
-                .read_file(archive)
-                .map_err(|e| source_error(e, archive))?;
-            let tree = super::archive::unpack(&bytes, archive, archive)?;
-            return load_at_depth(&tree, archive, 0);
+            return load_archive(source, archive, 0);
         }
     }
     load_at_depth(source, dir, 0)
+}
+
+/// The packaged chart at `archive` (a `.tgz`), unpacked in memory and loaded from there.
+fn load_archive(source: &dyn Source, archive: &str, depth: usize) -> Result<Chart, RenderError> {
+    let bytes = source
+        .read_file(archive)
+        .map_err(|e| source_error(e, archive))?;
+    let tree = super::archive::unpack(&bytes, archive, archive)?;
+    if !tree.is_file(&join(archive, "Chart.yaml")) {
+        return Err(RenderError::in_file(
+            "Chart.yaml file is missing from the packaged chart",
+            archive,
+            None,
+        ));
+    }
+    load_at_depth(&tree, archive, depth)
 }
 
 fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, RenderError> {
@@ -326,18 +338,7 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
         }
     }
     for archive in subchart_archives {
-        let bytes = source
-            .read_file(&archive)
-            .map_err(|e| source_error(e, &archive))?;
-        let tree = super::archive::unpack(&bytes, &archive, &archive)?;
-        if !tree.is_file(&join(&archive, "Chart.yaml")) {
-            return Err(RenderError::in_file(
-                "Chart.yaml file is missing from the packaged chart",
-                archive,
-                None,
-            ));
-        }
-        chart.subcharts.push(load_at_depth(&tree, &archive, depth)?);
+        chart.subcharts.push(load_archive(source, &archive, depth)?);
     }
     load_file_dependencies(source, &mut chart, depth)?;
     Ok(chart)
