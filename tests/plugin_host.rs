@@ -41,17 +41,44 @@ fn a_component_that_does_not_match_its_pin_is_refused() {
 }
 
 #[test]
-fn a_component_that_imports_wasi_is_refused_with_a_clear_message() {
-    // A component importing a WASI interface (written in the text format, compiled by the test).
+fn an_import_no_sandbox_provides_is_refused_before_compiling() {
+    // wasi:http is outside the deny-all set. The component's only function body does not validate either, so a
+    // compiler that saw it would fail differently: a `Refused` error shows the shape was judged first.
+    let wat = r#"(component
+        (import "wasi:http/outgoing-handler@0.2.9" (instance))
+        (core module (func (result i32) (i64.const 0)))
+    )"#;
+    let bytes = wat::parse_str(wat).unwrap();
+    let err = host()
+        .load_component("http-user", World::HealthCheck, &bytes, None, None)
+        .unwrap_err();
+    assert!(matches!(err, LoadError::Refused { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("imports wasi:http/outgoing-handler@0.2.9"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_health_check_importing_wasi_runs_in_the_guest_runtime_sandbox_and_a_renderer_may_not() {
     let wat = r#"(component
         (import "wasi:cli/environment@0.2.0" (instance (export "get-arguments" (func (result (list string))))))
     )"#;
     let bytes = wat::parse_str(wat).unwrap();
-    let err = host()
+    let host = host();
+    let loaded = host
         .load_component("wasi-user", World::HealthCheck, &bytes, None, None)
+        .unwrap();
+    assert_eq!(
+        loaded.sandbox,
+        weft_engine::plugin::shape::Sandbox::GuestRuntime
+    );
+    let err = host
+        .load_component("wasi-renderer", World::Renderer, &bytes, None, None)
         .unwrap_err();
-    assert!(matches!(err, LoadError::ImportsWasi { .. }), "{err}");
-    assert!(err.to_string().contains("no WASI"), "{err}");
+    assert!(matches!(err, LoadError::Refused { .. }), "{err}");
+    assert!(err.to_string().contains("health checks only"), "{err}");
 }
 
 #[test]

@@ -10,17 +10,19 @@ use super::World;
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent};
 use super::limits::CallLimits;
+use super::shape::Sandbox;
 use super::state::CallState;
 
-/// A fresh store for one call of a `world` plugin: memory cap, log budget, deadline and (on the metered engine)
-/// step budget set.
+/// A fresh store for one call of a `world` plugin in `sandbox`: memory cap, log budget, deadline and (on the
+/// metered engine) step budget set.
 pub(crate) fn new_store(
     host: &HostInner,
     world: World,
+    sandbox: Sandbox,
     limits: &CallLimits,
     state: CallState,
 ) -> Store<CallState> {
-    let mut store = Store::new(host.engine_for(world), state);
+    let mut store = Store::new(host.engine_for(world, sandbox), state);
     store.limiter(|state| &mut state.memory);
     if HostInner::metered(world) {
         // Cannot fail: fuel is enabled on this engine.
@@ -83,15 +85,27 @@ pub(crate) fn wrong_world(component: &LoadedComponent, world: World, message: St
     }
 }
 
-/// Runs a blocking call on a blocking thread, at most as many at once as the host has instance slots.
+/// Runs a blocking call on a blocking thread, at most as many at once as the host has instance slots (and, for a
+/// guest-runtime plugin, as its pool has).
 pub(crate) async fn on_blocking_thread<T: Send + 'static>(
     host: &Arc<HostInner>,
     plugin: &str,
+    sandbox: Sandbox,
     call: impl FnOnce() -> Result<T, CallError> + Send + 'static,
 ) -> Result<T, CallError> {
     let aborted = |reason: String| CallError {
         plugin: plugin.to_string(),
         failure: Failure::Aborted(reason),
+    };
+    let guest_permit = match sandbox {
+        Sandbox::GuestRuntime => Some(
+            host.guest_runtime_calls
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|e| aborted(e.to_string()))?,
+        ),
+        Sandbox::Native => None,
     };
     let permit = host
         .calls
@@ -100,7 +114,7 @@ pub(crate) async fn on_blocking_thread<T: Send + 'static>(
         .await
         .map_err(|e| aborted(e.to_string()))?;
     tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _permits = (permit, guest_permit);
         call()
     })
     .await

@@ -138,16 +138,14 @@ pub enum LoadError {
         /// The compiler's message.
         message: String,
     },
-    /// The component imports WASI, which Weft never provides.
-    #[error(
-        "plugin {plugin} imports {import}: Weft plugins get no WASI (no ambient files, clock, network or \
-         randomness); build for wasm32-unknown-unknown and import only the weft:plugin interfaces"
-    )]
-    ImportsWasi {
+    /// The component's shape (its imports, or how many instances, memories or tables it needs) is refused;
+    /// decided before compiling it.
+    #[error("plugin {plugin} is refused: {message}")]
+    Refused {
         /// The plugin's name.
         plugin: String,
-        /// The offending import.
-        import: String,
+        /// Why.
+        message: String,
     },
     /// The component does not implement the world its manifest names.
     #[error("plugin {plugin} does not implement the {world} world: {message}")]

@@ -8,8 +8,10 @@ use super::World;
 use super::bindings::health_check::{HealthCheck, HealthCheckPre, weft::plugin::types as wit};
 use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_world};
 use super::error::{CallError, Failure, LoadError};
+use super::guest_wasi::GuestWasi;
 use super::host::{HostInner, LoadedComponent, PluginHost};
 use super::limits::CallLimits;
+use super::shape::Sandbox;
 use super::state::{CallState, LogLine, RelatedObjects};
 
 /// One result per object: a verdict, no opinion (`None`), or the plugin's own error.
@@ -22,6 +24,7 @@ pub struct HealthPlugin {
     sha256: Arc<str>,
     limits: CallLimits,
     settings: Arc<str>,
+    sandbox: Sandbox,
     pre: HealthCheckPre<CallState>,
     host: Arc<HostInner>,
 }
@@ -51,7 +54,11 @@ impl PluginHost {
         component: &LoadedComponent,
         limits: CallLimits,
     ) -> Result<HealthPlugin, LoadError> {
-        let pre = instance_pre(&self.inner.health_linker, component, World::HealthCheck)?;
+        let linker = match component.sandbox {
+            Sandbox::Native => &self.inner.health_linker,
+            Sandbox::GuestRuntime => &self.inner.guest_health_linker,
+        };
+        let pre = instance_pre(linker, component, World::HealthCheck)?;
         let pre = HealthCheckPre::new(pre)
             .map_err(|e| wrong_world(component, World::HealthCheck, format!("{e:#}")))?;
         Ok(HealthPlugin {
@@ -59,6 +66,7 @@ impl PluginHost {
             sha256: component.sha256.as_str().into(),
             limits: self.inner.config.effective(World::HealthCheck, limits),
             settings: Arc::from(""),
+            sandbox: component.sandbox,
             pre,
             host: self.inner.clone(),
         })
@@ -130,7 +138,19 @@ impl HealthPlugin {
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.related = related;
         state.settings = self.settings.clone();
-        let mut store = new_store(&self.host, World::HealthCheck, &self.limits, state);
+        if self.sandbox == Sandbox::GuestRuntime {
+            state.wasi = Some(Box::new(GuestWasi::deny_all(
+                state.started_at,
+                self.limits.max_log_bytes,
+            )));
+        }
+        let mut store = new_store(
+            &self.host,
+            World::HealthCheck,
+            self.sandbox,
+            &self.limits,
+            state,
+        );
 
         let outcome = self
             .pre
@@ -142,7 +162,8 @@ impl HealthPlugin {
                     .call_assess(&mut store, objects)
                     .map_err(|e| classify(&e, store.data(), &self.limits))
             });
-        let state = store.into_data();
+        let mut state = store.into_data();
+        state.keep_standard_output();
         let report = CallReport {
             logs: state.logs.lines,
             dropped_logs: state.logs.dropped,
@@ -172,7 +193,7 @@ impl HealthPlugin {
         related: Arc<dyn RelatedObjects>,
     ) -> Result<(HealthResults, CallReport), CallError> {
         let plugin = self.clone();
-        on_blocking_thread(&self.host, &self.name, move || {
+        on_blocking_thread(&self.host, &self.name, self.sandbox, move || {
             plugin.assess_blocking(&objects, related)
         })
         .await

@@ -15,6 +15,7 @@ use super::bindings;
 use super::epoch::EpochTicker;
 use super::error::LoadError;
 use super::limits::{CallLimits, LimitCeilings};
+use super::shape::{ComponentShape, GUEST_RUNTIME_LIMITS, NATIVE_LIMITS, Sandbox, ShapeLimits};
 use super::state::CallState;
 
 /// How the host is set up.
@@ -24,6 +25,10 @@ pub struct HostConfig {
     pub cache_dir: Option<PathBuf>,
     /// Plugin calls that may run at once (and instance slots kept in the pool).
     pub max_concurrent_calls: u32,
+    /// Of those, calls of guest-runtime plugins (Python, JavaScript: a language runtime inside the component)
+    /// that may run at once: they have a pool of their own, sized for their many core instances, so the native
+    /// plugins' limits stay as tight as they are.
+    pub max_guest_runtime_calls: u32,
     /// The largest memory any plugin may be given (the pool reserves address space for it per slot).
     pub max_memory_bytes: usize,
     /// How often the deadline clock ticks.
@@ -47,6 +52,7 @@ impl Default for HostConfig {
         HostConfig {
             cache_dir: default_cache_dir(),
             max_concurrent_calls: 32,
+            max_guest_runtime_calls: 8,
             max_memory_bytes: 1024 * 1024 * 1024,
             epoch_period: Duration::from_millis(10),
             keep_resident_bytes: DEFAULT_KEEP_RESIDENT,
@@ -115,10 +121,16 @@ pub(crate) struct HostInner {
     pub(crate) config: HostConfig,
     pub(crate) engine: Engine,
     pub(crate) metered: Engine,
+    /// The engine of guest-runtime plugins: its own pool, sized per component for a language runtime.
+    pub(crate) guest_runtime: Engine,
     pub(crate) cache: CompiledCache,
     pub(crate) ticker: EpochTicker,
     pub(crate) calls: Arc<tokio::sync::Semaphore>,
+    /// Slots of the guest-runtime pool (a guest-runtime call holds one of these as well as one of `calls`).
+    pub(crate) guest_runtime_calls: Arc<tokio::sync::Semaphore>,
     pub(crate) health_linker: Linker<CallState>,
+    /// The health-check world with the deny-all WASI, on the guest-runtime engine.
+    pub(crate) guest_health_linker: Linker<CallState>,
     pub(crate) render_linker: Linker<CallState>,
     pub(crate) steer_linker: Linker<CallState>,
     /// Components whose compilation ran past the budget, by sha256: never compiled again by this process.
@@ -138,6 +150,8 @@ pub struct LoadedComponent {
     pub load_time: Duration,
     /// The world it was compiled for (renderers are compiled for the metered engine).
     pub world: World,
+    /// The sandbox it runs in, decided from its shape before it was compiled.
+    pub sandbox: Sandbox,
     pub(crate) component: Component,
 }
 
@@ -146,10 +160,21 @@ impl PluginHost {
     /// deadline clock and the cache.
     pub fn new(config: HostConfig) -> Result<Self, HostError> {
         let slots = config.max_concurrent_calls.max(1);
-        let engine = new_engine(&config, false)?;
-        let metered = new_engine(&config, true)?;
-        let ticker = EpochTicker::start(vec![engine.clone(), metered.clone()], config.epoch_period)
-            .map_err(HostError::Clock)?;
+        let guest_slots = config.max_guest_runtime_calls.clamp(1, slots);
+        let engine = new_engine(&config, false, slots, &NATIVE_LIMITS, &NATIVE_PER_SLOT)?;
+        let metered = new_engine(&config, true, slots, &NATIVE_LIMITS, &NATIVE_PER_SLOT)?;
+        let guest_runtime = new_engine(
+            &config,
+            false,
+            guest_slots,
+            &GUEST_RUNTIME_LIMITS,
+            &GUEST_RUNTIME_LIMITS,
+        )?;
+        let ticker = EpochTicker::start(
+            vec![engine.clone(), metered.clone(), guest_runtime.clone()],
+            config.epoch_period,
+        )
+        .map_err(HostError::Clock)?;
         // A cache that cannot be opened (read-only home, say) only costs compile time.
         let cache = config
             .cache_dir
@@ -161,6 +186,13 @@ impl PluginHost {
             &mut health_linker,
             |state| state,
         )
+        .map_err(|e| HostError::Engine(format!("{e:#}")))?;
+        let mut guest_health_linker = Linker::new(&guest_runtime);
+        bindings::health_check::HealthCheck::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+            &mut guest_health_linker,
+            |state| state,
+        )
+        .and_then(|()| super::guest_wasi::add_to_linker(&mut guest_health_linker))
         .map_err(|e| HostError::Engine(format!("{e:#}")))?;
         let mut render_linker = Linker::new(&metered);
         bindings::renderer::Renderer::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
@@ -179,10 +211,13 @@ impl PluginHost {
                 config: config.clone(),
                 engine,
                 metered,
+                guest_runtime,
                 cache,
                 ticker,
                 calls: Arc::new(tokio::sync::Semaphore::new(slots as usize)),
+                guest_runtime_calls: Arc::new(tokio::sync::Semaphore::new(guest_slots as usize)),
                 health_linker,
+                guest_health_linker,
                 render_linker,
                 steer_linker,
                 refused: std::sync::Mutex::new(std::collections::HashMap::new()),
@@ -190,8 +225,9 @@ impl PluginHost {
         })
     }
 
-    /// Loads a component's bytes for `world`: checks the pinned sha256 (when given), compiles or loads it from the
-    /// cache for that world's engine, and refuses a component that imports WASI.
+    /// Loads a component's bytes for `world`: checks the pinned sha256 (when given), reads its shape (imports and
+    /// instance counts) to choose its sandbox or refuse it before anything is compiled, then compiles it or loads
+    /// it from the cache for that sandbox's engine.
     pub fn load_component(
         &self,
         name: &str,
@@ -215,27 +251,19 @@ impl PluginHost {
         if let Some(refusal) = self.inner.refusal(name, &sha256) {
             return Err(refusal);
         }
+        let sandbox = admit_shape(name, world, wasm)?;
         super::admission::check_function_sizes(name, wasm, self.inner.config.max_function_bytes)?;
-        let engine = self.inner.engine_for(world).clone();
+        let engine = self.inner.engine_for(world, sandbox).clone();
         let (component, origin) = self
             .inner
             .compile_within_budget(name, &engine, wasm, &sha256)?;
-        let component_type = component.component_type();
-        if let Some((import, _)) = component_type
-            .imports(&engine)
-            .find(|(import, _)| import.starts_with("wasi:"))
-        {
-            return Err(LoadError::ImportsWasi {
-                plugin: name.to_string(),
-                import: import.to_string(),
-            });
-        }
         Ok(LoadedComponent {
             name: name.to_string(),
             sha256,
             origin,
             load_time: started.elapsed(),
             world,
+            sandbox,
             component,
         })
     }
@@ -314,12 +342,12 @@ impl HostInner {
         }
     }
 
-    /// The engine a world's plugins are compiled for and run on.
-    pub(crate) fn engine_for(&self, world: World) -> &Engine {
-        if Self::metered(world) {
-            &self.metered
-        } else {
-            &self.engine
+    /// The engine a world's plugins in a sandbox are compiled for and run on.
+    pub(crate) fn engine_for(&self, world: World, sandbox: Sandbox) -> &Engine {
+        match sandbox {
+            Sandbox::GuestRuntime => &self.guest_runtime,
+            Sandbox::Native if Self::metered(world) => &self.metered,
+            Sandbox::Native => &self.engine,
         }
     }
 
@@ -329,17 +357,56 @@ impl HostInner {
     }
 }
 
-/// One engine: component model, epoch deadlines, the pooling allocator sized by `config`, and fuel if `metered`.
-fn new_engine(config: &HostConfig, metered: bool) -> Result<Engine, HostError> {
-    let slots = config.max_concurrent_calls.max(1);
+/// The sandbox a component's shape puts it in, or its refusal, decided before compiling: imports outside the
+/// deny-all set and counts past the guest-runtime pool's are refused; guest runtimes serve health checks only
+/// (renderers run metered, build steering has no guest-runtime linker yet).
+fn admit_shape(name: &str, world: World, wasm: &[u8]) -> Result<Sandbox, LoadError> {
+    let refused = |message: String| LoadError::Refused {
+        plugin: name.to_string(),
+        message,
+    };
+    let shape = ComponentShape::read(wasm).map_err(|e| LoadError::Compile {
+        plugin: name.to_string(),
+        message: e.to_string(),
+    })?;
+    let sandbox = shape.sandbox().map_err(|e| refused(e.to_string()))?;
+    if sandbox == Sandbox::GuestRuntime && world != World::HealthCheck {
+        let why = match shape.wasi_imports().next() {
+            Some(import) => format!("it imports {import}"),
+            None => format!("it has {} core instances", shape.core_instances),
+        };
+        return Err(refused(format!(
+            "{why}, so it needs the guest-runtime sandbox (WASI deny-all, a language runtime's pool), which              serves health checks only; a {world} plugin must be built for wasm32-unknown-unknown and import only              the weft:plugin interfaces"
+        )));
+    }
+    Ok(sandbox)
+}
+
+/// What the native pools hold per slot on average (a native plugin is usually one core instance with one memory;
+/// one may use up to [`NATIVE_LIMITS`] as long as the pool as a whole has room).
+const NATIVE_PER_SLOT: ShapeLimits = ShapeLimits {
+    core_instances: 4,
+    memories: 1,
+    tables: 4,
+};
+
+/// One engine: component model, epoch deadlines, the pooling allocator with `slots` instance slots, each
+/// component within `per_component` and the pool's totals `per_slot` times the slots, and fuel if `metered`.
+fn new_engine(
+    config: &HostConfig,
+    metered: bool,
+    slots: u32,
+    per_component: &ShapeLimits,
+    per_slot: &ShapeLimits,
+) -> Result<Engine, HostError> {
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(slots)
-        .total_core_instances(slots * 4)
-        .total_memories(slots)
-        .total_tables(slots * 4)
-        .max_core_instances_per_component(8)
-        .max_memories_per_component(2)
-        .max_tables_per_component(4)
+        .total_core_instances(slots * per_slot.core_instances)
+        .total_memories(slots * per_slot.memories)
+        .total_tables(slots * per_slot.tables)
+        .max_core_instances_per_component(per_component.core_instances)
+        .max_memories_per_component(per_component.memories)
+        .max_tables_per_component(per_component.tables)
         .max_memory_size(config.max_memory_bytes)
         .linear_memory_keep_resident(config.keep_resident_bytes)
         .table_keep_resident(64 * 1024);

@@ -10,10 +10,13 @@ pub mod build;
 mod call;
 mod epoch;
 mod error;
+mod guest_wasi;
 mod health;
 mod host;
 mod limits;
 mod render;
+pub mod scaffold;
+pub mod shape;
 mod state;
 mod steer;
 

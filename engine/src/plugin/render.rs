@@ -12,6 +12,7 @@ use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_w
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent, PluginHost};
 use super::limits::CallLimits;
+use super::shape::Sandbox;
 use super::state::{CallState, SharedSource};
 
 /// A loaded renderer plugin.
@@ -78,7 +79,13 @@ impl RendererPlugin {
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
         state.cluster = request.cluster.clone();
-        let mut store = new_store(&self.host, World::Renderer, &self.limits, state);
+        let mut store = new_store(
+            &self.host,
+            World::Renderer,
+            Sandbox::Native,
+            &self.limits,
+            state,
+        );
         let wit_request = wit::RenderRequest {
             app: request.app.clone(),
             namespace: request.namespace.clone(),
@@ -147,7 +154,7 @@ impl RendererPlugin {
         source: SharedSource,
     ) -> Result<Result<RenderOutput, RenderError>, CallError> {
         let plugin = self.clone();
-        on_blocking_thread(&self.host, &self.name, move || {
+        on_blocking_thread(&self.host, &self.name, Sandbox::Native, move || {
             plugin.render_blocking(&request, source)
         })
         .await

@@ -50,6 +50,8 @@ pub(crate) struct CallState {
     pub(crate) started_at: SystemTime,
     /// The monotonic clock when the call started (`clock.elapsed` counts from it).
     pub(crate) started: Instant,
+    /// The deny-all WASI of a guest-runtime plugin's call (`None` for native plugins, which import no WASI).
+    pub(crate) wasi: Option<Box<super::guest_wasi::GuestWasi>>,
 }
 
 impl CallState {
@@ -66,6 +68,26 @@ impl CallState {
             settings: Arc::from(""),
             started_at: SystemTime::now(),
             started: Instant::now(),
+            wasi: None,
+        }
+    }
+}
+
+impl CallState {
+    /// Moves what a guest-runtime plugin printed into the call's log: standard output at info, standard error at
+    /// warn, a line each, within the log's budget.
+    pub(crate) fn keep_standard_output(&mut self) {
+        let Some(wasi) = self.wasi.take() else {
+            return;
+        };
+        let (stdout, stderr) = wasi.output();
+        for (text, level) in [
+            (stdout, tracing::Level::INFO),
+            (stderr, tracing::Level::WARN),
+        ] {
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                self.logs.push(level, line.to_string());
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ use super::call::{classify, instance_pre, new_store, on_blocking_thread, wrong_w
 use super::error::{CallError, Failure, LoadError};
 use super::host::{HostInner, LoadedComponent, PluginHost};
 use super::limits::CallLimits;
+use super::shape::Sandbox;
 use super::state::{CallState, SharedSource};
 
 /// A loaded build-steer plugin.
@@ -137,7 +138,7 @@ impl SteerPlugin {
         source: SharedSource,
     ) -> Result<Result<BuildPlan, PluginError>, CallError> {
         let plugin = self.clone();
-        on_blocking_thread(&self.host, &self.name, move || {
+        on_blocking_thread(&self.host, &self.name, Sandbox::Native, move || {
             plugin.plan_blocking(&facts, source)
         })
         .await
@@ -152,7 +153,7 @@ impl SteerPlugin {
         source: SharedSource,
     ) -> Result<Result<SteerDecision, PluginError>, CallError> {
         let plugin = self.clone();
-        on_blocking_thread(&self.host, &self.name, move || {
+        on_blocking_thread(&self.host, &self.name, Sandbox::Native, move || {
             plugin.steer_blocking(&facts, &plan, &failure, source)
         })
         .await
@@ -166,7 +167,13 @@ impl SteerPlugin {
     ) -> Result<T, CallError> {
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
-        let mut store = new_store(&self.host, World::BuildSteer, &self.limits, state);
+        let mut store = new_store(
+            &self.host,
+            World::BuildSteer,
+            Sandbox::Native,
+            &self.limits,
+            state,
+        );
         self.pre
             .instantiate(&mut store)
             .map_err(|e| Failure::Instantiate(format!("{e:#}")))

@@ -46,14 +46,66 @@ pub struct PluginManifest {
     pub build: BuildSettings,
 }
 
-/// Build settings of a plugin crate (`[build]` in `weft-plugin.toml`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Build settings of a plugin folder (`[build]` in `weft-plugin.toml`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct BuildSettings {
-    /// The guest's stack in KiB (Rust's default is 1024). A small stack keeps the memory a call touches compact, so
-    /// the host's resident region covers it and a fresh instance costs no page faults; plugins that recurse deeply
-    /// (template engines) keep the default.
+    /// The language the plugin is written in; by default Rust when the folder has a `Cargo.toml`, Python when it
+    /// has the Python module, JavaScript when it has the entry file.
+    pub language: Option<Language>,
+    /// The guest's stack in KiB (Rust's default is 1024; Rust only). A small stack keeps the memory a call touches
+    /// compact, so the host's resident region covers it and a fresh instance costs no page faults; plugins that
+    /// recurse deeply (template engines) keep the default.
     pub stack_kib: Option<u32>,
+    /// Python: the module that registers the check (`check`, for `check.py` beside the manifest).
+    pub module: Option<String>,
+    /// JavaScript: the ES module that exports `assess` (`check.js`), relative to the manifest.
+    pub entry: Option<String>,
+}
+
+/// The language of a plugin's source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// Rust with the `weft-sdk` crate, built for `wasm32-unknown-unknown`.
+    Rust,
+    /// Python with the `weft` package, built with componentize-py.
+    Python,
+    /// JavaScript with the `weft-sdk` package, built with componentize-js.
+    #[serde(alias = "js")]
+    JavaScript,
+}
+
+impl Language {
+    /// The name a person types (`rust`, `python`, `javascript`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Rust => "rust",
+            Language::Python => "python",
+            Language::JavaScript => "javascript",
+        }
+    }
+}
+
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Language {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "rust" | "rs" => Ok(Language::Rust),
+            "python" | "py" => Ok(Language::Python),
+            "javascript" | "js" => Ok(Language::JavaScript),
+            other => Err(format!(
+                "language {other:?}: use rust, python or javascript (js)"
+            )),
+        }
+    }
 }
 
 impl BuildSettings {
@@ -67,6 +119,51 @@ fn is_default(limits: &LimitOverrides) -> bool {
 }
 
 impl PluginManifest {
+    fn check_build_language(&self) -> Result<(), String> {
+        let build = &self.build;
+        let language = build.language;
+        if build.stack_kib.is_some() && language.is_some_and(|l| l != Language::Rust) {
+            return Err("build.stack-kib is for Rust plugins".into());
+        }
+        if let Some(module) = &build.module {
+            let identifier = module.split('.').all(|part| {
+                part.chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if !identifier {
+                return Err(format!(
+                    "build.module = {module:?}: name a Python module (`check`, `my_checks.database`)"
+                ));
+            }
+            if language.is_some_and(|l| l != Language::Python) {
+                return Err("build.module is for Python plugins".into());
+            }
+        }
+        if let Some(entry) = &build.entry {
+            let path = std::path::Path::new(entry);
+            let inside = path
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside || !(entry.ends_with(".js") || entry.ends_with(".mjs")) {
+                return Err(format!(
+                    "build.entry = {entry:?}: name a .js file inside the plugin's folder (no `..`)"
+                ));
+            }
+            if language.is_some_and(|l| l != Language::JavaScript) {
+                return Err("build.entry is for JavaScript plugins".into());
+            }
+        }
+        if language.is_some_and(|l| l != Language::Rust) && self.world != World::HealthCheck {
+            return Err(format!(
+                "a {} plugin must be written in Rust for now: Python and JavaScript plugins are health checks",
+                self.world
+            ));
+        }
+        Ok(())
+    }
+
     /// Parses and checks a manifest.
     pub fn parse(text: &str) -> Result<Self, String> {
         let manifest: PluginManifest = toml::from_str(text).map_err(|e| e.to_string())?;
@@ -109,6 +206,7 @@ impl PluginManifest {
         {
             return Err(format!("build.stack-kib = {stack}: use 16 to 8192 KiB"));
         }
+        self.check_build_language()?;
         match self.world {
             World::HealthCheck if self.template && !self.kinds.is_empty() => Err(
                 "a template plugin serves no kinds by itself (its instances do): remove `kinds` or `template`"

@@ -22,7 +22,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use manifest::{BuildSettings, KindPattern, PluginManifest, Specificity};
+pub use manifest::{BuildSettings, KindPattern, Language, PluginManifest, Specificity};
 
 use crate::plugin::World;
 

@@ -105,9 +105,13 @@ impl Drop for BuildReporter {
 impl BuildProgress for BuildReporter {
     fn event(&mut self, event: BuildEvent<'_>) {
         match event {
-            BuildEvent::Started { plugins } => {
+            BuildEvent::Started { plugins, log } => {
                 self.started = Instant::now();
-                self.line(&format!("building {plugins} plugins"));
+                let noun = if plugins == 1 { "plugin" } else { "plugins" };
+                self.line(&format!(
+                    "building {plugins} {noun}; the tools' own output goes to {}",
+                    log.display()
+                ));
             }
             BuildEvent::InstallingToolchain { packages } => {
                 self.line(&format!(
@@ -131,16 +135,42 @@ impl BuildProgress for BuildReporter {
                     )),
                     None => self.line(&format!("step 1/2: Wasm toolchain: {which}")),
                 }
-                let first = if toolchain == Toolchain::Debian {
-                    "the standard library for wasm32 first (once), then "
+            }
+            BuildEvent::Compiling {
+                toolchain: _,
+                std_built,
+            } => {
+                if std_built {
+                    self.line(
+                        "step 2/2: compiling the plugins and the dependencies not yet compiled (the standard \
+                         library for wasm32 is reused from an earlier build)",
+                    );
                 } else {
-                    ""
-                };
-                self.line(&format!(
-                    "step 2/2: compiling {first}the plugins' dependencies and the plugins; cargo's own output \
-                     goes to target/plugin-build/build.log"
-                ));
+                    self.line(
+                        "step 2/2: compiling the standard library for wasm32 from source first: Debian's Rust \
+                         ships none prebuilt, so the first build of a build directory takes several minutes; \
+                         later builds, of any plugin, reuse it",
+                    );
+                }
                 self.status("compiling".into());
+            }
+            BuildEvent::InstallingTool { tool, into } => {
+                self.line(&format!(
+                    "installing {tool} into {} (once per version)",
+                    into.display()
+                ));
+                self.status(format!("installing {tool}"));
+            }
+            BuildEvent::ToolReady { tool, installed_in } => match installed_in {
+                Some(took) => self.line(&format!("{tool} installed in {}", elapsed(took))),
+                None => self.line(&format!("using {tool}")),
+            },
+            BuildEvent::CompilingGuest { name, language } => {
+                self.line(&format!(
+                    "compiling {name} ({language}): the tool snapshots an initialised {language} runtime with \
+                     the plugin into one component, which takes a few seconds"
+                ));
+                self.status(format!("compiling {name}"));
             }
             BuildEvent::DependencyCompiled { name, count } => {
                 self.status(format!(
@@ -162,7 +192,8 @@ impl BuildProgress for BuildReporter {
                 if let Some(bar) = self.spinner.take() {
                     bar.finish_and_clear();
                 }
-                eprintln!("weft: built {plugins} plugins in {}", elapsed(took));
+                let noun = if plugins == 1 { "plugin" } else { "plugins" };
+                eprintln!("weft: built {plugins} {noun} in {}", elapsed(took));
             }
         }
     }

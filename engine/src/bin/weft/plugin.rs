@@ -1,4 +1,4 @@
-//! `weft plugin build|test|list`.
+//! `weft plugin new|build|test|list`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -6,37 +6,61 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use clap::Subcommand;
 use weft_engine::health::{ObjectSet, scripts};
-use weft_engine::plugin::build::{self, BuildRequest};
+use weft_engine::plugin::build;
+use weft_engine::plugin::scaffold::{self, ScaffoldRequest, SdkLocation};
 use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost, World};
-use weft_engine::registry::{PluginManifest, Registry};
+use weft_engine::registry::{Language, PluginManifest, Registry};
 
 use crate::health::{CheckSources, add_checks, build_registry, read_objects};
 use crate::{PluginSources, exit};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum PluginCommand {
-    /// Build every plugin crate (a directory with `weft-plugin.toml`) under `plugins/` and `examples/` into a
-    /// component, installed with its manifest and sha256 in one directory.
+    /// Make a new health-check plugin in a folder of its own: manifest, code, an Argo CD-style suite with a
+    /// child case, and a README. It builds where it is, with `weft plugin build DIR`.
+    New {
+        /// The plugin's name (`health-database`); also the folder made, unless --dir says otherwise.
+        name: String,
+        /// The kind it serves, `group/Kind` (`acme.io/Database`; `/Kind` for the core group).
+        #[arg(long)]
+        kind: String,
+        /// The language: rust, python or js.
+        #[arg(long, default_value = "rust")]
+        lang: Language,
+        /// The folder to make (default: ./NAME); it must not exist or be empty.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Build plugins into components, installed with their manifests (which pin each component's sha256) in one
+    /// directory. A DIR is a plugin folder (it holds `weft-plugin.toml`) or a folder of them, anywhere: Rust,
+    /// Python or JavaScript. Without DIR: the plugin folder you are in, else Weft's own plugins and examples
+    /// when you are in its checkout.
     Build {
-        /// The workspace (default: the one holding the current directory).
+        /// Plugin folders, or folders of plugin folders.
+        #[arg(value_name = "DIR")]
+        paths: Vec<PathBuf>,
+        /// The Weft checkout whose plugin crates build in its workspace (default: the one holding the current
+        /// directory or this executable).
         #[arg(long)]
         workspace: Option<PathBuf>,
-        /// Directories whose plugin crates to build, relative to the workspace (default: plugins, examples).
-        #[arg(long = "dir", value_name = "DIR")]
+        /// Folders to build, relative to the workspace (what DIR does, kept for scripts).
+        #[arg(long = "dir", value_name = "DIR", hide = true)]
         dirs: Vec<PathBuf>,
-        /// Where to install (default: target/plugins in the workspace, where `weft` finds its built-ins).
+        /// Where to install (default: `dist/` in a plugin folder built alone; target/plugins in Weft's checkout,
+        /// where `weft` finds its built-ins).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Fail instead of installing a missing Wasm toolchain.
+        /// Fail instead of installing a missing Wasm toolchain or language tool.
         #[arg(long)]
         no_install: bool,
     },
     /// Run a health plugin against a test suite in Argo CD's `health_test.yaml` format. An input file may hold
     /// several documents: the first is assessed, the others are what the plugin sees as its children.
     Test {
-        /// A registered plugin's name, an installed manifest (`.toml`), a component (`.wasm`), or a Lua health script
-        /// (a `.lua` file, or an Argo CD `resource_customizations` kind directory holding `health.lua`), which runs
-        /// through the built-in health-lua plugin.
+        /// A plugin folder (built first, into its `dist/`), a registered plugin's name, an installed manifest
+        /// (`.toml`), a component (`.wasm`), or a Lua health script (a `.lua` file, or an Argo CD
+        /// `resource_customizations` kind directory holding `health.lua`), which runs through the built-in
+        /// health-lua plugin.
         plugin: String,
         /// The suite file (default for a kind directory: its `health_test.yaml`).
         cases: Option<PathBuf>,
@@ -56,12 +80,25 @@ pub(crate) enum PluginCommand {
 
 pub(crate) fn run(command: PluginCommand) -> anyhow::Result<u8> {
     match command {
+        PluginCommand::New {
+            name,
+            kind,
+            lang,
+            dir,
+        } => new_plugin(&name, &kind, lang, dir),
         PluginCommand::Build {
+            mut paths,
             workspace,
             dirs,
             out,
             no_install,
-        } => build_plugins(workspace, dirs, out, no_install),
+        } => {
+            let workspace = workspace.or_else(weft_checkout);
+            if let Some(workspace) = &workspace {
+                paths.extend(dirs.iter().map(|d| workspace.join(d)));
+            }
+            build_plugins(workspace, paths, out, no_install).map(|_| 0)
+        }
         PluginCommand::Test {
             plugin,
             cases,
@@ -72,46 +109,88 @@ pub(crate) fn run(command: PluginCommand) -> anyhow::Result<u8> {
                 None if Path::new(&plugin).is_dir() => Path::new(&plugin).join("health_test.yaml"),
                 None => bail!("name the suite file (health_test.yaml) after the plugin"),
             };
+            let folder = Path::new(&plugin);
+            if folder.join(build::SOURCE_MANIFEST).is_file() {
+                // A plugin folder: build it (cargo and the tools skip what is up to date), then test what was built.
+                let built =
+                    build_plugins(weft_checkout(), vec![folder.to_path_buf()], None, false)?;
+                let manifest = built
+                    .first()
+                    .map(|b| b.manifest.to_string_lossy().into_owned())
+                    .context("the build installed nothing")?;
+                return test_plugin(&manifest, &cases, &sources);
+            }
             test_plugin(&plugin, &cases, &sources)
         }
         PluginCommand::List { sources, checks } => list(&sources, &checks),
     }
 }
 
+/// The Weft checkout holding the current directory, else the one holding this executable (`target/debug/weft`).
+fn weft_checkout() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok();
+    cwd.as_deref().and_then(build::find_workspace).or_else(|| {
+        let exe = std::env::current_exe().ok()?;
+        build::find_workspace(exe.parent()?)
+    })
+}
+
 fn build_plugins(
     workspace: Option<PathBuf>,
-    dirs: Vec<PathBuf>,
+    paths: Vec<PathBuf>,
     out: Option<PathBuf>,
     no_install: bool,
-) -> anyhow::Result<u8> {
-    let workspace = match workspace {
-        Some(dir) => dir,
-        None => {
-            let cwd = std::env::current_dir()?;
-            build::find_workspace(&cwd).with_context(|| {
-                format!(
-                    "{} is not inside the Weft workspace; pass --workspace",
-                    cwd.display()
-                )
-            })?
+) -> anyhow::Result<Vec<build::BuiltPlugin>> {
+    let cwd = std::env::current_dir()?;
+    let in_plugin_folder = cwd.join(build::SOURCE_MANIFEST).is_file();
+    let inside_checkout = workspace
+        .as_deref()
+        .is_some_and(|w| cwd.starts_with(w) && !in_plugin_folder);
+    let roots = match (paths.is_empty(), in_plugin_folder, &workspace) {
+        (false, _, _) => paths,
+        (true, true, _) => vec![cwd.clone()],
+        (true, false, Some(workspace)) if inside_checkout => {
+            vec![workspace.join("plugins"), workspace.join("examples")]
         }
+        (true, false, _) => bail!(
+            "{} is not a plugin folder (it has no {}); name the folder to build: `weft plugin build DIR`, or make \
+             one with `weft plugin new NAME --kind group/Kind`",
+            cwd.display(),
+            build::SOURCE_MANIFEST
+        ),
     };
-    let dirs = if dirs.is_empty() {
-        vec![PathBuf::from("plugins"), PathBuf::from("examples")]
-    } else {
-        dirs
+    for root in &roots {
+        if !root.is_dir() {
+            bail!("{}: no such folder", root.display());
+        }
+    }
+    let sources = build::discover(&roots)?;
+    if sources.is_empty() {
+        bail!(
+            "no plugin folders (folders holding {}) in {}",
+            build::SOURCE_MANIFEST,
+            roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    // A plugin folder built alone installs into its own dist/; Weft's own plugins into the checkout's target.
+    let out = match out {
+        Some(out) => out,
+        None if sources.len() == 1 && !inside_checkout => sources[0].dir.join("dist"),
+        None => match &workspace {
+            Some(workspace) => workspace.join(build::DEFAULT_OUT_DIR),
+            None => bail!("say where to install the plugins with --out DIR"),
+        },
     };
-    let roots: Vec<PathBuf> = dirs.iter().map(|d| workspace.join(d)).collect();
-    let request = BuildRequest {
-        crates: build::discover(&roots)?,
-        out_dir: out.unwrap_or_else(|| workspace.join(build::DEFAULT_OUT_DIR)),
-        workspace,
-        install_toolchain: !no_install,
-    };
+    let mut request = build::BuildRequest::new(workspace, sources, out);
+    request.install_toolchain = !no_install;
     let mut reporter = crate::build_progress::BuildReporter::new();
     let built = build::build_with_progress(&request, &mut reporter)?;
     drop(reporter);
-    for plugin in built {
+    for plugin in &built {
         println!(
             "{:<20} {} {:>8} bytes  {}",
             plugin.name,
@@ -120,6 +199,46 @@ fn build_plugins(
             plugin.component.display()
         );
     }
+    Ok(built)
+}
+
+fn new_plugin(name: &str, kind: &str, lang: Language, dir: Option<PathBuf>) -> anyhow::Result<u8> {
+    let dir = dir.unwrap_or_else(|| PathBuf::from(name));
+    if dir.exists() && std::fs::read_dir(&dir)?.next().is_some() {
+        bail!(
+            "{} exists and is not empty; choose another --dir",
+            dir.display()
+        );
+    }
+    let sdk = match weft_checkout() {
+        Some(checkout) => SdkLocation::Checkout(
+            std::fs::canonicalize(&checkout)
+                .unwrap_or(checkout)
+                .to_string_lossy()
+                .into_owned(),
+        ),
+        None => SdkLocation::Published,
+    };
+    let files = scaffold::scaffold(&ScaffoldRequest {
+        name: name.to_string(),
+        kind: kind.to_string(),
+        language: lang,
+        sdk,
+    })?;
+    for file in &files {
+        let path = dir.join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, &file.text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    println!(
+        "made {} ({lang} health check for {kind}, {} files)\n\nnext:\n  cd {}\n  weft plugin test . health_test.yaml",
+        dir.display(),
+        files.len(),
+        dir.display()
+    );
     Ok(0)
 }
 
