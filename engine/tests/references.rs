@@ -1,7 +1,10 @@
 //! The `weft` command checked against reference tools: kubectl uses the cluster `weft sim` serves, and `weft render`
-//! of a Kustomize overlay gives what `kubectl kustomize` gives. Without kubectl these are reported ignored (and
-//! fail under CI); they never pass without running.
+//! of a Kustomize overlay gives what `kubectl kustomize` gives; Python and JavaScript plugins built with the real
+//! componentize-py and componentize-js (`languages`). Without a tool its checks are reported ignored (and fail
+//! under CI); they never pass without running.
 
+#[path = "references/languages.rs"]
+mod languages;
 #[path = "all/support.rs"]
 mod support;
 
@@ -330,5 +333,9 @@ fn main() -> ExitCode {
             move || kubectl_reads_back(&path, &yaml, &object),
         ));
     }
-    weft_test_reference::run(&[&kubectl, &pyyaml, &ruamel], trials)
+    let (language_tools, language_trials) = languages::trials(&pyyaml);
+    trials.extend(language_trials);
+    let mut references = vec![&kubectl, &pyyaml, &ruamel];
+    references.extend(language_tools.iter());
+    weft_test_reference::run(&references, trials)
 }

@@ -9,4 +9,5 @@ mod cli;
 mod cli_checks;
 mod cli_client;
 mod cluster;
+mod plugin_authors;
 mod store;

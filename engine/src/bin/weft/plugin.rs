@@ -143,16 +143,17 @@ fn build_plugins(
 ) -> anyhow::Result<Vec<build::BuiltPlugin>> {
     let cwd = std::env::current_dir()?;
     let in_plugin_folder = cwd.join(build::SOURCE_MANIFEST).is_file();
-    let inside_checkout = workspace
-        .as_deref()
-        .is_some_and(|w| cwd.starts_with(w) && !in_plugin_folder);
-    let roots = match (paths.is_empty(), in_plugin_folder, &workspace) {
-        (false, _, _) => paths,
-        (true, true, _) => vec![cwd.clone()],
-        (true, false, Some(workspace)) if inside_checkout => {
+    // Weft's own plugins: what `weft plugin build` builds without a folder, in its checkout.
+    let own_plugins = paths.is_empty()
+        && !in_plugin_folder
+        && workspace.as_deref().is_some_and(|w| cwd.starts_with(w));
+    let roots = match (&workspace, paths.is_empty(), in_plugin_folder) {
+        (Some(workspace), _, _) if own_plugins => {
             vec![workspace.join("plugins"), workspace.join("examples")]
         }
-        (true, false, _) => bail!(
+        (_, false, _) => paths,
+        (_, true, true) => vec![cwd.clone()],
+        (_, true, false) => bail!(
             "{} is not a plugin folder (it has no {}); name the folder to build: `weft plugin build DIR`, or make \
              one with `weft plugin new NAME --kind group/Kind`",
             cwd.display(),
@@ -176,13 +177,16 @@ fn build_plugins(
                 .join(", ")
         );
     }
-    // A plugin folder built alone installs into its own dist/; Weft's own plugins into the checkout's target.
+    // Weft's own plugins install where `weft` finds its built-ins; a plugin folder built alone into its own dist/.
     let out = match out {
         Some(out) => out,
-        None if sources.len() == 1 && !inside_checkout => sources[0].dir.join("dist"),
-        None => match &workspace {
-            Some(workspace) => workspace.join(build::DEFAULT_OUT_DIR),
-            None => bail!("say where to install the plugins with --out DIR"),
+        None => match (&workspace, sources.as_slice()) {
+            (Some(workspace), _) if own_plugins => workspace.join(build::DEFAULT_OUT_DIR),
+            (_, [one]) => one.dir.join("dist"),
+            _ => bail!(
+                "{} plugins to build: say where to install them with --out DIR",
+                sources.len()
+            ),
         },
     };
     let mut request = build::BuildRequest::new(workspace, sources, out);

@@ -209,6 +209,75 @@ impl CargoRun<'_> {
     }
 }
 
+/// Which package last built each plugin module in a shared target directory. Two packages of one name (one of
+/// Weft's plugins and an author's plugin named the same) write the same module file; cargo, finding the file newer
+/// than its sources, would hand the other package's module back as up to date. So before a build, a module that
+/// another manifest built last is removed, and cargo builds this package's own.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ModuleOwners {
+    /// Module file name (`health_core.wasm`) -> the directory of the package that built it.
+    owners: BTreeMap<String, PathBuf>,
+}
+
+impl ModuleOwners {
+    const FILE: &'static str = "weft-module-owners.json";
+
+    fn path(target_dir: &Path) -> PathBuf {
+        target_dir.join(Self::FILE)
+    }
+
+    /// The record of a target directory (empty when there is none or it does not parse).
+    pub(crate) fn load(target_dir: &Path) -> Self {
+        fs::read(Self::path(target_dir))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+
+    /// Removes the modules of `plugins` that another package built last, and records these plugins as theirs.
+    pub(crate) fn claim(&mut self, target_dir: &Path, plugins: &[&PluginSource]) {
+        let modules = target_dir.join("wasm32-unknown-unknown").join("plugin");
+        for plugin in plugins {
+            let Some(file) = module_file(plugin) else {
+                continue;
+            };
+            let dir = canonical(&plugin.dir);
+            if self.owners.get(&file).is_some_and(|owner| *owner != dir) {
+                let _ = fs::remove_file(modules.join(&file));
+                let _ = fs::remove_file(modules.join("deps").join(&file));
+            }
+            self.owners.insert(file, dir);
+        }
+    }
+
+    /// Writes the record.
+    pub(crate) fn save(&self, target_dir: &Path) -> Result<(), BuildError> {
+        let path = Self::path(target_dir);
+        fs::create_dir_all(target_dir).map_err(io_error(target_dir))?;
+        let bytes = serde_json::to_vec_pretty(self).unwrap_or_default();
+        fs::write(&path, bytes).map_err(io_error(&path))
+    }
+}
+
+/// The module file cargo writes for a Rust plugin: its `[lib] name`, else its package name with `-` as `_`.
+fn module_file(plugin: &PluginSource) -> Option<String> {
+    let package = plugin.package()?;
+    let lib_name = fs::read_to_string(plugin.dir.join("Cargo.toml"))
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|cargo| {
+            cargo
+                .get("lib")
+                .and_then(|lib| lib.get("name"))
+                .and_then(toml::Value::as_str)
+                .map(str::to_string)
+        });
+    Some(format!(
+        "{}.wasm",
+        lib_name.unwrap_or_else(|| package.replace('-', "_"))
+    ))
+}
+
 /// A path with symlinks resolved, or as given when it cannot be.
 pub(crate) fn canonical(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
@@ -368,6 +437,61 @@ mod tests {
         for (key, value) in declared {
             assert_eq!(given.get(key.as_str()), Some(value), "profile.plugin.{key}");
         }
+    }
+
+    #[test]
+    fn a_module_another_package_of_the_same_name_built_is_removed_before_a_build() {
+        let root = tempfile::tempdir().unwrap();
+        let plugin = |dir: &str| {
+            let dir = root.path().join(dir);
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(
+                dir.join("Cargo.toml"),
+                "[package]\nname = \"health-core\"\n",
+            )
+            .unwrap();
+            PluginSource {
+                dir,
+                manifest: crate::registry::PluginManifest::parse(
+                    "name = \"health-core\"\nworld = \"health-check\"\nkinds = [\"x/Y\"]\n",
+                )
+                .unwrap(),
+                language: super::super::SourceLanguage::Rust {
+                    package: "health-core".into(),
+                },
+            }
+        };
+        let (ours, theirs) = (
+            plugin("weft/plugins/health-core"),
+            plugin("author/health-core"),
+        );
+        let target = root.path().join("target");
+        let modules = target.join("wasm32-unknown-unknown/plugin");
+        fs::create_dir_all(modules.join("deps")).unwrap();
+        let write_modules = || {
+            fs::write(modules.join("health_core.wasm"), "module").unwrap();
+            fs::write(modules.join("deps/health_core.wasm"), "module").unwrap();
+        };
+        write_modules();
+        let mut owners = ModuleOwners::load(&target);
+        owners.claim(&target, &[&ours]);
+        assert!(
+            modules.join("health_core.wasm").exists(),
+            "no owner yet: kept"
+        );
+        owners.save(&target).unwrap();
+        let mut owners = ModuleOwners::load(&target);
+        owners.claim(&target, &[&ours]);
+        assert!(modules.join("health_core.wasm").exists(), "its own: kept");
+        owners.claim(&target, &[&theirs]);
+        assert!(!modules.join("health_core.wasm").exists());
+        assert!(!modules.join("deps/health_core.wasm").exists());
+        write_modules();
+        owners.claim(&target, &[&ours]);
+        assert!(
+            !modules.join("health_core.wasm").exists(),
+            "back to ours: rebuilt"
+        );
     }
 
     #[test]

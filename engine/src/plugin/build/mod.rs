@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use self::cargo::{CargoRun, CargoScope, CompileCounter, canonical, workspace_members};
+use self::cargo::{
+    CargoRun, CargoScope, CompileCounter, ModuleOwners, canonical, workspace_members,
+};
 pub use self::toolchain::{Toolchain, detect_toolchain};
 use crate::registry::{Language, PluginManifest};
 
@@ -436,6 +438,22 @@ pub fn build_with_progress(
     let started = Instant::now();
     let build_root = &request.build_root;
     fs::create_dir_all(build_root).map_err(io_error(build_root))?;
+    // One build at a time per build root: they share the log, the target directories and the guests' work
+    // directories (cargo would wait for its target directory anyway).
+    let lock_path = build_root.join(".build.lock");
+    let lock = fs::File::create(&lock_path).map_err(io_error(&lock_path))?;
+    lock.lock().map_err(io_error(&lock_path))?;
+    let built = build_locked(request, progress, started);
+    let _ = lock.unlock();
+    built
+}
+
+fn build_locked(
+    request: &BuildRequest,
+    progress: &mut dyn BuildProgress,
+    started: Instant,
+) -> Result<Vec<BuiltPlugin>, BuildError> {
+    let build_root = &request.build_root;
     let log = build_root.join("build.log");
     fs::write(&log, "").map_err(io_error(&log))?;
     fs::create_dir_all(&request.out_dir).map_err(io_error(&request.out_dir))?;
@@ -513,8 +531,11 @@ fn build_rust(
             vec![*plugin],
         ));
     }
+    let mut owners = ModuleOwners::load(&target_dir);
     let mut built = Vec::new();
     for (scope, stack_kib, plugins) in runs {
+        owners.claim(&target_dir, &plugins);
+        owners.save(&target_dir)?;
         let cargo = CargoRun {
             toolchain,
             scope,
