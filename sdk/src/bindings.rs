@@ -5,7 +5,7 @@
 pub mod health {
     wit_bindgen::generate!({
         world: "health-check",
-        path: "../wit",
+        path: "wit",
         pub_export_macro: true,
         export_macro_name: "export_health_world",
         default_bindings_module: "weft_sdk::bindings::health",
@@ -17,7 +17,7 @@ pub mod health {
 pub mod renderer {
     wit_bindgen::generate!({
         world: "renderer",
-        path: "../wit",
+        path: "wit",
         pub_export_macro: true,
         export_macro_name: "export_renderer_world",
         default_bindings_module: "weft_sdk::bindings::renderer",
@@ -29,7 +29,7 @@ pub mod renderer {
 pub mod build_steer {
     wit_bindgen::generate!({
         world: "build-steer",
-        path: "../wit",
+        path: "wit",
         pub_export_macro: true,
         export_macro_name: "export_build_steer_world",
         default_bindings_module: "weft_sdk::bindings::build_steer",

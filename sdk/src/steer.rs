@@ -1,5 +1,5 @@
 //! What a build steerer implements: a repository in, a build plan out; a failed build in, a revised plan or a
-//! reason to stop out. The types mirror the `steer` interface of `wit/plugin.wit`; [`export_build_steer!`] turns a
+//! reason to stop out. The types mirror the `steer` interface of `wit/plugin.wit`; [`export_build_steer!`](crate::export_build_steer) turns a
 //! [`BuildSteer`] into the `build-steer` world's export.
 //!
 //! An app's configuration may fix parts of a plan (*overrides*, e.g. `base-image` or `start`). Their meaning is

@@ -35,6 +35,13 @@ pub fn trials(pyyaml: &Reference) -> (Vec<Reference>, Vec<Trial>) {
             "a javascript plugin from weft plugin new passes its suite in the sandbox and natively",
             || scaffold_passes("js", &["sh", "-c", "npm install --silent --no-audit --no-fund && npm test"]),
         ),
+        pyyaml.trial("the python sdk's own tests pass", || {
+            run_in(
+                &workspace(),
+                &["python3", "-m", "unittest", "discover", "-s", "sdk/python/tests"],
+            )
+        }),
+        npm.trial("the javascript sdk's own tests pass", javascript_sdk_tests_pass),
         pip.trial(
             "a python plugin finds a deny-all sandbox with a frozen clock and the same randomness every call",
             python_sandbox_is_deny_all,
@@ -95,6 +102,51 @@ fn scaffold_passes(lang: &str, native: &[&str]) -> Result<(), Failed> {
             String::from_utf8_lossy(&natively.stderr)
         )
     })
+}
+
+/// Runs a command in `dir`; fails with its output unless it succeeds.
+fn run_in(dir: &Path, command: &[&str]) -> Result<(), Failed> {
+    let output = Command::new(command[0])
+        .args(&command[1..])
+        .current_dir(dir)
+        .output()?;
+    check(output.status.success(), || {
+        format!(
+            "{}:\n{}\n{}",
+            command.join(" "),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// The JavaScript SDK's `npm test`, in a copy of it (its dev dependencies installed there, not in the checkout).
+fn javascript_sdk_tests_pass() -> Result<(), Failed> {
+    let copy = tempfile::tempdir()?;
+    let sdk = workspace().join("sdk/js");
+    copy_without_node_modules(&sdk, copy.path())?;
+    run_in(
+        copy.path(),
+        &["npm", "ci", "--silent", "--no-audit", "--no-fund"],
+    )?;
+    run_in(copy.path(), &["npm", "test"])
+}
+
+fn copy_without_node_modules(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if entry.file_name() == "node_modules" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_without_node_modules(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
 }
 
 /// Builds a plugin folder into `out`; its installed component.
