@@ -424,7 +424,7 @@ mod tests {
         let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("health_test.yaml");
         let report = testing::run_health_suite::<{{KIND}}Health>(&suite).unwrap();
         assert!(report.failures.is_empty(), "{:#?}", report.failures);
-        assert_eq!(report.passed, 5);
+        assert!(report.passed > 0, "the suite has no case");
     }
 }
 "#;
@@ -480,7 +480,7 @@ class SuiteTest(unittest.TestCase):
         suite = pathlib.Path(__file__).parent / "health_test.yaml"
         report = testing.run_suite(check.assess, suite)
         self.assertEqual(report.failures, [])
-        self.assertEqual(report.passed, 5)
+        self.assertGreater(report.passed, 0)
 
 
 if __name__ == "__main__":
@@ -531,7 +531,7 @@ import { assess } from './check.js';
 test('passes its suite', () => {
   const report = runSuite(assess, new URL('./health_test.yaml', import.meta.url).pathname);
   assert.deepEqual(report.failures, []);
-  assert.equal(report.passed, 5);
+  assert.ok(report.passed > 0, 'the suite has no case');
 });
 "#;
 
