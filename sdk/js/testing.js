@@ -228,7 +228,8 @@ export function runSuite(assess, suitePath, options = {}) {
       got = verdictText(result.val);
     } else {
       ok = false;
-      got = `plugin error: ${result.val.message}`;
+      const kind = result.val.kind === 'invalid-input' ? 'invalid input' : result.val.kind;
+      got = `plugin error: ${kind}: ${result.val.message}`;
     }
     report.cases.push({ input: testCase.input, expected: testCase.expected, got, ok });
     if (ok) {

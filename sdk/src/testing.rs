@@ -189,6 +189,11 @@ pub fn verdict_text(verdict: Option<&Health>) -> String {
     }
 }
 
+/// A plugin's error as every suite runner prints it: `plugin error: failed: the message`.
+pub fn error_text(error: &crate::PluginError) -> String {
+    format!("plugin error: {error}")
+}
+
 /// A failed case as every suite runner prints it: `FILE: expected degraded "...", got progressing "..."`.
 pub fn case_failure(input: &Path, expected: &Health, got: &str) -> String {
     format!(
@@ -214,7 +219,7 @@ pub fn run_health_suite<C: HealthCheck>(path: &Path) -> Result<SuiteReport, Suit
             Err(error) => report.failures.push(case_failure(
                 &case.input,
                 &case.expected,
-                &format!("plugin error: {}", error.message),
+                &error_text(&error),
             )),
         }
     }

@@ -123,7 +123,7 @@ test('no health and plugin errors in failure lines; children from the other docu
     assert.equal(report.passed, 1);
     assert.deepEqual(report.failures, [
       `${dir}/none.yaml: expected missing "x", got no health`,
-      `${dir}/error.yaml: expected unknown "x", got plugin error: cannot read "spec"`,
+      `${dir}/error.yaml: expected unknown "x", got plugin error: invalid input: cannot read "spec"`,
     ]);
     assert.equal(readObjects(`${dir}/family.yaml`).length, 4);
   } finally {

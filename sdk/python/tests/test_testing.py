@@ -122,7 +122,7 @@ class SuiteTest(unittest.TestCase):
             [
                 f'{data}/parent.yaml: expected healthy "2 children", got healthy "1 children"',
                 f'{data}/alone.yaml: expected degraded "", got healthy "0 children"',
-                f'{data}/raising.yaml: expected healthy "", got plugin error: cannot read this',
+                f'{data}/raising.yaml: expected healthy "", got plugin error: invalid input: cannot read this',
                 f'{data}/none.yaml: expected missing "gone", got no health',
             ],
         )

@@ -232,7 +232,7 @@ def run_suite(
         try:
             got = _run_check(check, obj, cx)
         except PluginError as error:
-            report.failures.append(case_failure(case.input, case.expected, f"plugin error: {error.message}"))
+            report.failures.append(case_failure(case.input, case.expected, f"plugin error: {error}"))
             continue
         if got == case.expected:
             report.passed += 1

@@ -379,7 +379,7 @@ fn test_plugin(plugin: &str, cases: &Path, sources: &PluginSources) -> anyhow::R
                     verdict.as_ref() == Some(&case.expected),
                     weft_sdk::testing::verdict_text(verdict.as_ref()),
                 ),
-                Some(Err(e)) => (false, format!("plugin error: {e}")),
+                Some(Err(e)) => (false, weft_sdk::testing::error_text(&e)),
                 None => (false, "no result".to_string()),
             },
             Err(e) => (false, e.to_string()),
