@@ -114,6 +114,17 @@ impl HealthPlugin {
         }
     }
 
+    /// The same plugin with this deadline, longer or shorter than its limits give, within the host's ceiling (for
+    /// `weft plugin test --timeout-ms`).
+    pub fn with_deadline(&self, timeout: std::time::Duration) -> HealthPlugin {
+        let mut limits = self.limits;
+        limits.timeout = timeout;
+        HealthPlugin {
+            limits: self.host.config.effective(World::HealthCheck, limits),
+            ..self.clone()
+        }
+    }
+
     /// These settings instead of the current ones, under the same name.
     pub fn with_settings(&self, settings: &str) -> HealthPlugin {
         self.instance(&self.name, settings)

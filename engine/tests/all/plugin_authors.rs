@@ -64,7 +64,14 @@ fn a_plugin_made_by_weft_plugin_new_builds_where_it_is_and_passes_its_suite_with
     let out = succeeded(
         &weft_command()
             .current_dir(&plugin)
-            .args(["plugin", "test", ".", "health_test.yaml"])
+            .args([
+                "plugin",
+                "test",
+                ".",
+                "health_test.yaml",
+                "--timeout-ms",
+                "120000",
+            ])
             .output()
             .unwrap(),
     );
@@ -117,6 +124,7 @@ fn an_outside_plugin_named_like_one_of_wefts_own_builds_its_own_code() {
             .arg("test")
             .arg(out.path().join("health-core.toml"))
             .arg(plugin.join("health_test.yaml"))
+            .args(["--timeout-ms", "120000"])
             .output()
             .unwrap(),
     );

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use weft_engine::plugin::build::{self, BuildRequest};
 use weft_engine::plugin::shape::Sandbox;
-use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, World};
+use weft_engine::plugin::{
+    CallLimits, HealthPlugin, HostConfig, LimitCeilings, NoRelated, PluginHost, World,
+};
 use weft_test_reference::{Failed, Reference, Trial};
 
 use crate::support::{stderr, stdout, weft_command, workspace};
@@ -79,7 +81,15 @@ fn scaffold_passes(lang: &str, native: &[&str]) -> Result<(), Failed> {
     let plugin = authors.path().join(&name);
     let tested = weft_command()
         .current_dir(&plugin)
-        .args(["plugin", "test", ".", "health_test.yaml"])
+        // A generous deadline: the verdicts are tested here, not the speed of a loaded machine.
+        .args([
+            "plugin",
+            "test",
+            ".",
+            "health_test.yaml",
+            "--timeout-ms",
+            "120000",
+        ])
         .output()?;
     let out = stdout(&tested);
     check(
@@ -166,17 +176,29 @@ fn python_plugin(source: &str, dir: &Path) -> Result<HealthPlugin, Failed> {
     )?;
     std::fs::write(folder.join("check.py"), source)?;
     let component = build_into(&folder, &dir.join("out"))?;
+    // Deadlines far past anything a loaded machine needs: these checks are about the sandbox, not speed.
+    let generous = CallLimits {
+        timeout: CALL_DEADLINE,
+        ..CallLimits::HEALTH
+    };
     let host = PluginHost::new(HostConfig {
         cache_dir: None,
         max_guest_runtime_calls: 4,
+        ceilings: LimitCeilings {
+            health: generous,
+            ..LimitCeilings::default()
+        },
         ..HostConfig::default()
     })?;
     let loaded = host.load_component_file("probe", World::HealthCheck, &component, None)?;
     check(loaded.sandbox == Sandbox::GuestRuntime, || {
         format!("{:?}", loaded.sandbox)
     })?;
-    Ok(host.health_plugin(&loaded, CallLimits::HEALTH)?)
+    Ok(host.health_plugin(&loaded, generous)?)
 }
+
+/// The deadline of the checks' plugin calls.
+const CALL_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
 
 const PROBE: &str = r#"
 import os
@@ -216,7 +238,7 @@ def probe(obj, cx):
     wall = time.time()
     frozen = abs(wall - cx.now.timestamp()) < 0.001
     started = time.monotonic()
-    time.sleep(30)
+    time.sleep(3600)
     slept = time.monotonic() - started
     frozen = frozen and time.time() == wall
     parts = [
@@ -238,7 +260,7 @@ fn python_sandbox_is_deny_all() -> Result<(), Failed> {
         .to_string();
     let mut messages = Vec::new();
     for _ in 0..2 {
-        // A real 30 s sleep would overrun the call's 100 ms deadline: the call succeeding shows it was virtual.
+        // A real hour's sleep would overrun the call's deadline: the call succeeding shows the sleep was virtual.
         let (results, report) =
             plugin.assess_blocking(std::slice::from_ref(&object), Arc::new(NoRelated))?;
         let message = match &results[0] {
@@ -251,7 +273,7 @@ fn python_sandbox_is_deny_all() -> Result<(), Failed> {
         messages.push(message);
     }
     let expected =
-        "file=denied listdir=denied socket=denied env=0 clock=frozen slept=30.0 urandom=";
+        "file=denied listdir=denied socket=denied env=0 clock=frozen slept=3600.0 urandom=";
     check(messages[0].starts_with(expected), || {
         format!("{:?} does not start with {expected:?}", messages[0])
     })?;

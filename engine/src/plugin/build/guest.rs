@@ -5,11 +5,10 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Stdio;
 
 use super::tools::{self, COMPONENTIZE_JS, COMPONENTIZE_PY, Tool};
 use super::{BuildError, BuildEvent, BuildProgress, BuildRequest, PluginSource, SourceLanguage};
-use super::{io_error, log_tail};
+use super::{io_error, log_tail, run_logged};
 use crate::plugin::shape::ComponentShape;
 
 /// The plugin contract, the same text the host's bindings are generated from.
@@ -143,17 +142,7 @@ fn run_tool(
     mut command: std::process::Command,
     log: &Path,
 ) -> Result<(), BuildError> {
-    let out = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .map_err(io_error(log))?;
-    let err = out.try_clone().map_err(io_error(log))?;
-    let status = command
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .status()
+    let status = run_logged(&mut command, log)?
         .map_err(|e| BuildError::Tool(format!("cannot run {}: {e}", tool.label())))?;
     if status.success() {
         return Ok(());

@@ -358,6 +358,25 @@ fn cargo_package(dir: &Path) -> Result<String, BuildError> {
         .to_string())
 }
 
+/// Runs a command to its end with no input and both outputs appended to `log`: the outer error is the log's, the
+/// inner one the command's (it could not be started).
+pub(crate) fn run_logged(
+    command: &mut std::process::Command,
+    log: &Path,
+) -> Result<std::io::Result<std::process::ExitStatus>, BuildError> {
+    let out = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(io_error(log))?;
+    let err = out.try_clone().map_err(io_error(log))?;
+    Ok(command
+        .stdin(std::process::Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        .status())
+}
+
 /// The last `lines` lines of a log file (empty when it cannot be read).
 fn log_tail(path: &Path, lines: usize) -> String {
     let Ok(mut file) = fs::File::open(path) else {

@@ -5,10 +5,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
-use super::{BuildError, BuildEvent, BuildProgress, io_error, log_tail};
+use super::{BuildError, BuildEvent, BuildProgress, io_error, log_tail, run_logged};
 
 /// A pinned language tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,24 +208,13 @@ fn install_into(tool: &Tool, dir: &Path, log: &Path) -> Result<(), BuildError> {
             cmd
         }
     };
-    let out = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .map_err(io_error(log))?;
-    let err = out.try_clone().map_err(io_error(log))?;
-    let status = command
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .status()
-        .map_err(|e| {
-            BuildError::Tool(format!(
-                "cannot install {}: {e}; install it yourself: {}",
-                tool.label(),
-                tool.how_to_install(dir)
-            ))
-        })?;
+    let status = run_logged(&mut command, log)?.map_err(|e| {
+        BuildError::Tool(format!(
+            "cannot install {}: {e}; install it yourself: {}",
+            tool.label(),
+            tool.how_to_install(dir)
+        ))
+    })?;
     if !status.success() || !tool.installed(&staging) {
         let _ = fs::remove_dir_all(&staging);
         return Err(BuildError::Tool(format!(
