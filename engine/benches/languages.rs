@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use weft_engine::health::ObjectSet;
-use weft_engine::plugin::build::{self, BuildRequest};
 use weft_engine::plugin::{
     CallLimits, HealthPlugin, HostConfig, PluginHost, RelatedObjects, World,
 };
+use weft_plugin_build::{self as build, BuildRequest};
 
 mod support;
 

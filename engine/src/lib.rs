@@ -45,3 +45,36 @@ pub mod source;
 pub mod store;
 pub mod sync;
 pub mod yaml;
+
+#[cfg(test)]
+mod layering_tests {
+    /// The runtime library never builds plugins: the toolchain (`weft-plugin-build`, which installs compilers and
+    /// runs them) is the `weft` command's, so a server's plugin host cannot reach it.
+    #[test]
+    fn the_runtime_library_does_not_use_the_plugin_toolchain() {
+        fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+                let path = entry.path();
+                if path.is_dir() {
+                    if path.file_name().is_some_and(|n| n != "bin") {
+                        visit(&path, found);
+                    }
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    if text.contains(concat!("weft_plugin", "_build")) {
+                        found.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        visit(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut found,
+        );
+        assert!(
+            found.is_empty(),
+            "the runtime uses the toolchain in {found:?}"
+        );
+    }
+}

@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 use weft_engine::api::ApiState;
 use weft_engine::auth::{Authenticator, RateLimiter};
 use weft_engine::config::Config;
-use weft_engine::plugin::build;
 use weft_engine::server::{Server, ServerOptions};
+use weft_plugin_build as build;
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use weft_engine::plugin::build;
 use weft_engine::registry::{Provenance, Registry};
+use weft_plugin_build as build;
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use serde::Deserialize;
+pub use weft_plugin_contract::LimitOverrides;
 
 /// Limits applied to every call of a plugin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,22 +151,6 @@ impl LimitCeilings {
             steer: self.steer.with_overrides(steer),
         }
     }
-}
-
-/// Per-plugin overrides, as written in a plugin manifest's `[limits]` table.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct LimitOverrides {
-    /// Memory in MiB.
-    pub memory_mib: Option<u32>,
-    /// Deadline in milliseconds.
-    pub timeout_ms: Option<u64>,
-    /// Output in KiB.
-    pub output_kib: Option<u32>,
-    /// Logs in KiB.
-    pub log_kib: Option<u32>,
-    /// Step budget in millions of fuel units (renderers only; other worlds run unmetered).
-    pub fuel_millions: Option<u64>,
 }
 
 #[cfg(test)]

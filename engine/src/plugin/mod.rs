@@ -6,7 +6,6 @@
 
 mod admission;
 mod bindings;
-pub mod build;
 mod call;
 mod epoch;
 mod error;
@@ -15,8 +14,7 @@ mod health;
 mod host;
 mod limits;
 mod render;
-pub mod scaffold;
-pub mod shape;
+pub use weft_plugin_contract::shape;
 mod state;
 mod steer;
 
@@ -29,31 +27,4 @@ pub use state::{LogLine, NoRelated, RelatedObjects, SharedSource};
 pub use steer::SteerPlugin;
 pub use weft_compiled_cache::Origin as LoadOrigin;
 
-/// The three kinds of plugin, one per WIT world.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum World {
-    /// Assesses the health of objects.
-    HealthCheck,
-    /// Renders an app's manifests.
-    Renderer,
-    /// Plans and steers builds.
-    BuildSteer,
-}
-
-impl World {
-    /// The world's name in `wit/`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            World::HealthCheck => "health-check",
-            World::Renderer => "renderer",
-            World::BuildSteer => "build-steer",
-        }
-    }
-}
-
-impl std::fmt::Display for World {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use weft_plugin_contract::World;

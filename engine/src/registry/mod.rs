@@ -16,13 +16,12 @@
 //! plugin, so a configured Lua script for an exact kind wins over a wildcard script, a longer group glob over a
 //! shorter one, and a user script over a built-in plugin at equal specificity.
 
-mod manifest;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use manifest::{BuildSettings, KindPattern, Language, PluginManifest, Specificity};
+pub use weft_plugin_contract::manifest;
+pub use weft_plugin_contract::{BuildSettings, KindPattern, Language, PluginManifest, Specificity};
 
 use crate::plugin::World;
 
@@ -536,6 +535,17 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_renderer_can_raise_its_step_budget() {
+        let manifest = PluginManifest::parse(
+            "name = \"x\"\nworld = \"renderer\"\napp-types = [\"x\"]\n[limits]\nfuel-millions = 50000\n",
+        )
+        .unwrap();
+        assert_eq!(manifest.limits.fuel_millions, Some(50_000));
+        let limits = crate::plugin::CallLimits::RENDER.with_overrides(&manifest.limits);
+        assert_eq!(limits.fuel, Some(50_000_000_000));
+    }
 
     fn health(name: &str, kinds: &[&str]) -> PluginManifest {
         PluginManifest {

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use weft_engine::plugin::build;
+use weft_plugin_build as build;
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use weft_engine::plugin::build::{BuildEvent, BuildProgress, Toolchain};
+use weft_plugin_build::{BuildEvent, BuildProgress, Toolchain};
 
 /// How long plain output may stay silent before a status line says what is going on.
 const QUIET_LINE_EVERY: Duration = Duration::from_secs(30);

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use weft_engine::config::Config;
 use weft_engine::health::scripts::{self, add_lua_scripts, read_argocd_cm, read_lua_dir};
 use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
-use weft_engine::plugin::build;
 use weft_engine::plugin::{HostConfig, PluginHost, World};
 use weft_engine::registry::{BUILTIN_DIR_ENV, Provenance, Registry, holds_manifests};
+use weft_plugin_build as build;
 
 use crate::PluginSources;
 use crate::build_progress::BuildReporter;

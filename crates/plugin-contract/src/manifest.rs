@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::plugin::{LimitOverrides, World};
+use crate::{LimitOverrides, World};
 
 /// A plugin manifest (TOML). In a plugin crate it is `weft-plugin.toml` without `component` and `sha256`; the
 /// build installs it next to the component with both filled in.
@@ -420,17 +420,6 @@ mod tests {
         assert_eq!(small.build.stack_kib, Some(128));
         assert!(PluginManifest::parse(&format!("{base}[build]\nstack-kib = 1\n")).is_err());
         assert!(PluginManifest::parse(&format!("{base}[build]\nstack = 64\n")).is_err());
-    }
-
-    #[test]
-    fn a_renderer_can_raise_its_step_budget() {
-        let manifest = PluginManifest::parse(
-            "name = \"x\"\nworld = \"renderer\"\napp-types = [\"x\"]\n[limits]\nfuel-millions = 50000\n",
-        )
-        .unwrap();
-        assert_eq!(manifest.limits.fuel_millions, Some(50_000));
-        let limits = crate::plugin::CallLimits::RENDER.with_overrides(&manifest.limits);
-        assert_eq!(limits.fuel, Some(50_000_000_000));
     }
 
     #[test]

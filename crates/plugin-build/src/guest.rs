@@ -9,20 +9,20 @@ use std::path::Path;
 use super::tools::{self, COMPONENTIZE_JS, COMPONENTIZE_PY, Tool};
 use super::{BuildError, BuildEvent, BuildProgress, BuildRequest, PluginSource, SourceLanguage};
 use super::{io_error, log_tail, run_logged};
-use crate::plugin::shape::ComponentShape;
+use weft_plugin_contract::shape::ComponentShape;
 
 /// The plugin contract, the same text the host's bindings are generated from.
-const WIT: &str = include_str!("../../../../wit/plugin.wit");
+const WIT: &str = include_str!("../../../wit/plugin.wit");
 
 /// The Python SDK files a component needs (the package `weft`; its test runner stays out).
 const PYTHON_SDK: [(&str, &str); 2] = [
     (
         "weft/__init__.py",
-        include_str!("../../../../sdk/python/weft/__init__.py"),
+        include_str!("../../../sdk/python/weft/__init__.py"),
     ),
     (
         "weft/component.py",
-        include_str!("../../../../sdk/python/weft/component.py"),
+        include_str!("../../../sdk/python/weft/component.py"),
     ),
 ];
 
@@ -30,11 +30,11 @@ const PYTHON_SDK: [(&str, &str); 2] = [
 const JS_SDK: [(&str, &str); 2] = [
     (
         "weft-sdk/index.js",
-        include_str!("../../../../sdk/js/index.js"),
+        include_str!("../../../sdk/js/index.js"),
     ),
     (
         "weft-sdk/component.js",
-        include_str!("../../../../sdk/js/component.js"),
+        include_str!("../../../sdk/js/component.js"),
     ),
 ];
 

@@ -1,10 +1,15 @@
-//! Building plugins into components installed in one directory with manifests that pin their sha256: Rust crates
-//! with cargo for `wasm32-unknown-unknown` (encoded with `wit-component`), Python with componentize-py and
-//! JavaScript with componentize-js. A plugin folder may be anywhere: Weft's own plugins build in its workspace, an
-//! author's in their own repository, with nothing of Weft's changed.
+//! The plugin toolchain: building plugins into components installed in one directory with manifests that pin their
+//! sha256 (Rust crates with cargo for `wasm32-unknown-unknown`, encoded with `wit-component`; Python with
+//! componentize-py; JavaScript with componentize-js), and making new plugin folders (`weft plugin new`). A plugin
+//! folder may be anywhere: Weft's own plugins build in its workspace, an author's in their own repository, with
+//! nothing of Weft's changed.
+//!
+//! Used by the `weft` command and by tests, never by the runtime: it installs toolchains and runs compilers, which
+//! have no place in a server's plugin host. It depends on `weft-plugin-contract` alone of Weft's crates.
 
 mod cargo;
 mod guest;
+pub mod scaffold;
 mod toolchain;
 mod tools;
 
@@ -19,7 +24,7 @@ use self::cargo::{
     CargoRun, CargoScope, CompileCounter, ModuleOwners, canonical, workspace_members,
 };
 pub use self::toolchain::{Toolchain, detect_toolchain};
-use crate::registry::{Language, PluginManifest};
+use weft_plugin_contract::{Language, PluginManifest};
 
 /// The file that marks a folder as a plugin and describes it.
 pub const SOURCE_MANIFEST: &str = "weft-plugin.toml";
@@ -598,7 +603,7 @@ fn install_component(
     let mut installed = plugin.manifest.clone();
     installed.component = Some(PathBuf::from(format!("{name}.wasm")));
     installed.sha256 = Some(sha256.clone());
-    installed.build = crate::registry::BuildSettings::default();
+    installed.build = weft_plugin_contract::BuildSettings::default();
     let manifest_path = out_dir.join(format!("{name}.toml"));
     let text = installed.to_toml().map_err(|reason| BuildError::Manifest {
         path: manifest_path.clone(),

@@ -419,8 +419,7 @@ mod tests {
 
     #[test]
     fn the_profile_given_to_outside_plugins_is_the_workspaces() {
-        let workspace =
-            super::super::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let workspace = crate::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
         let text = fs::read_to_string(workspace.join("Cargo.toml")).unwrap();
         let manifest: toml::Table = text.parse().unwrap();
         let declared = manifest["profile"]["plugin"].as_table().unwrap();
@@ -452,11 +451,11 @@ mod tests {
             .unwrap();
             PluginSource {
                 dir,
-                manifest: crate::registry::PluginManifest::parse(
+                manifest: weft_plugin_contract::PluginManifest::parse(
                     "name = \"health-core\"\nworld = \"health-check\"\nkinds = [\"x/Y\"]\n",
                 )
                 .unwrap(),
-                language: super::super::SourceLanguage::Rust {
+                language: crate::SourceLanguage::Rust {
                     package: "health-core".into(),
                 },
             }
@@ -496,8 +495,7 @@ mod tests {
 
     #[test]
     fn the_workspace_members_include_the_builtin_plugins() {
-        let workspace =
-            super::super::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let workspace = crate::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
         let members = workspace_members(&workspace);
         assert!(members.contains(&canonical(&workspace.join("plugins/health-core"))));
         assert!(!members.contains(&canonical(&workspace.join("plugins"))));

@@ -3,7 +3,7 @@
 //! Argo CD-style suite, a child case included, so what a newcomer starts from already passes its tests in
 //! `weft plugin test` and in the language's own runner.
 
-use crate::registry::Language;
+use weft_plugin_contract::Language;
 
 /// What the scaffold is made for.
 #[derive(Debug, Clone)]
@@ -563,7 +563,7 @@ mod tests {
         );
         assert!(text(&files, "src/lib.rs").contains("pub struct DatabaseHealth;"));
         let manifest =
-            crate::registry::PluginManifest::parse(text(&files, "weft-plugin.toml")).unwrap();
+            weft_plugin_contract::PluginManifest::parse(text(&files, "weft-plugin.toml")).unwrap();
         assert_eq!(manifest.kinds, ["acme.io/Database"]);
         assert_eq!(manifest.build.stack_kib, Some(128));
     }
@@ -580,7 +580,8 @@ mod tests {
             let child = text(&files, "testdata/child-not-ready.yaml");
             assert!(child.contains("uid: 7c0a-database") && child.contains("kind: StatefulSet"));
             let manifest =
-                crate::registry::PluginManifest::parse(text(&files, "weft-plugin.toml")).unwrap();
+                weft_plugin_contract::PluginManifest::parse(text(&files, "weft-plugin.toml"))
+                    .unwrap();
             assert_eq!(manifest.build.language.unwrap_or(Language::Rust), language);
             assert!(!files.iter().any(|f| f.text.contains("{{")), "{language}");
         }
