@@ -8,7 +8,7 @@ use std::process::Output;
 
 use sha2::{Digest, Sha256};
 
-use crate::support::{builtins, weft_command, workspace};
+use crate::support::{builtins, weft_command, weft_plugin_test_in, workspace};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -61,20 +61,7 @@ fn a_plugin_made_by_weft_plugin_new_builds_where_it_is_and_passes_its_suite_with
     ] {
         assert!(plugin.join(file).is_file(), "{file}");
     }
-    let out = succeeded(
-        &weft_command()
-            .current_dir(&plugin)
-            .args([
-                "plugin",
-                "test",
-                ".",
-                "health_test.yaml",
-                "--timeout-ms",
-                "120000",
-            ])
-            .output()
-            .unwrap(),
-    );
+    let out = succeeded(&weft_plugin_test_in(&plugin));
     assert!(out.contains("ok   testdata/child-not-ready.yaml"), "{out}");
     assert!(out.contains("5 passed, 0 failed"), "{out}");
     // Installed beside the plugin, pinned by its manifest; built as a workspace of its own.

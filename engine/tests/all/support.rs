@@ -39,6 +39,23 @@ pub fn weft_command() -> Command {
     command
 }
 
+/// `weft plugin test . health_test.yaml` in a plugin folder (built first), with a deadline generous enough that
+/// only the verdicts are tested, not the speed of a loaded machine.
+pub fn weft_plugin_test_in(folder: &Path) -> Output {
+    weft_command()
+        .current_dir(folder)
+        .args([
+            "plugin",
+            "test",
+            ".",
+            "health_test.yaml",
+            "--timeout-ms",
+            "120000",
+        ])
+        .output()
+        .unwrap()
+}
+
 /// Runs `weft` with these arguments.
 pub fn weft(args: &[&str]) -> Output {
     weft_command().args(args).output().unwrap()

@@ -15,7 +15,7 @@ use weft_engine::plugin::{
 use weft_plugin_build::{self as build, BuildRequest};
 use weft_test_reference::{Failed, Reference, Trial};
 
-use crate::support::{stderr, stdout, weft_command, workspace};
+use crate::support::{stderr, stdout, weft_command, weft_plugin_test_in, workspace};
 
 /// The trials, and the tools they need.
 pub fn trials(pyyaml: &Reference) -> (Vec<Reference>, Vec<Trial>) {
@@ -79,18 +79,7 @@ fn scaffold_passes(lang: &str, native: &[&str]) -> Result<(), Failed> {
         .output()?;
     check(made.status.success(), || stderr(&made))?;
     let plugin = authors.path().join(&name);
-    let tested = weft_command()
-        .current_dir(&plugin)
-        // A generous deadline: the verdicts are tested here, not the speed of a loaded machine.
-        .args([
-            "plugin",
-            "test",
-            ".",
-            "health_test.yaml",
-            "--timeout-ms",
-            "120000",
-        ])
-        .output()?;
+    let tested = weft_plugin_test_in(&plugin);
     let out = stdout(&tested);
     check(
         tested.status.success() && out.contains("5 passed, 0 failed"),
