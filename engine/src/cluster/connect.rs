@@ -1,11 +1,13 @@
 //! Connecting to the cluster the configuration names: a kubeconfig file (and context) or the in-cluster service
 //! account. Never an implicit kubeconfig: a real cluster is always named.
 
+use std::path::PathBuf;
+
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
+use serde::{Deserialize, Serialize};
 
 use super::ClusterError;
-use crate::config::ClusterConfig;
 
 /// A client for the configured cluster. The embedded simulator is not connected to here: it runs in the process
 /// that serves it, which builds its client directly.
@@ -62,6 +64,25 @@ fn cluster_name(cluster: &ClusterConfig) -> String {
         ClusterConfig::InCluster => "in-cluster".into(),
         ClusterConfig::Simulator => "simulator".into(),
     }
+}
+
+/// Which cluster Weft manages. It never picks up a kubeconfig by itself: a real cluster must be named.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "mode", rename_all = "kebab-case")]
+pub enum ClusterConfig {
+    /// The embedded Kubernetes API simulator (the default: trying Weft can never touch a real cluster).
+    #[default]
+    Simulator,
+    /// A cluster from a kubeconfig file.
+    Kubeconfig {
+        /// The kubeconfig file.
+        path: PathBuf,
+        /// The context to use (default: the file's current context).
+        #[serde(default)]
+        context: Option<String>,
+    },
+    /// The cluster Weft runs in, through its service account.
+    InCluster,
 }
 
 #[cfg(test)]

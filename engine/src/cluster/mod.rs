@@ -23,7 +23,7 @@ use std::time::Duration;
 
 pub use apply::{Applier, ApplyOptions, DeleteOutcome, FIELD_MANAGER, Propagation};
 pub use apply_error::ApplyError;
-pub use connect::connect;
+pub use connect::{ClusterConfig, connect};
 pub use facts::ClusterFactsReader;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};

@@ -4,7 +4,9 @@ mod assessor;
 mod objects;
 mod rules;
 pub mod scripts;
+pub mod settings;
 
 pub use assessor::{AssessError, AssessOptions, Assessment, HealthAssessor};
 pub use objects::ObjectSet;
 pub use rules::{PENDING_DELETION_RULE, SECRET_RULE, pending_deletion};
+pub use settings::{CelCheck, HealthChecks, LuaCheck};

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::config::{CelCheck, HealthChecks};
+use super::settings::{CelCheck, HealthChecks};
 use crate::registry::{KindPattern, PluginInstance, Provenance, Registry, RegistryError};
 
 /// The template plugin that runs Lua scripts.
@@ -565,7 +565,7 @@ data:
             registry.add(manifest, Provenance::BuiltIn, None).unwrap();
         }
         let health = HealthChecks {
-            lua: vec![crate::config::LuaCheck {
+            lua: vec![super::super::settings::LuaCheck {
                 kind: "example.com/Widget".into(),
                 script: Some("return nil".into()),
                 script_file: None,
