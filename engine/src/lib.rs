@@ -1,4 +1,10 @@
-//! Weft's host engine: runs sandboxed Wasm plugins and chooses the plugin for each object or app.
+//! Weft's server and the `weft` command: apps, the deploy queue, the reconciler, the HTTP API and its auth, the
+//! store, and `weft serve` assembled from the layers below it.
+//!
+//! The layers below are crates of their own, re-exported here under the names the engine has always used:
+//! [`plugin`] and [`registry`] (`weft-plugin-host`), [`source`] and [`charts`] (`weft-source`), [`render`]
+//! (`weft-render`), [`health`] (`weft-health`), [`cluster`] (`weft-cluster`), and [`resource`], [`secrets`],
+//! [`yaml`], [`logs`] and [`metrics`] (`weft-core`). `docs/architecture.md` has the crate map.
 //!
 //! - [`api`]: the HTTP API.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
@@ -6,45 +12,34 @@
 //! - [`build`]: images from source: steer plugins plan and revise builds; BuildKit, Podman or commands run them.
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
+//! - [`directory`]: the apps a server serves, by name.
 //! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
 //! - [`reconcile`]: the reconciler loop: status on an interval and on watch events, automated sync, self-heal.
-//! - [`plugin`]: the wasmtime host — loading, compiling and caching components, and calling them under limits.
-//! - [`registry`]: plugin manifests, and which plugin serves which kind or app type.
-//! - [`health`]: assessing objects with the registered health plugins and the host's own rules.
-//! - [`render`]: checking and caching what renderer plugins produce.
 //! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
-//! - [`metrics`]: Prometheus metrics (reconciles, queue, plugins, API).
-//! - [`logs`]: bounded in-memory log streams that clients follow from the first line.
-//! - [`cluster`]: talking to a cluster: served kinds, a watch-backed live cache, server-side apply, pod logs.
-//! - [`resource`]: naming one object (`group:kind:namespace:name`).
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
-//! - [`source`]: git sources pinned to commits, and the read-only view of a checkout that plugins get.
 //! - [`store`]: apps, their state, the operation queue, settings and API tokens in SQLite or PostgreSQL.
 
 pub mod api;
 pub mod app;
 pub mod auth;
 pub mod build;
-pub mod charts;
-pub mod cluster;
 pub mod config;
 pub mod deploy;
 pub mod directory;
-pub mod health;
-pub mod logs;
-pub mod metrics;
-pub mod plugin;
 pub mod queue;
 pub mod reconcile;
-pub mod registry;
-pub mod render;
-pub mod resource;
-pub mod secrets;
 pub mod server;
-pub mod source;
 pub mod store;
 pub mod sync;
-pub mod yaml;
+
+pub use weft_cluster as cluster;
+pub use weft_core::{logs, metrics, resource, secrets, yaml};
+pub use weft_health as health;
+pub use weft_plugin_host as plugin;
+pub use weft_plugin_host::registry;
+pub use weft_render as render;
+pub use weft_source as source;
+pub use weft_source::charts;
 
 #[cfg(test)]
 mod layering_tests {

@@ -72,7 +72,20 @@ pub fn context(
 mod tests {
     use super::*;
     use crate::source::Repository;
-    use crate::source::git_in_tests as git;
+
+    /// Runs git in `dir`, asserting that it succeeded.
+    fn git(dir: &std::path::Path, args: &[&str]) {
+        let out = std::process::Command::new("git")
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 
     #[test]
     fn a_branch_is_built_at_the_commit_it_resolved_to() {

@@ -17,7 +17,7 @@ pub mod order;
 pub mod plan;
 pub mod status;
 pub mod syncer;
-pub mod tracking;
+pub use weft_core::tracking;
 pub mod tree;
 
 pub use fuse::{

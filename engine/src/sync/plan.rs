@@ -311,17 +311,6 @@ fn describe_changes(diff: &ObjectDiff) -> String {
     }
 }
 
-impl From<weft_sdk::manifests::ObjectIdentity> for ResourceRef {
-    fn from(identity: weft_sdk::manifests::ObjectIdentity) -> Self {
-        ResourceRef::new(
-            identity.group,
-            identity.kind,
-            identity.namespace,
-            identity.name,
-        )
-    }
-}
-
 impl SyncPlan {
     /// The steps grouped into the batches that run together, in order: each batch is one phase and stage, and a
     /// batch starts only when the previous one is applied and healthy.

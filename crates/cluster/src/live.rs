@@ -1,0 +1,412 @@
+//! The live state of a cluster, kept by watchers: one `kube::runtime::watcher` per kind (at its preferred
+//! version, across all namespaces) feeding an in-memory store, with cheap synchronous queries by app, by owner
+//! and by reference, and a change feed the reconciler reacts to.
+//!
+//! Secrets are watched only with the tracking label (`weft.dev/app`), so Weft never holds other Secrets in
+//! memory; every other kind is watched in full, because an app's resource tree includes unlabelled children
+//! (ReplicaSets, Pods, EndpointSlices, Jobs, ...). Watchers restart with kube's default backoff and relist after
+//! `410 Gone`; they stop when the [`LiveCache`] is dropped.
+//!
+//! The stores are Weft's own rather than kube's reflector `Store`: they apply the same watcher-event semantics
+//! (a list is collected aside and swapped in when complete), but also index objects by tracking label and by
+//! owner uid, and diff a relist against what was stored so the change feed misses nothing after a watch gap.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use futures::StreamExt;
+use kube::Client;
+use kube::api::{Api, DynamicObject};
+use kube::discovery::verbs;
+use kube::runtime::{WatchStreamExt, watcher};
+use serde_json::Value;
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinSet;
+
+use super::kinds::{KindCatalog, KindInfo};
+use super::live_store::{Change, KindStore};
+use super::{ClusterError, describe};
+use weft_core::resource::ResourceRef;
+use weft_core::tracking::TRACKING_LABEL;
+
+/// How many change events the feed buffers for a slow subscriber before it sees `Lagged`.
+const FEED_CAPACITY: usize = 4096;
+/// How long [`LiveCache::ensure`] waits for a kind's initial list by default.
+const DEFAULT_INITIAL_SYNC_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One object changed (added, modified or deleted) in the cluster, as a watcher saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveEvent {
+    /// Which object.
+    pub reference: ResourceRef,
+    /// Its tracking label (`weft.dev/app`), if it has one; an object whose label changed gives one event for
+    /// the old app and one for the new.
+    pub app: Option<String>,
+}
+
+/// Watch-backed cache of the kinds asked for with [`LiveCache::ensure`].
+///
+/// Queries are synchronous and return clones of the stored JSON (with `apiVersion` and `kind` always set).
+/// [`LiveCache::subscribe`] gives the change feed: one [`LiveEvent`] per apply or delete a watcher sees, sent
+/// after the store is updated (the initial list of a kind sends nothing; a relist after a watch gap sends what
+/// changed during the gap). A subscriber that falls more than 4096 events behind gets `Lagged` and should
+/// re-read everything it cares about.
+pub struct LiveCache {
+    client: Client,
+    catalog: KindCatalog,
+    kinds: RwLock<WatchedKinds>,
+    feed: broadcast::Sender<LiveEvent>,
+    /// The watcher tasks; dropping the set aborts them.
+    tasks: Mutex<JoinSet<()>>,
+    initial_sync_timeout: Duration,
+}
+
+/// The watched kinds by `(group, kind)`.
+type WatchedKinds = BTreeMap<(String, String), Arc<WatchedKind>>;
+
+/// One watched kind: what it is, its store and how far its watcher got.
+struct WatchedKind {
+    info: KindInfo,
+    store: RwLock<KindStore>,
+    state: watch::Sender<SyncState>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SyncState {
+    /// The initial list has not completed.
+    Listing,
+    /// A list has completed; the store follows the watch.
+    Synced,
+    /// The initial list was refused; the watcher keeps retrying.
+    Failed(String),
+}
+
+impl fmt::Debug for LiveCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LiveCache")
+            .field("kinds", &self.kinds())
+            .field("initial_sync_timeout", &self.initial_sync_timeout)
+            .finish()
+    }
+}
+
+impl LiveCache {
+    /// An empty cache; kinds are watched once [`LiveCache::ensure`] asks for them.
+    pub fn new(client: Client, catalog: KindCatalog) -> Self {
+        LiveCache {
+            client,
+            catalog,
+            kinds: RwLock::default(),
+            feed: broadcast::channel(FEED_CAPACITY).0,
+            tasks: Mutex::new(JoinSet::new()),
+            initial_sync_timeout: DEFAULT_INITIAL_SYNC_TIMEOUT,
+        }
+    }
+
+    /// How long [`LiveCache::ensure`] waits for a kind's initial list (60 s by default).
+    pub fn with_initial_sync_timeout(mut self, timeout: Duration) -> Self {
+        self.initial_sync_timeout = timeout;
+        self
+    }
+
+    /// Starts watching a kind (once; later calls only wait) and waits until its initial list is in the store.
+    /// Fails for unknown kinds, kinds that cannot be listed and watched, an initial list the server refuses
+    /// (4xx other than 429; the watcher keeps retrying), and an initial list that takes longer than the timeout.
+    pub async fn ensure(&self, group: &str, kind: &str) -> Result<(), ClusterError> {
+        let existing = self.watched(group, kind);
+        let watched = match existing {
+            Some(watched) => watched,
+            None => self.start(group, kind).await?,
+        };
+        let mut state = watched.state.subscribe();
+        let waited = tokio::time::timeout(
+            self.initial_sync_timeout,
+            state.wait_for(|state| *state != SyncState::Listing),
+        )
+        .await;
+        let group_kind = watched.info.group_kind();
+        match waited {
+            Err(_) => Err(ClusterError::Timeout {
+                what: format!("the initial list of {group_kind}"),
+                after: self.initial_sync_timeout,
+            }),
+            Ok(Err(_)) => Err(ClusterError::WatchFailed {
+                group_kind,
+                message: "the watcher stopped".into(),
+            }),
+            Ok(Ok(state)) => match &*state {
+                SyncState::Failed(message) => Err(ClusterError::WatchFailed {
+                    group_kind,
+                    message: message.clone(),
+                }),
+                _ => Ok(()),
+            },
+        }
+    }
+
+    async fn start(&self, group: &str, kind: &str) -> Result<Arc<WatchedKind>, ClusterError> {
+        let info = self.catalog.resolve(group, kind).await?;
+        if !(info.supports(verbs::LIST) && info.supports(verbs::WATCH)) {
+            return Err(ClusterError::NotWatchable {
+                group_kind: info.group_kind(),
+                verbs: info.verbs.clone(),
+            });
+        }
+        let mut kinds = self.kinds.write().unwrap_or_else(PoisonError::into_inner);
+        let key = (group.to_string(), kind.to_string());
+        if let Some(watched) = kinds.get(&key) {
+            return Ok(watched.clone());
+        }
+        let watched = Arc::new(WatchedKind {
+            info,
+            store: RwLock::default(),
+            state: watch::channel(SyncState::Listing).0,
+        });
+        kinds.insert(key, watched.clone());
+        let task = run_watcher(self.client.clone(), watched.clone(), self.feed.clone());
+        self.tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .spawn(task);
+        Ok(watched)
+    }
+
+    fn watched(&self, group: &str, kind: &str) -> Option<Arc<WatchedKind>> {
+        self.kinds
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(group.to_string(), kind.to_string()))
+            .cloned()
+    }
+
+    fn each_store<T>(&self, mut visit: impl FnMut(&KindStore) -> Vec<T>) -> Vec<T> {
+        let kinds: Vec<Arc<WatchedKind>> = self
+            .kinds
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect();
+        kinds
+            .iter()
+            .flat_map(|watched| {
+                visit(&watched.store.read().unwrap_or_else(PoisonError::into_inner))
+            })
+            .collect()
+    }
+
+    /// The `(group, kind)` pairs being watched.
+    pub fn kinds(&self) -> Vec<(String, String)> {
+        self.kinds
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// The objects labelled `weft.dev/app=app`, across every watched kind.
+    pub fn objects_of_app(&self, app: &str) -> Vec<Value> {
+        self.each_store(|store| {
+            store
+                .of_app(app)
+                .into_iter()
+                .map(|o| (**o).clone())
+                .collect()
+        })
+    }
+
+    /// The objects with an ownerReference to `uid`, across every watched kind.
+    pub fn children_of(&self, uid: &str) -> Vec<Value> {
+        self.each_store(|store| {
+            store
+                .owned_by(uid)
+                .into_iter()
+                .map(|o| (**o).clone())
+                .collect()
+        })
+    }
+
+    /// Every cached object.
+    pub fn all(&self) -> Vec<Value> {
+        self.each_store(|store| store.all().map(|o| (**o).clone()).collect())
+    }
+
+    /// One object; `None` when it does not exist, its kind is not watched, or it is a Secret without the
+    /// tracking label.
+    pub fn get(&self, reference: &ResourceRef) -> Option<Value> {
+        let watched = self.watched(&reference.group, &reference.kind)?;
+        let store = watched.store.read().unwrap_or_else(PoisonError::into_inner);
+        store
+            .get(&reference.namespace, &reference.name)
+            .map(|object| (**object).clone())
+    }
+
+    /// The app an object belongs to through its owners: its own tracking label, else the first labelled object up
+    /// its ownerReference chain (an operator-made StatefulSet under an app's custom resource). `None` when no
+    /// watched owner carries the label within a few levels.
+    pub fn app_owning(&self, reference: &ResourceRef) -> Option<String> {
+        const MAX_LEVELS: usize = 8;
+        let mut current = self.get(reference)?;
+        for _ in 0..MAX_LEVELS {
+            if let Some(app) = super::live_store::app_of(&current) {
+                return Some(app.to_string());
+            }
+            let namespace = current["metadata"]["namespace"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let owners = current["metadata"]["ownerReferences"].as_array()?.clone();
+            current = owners.iter().find_map(|owner| {
+                let group =
+                    weft_core::resource::group_of(owner["apiVersion"].as_str()?).to_string();
+                let kind = owner["kind"].as_str()?.to_string();
+                let name = owner["name"].as_str()?.to_string();
+                // A namespaced owner shares its child's namespace; a cluster-scoped one has none.
+                self.get(&ResourceRef::new(
+                    group.clone(),
+                    kind.clone(),
+                    namespace.clone(),
+                    name.clone(),
+                ))
+                .or_else(|| self.get(&ResourceRef::new(group, kind, String::new(), name)))
+            })?;
+        }
+        None
+    }
+
+    /// The change feed.
+    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
+        self.feed.subscribe()
+    }
+
+    /// Watches the object's kind (see [`LiveCache::ensure`]) and waits until `predicate` holds for the cached
+    /// object (`None` when it is absent, so a deletion can be awaited too), re-checking on each change event
+    /// for it. Returns the object as it was when the predicate held.
+    pub async fn wait_for(
+        &self,
+        reference: &ResourceRef,
+        predicate: impl Fn(Option<&Value>) -> bool,
+        timeout: Duration,
+    ) -> Result<Option<Value>, ClusterError> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut events = self.subscribe();
+        tokio::time::timeout_at(deadline, self.ensure(&reference.group, &reference.kind))
+            .await
+            .map_err(|_| ClusterError::Timeout {
+                what: format!("watching {}", reference.group_kind()),
+                after: timeout,
+            })??;
+        loop {
+            let current = self.get(reference);
+            if predicate(current.as_ref()) {
+                return Ok(current);
+            }
+            let next = tokio::time::timeout_at(deadline, next_event_for(&mut events, reference));
+            if next.await.is_err() {
+                return Err(ClusterError::Timeout {
+                    what: format!("the awaited state of {reference}"),
+                    after: timeout,
+                });
+            }
+        }
+    }
+}
+
+/// Waits for an event about `reference` (or for the feed to lag or close, after which the caller re-checks).
+async fn next_event_for(events: &mut broadcast::Receiver<LiveEvent>, reference: &ResourceRef) {
+    loop {
+        match events.recv().await {
+            Ok(event) if event.reference == *reference => return,
+            Ok(_) => {}
+            Err(broadcast::error::RecvError::Lagged(_)) => return,
+            Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+        }
+    }
+}
+
+/// Runs one kind's watcher until aborted: feeds the store, marks it synced, and publishes changes.
+async fn run_watcher(
+    client: Client,
+    watched: Arc<WatchedKind>,
+    feed: broadcast::Sender<LiveEvent>,
+) {
+    let info = &watched.info;
+    let api: Api<DynamicObject> = Api::all_with(client, &info.resource);
+    let mut config = watcher::Config::default();
+    if info.resource.group.is_empty() && info.resource.kind == "Secret" {
+        config = config.labels(TRACKING_LABEL);
+    }
+    let mut events = watcher(api, config).default_backoff().boxed();
+    while let Some(event) = events.next().await {
+        match event {
+            Ok(event) => {
+                let (changes, synced) = {
+                    let mut store = watched
+                        .store
+                        .write()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    let changes = match event {
+                        watcher::Event::Apply(object) => store.apply(info.to_json(object)),
+                        watcher::Event::Delete(object) => store.delete(&info.to_json(object)),
+                        watcher::Event::Init => {
+                            store.begin_list();
+                            Vec::new()
+                        }
+                        watcher::Event::InitApply(object) => {
+                            store.list_item(info.to_json(object));
+                            Vec::new()
+                        }
+                        watcher::Event::InitDone => store.end_list(),
+                    };
+                    (changes, store.is_synced())
+                };
+                if synced {
+                    watched.state.send_if_modified(|state| {
+                        let changed = *state != SyncState::Synced;
+                        *state = SyncState::Synced;
+                        changed
+                    });
+                }
+                for Change { key, app } in changes {
+                    let reference = ResourceRef::new(
+                        info.resource.group.clone(),
+                        info.resource.kind.clone(),
+                        key.0,
+                        key.1,
+                    );
+                    // No subscribers is fine: the feed is best effort, the store is the truth.
+                    let _ = feed.send(LiveEvent { reference, app });
+                }
+            }
+            Err(error) => {
+                tracing::warn!(kind = %info.group_kind(), %error, "watch failed; retrying with backoff");
+                if let Some(message) = refusal(&error) {
+                    watched.state.send_if_modified(|state| {
+                        if *state == SyncState::Listing {
+                            *state = SyncState::Failed(message);
+                            true
+                        } else {
+                            false
+                        }
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The message of an initial list the server refused (a 4xx other than 429 and 410), which retrying soon
+/// will not fix; `None` for errors worth waiting out.
+fn refusal(error: &watcher::Error) -> Option<String> {
+    match error {
+        watcher::Error::InitialListFailed(kube::Error::Api(status))
+            if (400..500).contains(&status.code) && ![410, 429].contains(&status.code) =>
+        {
+            Some(describe(&kube::Error::Api(status.clone())))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,354 @@
+//! The in-memory store of one watched kind, fed watcher events: objects by namespace and name, indexed by their
+//! tracking label and by the uids of their owners, and the changes each event makes (for the change feed).
+//! Pure: no I/O, so the event semantics (including a relist after `410 Gone`) are tested directly.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use weft_core::tracking::TRACKING_LABEL;
+
+/// `(namespace, name)`; the namespace is empty for cluster-scoped objects.
+pub(crate) type ObjectKey = (String, String);
+
+/// One object that changed, and an app whose live set it is (or was) in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Change {
+    /// Which object.
+    pub key: ObjectKey,
+    /// Its tracking label, before or after the change (an object moving between apps gives one change each).
+    pub app: Option<String>,
+}
+
+/// The objects of one kind as the watcher last reported them.
+#[derive(Debug, Default)]
+pub(crate) struct KindStore {
+    objects: HashMap<ObjectKey, Arc<Value>>,
+    by_app: HashMap<String, BTreeSet<ObjectKey>>,
+    by_owner: HashMap<String, BTreeSet<ObjectKey>>,
+    /// Objects of a list in progress, swapped in when it completes.
+    listing: Option<HashMap<ObjectKey, Arc<Value>>>,
+    /// Whether a list has completed at least once.
+    synced: bool,
+}
+
+impl KindStore {
+    /// Whether a list has completed at least once.
+    pub fn is_synced(&self) -> bool {
+        self.synced
+    }
+
+    /// An object was added or modified.
+    pub fn apply(&mut self, object: Value) -> Vec<Change> {
+        let Some(key) = key_of(&object) else {
+            return Vec::new();
+        };
+        let object = Arc::new(object);
+        let previous = self.insert(key.clone(), object.clone());
+        changes(&key, previous.as_deref(), Some(&object))
+    }
+
+    /// An object was deleted.
+    pub fn delete(&mut self, object: &Value) -> Vec<Change> {
+        let Some(key) = key_of(object) else {
+            return Vec::new();
+        };
+        let previous = self.remove(&key);
+        changes(&key, previous.as_deref().or(Some(object)), None)
+    }
+
+    /// A (re)list starts: objects are collected aside until [`KindStore::end_list`].
+    pub fn begin_list(&mut self) {
+        self.listing = Some(HashMap::new());
+    }
+
+    /// One object of the list in progress.
+    pub fn list_item(&mut self, object: Value) {
+        if let Some(key) = key_of(&object) {
+            self.listing
+                .get_or_insert_with(HashMap::new)
+                .insert(key, Arc::new(object));
+        }
+    }
+
+    /// The list is complete: it replaces the store. The first list changes nothing as far as the feed is
+    /// concerned; a relist (after a watch gap, e.g. `410 Gone`) reports every object whose resourceVersion
+    /// differs from what was stored, or that appeared or disappeared meanwhile.
+    pub fn end_list(&mut self) -> Vec<Change> {
+        let listed = self.listing.take().unwrap_or_default();
+        let mut found = Vec::new();
+        if self.synced {
+            for (key, object) in &listed {
+                let before = self.objects.get(key);
+                if before.map(|b| resource_version(b)) != Some(resource_version(object)) {
+                    found.extend(changes(key, before.map(|b| &**b), Some(object)));
+                }
+            }
+            for (key, object) in &self.objects {
+                if !listed.contains_key(key) {
+                    found.extend(changes(key, Some(object), None));
+                }
+            }
+        }
+        self.objects.clear();
+        self.by_app.clear();
+        self.by_owner.clear();
+        for (key, object) in listed {
+            self.insert(key, object);
+        }
+        self.synced = true;
+        found.sort_by(|a, b| a.key.cmp(&b.key));
+        found
+    }
+
+    /// One object.
+    pub fn get(&self, namespace: &str, name: &str) -> Option<&Arc<Value>> {
+        self.objects.get(&(namespace.to_string(), name.to_string()))
+    }
+
+    /// Every object.
+    pub fn all(&self) -> impl Iterator<Item = &Arc<Value>> {
+        self.objects.values()
+    }
+
+    /// The objects whose tracking label is `app`.
+    pub fn of_app(&self, app: &str) -> Vec<&Arc<Value>> {
+        self.indexed(self.by_app.get(app))
+    }
+
+    /// The objects with an ownerReference to `uid`.
+    pub fn owned_by(&self, uid: &str) -> Vec<&Arc<Value>> {
+        self.indexed(self.by_owner.get(uid))
+    }
+
+    fn indexed(&self, keys: Option<&BTreeSet<ObjectKey>>) -> Vec<&Arc<Value>> {
+        keys.into_iter()
+            .flatten()
+            .filter_map(|key| self.objects.get(key))
+            .collect()
+    }
+
+    fn insert(&mut self, key: ObjectKey, object: Arc<Value>) -> Option<Arc<Value>> {
+        let previous = self.remove(&key);
+        if let Some(app) = app_of(&object) {
+            self.by_app
+                .entry(app.to_string())
+                .or_default()
+                .insert(key.clone());
+        }
+        for uid in owner_uids(&object) {
+            self.by_owner
+                .entry(uid.to_string())
+                .or_default()
+                .insert(key.clone());
+        }
+        self.objects.insert(key, object);
+        previous
+    }
+
+    fn remove(&mut self, key: &ObjectKey) -> Option<Arc<Value>> {
+        let previous = self.objects.remove(key)?;
+        if let Some(app) = app_of(&previous) {
+            unindex(&mut self.by_app, app, key);
+        }
+        for uid in owner_uids(&previous) {
+            unindex(&mut self.by_owner, uid, key);
+        }
+        Some(previous)
+    }
+}
+
+fn unindex(index: &mut HashMap<String, BTreeSet<ObjectKey>>, value: &str, key: &ObjectKey) {
+    if let Some(keys) = index.get_mut(value) {
+        keys.remove(key);
+        if keys.is_empty() {
+            index.remove(value);
+        }
+    }
+}
+
+/// The changes for one object going from `before` to `after`: one per distinct tracking label (or one
+/// unlabelled change).
+fn changes(key: &ObjectKey, before: Option<&Value>, after: Option<&Value>) -> Vec<Change> {
+    let mut apps: Vec<Option<String>> = Vec::new();
+    for object in [after, before].into_iter().flatten() {
+        let app = app_of(object).map(str::to_string);
+        if !apps.contains(&app) {
+            apps.push(app);
+        }
+    }
+    if apps.len() > 1 {
+        apps.retain(Option::is_some);
+    }
+    if apps.is_empty() {
+        apps.push(None);
+    }
+    apps.into_iter()
+        .map(|app| Change {
+            key: key.clone(),
+            app,
+        })
+        .collect()
+}
+
+fn key_of(object: &Value) -> Option<ObjectKey> {
+    let metadata = object.get("metadata")?;
+    let name = metadata.get("name").and_then(Value::as_str)?;
+    let namespace = metadata
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    Some((namespace.to_string(), name.to_string()))
+}
+
+/// An object's tracking label.
+pub(crate) fn app_of(object: &Value) -> Option<&str> {
+    object
+        .pointer("/metadata/labels")
+        .and_then(|labels| labels.get(TRACKING_LABEL))
+        .and_then(Value::as_str)
+}
+
+fn owner_uids(object: &Value) -> impl Iterator<Item = &str> {
+    object
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|owner| owner.get("uid").and_then(Value::as_str))
+}
+
+fn resource_version(object: &Value) -> Option<&str> {
+    object
+        .pointer("/metadata/resourceVersion")
+        .and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn object(name: &str, version: &str, app: Option<&str>, owner: Option<&str>) -> Value {
+        let mut object = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": "shop", "resourceVersion": version}});
+        if let Some(app) = app {
+            object["metadata"]["labels"] = json!({TRACKING_LABEL: app});
+        }
+        if let Some(owner) = owner {
+            object["metadata"]["ownerReferences"] =
+                json!([{"uid": owner, "kind": "X", "name": "x", "apiVersion": "v1"}]);
+        }
+        object
+    }
+
+    fn key(name: &str) -> ObjectKey {
+        ("shop".to_string(), name.to_string())
+    }
+
+    fn names(objects: Vec<&Arc<Value>>) -> Vec<String> {
+        let mut names: Vec<String> = objects
+            .iter()
+            .map(|o| o["metadata"]["name"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_first_list_is_silent_and_later_events_are_indexed() {
+        let mut store = KindStore::default();
+        store.begin_list();
+        store.list_item(object("a", "1", Some("shop"), None));
+        assert!(!store.is_synced());
+        assert!(
+            store.get("shop", "a").is_none(),
+            "a list in progress is not visible"
+        );
+        assert!(store.end_list().is_empty());
+        assert!(store.is_synced());
+        assert_eq!(names(store.of_app("shop")), ["a"]);
+
+        let applied = store.apply(object("b", "2", Some("shop"), Some("uid-1")));
+        assert_eq!(
+            applied,
+            [Change {
+                key: key("b"),
+                app: Some("shop".into())
+            }]
+        );
+        assert_eq!(names(store.of_app("shop")), ["a", "b"]);
+        assert_eq!(names(store.owned_by("uid-1")), ["b"]);
+
+        // Moving to another app tells both apps; the old indexes forget it.
+        let moved = store.apply(object("b", "3", Some("other"), None));
+        assert_eq!(
+            moved,
+            [
+                Change {
+                    key: key("b"),
+                    app: Some("other".into())
+                },
+                Change {
+                    key: key("b"),
+                    app: Some("shop".into())
+                },
+            ]
+        );
+        assert_eq!(names(store.of_app("shop")), ["a"]);
+        assert!(store.owned_by("uid-1").is_empty());
+
+        let deleted = store.delete(&object("a", "4", Some("shop"), None));
+        assert_eq!(
+            deleted,
+            [Change {
+                key: key("a"),
+                app: Some("shop".into())
+            }]
+        );
+        assert!(store.get("shop", "a").is_none());
+        assert!(store.of_app("shop").is_empty());
+        assert_eq!(store.all().count(), 1);
+    }
+
+    #[test]
+    fn a_relist_reports_what_changed_during_the_gap() {
+        let mut store = KindStore::default();
+        store.begin_list();
+        store.list_item(object("same", "1", None, None));
+        store.list_item(object("edited", "1", Some("shop"), None));
+        store.list_item(object("gone", "1", Some("shop"), None));
+        store.end_list();
+
+        store.begin_list();
+        store.list_item(object("same", "1", None, None));
+        store.list_item(object("edited", "7", Some("shop"), None));
+        store.list_item(object("new", "8", None, None));
+        let changes = store.end_list();
+        assert_eq!(
+            changes,
+            [
+                Change {
+                    key: key("edited"),
+                    app: Some("shop".into())
+                },
+                Change {
+                    key: key("gone"),
+                    app: Some("shop".into())
+                },
+                Change {
+                    key: key("new"),
+                    app: None
+                },
+            ]
+        );
+        assert!(store.get("shop", "gone").is_none());
+        assert_eq!(
+            store.get("shop", "edited").unwrap()["metadata"]["resourceVersion"],
+            "7"
+        );
+        assert_eq!(names(store.of_app("shop")), ["edited"]);
+    }
+}

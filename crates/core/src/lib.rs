@@ -1,0 +1,13 @@
+//! The vocabulary every Weft layer shares: naming one object ([`resource`]), the marks that say which app applied
+//! an object ([`tracking`]), what may be known of a Secret outside the host ([`secrets`]), YAML as Weft prints it
+//! ([`yaml`]), bounded log streams clients follow ([`logs`]) and the process's metrics ([`metrics`]).
+//!
+//! It is the bottom of the engine's layers: it depends on no other Weft crate, and nothing here does I/O beyond
+//! the in-memory log streams.
+
+pub mod logs;
+pub mod metrics;
+pub mod resource;
+pub mod secrets;
+pub mod tracking;
+pub mod yaml;

@@ -1,0 +1,714 @@
+//! From an app's source to its manifests: resolve the source to a pinned revision, pick the renderer plugin for the
+//! app type, run it over a read-only view of the tree, check the output, and cache it by what it was rendered from.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+
+use weft_sdk::source::MemorySource;
+use weft_sdk::{Manifest, RenderError, RenderRequest, Source as _};
+
+use super::{RenderCache, RenderKey, tree_digest, validate_manifests};
+use weft_core::metrics::{PluginLabels, metrics};
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{CallError, CallLimits, LoadError, PluginHost, RendererPlugin, World};
+use weft_source::charts::{self, ChartError, ChartRepositories, FetchedChart};
+use weft_source::{GitError, GitSources, OverlaySource, Repository, SourceLimits, SourceView};
+
+/// Where an app's tree is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppSource {
+    /// A local directory (development): its revision is a digest of its files.
+    Local {
+        /// The app's directory: where rendering starts.
+        path: PathBuf,
+        /// The tree it belongs to (`weft render`'s git work tree or `--root`), which `..` may climb to; `None`: the
+        /// app's directory is the whole tree.
+        root: Option<PathBuf>,
+    },
+    /// A path inside a git repository at a ref.
+    Git {
+        /// The repository.
+        repository: Repository,
+        /// The branch, tag or commit to follow.
+        reference: String,
+        /// The app's directory inside the repository (`""` or `.` for the root).
+        path: String,
+    },
+    /// A chart from a chart repository; its revision is `VERSION@sha256:DIGEST`, so a history entry renders the
+    /// very archive it recorded.
+    Chart {
+        /// The chart repository (`https://…` with an `index.yaml`, or `oci://…`).
+        repository: String,
+        /// The chart's name.
+        chart: String,
+        /// The version or range to follow (`""`: the newest release).
+        version: String,
+        /// The app's org, whose credentials may be used.
+        org: Option<String>,
+    },
+    /// Another source, with values files (`$values/PATH`) from a git repository of their own, as Argo CD's
+    /// multi-source apps take a chart from one place and its values from another. The revision pins both:
+    /// `MAIN values@COMMIT`.
+    WithValues {
+        /// Where the app's manifests come from.
+        main: Box<AppSource>,
+        /// The repository of the values files.
+        values: Repository,
+        /// The branch, tag or commit of it to follow.
+        reference: String,
+    },
+}
+
+/// What one render is asked for, besides the source and revision.
+#[derive(Debug, Clone, Copy)]
+struct RenderJob<'a> {
+    app_type: &'a str,
+    request: &'a RenderRequest,
+    value_files: &'a [String],
+    org: Option<&'a str>,
+}
+
+/// What separates the two pinned revisions of an [`AppSource::WithValues`].
+const VALUES_REVISION: &str = " values@";
+
+/// The revision of a source with a values repository: its own, and the values repository's commit.
+pub fn split_values_revision(revision: &str) -> Option<(&str, &str)> {
+    revision.split_once(VALUES_REVISION)
+}
+
+/// A successful render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The revision rendered: a commit, or `sha256:` and a digest of a local tree.
+    pub revision: String,
+    /// The objects.
+    pub manifests: Vec<Manifest>,
+    /// The renderer plugin's name.
+    pub renderer: String,
+    /// Whether the render came from the cache.
+    pub cached: bool,
+}
+
+/// Why an app could not be rendered. Nothing is ever pruned because of one.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderFailure {
+    /// The git source could not be resolved or checked out.
+    #[error(transparent)]
+    Source(#[from] GitError),
+    /// A local directory or path inside a checkout could not be read.
+    #[error("{path}: {message}")]
+    Tree {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// No renderer plugin serves the app type.
+    #[error("no renderer for app type {app_type:?} (known: {known})")]
+    NoRenderer {
+        /// The app type asked for.
+        app_type: String,
+        /// The app types that have a renderer.
+        known: String,
+    },
+    /// The renderer plugin's manifest names no component.
+    #[error("plugin {0} has no component")]
+    NoComponent(String),
+    /// The renderer plugin could not be loaded.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The plugin call failed (trap, deadline, memory).
+    #[error("{plugin}: {source}")]
+    Call {
+        /// The plugin.
+        plugin: String,
+        /// What happened.
+        source: CallError,
+    },
+    /// The plugin reported an error in the app's files.
+    #[error("{plugin} failed: {source}")]
+    Plugin {
+        /// The plugin.
+        plugin: String,
+        /// Its error, with file and line where it knows them.
+        source: RenderError,
+    },
+    /// What the destination cluster serves (its version and APIs, which renderers such as Helm's read) could not
+    /// be learned, so the render was not attempted: rendered without them it could differ from a render for the
+    /// cluster.
+    #[error("the destination cluster's version and APIs could not be read: {0}")]
+    ClusterFacts(String),
+    /// A chart dependency could not be had from its repository.
+    #[error("chart dependencies: {0}")]
+    Charts(#[from] ChartError),
+    /// The plugin produced objects that are not valid.
+    #[error("{plugin} produced invalid output: {source}")]
+    Invalid {
+        /// The plugin.
+        plugin: String,
+        /// What is wrong.
+        source: RenderError,
+    },
+}
+
+/// Renders apps. Cheap to share: renderer plugins are loaded once and reused.
+#[derive(Debug)]
+pub struct RenderPipeline {
+    host: PluginHost,
+    registry: Arc<Registry>,
+    git: GitSources,
+    cache: Option<RenderCache>,
+    charts: Option<ChartRepositories>,
+    loaded: Mutex<HashMap<String, RendererPlugin>>,
+}
+
+impl RenderPipeline {
+    /// A pipeline over a registry, with git checkouts in `git` and, when given, a render cache.
+    pub fn new(
+        host: PluginHost,
+        registry: Arc<Registry>,
+        git: GitSources,
+        cache: Option<RenderCache>,
+    ) -> Self {
+        RenderPipeline {
+            host,
+            registry,
+            git,
+            cache,
+            charts: None,
+            loaded: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Resolves a source to the revision it is at now: a ref to its commit, a local tree to its digest.
+    pub fn resolve(&self, source: &AppSource) -> Result<String, RenderFailure> {
+        match source {
+            AppSource::Local { path, root: None } => local_digest(path),
+            AppSource::Local {
+                root: Some(root), ..
+            } => work_tree_digest(root),
+            AppSource::Git {
+                repository,
+                reference,
+                ..
+            } => Ok(self.git.resolve(repository, reference)?),
+            AppSource::Chart { version, .. } => {
+                let fetched = self.fetch_chart(source, version, false)?;
+                Ok(format!("{}@{}", fetched.version, fetched.digest))
+            }
+            AppSource::WithValues {
+                main,
+                values,
+                reference,
+            } => {
+                if matches!(**main, AppSource::WithValues { .. }) {
+                    return Err(one_values_repository());
+                }
+                let main = self.resolve(main)?;
+                let commit = self.git.resolve(values, reference)?;
+                Ok(format!("{main}{VALUES_REVISION}{commit}"))
+            }
+        }
+    }
+
+    /// A chart source's chart at `version` (a constraint, or the exact version a revision pins: `locked`).
+    fn fetch_chart(
+        &self,
+        source: &AppSource,
+        version: &str,
+        locked: bool,
+    ) -> Result<FetchedChart, RenderFailure> {
+        let AppSource::Chart {
+            repository,
+            chart,
+            org,
+            ..
+        } = source
+        else {
+            unreachable!("only chart sources have charts to fetch")
+        };
+        let wanted = charts::Wanted {
+            name: chart.clone(),
+            repository: repository.clone(),
+            version: version.to_string(),
+            locked,
+        };
+        Ok(self.charts()?.fetch(&wanted, org.as_deref())?)
+    }
+
+    fn charts(&self) -> Result<&ChartRepositories, RenderFailure> {
+        self.charts.as_ref().ok_or_else(|| {
+            RenderFailure::Charts(ChartError::Manifest {
+                file: "the app's source".into(),
+                message: "this server fetches no charts from chart repositories".into(),
+            })
+        })
+    }
+
+    /// The archive a chart source's revision (`VERSION@sha256:DIGEST`) names, fetched (or read from the cache) and
+    /// checked against the digest.
+    fn chart_at(&self, source: &AppSource, revision: &str) -> Result<FetchedChart, RenderFailure> {
+        let AppSource::Chart {
+            repository, chart, ..
+        } = source
+        else {
+            unreachable!("only chart sources have chart revisions")
+        };
+        let invalid = || {
+            RenderFailure::Charts(ChartError::Manifest {
+                file: "the app's revision".into(),
+                message: format!("{revision:?} is not VERSION@sha256:DIGEST"),
+            })
+        };
+        let (version, digest) = revision.split_once('@').ok_or_else(invalid)?;
+        let fetched = self.fetch_chart(source, version, true)?;
+        if fetched.digest != digest {
+            return Err(RenderFailure::Charts(ChartError::DigestMismatch {
+                url: format!("{repository} {chart} {version}"),
+                expected: digest.to_string(),
+                actual: fetched.digest,
+            }));
+        }
+        Ok(fetched)
+    }
+
+    /// Fetches the chart dependencies that apps' charts take from chart repositories (and `charts/` does not
+    /// hold) from `charts`; without it such a chart fails to render, naming the dependency.
+    pub fn with_charts(mut self, charts: ChartRepositories) -> Self {
+        self.charts = Some(charts);
+        self
+    }
+
+    /// Renders `source` at `revision` (a commit from [`RenderPipeline::resolve`] or a history entry; for a local
+    /// tree the revision only keys the cache, the directory is read as it is) with the renderer for `app_type`.
+    pub fn render(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        app_type: &str,
+        request: &RenderRequest,
+    ) -> Result<Rendered, RenderFailure> {
+        self.render_with_value_files(source, revision, app_type, request, &[], None)
+    }
+
+    /// Renders as [`RenderPipeline::render`] does, with values files read from the app's tree (through the same
+    /// read-only view the plugin gets, so they cannot escape it) placed before the request's own values. A chart's
+    /// dependencies from chart repositories are fetched with the credentials an app of `org` may use.
+    pub fn render_with_value_files(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        app_type: &str,
+        request: &RenderRequest,
+        value_files: &[String],
+        org: Option<&str>,
+    ) -> Result<Rendered, RenderFailure> {
+        let job = RenderJob {
+            app_type,
+            request,
+            value_files,
+            org,
+        };
+        match source {
+            AppSource::WithValues { main, values, .. } => {
+                let (main_revision, commit) =
+                    split_values_revision(revision).ok_or_else(|| RenderFailure::Tree {
+                        path: PathBuf::from("$values"),
+                        message: format!(
+                            "revision {revision:?} does not pin the values repository (MAIN values@COMMIT)"
+                        ),
+                    })?;
+                let checkout = self.git.checkout(values, commit)?;
+                let mut rendered = self.render_job(main, main_revision, &job, Some(&checkout))?;
+                rendered.revision = revision.to_string();
+                Ok(rendered)
+            }
+            other => self.render_job(other, revision, &job, None),
+        }
+    }
+
+    /// Renders one source (never a [`AppSource::WithValues`]: its values repository's checkout is `values_root`,
+    /// where `$values/` files are read).
+    fn render_job(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        job: &RenderJob<'_>,
+        values_root: Option<&Path>,
+    ) -> Result<Rendered, RenderFailure> {
+        let RenderJob {
+            app_type,
+            request,
+            value_files,
+            org,
+        } = *job;
+        let mut request = request.clone();
+        let mut value_files = value_files.to_vec();
+        if let Some(root) = values_root {
+            // `$values/` files first come from the values repository; the rest stay for the app's own tree.
+            let view = SourceView::open(root, SourceLimits::default()).map_err(|e| {
+                RenderFailure::Tree {
+                    path: root.to_path_buf(),
+                    message: e.to_string(),
+                }
+            })?;
+            let mut values = Vec::new();
+            let mut own = Vec::new();
+            for file in value_files {
+                match file.strip_prefix("$values/") {
+                    Some(path) => values.push(read_values_file(&view, path, &file)?),
+                    None => own.push(file),
+                }
+            }
+            if !own.is_empty() && !values.is_empty() {
+                return Err(RenderFailure::Tree {
+                    path: PathBuf::from(&own[0]),
+                    message: "values files come either all from the values repository ($values/PATH) or all from \
+                              the app's tree"
+                        .into(),
+                });
+            }
+            values.append(&mut request.values);
+            request.values = values;
+            value_files = own;
+        } else if let Some(file) = value_files.iter().find(|f| f.starts_with("$values/")) {
+            return Err(RenderFailure::Tree {
+                path: PathBuf::from(file),
+                message:
+                    "$values/ names the values repository, and the app has none (values_source)"
+                        .into(),
+            });
+        }
+        let request = &request;
+        let value_files = value_files.as_slice();
+        if let AppSource::Chart { .. } = source {
+            if let Some(file) = value_files.first() {
+                return Err(RenderFailure::Tree {
+                    path: PathBuf::from(file),
+                    message: "a chart from a chart repository has no tree of its own: take values files from a \
+                              values_source as $values/PATH"
+                        .into(),
+                });
+            }
+            let chart = self.chart_at(source, revision)?;
+            let mut tree = MemorySource::new();
+            tree.insert(
+                &format!("{}-{}.tgz", chart.name, chart.version),
+                chart.archive,
+            );
+            let (plugin_name, sha256) = self.renderer_for(app_type)?;
+            let key = RenderKey::new(revision, &chart.digest, &sha256, request);
+            return self.run_renderer(plugin_name, &key, revision, request, Arc::new(tree));
+        }
+        // The view is rooted at the repository (or the local tree) and starts at the app's directory.
+        let (root, start, path_key) = match source {
+            AppSource::Local { path, root: None } => (
+                path.clone(),
+                String::new(),
+                path.to_string_lossy().into_owned(),
+            ),
+            AppSource::Local {
+                path,
+                root: Some(root),
+            } => (
+                root.clone(),
+                inside_root(path, root)?,
+                path.to_string_lossy().into_owned(),
+            ),
+            AppSource::Git {
+                repository, path, ..
+            } => {
+                let checkout = self.git.checkout(repository, revision)?;
+                let inside =
+                    weft_sdk::source::normalize(path).ok_or_else(|| RenderFailure::Tree {
+                        path: PathBuf::from(path),
+                        message: "not a path inside the repository".into(),
+                    })?;
+                (checkout, inside.clone(), inside)
+            }
+            AppSource::Chart { .. } => unreachable!("rendered above"),
+            AppSource::WithValues { .. } => return Err(one_values_repository()),
+        };
+        let app_dir = root.join(&start);
+        if !app_dir.is_dir() {
+            return Err(RenderFailure::Tree {
+                path: app_dir,
+                message: "not a directory".into(),
+            });
+        }
+        let open_view = || {
+            SourceView::open(&root, SourceLimits::default())
+                .and_then(|view| view.starting_at(&start))
+                .map_err(|e| RenderFailure::Tree {
+                    path: app_dir.clone(),
+                    message: e.to_string(),
+                })
+        };
+        let (plugin_name, sha256) = self.renderer_for(app_type)?;
+        let mut request = request.clone();
+        if !value_files.is_empty() {
+            let view = open_view()?;
+            let mut values = Vec::with_capacity(value_files.len() + request.values.len());
+            for file in value_files {
+                let bytes = view.read_file(file).map_err(|e| RenderFailure::Tree {
+                    path: app_dir.join(file),
+                    message: format!("values file: {e}"),
+                })?;
+                values.push(String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
+                    path: app_dir.join(file),
+                    message: "values file is not UTF-8 text".into(),
+                })?);
+            }
+            values.append(&mut request.values);
+            request.values = values;
+        }
+        let request = &request;
+        let dependencies = self.chart_dependencies(&open_view()?, org)?;
+        let mut path_key = path_key;
+        for chart in &dependencies {
+            path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
+        }
+        let key = RenderKey::new(revision, &path_key, &sha256, request);
+        let view: Arc<dyn weft_sdk::Source + Send + Sync> = if dependencies.is_empty() {
+            Arc::new(open_view()?)
+        } else {
+            let mut extra = MemorySource::new();
+            for chart in dependencies {
+                extra.insert(
+                    &format!("charts/{}-{}.tgz", chart.name, chart.version),
+                    chart.archive,
+                );
+            }
+            Arc::new(OverlaySource::new(open_view()?, extra))
+        };
+        self.run_renderer(plugin_name, &key, revision, request, view)
+    }
+
+    /// The renderer plugin for `app_type`: its name and its component's sha256.
+    fn renderer_for(&self, app_type: &str) -> Result<(String, String), RenderFailure> {
+        let registered = self
+            .registry
+            .for_app_type(World::Renderer, app_type)
+            .ok_or_else(|| RenderFailure::NoRenderer {
+                app_type: app_type.to_string(),
+                known: self.known_app_types(),
+            })?;
+        Ok((
+            registered.name().to_string(),
+            registered.manifest.sha256.clone().unwrap_or_default(),
+        ))
+    }
+
+    /// Renders `view` with the plugin, unless the cache holds `key`; checks and caches the output.
+    fn run_renderer(
+        &self,
+        plugin_name: String,
+        key: &RenderKey,
+        revision: &str,
+        request: &RenderRequest,
+        view: Arc<dyn weft_sdk::Source + Send + Sync>,
+    ) -> Result<Rendered, RenderFailure> {
+        if let Some(manifests) = self.cache.as_ref().and_then(|cache| cache.get(key)) {
+            return Ok(Rendered {
+                revision: revision.to_string(),
+                manifests,
+                renderer: plugin_name,
+                cached: true,
+            });
+        }
+        let plugin = self.plugin(&plugin_name)?;
+        let labels = PluginLabels {
+            plugin: plugin_name.clone(),
+        };
+        metrics().plugin_calls.get_or_create(&labels).inc();
+        let output = plugin
+            .render_blocking(request, view)
+            .inspect_err(|_| {
+                metrics().plugin_errors.get_or_create(&labels).inc();
+            })
+            .map_err(|source| RenderFailure::Call {
+                plugin: plugin_name.clone(),
+                source,
+            })?
+            .map_err(|source| RenderFailure::Plugin {
+                plugin: plugin_name.clone(),
+                source,
+            })?;
+        validate_manifests(&output.manifests).map_err(|source| RenderFailure::Invalid {
+            plugin: plugin_name.clone(),
+            source,
+        })?;
+        if let Some(cache) = &self.cache {
+            // A cache that cannot be written costs the next render its speed, nothing else.
+            let _ = cache.put(key, &output.manifests);
+        }
+        Ok(Rendered {
+            revision: revision.to_string(),
+            manifests: output.manifests,
+            renderer: plugin_name,
+            cached: false,
+        })
+    }
+
+    /// The archives of the chart dependencies `view`'s `Chart.yaml` takes from chart repositories and `charts/` lacks,
+    /// at `Chart.lock`'s versions where it pins them.
+    fn chart_dependencies(
+        &self,
+        view: &SourceView,
+        org: Option<&str>,
+    ) -> Result<Vec<FetchedChart>, RenderFailure> {
+        let Ok(chart_yaml) = view.read_to_string("Chart.yaml") else {
+            return Ok(Vec::new());
+        };
+        let lock = view.read_to_string("Chart.lock").ok();
+        let vendored: Vec<String> = view
+            .list_dir("charts")
+            .map(|entries| entries.into_iter().map(|e| e.name).collect())
+            .unwrap_or_default();
+        let wanted = charts::wanted(&chart_yaml, lock.as_deref(), &vendored)?;
+        if wanted.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Some(repositories) = &self.charts else {
+            return Err(RenderFailure::Charts(ChartError::Manifest {
+                file: "Chart.yaml".into(),
+                message: format!(
+                    "dependency {} comes from {}, and this server fetches no charts from repositories; vendor it \
+                     into charts/ (helm dependency build)",
+                    wanted[0].name, wanted[0].repository
+                ),
+            }));
+        };
+        wanted
+            .iter()
+            .map(|w| repositories.fetch(w, org).map_err(RenderFailure::Charts))
+            .collect()
+    }
+
+    fn plugin(&self, name: &str) -> Result<RendererPlugin, RenderFailure> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(plugin) = loaded.get(name) {
+            return Ok(plugin.clone());
+        }
+        let registered = self
+            .registry
+            .get(name)
+            .ok_or_else(|| RenderFailure::NoRenderer {
+                app_type: name.to_string(),
+                known: self.known_app_types(),
+            })?;
+        let path = registered
+            .component_path()
+            .ok_or_else(|| RenderFailure::NoComponent(name.to_string()))?;
+        let component = self.host.load_component_file(
+            name,
+            World::Renderer,
+            &path,
+            registered.manifest.sha256.as_deref(),
+        )?;
+        let limits = CallLimits::RENDER.with_overrides(&registered.manifest.limits);
+        let plugin = self.host.renderer_plugin(&component, limits)?;
+        loaded.insert(name.to_string(), plugin.clone());
+        Ok(plugin)
+    }
+
+    fn known_app_types(&self) -> String {
+        self.registry.app_types(World::Renderer).join(", ")
+    }
+}
+
+/// The app's directory relative to the tree it belongs to; refused when it is not inside.
+/// The refusal of a source whose main source has a values repository of its own.
+fn one_values_repository() -> RenderFailure {
+    RenderFailure::Tree {
+        path: PathBuf::from("$values"),
+        message: "a source has one values repository".into(),
+    }
+}
+
+/// A values file from the values repository's view (`label` as the app wrote it, for errors).
+fn read_values_file(view: &SourceView, path: &str, label: &str) -> Result<String, RenderFailure> {
+    let bytes = view.read_file(path).map_err(|e| RenderFailure::Tree {
+        path: PathBuf::from(label),
+        message: format!("values file: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
+        path: PathBuf::from(label),
+        message: "values file is not UTF-8 text".into(),
+    })
+}
+
+fn inside_root(path: &Path, root: &Path) -> Result<String, RenderFailure> {
+    let refuse = |message: String| RenderFailure::Tree {
+        path: path.to_path_buf(),
+        message,
+    };
+    let canonical = |p: &Path| {
+        p.canonicalize()
+            .map_err(|e| refuse(format!("{}: {e}", p.display())))
+    };
+    let (path, root) = (canonical(path)?, canonical(root)?);
+    let inside = path
+        .strip_prefix(&root)
+        .map_err(|_| refuse(format!("not inside its root {}", root.display())))?;
+    Ok(inside.to_string_lossy().into_owned())
+}
+
+/// The digest of a tree that may be a git work tree: the files git sees there (tracked, and untracked ones not
+/// ignored, so a build directory never counts), else every file.
+fn work_tree_digest(root: &Path) -> Result<String, RenderFailure> {
+    let listed = std::process::Command::new("git")
+        .current_dir(root)
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output();
+    let Ok(listed) = listed.map_err(|_| ()).and_then(|o| {
+        if o.status.success() {
+            Ok(o.stdout)
+        } else {
+            Err(())
+        }
+    }) else {
+        return local_digest(root);
+    };
+    let mut files: Vec<&[u8]> = listed
+        .split(|b| *b == 0)
+        .filter(|f| !f.is_empty())
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    let mut hasher = Sha256::new();
+    for file in files {
+        let relative = String::from_utf8_lossy(file);
+        // A file listed but gone (deleted, not yet staged) counts as empty.
+        let bytes = std::fs::read(root.join(relative.as_ref())).unwrap_or_default();
+        hasher.update((file.len() as u64).to_le_bytes());
+        hasher.update(file);
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    Ok(format!("sha256:tree-{}", hex::encode(hasher.finalize())))
+}
+
+fn local_digest(path: &Path) -> Result<String, RenderFailure> {
+    tree_digest(path)
+        .map(|digest| format!("sha256:{digest}"))
+        .map_err(|e| RenderFailure::Tree {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+}

@@ -1,0 +1,407 @@
+//! Fetching charts: the HTTP side of [`super::index`] and [`super::oci`], with the operator's credentials, HTTPS
+//! unless the operator lists a host for plain HTTP, bounded answers, and the digest cache in front.
+
+use std::time::Duration;
+
+use super::index::{entries, pick, resolve_url};
+use super::oci::{self, Reference};
+use super::{ChartCache, ChartError, FetchedChart, Wanted, digest_of};
+use crate::{CredentialSet, Credentials};
+
+/// The largest repository index read (public indexes run to tens of MiB).
+const MAX_INDEX_BYTES: u64 = 128 * 1024 * 1024;
+/// The largest chart archive fetched.
+const MAX_CHART_BYTES: u64 = 32 * 1024 * 1024;
+/// The largest manifest, tag list or token answer read.
+const MAX_SMALL_BYTES: u64 = 4 * 1024 * 1024;
+
+/// How a request authenticates.
+#[derive(Clone)]
+enum Auth {
+    None,
+    Basic(String, String),
+    Bearer(String),
+}
+
+/// The chart repositories the server reaches.
+#[derive(Clone)]
+pub struct ChartRepositories {
+    cache: ChartCache,
+    credentials: CredentialSet,
+    plain_http_hosts: Vec<String>,
+    agent: ureq::Agent,
+}
+
+impl std::fmt::Debug for ChartRepositories {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChartRepositories")
+            .field("cache", &self.cache)
+            .field("plain_http_hosts", &self.plain_http_hosts)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Answer {
+    status: u16,
+    challenge: Option<String>,
+    body: Vec<u8>,
+}
+
+impl ChartRepositories {
+    /// Repositories reached with `credentials`, caching archives in `cache`; `plain_http_hosts` (`host[:port]`) are
+    /// reached over HTTP.
+    pub fn new(
+        cache: ChartCache,
+        credentials: CredentialSet,
+        plain_http_hosts: Vec<String>,
+    ) -> Self {
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(300)))
+            .http_status_as_error(false)
+            .max_redirects(5)
+            .user_agent("weft")
+            .build()
+            .into();
+        ChartRepositories {
+            cache,
+            credentials,
+            plain_http_hosts,
+            agent,
+        }
+    }
+
+    /// Fetches `wanted` for an app of `org` (`None` for the operator's own apps).
+    pub fn fetch(&self, wanted: &Wanted, org: Option<&str>) -> Result<FetchedChart, ChartError> {
+        let auth = match self.credentials.for_url(&wanted.repository, org)? {
+            Some(Credentials::Basic { username, password }) => Auth::Basic(username, password),
+            _ => Auth::None,
+        };
+        if wanted.repository.starts_with("oci://") {
+            self.fetch_oci(wanted, &auth)
+        } else {
+            self.fetch_classic(wanted, &auth, org)
+        }
+    }
+
+    fn plain_http(&self, host: &str) -> bool {
+        self.plain_http_hosts.iter().any(|h| h == host)
+    }
+
+    /// Checks a classic repository's (or a download's) URL: HTTPS, or HTTP to a listed host.
+    fn checked_url(&self, url: &str) -> Result<(), ChartError> {
+        let host_of = |rest: &str| {
+            rest.split(['/', '?', '#'])
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        if let Some(rest) = url.strip_prefix("https://") {
+            if !host_of(rest).is_empty() {
+                return Ok(());
+            }
+        } else if let Some(rest) = url.strip_prefix("http://")
+            && self.plain_http(&host_of(rest))
+        {
+            return Ok(());
+        }
+        Err(ChartError::UnsupportedUrl(url.to_string()))
+    }
+
+    fn get(&self, url: &str, accept: &str, auth: &Auth, limit: u64) -> Result<Answer, ChartError> {
+        let mut request = self.agent.get(url).header("Accept", accept);
+        match auth {
+            Auth::None => {}
+            Auth::Basic(user, password) => {
+                use base64::Engine;
+                let token =
+                    base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+                request = request.header("Authorization", format!("Basic {token}"));
+            }
+            Auth::Bearer(token) => {
+                request = request.header("Authorization", format!("Bearer {token}"))
+            }
+        }
+        let unreachable = |message: String| ChartError::Unreachable {
+            url: url.to_string(),
+            message,
+        };
+        let mut response = request.call().map_err(|e| unreachable(e.to_string()))?;
+        let status = response.status().as_u16();
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(String::from);
+        let body = if (200..300).contains(&status) {
+            response
+                .body_mut()
+                .with_config()
+                .limit(limit)
+                .read_to_vec()
+                .map_err(|e| unreachable(format!("reading the answer: {e}")))?
+        } else {
+            Vec::new()
+        };
+        Ok(Answer {
+            status,
+            challenge,
+            body,
+        })
+    }
+
+    fn ok(answer: Answer, url: &str) -> Result<Vec<u8>, ChartError> {
+        match answer.status {
+            200..=299 => Ok(answer.body),
+            401 | 403 => Err(ChartError::Unreachable {
+                url: url.to_string(),
+                message: format!(
+                    "HTTP {}: the repository refused the request (a [[credential]] whose url covers it supplies \
+                     the login)",
+                    answer.status
+                ),
+            }),
+            status => Err(ChartError::Unreachable {
+                url: url.to_string(),
+                message: format!("HTTP {status}"),
+            }),
+        }
+    }
+
+    fn fetch_classic(
+        &self,
+        wanted: &Wanted,
+        auth: &Auth,
+        org: Option<&str>,
+    ) -> Result<FetchedChart, ChartError> {
+        let repository = wanted.repository.trim_end_matches('/');
+        self.checked_url(repository)?;
+        let index_url = format!("{repository}/index.yaml");
+        let index = Self::ok(
+            self.get(&index_url, "application/yaml, */*", auth, MAX_INDEX_BYTES)?,
+            &index_url,
+        )?;
+        let text = String::from_utf8_lossy(&index);
+        let found = entries(&text, &index_url, &wanted.name)?;
+        if found.is_empty() {
+            return Err(ChartError::NoChart {
+                repository: repository.to_string(),
+                name: wanted.name.clone(),
+            });
+        }
+        let version = pick(found.iter().map(|e| e.version.as_str()), &wanted.version)
+            .ok_or_else(|| no_version(wanted, found.iter().map(|e| e.version.clone())))?
+            .to_string();
+        let entry = found
+            .iter()
+            .find(|e| e.version == version)
+            .unwrap_or_else(|| unreachable!("the version was picked from these entries"));
+        let published = entry.digest.as_ref().map(|d| {
+            format!(
+                "sha256:{}",
+                d.trim_start_matches("sha256:").to_ascii_lowercase()
+            )
+        });
+        if let Some(digest) = &published
+            && let Some(archive) = self.cache.get(digest)
+        {
+            return Ok(self.fetched(wanted, version, digest.clone(), archive));
+        }
+        let relative = entry.urls.first().ok_or_else(|| ChartError::Invalid {
+            url: index_url.clone(),
+            message: format!("{} {version} lists no download URL", wanted.name),
+        })?;
+        let url = resolve_url(repository, relative);
+        self.checked_url(&url)?;
+        // Credentials go only where the credential's prefix covers.
+        let download_auth = if self.credentials.for_url(&url, org).ok().flatten().is_some() {
+            auth.clone()
+        } else {
+            Auth::None
+        };
+        let archive = Self::ok(
+            self.get(
+                &url,
+                "application/gzip, */*",
+                &download_auth,
+                MAX_CHART_BYTES,
+            )?,
+            &url,
+        )?;
+        let actual = digest_of(&archive);
+        if let Some(expected) = &published
+            && *expected != actual
+        {
+            return Err(ChartError::DigestMismatch {
+                url,
+                expected: expected.clone(),
+                actual,
+            });
+        }
+        let digest = self.cache.put(&archive)?;
+        Ok(self.fetched(wanted, version, digest, archive))
+    }
+
+    fn fetched(
+        &self,
+        wanted: &Wanted,
+        version: String,
+        digest: String,
+        archive: Vec<u8>,
+    ) -> FetchedChart {
+        FetchedChart {
+            name: wanted.name.clone(),
+            version,
+            digest,
+            archive,
+        }
+    }
+
+    /// A registry GET, answering the registry's authentication challenge once.
+    fn registry_get(
+        &self,
+        reference: &Reference,
+        url: &str,
+        accept: &str,
+        auth: &Auth,
+        limit: u64,
+    ) -> Result<Vec<u8>, ChartError> {
+        let answer = self.get(url, accept, &Auth::None, limit)?;
+        if answer.status != 401 {
+            return Self::ok(answer, url);
+        }
+        let challenge = answer.challenge.as_deref().and_then(oci::challenge);
+        let retry = match challenge {
+            Some(c) if c.scheme.eq_ignore_ascii_case("bearer") && !c.realm.is_empty() => {
+                Auth::Bearer(self.token(reference, &c, auth)?)
+            }
+            Some(c) if c.scheme.eq_ignore_ascii_case("basic") => auth.clone(),
+            _ => return Self::ok(answer, url),
+        };
+        Self::ok(self.get(url, accept, &retry, limit)?, url)
+    }
+
+    /// A registry token from the challenge's realm (with the credential's login when there is one).
+    fn token(
+        &self,
+        reference: &Reference,
+        challenge: &oci::Challenge,
+        auth: &Auth,
+    ) -> Result<String, ChartError> {
+        let scope = challenge
+            .scope
+            .clone()
+            .unwrap_or_else(|| format!("repository:{}:pull", reference.repository));
+        let mut url = format!("{}?scope={}", challenge.realm, encode(&scope));
+        if let Some(service) = &challenge.service {
+            url.push_str(&format!("&service={}", encode(service)));
+        }
+        self.checked_url(&url)
+            .map_err(|_| ChartError::UnsupportedUrl(challenge.realm.clone()))?;
+        let body = Self::ok(
+            self.get(&url, "application/json", auth, MAX_SMALL_BYTES)?,
+            &challenge.realm,
+        )?;
+        let answer: serde_json::Value =
+            serde_json::from_slice(&body).map_err(|e| ChartError::Invalid {
+                url: challenge.realm.clone(),
+                message: format!("not a token answer: {e}"),
+            })?;
+        answer["token"]
+            .as_str()
+            .or_else(|| answer["access_token"].as_str())
+            .map(String::from)
+            .ok_or_else(|| ChartError::Invalid {
+                url: challenge.realm.clone(),
+                message: "the answer holds no token".into(),
+            })
+    }
+
+    fn fetch_oci(&self, wanted: &Wanted, auth: &Auth) -> Result<FetchedChart, ChartError> {
+        let reference = Reference::parse(&wanted.repository, &wanted.name)?;
+        let scheme = if self.plain_http(&reference.registry) {
+            "http"
+        } else {
+            "https"
+        };
+        let exact = weft_sdk::semver::Version::parse(&wanted.version).is_some()
+            && !wanted
+                .version
+                .contains(['^', '~', '*', 'x', 'X', '>', '<', '=', ' ', '|', ','])
+            && wanted.version.matches('.').count() == 2;
+        let version = if exact {
+            wanted.version.trim_start_matches('v').to_string()
+        } else {
+            let url = reference.endpoint(scheme, "tags/list");
+            let body =
+                self.registry_get(&reference, &url, "application/json", auth, MAX_SMALL_BYTES)?;
+            let tags: Vec<String> = oci::tags(&String::from_utf8_lossy(&body), &url)?
+                .iter()
+                .map(|t| oci::version_of_tag(t))
+                .collect();
+            pick(tags.iter().map(String::as_str), &wanted.version)
+                .ok_or_else(|| no_version(wanted, tags.iter().cloned()))?
+                .to_string()
+        };
+        let url = reference.endpoint(scheme, &format!("manifests/{}", oci::tag(&version)));
+        let manifest =
+            self.registry_get(&reference, &url, oci::MANIFEST_TYPES, auth, MAX_SMALL_BYTES)?;
+        let digest = oci::chart_layer(&String::from_utf8_lossy(&manifest), &url)?;
+        if let Some(archive) = self.cache.get(&digest) {
+            return Ok(self.fetched(wanted, version, digest, archive));
+        }
+        let url = reference.endpoint(scheme, &format!("blobs/{digest}"));
+        let archive = self.registry_get(
+            &reference,
+            &url,
+            "application/octet-stream",
+            auth,
+            MAX_CHART_BYTES,
+        )?;
+        let actual = digest_of(&archive);
+        if actual != digest {
+            return Err(ChartError::DigestMismatch {
+                url,
+                expected: digest,
+                actual,
+            });
+        }
+        self.cache.put(&archive)?;
+        Ok(self.fetched(wanted, version, digest, archive))
+    }
+}
+
+fn no_version(wanted: &Wanted, versions: impl Iterator<Item = String>) -> ChartError {
+    let mut available: Vec<String> = versions.collect();
+    available.sort_by(|a, b| {
+        match (
+            weft_sdk::semver::Version::parse(a),
+            weft_sdk::semver::Version::parse(b),
+        ) {
+            (Some(a), Some(b)) => b.compare(&a),
+            _ => b.cmp(a),
+        }
+    });
+    available.truncate(8);
+    ChartError::NoVersion {
+        repository: wanted.repository.clone(),
+        name: wanted.name.clone(),
+        constraint: wanted.version.clone(),
+        available: if available.is_empty() {
+            "none".into()
+        } else {
+            available.join(", ")
+        },
+    }
+}
+
+/// Percent-encodes a query value.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}

@@ -1,0 +1,13 @@
+//! Where an app's desired state comes from: git repositories resolved to pinned commits and checked out into a
+//! cache, and the read-only view of a checkout that plugins get.
+
+pub mod charts;
+mod credentials;
+mod git;
+mod overlay;
+mod view;
+
+pub use credentials::{CredentialError, CredentialSet, CredentialSpec, Scheme, covers, scheme_of};
+pub use git::{Credentials, GitError, GitSources, Repository};
+pub use overlay::OverlaySource;
+pub use view::{SourceLimits, SourceView};
