@@ -8,6 +8,7 @@ mod charts;
 mod conformance;
 mod hardening;
 mod hostile_plugins;
+mod layering;
 mod lua_checks;
 mod plugin_host;
 mod render;

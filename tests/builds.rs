@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use weft_engine::app::AppSpec;
-use weft_engine::build::{AttemptOutcome, BuildError, Builds, StreamSink, load_steerer};
+use weft_engine::build::{AttemptOutcome, BuildError, StreamSink, load_steerer};
 use weft_engine::config::Config;
+use weft_engine::deploy::Builds;
 use weft_engine::logs::LogStore;
 use weft_engine::plugin::{HostConfig, PluginHost, SteerPlugin};
 use weft_engine::source::{GitSources, SourceLimits, SourceView};

@@ -10,8 +10,11 @@ use crate::build::BuildSpec;
 use crate::render::AppSource;
 use crate::resource::is_dns_label;
 use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
-use crate::sync::PruneFuse;
-use crate::sync::normalize::IgnoreRule;
+use weft_sync::PruneFuse;
+use weft_sync::normalize::IgnoreRule;
+
+/// How many deploys an app keeps by default.
+pub const DEFAULT_HISTORY_LIMIT: usize = 10;
 
 /// The environment an app runs in, as the fleet list shows it.
 #[derive(
@@ -213,7 +216,7 @@ impl Default for SyncPolicy {
             prune: false,
             create_namespace: false,
             force: false,
-            history_limit: crate::sync::operation::DEFAULT_HISTORY_LIMIT,
+            history_limit: DEFAULT_HISTORY_LIMIT,
             wave_timeout_seconds: 300,
             fuse: FuseSpec::default(),
         }

@@ -17,6 +17,7 @@
 //! - [`reconcile`]: the reconciler loop: status on an interval and on watch events, automated sync, self-heal.
 //! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
+//! - [`views`]: what the reconciler last saw of each app, shared with the API.
 //! - [`store`]: apps, their state, the operation queue, settings and API tokens in SQLite or PostgreSQL.
 
 pub mod api;
@@ -31,6 +32,7 @@ pub mod reconcile;
 pub mod server;
 pub mod store;
 pub mod sync;
+pub mod views;
 
 pub use weft_cluster as cluster;
 pub use weft_core::{logs, metrics, resource, secrets, yaml};

@@ -232,7 +232,7 @@ pub struct Worker {
     /// Woken when work is queued.
     pub wake: Arc<Notify>,
     /// The reconciler's views, whose latest operation is updated as operations start and end.
-    pub views: Option<crate::reconcile::AppViews>,
+    pub views: Option<crate::views::AppViews>,
 }
 
 /// Keeps the leases of the operations this process runs alive, every third of a lease, until shutdown; an

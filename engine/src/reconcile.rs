@@ -4,12 +4,11 @@
 //! off and says so.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::Timestamp;
-use serde::Serialize;
-use tokio::sync::{RwLock, watch};
+
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::app::AppSpec;
@@ -23,30 +22,7 @@ use crate::sync::observe::AppStatus;
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
 use crate::sync::status::SyncCode;
 
-/// What the reconciler last saw of one app.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AppView {
-    /// The commit the app's ref resolved to.
-    pub revision: Option<String>,
-    /// Sync, health, versions, per-object status.
-    pub status: Option<AppStatus>,
-    /// When the app was last reconciled.
-    pub reconciled_at: Option<Timestamp>,
-    /// Why the last reconcile could not compare the app (source, render or cluster error).
-    pub error: Option<String>,
-    /// Automation waiting after failures: what it waits for and until when.
-    pub backoff: Option<String>,
-    /// Where the app can be reached (Ingress hosts, LoadBalancer addresses).
-    pub endpoints: Vec<String>,
-    /// The app's latest operation.
-    pub operation: Option<Operation>,
-    /// How many objects the app has.
-    pub resources: usize,
-}
-
-/// The reconciler's views of every app, shared with the API.
-pub type AppViews = Arc<RwLock<BTreeMap<String, AppView>>>;
+pub use crate::views::{AppView, AppViews};
 
 /// Backoff of one app's automation: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]

@@ -11,9 +11,9 @@ use tokio::sync::{RwLock, watch};
 use tokio::task::JoinSet;
 
 use crate::app::AppSpec;
-use crate::build::Builds;
 use crate::cluster::{ClusterError, connect};
 use crate::config::{ClusterConfig, Config};
+use crate::deploy::Builds;
 use crate::deploy::Deployer;
 use crate::logs::LogStore;
 use crate::plugin::{HostError, PluginHost, World};

@@ -57,6 +57,6 @@ impl<'a> Condition<'a> {
     pub fn observed_generation(&self) -> Option<i64> {
         self.fields
             .get("observedGeneration")
-            .and_then(crate::object::as_i64)
+            .and_then(crate::number::as_i64)
     }
 }

@@ -45,6 +45,7 @@ pub mod dispatch;
 mod health;
 pub mod log;
 pub mod manifests;
+mod number;
 mod object;
 pub mod render;
 pub mod semver;

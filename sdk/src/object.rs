@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::condition::Condition;
 use crate::health::PluginError;
+use crate::number::as_i64;
 
 /// One Kubernetes object.
 #[derive(Debug, Clone, PartialEq)]
@@ -217,17 +218,6 @@ impl Object {
 impl From<Object> for Value {
     fn from(object: Object) -> Value {
         object.value
-    }
-}
-
-/// Reads an integer, also from an integral float or a decimal string (some controllers write counts as strings).
-pub(crate) fn as_i64(value: &Value) -> Option<i64> {
-    match value {
-        Value::Number(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
     }
 }
 

@@ -16,8 +16,6 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::p2::{DynPollable, Pollable};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder, WasiCtxView};
 
-use super::state::CallState;
-
 /// The seed of every call's random generators: fixed, so two calls on the same input behave the same.
 const RANDOM_SEED: u64 = 0x5745_4654_2d72_6e67;
 
@@ -65,50 +63,45 @@ impl GuestWasi {
         let text = |pipe: &MemoryOutputPipe| String::from_utf8_lossy(&pipe.contents()).into_owned();
         (text(&self.stdout), text(&self.stderr))
     }
-}
 
-impl wasmtime_wasi::WasiView for CallState {
-    fn ctx(&mut self) -> WasiCtxView<'_> {
-        let wasi = self
-            .wasi
-            .get_or_insert_with(|| Box::new(GuestWasi::deny_all(self.started_at, 0)));
+    /// The WASI context and resource table a store's data hands to wasmtime-wasi.
+    pub(crate) fn view(&mut self) -> WasiCtxView<'_> {
         WasiCtxView {
-            ctx: &mut wasi.ctx,
-            table: &mut wasi.table,
+            ctx: &mut self.ctx,
+            table: &mut self.table,
         }
     }
 }
 
+/// A store's data that carries a guest runtime's WASI state, made deny-all on first use.
+pub(crate) trait GuestWasiHolder: wasmtime_wasi::WasiView + 'static {
+    /// The WASI state.
+    fn guest_wasi(&mut self) -> &mut GuestWasi;
+}
+
 /// Adds the deny-all WASI to a linker, with sleeps that advance the virtual clock instead of waiting.
-pub(crate) fn add_to_linker(linker: &mut Linker<CallState>) -> wasmtime::Result<()> {
+pub(crate) fn add_to_linker<T: GuestWasiHolder>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
     wasmtime_wasi::p2::add_to_linker_sync(linker)?;
     linker.allow_shadowing(true);
     let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.12")?;
     clock.func_wrap(
         "subscribe-duration",
-        |mut store: wasmtime::StoreContextMut<'_, CallState>, (nanos,): (u64,)| {
-            let wasi = wasi_of(store.data_mut());
+        |mut store: wasmtime::StoreContextMut<'_, T>, (nanos,): (u64,)| {
+            let wasi = store.data_mut().guest_wasi();
             wasi.clock.advance(nanos);
             Ok((ready_pollable(&mut wasi.table)?,))
         },
     )?;
     clock.func_wrap(
         "subscribe-instant",
-        |mut store: wasmtime::StoreContextMut<'_, CallState>, (when,): (u64,)| {
-            let wasi = wasi_of(store.data_mut());
+        |mut store: wasmtime::StoreContextMut<'_, T>, (when,): (u64,)| {
+            let wasi = store.data_mut().guest_wasi();
             wasi.clock.advance_to(when);
             Ok((ready_pollable(&mut wasi.table)?,))
         },
     )?;
     linker.allow_shadowing(false);
     Ok(())
-}
-
-fn wasi_of(state: &mut CallState) -> &mut GuestWasi {
-    let started_at = state.started_at;
-    state
-        .wasi
-        .get_or_insert_with(|| Box::new(GuestWasi::deny_all(started_at, 0)))
 }
 
 fn ready_pollable(table: &mut ResourceTable) -> wasmtime::Result<Resource<DynPollable>> {

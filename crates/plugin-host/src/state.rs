@@ -276,6 +276,21 @@ fn to_wit_source_error(error: weft_sdk::SourceError) -> wit_source::SourceError 
     }
 }
 
+impl super::guest_wasi::GuestWasiHolder for CallState {
+    fn guest_wasi(&mut self) -> &mut super::guest_wasi::GuestWasi {
+        let started_at = self.started_at;
+        self.wasi
+            .get_or_insert_with(|| Box::new(super::guest_wasi::GuestWasi::deny_all(started_at, 0)))
+    }
+}
+
+impl wasmtime_wasi::WasiView for CallState {
+    fn ctx(&mut self) -> wasmtime_wasi::WasiCtxView<'_> {
+        use super::guest_wasi::GuestWasiHolder;
+        self.guest_wasi().view()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

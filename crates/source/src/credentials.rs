@@ -22,7 +22,35 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::git::Credentials;
+/// How to authenticate to a repository.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// HTTPS basic authentication (a token as the password).
+    Basic {
+        /// The user name (`git`, `x-access-token`, ...).
+        username: String,
+        /// The password or token.
+        password: String,
+    },
+    /// An SSH private key file.
+    SshKey {
+        /// The key file.
+        path: PathBuf,
+    },
+    /// An operator-defined credential by name ([`CredentialSet`]), resolved when git runs, and only
+    /// for a URL its prefix covers.
+    Named(String),
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::Basic { username, .. } => write!(f, "Basic({username}, <redacted>)"),
+            Credentials::SshKey { path } => write!(f, "SshKey({})", path.display()),
+            Credentials::Named(name) => write!(f, "Named({name})"),
+        }
+    }
+}
 
 /// One operator-defined credential.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

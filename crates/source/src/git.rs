@@ -22,37 +22,7 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
-use super::credentials::{CredentialError, CredentialSet, scheme_of};
-
-/// How to authenticate to a repository.
-#[derive(Clone, PartialEq, Eq)]
-pub enum Credentials {
-    /// HTTPS basic authentication (a token as the password).
-    Basic {
-        /// The user name (`git`, `x-access-token`, ...).
-        username: String,
-        /// The password or token.
-        password: String,
-    },
-    /// An SSH private key file.
-    SshKey {
-        /// The key file.
-        path: PathBuf,
-    },
-    /// An operator-defined credential by name ([`super::CredentialSet`]), resolved when git runs, and only
-    /// for a URL its prefix covers.
-    Named(String),
-}
-
-impl std::fmt::Debug for Credentials {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Credentials::Basic { username, .. } => write!(f, "Basic({username}, <redacted>)"),
-            Credentials::SshKey { path } => write!(f, "SshKey({})", path.display()),
-            Credentials::Named(name) => write!(f, "Named({name})"),
-        }
-    }
-}
+use super::credentials::{CredentialError, CredentialSet, Credentials, scheme_of};
 
 /// A repository and how to reach it.
 #[derive(Debug, Clone, PartialEq, Eq)]

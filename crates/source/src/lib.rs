@@ -7,7 +7,9 @@ mod git;
 mod overlay;
 mod view;
 
-pub use credentials::{CredentialError, CredentialSet, CredentialSpec, Scheme, covers, scheme_of};
-pub use git::{Credentials, GitError, GitSources, Repository};
+pub use credentials::{
+    CredentialError, CredentialSet, CredentialSpec, Credentials, Scheme, covers, scheme_of,
+};
+pub use git::{GitError, GitSources, Repository};
 pub use overlay::OverlaySource;
 pub use view::{SourceLimits, SourceView};

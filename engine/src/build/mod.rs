@@ -24,7 +24,6 @@ pub mod podman;
 mod process;
 pub mod redact;
 pub mod report;
-pub mod service;
 pub mod spec;
 pub mod steerer;
 pub mod steering;
@@ -36,7 +35,6 @@ pub use buildkit::BuildkitBuilder;
 pub use command::CommandBuilder;
 pub use podman::PodmanBuilder;
 pub use report::{AttemptReport, AttemptResult, BuildReport, PlanReport, PlanVariable};
-pub use service::{AppBuild, Builds};
 pub use spec::{BuildSpec, BuilderKind};
 pub use steerer::load_steerer;
 pub use steering::{

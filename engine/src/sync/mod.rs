@@ -6,21 +6,13 @@
 //! [`operation`]; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
 pub mod compare;
-pub mod diff;
-pub mod endpoints;
-pub mod fingerprint;
-mod fuse;
-pub mod normalize;
 pub mod observe;
 pub mod operation;
-pub mod order;
-pub mod plan;
-pub mod status;
 pub mod syncer;
 pub use weft_core::tracking;
-pub mod tree;
+pub use weft_sync::{diff, endpoints, fingerprint, normalize, order, plan, status, tree};
 
-pub use fuse::{
+pub use weft_sync::{
     ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,
     RenderOutcome, SYNC_OPTIONS_ANNOTATION,
 };

@@ -192,8 +192,7 @@ pub struct History {
     entries: VecDeque<Deploy>,
 }
 
-/// How many deploys an app keeps by default.
-pub const DEFAULT_HISTORY_LIMIT: usize = 10;
+pub use crate::app::DEFAULT_HISTORY_LIMIT;
 
 impl Default for History {
     fn default() -> Self {

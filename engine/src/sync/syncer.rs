@@ -10,8 +10,8 @@ use serde_json::Value;
 use tokio::time::Instant;
 use weft_sdk::{Health, Status};
 
+use super::RenderOutcome;
 use super::compare::{Comparer, Comparison};
-use super::fuse::RenderOutcome;
 use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, Trigger};
 use super::order::{HookDeletePolicy, Phase, placement};
 use super::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};

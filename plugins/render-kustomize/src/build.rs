@@ -8,12 +8,13 @@ use crate::budget::Budget;
 use crate::documents::parse_objects;
 use crate::generator::{GeneratedKind, generate};
 use crate::hash::content_hash;
-use crate::kustomization::{self, Found, display_dir};
+use crate::kustomization::{self, Found};
 use crate::namereference::fix_references;
 use crate::order;
 use crate::pipeline;
 use crate::resmap::ResMap;
 use crate::resource::Resource;
+use crate::tree::display_dir;
 use crate::tree::{Tree, is_within};
 
 /// Steps charged for loading one kustomization.

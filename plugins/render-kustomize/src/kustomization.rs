@@ -7,7 +7,7 @@ use serde_json::Value;
 use weft_sdk::{EntryKind, RenderError};
 
 use crate::documents::parse_mapping;
-use crate::tree::Tree;
+use crate::tree::{Tree, display_dir};
 
 /// The file names Kustomize recognises, in its order.
 pub const FILE_NAMES: [&str; 3] = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
@@ -429,11 +429,6 @@ pub fn load(tree: &mut Tree<'_>, dir: &str) -> Result<Found, RenderError> {
         file,
         kustomization,
     })
-}
-
-/// A directory as shown in messages (`.` for the root).
-pub fn display_dir(dir: &str) -> &str {
-    if dir.is_empty() { "." } else { dir }
 }
 
 #[cfg(test)]

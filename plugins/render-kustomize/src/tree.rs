@@ -103,7 +103,7 @@ impl<'a> Tree<'a> {
         if !is_within(&path, dir) {
             return Err(fail(format!(
                 "security; file '{relative}' is not in or below '{}'",
-                crate::kustomization::display_dir(dir)
+                display_dir(dir)
             )));
         }
         let bytes = self
@@ -120,6 +120,11 @@ impl<'a> Tree<'a> {
         }
         Ok(bytes)
     }
+}
+
+/// A directory as shown in messages (`.` for the root).
+pub fn display_dir(dir: &str) -> &str {
+    if dir.is_empty() { "." } else { dir }
 }
 
 #[cfg(test)]

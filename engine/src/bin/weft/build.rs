@@ -8,10 +8,9 @@ use anyhow::{Context as _, bail};
 use weft_engine::app::AppSpec;
 use weft_engine::build::checkout;
 use weft_engine::build::spec::DEFAULT_STEER_TYPE;
-use weft_engine::build::{
-    AppBuild, AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, Builds, load_steerer,
-};
+use weft_engine::build::{AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, load_steerer};
 use weft_engine::config::Config;
+use weft_engine::deploy::{AppBuild, Builds};
 use weft_engine::plugin::{HostConfig, PluginHost};
 use weft_engine::render::AppSource;
 use weft_engine::source::{GitSources, Repository, SourceLimits, SourceView};

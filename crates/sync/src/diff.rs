@@ -14,8 +14,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use similar::TextDiff;
 
-use crate::resource::ResourceRef;
-use crate::sync::normalize::{IgnoreRule, is_secret, normalize_for_diff, redact_secret_values};
+use crate::normalize::{IgnoreRule, is_secret, normalize_for_diff, redact_secret_values};
+use weft_core::resource::ResourceRef;
 
 /// Lines of context around each change in the unified diff.
 const CONTEXT_LINES: usize = 3;
@@ -429,7 +429,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::sync::normalize::{REDACTED_CHANGED_DESIRED, REDACTED_CHANGED_LIVE};
+    use crate::normalize::{REDACTED_CHANGED_DESIRED, REDACTED_CHANGED_LIVE};
 
     const CONTAINERS: &str = "/spec/template/spec/containers";
 

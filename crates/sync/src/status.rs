@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use weft_sdk::{Health, Status};
 
-use crate::resource::{ResourceRef, group_of};
+use weft_core::resource::{ResourceRef, group_of};
 
 /// Whether an object (or an app) matches what git declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

@@ -10,7 +10,7 @@ use super::diff::ObjectDiff;
 use super::fuse::{KeepReason, PruneCandidate, PruneDecision, PruneFuse, RenderOutcome};
 use super::order::{Phase, Placement, PlacementError, is_foundation, kind_rank, placement};
 use super::tracking::{Ownership, ownership};
-use crate::resource::{RefError, ResourceRef};
+use weft_core::resource::{RefError, ResourceRef};
 
 /// What a step does to its object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -362,8 +362,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::sync::diff::diff_subset;
-    use crate::sync::tracking::stamp;
+    use crate::diff::diff_subset;
+    use crate::tracking::stamp;
 
     fn object(api_version: &str, kind: &str, name: &str, annotations: Value) -> Value {
         let mut object = json!({

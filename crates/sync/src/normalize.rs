@@ -6,7 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
-use crate::resource::ResourceRef;
+use weft_core::resource::ResourceRef;
 
 /// What a Secret value is shown as when both sides agree, or when only one side has the key.
 pub const REDACTED: &str = "<redacted>";

@@ -7,15 +7,15 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use super::builder::LogSink;
-use super::checkout;
-use super::spec::BuilderKind;
-use super::steerer::load_steerer;
-use super::steering::{
+use crate::app::AppSpec;
+use crate::build::builder::LogSink;
+use crate::build::checkout;
+use crate::build::spec::BuilderKind;
+use crate::build::steerer::load_steerer;
+use crate::build::steering::{
     self, AttemptOutcome, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,
     BuildState, TAIL_IN_MESSAGE,
 };
-use crate::app::AppSpec;
 use crate::plugin::{PluginHost, SteerPlugin};
 use crate::registry::Registry;
 use crate::source::GitSources;

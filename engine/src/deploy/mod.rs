@@ -2,6 +2,10 @@
 //! later rollback can render and sync an earlier revision again (or pin the main workload's image to an earlier
 //! version, the GitOps plane's rollback).
 
+mod builds;
+
+pub use builds::{AppBuild, Builds};
+
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -9,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
-use crate::build::{AppBuild, BuildReport, Builds, StreamSink};
+use crate::build::{BuildReport, StreamSink};
 use crate::charts::ChartRepositories;
 use crate::cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
 use crate::health::{AssessOptions, HealthAssessor};

@@ -10,8 +10,8 @@ use serde::Serialize;
 use serde_json::Value;
 use weft_sdk::Health;
 
-use crate::resource::{ResourceRef, version_of};
-use crate::sync::status::{HealthCode, SyncCode, image_tag, workload_image};
+use crate::status::{HealthCode, SyncCode, image_tag, workload_image};
+use weft_core::resource::{ResourceRef, version_of};
 
 /// One object of the tree.
 ///

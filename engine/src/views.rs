@@ -1,0 +1,36 @@
+//! What the reconciler last saw of each app ([`AppView`]), shared with the worker and the API, which read it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+use serde::Serialize;
+use tokio::sync::RwLock;
+
+use crate::sync::observe::AppStatus;
+use crate::sync::operation::Operation;
+
+/// What the reconciler last saw of one app.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppView {
+    /// The commit the app's ref resolved to.
+    pub revision: Option<String>,
+    /// Sync, health, versions, per-object status.
+    pub status: Option<AppStatus>,
+    /// When the app was last reconciled.
+    pub reconciled_at: Option<Timestamp>,
+    /// Why the last reconcile could not compare the app (source, render or cluster error).
+    pub error: Option<String>,
+    /// Automation waiting after failures: what it waits for and until when.
+    pub backoff: Option<String>,
+    /// Where the app can be reached (Ingress hosts, LoadBalancer addresses).
+    pub endpoints: Vec<String>,
+    /// The app's latest operation.
+    pub operation: Option<Operation>,
+    /// How many objects the app has.
+    pub resources: usize,
+}
+
+/// The reconciler's views of every app, shared with the API.
+pub type AppViews = Arc<RwLock<BTreeMap<String, AppView>>>;
