@@ -7,6 +7,9 @@
 //!   change feed.
 //! - [`Applier`]: server-side apply as field manager `weft`, deletes, namespaces, bounded retries; [`ApplyError`].
 //! - [`pod_log`] and [`log_stream`]: container logs, whole or followed line by line.
+//!
+//! Of Weft's crates it depends on `weft-core` (names, tracking marks), the SDK and the simulator; it must not depend
+//! on plugins, the sync core's decisions or the server: it reads and writes what it is told to.
 
 mod apply;
 mod apply_error;

@@ -14,6 +14,8 @@
 //!
 //! Anything off (a missing, corrupt, foreign or incompatible file) falls back to compiling, and the fresh result is
 //! written atomically (a temporary file renamed into place).
+//!
+//! It depends on no Weft crate, and nothing but the plugin host should depend on it.
 
 use std::fs;
 use std::hash::Hasher;

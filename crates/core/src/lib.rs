@@ -2,7 +2,7 @@
 //! an object ([`tracking`]), what may be known of a Secret outside the host ([`secrets`]), YAML as Weft prints it
 //! ([`yaml`]), bounded log streams clients follow ([`logs`]) and the process's metrics ([`metrics`]).
 //!
-//! It is the bottom of the engine's layers: it depends on no other Weft crate, and nothing here does I/O beyond
+//! It is the bottom of the engine's layers: of Weft's crates it depends only on the SDK (for the identity renderers give), and nothing here does I/O beyond
 //! the in-memory log streams.
 
 pub mod logs;

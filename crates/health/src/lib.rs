@@ -1,4 +1,8 @@
 //! Assessing the health of objects: the host's own rules first, then the registered plugins in precedence order.
+//!
+//! Of Weft's crates it depends on `weft-plugin-host` (the plugins it calls), `weft-core` and the SDK, and on
+//! `health-lua` to compile Lua scripts natively; it must not depend on the cluster (callers pass the objects a check
+//! may read), sync or the server.
 
 mod assessor;
 mod objects;

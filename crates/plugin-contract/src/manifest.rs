@@ -21,7 +21,7 @@ pub struct PluginManifest {
     pub kinds: Vec<String>,
     /// For `health-check`: the plugin serves no kind by itself. It runs with settings (a Lua script, CEL
     /// expressions), and the registry holds one instance of it per configured kind, each with its own name, keys
-    /// and settings (see [`Registry::add_instance`](super::Registry::add_instance)). A template lists no `kinds`.
+    /// and settings (see the plugin host's `Registry::add_instance`). A template lists no `kinds`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub template: bool,
     /// For `health-check`: the kinds of the children the check reads (`apps/StatefulSet`, `Service`): objects that

@@ -3,6 +3,10 @@
 //! Every call gets a new `Store` with a memory cap, a deadline (epoch interruption) and bounded output and logs;
 //! whatever a plugin does — loop, allocate, recurse, panic, return garbage — the call ends with a typed
 //! [`CallError`] naming the plugin, and the next call works.
+//!
+//! The registry ([`registry`]) chooses the plugin for a kind or app type. Of Weft's crates this depends on
+//! `weft-plugin-contract`, `weft-core` (Secret redaction) and the SDK; it must not depend on sources, rendering,
+//! the cluster or the server, and never on the plugin toolchain (`weft-plugin-build`).
 
 mod admission;
 mod bindings;

@@ -11,8 +11,10 @@
 //!   [`redact`] keeping configured and credential-like environment values out of it;
 //! - [`checkout`]: the commit a build is of, and its context directory;
 //! - [`steerer`]: loading the app's steer plugin from the registry;
-//! - [`service`]: building an app as configured, for the deployer and `weft build`;
 //! - [`spec`]: an app's `[app.build]` settings.
+//!
+//! Building an app as configured (its source pinned, its steerer, a permit per build) is the deployer's
+//! ([`crate::deploy::Builds`]): this module knows builds, not apps.
 
 pub mod builder;
 pub mod buildkit;
