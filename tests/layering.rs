@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
         "the plugin SDK and contract bindings, shared by host and guests",
     ),
     ("weft-cel", 0, "the CEL evaluator"),
+    ("weft-k8s", 0, "Kubernetes semantics: list types and patch strategies, selectors"),
     (
         "weft-compiled-cache",
         0,

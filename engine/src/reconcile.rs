@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use backon::{BackoffBuilder, ExponentialBuilder};
 use jiff::Timestamp;
 
 use tokio::sync::watch;
@@ -38,8 +39,14 @@ pub const BACKOFF_CAP: Duration = Duration::from_secs(300);
 
 /// The delay after `failures` consecutive failures (or heals): 5 s doubling, capped at 5 minutes.
 pub fn backoff_delay(failures: u32) -> Duration {
-    let factor = 1u64 << failures.saturating_sub(1).min(16);
-    (BACKOFF_START * factor as u32).min(BACKOFF_CAP)
+    ExponentialBuilder::new()
+        .with_min_delay(BACKOFF_START)
+        .with_max_delay(BACKOFF_CAP)
+        .with_factor(2.0)
+        .without_max_times()
+        .build()
+        .nth(failures.saturating_sub(1) as usize)
+        .unwrap_or(BACKOFF_CAP)
 }
 
 /// Spreads an interval by up to ±10%, from a number that differs per app and per round.
@@ -48,12 +55,8 @@ pub fn jittered(interval: Duration, seed: u64) -> Duration {
     if spread == 0 {
         return interval;
     }
-    // splitmix64: cheap and well mixed, enough to keep apps from reconciling in lockstep.
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    let offset = z % (2 * spread + 1);
+    // A generator seeded by the app and round: the same inputs give the same spread (tests replay it).
+    let offset = fastrand::Rng::with_seed(seed).u64(0..=2 * spread);
     Duration::from_millis(interval.as_millis() as u64 - spread + offset)
 }
 

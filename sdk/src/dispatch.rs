@@ -88,28 +88,8 @@ macro_rules! optional_rule {
 }
 
 /// Whether `text` matches `pattern`, where `*` matches any run of characters (including none) and every other
-/// character matches itself.
-pub fn glob_matches(pattern: &str, text: &str) -> bool {
-    let (p, t) = (pattern.as_bytes(), text.as_bytes());
-    let (mut pi, mut ti) = (0, 0);
-    let mut backtrack: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && p[pi] == b'*' {
-            backtrack = Some((pi, ti));
-            pi += 1;
-        } else if pi < p.len() && p[pi] == t[ti] {
-            pi += 1;
-            ti += 1;
-        } else if let Some((star, matched)) = backtrack {
-            pi = star + 1;
-            ti = matched + 1;
-            backtrack = Some((star, matched + 1));
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|&c| c == b'*')
-}
+/// character matches itself (the kind-key dialect of [`crate::glob`]).
+pub use crate::glob::star_matches as glob_matches;
 
 #[cfg(test)]
 mod tests {

@@ -42,6 +42,7 @@ mod check;
 pub mod clock;
 mod condition;
 pub mod dispatch;
+pub mod glob;
 mod health;
 pub mod log;
 pub mod manifests;

@@ -79,7 +79,6 @@ pub mod managed_fields;
 pub mod patch;
 pub mod pod_logs;
 pub mod resource;
-pub mod selector;
 pub mod serve;
 pub mod simulator;
 pub mod ssa;

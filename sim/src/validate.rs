@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::api_error::{ApiError, StatusCause};
 use crate::resource::ResourceType;
-use crate::selector::LabelSelector;
+use weft_k8s::selector::LabelSelector;
 
 /// Whether a name is a DNS-1123 subdomain: lowercase alphanumerics, `-` and `.`, at most 253 characters.
 pub fn is_dns_subdomain(name: &str) -> bool {

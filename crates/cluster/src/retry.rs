@@ -1,11 +1,13 @@
 //! When and how long to retry a request: exponential backoff with jitter on throttling (honouring the server's
 //! `Retry-After`), server errors (500, 502, 503, 504) and transport errors; never on other client errors (a
-//! 409 conflict or a 422 invalid object is an answer, not a hiccup).
+//! 409 conflict or a 422 invalid object is an answer, not a hiccup). The retry loop is backon's; this module
+//! says which errors retry and how long each wait is.
 
-use std::collections::hash_map::RandomState;
 use std::future::Future;
-use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
+
+use backon::Retryable;
 
 /// How a failing request is retried.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,31 +89,54 @@ impl RetryPolicy {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, kube::Error>>,
     {
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let error = match attempt().await {
-                Ok(value) => return Ok(value),
-                Err(error) => error,
-            };
-            let Retry::After(retry_after) = classify(&error) else {
-                return Err((error, attempts));
-            };
-            if attempts >= self.max_attempts.max(1) {
-                return Err((error, attempts));
-            }
-            let delay = self.delay(attempts - 1, retry_after, jitter_sample());
-            tracing::debug!(%error, attempts, ?delay, "retrying a failed request");
-            tokio::time::sleep(delay).await;
-        }
+        let attempts = AtomicU32::new(0);
+        let result = (|| {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            attempt()
+        })
+        .retry(Delays {
+            policy: self,
+            retry: 0,
+        })
+        .sleep(tokio::time::sleep)
+        .when(|error| classify(error) != Retry::Never)
+        .adjust(|error, delay| {
+            // The server's Retry-After, when it gave one, instead of the policy's delay.
+            delay.map(|delay| match classify(error) {
+                Retry::After(Some(after)) => self.delay(0, Some(after), 0.0),
+                _ => delay,
+            })
+        })
+        .notify(|error, delay| tracing::debug!(%error, ?delay, "retrying a failed request"))
+        .await;
+        result.map_err(|error| (error, attempts.load(Ordering::Relaxed)))
     }
 }
 
-/// A number in `[0, 1)` that differs between calls (std's randomly keyed hasher; no crypto needed here).
+/// The waits between one request's attempts under a policy: one per retry, jittered, as many as the policy's
+/// attempts allow.
+#[derive(Debug)]
+struct Delays<'p> {
+    policy: &'p RetryPolicy,
+    retry: u32,
+}
+
+impl Iterator for Delays<'_> {
+    type Item = Duration;
+
+    fn next(&mut self) -> Option<Duration> {
+        if self.retry + 1 >= self.policy.max_attempts.max(1) {
+            return None;
+        }
+        let delay = self.policy.delay(self.retry, None, jitter_sample());
+        self.retry += 1;
+        Some(delay)
+    }
+}
+
+/// A number in `[0, 1)` that differs between calls.
 fn jitter_sample() -> f64 {
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u64(0);
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+    fastrand::f64()
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //!
 //! `include` and `exclude` may be given several times, and one value may hold several patterns separated by commas
 //! (commas inside `{...}` belong to the pattern). Patterns match the file's path relative to the app root; see
-//! [`glob`] for the syntax (Argo CD's: `*` also crosses `/`). Any other parameter is an error. Value documents
+//! [`weft_sdk::glob`] for the syntax (Argo CD's: `*` also crosses `/`). Any other parameter is an error. Value documents
 //! (`values`) have no meaning for plain manifests and are ignored.
 //!
 //! # What is read
@@ -34,8 +34,6 @@
 //! - `metadata.name` is required (no `generateName`: a GitOps object needs a stable name to be tracked).
 //! - YAML is read with YAML 1.2's core schema: `yes`, `no`, `on` and `off` are strings, where Kubernetes' YAML 1.1
 //!   reader makes them booleans.
-
-pub mod glob;
 
 mod convert;
 mod decode;

@@ -1,6 +1,6 @@
 //! The renderer's parameters (`recurse`, `include`, `exclude`), parsed and checked before any file is read.
 
-use crate::glob::Glob;
+use weft_sdk::glob::Glob;
 
 /// Which files of the tree are rendered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -68,7 +68,7 @@ pub fn manifest_files(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::glob::Glob;
+    use weft_sdk::glob::Glob;
     use weft_sdk::source::DirEntry;
 
     /// A tree held in memory: every file path, directories implied.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use super::ApiServer;
 use crate::api_error::ApiError;
 use crate::resource::ResourceType;
-use crate::selector::{FieldSelector, LabelSelector};
 use crate::store::StoredObject;
+use weft_k8s::selector::{FieldSelector, LabelSelector};
 
 /// Filters and paging of a list request.
 #[derive(Debug, Clone, Default)]

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, set_condition};
 use super::context::{Context, int_or, is_deleting, pod_is_ready, text};
-use crate::selector::LabelSelector;
+use weft_k8s::selector::LabelSelector;
 
 /// Runs one pass over HorizontalPodAutoscalers and PodDisruptionBudgets.
 pub fn reconcile(context: &Context) {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::api_error::ApiError;
 use crate::apiserver::ListQuery;
-use crate::selector::{FieldSelector, LabelSelector};
+use weft_k8s::selector::{FieldSelector, LabelSelector};
 
 /// A request's query parameters.
 #[derive(Debug, Clone, Default)]

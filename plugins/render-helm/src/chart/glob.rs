@@ -1,97 +1,27 @@
-//! Path globs as Helm's `.Files.Glob` and `.helmignore` use them: `*` and `?` stay inside one path segment,
-//! `**` crosses segments, `[abc]`/`[a-z]`/`[!a]` classes and `{a,b}` alternatives.
+//! Path globs as Helm uses them: `.Files.Glob` (gobwas/glob with `/` as the separator: `*` and `?` stay inside one
+//! path segment, `**` crosses segments, `[abc]`/`[a-z]`/`[!a]` classes and `{a,b}` alternatives) and `.helmignore`
+//! rules, through the SDK's one glob implementation.
 
-/// Whether `path` matches `pattern`.
+use weft_sdk::glob::Glob;
+
+/// The files `.Files.Glob pattern` selects: a pattern gobwas/glob cannot compile selects every file, as Helm
+/// falls back to `**`.
+pub fn files_glob(pattern: &str) -> Glob {
+    Glob::with_separator(pattern, '/')
+        .unwrap_or_else(|_| Glob::with_separator("**", '/').expect("`**` compiles"))
+}
+
+/// Whether a `.helmignore` rule matches `path`; a rule that is not a valid glob matches only itself.
 pub fn matches(pattern: &str, path: &str) -> bool {
-    let pattern: Vec<char> = pattern.chars().collect();
-    let path: Vec<char> = path.chars().collect();
-    match_from(&pattern, &path)
-}
-
-fn match_from(pattern: &[char], path: &[char]) -> bool {
-    let Some(&first) = pattern.first() else {
-        return path.is_empty();
-    };
-    match first {
-        '*' if pattern.get(1) == Some(&'*') => {
-            let rest = &pattern[2..];
-            (0..=path.len()).any(|i| match_from(rest, &path[i..]))
-        }
-        '*' => {
-            let rest = &pattern[1..];
-            for i in 0..=path.len() {
-                if match_from(rest, &path[i..]) {
-                    return true;
-                }
-                if i < path.len() && path[i] == '/' {
-                    break;
-                }
-            }
-            false
-        }
-        '?' => !path.is_empty() && path[0] != '/' && match_from(&pattern[1..], &path[1..]),
-        '[' => match class_end(pattern) {
-            Some(end) => {
-                !path.is_empty()
-                    && path[0] != '/'
-                    && class_matches(&pattern[1..end], path[0])
-                    && match_from(&pattern[end + 1..], &path[1..])
-            }
-            None => path.first() == Some(&'[') && match_from(&pattern[1..], &path[1..]),
-        },
-        '{' => match pattern.iter().position(|c| *c == '}') {
-            Some(end) => {
-                let rest = &pattern[end + 1..];
-                let body: String = pattern[1..end].iter().collect();
-                body.split(',').any(|alternative| {
-                    let mut candidate: Vec<char> = alternative.chars().collect();
-                    candidate.extend_from_slice(rest);
-                    match_from(&candidate, path)
-                })
-            }
-            None => path.first() == Some(&'{') && match_from(&pattern[1..], &path[1..]),
-        },
-        '\\' if pattern.len() > 1 => {
-            path.first() == Some(&pattern[1]) && match_from(&pattern[2..], &path[1..])
-        }
-        literal => path.first() == Some(&literal) && match_from(&pattern[1..], &path[1..]),
+    match Glob::with_separator(pattern, '/') {
+        Ok(glob) => glob.matches(path),
+        Err(_) => pattern == path,
     }
-}
-
-fn class_end(pattern: &[char]) -> Option<usize> {
-    pattern
-        .iter()
-        .skip(2)
-        .position(|c| *c == ']')
-        .map(|i| i + 2)
-}
-
-fn class_matches(class: &[char], c: char) -> bool {
-    let (negated, class) = match class.first() {
-        Some('!') | Some('^') => (true, &class[1..]),
-        _ => (false, class),
-    };
-    let mut found = false;
-    let mut i = 0;
-    while i < class.len() {
-        if i + 2 < class.len() && class[i + 1] == '-' {
-            if class[i] <= c && c <= class[i + 2] {
-                found = true;
-            }
-            i += 3;
-        } else {
-            if class[i] == c {
-                found = true;
-            }
-            i += 1;
-        }
-    }
-    found != negated
 }
 
 #[cfg(test)]
 mod tests {
-    use super::matches;
+    use super::{files_glob, matches};
 
     #[test]
     fn globs_respect_segments() {
@@ -102,5 +32,14 @@ mod tests {
         assert!(matches("*.{yaml,json}", "x.json"));
         assert!(matches("[a-c]?.txt", "b1.txt"));
         assert!(!matches("[!a-c]?.txt", "b1.txt"));
+    }
+
+    #[test]
+    fn a_files_glob_that_does_not_compile_selects_every_file_as_helm_does() {
+        assert!(files_glob("files/[ab").matches("files/x/y.conf"));
+        assert!(files_glob("{a,b").matches("anything"));
+        assert!(!files_glob("files/*.conf").matches("files/sub/a.conf"));
+        assert!(matches("[ab", "[ab"));
+        assert!(!matches("[ab", "a"));
     }
 }

@@ -96,10 +96,11 @@ impl HostObject for Files {
                 )
             }),
             "Glob" => single_string(args, "Glob").map(|pattern| {
+                let glob = glob::files_glob(pattern);
                 let files = self
                     .files
                     .iter()
-                    .filter(|(p, _)| glob::matches(pattern, p))
+                    .filter(|(p, _)| glob.matches(p))
                     .cloned()
                     .collect();
                 Value::Object(Rc::new(Files { files }))

@@ -1,10 +1,17 @@
-//! Glob patterns for the `include` and `exclude` parameters, with the semantics of Argo CD's directory source.
+//! Glob matching, one implementation for every place Weft and its plugins match names: plugin kind keys
+//! ([`star_matches`]), Argo CD directory sources' `include`/`exclude` and Helm's `.Files.Glob` and `.helmignore`
+//! ([`Glob`]).
 //!
-//! A pattern is matched against a file's whole path relative to the app root (`base/deploy.yaml`). As in Argo CD
-//! (which compiles its patterns with no separator), `*` matches any run of characters, `/` included, so `*.yaml`
-//! selects YAML files at every depth and `config/*` everything under `config/`; `**` means the same as `*`.
-//! `?` matches one character, `[abc]`, `[a-z]` and `[!a-z]` (or `[^a-z]`) one character of a class, `{a,b}` either
-//! alternative (alternatives nest), and `\` makes the next character literal.
+//! A [`Glob`] is matched against a whole path. `?` matches one character, `[abc]`, `[a-z]` and `[!a-z]` (or
+//! `[^a-z]`) one character of a class, `{a,b}` either alternative (alternatives nest), and `\` makes the next
+//! character literal. How `*` treats `/` depends on the dialect:
+//! - [`Glob::new`], as Argo CD compiles its patterns (no separator): `*` matches any run of characters, `/`
+//!   included, so `*.yaml` selects YAML files at every depth; `**` means the same as `*`.
+//! - [`Glob::with_separator`], as Helm compiles them (gobwas/glob with `/`): `*`, `?` and classes stay inside one
+//!   path segment and `**` crosses segments.
+//!
+//! Matching runs over the pattern's positions in step with the text (O(pattern × text), no backtracking), so no
+//! pattern can make it exponential.
 
 use std::fmt;
 
@@ -15,6 +22,8 @@ const MAX_ALTERNATIVES: usize = 1024;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glob {
     pattern: String,
+    /// The character `*`, `?` and classes do not match (Helm's `/`), if any.
+    separator: Option<char>,
     /// The brace-free alternatives the pattern expands to; a path matches when any of them does.
     alternatives: Vec<Vec<Token>>,
 }
@@ -42,8 +51,11 @@ enum Token {
     Literal(char),
     /// `?`
     AnyChar,
-    /// `*` or `**`
-    AnyRun,
+    /// `*` or `**`: any run of characters; one that does not cross stops at the separator.
+    AnyRun {
+        /// Whether the run may contain the separator.
+        crosses: bool,
+    },
     /// `[...]`: inclusive ranges (a single character is a range of one).
     Class {
         negated: bool,
@@ -52,8 +64,18 @@ enum Token {
 }
 
 impl Glob {
-    /// Compiles a pattern.
+    /// Compiles a pattern with no separator: `*` crosses `/` (Argo CD's directory source).
     pub fn new(pattern: &str) -> Result<Glob, GlobError> {
+        Self::compile(pattern, None)
+    }
+
+    /// Compiles a pattern in which `*`, `?` and classes do not match `separator` and `**` does (Helm's globs, with
+    /// `/`).
+    pub fn with_separator(pattern: &str, separator: char) -> Result<Glob, GlobError> {
+        Self::compile(pattern, Some(separator))
+    }
+
+    fn compile(pattern: &str, separator: Option<char>) -> Result<Glob, GlobError> {
         let fail = |reason: &str| GlobError {
             pattern: pattern.to_string(),
             reason: reason.to_string(),
@@ -62,11 +84,12 @@ impl Glob {
         let alternatives = expand_braces(&chars).map_err(fail)?;
         let alternatives = alternatives
             .iter()
-            .map(|alternative| tokenize(alternative))
+            .map(|alternative| tokenize(alternative, separator.is_none()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(fail)?;
         Ok(Glob {
             pattern: pattern.to_string(),
+            separator,
             alternatives,
         })
     }
@@ -81,7 +104,7 @@ impl Glob {
         let text: Vec<char> = path.chars().collect();
         self.alternatives
             .iter()
-            .any(|tokens| matches_tokens(tokens, &text))
+            .any(|tokens| matches_tokens(tokens, &text, self.separator))
     }
 }
 
@@ -155,8 +178,8 @@ fn find_unescaped(chars: &[char], from: usize, wanted: impl Fn(char) -> bool) ->
     None
 }
 
-/// Turns a brace-free pattern into tokens.
-fn tokenize(chars: &[char]) -> Result<Vec<Token>, &'static str> {
+/// Turns a brace-free pattern into tokens; with `star_crosses`, every `*` crosses the separator (there is none).
+fn tokenize(chars: &[char], star_crosses: bool) -> Result<Vec<Token>, &'static str> {
     let mut tokens = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -167,10 +190,15 @@ fn tokenize(chars: &[char]) -> Result<Vec<Token>, &'static str> {
                 i += 2;
             }
             '*' => {
-                if tokens.last() != Some(&Token::AnyRun) {
-                    tokens.push(Token::AnyRun);
+                let double = chars.get(i + 1) == Some(&'*');
+                let crosses = star_crosses || double;
+                // Adjacent runs are one run, crossing if either does.
+                if let Some(Token::AnyRun { crosses: previous }) = tokens.last_mut() {
+                    *previous |= crosses;
+                } else {
+                    tokens.push(Token::AnyRun { crosses });
                 }
-                i += 1;
+                i += if double { 2 } else { 1 };
             }
             '?' => {
                 tokens.push(Token::AnyChar);
@@ -233,35 +261,57 @@ fn class_char(chars: &[char], i: usize) -> Result<(char, usize), &'static str> {
     }
 }
 
-/// Matches tokens against the whole text: greedy with backtracking to the last `*`, linear in practice.
-fn matches_tokens(tokens: &[Token], text: &[char]) -> bool {
-    let (mut t, mut p) = (0usize, 0usize);
-    // Where to resume after the last `*`: the token after it and the text position it has consumed up to.
-    let mut resume: Option<(usize, usize)> = None;
-    while t < text.len() {
-        match tokens.get(p) {
-            Some(Token::AnyRun) => {
-                resume = Some((p + 1, t));
-                p += 1;
+/// Matches tokens against the whole text: the set of pattern positions reachable after each character, so the
+/// cost is bounded by pattern length × text length whatever the pattern.
+fn matches_tokens(tokens: &[Token], text: &[char], separator: Option<char>) -> bool {
+    let mut current = vec![false; tokens.len() + 1];
+    let mut next = vec![false; tokens.len() + 1];
+    current[0] = true;
+    skip_empty_runs(tokens, &mut current);
+    for &c in text {
+        next.fill(false);
+        let mut any = false;
+        for (p, token) in tokens.iter().enumerate() {
+            if !current[p] {
                 continue;
             }
-            Some(token) if token_matches(token, text[t]) => {
-                p += 1;
-                t += 1;
-                continue;
+            match token {
+                Token::AnyRun { crosses } => {
+                    if *crosses || Some(c) != separator {
+                        next[p] = true;
+                        any = true;
+                    }
+                }
+                token => {
+                    if Some(c) != separator && token_matches(token, c) || token_is_literal(token, c)
+                    {
+                        next[p + 1] = true;
+                        any = true;
+                    }
+                }
             }
-            _ => {}
         }
-        match resume {
-            Some((after_star, consumed)) => {
-                p = after_star;
-                t = consumed + 1;
-                resume = Some((after_star, consumed + 1));
-            }
-            None => return false,
+        if !any {
+            return false;
+        }
+        skip_empty_runs(tokens, &mut next);
+        std::mem::swap(&mut current, &mut next);
+    }
+    current[tokens.len()]
+}
+
+/// A run may match nothing: a position before a run also reaches the position after it.
+fn skip_empty_runs(tokens: &[Token], states: &mut [bool]) {
+    for (p, token) in tokens.iter().enumerate() {
+        if states[p] && matches!(token, Token::AnyRun { .. }) {
+            states[p + 1] = true;
         }
     }
-    tokens[p..].iter().all(|token| *token == Token::AnyRun)
+}
+
+/// Whether a literal token is this very character (a literal separator matches the separator).
+fn token_is_literal(token: &Token, c: char) -> bool {
+    matches!(token, Token::Literal(l) if *l == c)
 }
 
 /// Whether one non-`*` token matches one character.
@@ -269,11 +319,36 @@ fn token_matches(token: &Token, c: char) -> bool {
     match token {
         Token::Literal(l) => *l == c,
         Token::AnyChar => true,
-        Token::AnyRun => false,
+        Token::AnyRun { .. } => false,
         Token::Class { negated, ranges } => {
             ranges.iter().any(|(low, high)| (*low..=*high).contains(&c)) != *negated
         }
     }
+}
+
+/// Whether `text` matches `pattern` where `*` matches any run of characters (including none) and every other
+/// character matches itself: the keys of plugin kind tables and manifests (`*.example.com/*`). Linear, allocation
+/// free (one resumption point suffices when `*` is the only wildcard).
+pub fn star_matches(pattern: &str, text: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let (mut pi, mut ti) = (0, 0);
+    let mut backtrack: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == b'*' {
+            backtrack = Some((pi, ti));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if let Some((star, matched)) = backtrack {
+            pi = star + 1;
+            ti = matched + 1;
+            backtrack = Some((star, matched + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
 }
 
 #[cfg(test)]
@@ -334,6 +409,47 @@ mod tests {
         }
         let too_many = "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}";
         assert!(Glob::new(too_many).is_err());
+    }
+
+    fn helm(pattern: &str, path: &str) -> bool {
+        Glob::with_separator(pattern, '/')
+            .expect(pattern)
+            .matches(path)
+    }
+
+    #[test]
+    fn with_a_separator_star_stays_in_a_segment_and_double_star_crosses() {
+        assert!(helm("files/*.conf", "files/a.conf"));
+        assert!(!helm("files/*.conf", "files/sub/a.conf"));
+        assert!(helm("files/**.conf", "files/sub/a.conf"));
+        assert!(helm("files/**", "files/sub/a.conf"));
+        assert!(helm("*.{yaml,json}", "x.json"));
+        assert!(helm("[a-c]?.txt", "b1.txt"));
+        assert!(!helm("[!a-c]?.txt", "b1.txt"));
+        assert!(!helm("a?b", "a/b"));
+        assert!(!helm("a[!x]b", "a/b"));
+        assert!(helm("a/**/b", "a/x/y/b"));
+        assert!(helm("**/b", "x/y/b"));
+        assert!(!helm("*/b", "x/y/b"));
+    }
+
+    #[test]
+    fn no_pattern_makes_matching_exponential() {
+        // Backtracking matchers take exponential time on these; here they are pattern × text steps.
+        let pattern = "a*".repeat(30) + "b";
+        let text = "a".repeat(200);
+        assert!(!matches(&pattern, &text));
+        assert!(!helm(&("a**".repeat(30) + "b"), &text));
+    }
+
+    #[test]
+    fn star_keys_match_any_run_and_everything_else_literally() {
+        assert!(star_matches("*.example.com", "a.b.example.com"));
+        assert!(star_matches("*", ""));
+        assert!(!star_matches("a?c", "abc"));
+        assert!(star_matches("a?c", "a?c"));
+        assert!(star_matches("*a*b", "xaxxb"));
+        assert!(!star_matches("*a*b", "xaxxbx"));
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! Label selectors (`app=web,tier in (a,b),!legacy`) and field selectors (`metadata.name=x`).
+//! Label selectors (`app=web,tier in (a,b),!legacy`, and `metav1.LabelSelector` objects) and field selectors
+//! (`metadata.name=x`), as the API server reads them: what the simulator serves and what Kustomize's patch
+//! targets select with.
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// One requirement of a label selector.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,14 +24,19 @@ pub enum LabelRequirement {
 }
 
 impl LabelRequirement {
-    fn matches(&self, labels: &dyn Fn(&str) -> Option<String>) -> bool {
+    /// Whether the requirement holds for the labels `label` looks up.
+    pub fn holds<'v>(&self, label: &dyn Fn(&str) -> Option<&'v str>) -> bool {
         match self {
-            Self::Equals(key, value) => labels(key).as_deref() == Some(value),
-            Self::NotEquals(key, value) => labels(key).as_deref() != Some(value),
-            Self::In(key, values) => labels(key).is_some_and(|actual| values.contains(&actual)),
-            Self::NotIn(key, values) => !labels(key).is_some_and(|actual| values.contains(&actual)),
-            Self::Exists(key) => labels(key).is_some(),
-            Self::DoesNotExist(key) => labels(key).is_none(),
+            Self::Equals(key, value) => label(key) == Some(value.as_str()),
+            Self::NotEquals(key, value) => label(key) != Some(value.as_str()),
+            Self::In(key, values) => {
+                label(key).is_some_and(|actual| values.iter().any(|v| v == actual))
+            }
+            Self::NotIn(key, values) => {
+                !label(key).is_some_and(|actual| values.iter().any(|v| v == actual))
+            }
+            Self::Exists(key) => label(key).is_some(),
+            Self::DoesNotExist(key) => label(key).is_none(),
         }
     }
 }
@@ -49,6 +56,9 @@ pub enum SelectorError {
     /// A requirement had no key.
     #[error("unable to parse requirement: found '{0}', expected: identifier")]
     MissingKey(String),
+    /// A term between commas was empty (`a=b,,c`, a trailing comma), as the API server refuses.
+    #[error("unable to parse requirement: found ',' in '{0}', expected: identifier")]
+    EmptyTerm(String),
     /// A set-based requirement was not closed with `)`.
     #[error("unable to parse requirement: missing closing ')' in '{0}'")]
     UnclosedSet(String),
@@ -129,9 +139,19 @@ impl LabelSelector {
         self.requirements.is_empty() && !self.matches_nothing
     }
 
+    /// The requirements, in the order written.
+    pub fn requirements(&self) -> &[LabelRequirement] {
+        &self.requirements
+    }
+
     /// Whether a set of labels satisfies the selector.
     pub fn matches_map(&self, labels: &BTreeMap<String, String>) -> bool {
-        self.matches_with(&|key: &str| labels.get(key).cloned())
+        self.matches_with(&|key: &str| labels.get(key).map(String::as_str))
+    }
+
+    /// Whether a JSON map of strings (an object's `labels` or `annotations`) satisfies the selector.
+    pub fn matches_json(&self, labels: &Map<String, Value>) -> bool {
+        self.matches_with(&|key: &str| labels.get(key).and_then(Value::as_str))
     }
 
     /// Whether the `metadata.labels` of an object satisfy the selector.
@@ -141,7 +161,6 @@ impl LabelSelector {
             labels
                 .and_then(|labels| labels.get(key))
                 .and_then(Value::as_str)
-                .map(str::to_owned)
         })
     }
 
@@ -151,16 +170,17 @@ impl LabelSelector {
             labels
                 .iter()
                 .find(|(name, _)| name == key)
-                .map(|(_, value)| value.clone())
+                .map(|(_, value)| value.as_str())
         })
     }
 
-    fn matches_with(&self, labels: &dyn Fn(&str) -> Option<String>) -> bool {
+    /// Whether the labels `label` looks up satisfy the selector.
+    pub fn matches_with<'v>(&self, label: &dyn Fn(&str) -> Option<&'v str>) -> bool {
         !self.matches_nothing
             && self
                 .requirements
                 .iter()
-                .all(|requirement| requirement.matches(labels))
+                .all(|requirement| requirement.holds(label))
     }
 }
 
@@ -185,11 +205,17 @@ fn split_terms(text: &str) -> Result<Vec<String>, SelectorError> {
         return Err(SelectorError::UnclosedSet(text.to_owned()));
     }
     terms.push(current);
-    Ok(terms
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let terms: Vec<String> = terms
         .into_iter()
         .map(|term| term.trim().to_owned())
-        .filter(|term| !term.is_empty())
-        .collect())
+        .collect();
+    if terms.iter().any(String::is_empty) {
+        return Err(SelectorError::EmptyTerm(text.to_owned()));
+    }
+    Ok(terms)
 }
 
 fn parse_label_term(term: &str) -> Result<LabelRequirement, SelectorError> {
@@ -371,6 +397,12 @@ mod tests {
     fn unclosed_set_is_an_error() {
         assert!(LabelSelector::parse("tier in (a,b").is_err());
         assert!(LabelSelector::parse("=x").is_err());
+        assert_eq!(
+            LabelSelector::parse("a=b,,c"),
+            Err(SelectorError::EmptyTerm("a=b,,c".into()))
+        );
+        assert!(LabelSelector::parse("a=b,").is_err());
+        assert!(LabelSelector::parse("  ").unwrap().is_empty());
     }
 
     #[test]

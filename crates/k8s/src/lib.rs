@@ -1,0 +1,10 @@
+//! One implementation of each Kubernetes semantic Weft needs, shared by the simulator, the Kustomize renderer and
+//! the diff, so they cannot disagree: how each list of each built-in kind merges ([`schema`], generated from the
+//! Kubernetes OpenAPI document) and label and field selectors ([`selector`]).
+//!
+//! Pure functions over `serde_json` values; builds for `wasm32-unknown-unknown` (the renderers use it inside the
+//! sandbox). Must not depend on any other Weft crate.
+
+pub mod schema;
+mod schema_table;
+pub mod selector;
