@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates `crates/k8s/src/schema_table.rs`: how every list field of every built-in Kubernetes kind merges, read
+"""Generates `crates/k8s/src/schema/table.rs`: how every list field of every built-in Kubernetes kind merges, read
 from the Kubernetes OpenAPI (v2) document.
 
     python3 crates/k8s/gen/schema_table.py /tmp/k8s-1.34-swagger.json
@@ -39,7 +39,7 @@ import os
 import re
 import sys
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "schema_table.rs")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "schema", "table.rs")
 REF_PREFIX = "#/definitions/"
 META_PREFIX = "io.k8s.apimachinery.pkg.apis.meta.v1."
 
@@ -234,7 +234,7 @@ def main():
     w("//! " + KNOWN_SOURCES.get(digest, "a Kubernetes OpenAPI v2 document of an unrecorded version") + ".")
     w(f"//! {len(kinds)} kinds, {len(table)} definitions, {field_count} fields of which {gen.list_fields} lists.")
     w("")
-    w("use crate::schema::{Field, ListSchema, ListType, NO_DEF, PatchStrategy};")
+    w("use super::{Field, ListSchema, ListType, NO_DEF, PatchStrategy};")
     w("")
     w("/// An object field (or a map of objects when `map`) that leads to lists, or carries a patch strategy.")
     w("const fn o(name: &'static str, def: u16, map: bool, strategy: PatchStrategy) -> Field {")

@@ -6,5 +6,4 @@
 //! sandbox). Must not depend on any other Weft crate.
 
 pub mod schema;
-mod schema_table;
 pub mod selector;

@@ -3,11 +3,13 @@
 //! patch strategy (`x-kubernetes-patch-strategy`, `x-kubernetes-patch-merge-key`), plus the few non-list fields
 //! with a patch strategy.
 //!
-//! The data is a generated table (`schema_table.rs`, from `gen/schema_table.py`) of definitions, each with the
+//! The data is a generated table (`schema/table.rs`, from `gen/schema_table.py`) of definitions, each with the
 //! fields that lead to lists, and of kinds pointing at their root definition. A path is looked up by walking it
 //! from the kind's root: no allocation, a linear scan of a few fields per step.
 
-use crate::schema_table::{DEFS, KINDS};
+mod table;
+
+use table::{DEFS, KINDS};
 
 /// How a list is merged by server-side apply (`x-kubernetes-list-type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 //! kubernetes-client/python v34.1.0 (5b23a44aa06010ac6ffe423d7b0e090caf7882ff) `kubernetes/swagger.json.unprocessed`.
 //! 93 kinds, 348 definitions, 740 fields of which 373 lists.
 
-use crate::schema::{Field, ListSchema, ListType, NO_DEF, PatchStrategy};
+use super::{Field, ListSchema, ListType, NO_DEF, PatchStrategy};
 
 /// An object field (or a map of objects when `map`) that leads to lists, or carries a patch strategy.
 const fn o(name: &'static str, def: u16, map: bool, strategy: PatchStrategy) -> Field {
