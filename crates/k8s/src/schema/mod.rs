@@ -110,6 +110,24 @@ pub fn field_strategy(
     (field.strategy != PatchStrategy::Default).then_some(field.strategy)
 }
 
+/// The fields that identify an item of a list in a strategic merge patch: its list-map keys when they include
+/// its merge key (ports are told apart by protocol too), else the merge key alone; `None` when the list has no
+/// merge key (it merges as a set of scalars, or is replaced).
+pub fn strategic_keys(list: &ListSchema) -> Option<&'static [&'static str]> {
+    let key = list.patch_merge_key?;
+    if let Some(ListType::Map(keys)) = list.list_type
+        && keys.contains(&key)
+    {
+        return Some(keys);
+    }
+    // The merge key as a one-key list, borrowed from the table where a list declares it.
+    DEFS.iter()
+        .flat_map(|fields| fields.iter())
+        .filter_map(|field| field.list.as_ref())
+        .find_map(|list| list.patch_merge_key.as_ref().filter(|k| **k == key))
+        .map(std::slice::from_ref)
+}
+
 /// Whether the schema knows this group/version/kind.
 pub fn is_builtin(group: &str, version: &str, kind: &str) -> bool {
     root(group, version, kind).is_some()
@@ -174,6 +192,30 @@ fn list_of(target: Target) -> Option<ListSchema> {
     match target {
         Target::Map(_) => None,
         Target::Value(field) => field.list,
+    }
+}
+
+#[cfg(test)]
+mod strategic_keys_tests {
+    use super::*;
+
+    #[test]
+    fn strategic_keys_are_the_list_map_keys_that_include_the_merge_key_or_the_merge_key_alone() {
+        let ports = list_at(
+            "apps",
+            "v1",
+            "Deployment",
+            &["spec", "template", "spec", "containers", "ports"],
+        )
+        .unwrap();
+        assert_eq!(
+            strategic_keys(&ports),
+            Some(&["containerPort", "protocol"][..])
+        );
+        let host_ips = list_at("", "v1", "Pod", &["status", "hostIPs"]).unwrap();
+        assert_eq!(strategic_keys(&host_ips), Some(&["ip"][..]));
+        let finalizers = list_at("", "v1", "Pod", &["metadata", "finalizers"]).unwrap();
+        assert_eq!(strategic_keys(&finalizers), None);
     }
 }
 

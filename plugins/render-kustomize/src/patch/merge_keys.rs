@@ -2,6 +2,8 @@
 //! `patchMergeKey`s), merged as a set of scalars, or replaced whole. Kinds without a known schema (custom
 //! resources) have every list replaced: Kustomize does not infer merge keys such as `name` for them.
 
+use weft_k8s::schema::{self, PatchStrategy};
+
 use crate::resid::Gvk;
 
 /// The merge strategy of one list.
@@ -37,45 +39,42 @@ const KNOWN_GROUPS: &[&str] = &[
     "events.k8s.io",
 ];
 
-const CONTAINER_LISTS: &[&str] = &["containers", "initContainers", "ephemeralContainers"];
-
-/// The strategy for the list at `path` (field names from the object's root) in an object of `gvk`.
+/// The strategy for the list at `path` (field names from the object's root) in an object of `gvk`, from the
+/// Kubernetes schema's patch strategy and merge key (`weft_k8s::schema`): a `merge` list with a merge key is keyed
+/// (by its list-map keys when they include the merge key, so ports are told apart by protocol too), one without a
+/// key is a set of scalars, anything else is replaced.
 pub fn list_strategy(gvk: &Gvk, path: &[String]) -> ListStrategy {
-    let Some(field) = path.last().map(String::as_str) else {
+    if path.is_empty() || !KNOWN_GROUPS.contains(&gvk.group.as_str()) {
+        return ListStrategy::Replace;
+    }
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    let found = schema::list_at(&gvk.group, &gvk.version, &gvk.kind, &path)
+        .or_else(|| schema::list_at_any_version(&gvk.group, &gvk.kind, &path))
+        .or_else(|| {
+            successor_group(&gvk.group, &gvk.kind)
+                .and_then(|group| schema::list_at_any_version(group, &gvk.kind, &path))
+        });
+    let Some(list) = found else {
         return ListStrategy::Replace;
     };
-    if !KNOWN_GROUPS.contains(&gvk.group.as_str()) {
-        return ListStrategy::Replace;
-    }
-    if path.len() == 2 && path[0] == "metadata" {
-        return match field {
-            "finalizers" => ListStrategy::ScalarSet,
-            "ownerReferences" => ListStrategy::Keyed(&["uid"]),
-            _ => ListStrategy::Replace,
-        };
-    }
-    let parent = path.len().checked_sub(2).map(|i| path[i].as_str());
-    match field {
-        "containers"
-        | "initContainers"
-        | "ephemeralContainers"
-        | "volumes"
-        | "imagePullSecrets"
-        | "env"
-        | "resourceClaims"
-        | "webhooks" => ListStrategy::Keyed(&["name"]),
-        "volumeMounts" => ListStrategy::Keyed(&["mountPath"]),
-        "volumeDevices" => ListStrategy::Keyed(&["devicePath"]),
-        "hostAliases" => ListStrategy::Keyed(&["ip"]),
-        "topologySpreadConstraints" => ListStrategy::Keyed(&["topologyKey", "whenUnsatisfiable"]),
-        "conditions" => ListStrategy::Keyed(&["type"]),
-        "ports" if parent.is_some_and(|p| CONTAINER_LISTS.contains(&p)) => {
-            ListStrategy::Keyed(&["containerPort", "protocol"])
-        }
-        "ports" if gvk.kind == "Service" && path.len() == 2 => {
-            ListStrategy::Keyed(&["port", "protocol"])
+    match list.patch_strategy {
+        PatchStrategy::Merge | PatchStrategy::RetainKeys { merge: true } => {
+            match schema::strategic_keys(&list) {
+                Some(keys) => ListStrategy::Keyed(keys),
+                None => ListStrategy::ScalarSet,
+            }
         }
         _ => ListStrategy::Replace,
+    }
+}
+
+/// Where a kind of a retired group lives now (`extensions/v1beta1` Deployments are `apps`), so old manifests
+/// merge as their kind does today.
+fn successor_group(group: &str, kind: &str) -> Option<&'static str> {
+    match (group, kind) {
+        ("extensions", "Deployment" | "DaemonSet" | "ReplicaSet") => Some("apps"),
+        ("extensions", "Ingress" | "NetworkPolicy") => Some("networking.k8s.io"),
+        _ => None,
     }
 }
 
