@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::fieldset::PathElement;
-use crate::patch::list_keys::item_key;
+use weft_k8s::lists::item_key;
 
 /// One parsed path element.
 enum Step {

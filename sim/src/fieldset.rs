@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::patch::list_keys::{is_set_list, item_key, merge_keys};
+use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
 
 /// One step of a field path in `fieldsV1` spelling: `f:name`, `k:{"name":"app"}` or `v:"value"`.
 pub type PathElement = String;
@@ -88,6 +88,8 @@ impl FieldSet {
     /// The field set an object spells out: every leaf it sets, keyed list items and set-list values.
     pub fn of_object(object: &Value, scope: FieldScope) -> Self {
         let mut set = FieldSet::default();
+        let kind = ObjectKind::of(object);
+        let mut path = Vec::new();
         let Some(map) = object.as_object() else {
             return set;
         };
@@ -113,11 +115,13 @@ impl FieldSet {
                     .is_some_and(|fields| !fields.is_empty())
                 {
                     let node = set.children.entry(field_element(key)).or_default();
-                    collect_map(&metadata, node);
+                    path.push(key.clone());
+                    collect_map(&metadata, node, &kind, &mut path);
+                    path.pop();
                 }
                 continue;
             }
-            collect_field(key, value, &mut set);
+            collect_field(key, value, &mut set, &kind, &mut path);
         }
         set
     }
@@ -228,12 +232,12 @@ pub fn field_element(name: &str) -> PathElement {
     format!("f:{name}")
 }
 
-fn collect_map(value: &Value, node: &mut FieldSet) {
+fn collect_map(value: &Value, node: &mut FieldSet, kind: &ObjectKind<'_>, path: &mut Vec<String>) {
     match value.as_object() {
         Some(map) if !map.is_empty() => {
             for (key, child) in map {
                 if !child.is_null() {
-                    collect_field(key, child, node);
+                    collect_field(key, child, node, kind, path);
                 }
             }
         }
@@ -241,32 +245,45 @@ fn collect_map(value: &Value, node: &mut FieldSet) {
     }
 }
 
-fn collect_field(key: &str, value: &Value, parent: &mut FieldSet) {
+/// Adds a field (and what it holds) under `parent`; `path` is the field names from the object's root to the
+/// map holding `key`, and lists are keyed as server-side apply merges them ([`lists::for_apply`]).
+fn collect_field(
+    key: &str,
+    value: &Value,
+    parent: &mut FieldSet,
+    kind: &ObjectKind<'_>,
+    path: &mut Vec<String>,
+) {
     let node = parent.children.entry(field_element(key)).or_default();
+    path.push(key.to_owned());
     match value {
-        Value::Object(map) if !map.is_empty() => collect_map(value, node),
+        Value::Object(map) if !map.is_empty() => collect_map(value, node, kind, path),
         Value::Array(items) if !items.is_empty() => {
-            if let Some(keys) = merge_keys(key, items) {
-                for item in items {
-                    let identity = Value::Object(item_key(item, keys));
-                    let item_node = node.children.entry(format!("k:{identity}")).or_default();
-                    item_node.member = true;
-                    collect_map(item, item_node);
+            let at: Vec<&str> = path.iter().map(String::as_str).collect();
+            match lists::for_apply(kind, &at, items) {
+                ListMerge::Keyed(keys) => {
+                    for item in items {
+                        let identity = Value::Object(item_key(item, keys));
+                        let item_node = node.children.entry(format!("k:{identity}")).or_default();
+                        item_node.member = true;
+                        collect_map(item, item_node, kind, path);
+                    }
                 }
-            } else if is_set_list(key)
-                && items
-                    .iter()
-                    .all(|item| !item.is_object() && !item.is_array())
-            {
-                for item in items {
-                    node.children.entry(format!("v:{item}")).or_default().member = true;
+                ListMerge::Set
+                    if items
+                        .iter()
+                        .all(|item| !item.is_object() && !item.is_array()) =>
+                {
+                    for item in items {
+                        node.children.entry(format!("v:{item}")).or_default().member = true;
+                    }
                 }
-            } else {
-                node.member = true;
+                _ => node.member = true,
             }
         }
         _ => node.member = true,
     }
+    path.pop();
 }
 
 #[cfg(test)]

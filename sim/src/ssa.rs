@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use crate::field_path::{display_path, remove_at, value_at};
 use crate::fieldset::{FieldPath, FieldSet};
 use crate::managed_fields::{ManagedEntry, Operation, Writer, read_entries, write_entries};
-use crate::patch::list_keys::{is_set_list, item_key, merge_keys};
 use crate::time::now_rfc3339_micros;
+use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
 
 /// A field the applier wants to change that another manager owns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +77,7 @@ pub fn server_side_apply(
     let mut entries = live.map(read_entries).unwrap_or_default();
     let applied_set = FieldSet::of_object(applied, writer.scope);
     let mut merged = live.cloned().unwrap_or_else(|| Value::Object(Map::new()));
-    merge_applied(&mut merged, applied, None);
+    merge_applied(&mut merged, applied);
     let unchanged = Value::Object(Map::new());
     let before = live.unwrap_or(&unchanged);
 
@@ -184,8 +184,14 @@ fn strip_managed(object: &Value) -> Value {
 }
 
 /// Merges an applied configuration into an object: maps merge, keyed lists merge by key, set lists take
-/// the union, everything else is replaced. `null` in the configuration is ignored.
-pub fn merge_applied(target: &mut Value, applied: &Value, field: Option<&str>) {
+/// the union, everything else is replaced (as the object's kind says, [`weft_k8s::lists::for_apply`]). `null` in
+/// the configuration is ignored.
+pub fn merge_applied(target: &mut Value, applied: &Value) {
+    let kind = ObjectKind::of(applied);
+    merge_at(target, applied, &kind, &mut Vec::new());
+}
+
+fn merge_at(target: &mut Value, applied: &Value, kind: &ObjectKind<'_>, path: &mut Vec<String>) {
     match applied {
         Value::Object(applied_map) => {
             if !target.is_object() {
@@ -199,23 +205,31 @@ pub fn merge_applied(target: &mut Value, applied: &Value, field: Option<&str>) {
                     continue;
                 }
                 let slot = target_map.entry(key.clone()).or_insert(Value::Null);
-                merge_applied(slot, value, Some(key));
+                path.push(key.clone());
+                merge_at(slot, value, kind, path);
+                path.pop();
             }
         }
         Value::Array(applied_items) => {
-            let field = field.unwrap_or_default();
             let existing = match target {
                 Value::Array(items) => std::mem::take(items),
                 _ => Vec::new(),
             };
-            *target = Value::Array(merge_list(field, existing, applied_items));
+            *target = Value::Array(merge_list(existing, applied_items, kind, path));
         }
         scalar => *target = scalar.clone(),
     }
 }
 
-fn merge_list(field: &str, mut existing: Vec<Value>, applied: &[Value]) -> Vec<Value> {
-    if is_set_list(field) {
+fn merge_list(
+    mut existing: Vec<Value>,
+    applied: &[Value],
+    kind: &ObjectKind<'_>,
+    path: &mut Vec<String>,
+) -> Vec<Value> {
+    let at: Vec<&str> = path.iter().map(String::as_str).collect();
+    let merge = lists::for_apply(kind, &at, applied);
+    if merge == ListMerge::Set {
         for item in applied {
             if !existing.contains(item) {
                 existing.push(item.clone());
@@ -223,7 +237,7 @@ fn merge_list(field: &str, mut existing: Vec<Value>, applied: &[Value]) -> Vec<V
         }
         return existing;
     }
-    let Some(keys) = merge_keys(field, applied) else {
+    let ListMerge::Keyed(keys) = merge else {
         return applied.to_vec();
     };
     if !existing.iter().all(Value::is_object) {
@@ -235,7 +249,7 @@ fn merge_list(field: &str, mut existing: Vec<Value>, applied: &[Value]) -> Vec<V
             .iter()
             .position(|current| item_key(current, keys) == identity)
         {
-            Some(index) => merge_applied(&mut existing[index], item, None),
+            Some(index) => merge_at(&mut existing[index], item, kind, path),
             None => existing.push(item.clone()),
         }
     }
@@ -343,7 +357,6 @@ mod tests {
         merge_applied(
             &mut target,
             &json!({"spec": {"containers": [{"name": "a", "image": "a:2"}, {"name": "b", "image": "b:1"}]}}),
-            None,
         );
         assert_eq!(
             target,

@@ -1,9 +1,11 @@
 //! One implementation of each Kubernetes semantic Weft needs, shared by the simulator, the Kustomize renderer and
 //! the diff, so they cannot disagree: how each list of each built-in kind merges ([`schema`], generated from the
-//! Kubernetes OpenAPI document) and label and field selectors ([`selector`]).
+//! Kubernetes OpenAPI document), how one list of one object merges for apply and for strategic merge patch
+//! ([`lists`]), and label and field selectors ([`selector`]).
 //!
 //! Pure functions over `serde_json` values; builds for `wasm32-unknown-unknown` (the renderers use it inside the
 //! sandbox). Must not depend on any other Weft crate.
 
+pub mod lists;
 pub mod schema;
 pub mod selector;

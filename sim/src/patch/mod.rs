@@ -1,7 +1,6 @@
 //! The patch formats the API accepts: JSON merge patch, JSON patch and strategic merge patch.
 
 pub mod json_patch;
-pub mod list_keys;
 pub mod merge;
 pub mod strategic;
 

@@ -2,8 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
+
 use super::PatchError;
-use super::list_keys::{is_set_list, item_key, merge_keys};
 
 const DIRECTIVE: &str = "$patch";
 const RETAIN_KEYS: &str = "$retainKeys";
@@ -18,10 +19,37 @@ pub fn apply_strategic_patch(target: &mut Value, patch: &Value) -> Result<(), Pa
     if !target.is_object() {
         *target = Value::Object(Map::new());
     }
-    merge_map(target, patch_map)
+    // Lists merge as the object's kind says: its apiVersion and kind, from the object or else the patch.
+    let head = |value: &Value, field: &str| value.get(field).cloned();
+    let kind_of = serde_json::json!({
+        "apiVersion": head(target, "apiVersion").or_else(|| head(patch, "apiVersion")),
+        "kind": head(target, "kind").or_else(|| head(patch, "kind")),
+    });
+    let mut at = ListContext {
+        kind: ObjectKind::of(&kind_of),
+        path: Vec::new(),
+    };
+    merge_map(target, patch_map, &mut at)
 }
 
-fn merge_map(target: &mut Value, patch: &Map<String, Value>) -> Result<(), PatchError> {
+/// Which object a patch walks and where in it: how its lists merge.
+struct ListContext<'k> {
+    kind: ObjectKind<'k>,
+    path: Vec<String>,
+}
+
+impl ListContext<'_> {
+    fn merge_of(&self, items: &[Value]) -> ListMerge {
+        let path: Vec<&str> = self.path.iter().map(String::as_str).collect();
+        lists::for_strategic_patch(&self.kind, &path, items)
+    }
+}
+
+fn merge_map(
+    target: &mut Value,
+    patch: &Map<String, Value>,
+    at: &mut ListContext<'_>,
+) -> Result<(), PatchError> {
     match patch.get(DIRECTIVE).and_then(Value::as_str) {
         Some("replace") => {
             *target = Value::Object(strip_directives(patch));
@@ -62,15 +90,20 @@ fn merge_map(target: &mut Value, patch: &Map<String, Value>) -> Result<(), Patch
         match value {
             Value::Object(child_patch) => {
                 let slot = target_map.entry(key.clone()).or_insert(Value::Null);
-                merge_map(slot, child_patch)?;
+                at.path.push(key.clone());
+                let merged = merge_map(slot, child_patch, at);
+                at.path.pop();
+                merged?;
                 if slot.is_null() {
                     target_map.remove(key);
                 }
             }
             Value::Array(patch_items) => {
                 let existing = target_map.remove(key);
-                let merged = merge_list(key, existing, patch_items)?;
-                target_map.insert(key.clone(), merged);
+                at.path.push(key.clone());
+                let merged = merge_list(existing, patch_items, at);
+                at.path.pop();
+                target_map.insert(key.clone(), merged?);
             }
             scalar => {
                 target_map.insert(key.clone(), scalar.clone());
@@ -85,9 +118,9 @@ fn merge_map(target: &mut Value, patch: &Map<String, Value>) -> Result<(), Patch
 }
 
 fn merge_list(
-    field: &str,
     existing: Option<Value>,
     patch_items: &[Value],
+    at: &mut ListContext<'_>,
 ) -> Result<Value, PatchError> {
     let replace_whole = patch_items
         .iter()
@@ -105,7 +138,11 @@ fn merge_list(
             ));
         }
     };
-    if is_set_list(field) {
+    let mut merge = at.merge_of(&kept_patch_items);
+    if merge == ListMerge::Atomic {
+        merge = at.merge_of(&existing_items);
+    }
+    if merge == ListMerge::Set {
         let mut merged = existing_items;
         for item in kept_patch_items {
             if !merged.contains(&item) {
@@ -114,9 +151,7 @@ fn merge_list(
         }
         return Ok(Value::Array(merged));
     }
-    let Some(keys) =
-        merge_keys(field, &kept_patch_items).or_else(|| merge_keys(field, &existing_items))
-    else {
+    let ListMerge::Keyed(keys) = merge else {
         return Ok(Value::Array(kept_patch_items));
     };
     let mut merged = existing_items;
@@ -134,7 +169,7 @@ fn merge_list(
                 merged.remove(index);
             }
             (None, true) => {}
-            (Some(index), false) => merge_map(&mut merged[index], patch_map)?,
+            (Some(index), false) => merge_map(&mut merged[index], patch_map, at)?,
             (None, false) => merged.push(clean_item(patch_item)),
         }
     }
