@@ -3,8 +3,9 @@
 //! the live object (exact, defaults appear on both sides); [`diff_subset`] compares only what the desired object
 //! states, for when no dry-run is available.
 //!
-//! Paths in [`FieldChange`] are JSON pointers. In a list whose items are matched by key (items with a `name`, or
-//! ports keyed by `containerPort` / `port` and `protocol`), the index is the item's index in the desired (or
+//! Paths in [`FieldChange`] are JSON pointers. In a list whose items are matched by key (the keys server-side apply
+//! merges the list by, [`weft_k8s::lists::for_apply`]: containers by `name`, ports by `containerPort` or `port`
+//! and `protocol`, ...), the index is the item's index in the desired (or
 //! predicted) list; live items that no desired item matches are numbered after the desired items, in live order,
 //! as the unified diff shows them.
 
@@ -14,8 +15,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use similar::TextDiff;
 
-use crate::normalize::{IgnoreRule, is_secret, normalize_for_diff, redact_secret_values};
 use weft_core::resource::ResourceRef;
+use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
+
+use crate::normalize::{IgnoreRule, is_secret, normalize_for_diff, redact_secret_values};
 
 /// Lines of context around each change in the unified diff.
 const CONTEXT_LINES: usize = 3;
@@ -76,7 +79,14 @@ pub fn diff_predicted(
 ) -> ObjectDiff {
     let (live, predicted) = prepare(reference, live, predicted, rules);
     let mut changes = Vec::new();
-    compare_whole(&mut Vec::new(), Some(&live), Some(&predicted), &mut changes);
+    let kind = ObjectKind::of(&predicted);
+    compare_whole(
+        &kind,
+        &mut Vec::new(),
+        Some(&live),
+        Some(&predicted),
+        &mut changes,
+    );
     let unified = if changes.is_empty() {
         String::new()
     } else {
@@ -92,10 +102,11 @@ pub fn diff_predicted(
 
 /// Compares only what `desired` states with `live`, both normalized with the `rules` that select `reference`;
 /// Secret values are redacted. Every field desired states must equal live (maps key by key, keys desired does not
-/// state are ignored). Lists of maps keyed by `name` (or ports by `containerPort`/`port` and `protocol`) match items
-/// by key: a desired item live lacks is drift, and so is a live item desired lacks. Other lists compare item by
-/// item, and a length difference is drift. Scalars compare exactly. The unified diff shows live restricted to what
-/// desired states (plus unmatched live items of keyed lists) against desired.
+/// state are ignored). Lists server-side apply merges by key (containers by `name`, ports by `containerPort` or
+/// `port` and `protocol`, ...) match items by key: a desired item live lacks is drift, and so is a live item
+/// desired lacks. Other lists compare item by item, and a length difference is drift. Scalars compare exactly.
+/// The unified diff shows live restricted to what desired states (plus unmatched live items of keyed lists)
+/// against desired.
 pub fn diff_subset(
     reference: &ResourceRef,
     desired: &Value,
@@ -104,7 +115,8 @@ pub fn diff_subset(
 ) -> ObjectDiff {
     let (live, desired) = prepare(reference, live, desired, rules);
     let mut changes = Vec::new();
-    let restricted = compare_subset(&mut Vec::new(), &desired, Some(&live), &mut changes);
+    let kind = ObjectKind::of(&desired);
+    let restricted = compare_subset(&kind, &mut Vec::new(), &desired, Some(&live), &mut changes);
     let unified = if changes.is_empty() {
         String::new()
     } else {
@@ -236,44 +248,26 @@ fn sorted(mut changes: Vec<Change>) -> Vec<FieldChange> {
         .collect()
 }
 
-/// How the items of a list are matched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ListKey {
-    /// By the string `name`.
-    Name,
-    /// By a port number field and `protocol` (TCP when unset).
-    Port(&'static str),
-}
-
-/// The key of a list's items, when every desired item is a map that has one.
-fn list_key(desired: &[Value]) -> Option<ListKey> {
+/// How the items of the list at `path` of an object of `kind` are matched: by the keys server-side apply merges
+/// it by ([`weft_k8s::lists::for_apply`], the same rules the simulator applies with), when the list has them.
+fn list_keys(
+    kind: &ObjectKind<'_>,
+    path: &[Segment],
+    desired: &[Value],
+) -> Option<&'static [&'static str]> {
     if desired.is_empty() {
         return None;
     }
-    [
-        ListKey::Name,
-        ListKey::Port("containerPort"),
-        ListKey::Port("port"),
-    ]
-    .into_iter()
-    .find(|key| desired.iter().all(|item| item_key(item, *key).is_some()))
-}
-
-/// An item's key under `key`, if it has one.
-fn item_key(item: &Value, key: ListKey) -> Option<(Value, String)> {
-    match key {
-        ListKey::Name => item
-            .get("name")
-            .filter(|name| name.is_string())
-            .map(|name| (name.clone(), String::new())),
-        ListKey::Port(field) => {
-            let port = item.get(field).filter(|port| port.is_number())?;
-            let protocol = item
-                .get("protocol")
-                .and_then(Value::as_str)
-                .unwrap_or("TCP");
-            Some((port.clone(), protocol.to_string()))
-        }
+    let fields: Vec<&str> = path
+        .iter()
+        .filter_map(|segment| match segment {
+            Segment::Key(key) => Some(key.as_str()),
+            Segment::Index(_) => None,
+        })
+        .collect();
+    match lists::for_apply(kind, &fields, desired) {
+        ListMerge::Keyed(keys) => Some(keys),
+        ListMerge::Set | ListMerge::Atomic => None,
     }
 }
 
@@ -288,14 +282,19 @@ struct Matching {
 /// Pairs desired items with live items by key, each live item used once (so repeated keys pair in order). `None`
 /// when the list is not keyed or the matched live items are in another order than desired: order is part of the
 /// object (containers, env), so such lists are compared item by item.
-fn match_by_key(desired: &[Value], live: &[Value]) -> Option<Matching> {
-    let key = list_key(desired)?;
-    let live_keys: Vec<Option<(Value, String)>> =
-        live.iter().map(|item| item_key(item, key)).collect();
+fn match_by_key(
+    kind: &ObjectKind<'_>,
+    path: &[Segment],
+    desired: &[Value],
+    live: &[Value],
+) -> Option<Matching> {
+    let keys = list_keys(kind, path, desired)?;
+    let key_of = |item: &Value| item.is_object().then(|| item_key(item, keys));
+    let live_keys: Vec<Option<Map<String, Value>>> = live.iter().map(key_of).collect();
     let mut used = vec![false; live.len()];
     let mut pairs = Vec::with_capacity(desired.len());
     for item in desired {
-        let wanted = item_key(item, key);
+        let wanted = key_of(item);
         let found = (0..live.len()).find(|&j| !used[j] && live_keys[j] == wanted);
         if let Some(j) = found {
             used[j] = true;
@@ -311,6 +310,7 @@ fn match_by_key(desired: &[Value], live: &[Value]) -> Option<Matching> {
 
 /// The full comparison (predicted mode): every difference, either side.
 fn compare_whole(
+    kind: &ObjectKind<'_>,
     path: &mut Vec<Segment>,
     live: Option<&Value>,
     desired: Option<&Value>,
@@ -323,15 +323,15 @@ fn compare_whole(
             keys.dedup();
             for key in keys {
                 path.push(Segment::Key(key.clone()));
-                compare_whole(path, live.get(key), desired.get(key), out);
+                compare_whole(kind, path, live.get(key), desired.get(key), out);
                 path.pop();
             }
         }
         (Some(Value::Array(live)), Some(Value::Array(desired))) => {
-            if let Some(matching) = match_by_key(desired, live) {
+            if let Some(matching) = match_by_key(kind, path, desired, live) {
                 for (i, (item, pair)) in desired.iter().zip(&matching.pairs).enumerate() {
                     path.push(Segment::Index(i));
-                    compare_whole(path, pair.map(|j| &live[j]), Some(item), out);
+                    compare_whole(kind, path, pair.map(|j| &live[j]), Some(item), out);
                     path.pop();
                 }
                 for (k, &j) in matching.unmatched_live.iter().enumerate() {
@@ -342,7 +342,7 @@ fn compare_whole(
             } else {
                 for i in 0..live.len().max(desired.len()) {
                     path.push(Segment::Index(i));
-                    compare_whole(path, live.get(i), desired.get(i), out);
+                    compare_whole(kind, path, live.get(i), desired.get(i), out);
                     path.pop();
                 }
             }
@@ -355,6 +355,7 @@ fn compare_whole(
 /// The subset comparison: records where live differs from what `desired` states and returns live restricted to
 /// what desired states (`None` when live lacks the field).
 fn compare_subset(
+    kind: &ObjectKind<'_>,
     path: &mut Vec<Segment>,
     desired: &Value,
     live: Option<&Value>,
@@ -369,16 +370,16 @@ fn compare_subset(
             let mut restricted = Map::new();
             for (key, wanted) in desired.iter().filter(|(_, v)| !v.is_null()) {
                 path.push(Segment::Key(key.clone()));
-                if let Some(value) = compare_subset(path, wanted, live.get(key), out) {
+                if let Some(value) = compare_subset(kind, path, wanted, live.get(key), out) {
                     restricted.insert(key.clone(), value);
                 }
                 path.pop();
             }
             Some(Value::Object(restricted))
         }
-        (Value::Array(desired), Value::Array(live)) => {
-            Some(Value::Array(compare_subset_list(path, desired, live, out)))
-        }
+        (Value::Array(desired), Value::Array(live)) => Some(Value::Array(compare_subset_list(
+            kind, path, desired, live, out,
+        ))),
         (desired, live) => {
             if desired != live {
                 record(path, Some(live), Some(desired), out);
@@ -389,16 +390,23 @@ fn compare_subset(
 }
 
 fn compare_subset_list(
+    kind: &ObjectKind<'_>,
     path: &mut Vec<Segment>,
     desired: &[Value],
     live: &[Value],
     out: &mut Vec<Change>,
 ) -> Vec<Value> {
     let mut restricted = Vec::new();
-    if let Some(matching) = match_by_key(desired, live) {
+    if let Some(matching) = match_by_key(kind, path, desired, live) {
         for (i, (item, pair)) in desired.iter().zip(&matching.pairs).enumerate() {
             path.push(Segment::Index(i));
-            restricted.extend(compare_subset(path, item, pair.map(|j| &live[j]), out));
+            restricted.extend(compare_subset(
+                kind,
+                path,
+                item,
+                pair.map(|j| &live[j]),
+                out,
+            ));
             path.pop();
         }
         for (k, &j) in matching.unmatched_live.iter().enumerate() {
@@ -410,7 +418,7 @@ fn compare_subset_list(
     } else {
         for (i, item) in desired.iter().enumerate() {
             path.push(Segment::Index(i));
-            restricted.extend(compare_subset(path, item, live.get(i), out));
+            restricted.extend(compare_subset(kind, path, item, live.get(i), out));
             path.pop();
         }
         for (i, item) in live.iter().enumerate().skip(desired.len()) {
