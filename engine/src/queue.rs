@@ -370,11 +370,15 @@ impl Worker {
             if let Ok(depth) = this.store.pending_count().await {
                 metrics().queue_depth.set(depth as i64);
             }
-            let limit = this.limit.current(&this.store).await;
-            let free = limit.saturating_sub(running.len());
-            if free > 0 {
-                match this.store.claim(&this.replica, free, this.lease).await {
-                    Ok(claimed) => {
+            // One claim at a time, the limit read again before each: an operation queued after the limit was
+            // changed is claimed only after a read that sees the change, so a lowered limit holds at once.
+            loop {
+                let limit = this.limit.current(&this.store).await;
+                if running.len() >= limit {
+                    break;
+                }
+                match this.store.claim(&this.replica, 1, this.lease).await {
+                    Ok(claimed) if !claimed.is_empty() => {
                         for claim in claimed {
                             let worker = this.clone();
                             let set = running_set.clone();
@@ -388,7 +392,11 @@ impl Worker {
                             });
                         }
                     }
-                    Err(error) => tracing::warn!("claiming operations failed: {error}"),
+                    Ok(_) => break,
+                    Err(error) => {
+                        tracing::warn!("claiming operations failed: {error}");
+                        break;
+                    }
                 }
             }
             tokio::select! {
