@@ -76,11 +76,19 @@ pub fn for_strategic_patch(kind: &ObjectKind<'_>, path: &[&str], items: &[Value]
     let Some(list) = schema::list_at(kind.group, kind.version, kind.kind, path) else {
         return ListMerge::Atomic;
     };
+    match strategic_merge(&list) {
+        ListMerge::Keyed(_) if !items.iter().all(Value::is_object) => ListMerge::Atomic,
+        merge => merge,
+    }
+}
+
+/// How a strategic merge patch merges a list the schema describes: a `merge` list with a merge key is keyed
+/// ([`schema::strategic_keys`]), one without a key is a set of scalars, anything else is replaced.
+pub fn strategic_merge(list: &schema::ListSchema) -> ListMerge {
     match list.patch_strategy {
         PatchStrategy::Merge | PatchStrategy::RetainKeys { merge: true } => {
-            match schema::strategic_keys(&list) {
-                Some(keys) if items.iter().all(Value::is_object) => ListMerge::Keyed(keys),
-                Some(_) => ListMerge::Atomic,
+            match schema::strategic_keys(list) {
+                Some(keys) => ListMerge::Keyed(keys),
                 None => ListMerge::Set,
             }
         }

@@ -2,7 +2,8 @@
 //! `patchMergeKey`s), merged as a set of scalars, or replaced whole. Kinds without a known schema (custom
 //! resources) have every list replaced: Kustomize does not infer merge keys such as `name` for them.
 
-use weft_k8s::schema::{self, PatchStrategy};
+use weft_k8s::lists::{self, ListMerge};
+use weft_k8s::schema;
 
 use crate::resid::Gvk;
 
@@ -57,14 +58,10 @@ pub fn list_strategy(gvk: &Gvk, path: &[String]) -> ListStrategy {
     let Some(list) = found else {
         return ListStrategy::Replace;
     };
-    match list.patch_strategy {
-        PatchStrategy::Merge | PatchStrategy::RetainKeys { merge: true } => {
-            match schema::strategic_keys(&list) {
-                Some(keys) => ListStrategy::Keyed(keys),
-                None => ListStrategy::ScalarSet,
-            }
-        }
-        _ => ListStrategy::Replace,
+    match lists::strategic_merge(&list) {
+        ListMerge::Keyed(keys) => ListStrategy::Keyed(keys),
+        ListMerge::Set => ListStrategy::ScalarSet,
+        ListMerge::Atomic => ListStrategy::Replace,
     }
 }
 
