@@ -142,7 +142,7 @@ impl PatchContext<'_, '_> {
                 .spend(1 + operations.len() as u64, "applying JSON patches")?;
             let resource = &mut resources.resources[index];
             resource.store_previous_id();
-            json6902::apply(&mut resource.object, &operations).map_err(|e| {
+            operations.apply(&mut resource.object).map_err(|e| {
                 RenderError::in_file(
                     format!("applying JSON patch to {}: {e}", resource.current_id()),
                     origin,

@@ -8,9 +8,7 @@ use super::AppState;
 use super::response::json_value;
 use crate::api_error::ApiError;
 use crate::apiserver::{PatchKind, WriteOptions};
-use crate::patch::json_patch::apply_json_patch;
-use crate::patch::merge::apply_merge_patch;
-use crate::patch::strategic::apply_strategic_patch;
+use crate::patch::{apply_json_patch, apply_merge_patch, apply_strategic_patch};
 use crate::resource::ResourceType;
 
 fn selector_text(object: &Value) -> String {

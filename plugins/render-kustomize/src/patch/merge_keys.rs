@@ -1,4 +1,4 @@
-//! How a strategic merge patch treats each list: merged element by element on merge keys (Kubernetes'
+//! How a strategic merge patch treats each list in Kustomize: merged element by element on merge keys (Kubernetes'
 //! `patchMergeKey`s), merged as a set of scalars, or replaced whole. Kinds without a known schema (custom
 //! resources) have every list replaced: Kustomize does not infer merge keys such as `name` for them.
 
@@ -6,17 +6,6 @@ use weft_k8s::lists::{self, ListMerge};
 use weft_k8s::schema;
 
 use crate::resid::Gvk;
-
-/// The merge strategy of one list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ListStrategy {
-    /// Elements are matched on these keys (the first is required, the others compared when given).
-    Keyed(&'static [&'static str]),
-    /// A set of scalars: the patch's new values are appended.
-    ScalarSet,
-    /// The patch's list replaces the list.
-    Replace,
-}
 
 /// API groups whose schemas Kustomize knows.
 const KNOWN_GROUPS: &[&str] = &[
@@ -44,25 +33,17 @@ const KNOWN_GROUPS: &[&str] = &[
 /// Kubernetes schema's patch strategy and merge key (`weft_k8s::schema`): a `merge` list with a merge key is keyed
 /// (by its list-map keys when they include the merge key, so ports are told apart by protocol too), one without a
 /// key is a set of scalars, anything else is replaced.
-pub fn list_strategy(gvk: &Gvk, path: &[String]) -> ListStrategy {
+pub fn list_strategy(gvk: &Gvk, path: &[&str]) -> ListMerge {
     if path.is_empty() || !KNOWN_GROUPS.contains(&gvk.group.as_str()) {
-        return ListStrategy::Replace;
+        return ListMerge::Atomic;
     }
-    let path: Vec<&str> = path.iter().map(String::as_str).collect();
-    let found = schema::list_at(&gvk.group, &gvk.version, &gvk.kind, &path)
-        .or_else(|| schema::list_at_any_version(&gvk.group, &gvk.kind, &path))
+    let found = schema::list_at(&gvk.group, &gvk.version, &gvk.kind, path)
+        .or_else(|| schema::list_at_any_version(&gvk.group, &gvk.kind, path))
         .or_else(|| {
             successor_group(&gvk.group, &gvk.kind)
-                .and_then(|group| schema::list_at_any_version(group, &gvk.kind, &path))
+                .and_then(|group| schema::list_at_any_version(group, &gvk.kind, path))
         });
-    let Some(list) = found else {
-        return ListStrategy::Replace;
-    };
-    match lists::strategic_merge(&list) {
-        ListMerge::Keyed(keys) => ListStrategy::Keyed(keys),
-        ListMerge::Set => ListStrategy::ScalarSet,
-        ListMerge::Atomic => ListStrategy::Replace,
-    }
+    found.map_or(ListMerge::Atomic, |list| lists::strategic_merge(&list))
 }
 
 /// Where a kind of a retired group lives now (`extensions/v1beta1` Deployments are `apps`), so old manifests
@@ -79,8 +60,8 @@ fn successor_group(group: &str, kind: &str) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    fn path(p: &str) -> Vec<String> {
-        p.split('/').map(str::to_string).collect()
+    fn path(p: &str) -> Vec<&str> {
+        p.split('/').collect()
     }
 
     #[test]
@@ -88,37 +69,37 @@ mod tests {
         let deploy = Gvk::from_api_version("apps/v1", "Deployment");
         assert_eq!(
             list_strategy(&deploy, &path("spec/template/spec/containers")),
-            ListStrategy::Keyed(&["name"])
+            ListMerge::Keyed(&["name"])
         );
         assert_eq!(
             list_strategy(&deploy, &path("spec/template/spec/containers/ports")),
-            ListStrategy::Keyed(&["containerPort", "protocol"])
+            ListMerge::Keyed(&["containerPort", "protocol"])
         );
         assert_eq!(
             list_strategy(&deploy, &path("spec/template/spec/containers/args")),
-            ListStrategy::Replace
+            ListMerge::Atomic
         );
         assert_eq!(
             list_strategy(&deploy, &path("spec/template/spec/containers/volumeMounts")),
-            ListStrategy::Keyed(&["mountPath"])
+            ListMerge::Keyed(&["mountPath"])
         );
         let service = Gvk::from_api_version("v1", "Service");
         assert_eq!(
             list_strategy(&service, &path("spec/ports")),
-            ListStrategy::Keyed(&["port", "protocol"])
+            ListMerge::Keyed(&["port", "protocol"])
         );
         let custom = Gvk::from_api_version("example.com/v1", "Widget");
         assert_eq!(
             list_strategy(&custom, &path("spec/items")),
-            ListStrategy::Replace
+            ListMerge::Atomic
         );
         assert_eq!(
             list_strategy(&custom, &path("metadata/finalizers")),
-            ListStrategy::Replace
+            ListMerge::Atomic
         );
         assert_eq!(
             list_strategy(&service, &path("metadata/finalizers")),
-            ListStrategy::ScalarSet
+            ListMerge::Set
         );
     }
 }

@@ -1,13 +1,12 @@
-//! Strategic merge patches, with the semantics of Kustomize's merge: maps merge field by field (null deletes),
-//! lists follow [`list_strategy`], and `$patch: delete` / `$patch: replace` directives apply to maps and list
-//! elements.
+//! Strategic merge patches with the semantics of Kustomize's merge ([`Flavour::KUSTOMIZE`] of
+//! [`weft_k8s::patch::strategic`]): maps merge field by field (null deletes), lists follow [`list_strategy`], and
+//! `$patch: delete` / `$patch: replace` directives apply to maps and list elements.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+use weft_k8s::patch::{Flavour, apply_strategic_patch};
 
-use super::merge_keys::{ListStrategy, list_strategy};
+use super::merge_keys::list_strategy;
 use crate::resid::Gvk;
-
-const DIRECTIVE: &str = "$patch";
 
 /// The outcome of patching an object.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,173 +19,12 @@ pub enum Patched {
 
 /// Applies `patch` to `object` (of kind `gvk`).
 pub fn apply(object: &Value, patch: &Value, gvk: &Gvk) -> Result<Patched, String> {
-    let mut path = Vec::new();
-    match merge(Some(object.clone()), patch, gvk, &mut path)? {
-        Some(value) => Ok(Patched::Object(value)),
-        None => Ok(Patched::Deleted),
+    let lists = |path: &[&str], _: &[Value], _: &[Value]| list_strategy(gvk, path);
+    match apply_strategic_patch(Some(object.clone()), patch, &lists, Flavour::KUSTOMIZE) {
+        Ok(Some(value)) => Ok(Patched::Object(value)),
+        Ok(None) => Ok(Patched::Deleted),
+        Err(error) => Err(error.to_string()),
     }
-}
-
-fn directive(map: &Map<String, Value>) -> Option<&str> {
-    map.get(DIRECTIVE).and_then(Value::as_str)
-}
-
-/// A patch value as new content: directives and nulls removed.
-fn clean(value: &Value) -> Option<Value> {
-    match value {
-        Value::Null => None,
-        Value::Object(map) => {
-            if directive(map) == Some("delete") {
-                return None;
-            }
-            let cleaned = map
-                .iter()
-                .filter(|(k, _)| !k.starts_with('$'))
-                .filter_map(|(k, v)| clean(v).map(|v| (k.clone(), v)))
-                .collect();
-            Some(Value::Object(cleaned))
-        }
-        Value::Array(items) => Some(Value::Array(
-            items
-                .iter()
-                .filter(|item| !is_directive_only(item))
-                .filter_map(clean)
-                .collect(),
-        )),
-        other => Some(other.clone()),
-    }
-}
-
-/// An element such as `- $patch: replace` that carries only a directive.
-fn is_directive_only(value: &Value) -> bool {
-    value
-        .as_object()
-        .is_some_and(|m| m.len() == 1 && m.contains_key(DIRECTIVE))
-}
-
-fn merge(
-    dest: Option<Value>,
-    patch: &Value,
-    gvk: &Gvk,
-    path: &mut Vec<String>,
-) -> Result<Option<Value>, String> {
-    match patch {
-        Value::Null => Ok(None),
-        Value::Object(patch_map) => merge_map(dest, patch_map, gvk, path),
-        Value::Array(patch_items) => merge_list(dest, patch_items, gvk, path),
-        scalar => Ok(Some(scalar.clone())),
-    }
-}
-
-fn merge_map(
-    dest: Option<Value>,
-    patch: &Map<String, Value>,
-    gvk: &Gvk,
-    path: &mut Vec<String>,
-) -> Result<Option<Value>, String> {
-    match directive(patch) {
-        Some("delete") => return Ok(None),
-        Some("replace") => return Ok(clean(&Value::Object(patch.clone()))),
-        Some("merge") | None => {}
-        Some(other) => return Err(format!("unknown patch directive '$patch: {other}'")),
-    }
-    let mut result = match dest {
-        Some(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    for (key, patch_value) in patch {
-        if key.starts_with('$') {
-            continue;
-        }
-        path.push(key.clone());
-        let merged = merge(result.remove(key), patch_value, gvk, path)?;
-        path.pop();
-        if let Some(value) = merged {
-            result.insert(key.clone(), value);
-        }
-    }
-    Ok(Some(Value::Object(result)))
-}
-
-fn merge_list(
-    dest: Option<Value>,
-    patch: &[Value],
-    gvk: &Gvk,
-    path: &mut Vec<String>,
-) -> Result<Option<Value>, String> {
-    let replace_directive = patch.iter().any(|item| {
-        item.as_object()
-            .is_some_and(|m| is_directive_only(item) && directive(m) == Some("replace"))
-    });
-    let dest_items = match dest {
-        Some(Value::Array(items)) if !replace_directive => items,
-        _ => Vec::new(),
-    };
-    let merged = match list_strategy(gvk, path) {
-        ListStrategy::Keyed(keys) => merge_keyed(dest_items, patch, keys, gvk, path)?,
-        ListStrategy::ScalarSet => {
-            let mut items: Vec<Value> = Vec::new();
-            for value in patch.iter().filter_map(clean).chain(dest_items) {
-                if !items.contains(&value) {
-                    items.push(value);
-                }
-            }
-            items
-        }
-        ListStrategy::Replace => {
-            return Ok(clean(&Value::Array(patch.to_vec())));
-        }
-    };
-    Ok(Some(Value::Array(merged)))
-}
-
-/// Whether `element` is the one `patch_element` addresses: equal values for every key the patch element has
-/// (the first key being required).
-fn same_element(element: &Value, patch_element: &Value, keys: &[&str]) -> bool {
-    let Some(first) = keys.first() else {
-        return false;
-    };
-    if patch_element.get(first).is_none() {
-        return false;
-    }
-    keys.iter().all(|key| match patch_element.get(key) {
-        None => true,
-        Some(wanted) => element.get(key).is_some_and(|v| scalar_eq(v, wanted)),
-    })
-}
-
-/// Scalars compared as their text (Kustomize compares YAML scalar values), so `80` matches `"80"`.
-fn scalar_eq(a: &Value, b: &Value) -> bool {
-    let text = |v: &Value| match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    text(a) == text(b)
-}
-
-/// Merges keyed lists as Kustomize does: the patch's elements first, in the patch's order (each merged with
-/// the element it addresses, or new), then the elements the patch did not address, in their order.
-fn merge_keyed(
-    items: Vec<Value>,
-    patch: &[Value],
-    keys: &'static [&'static str],
-    gvk: &Gvk,
-    path: &mut Vec<String>,
-) -> Result<Vec<Value>, String> {
-    let mut remaining: Vec<Option<Value>> = items.into_iter().map(Some).collect();
-    let mut merged = Vec::new();
-    for patch_element in patch.iter().filter(|e| !is_directive_only(e)) {
-        let found = remaining.iter().position(|item| {
-            item.as_ref()
-                .is_some_and(|item| same_element(item, patch_element, keys))
-        });
-        let current = found.and_then(|index| remaining[index].take());
-        if let Some(value) = merge(current, patch_element, gvk, path)? {
-            merged.push(value);
-        }
-    }
-    merged.extend(remaining.into_iter().flatten());
-    Ok(merged)
 }
 
 #[cfg(test)]

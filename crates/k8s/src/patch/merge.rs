@@ -2,25 +2,9 @@
 
 use serde_json::Value;
 
-/// Applies a JSON merge patch to a document in place.
+/// Applies a JSON merge patch to a document in place (the `json-patch` crate's RFC 7386 merge).
 pub fn apply_merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(patch_map) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = Value::Object(serde_json::Map::new());
-    }
-    let Value::Object(target_map) = target else {
-        return;
-    };
-    for (key, value) in patch_map {
-        if value.is_null() {
-            target_map.remove(key);
-        } else {
-            apply_merge_patch(target_map.entry(key.clone()).or_insert(Value::Null), value);
-        }
-    }
+    json_patch::merge(target, patch);
 }
 
 #[cfg(test)]
@@ -29,7 +13,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn rfc_7386_examples() {
+    fn rfc_7386_examples_merge_maps_delete_nulls_and_replace_lists() {
         let mut document = json!({"a": "b", "c": {"d": "e", "f": "g"}, "list": [1, 2]});
         apply_merge_patch(
             &mut document,

@@ -1,0 +1,478 @@
+//! Strategic merge patch: a merge patch whose lists merge as each list's schema says (by key, as a set, or whole)
+//! and that honours the `$patch` directives. One walker serves both users, which differ only in what a
+//! [`Flavour`] names: kube-apiserver keeps the existing elements' order and matches an element by its whole
+//! identity; Kustomize (kyaml) puts the patch's elements first and matches on the keys a patch element gives.
+
+use serde_json::{Map, Value};
+
+use super::PatchError;
+use crate::lists::{ListMerge, item_key};
+
+const DIRECTIVE: &str = "$patch";
+const RETAIN_KEYS: &str = "$retainKeys";
+const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
+
+/// Where the elements of a merged list end up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElementOrder {
+    /// The existing elements in their order, then the new ones (kube-apiserver).
+    ExistingFirst,
+    /// The patch's elements in the patch's order, then the existing elements it did not address (Kustomize).
+    PatchFirst,
+}
+
+/// How a patch element finds the element of a keyed list it addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyMatch {
+    /// Equal identities ([`item_key`]): every key, with `protocol` defaulting to `TCP` (kube-apiserver).
+    Identity,
+    /// The first key is required; each other key the patch element gives must match, compared as text so `80`
+    /// matches `"80"` (Kustomize).
+    GivenKeysAsText,
+}
+
+/// What differs between the users of strategic merge patch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flavour {
+    /// Where merged list elements go.
+    pub order: ElementOrder,
+    /// How keyed list elements are matched.
+    pub key_match: KeyMatch,
+    /// Whether `$retainKeys` and `$deleteFromPrimitiveList/…` are honoured (kube-apiserver) or ignored.
+    pub list_directives: bool,
+}
+
+impl Flavour {
+    /// kube-apiserver's `PATCH` with `application/strategic-merge-patch+json`.
+    pub const API_SERVER: Flavour = Flavour {
+        order: ElementOrder::ExistingFirst,
+        key_match: KeyMatch::Identity,
+        list_directives: true,
+    };
+    /// Kustomize's `patches` / `patchesStrategicMerge`.
+    pub const KUSTOMIZE: Flavour = Flavour {
+        order: ElementOrder::PatchFirst,
+        key_match: KeyMatch::GivenKeysAsText,
+        list_directives: false,
+    };
+}
+
+/// How the list at a path merges; the caller knows the object's kind (see [`crate::lists`]).
+pub trait ListMerges {
+    /// How the list at `path` (field names from the object's root) merges, given the patch's elements (directive
+    /// elements removed) and the existing ones.
+    fn list_merge(&self, path: &[&str], patch_items: &[Value], existing: &[Value]) -> ListMerge;
+}
+
+impl<F: Fn(&[&str], &[Value], &[Value]) -> ListMerge> ListMerges for F {
+    fn list_merge(&self, path: &[&str], patch_items: &[Value], existing: &[Value]) -> ListMerge {
+        self(path, patch_items, existing)
+    }
+}
+
+/// Applies a strategic merge patch (an object) to `target` (`None` when there is none yet). `Ok(None)` when the
+/// patch deletes the whole object (`$patch: delete` at the top).
+pub fn apply_strategic_patch(
+    target: Option<Value>,
+    patch: &Value,
+    lists: &dyn ListMerges,
+    flavour: Flavour,
+) -> Result<Option<Value>, PatchError> {
+    let patch = patch.as_object().ok_or_else(|| {
+        PatchError::Malformed("a strategic merge patch must be an object".to_owned())
+    })?;
+    let mut walker = Walker {
+        lists,
+        flavour,
+        path: Vec::new(),
+    };
+    walker.merge_map(target, patch)
+}
+
+/// One walk over a patch: the list rules, the flavour and where the walk is.
+struct Walker<'l> {
+    lists: &'l dyn ListMerges,
+    flavour: Flavour,
+    path: Vec<String>,
+}
+
+impl Walker<'_> {
+    fn merge(&mut self, dest: Option<Value>, patch: &Value) -> Result<Option<Value>, PatchError> {
+        match patch {
+            Value::Null => Ok(None),
+            Value::Object(map) => self.merge_map(dest, map),
+            Value::Array(items) => self.merge_list(dest, items).map(Some),
+            scalar => Ok(Some(scalar.clone())),
+        }
+    }
+
+    fn merge_map(
+        &mut self,
+        dest: Option<Value>,
+        patch: &Map<String, Value>,
+    ) -> Result<Option<Value>, PatchError> {
+        match directive(patch) {
+            Some("delete") => return Ok(None),
+            Some("replace") => return Ok(clean(&Value::Object(patch.clone()))),
+            Some("merge") | None => {}
+            Some(other) => {
+                return Err(PatchError::Malformed(format!(
+                    "unknown patch type \"{other}\""
+                )));
+            }
+        }
+        let mut result = match dest {
+            Some(Value::Object(map)) => map,
+            _ => Map::new(),
+        };
+        for (key, value) in patch {
+            if let Some(field) = key.strip_prefix(DELETE_FROM_PRIMITIVE_LIST) {
+                if self.flavour.list_directives
+                    && let (Some(Value::Array(items)), Value::Array(removed)) =
+                        (result.get_mut(field), value)
+                {
+                    items.retain(|item| !removed.contains(item));
+                }
+                continue;
+            }
+            if key.starts_with('$') {
+                continue;
+            }
+            let existing = result.get_mut(key).map(std::mem::take);
+            self.path.push(key.clone());
+            let merged = self.merge(existing, value);
+            self.path.pop();
+            match merged? {
+                Some(value) => {
+                    result.insert(key.clone(), value);
+                }
+                None => {
+                    result.remove(key);
+                }
+            }
+        }
+        if self.flavour.list_directives
+            && let Some(Value::Array(retained)) = patch.get(RETAIN_KEYS)
+        {
+            let retained: Vec<&str> = retained.iter().filter_map(Value::as_str).collect();
+            result.retain(|key, _| retained.contains(&key.as_str()));
+        }
+        Ok(Some(Value::Object(result)))
+    }
+
+    fn merge_list(&mut self, dest: Option<Value>, patch: &[Value]) -> Result<Value, PatchError> {
+        // An element `$patch: replace` replaces the whole list with the patch's other elements.
+        let replace_whole = patch.iter().any(|item| {
+            item.as_object()
+                .is_some_and(|map| directive(map) == Some("replace"))
+        });
+        let patch_items: Vec<Value> = patch
+            .iter()
+            .filter(|item| {
+                item.as_object()
+                    .is_none_or(|map| directive(map) != Some("replace"))
+            })
+            .cloned()
+            .collect();
+        let existing = match dest {
+            Some(Value::Array(items)) if !replace_whole => items,
+            _ => Vec::new(),
+        };
+        let path: Vec<&str> = self.path.iter().map(String::as_str).collect();
+        let merged = match self.lists.list_merge(&path, &patch_items, &existing) {
+            ListMerge::Atomic => clean_items(&patch_items),
+            ListMerge::Set => {
+                let new = clean_items(&patch_items);
+                let ordered = match self.flavour.order {
+                    ElementOrder::ExistingFirst => existing.into_iter().chain(new),
+                    ElementOrder::PatchFirst => new.into_iter().chain(existing),
+                };
+                let mut set: Vec<Value> = Vec::new();
+                for value in ordered {
+                    if !set.contains(&value) {
+                        set.push(value);
+                    }
+                }
+                set
+            }
+            ListMerge::Keyed(keys) => self.merge_keyed(existing, &patch_items, keys)?,
+        };
+        Ok(Value::Array(merged))
+    }
+
+    fn merge_keyed(
+        &mut self,
+        existing: Vec<Value>,
+        patch: &[Value],
+        keys: &[&str],
+    ) -> Result<Vec<Value>, PatchError> {
+        let mut slots: Vec<Option<Value>> = existing.into_iter().map(Some).collect();
+        let mut added = Vec::new();
+        for patch_item in patch.iter().filter(|item| !is_directive_only(item)) {
+            let found = slots.iter().position(|slot| {
+                slot.as_ref()
+                    .is_some_and(|item| self.addresses(patch_item, item, keys))
+            });
+            let current = found.and_then(|index| slots[index].take());
+            let merged = self.merge(current, patch_item)?;
+            match (found, self.flavour.order) {
+                // kube-apiserver merges an element where it is and appends new ones.
+                (Some(index), ElementOrder::ExistingFirst) => slots[index] = merged,
+                (None, ElementOrder::ExistingFirst) => added.extend(merged),
+                // Kustomize lists the patch's elements first, in the patch's order.
+                (_, ElementOrder::PatchFirst) => added.extend(merged),
+            }
+        }
+        let kept = slots.into_iter().flatten();
+        Ok(match self.flavour.order {
+            ElementOrder::ExistingFirst => kept.chain(added).collect(),
+            ElementOrder::PatchFirst => added.into_iter().chain(kept).collect(),
+        })
+    }
+
+    /// Whether `patch_item` addresses the existing `item` of a list keyed on `keys`.
+    fn addresses(&self, patch_item: &Value, item: &Value, keys: &[&str]) -> bool {
+        if !patch_item.is_object() || !item.is_object() {
+            return false;
+        }
+        match self.flavour.key_match {
+            KeyMatch::Identity => item_key(patch_item, keys) == item_key(item, keys),
+            KeyMatch::GivenKeysAsText => {
+                let Some(first) = keys.first() else {
+                    return false;
+                };
+                patch_item.get(first).is_some()
+                    && keys.iter().all(|key| match patch_item.get(key) {
+                        None => true,
+                        Some(wanted) => item.get(key).is_some_and(|v| text(v) == text(wanted)),
+                    })
+            }
+        }
+    }
+}
+
+fn directive(map: &Map<String, Value>) -> Option<&str> {
+    map.get(DIRECTIVE).and_then(Value::as_str)
+}
+
+/// An element such as `- $patch: replace` that carries only a directive.
+fn is_directive_only(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|map| map.len() == 1 && map.contains_key(DIRECTIVE))
+}
+
+/// A scalar as text, as YAML compares scalars.
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A patch value as new content: directives, nulls and deleted elements removed.
+fn clean(value: &Value) -> Option<Value> {
+    match value {
+        Value::Null => None,
+        Value::Object(map) => {
+            if directive(map) == Some("delete") {
+                return None;
+            }
+            Some(Value::Object(
+                map.iter()
+                    .filter(|(key, _)| !key.starts_with('$'))
+                    .filter_map(|(key, value)| clean(value).map(|value| (key.clone(), value)))
+                    .collect(),
+            ))
+        }
+        Value::Array(items) => Some(Value::Array(clean_items(items))),
+        other => Some(other.clone()),
+    }
+}
+
+fn clean_items(items: &[Value]) -> Vec<Value> {
+    items
+        .iter()
+        .filter(|item| !is_directive_only(item))
+        .filter_map(clean)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lists::{ObjectKind, for_strategic_patch};
+    use serde_json::json;
+
+    fn deployment() -> Value {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"template": {"spec": {"containers": [
+            {"name": "app", "image": "app:1", "env": [{"name": "A", "value": "1"}],
+             "ports": [{"containerPort": 80, "protocol": "TCP"}]},
+            {"name": "sidecar", "image": "side:1"}
+        ]}}}})
+    }
+
+    fn patched(target: Value, patch: Value, flavour: Flavour) -> Option<Value> {
+        let kind_of = target.clone();
+        let kind = ObjectKind::of(&kind_of);
+        let lists =
+            |path: &[&str], items: &[Value], _: &[Value]| for_strategic_patch(&kind, path, items);
+        apply_strategic_patch(Some(target), &patch, &lists, flavour).expect("applies")
+    }
+
+    #[test]
+    fn the_api_server_merges_containers_by_name_where_they_are() {
+        let out = patched(
+            deployment(),
+            json!({"spec": {"template": {"spec": {"containers": [
+                {"name": "new", "image": "new:1"},
+                {"name": "app", "image": "app:2", "env": [{"name": "B", "value": "2"}],
+                 "ports": [{"containerPort": 8080}]}
+            ]}}}}),
+            Flavour::API_SERVER,
+        )
+        .expect("kept");
+        let containers = &out["spec"]["template"]["spec"]["containers"];
+        let names: Vec<&str> = containers
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert_eq!(names, ["app", "sidecar", "new"]);
+        assert_eq!(containers[0]["image"], "app:2");
+        assert_eq!(
+            containers[0]["env"],
+            json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"}])
+        );
+        assert_eq!(containers[0]["ports"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn kustomize_puts_the_patch_elements_first() {
+        let out = patched(
+            deployment(),
+            json!({"spec": {"template": {"spec": {"containers": [
+                {"name": "new", "image": "new:1"},
+                {"name": "app", "image": "app:2"}
+            ]}}}}),
+            Flavour::KUSTOMIZE,
+        )
+        .expect("kept");
+        let names: Vec<&str> = out["spec"]["template"]["spec"]["containers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert_eq!(names, ["new", "app", "sidecar"]);
+    }
+
+    #[test]
+    fn delete_and_replace_directives_apply_to_elements_maps_and_lists() {
+        let out = patched(
+            deployment(),
+            json!({"spec": {"template": {"spec": {
+                "$setElementOrder/containers": [{"name": "app"}],
+                "containers": [{"name": "sidecar", "$patch": "delete"},
+                               {"name": "app", "env": [{"$patch": "replace"}, {"name": "Z", "value": "9"}]}]
+            }}}}),
+            Flavour::API_SERVER,
+        )
+        .expect("kept");
+        let containers = out["spec"]["template"]["spec"]["containers"]
+            .as_array()
+            .unwrap();
+        assert_eq!(containers.len(), 1);
+        assert_eq!(containers[0]["env"], json!([{"name": "Z", "value": "9"}]));
+        let mut document = json!({"spec": {"selector": {"a": "1", "b": "2"}, "args": ["x", "y"]}});
+        document = patched(
+            document,
+            json!({"spec": {"selector": {"$patch": "replace", "c": "3"}, "args": ["z"]}}),
+            Flavour::API_SERVER,
+        )
+        .expect("kept");
+        assert_eq!(
+            document,
+            json!({"spec": {"selector": {"c": "3"}, "args": ["z"]}})
+        );
+        assert_eq!(
+            patched(
+                deployment(),
+                json!({"$patch": "delete"}),
+                Flavour::KUSTOMIZE
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn finalizers_merge_as_a_set_and_primitive_deletes_apply_for_the_api_server_only() {
+        let document = json!({"metadata": {"finalizers": ["a", "b"]}});
+        let merged = patched(
+            document,
+            json!({"metadata": {"finalizers": ["b", "c"]}}),
+            Flavour::API_SERVER,
+        )
+        .expect("kept");
+        assert_eq!(merged["metadata"]["finalizers"], json!(["a", "b", "c"]));
+        let patch = json!({"metadata": {"$deleteFromPrimitiveList/finalizers": ["a"]}});
+        let deleted = patched(merged.clone(), patch.clone(), Flavour::API_SERVER).expect("kept");
+        assert_eq!(deleted["metadata"]["finalizers"], json!(["b", "c"]));
+        let ignored = patched(merged.clone(), patch, Flavour::KUSTOMIZE).expect("kept");
+        assert_eq!(ignored, merged);
+    }
+
+    #[test]
+    fn null_deletes_and_retain_keys_prunes() {
+        let out = patched(
+            json!({"spec": {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}, "x": 1}}),
+            json!({"spec": {"x": null, "strategy": {"$retainKeys": ["type"], "type": "Recreate"}}}),
+            Flavour::API_SERVER,
+        );
+        assert_eq!(
+            out,
+            Some(json!({"spec": {"strategy": {"type": "Recreate"}}}))
+        );
+    }
+
+    #[test]
+    fn kustomize_matches_on_the_keys_a_patch_element_gives_as_text() {
+        let lists =
+            |_: &[&str], _: &[Value], _: &[Value]| ListMerge::Keyed(&["containerPort", "protocol"]);
+        let out = apply_strategic_patch(
+            Some(json!({"ports": [{"containerPort": 80, "protocol": "UDP"}]})),
+            &json!({"ports": [{"containerPort": "80", "name": "dns"}]}),
+            &lists,
+            Flavour::KUSTOMIZE,
+        )
+        .expect("applies");
+        assert_eq!(
+            out,
+            Some(json!({"ports": [{"containerPort": "80", "protocol": "UDP", "name": "dns"}]}))
+        );
+        let strict = apply_strategic_patch(
+            Some(json!({"ports": [{"containerPort": 80, "protocol": "UDP"}]})),
+            &json!({"ports": [{"containerPort": 80, "name": "http"}]}),
+            &lists,
+            Flavour::API_SERVER,
+        )
+        .expect("applies");
+        assert_eq!(
+            strict.expect("kept")["ports"].as_array().map(Vec::len),
+            Some(2),
+            "an element without a protocol is TCP, not the UDP one"
+        );
+    }
+
+    #[test]
+    fn unknown_directives_and_non_object_patches_are_refused() {
+        let lists = |_: &[&str], _: &[Value], _: &[Value]| ListMerge::Atomic;
+        for patch in [json!({"$patch": "explode"}), json!([1])] {
+            assert!(matches!(
+                apply_strategic_patch(None, &patch, &lists, Flavour::API_SERVER),
+                Err(PatchError::Malformed(_))
+            ));
+        }
+    }
+}
