@@ -52,7 +52,7 @@ impl Object {
 
     /// Parses YAML text (the first document).
     pub fn from_yaml(text: &str) -> Result<Self, PluginError> {
-        let value: Value = serde_yaml::from_str(text)
+        let value: Value = serde_norway::from_str(text)
             .map_err(|e| PluginError::invalid_input(format!("object is not valid YAML: {e}")))?;
         Object::new(value)
     }

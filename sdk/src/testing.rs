@@ -51,9 +51,9 @@ impl Related for Fixture {
 }
 
 /// Every non-empty document of a YAML stream (`---`-separated), in order.
-pub fn yaml_documents(text: &str) -> Result<Vec<Value>, serde_yaml::Error> {
+pub fn yaml_documents(text: &str) -> Result<Vec<Value>, serde_norway::Error> {
     let mut documents = Vec::new();
-    for document in serde_yaml::Deserializer::from_str(text) {
+    for document in serde_norway::Deserializer::from_str(text) {
         let value = Value::deserialize(document)?;
         if !value.is_null() {
             documents.push(value);
@@ -116,7 +116,7 @@ pub fn read_health_suite(path: &Path) -> Result<Vec<HealthTestCase>, SuiteError>
         reason,
     };
     let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
-    let suite: SuiteFile = serde_yaml::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let suite: SuiteFile = serde_norway::from_str(&text).map_err(|e| fail(e.to_string()))?;
     let base = path.parent().unwrap_or(Path::new("."));
     suite
         .tests

@@ -56,7 +56,7 @@ mod tests {
     fn kubeconfig_names_the_server() {
         let addr: SocketAddr = "127.0.0.1:4321".parse().expect("addr");
         let yaml = kubeconfig_yaml(addr);
-        let parsed: serde_yaml::Value = serde_yaml::from_str(&yaml).expect("yaml");
+        let parsed: serde_norway::Value = serde_norway::from_str(&yaml).expect("yaml");
         assert_eq!(
             parsed["clusters"][0]["cluster"]["server"].as_str(),
             Some("http://127.0.0.1:4321")

@@ -270,8 +270,8 @@ pub fn parse_argocd_cm(text: &str, origin: &str) -> Result<Vec<LuaScript>, Scrip
         let text = merged
             .as_str()
             .ok_or_else(|| fail(format!("data.{CM_MERGED_KEY:?} must be a YAML string")))?;
-        let table: serde_yaml::Value =
-            serde_yaml::from_str(text).map_err(|e| ScriptError::ConfigMap {
+        let table: serde_norway::Value =
+            serde_norway::from_str(text).map_err(|e| ScriptError::ConfigMap {
                 origin: merged_origin.clone(),
                 message: e.to_string(),
             })?;
@@ -282,7 +282,7 @@ pub fn parse_argocd_cm(text: &str, origin: &str) -> Result<Vec<LuaScript>, Scrip
                 };
                 let Some(script) = customization
                     .get("health.lua")
-                    .and_then(serde_yaml::Value::as_str)
+                    .and_then(serde_norway::Value::as_str)
                 else {
                     continue;
                 };

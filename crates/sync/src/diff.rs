@@ -182,7 +182,7 @@ fn render_unified(
 fn to_yaml(value: &Value) -> String {
     let mut sorted = value.clone();
     sorted.sort_all_objects();
-    serde_yaml::to_string(&sorted)
+    serde_norway::to_string(&sorted)
         .unwrap_or_else(|error| format!("# not representable as YAML: {error}\n"))
 }
 

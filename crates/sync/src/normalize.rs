@@ -595,13 +595,13 @@ mod tests {
 
     #[test]
     fn rules_deserialize_strictly() {
-        let rule: IgnoreRule = serde_yaml::from_str(
+        let rule: IgnoreRule = serde_norway::from_str(
             "group: apps\nkind: Deployment\nname: web-*\njson_pointers: [/spec/replicas]\n",
         )
         .unwrap();
         assert_eq!(rule.name.as_deref(), Some("web-*"));
         assert_eq!(rule.json_pointers, vec!["/spec/replicas".to_string()]);
-        let unknown = serde_yaml::from_str::<IgnoreRule>("kind: X\njsonPointers: [/a]\n");
+        let unknown = serde_norway::from_str::<IgnoreRule>("kind: X\njsonPointers: [/a]\n");
         assert!(unknown.is_err());
     }
 

@@ -189,7 +189,7 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let case: Case =
-        serde_yaml::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
+        serde_norway::from_str(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
             .map_err(|e| format!("{name}: bad case file: {e}"))?;
     let request = RenderRequest {
         app: name.clone(),

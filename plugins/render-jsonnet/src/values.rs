@@ -10,7 +10,7 @@ pub const VALUES_VAR: &str = "values";
 pub fn merge_values(documents: &[String]) -> Result<Option<Value>, String> {
     let mut merged: Option<Value> = None;
     for (i, text) in documents.iter().enumerate() {
-        let document: Value = serde_yaml::from_str(text)
+        let document: Value = serde_norway::from_str(text)
             .map_err(|e| format!("value document {}: invalid YAML: {e}", i + 1))?;
         let document = match document {
             Value::Null => Value::Object(Map::new()),

@@ -71,7 +71,7 @@ fn parse_chunk(
 ) -> Result<Value, RenderError> {
     let parsed = match schema {
         Some(schema) => parse_value(chunk, schema),
-        None => Value::deserialize(serde_yaml::Deserializer::from_str(chunk)),
+        None => Value::deserialize(serde_norway::Deserializer::from_str(chunk)),
     };
     parsed.map_err(|error| {
         let line = error
@@ -107,13 +107,13 @@ pub enum Schema {
 }
 
 /// Parses one YAML document, resolving its plain scalars by `schema`.
-pub fn parse_value(text: &str, schema: Schema) -> Result<Value, serde_yaml::Error> {
+pub fn parse_value(text: &str, schema: Schema) -> Result<Value, serde_norway::Error> {
     Resolve {
         input: text,
         schema: Some(schema),
         place: Place::Object,
     }
-    .deserialize(serde_yaml::Deserializer::from_str(text))
+    .deserialize(serde_norway::Deserializer::from_str(text))
 }
 
 /// Where in a document a value is: an object's top-level annotations keep the YAML 1.2 reading, as Kustomize
@@ -130,13 +130,13 @@ enum Place {
     Other,
 }
 
-/// Builds a value as `serde_json::Value` does, but re-resolves plain scalars by the schema. serde_yaml hands
+/// Builds a value as `serde_json::Value` does, but re-resolves plain scalars by the schema. serde_norway hands
 /// scalars it leaves as strings over borrowed from the input, quoted ones without their quotes: the byte before
 /// a borrowed string tells a plain scalar (resolved) from a quoted one (always a string).
 #[derive(Debug, Clone, Copy)]
 struct Resolve<'de> {
     input: &'de str,
-    /// `None`: YAML 1.2, as serde_yaml reads it.
+    /// `None`: YAML 1.2, as serde_norway reads it.
     schema: Option<Schema>,
     place: Place,
 }

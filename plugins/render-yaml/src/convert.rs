@@ -2,7 +2,7 @@
 //! (`<<`) applied, tags dropped, scalar keys written as strings.
 
 use serde_json::{Map, Number, Value};
-use serde_yaml::Value as Yaml;
+use serde_norway::Value as Yaml;
 
 /// Converts a YAML value to JSON; `Err` says what has no JSON form.
 pub fn yaml_to_json(mut value: Yaml) -> Result<Value, String> {
@@ -32,7 +32,7 @@ fn convert(value: Yaml) -> Result<Value, String> {
     })
 }
 
-fn number(n: &serde_yaml::Number) -> Result<Value, String> {
+fn number(n: &serde_norway::Number) -> Result<Value, String> {
     if let Some(i) = n.as_i64() {
         return Ok(Value::from(i));
     }
@@ -65,7 +65,7 @@ mod tests {
     use serde_json::json;
 
     fn convert_text(text: &str) -> Result<Value, String> {
-        yaml_to_json(serde_yaml::from_str(text).unwrap())
+        yaml_to_json(serde_norway::from_str(text).unwrap())
     }
 
     #[test]

@@ -29,9 +29,9 @@ pub fn decode_yaml(text: &str) -> Result<Vec<Document>, DecodeError> {
     let mut documents = Vec::new();
     for document in split_documents(text) {
         let line_offset = document.text_line - 1;
-        let parsed = serde_yaml::Deserializer::from_str(document.text)
+        let parsed = serde_norway::Deserializer::from_str(document.text)
             .next()
-            .map(serde_yaml::Value::deserialize)
+            .map(serde_norway::Value::deserialize)
             .transpose()
             .map_err(|e| DecodeError {
                 message: format!(
@@ -44,12 +44,13 @@ pub fn decode_yaml(text: &str) -> Result<Vec<Document>, DecodeError> {
                     .and_then(|l| u32::try_from(l.line()).ok())
                     .map(|l| l + line_offset),
             })?;
-        let value = yaml_to_json(parsed.unwrap_or(serde_yaml::Value::Null)).map_err(|reason| {
-            DecodeError {
-                message: format!("document {}: {reason}", document.number),
-                line: Some(document.line),
-            }
-        })?;
+        let value =
+            yaml_to_json(parsed.unwrap_or(serde_norway::Value::Null)).map_err(|reason| {
+                DecodeError {
+                    message: format!("document {}: {reason}", document.number),
+                    line: Some(document.line),
+                }
+            })?;
         if !value.is_null() {
             documents.push(Document {
                 number: document.number,

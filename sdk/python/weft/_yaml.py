@@ -1,4 +1,4 @@
-"""YAML reading for native tests, with the Rust SDK's rules (serde_yaml 0.9 read into JSON values).
+"""YAML reading for native tests, with the Rust SDK's rules (serde_norway, serde_yaml 0.9's fork, read into JSON values).
 
 PyYAML implements YAML 1.1, where ``yes``/``on`` are booleans, ``0777`` is octal and timestamps become ``datetime``
 objects. The Rust SDK (and so ``weft plugin test``) reads YAML 1.2's core schema into JSON values: only
@@ -47,7 +47,7 @@ _PREFIXES = (("0x", 16), ("0o", 8), ("0b", 2))
 
 
 def _parse_int(scalar: str) -> Any:
-    """serde_yaml's `visit_int`: an int, or None."""
+    """serde_norway's `visit_int`: an int, or None."""
     unpositive = scalar[1:] if scalar[:1] == "+" else scalar
     # Unsigned: `+` allowed once, radix prefixes.
     for prefix, base in _PREFIXES:
@@ -81,7 +81,7 @@ def _is_rust_float(text: str) -> bool:
 
 
 def _parse_float(scalar: str) -> Any:
-    """serde_yaml's `parse_f64`, then serde_json's rule that a non-finite float is `null`: (found, value)."""
+    """serde_norway's `parse_f64`, then serde_json's rule that a non-finite float is `null`: (found, value)."""
     unpositive = scalar
     if scalar[:1] == "+":
         unpositive = scalar[1:]
@@ -97,7 +97,7 @@ def _parse_float(scalar: str) -> Any:
 
 
 def plain_scalar(scalar: str) -> Any:
-    """The JSON value of an untagged plain scalar, as serde_yaml reads it into a `serde_json::Value`."""
+    """The JSON value of an untagged plain scalar, as serde_norway reads it into a `serde_json::Value`."""
     if scalar in ("", "~", "null", "Null", "NULL"):
         return None
     if scalar in ("true", "True", "TRUE"):

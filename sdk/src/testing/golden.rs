@@ -140,7 +140,7 @@ fn load_case(dir: &Path) -> Case {
 
 fn read_yaml(path: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(path).ok()?;
-    Some(serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+    Some(serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
 /// Checks one render against its case; `Err` says how it differs.

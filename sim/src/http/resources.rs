@@ -110,13 +110,12 @@ fn parse_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> {
     }
     match serde_json::from_slice(bytes) {
         Ok(value) => Ok(value),
-        Err(json_error) if content_type.contains("yaml") => {
-            serde_yaml::from_slice(bytes).map_err(|yaml_error| {
+        Err(json_error) if content_type.contains("yaml") => serde_norway::from_slice(bytes)
+            .map_err(|yaml_error| {
                 ApiError::BadRequest(format!(
                     "error decoding YAML: {yaml_error}; as JSON: {json_error}"
                 ))
-            })
-        }
+            }),
         Err(error) => Err(ApiError::BadRequest(format!(
             "error decoding the request body: {error}"
         ))),

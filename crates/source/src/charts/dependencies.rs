@@ -37,7 +37,7 @@ struct Dependencies {
 }
 
 fn read(text: &str, file: &str) -> Result<Vec<Declared>, ChartError> {
-    let parsed: Dependencies = serde_yaml::from_str(text).map_err(|e| ChartError::Manifest {
+    let parsed: Dependencies = serde_norway::from_str(text).map_err(|e| ChartError::Manifest {
         file: file.to_string(),
         message: e.to_string(),
     })?;

@@ -31,7 +31,7 @@ struct Index {
 
 /// Reads an `index.yaml` (from `url`, for errors): the entries of chart `name`.
 pub fn entries(text: &str, url: &str, name: &str) -> Result<Vec<IndexEntry>, ChartError> {
-    let index: Index = serde_yaml::from_str(text).map_err(|e| ChartError::Invalid {
+    let index: Index = serde_norway::from_str(text).map_err(|e| ChartError::Invalid {
         url: url.to_string(),
         message: format!("not a chart repository index: {e}"),
     })?;
