@@ -32,6 +32,24 @@ impl StatusCause {
         }
     }
 
+    /// A `FieldValueInvalid` cause whose value is printed as JSON, as kube-apiserver 1.34 prints structured values.
+    pub fn invalid_value(field: &str, value: &Value, detail: &str) -> Self {
+        Self {
+            reason: "FieldValueInvalid".to_owned(),
+            message: format!("Invalid value: {value}: {detail}"),
+            field: field.to_owned(),
+        }
+    }
+
+    /// A `FieldValueForbidden` cause for a change the API refuses.
+    pub fn forbidden(field: &str, detail: &str) -> Self {
+        Self {
+            reason: "FieldValueForbidden".to_owned(),
+            message: format!("Forbidden: {detail}"),
+            field: field.to_owned(),
+        }
+    }
+
     fn to_json(&self) -> Value {
         json!({"reason": self.reason, "message": self.message, "field": self.field})
     }

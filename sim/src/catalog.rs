@@ -174,6 +174,7 @@ pub fn type_from_definition(definition: &Value) -> Option<ResourceType> {
         scale_subresource,
         log_subresource: false,
         custom: true,
+        review: false,
     })
 }
 

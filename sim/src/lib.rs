@@ -79,11 +79,13 @@ pub mod managed_fields;
 pub mod patch;
 pub mod pod_logs;
 pub mod resource;
+pub mod reviews;
 pub mod serve;
 pub mod simulator;
 pub mod ssa;
 pub mod store;
 pub mod time;
+pub mod update_rules;
 pub mod validate;
 
 pub use config::SimConfig;

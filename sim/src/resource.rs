@@ -48,6 +48,9 @@ pub struct ResourceType {
     pub log_subresource: bool,
     /// Whether the resource was defined by a CustomResourceDefinition.
     pub custom: bool,
+    /// Whether the resource is a review (`SelfSubjectAccessReview` and its kin): only created, answered at once,
+    /// never stored.
+    pub review: bool,
 }
 
 impl ResourceType {
@@ -96,6 +99,7 @@ struct Builtin {
     status: bool,
     scale: bool,
     all: bool,
+    review: bool,
 }
 
 const fn builtin(
@@ -117,6 +121,7 @@ const fn builtin(
         status,
         scale: false,
         all: false,
+        review: false,
     }
 }
 
@@ -127,6 +132,13 @@ const fn in_all(mut entry: Builtin) -> Builtin {
 
 const fn scalable(mut entry: Builtin) -> Builtin {
     entry.scale = true;
+    entry
+}
+
+/// A cluster-scoped review resource of `group`: only `create`, answered and never stored.
+const fn review(group: &'static str, kind: &'static str, plural: &'static str) -> Builtin {
+    let mut entry = builtin(group, "v1", kind, plural, false, &[], false);
+    entry.review = true;
     entry
 }
 
@@ -174,6 +186,58 @@ const BUILTINS: &[Builtin] = &[
     ),
     builtin("", "v1", "Event", "events", true, &["ev"], false),
     builtin("", "v1", "Endpoints", "endpoints", true, &["ep"], false),
+    in_all(scalable(builtin(
+        "",
+        "v1",
+        "ReplicationController",
+        "replicationcontrollers",
+        true,
+        &["rc"],
+        true,
+    ))),
+    builtin(
+        "",
+        "v1",
+        "LimitRange",
+        "limitranges",
+        true,
+        &["limits"],
+        false,
+    ),
+    builtin(
+        "",
+        "v1",
+        "ResourceQuota",
+        "resourcequotas",
+        true,
+        &["quota"],
+        true,
+    ),
+    builtin("", "v1", "PodTemplate", "podtemplates", true, &[], false),
+    builtin(
+        "discovery.k8s.io",
+        "v1",
+        "EndpointSlice",
+        "endpointslices",
+        true,
+        &[],
+        false,
+    ),
+    review(
+        "authorization.k8s.io",
+        "SelfSubjectAccessReview",
+        "selfsubjectaccessreviews",
+    ),
+    review(
+        "authorization.k8s.io",
+        "SelfSubjectRulesReview",
+        "selfsubjectrulesreviews",
+    ),
+    review(
+        "authentication.k8s.io",
+        "SelfSubjectReview",
+        "selfsubjectreviews",
+    ),
     in_all(scalable(builtin(
         "apps",
         "v1",
@@ -365,6 +429,7 @@ pub fn builtin_types() -> Vec<Arc<ResourceType>> {
                 scale_subresource: entry.scale,
                 log_subresource: entry.kind == "Pod",
                 custom: false,
+                review: entry.review,
             })
         })
         .collect()

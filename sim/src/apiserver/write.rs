@@ -16,6 +16,7 @@ use crate::resource::ResourceType;
 use crate::ssa::{conflict_message, server_side_apply};
 use crate::store::StoredObject;
 use crate::time::now_rfc3339;
+use crate::update_rules::{carry_allocated, validate_update};
 use crate::validate::validate;
 
 /// Who writes and how.
@@ -519,8 +520,14 @@ impl ApiServer {
             write_entries(&mut object, &entries);
         }
 
+        if let Some(old) = &old_value {
+            carry_allocated(resource, old, &mut object);
+        }
         apply_defaults(resource, &mut object, self.ids());
         validate(resource, &object)?;
+        if let Some(old) = &old_value {
+            validate_update(resource, change.subresource, old, &object)?;
+        }
 
         if resource.namespaced && old_value.is_none() {
             self.check_namespace_accepts(state, change.namespace)?;

@@ -18,6 +18,15 @@ const RESOURCE_VERBS: [&str; 8] = [
     "watch",
 ];
 
+/// The verbs a resource serves: only `create` for a review.
+fn verbs_of(resource: &ResourceType) -> &'static [&'static str] {
+    if resource.review {
+        &["create"]
+    } else {
+        &RESOURCE_VERBS
+    }
+}
+
 /// The aggregated discovery media type clients accept, and the version they asked for.
 pub fn aggregated_version(accept: &str) -> Option<&'static str> {
     for media_type in accept.split(',') {
@@ -116,7 +125,7 @@ pub fn resource_list(catalog: &Catalog, group: &str, version: &str) -> Option<Va
             "singularName": resource.singular,
             "namespaced": resource.namespaced,
             "kind": resource.kind,
-            "verbs": RESOURCE_VERBS,
+            "verbs": verbs_of(resource),
         });
         if !resource.short_names.is_empty() {
             entry["shortNames"] = json!(resource.short_names);
@@ -177,7 +186,7 @@ fn aggregated_resource(resource: &ResourceType, version: &str) -> Value {
         "responseKind": {"group": resource.group, "version": version, "kind": resource.kind},
         "scope": if resource.namespaced { "Namespaced" } else { "Cluster" },
         "singularResource": resource.singular,
-        "verbs": RESOURCE_VERBS,
+        "verbs": verbs_of(resource),
     });
     if !resource.short_names.is_empty() {
         entry["shortNames"] = json!(resource.short_names);

@@ -170,6 +170,19 @@ pub async fn handle(
             ApiError::BadRequest(format!("could not read the request body: {error}"))
         })?;
 
+    if resource.review {
+        return match (&request.method, &path.name) {
+            (&Method::POST, None) => {
+                let review = parse_body(&bytes, request.header(header::CONTENT_TYPE))?;
+                let answered = crate::reviews::answer(&resource, &version, review)?;
+                Ok(json_value(StatusCode::CREATED, &answered))
+            }
+            _ => Err(ApiError::MethodNotAllowed(format!(
+                "the server does not allow this method on the requested resource: {}",
+                request.method
+            ))),
+        };
+    }
     let Some(name) = path.name.clone() else {
         return match request.method {
             Method::GET if verb == Verb::Watch => Ok(watch_stream::serve(
