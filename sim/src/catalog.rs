@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::resource::{ResourceKey, ResourceType, builtin_types};
+use crate::resource::{PrinterColumn, ResourceKey, ResourceType, builtin_types};
 
 /// Served resource types, looked up by path segments or by kind.
 #[derive(Debug, Clone)]
@@ -107,6 +107,18 @@ impl Catalog {
     }
 }
 
+/// One `additionalPrinterColumns` entry, when it has a name and a path.
+fn printer_column(column: &Value) -> Option<PrinterColumn> {
+    let text = |field: &str| column.get(field).and_then(Value::as_str).map(str::to_owned);
+    Some(PrinterColumn {
+        name: text("name")?,
+        column_type: text("type").unwrap_or_else(|| "string".to_owned()),
+        json_path: text("jsonPath")?,
+        priority: column.get("priority").and_then(Value::as_i64).unwrap_or(0),
+        description: text("description").unwrap_or_default(),
+    })
+}
+
 /// Reads the served type out of a CustomResourceDefinition object.
 pub fn type_from_definition(definition: &Value) -> Option<ResourceType> {
     let spec = definition.get("spec")?;
@@ -155,6 +167,14 @@ pub fn type_from_definition(definition: &Value) -> Option<ResourceType> {
     if versions.is_empty() {
         return None;
     }
+    let preferred = versions.first().cloned().unwrap_or_default();
+    let printer_columns = served
+        .iter()
+        .find(|version| text(version.get("name")).as_deref() == Some(preferred.as_str()))
+        .and_then(|version| version.get("additionalPrinterColumns"))
+        .and_then(Value::as_array)
+        .map(|columns| columns.iter().filter_map(printer_column).collect())
+        .unwrap_or_default();
     let status_subresource = served
         .iter()
         .any(|version| version.pointer("/subresources/status").is_some());
@@ -175,6 +195,7 @@ pub fn type_from_definition(definition: &Value) -> Option<ResourceType> {
         log_subresource: false,
         custom: true,
         review: false,
+        printer_columns,
     })
 }
 

@@ -107,6 +107,73 @@ fn fold_string_data(object: &mut Value) {
     }
 }
 
+/// The status a new object of a built-in kind with a status starts with, as kube-apiserver answers a create: an
+/// empty status (a Service's with an empty load balancer), a CustomResourceDefinition's with its storage version
+/// recorded. Controllers fill it in later.
+pub fn initial_status(resource: &ResourceType, object: &Value) -> Option<Value> {
+    if resource.custom || !resource.status_subresource || object.get("status").is_some() {
+        return None;
+    }
+    Some(match (resource.group.as_str(), resource.kind.as_str()) {
+        ("", "Service") => json!({"loadBalancer": {}}),
+        ("", "Pod") => json!({"phase": "Pending", "qosClass": qos_class(object)}),
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
+            let stored: Vec<Value> = object
+                .pointer("/spec/versions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|version| version.get("storage").and_then(Value::as_bool) == Some(true))
+                .filter_map(|version| version.get("name").cloned())
+                .collect();
+            json!({"acceptedNames": {"kind": "", "plural": ""}, "storedVersions": stored})
+        }
+        _ => json!({}),
+    })
+}
+
+/// A pod's quality-of-service class: `Guaranteed` when every container's CPU and memory limits are set and equal
+/// its requests (requests default to limits), `BestEffort` when no container asks for or limits anything, else
+/// `Burstable`.
+fn qos_class(pod: &Value) -> &'static str {
+    let containers: Vec<&Value> = ["containers", "initContainers"]
+        .iter()
+        .filter_map(|field| {
+            pod.pointer(&format!("/spec/{field}"))
+                .and_then(Value::as_array)
+        })
+        .flatten()
+        .collect();
+    let resources = |container: &Value, kind: &str, name: &str| {
+        container
+            .pointer(&format!("/resources/{kind}/{name}"))
+            .cloned()
+    };
+    let any_set = containers.iter().any(|container| {
+        ["requests", "limits"].iter().any(|kind| {
+            container
+                .pointer(&format!("/resources/{kind}"))
+                .and_then(Value::as_object)
+                .is_some_and(|map| !map.is_empty())
+        })
+    });
+    if !any_set {
+        return "BestEffort";
+    }
+    let guaranteed = containers.iter().all(|container| {
+        ["cpu", "memory"].iter().all(|name| {
+            let limit = resources(container, "limits", name);
+            let request = resources(container, "requests", name).or_else(|| limit.clone());
+            limit.is_some() && limit == request
+        })
+    });
+    if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
 fn object_map(value: &mut Value) -> &mut Value {
     if !value.is_object() {
         *value = Value::Object(Map::new());
@@ -295,6 +362,34 @@ mod tests {
             deployment["spec"]["template"]["spec"]["restartPolicy"],
             "Always"
         );
+    }
+
+    #[test]
+    fn a_new_object_starts_with_the_status_kube_apiserver_gives_it() {
+        let deployment = json!({"spec": {}});
+        assert_eq!(
+            initial_status(&resource("Deployment"), &deployment),
+            Some(json!({}))
+        );
+        let best_effort = json!({"spec": {"containers": [{"name": "a", "image": "x"}]}});
+        assert_eq!(
+            initial_status(&resource("Pod"), &best_effort),
+            Some(json!({"phase": "Pending", "qosClass": "BestEffort"}))
+        );
+        let guaranteed = json!({"spec": {"containers": [{"name": "a", "image": "x",
+            "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]}});
+        assert_eq!(
+            initial_status(&resource("Pod"), &guaranteed).map(|status| status["qosClass"].clone()),
+            Some(json!("Guaranteed"))
+        );
+        let definition = json!({"spec": {"versions": [{"name": "v1alpha1", "storage": false},
+            {"name": "v1", "storage": true}]}});
+        assert_eq!(
+            initial_status(&resource("CustomResourceDefinition"), &definition)
+                .map(|status| status["storedVersions"].clone()),
+            Some(json!(["v1"]))
+        );
+        assert_eq!(initial_status(&resource("ConfigMap"), &json!({})), None);
     }
 
     #[test]

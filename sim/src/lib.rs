@@ -74,6 +74,7 @@ pub mod field_path;
 pub mod fieldset;
 pub mod http;
 pub mod ids;
+pub mod json_path;
 pub mod kubeconfig;
 pub mod managed_fields;
 pub mod patch;

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::field_path::value_at;
 use crate::fieldset::{FieldScope, FieldSet};
-use crate::time::now_rfc3339_micros;
+use crate::time::now_rfc3339;
 
 /// How a manager last wrote its fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,12 +163,12 @@ pub fn record_update(
             let before = entry.fields.clone();
             entry.fields = entry.fields.difference(&changed);
             if entry.fields != before {
-                entry.time = now_rfc3339_micros();
+                entry.time = now_rfc3339();
             }
         }
     }
     if !changed.is_empty() {
-        let now = now_rfc3339_micros();
+        let now = now_rfc3339();
         match entries
             .iter_mut()
             .find(|entry| entry.is(writer.manager, Operation::Update, writer.subresource))

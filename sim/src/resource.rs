@@ -51,6 +51,23 @@ pub struct ResourceType {
     /// Whether the resource is a review (`SelfSubjectAccessReview` and its kin): only created, answered at once,
     /// never stored.
     pub review: bool,
+    /// A custom resource's `additionalPrinterColumns` (of its preferred version): the columns `kubectl get` shows.
+    pub printer_columns: Vec<PrinterColumn>,
+}
+
+/// One `additionalPrinterColumns` entry of a CustomResourceDefinition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrinterColumn {
+    /// The column's heading.
+    pub name: String,
+    /// `string`, `integer`, `number`, `boolean` or `date` (printed as an age).
+    pub column_type: String,
+    /// The JSONPath of the value, such as `.spec.replicas`.
+    pub json_path: String,
+    /// 0 for the columns `kubectl get` shows, more for `-o wide`.
+    pub priority: i64,
+    /// What the column shows.
+    pub description: String,
 }
 
 impl ResourceType {
@@ -430,6 +447,7 @@ pub fn builtin_types() -> Vec<Arc<ResourceType>> {
                 log_subresource: entry.kind == "Pod",
                 custom: false,
                 review: entry.review,
+                printer_columns: Vec::new(),
             })
         })
         .collect()

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::field_path::{display_path, remove_at, value_at};
 use crate::fieldset::{FieldPath, FieldSet};
 use crate::managed_fields::{ManagedEntry, Operation, Writer, read_entries, write_entries};
-use crate::time::now_rfc3339_micros;
+use crate::time::now_rfc3339;
 use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
 
 /// A field the applier wants to change that another manager owns.
@@ -64,6 +64,40 @@ pub fn conflict_message(conflicts: &[FieldConflict]) -> String {
         .collect();
     message.push_str(&parts.join("\n"));
     message
+}
+
+/// The annotation client-side `kubectl apply` keeps the applied configuration in.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// The manager `kubectl apply --server-side` applies as, the only one kube-apiserver upgrades from client-side apply.
+pub const KUBECTL_MANAGER: &str = "kubectl";
+
+/// kube-apiserver's upgrade from client-side to server-side apply: when `kubectl` server-side applies an object a
+/// client-side apply wrote, conflicts over fields the last client-side apply set (its
+/// [`LAST_APPLIED`] annotation) are not conflicts, so `kubectl` takes those fields over. Returns the conflicts that
+/// remain (all of them for another manager, or when the object has no such annotation).
+pub fn conflicts_after_upgrade(
+    live: Option<&Value>,
+    manager: &str,
+    scope: crate::fieldset::FieldScope,
+    conflicts: Vec<FieldConflict>,
+) -> Vec<FieldConflict> {
+    if manager != KUBECTL_MANAGER {
+        return conflicts;
+    }
+    let last_applied = live
+        .and_then(|live| live.pointer("/metadata/annotations"))
+        .and_then(|annotations| annotations.get(LAST_APPLIED))
+        .and_then(Value::as_str)
+        .and_then(|text| serde_json::from_str::<Value>(text).ok());
+    let Some(last_applied) = last_applied else {
+        return conflicts;
+    };
+    let allowed = FieldSet::of_object(&last_applied, scope);
+    conflicts
+        .into_iter()
+        .filter(|conflict| !allowed.contains(&conflict.path))
+        .collect()
 }
 
 /// Applies a configuration for a manager. Returns the merged object with updated `managedFields`, or the
@@ -143,7 +177,7 @@ pub fn server_side_apply(
     {
         Some(entry) => {
             if changed {
-                entry.time = now_rfc3339_micros();
+                entry.time = now_rfc3339();
             }
             entry.fields = applied_set;
             entry.api_version = writer.api_version.to_owned();
@@ -152,7 +186,7 @@ pub fn server_side_apply(
             manager: writer.manager.to_owned(),
             operation: Operation::Apply,
             api_version: writer.api_version.to_owned(),
-            time: now_rfc3339_micros(),
+            time: now_rfc3339(),
             subresource: writer.subresource.to_owned(),
             fields: applied_set,
         }),
@@ -281,6 +315,42 @@ mod tests {
             "metadata": {"name": "web"},
             "spec": {"replicas": replicas, "template": {"spec": {"containers": [{"name": "app", "image": image}]}}}
         })
+    }
+
+    #[test]
+    fn kubectl_takes_over_what_its_client_side_apply_set_and_nothing_else() {
+        let mut live = server_side_apply(
+            None,
+            &config(2, "app:1"),
+            &writer("kubectl-client-side-apply"),
+            false,
+        )
+        .expect("applies");
+        let last_applied = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+            "spec": {"template": {"spec": {"containers": [{"name": "app", "image": "app:1"}]}}}});
+        live["metadata"]["annotations"] = json!({LAST_APPLIED: last_applied.to_string()});
+        let conflicts = server_side_apply(
+            Some(&live),
+            &config(3, "app:2"),
+            &writer(KUBECTL_MANAGER),
+            false,
+        )
+        .expect_err("conflicts");
+        assert_eq!(conflicts.len(), 2);
+        let remaining =
+            conflicts_after_upgrade(Some(&live), KUBECTL_MANAGER, MAIN, conflicts.clone());
+        assert_eq!(
+            remaining
+                .iter()
+                .map(FieldConflict::field)
+                .collect::<Vec<_>>(),
+            [".spec.replicas"],
+            "the image was in the last client-side apply, the replicas were not"
+        );
+        assert_eq!(
+            conflicts_after_upgrade(Some(&live), "helm", MAIN, conflicts.clone()).len(),
+            2
+        );
     }
 
     #[test]

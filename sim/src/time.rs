@@ -7,7 +7,8 @@ pub fn now_rfc3339() -> String {
     format_rfc3339(SystemTime::now())
 }
 
-/// The current time with microsecond precision, as in `metadata.managedFields[].time` (`MicroTime`).
+/// The current time with microsecond precision (`MicroTime`), as in an `events.k8s.io` Event's `eventTime`;
+/// `managedFields[].time` is a `Time`, in whole seconds ([`now_rfc3339`]).
 pub fn now_rfc3339_micros() -> String {
     let now = jiff::Timestamp::now();
     now.strftime("%Y-%m-%dT%H:%M:%S.%6fZ").to_string()

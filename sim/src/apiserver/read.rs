@@ -30,6 +30,9 @@ pub struct ListPage {
     pub resource_version: u64,
     /// The token for the next page, when there is one.
     pub continue_token: Option<String>,
+    /// How many objects the later pages hold, when a limited list without selectors has more (as kube-apiserver,
+    /// which cannot count through selectors, leaves it out with them).
+    pub remaining_item_count: Option<u64>,
 }
 
 /// Whether a stored object passes a list's selectors.
@@ -100,12 +103,18 @@ impl ApiServer {
         let limit = query.limit.filter(|limit| *limit > 0);
         let mut items = Vec::new();
         let mut more = false;
-        for object in state.store.scan(&resource.key(), namespace, after) {
+        let mut remaining_item_count = None;
+        let unfiltered = query.labels.is_empty() && query.fields.is_empty();
+        let mut scan = state.store.scan(&resource.key(), namespace, after);
+        for object in scan.by_ref() {
             if !matches_query(object, &query.labels, &query.fields) {
                 continue;
             }
             if limit.is_some_and(|limit| items.len() >= limit) {
                 more = true;
+                if unfiltered {
+                    remaining_item_count = Some(1 + scan.count() as u64);
+                }
                 break;
             }
             items.push(object.clone());
@@ -122,6 +131,7 @@ impl ApiServer {
             items,
             resource_version,
             continue_token,
+            remaining_item_count,
         })
     }
 }

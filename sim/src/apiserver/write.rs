@@ -8,12 +8,12 @@ use serde_json::{Map, Value, json};
 
 use super::{ApiServer, ServerState};
 use crate::api_error::{ApiError, ErrorSubject, StatusCause};
-use crate::defaults::apply_defaults;
+use crate::defaults::{apply_defaults, initial_status};
 use crate::fieldset::FieldScope;
 use crate::managed_fields::{Writer, read_entries, record_update, write_entries};
 use crate::patch::{apply_json_patch, apply_merge_patch, apply_strategic_patch};
 use crate::resource::ResourceType;
-use crate::ssa::{conflict_message, server_side_apply};
+use crate::ssa::{conflict_message, conflicts_after_upgrade, server_side_apply};
 use crate::store::StoredObject;
 use crate::time::now_rfc3339;
 use crate::update_rules::{carry_allocated, validate_update};
@@ -410,7 +410,17 @@ impl ApiServer {
             subresource,
             scope,
         };
-        server_side_apply(live, configuration, &writer, options.force).map_err(|conflicts| {
+        let applied =
+            server_side_apply(live, configuration, &writer, options.force).or_else(|conflicts| {
+                // `kubectl apply --server-side` after `kubectl apply` takes over what the client-side apply set.
+                let remaining = conflicts_after_upgrade(live, &options.manager, scope, conflicts);
+                if remaining.is_empty() {
+                    server_side_apply(live, configuration, &writer, true)
+                } else {
+                    Err(remaining)
+                }
+            });
+        applied.map_err(|conflicts| {
             let causes = conflicts
                 .iter()
                 .map(|conflict| StatusCause {
@@ -493,6 +503,12 @@ impl ApiServer {
 
         if resource.status_subresource {
             object = split_status(object, old_value.as_ref(), change.subresource);
+        }
+        if old_value.is_none()
+            && let Some(status) = initial_status(resource, &object)
+            && let Some(map) = object.as_object_mut()
+        {
+            map.insert("status".to_owned(), status);
         }
 
         if change.ownership == Ownership::Update {

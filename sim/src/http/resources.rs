@@ -333,6 +333,9 @@ fn list(
         if let Some(token) = &page.continue_token {
             rendered["metadata"]["continue"] = json!(token);
         }
+        if let Some(remaining) = page.remaining_item_count {
+            rendered["metadata"]["remainingItemCount"] = json!(remaining);
+        }
         return Ok(json_value(StatusCode::OK, &rendered));
     }
     let items: Vec<Bytes> = page
@@ -345,6 +348,7 @@ fn list(
         &resource.api_version(version),
         page.resource_version,
         page.continue_token.as_deref(),
+        page.remaining_item_count,
         &items,
     );
     Ok(json_bytes(StatusCode::OK, body))
@@ -424,6 +428,7 @@ fn delete_collection(
         &resource.list_kind(),
         &resource.api_version(resource.preferred_version()),
         state.server.revision(),
+        None,
         None,
         &deleted,
     );

@@ -64,6 +64,7 @@ pub fn list_body(
     api_version: &str,
     resource_version: u64,
     continue_token: Option<&str>,
+    remaining_item_count: Option<u64>,
     items: &[Bytes],
 ) -> Bytes {
     let mut body =
@@ -78,6 +79,10 @@ pub fn list_body(
     if let Some(token) = continue_token {
         body.extend_from_slice(b",\"continue\":");
         body.extend_from_slice(Value::String(token.to_owned()).to_string().as_bytes());
+    }
+    if let Some(remaining) = remaining_item_count {
+        body.extend_from_slice(b",\"remainingItemCount\":");
+        body.extend_from_slice(remaining.to_string().as_bytes());
     }
     body.extend_from_slice(b"},\"items\":[");
     for (index, item) in items.iter().enumerate() {
@@ -100,10 +105,11 @@ mod tests {
             Bytes::from_static(b"{\"a\":1}"),
             Bytes::from_static(b"{\"b\":2}"),
         ];
-        let body = list_body("PodList", "v1", 7, Some("tok"), &items);
+        let body = list_body("PodList", "v1", 7, Some("tok"), Some(3), &items);
         let parsed: Value = serde_json::from_slice(&body).expect("json");
         assert_eq!(parsed["metadata"]["resourceVersion"], "7");
         assert_eq!(parsed["metadata"]["continue"], "tok");
+        assert_eq!(parsed["metadata"]["remainingItemCount"], 3);
         assert_eq!(parsed["items"].as_array().map(Vec::len), Some(2));
     }
 }

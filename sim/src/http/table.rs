@@ -1,10 +1,12 @@
-//! Server-side printing: `meta.k8s.io/v1` Tables with the columns kubectl shows for common kinds.
+//! Server-side printing: `meta.k8s.io/v1` Tables with the columns kubectl shows for the built-in kinds, and a
+//! custom resource's `additionalPrinterColumns`.
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::resource::ResourceType;
+use crate::json_path::JsonPath;
+use crate::resource::{PrinterColumn, ResourceType};
 use crate::store::StoredObject;
 use crate::time::{now_seconds, parse_rfc3339_seconds};
 
@@ -140,8 +142,126 @@ fn columns(resource: &ResourceType) -> Vec<(&'static str, &'static str)> {
             ("Volume", "string"),
             ("Age", "string"),
         ],
+        ("", "ConfigMap") => vec![("Data", "integer"), ("Age", "string")],
+        ("", "Secret") => vec![("Type", "string"), ("Data", "integer"), ("Age", "string")],
+        ("", "ServiceAccount") => vec![("Secrets", "integer"), ("Age", "string")],
+        ("", "Endpoints") => vec![("Endpoints", "string"), ("Age", "string")],
+        ("batch", "CronJob") => vec![
+            ("Schedule", "string"),
+            ("Timezone", "string"),
+            ("Suspend", "boolean"),
+            ("Active", "integer"),
+            ("Last Schedule", "string"),
+            ("Age", "string"),
+        ],
+        ("networking.k8s.io", "Ingress") => vec![
+            ("Class", "string"),
+            ("Hosts", "string"),
+            ("Address", "string"),
+            ("Ports", "string"),
+            ("Age", "string"),
+        ],
         _ => vec![("Age", "string")],
     }
+}
+
+/// How many entries a map field has.
+fn entries(object: &Value, pointer: &str) -> usize {
+    object
+        .pointer(pointer)
+        .and_then(Value::as_object)
+        .map_or(0, serde_json::Map::len)
+}
+
+/// How many items a list field has.
+fn items(object: &Value, pointer: &str) -> usize {
+    object
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+/// The age of the timestamp at `pointer`, or `<none>`.
+fn age_of(object: &Value, pointer: &str) -> String {
+    parse_rfc3339_seconds(text(object, pointer))
+        .map(|at| format_age(now_seconds() - at))
+        .unwrap_or_else(|| "<none>".to_owned())
+}
+
+/// `kubectl get endpoints`: up to three `ip:port` pairs, then `+ N more...`.
+fn endpoint_addresses(object: &Value) -> String {
+    let mut pairs = Vec::new();
+    for subset in object
+        .get("subsets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let ports: Vec<i64> = subset
+            .get("ports")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|port| int(port, "/port"))
+            .collect();
+        for address in subset
+            .get("addresses")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let ip = text(address, "/ip");
+            if ports.is_empty() {
+                pairs.push(ip.to_owned());
+            }
+            pairs.extend(ports.iter().map(|port| format!("{ip}:{port}")));
+        }
+    }
+    match pairs.len() {
+        0 => "<none>".to_owned(),
+        1..=3 => pairs.join(","),
+        more => format!("{} + {} more...", pairs[..3].join(","), more - 3),
+    }
+}
+
+/// `kubectl get ingress`: the class, hosts, load-balancer addresses and ports.
+fn ingress_cells(object: &Value) -> Vec<Value> {
+    let class = text(object, "/spec/ingressClassName");
+    let hosts: Vec<&str> = object
+        .pointer("/spec/rules")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|rule| rule.get("host").and_then(Value::as_str))
+        .collect();
+    let addresses: Vec<&str> = object
+        .pointer("/status/loadBalancer/ingress")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|ingress| {
+            ingress
+                .get("ip")
+                .or_else(|| ingress.get("hostname"))
+                .and_then(Value::as_str)
+        })
+        .collect();
+    let ports = if items(object, "/spec/tls") > 0 {
+        "80, 443"
+    } else {
+        "80"
+    };
+    vec![
+        json!(if class.is_empty() { "<none>" } else { class }),
+        json!(if hosts.is_empty() {
+            "*".to_owned()
+        } else {
+            hosts.join(",")
+        }),
+        json!(addresses.join(",")),
+        json!(ports),
+        json!(age(object)),
+    ]
 }
 
 fn cells(resource: &ResourceType, object: &Value) -> Vec<Value> {
@@ -295,7 +415,57 @@ fn cells(resource: &ResourceType, object: &Value) -> Vec<Value> {
             json!(text(object, "/spec/volumeName")),
             json!(age(object)),
         ],
+        ("", "ConfigMap") => vec![
+            json!(entries(object, "/data") + entries(object, "/binaryData")),
+            json!(age(object)),
+        ],
+        ("", "Secret") => vec![
+            json!(match text(object, "/type") {
+                "" => "Opaque",
+                other => other,
+            }),
+            json!(entries(object, "/data")),
+            json!(age(object)),
+        ],
+        ("", "ServiceAccount") => vec![json!(items(object, "/secrets")), json!(age(object))],
+        ("", "Endpoints") => vec![json!(endpoint_addresses(object)), json!(age(object))],
+        ("batch", "CronJob") => vec![
+            json!(text(object, "/spec/schedule")),
+            json!(match text(object, "/spec/timeZone") {
+                "" => "<none>",
+                zone => zone,
+            }),
+            json!(
+                object
+                    .pointer("/spec/suspend")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false)
+            ),
+            json!(items(object, "/status/active")),
+            json!(age_of(object, "/status/lastScheduleTime")),
+            json!(age(object)),
+        ],
+        ("networking.k8s.io", "Ingress") => ingress_cells(object),
         _ => vec![json!(age(object))],
+    }
+}
+
+/// The cell of a custom resource's printer column: a `date` as an age, other types as the value found.
+fn printer_cell(column: &PrinterColumn, object: &Value) -> Value {
+    let Some(found) = JsonPath::parse(&column.json_path)
+        .ok()
+        .and_then(|path| path.find(object).cloned())
+    else {
+        return Value::Null;
+    };
+    match (column.column_type.as_str(), &found) {
+        ("date", Value::String(timestamp)) => parse_rfc3339_seconds(timestamp)
+            .map(|at| json!(format_age(now_seconds() - at)))
+            .unwrap_or(Value::Null),
+        ("string", Value::String(_)) | ("integer" | "number", Value::Number(_)) => found,
+        ("boolean", Value::Bool(_)) => found,
+        ("string", other) => json!(other.to_string()),
+        _ => Value::Null,
     }
 }
 
@@ -309,17 +479,38 @@ pub fn render(
     let mut definitions = vec![
         json!({"name": "Name", "type": "string", "format": "name", "description": "Name", "priority": 0}),
     ];
-    for (name, kind) in columns(resource) {
-        definitions.push(
-            json!({"name": name, "type": kind, "format": "", "description": name, "priority": 0}),
-        );
+    let custom_columns = &resource.printer_columns;
+    if custom_columns.is_empty() {
+        for (name, kind) in columns(resource) {
+            definitions.push(
+                json!({"name": name, "type": kind, "format": "", "description": name, "priority": 0}),
+            );
+        }
+    } else {
+        for column in custom_columns {
+            let kind = if column.column_type == "date" {
+                "string"
+            } else {
+                column.column_type.as_str()
+            };
+            definitions.push(json!({"name": column.name, "type": kind, "format": "",
+                "description": column.description, "priority": column.priority}));
+        }
     }
     let rows: Vec<Value> = items
         .iter()
         .map(|item| {
             let object = item.value();
             let mut row_cells = vec![json!(item.name)];
-            row_cells.extend(cells(resource, &object));
+            if custom_columns.is_empty() {
+                row_cells.extend(cells(resource, &object));
+            } else {
+                row_cells.extend(
+                    custom_columns
+                        .iter()
+                        .map(|column| printer_cell(column, &object)),
+                );
+            }
             json!({"cells": row_cells, "object": object})
         })
         .collect();
