@@ -3,6 +3,9 @@
 //! registry (the CNCF distribution registry) that Helm's own library pushed them to. Without the tool each check is
 //! reported ignored (and fails under CI); none passes without running.
 
+#[path = "references/apiserver_parity.rs"]
+mod apiserver_parity;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::process::Stdio;
@@ -606,6 +609,29 @@ fn main() -> ExitCode {
             on_runtime(logs_are_deterministic_lines)
         }),
         kubectl.trial("delete_with_cascade", || on_runtime(delete_with_cascade)),
+        kubectl.trial(
+            "updates_kube_apiserver_refuses_are_refused_with_its_messages",
+            || {
+                on_runtime(
+                    apiserver_parity::updates_kube_apiserver_refuses_are_refused_with_its_messages,
+                )
+            },
+        ),
+        kubectl.trial(
+            "server_side_apply_takes_over_from_client_side_apply",
+            || on_runtime(apiserver_parity::server_side_apply_takes_over_from_client_side_apply),
+        ),
+        kubectl.trial(
+            "get_prints_each_kinds_columns_and_apply_prune_maps_every_kind",
+            || {
+                on_runtime(
+                    apiserver_parity::get_prints_each_kinds_columns_and_apply_prune_maps_every_kind,
+                )
+            },
+        ),
+        kubectl.trial("a_limited_list_says_how_many_items_remain", || {
+            on_runtime(apiserver_parity::a_limited_list_says_how_many_items_remain)
+        }),
     ];
     let registry = Reference::command(
         "docker-registry",

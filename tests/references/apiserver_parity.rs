@@ -1,0 +1,401 @@
+//! What kube-apiserver refuses and answers, checked with the real kubectl against the served simulator: updates
+//! of immutable fields, new finalizers on an object being deleted, `auth can-i` and `auth whoami`, the upgrade
+//! from client-side to server-side apply, the columns `kubectl get` prints, the kinds `apply --prune` maps, and a
+//! limited list's `remainingItemCount`.
+
+use super::Cluster;
+
+/// A kubectl command that must fail with `expected` in what it prints.
+async fn refused(cluster: &Cluster, args: &[&str], expected: &str) {
+    let output = cluster.run(args).await;
+    assert!(
+        !output.success,
+        "kubectl {args:?} was accepted:\n{}",
+        output.stdout
+    );
+    assert!(
+        output.stderr.contains(expected),
+        "kubectl {args:?} said:\n{}\nnot {expected:?}",
+        output.stderr
+    );
+}
+
+pub async fn updates_kube_apiserver_refuses_are_refused_with_its_messages() {
+    let cluster = Cluster::start().await;
+    let manifest = cluster.write(
+        "objects.yaml",
+        &format!(
+            "{}---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: frozen
+immutable: true
+data:
+  level: info
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: once
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: busybox
+",
+            super::deployment_yaml("web", 1, "nginx:1.27")
+        ),
+    );
+    cluster
+        .run_ok(&["apply", "-f", manifest.to_str().expect("path")])
+        .await;
+
+    refused(
+        &cluster,
+        &[
+            "patch",
+            "deployment",
+            "web",
+            "--type=merge",
+            "-p",
+            r#"{"spec":{"selector":{"matchLabels":{"app":"other"}},"template":{"metadata":{"labels":{"app":"other"}}}}}"#,
+        ],
+        "spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"other\"}}: field is immutable",
+    )
+    .await;
+    refused(
+        &cluster,
+        &["patch", "configmap", "frozen", "-p", r#"{"data":{"level":"debug"}}"#],
+        "The ConfigMap \"frozen\" is invalid: data: Forbidden: field is immutable when `immutable` is set",
+    )
+    .await;
+    refused(
+        &cluster,
+        &[
+            "patch",
+            "configmap",
+            "frozen",
+            "-p",
+            r#"{"immutable":false}"#,
+        ],
+        "immutable: Forbidden: field is immutable when `immutable` is set",
+    )
+    .await;
+    refused(
+        &cluster,
+        &[
+            "patch",
+            "job",
+            "once",
+            "--type=json",
+            "-p",
+            r#"[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"alpine"}]"#,
+        ],
+        "spec.template: Invalid value: ",
+    )
+    .await;
+    refused(
+        &cluster,
+        &[
+            "patch",
+            "service",
+            "web",
+            "--type=merge",
+            "-p",
+            r#"{"spec":{"clusterIP":"10.96.250.250","clusterIPs":["10.96.250.250"]}}"#,
+        ],
+        "spec.clusterIPs[0]: Invalid value: [\"10.96.250.250\"]: may not change once set",
+    )
+    .await;
+    // A replace that leaves the cluster IP out keeps it.
+    let before = cluster
+        .run_ok(&["get", "service", "web", "-o", "jsonpath={.spec.clusterIP}"])
+        .await;
+    let service = cluster.write(
+        "service.yaml",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 81\n",
+    );
+    cluster
+        .run_ok(&["replace", "-f", service.to_str().expect("path")])
+        .await;
+    let after = cluster
+        .run_ok(&["get", "service", "web", "-o", "jsonpath={.spec.clusterIP}"])
+        .await;
+    assert_eq!(before, after, "a replace without the cluster IP keeps it");
+
+    cluster
+        .run_ok(&[
+            "patch",
+            "configmap",
+            "frozen",
+            "--type=merge",
+            "-p",
+            r#"{"metadata":{"finalizers":["example.com/hold"]}}"#,
+        ])
+        .await;
+    cluster
+        .run_ok(&["delete", "configmap", "frozen", "--wait=false"])
+        .await;
+    refused(
+        &cluster,
+        &[
+            "patch",
+            "configmap",
+            "frozen",
+            "--type=merge",
+            "-p",
+            r#"{"metadata":{"finalizers":["example.com/hold","example.com/more"]}}"#,
+        ],
+        "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers [\"example.com/more\"]",
+    )
+    .await;
+    cluster
+        .run_ok(&[
+            "patch",
+            "configmap",
+            "frozen",
+            "--type=merge",
+            "-p",
+            r#"{"metadata":{"finalizers":null}}"#,
+        ])
+        .await;
+    let gone = cluster.run(&["get", "configmap", "frozen"]).await;
+    assert!(
+        !gone.success && gone.stderr.contains("NotFound"),
+        "the last finalizer removed, the object goes: {}{}",
+        gone.stdout,
+        gone.stderr
+    );
+}
+
+#[allow(dead_code)] // Registered once the simulator reads protobuf bodies: kubectl's typed clients send them.
+pub async fn auth_can_i_and_whoami_are_answered() {
+    let cluster = Cluster::start().await;
+    let can = cluster
+        .run_ok(&["auth", "can-i", "create", "deployments", "-n", "default"])
+        .await;
+    assert_eq!(can.trim(), "yes");
+    let listed = cluster.run_ok(&["auth", "can-i", "--list"]).await;
+    assert!(listed.contains("*.*"), "{listed}");
+    let whoami = cluster.run_ok(&["auth", "whoami"]).await;
+    assert!(whoami.contains(weft_sim::reviews::USER), "{whoami}");
+}
+
+pub async fn server_side_apply_takes_over_from_client_side_apply() {
+    let cluster = Cluster::start().await;
+    let config = |level: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: {level}\n"
+        )
+    };
+    let first = cluster.write("first.yaml", &config("info"));
+    cluster
+        .run_ok(&["apply", "-f", first.to_str().expect("path")])
+        .await;
+    let second = cluster.write("second.yaml", &config("debug"));
+    let applied = cluster
+        .run_ok(&[
+            "apply",
+            "--server-side",
+            "-f",
+            second.to_str().expect("path"),
+        ])
+        .await;
+    assert!(applied.contains("serverside-applied"), "{applied}");
+    let level = cluster
+        .run_ok(&[
+            "get",
+            "configmap",
+            "settings",
+            "-o",
+            "jsonpath={.data.level}",
+        ])
+        .await;
+    assert_eq!(level, "debug");
+    // Another manager still conflicts over the fields kubectl now owns.
+    let third = cluster.write("third.yaml", &config("warn"));
+    refused(
+        &cluster,
+        &[
+            "apply",
+            "--server-side",
+            "--field-manager=other",
+            "-f",
+            third.to_str().expect("path"),
+        ],
+        "conflict with \"kubectl\"",
+    )
+    .await;
+}
+
+pub async fn get_prints_each_kinds_columns_and_apply_prune_maps_every_kind() {
+    let cluster = Cluster::start().await;
+    let manifest = cluster.write(
+        "objects.yaml",
+        "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  labels: {app: demo}
+data: {a: '1', b: '2'}
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: token
+  labels: {app: demo}
+stringData: {token: abc}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type==\"Ready\")].status'}
+",
+    );
+    cluster
+        .run_ok(&["apply", "-f", manifest.to_str().expect("path")])
+        .await;
+    let maps = cluster.run_ok(&["get", "configmaps", "settings"]).await;
+    let header: Vec<&str> = maps
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(header, ["NAME", "DATA", "AGE"], "{maps}");
+    assert!(maps.contains("settings   2"), "{maps}");
+    let secrets = cluster.run_ok(&["get", "secrets", "token"]).await;
+    assert!(
+        secrets.contains("Opaque") && secrets.contains("TYPE"),
+        "{secrets}"
+    );
+    let token = cluster
+        .run_ok(&[
+            "get",
+            "secret",
+            "token",
+            "-o",
+            "jsonpath={.data.token}|{.stringData}",
+        ])
+        .await;
+    assert_eq!(
+        token, "YWJj|",
+        "stringData is folded into data and never kept"
+    );
+
+    let widget = cluster.write(
+        "widget.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: small\nspec:\n  size: 3\n",
+    );
+    let mut created = cluster
+        .run(&["apply", "-f", widget.to_str().expect("path")])
+        .await;
+    for _ in 0..100 {
+        if created.success {
+            break;
+        }
+        // The definition is established by the simulated controller; wait for it on a loaded machine.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        created = cluster
+            .run(&["apply", "-f", widget.to_str().expect("path")])
+            .await;
+    }
+    assert!(created.success, "{}{}", created.stdout, created.stderr);
+    let widgets = cluster.run_ok(&["get", "widgets"]).await;
+    let header: Vec<&str> = widgets
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(header, ["NAME", "SIZE", "READY"], "{widgets}");
+    assert!(
+        widgets.contains("small") && widgets.contains('3'),
+        "{widgets}"
+    );
+
+    let kinds = cluster.run_ok(&["api-resources", "-o", "name"]).await;
+    for kind in [
+        "replicationcontrollers",
+        "limitranges",
+        "resourcequotas",
+        "podtemplates",
+        "endpointslices.discovery.k8s.io",
+    ] {
+        assert!(
+            kinds.lines().any(|line| line == kind),
+            "{kind} not served:\n{kinds}"
+        );
+    }
+    let pruned = cluster.write(
+        "pruned.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  labels: {app: demo}\ndata: {a: '1'}\n",
+    );
+    let applied = cluster
+        .run_ok(&[
+            "apply",
+            "--prune",
+            "-l",
+            "app=demo",
+            "-f",
+            pruned.to_str().expect("path"),
+        ])
+        .await;
+    assert!(applied.contains("secret/token pruned"), "{applied}");
+}
+
+pub async fn a_limited_list_says_how_many_items_remain() {
+    let cluster = Cluster::start().await;
+    for name in ["a", "b", "c", "d"] {
+        let path = cluster.write(
+            &format!("{name}.yaml"),
+            &format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"),
+        );
+        cluster
+            .run_ok(&["apply", "-f", path.to_str().expect("path")])
+            .await;
+    }
+    let page = cluster
+        .run_ok(&[
+            "get",
+            "--raw",
+            "/api/v1/namespaces/default/configmaps?limit=1",
+        ])
+        .await;
+    let page: serde_json::Value = serde_json::from_str(&page).expect("a list");
+    // kube-root-ca.crt may or may not be published; count what is there.
+    let all = cluster
+        .run_ok(&["get", "--raw", "/api/v1/namespaces/default/configmaps"])
+        .await;
+    let all: serde_json::Value = serde_json::from_str(&all).expect("a list");
+    let total = all["items"].as_array().map_or(0, Vec::len) as u64;
+    assert_eq!(page["metadata"]["remainingItemCount"], total - 1, "{page}");
+    let selected = cluster
+        .run_ok(&[
+            "get",
+            "--raw",
+            "/api/v1/namespaces/default/configmaps?limit=1&labelSelector=app%21%3Dnone",
+        ])
+        .await;
+    let selected: serde_json::Value = serde_json::from_str(&selected).expect("a list");
+    assert!(
+        selected["metadata"].get("remainingItemCount").is_none(),
+        "with a selector kube-apiserver cannot count: {selected}"
+    );
+}
