@@ -617,6 +617,12 @@ fn main() -> ExitCode {
                 )
             },
         ),
+        kubectl.trial("auth_can_i_and_whoami_are_answered", || {
+            on_runtime(apiserver_parity::auth_can_i_and_whoami_are_answered)
+        }),
+        kubectl.trial("kubectl_create_sends_protobuf_the_simulator_reads", || {
+            on_runtime(apiserver_parity::kubectl_create_sends_protobuf_the_simulator_reads)
+        }),
         kubectl.trial(
             "server_side_apply_takes_over_from_client_side_apply",
             || on_runtime(apiserver_parity::server_side_apply_takes_over_from_client_side_apply),

@@ -171,7 +171,6 @@ spec:
     );
 }
 
-#[allow(dead_code)] // Registered once the simulator reads protobuf bodies: kubectl's typed clients send them.
 pub async fn auth_can_i_and_whoami_are_answered() {
     let cluster = Cluster::start().await;
     let can = cluster
@@ -182,6 +181,130 @@ pub async fn auth_can_i_and_whoami_are_answered() {
     assert!(listed.contains("*.*"), "{listed}");
     let whoami = cluster.run_ok(&["auth", "whoami"]).await;
     assert!(whoami.contains(weft_sim::reviews::USER), "{whoami}");
+}
+
+/// `kubectl create` of built-in kinds goes through client-go's typed clients, which send protobuf.
+pub async fn kubectl_create_sends_protobuf_the_simulator_reads() {
+    let cluster = Cluster::start().await;
+    cluster.run_ok(&["create", "namespace", "team-a"]).await;
+    cluster
+        .run_ok(&[
+            "create",
+            "configmap",
+            "settings",
+            "-n",
+            "team-a",
+            "--from-literal=level=info",
+            "--from-literal=empty=",
+        ])
+        .await;
+    cluster
+        .run_ok(&[
+            "create",
+            "secret",
+            "generic",
+            "token",
+            "-n",
+            "team-a",
+            "--from-literal=token=s3cr3t",
+        ])
+        .await;
+    cluster
+        .run_ok(&[
+            "create",
+            "deployment",
+            "web",
+            "-n",
+            "team-a",
+            "--image=nginx:1.27",
+            "--replicas=2",
+            "--port=8080",
+        ])
+        .await;
+    cluster
+        .run_ok(&[
+            "create",
+            "service",
+            "clusterip",
+            "web",
+            "-n",
+            "team-a",
+            "--tcp=80:8080",
+        ])
+        .await;
+    cluster
+        .run_ok(&[
+            "create",
+            "cronjob",
+            "nightly",
+            "-n",
+            "team-a",
+            "--image=busybox",
+            "--schedule=0 3 * * *",
+        ])
+        .await;
+    cluster
+        .run_ok(&[
+            "create",
+            "job",
+            "now",
+            "-n",
+            "team-a",
+            "--from=cronjob/nightly",
+        ])
+        .await;
+
+    let get = |args: &'static [&'static str]| cluster.run_ok(args);
+    let data = get(&["get", "configmap", "settings", "-n", "team-a", "-o", "json"]).await;
+    let data: serde_json::Value = serde_json::from_str(&data).expect("json");
+    assert_eq!(
+        data["data"],
+        serde_json::json!({"level": "info", "empty": ""})
+    );
+    let token = get(&[
+        "get",
+        "secret",
+        "token",
+        "-n",
+        "team-a",
+        "-o",
+        "jsonpath={.data.token}",
+    ])
+    .await;
+    assert_eq!(token, "czNjcjN0");
+    let deployment = get(&["get", "deployment", "web", "-n", "team-a", "-o", "json"]).await;
+    let deployment: serde_json::Value = serde_json::from_str(&deployment).expect("json");
+    assert_eq!(deployment["spec"]["replicas"], 2);
+    assert_eq!(
+        deployment["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"],
+        8080
+    );
+    assert_eq!(deployment["spec"]["selector"]["matchLabels"]["app"], "web");
+    let rollout = cluster
+        .run_ok(&[
+            "rollout",
+            "status",
+            "deployment/web",
+            "-n",
+            "team-a",
+            "--timeout=300s",
+        ])
+        .await;
+    assert!(rollout.contains("successfully rolled out"), "{rollout}");
+    let service = get(&["get", "service", "web", "-n", "team-a", "-o", "json"]).await;
+    let service: serde_json::Value = serde_json::from_str(&service).expect("json");
+    assert_eq!(service["spec"]["ports"][0]["targetPort"], 8080);
+    let job = get(&["get", "job", "now", "-n", "team-a", "-o", "json"]).await;
+    let job: serde_json::Value = serde_json::from_str(&job).expect("json");
+    assert_eq!(
+        job["metadata"]["annotations"]["cronjob.kubernetes.io/instantiate"],
+        "manual"
+    );
+    assert_eq!(job["metadata"]["ownerReferences"][0]["kind"], "CronJob");
+    // Deleting with a typed client sends protobuf DeleteOptions.
+    cluster
+        .run_ok(&["delete", "namespace", "team-a", "--wait=false"])
+        .await;
 }
 
 pub async fn server_side_apply_takes_over_from_client_side_apply() {

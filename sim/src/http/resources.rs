@@ -19,6 +19,7 @@ use crate::apiserver::{DeleteOptions, DeleteOutcome, PatchKind, Propagation, Wri
 use crate::faults::Verb;
 use crate::resource::ResourceType;
 use crate::store::StoredObject;
+use weft_k8s::protobuf;
 
 /// The most a request body may hold.
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -108,6 +109,9 @@ fn parse_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::BadRequest("the request body is empty".to_owned()));
     }
+    if protobuf::is_protobuf(content_type) || bytes.starts_with(protobuf::MAGIC) {
+        return decode_protobuf(bytes);
+    }
     match serde_json::from_slice(bytes) {
         Ok(value) => Ok(value),
         Err(json_error) if content_type.contains("yaml") => serde_norway::from_slice(bytes)
@@ -120,6 +124,12 @@ fn parse_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> {
             "error decoding the request body: {error}"
         ))),
     }
+}
+
+/// A protobuf body (client-go's typed clients send the built-in kinds so) as the JSON value it stands for.
+fn decode_protobuf(bytes: &[u8]) -> Result<Value, ApiError> {
+    protobuf::decode_object(bytes)
+        .map_err(|error| ApiError::BadRequest(format!("error decoding the request body: {error}")))
 }
 
 /// Serves one resource request.
@@ -358,6 +368,8 @@ fn list(
 fn delete_options(query: &QueryParams, body: &[u8]) -> Result<DeleteOptions, ApiError> {
     let body: Value = if body.iter().all(u8::is_ascii_whitespace) {
         Value::Null
+    } else if body.starts_with(protobuf::MAGIC) {
+        decode_protobuf(body)?
     } else {
         serde_json::from_slice(body).map_err(|error| {
             ApiError::BadRequest(format!("error decoding DeleteOptions: {error}"))

@@ -1,0 +1,86 @@
+//! The shape of the generated message table ([`super::table`]): messages, their fields, the scalar types, and
+//! when a field appears in the JSON form.
+
+/// One protobuf message of a built-in kind (or of a type it holds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Message {
+    /// The full name, such as `k8s.io.api.apps.v1.Deployment`.
+    pub name: &'static str,
+    /// How the message is written as JSON.
+    pub shape: Shape,
+    /// Its fields, by field number.
+    pub fields: &'static [Field],
+}
+
+/// How a message is written as JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An object with one member per field.
+    Struct,
+    /// A Go slice type wrapped in a message (`ExtraValue`, `Verbs`): the array of its `items` field.
+    List,
+}
+
+/// One field: its number, its JSON name, its type, how many values it holds, and when it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field(
+    pub u32,
+    pub &'static str,
+    pub FieldType,
+    pub Cardinality,
+    pub Emit,
+);
+
+/// The type of a field's values (a map's values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    /// A message: its position in the table.
+    Message(u16),
+    /// A scalar.
+    Scalar(Scalar),
+}
+
+/// How many values a field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cardinality {
+    /// At most one.
+    One,
+    /// A list.
+    Repeated,
+    /// A map with keys of this scalar type.
+    Map(Scalar),
+}
+
+/// When a field is written as JSON, as Go's `encoding/json` writes the Go field the message stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Emit {
+    /// Always (a Go value field without `omitempty`): a missing scalar is written as its zero value.
+    Always,
+    /// Unless it is the zero value (a Go value field with `omitempty`).
+    OmitZero,
+    /// Whenever the body has it, zero or not (a Go pointer field).
+    Present,
+}
+
+/// A scalar type of protobuf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    /// UTF-8 text.
+    String,
+    /// Bytes, written as base64 in JSON.
+    Bytes,
+    /// A boolean.
+    Bool,
+    /// A 32-bit signed integer.
+    Int32,
+    /// A 64-bit signed integer.
+    Int64,
+    /// A 32-bit unsigned integer.
+    Uint32,
+    /// A 64-bit unsigned integer.
+    Uint64,
+    /// A 64-bit float.
+    Double,
+    /// A 32-bit float.
+    Float,
+}
