@@ -653,6 +653,16 @@ fn main() -> ExitCode {
     } else {
         &helm
     };
+    // Needs both Helm's library and kubectl: the first one missing reports the check ignored.
+    let helm_and_kubectl = if helm.path().is_none() {
+        &helm
+    } else {
+        &kubectl
+    };
+    trials.push(helm_and_kubectl.trial(
+        "helm_keeps_its_releases_in_secrets_on_the_simulator",
+        || on_runtime(apiserver_parity::helm_keeps_its_releases_in_secrets_on_the_simulator),
+    ));
     let binary = registry.path().map(|p| p.to_path_buf()).unwrap_or_default();
     trials.push(oci.trial(
         "weft_pulls_charts_helm_pushed_to_an_oci_registry",

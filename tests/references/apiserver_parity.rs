@@ -522,3 +522,50 @@ pub async fn a_limited_list_says_how_many_items_remain() {
         "with a selector kube-apiserver cannot count: {selected}"
     );
 }
+
+/// Helm's own library with its default release storage (Secrets, written by client-go as protobuf): install,
+/// upgrade, rollback, history and uninstall against the simulator.
+pub async fn helm_keeps_its_releases_in_secrets_on_the_simulator() {
+    let cluster = Cluster::start().await;
+    let workdir = cluster.directory.path().join("helm");
+    std::fs::create_dir_all(&workdir).expect("workdir");
+    let output = tokio::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/references/helm_release_secrets.py"
+        ))
+        .arg(super::KUBECTL.get().expect("kubectl was found"))
+        .arg(cluster.directory.path().join("kubeconfig"))
+        .arg(&workdir)
+        .env("HOME", cluster.directory.path())
+        .env_remove("KUBECONFIG")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "Helm failed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("the script prints JSON");
+    assert_eq!(
+        report["steps"],
+        serde_json::json!({"installed": 1, "upgraded": 3, "rolled_back": 1})
+    );
+    assert_eq!(
+        report["history"],
+        serde_json::json!([[1, "superseded"], [2, "superseded"], [3, "deployed"]])
+    );
+    assert_eq!(
+        report["secrets"],
+        serde_json::json!([
+            "secret/sh.helm.release.v1.demo.v1",
+            "secret/sh.helm.release.v1.demo.v2",
+            "secret/sh.helm.release.v1.demo.v3"
+        ])
+    );
+    assert_eq!(report["after_uninstall"], serde_json::json!([]));
+}
