@@ -617,6 +617,10 @@ fn main() -> ExitCode {
                 )
             },
         ),
+        kubectl.trial(
+            "unknown_fields_are_refused_under_strict_and_dropped_under_warn",
+            || on_runtime(apiserver_parity::unknown_fields_are_refused_under_strict_and_dropped_under_warn),
+        ),
         kubectl.trial("auth_can_i_and_whoami_are_answered", || {
             on_runtime(apiserver_parity::auth_can_i_and_whoami_are_answered)
         }),

@@ -171,6 +171,53 @@ spec:
     );
 }
 
+pub async fn unknown_fields_are_refused_under_strict_and_dropped_under_warn() {
+    let cluster = Cluster::start().await;
+    let manifest = cluster.write(
+        "typo.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo\ndata:\n  a: b\nbogus: 1\n",
+    );
+    let manifest = manifest.to_str().expect("path");
+    refused(
+        &cluster,
+        &["create", "-f", manifest],
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"bogus\"",
+    )
+    .await;
+    let nested = cluster.write(
+        "nested.yaml",
+        &super::deployment_yaml("web", 1, "nginx:1.27").replacen(
+            "        image: nginx:1.27\n",
+            "        image: nginx:1.27\n        imagePullPolicyy: Always\n",
+            1,
+        ),
+    );
+    refused(
+        &cluster,
+        &["apply", "-f", nested.to_str().expect("path")],
+        "unknown field \"spec.template.spec.containers[0].imagePullPolicyy\"",
+    )
+    .await;
+    let warned = cluster
+        .run(&["apply", "--validate=warn", "-f", manifest])
+        .await;
+    assert!(warned.success, "{}{}", warned.stdout, warned.stderr);
+    assert!(
+        warned.stderr.contains("Warning: unknown field \"bogus\""),
+        "{}",
+        warned.stderr
+    );
+    let stored = cluster
+        .run_ok(&["get", "configmap", "typo", "-o", "json"])
+        .await;
+    let stored: serde_json::Value = serde_json::from_str(&stored).expect("json");
+    assert!(
+        stored.get("bogus").is_none(),
+        "dropped, not stored: {stored}"
+    );
+    assert_eq!(stored["data"]["a"], "b");
+}
+
 pub async fn auth_can_i_and_whoami_are_answered() {
     let cluster = Cluster::start().await;
     let can = cluster

@@ -125,8 +125,9 @@ def parse_go(directory):
             number = int(parts[1])
             json_tag = re.search(r'json:"([^"]*)"', tag)
             json_parts = json_tag.group(1).split(",") if json_tag else [""]
+            inline = "inline" in json_parts[1:]
             structs[current][number] = (
-                json_parts[0],
+                "" if inline else (json_parts[0] or "-"),
                 "omitempty" in json_parts[1:],
                 go_type.startswith("*"),
             )
@@ -171,8 +172,9 @@ def main():
                 entries = []
                 for label, kind, name, number, key in fields:
                     json_name, omitempty, pointer = go_fields.get(number, (name, True, False))
-                    if json_name in ("", "-"):
+                    if json_name == "-":
                         json_name = name
+                    # An empty name is a Go field embedded with `json:",inline"`: its fields are the parent's.
                     entries.append(
                         {
                             "number": number,

@@ -18,6 +18,7 @@ use crate::store::StoredObject;
 use crate::time::now_rfc3339;
 use crate::update_rules::{carry_allocated, validate_update};
 use crate::validate::validate;
+use weft_k8s::protobuf::prune_unknown_fields;
 
 /// Who writes and how.
 #[derive(Debug, Clone, Default)]
@@ -460,6 +461,11 @@ impl ApiServer {
                 json!(resource.api_version(change.version)),
             );
             map.insert("kind".to_owned(), json!(resource.kind));
+        }
+        if !resource.custom {
+            // A built-in object is decoded into its type, which has nowhere to keep fields it does not have.
+            let api_version = resource.api_version(change.version);
+            prune_unknown_fields(&api_version, &resource.kind, &mut object);
         }
         let metadata = metadata_mut(&mut object);
         metadata.insert("name".to_owned(), json!(change.name));

@@ -132,6 +132,55 @@ fn decode_protobuf(bytes: &[u8]) -> Result<Value, ApiError> {
         .map_err(|error| ApiError::BadRequest(format!("error decoding the request body: {error}")))
 }
 
+/// Checks a written body of a built-in kind for fields its kind does not have, as `?fieldValidation=` asks:
+/// `Strict` refuses the write (kubectl's default), `Warn` (the default) returns the warnings to send, `Ignore`
+/// nothing. The fields are dropped from what is stored either way.
+fn check_fields(
+    resource: &ResourceType,
+    version: &str,
+    body: &Value,
+    request: &ResourceRequest,
+) -> Result<Vec<String>, ApiError> {
+    if resource.custom {
+        return Ok(Vec::new());
+    }
+    let mode = request.query.get("fieldValidation").unwrap_or("Warn");
+    if mode.eq_ignore_ascii_case("Ignore") {
+        return Ok(Vec::new());
+    }
+    let api_version = resource.api_version(version);
+    let unknown: Vec<String> = protobuf::unknown_fields(&api_version, &resource.kind, body)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|path| format!("unknown field \"{path}\""))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(Vec::new());
+    }
+    match mode {
+        "Strict" => Err(ApiError::BadRequest(format!(
+            "{kind} in version \"{version}\" cannot be handled as a {kind}: strict decoding error: {}",
+            unknown.join(", "),
+            kind = resource.kind,
+        ))),
+        "Warn" => Ok(unknown),
+        other => Err(ApiError::BadRequest(format!(
+            "fieldValidation: Unsupported value: \"{other}\": supported values: \"Ignore\", \"Warn\", \"Strict\""
+        ))),
+    }
+}
+
+/// A response with one `Warning` header per warning (`299 - "text"`), which kubectl prints as `Warning: text`.
+fn with_warnings(mut response: Response, warnings: &[String]) -> Response {
+    for warning in warnings {
+        let quoted = serde_json::to_string(warning).unwrap_or_default();
+        if let Ok(value) = header::HeaderValue::from_str(&format!("299 - {quoted}")) {
+            response.headers_mut().append(header::WARNING, value);
+        }
+    }
+    response
+}
+
 /// Serves one resource request.
 pub async fn handle(
     state: &AppState,
@@ -210,6 +259,7 @@ pub async fn handle(
                     ApiError::BadRequest("a namespace is required to create this object".to_owned())
                 })?;
                 let object = parse_body(&bytes, request.header(header::CONTENT_TYPE))?;
+                let warnings = check_fields(&resource, &version, &object, &request)?;
                 let created = state.server.create(
                     &resource,
                     &version,
@@ -217,9 +267,9 @@ pub async fn handle(
                     object,
                     &request.write_options(),
                 )?;
-                Ok(json_value(
-                    StatusCode::CREATED,
-                    &value_as(&resource, &version, created),
+                Ok(with_warnings(
+                    json_value(StatusCode::CREATED, &value_as(&resource, &version, created)),
+                    &warnings,
                 ))
             }
             Method::DELETE => {
@@ -271,6 +321,7 @@ pub async fn handle(
         }
         Method::PUT => {
             let object = parse_body(&bytes, request.header(header::CONTENT_TYPE))?;
+            let warnings = check_fields(&resource, &version, &object, &request)?;
             let replaced = state.server.replace(
                 &resource,
                 &version,
@@ -280,9 +331,9 @@ pub async fn handle(
                 object,
                 &request.write_options(),
             )?;
-            Ok(json_value(
-                StatusCode::OK,
-                &value_as(&resource, &version, replaced),
+            Ok(with_warnings(
+                json_value(StatusCode::OK, &value_as(&resource, &version, replaced)),
+                &warnings,
             ))
         }
         Method::PATCH => {
@@ -290,6 +341,12 @@ pub async fn handle(
             let kind = PatchKind::from_content_type(content_type)
                 .ok_or_else(|| ApiError::UnsupportedMediaType(content_type.to_owned()))?;
             let patch = parse_body(&bytes, content_type)?;
+            // A JSON Patch's operations are not shaped like the object; the stored result is pruned.
+            let warnings = if kind == PatchKind::Json {
+                Vec::new()
+            } else {
+                check_fields(&resource, &version, &patch, &request)?
+            };
             let existed = state.server.get(&resource, &namespace, &name).is_ok();
             let patched = state.server.patch(
                 &resource,
@@ -306,7 +363,10 @@ pub async fn handle(
             } else {
                 StatusCode::CREATED
             };
-            Ok(json_value(status, &value_as(&resource, &version, patched)))
+            Ok(with_warnings(
+                json_value(status, &value_as(&resource, &version, patched)),
+                &warnings,
+            ))
         }
         Method::DELETE => {
             let options = delete_options(&request.query, &bytes)?;

@@ -45,6 +45,12 @@ fn decode_struct(message: &Message, bytes: &[u8]) -> Result<Value, ProtobufError
         };
         let Field(_, name, ty, cardinality, _) = *field;
         match cardinality {
+            // A message embedded inline: its fields are this object's.
+            Cardinality::One if name.is_empty() => {
+                if let Value::Object(inlined) = single(message, field, ty, value)? {
+                    object.extend(inlined);
+                }
+            }
             Cardinality::One => {
                 let decoded = single(message, field, ty, value)?;
                 object.insert(name.to_owned(), decoded);

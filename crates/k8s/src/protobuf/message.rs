@@ -21,7 +21,9 @@ pub enum Shape {
     List,
 }
 
-/// One field: its number, its JSON name, its type, how many values it holds, and when it is written.
+/// One field: its number, its JSON name, its type, how many values it holds, and when it is written. An empty JSON
+/// name marks a message embedded inline (`json:",inline"`, such as a Volume's `VolumeSource`): its fields are
+/// written as the parent's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Field(
     pub u32,

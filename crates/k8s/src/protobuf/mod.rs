@@ -5,9 +5,10 @@
 //!
 //! The messages are a generated table ([`table`], from `gen/proto_table.py`: the `generated.proto` files for field
 //! numbers and types, the Go types for JSON names, `omitempty` and pointers) of the GA versions of every built-in
-//! group and of apimachinery's types.
+//! group and of apimachinery's types. The same table says which fields each built-in kind has ([`fields`]).
 
 mod decode;
+pub mod fields;
 pub mod message;
 mod table;
 mod wire;
@@ -15,6 +16,7 @@ mod wire;
 use serde_json::Value;
 
 pub use decode::decode_message;
+pub use fields::{prune_unknown_fields, unknown_fields};
 use message::Message;
 use table::{MESSAGES, PACKAGES};
 use wire::{Records, WireValue};

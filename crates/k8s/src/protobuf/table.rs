@@ -139,7 +139,7 @@ pub static MESSAGES: &[Message] = &[
         shape: Shape::Struct,
         fields: &[
             F(1, "resourceNames", S(Scalar::String), Repeated, OmitZero),
-            F(2, "ruleWithOperations", M(14), One, Always),
+            F(2, "", M(14), One, Always),
         ],
     },
     Message {
@@ -181,7 +181,7 @@ pub static MESSAGES: &[Message] = &[
         shape: Shape::Struct,
         fields: &[
             F(1, "operations", S(Scalar::String), Repeated, OmitZero),
-            F(2, "rule", M(13), One, Always),
+            F(2, "", M(13), One, Always),
         ],
     },
     Message {
@@ -1831,7 +1831,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.ConfigMapEnvSource",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "optional", S(Bool), One, Present),
         ],
     },
@@ -1839,7 +1839,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.ConfigMapKeySelector",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "key", S(Scalar::String), One, Always),
             F(3, "optional", S(Bool), One, Present),
         ],
@@ -1867,7 +1867,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.ConfigMapProjection",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "items", M(243), Repeated, OmitZero),
             F(4, "optional", S(Bool), One, Present),
         ],
@@ -1876,7 +1876,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.ConfigMapVolumeSource",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "items", M(243), Repeated, OmitZero),
             F(3, "defaultMode", S(Int32), One, Present),
             F(4, "optional", S(Bool), One, Present),
@@ -2158,7 +2158,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.EphemeralContainer",
         shape: Shape::Struct,
         fields: &[
-            F(1, "ephemeralContainerCommon", M(218), One, Always),
+            F(1, "", M(218), One, Always),
             F(2, "targetContainerName", S(Scalar::String), One, OmitZero),
         ],
     },
@@ -2975,7 +2975,7 @@ pub static MESSAGES: &[Message] = &[
         shape: Shape::Struct,
         fields: &[
             F(1, "capacity", M(556), Map(Scalar::String), OmitZero),
-            F(2, "persistentVolumeSource", M(293), One, Always),
+            F(2, "", M(293), One, Always),
             F(3, "accessModes", S(Scalar::String), Repeated, OmitZero),
             F(4, "claimRef", M(283), One, Present),
             F(
@@ -3417,7 +3417,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.Probe",
         shape: Shape::Struct,
         fields: &[
-            F(1, "handler", M(332), One, Always),
+            F(1, "", M(332), One, Always),
             F(2, "initialDelaySeconds", S(Int32), One, OmitZero),
             F(3, "timeoutSeconds", S(Int32), One, OmitZero),
             F(4, "periodSeconds", S(Int32), One, OmitZero),
@@ -3710,7 +3710,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.SecretEnvSource",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "optional", S(Bool), One, Present),
         ],
     },
@@ -3718,7 +3718,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.SecretKeySelector",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "key", S(Scalar::String), One, Always),
             F(3, "optional", S(Bool), One, Present),
         ],
@@ -3735,7 +3735,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.api.core.v1.SecretProjection",
         shape: Shape::Struct,
         fields: &[
-            F(1, "localObjectReference", M(254), One, Always),
+            F(1, "", M(254), One, Always),
             F(2, "items", M(243), Repeated, OmitZero),
             F(4, "optional", S(Bool), One, Present),
         ],
@@ -4014,7 +4014,7 @@ pub static MESSAGES: &[Message] = &[
         shape: Shape::Struct,
         fields: &[
             F(1, "name", S(Scalar::String), One, Always),
-            F(2, "volumeSource", M(396), One, Always),
+            F(2, "", M(396), One, Always),
         ],
     },
     Message {
@@ -4566,7 +4566,7 @@ pub static MESSAGES: &[Message] = &[
         shape: Shape::Struct,
         fields: &[
             F(1, "host", S(Scalar::String), One, OmitZero),
-            F(2, "ingressRuleValue", M(451), One, Always),
+            F(2, "", M(451), One, Always),
         ],
     },
     Message {
@@ -5002,7 +5002,7 @@ pub static MESSAGES: &[Message] = &[
         fields: &[
             F(1, "source", S(Scalar::String), One, Always),
             F(2, "requests", S(Scalar::String), Repeated, OmitZero),
-            F(3, "deviceConfiguration", M(509), One, Always),
+            F(3, "", M(509), One, Always),
         ],
     },
     Message {
@@ -5045,7 +5045,7 @@ pub static MESSAGES: &[Message] = &[
         shape: Shape::Struct,
         fields: &[
             F(1, "requests", S(Scalar::String), Repeated, OmitZero),
-            F(2, "deviceConfiguration", M(509), One, Always),
+            F(2, "", M(509), One, Always),
         ],
     },
     Message {
@@ -5059,7 +5059,7 @@ pub static MESSAGES: &[Message] = &[
     Message {
         name: "k8s.io.api.resource.v1.DeviceClassConfiguration",
         shape: Shape::Struct,
-        fields: &[F(1, "deviceConfiguration", M(509), One, Always)],
+        fields: &[F(1, "", M(509), One, Always)],
     },
     Message {
         name: "k8s.io.api.resource.v1.DeviceClassList",
@@ -6003,7 +6003,7 @@ pub static MESSAGES: &[Message] = &[
         name: "k8s.io.apimachinery.pkg.runtime.Unknown",
         shape: Shape::Struct,
         fields: &[
-            F(1, "typeMeta", M(604), One, Always),
+            F(1, "", M(604), One, Always),
             F(2, "raw", S(Bytes), One, Always),
             F(3, "contentEncoding", S(Scalar::String), One, Always),
             F(4, "contentType", S(Scalar::String), One, Always),

@@ -144,6 +144,37 @@ fn secret_bytes_are_base64_and_kubernetes_types_take_their_json_forms() {
 }
 
 #[test]
+fn an_inline_volume_source_and_probe_handler_are_the_parents_fields() {
+    // Volume: name 1, volumeSource 2 (inline) with configMap 19 {name 1 (inline LocalObjectReference)}.
+    let config_map = message(&[bytes(1, &message(&[text(1, "settings")]))]);
+    let volume = message(&[
+        text(1, "config"),
+        bytes(2, &message(&[bytes(19, &config_map)])),
+    ]);
+    // Probe: handler 1 (inline ProbeHandler) with httpGet 2 {path 1}; periodSeconds 4.
+    let probe = message(&[
+        bytes(1, &message(&[bytes(2, &message(&[text(1, "/healthz")]))])),
+        number(4, 5),
+    ]);
+    let container = message(&[text(1, "app"), bytes(10, &probe)]);
+    let spec = message(&[bytes(1, &volume), bytes(2, &container)]);
+    let pod = message(&[bytes(2, &spec)]);
+    let decoded = decode_object(&envelope("v1", "Pod", &pod)).expect("decodes");
+    assert_eq!(
+        decoded["spec"]["volumes"][0],
+        json!({"name": "config", "configMap": {"name": "settings"}})
+    );
+    assert_eq!(
+        decoded["spec"]["containers"][0]["livenessProbe"]["httpGet"]["path"],
+        "/healthz"
+    );
+    assert_eq!(
+        decoded["spec"]["containers"][0]["livenessProbe"]["periodSeconds"],
+        5
+    );
+}
+
+#[test]
 fn negative_int32s_and_delete_options_decode() {
     // DeleteOptions.gracePeriodSeconds (int64, field 1) and propagationPolicy (field 4).
     let options = message(&[number(1, 0), text(4, "Foreground")]);
