@@ -621,6 +621,9 @@ fn main() -> ExitCode {
             "unknown_fields_are_refused_under_strict_and_dropped_under_warn",
             || on_runtime(apiserver_parity::unknown_fields_are_refused_under_strict_and_dropped_under_warn),
         ),
+        kubectl.trial("controllers_record_events_and_publish_endpoints", || {
+            on_runtime(apiserver_parity::controllers_record_events_and_publish_endpoints)
+        }),
         kubectl.trial("auth_can_i_and_whoami_are_answered", || {
             on_runtime(apiserver_parity::auth_can_i_and_whoami_are_answered)
         }),

@@ -616,3 +616,127 @@ pub async fn helm_keeps_its_releases_in_secrets_on_the_simulator() {
     );
     assert_eq!(report["after_uninstall"], serde_json::json!([]));
 }
+
+/// Polls a kubectl command until its output satisfies `done` (the simulated controllers run on their own clock).
+async fn eventually(cluster: &Cluster, args: &[&str], done: impl Fn(&str) -> bool) -> String {
+    let mut last = String::new();
+    for _ in 0..600 {
+        let output = cluster.run(args).await;
+        last = format!("{}{}", output.stdout, output.stderr);
+        if output.success && done(&output.stdout) {
+            return output.stdout;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("kubectl {args:?} never showed what was expected; last:\n{last}");
+}
+
+pub async fn controllers_record_events_and_publish_endpoints() {
+    let cluster = Cluster::start().await;
+    let manifest = cluster.write(
+        "web.yaml",
+        &format!(
+            "{}---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: once
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: busybox
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: broken
+spec:
+  containers:
+  - name: app
+    image: registry.example/fail-pull:1
+",
+            super::deployment_yaml("web", 2, "nginx:1.27")
+        ),
+    );
+    cluster
+        .run_ok(&["apply", "-f", manifest.to_str().expect("path")])
+        .await;
+    cluster
+        .run_ok(&["rollout", "status", "deployment/web", "--timeout=300s"])
+        .await;
+    let events = eventually(&cluster, &["events"], |events| {
+        [
+            "ScalingReplicaSet",
+            "SuccessfulCreate",
+            "Scheduled",
+            "Pulled",
+            "Created",
+            "Started",
+            "Completed",
+            "Failed",
+            "BackOff",
+        ]
+        .iter()
+        .all(|reason| events.contains(reason))
+    })
+    .await;
+    assert!(
+        events.contains("Scaled up replica set web-") && events.contains("from 0 to 2"),
+        "{events}"
+    );
+    assert!(
+        events.contains("Successfully assigned default/web-"),
+        "{events}"
+    );
+    assert!(events.contains("Job completed"), "{events}");
+    assert!(
+        events.contains("Failed to pull image \"registry.example/fail-pull:1\""),
+        "{events}"
+    );
+    let warnings = cluster.run_ok(&["events", "--types=Warning"]).await;
+    assert!(
+        warnings.contains("Failed") && !warnings.contains("Started"),
+        "{warnings}"
+    );
+
+    let endpoints = eventually(&cluster, &["get", "endpoints", "web"], |table| {
+        table.matches(":8080").count() == 2
+    })
+    .await;
+    assert!(endpoints.contains("ENDPOINTS"), "{endpoints}");
+    let slices = cluster
+        .run_ok(&[
+            "get",
+            "endpointslices",
+            "-l",
+            "kubernetes.io/service-name=web",
+            "-o",
+            "json",
+        ])
+        .await;
+    let slices: serde_json::Value = serde_json::from_str(&slices).expect("json");
+    let slice = &slices["items"][0];
+    assert_eq!(slice["addressType"], "IPv4");
+    assert_eq!(slice["ports"][0]["port"], 8080);
+    assert_eq!(slice["endpoints"].as_array().map(Vec::len), Some(2));
+    assert_eq!(slice["endpoints"][0]["conditions"]["ready"], true);
+    assert_eq!(slice["metadata"]["ownerReferences"][0]["kind"], "Service");
+
+    cluster
+        .run_ok(&["scale", "deployment/web", "--replicas=1"])
+        .await;
+    eventually(&cluster, &["get", "endpoints", "web"], |table| {
+        table.matches(":8080").count() == 1
+    })
+    .await;
+    cluster.run_ok(&["delete", "service", "web"]).await;
+    eventually(
+        &cluster,
+        &["get", "endpoints,endpointslices", "-o", "name"],
+        |names| !names.contains("web"),
+    )
+    .await;
+}

@@ -7,6 +7,7 @@ use super::context::{
     CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text,
 };
 use super::cron::Schedule;
+use super::events::{self, EventType};
 use crate::apiserver::Propagation;
 use crate::time::{format_rfc3339, now_seconds, parse_rfc3339_seconds};
 
@@ -71,10 +72,17 @@ pub fn reconcile(context: &Context) {
                 },
                 "spec": template.get("spec").cloned().unwrap_or(json!({})),
             });
-            if context
-                .create("batch", "jobs", namespace, job, CONTROLLER_MANAGER)
-                .is_some()
+            if let Some(created) =
+                context.create("batch", "jobs", namespace, job, CONTROLLER_MANAGER)
             {
+                events::record(
+                    context,
+                    &cron_job,
+                    EventType::Normal,
+                    "SuccessfulCreate",
+                    &format!("Created job {}", text(&created, "/metadata/name")),
+                    "cronjob-controller",
+                );
                 status["lastScheduleTime"] = json!(format_rfc3339(
                     std::time::UNIX_EPOCH + std::time::Duration::from_secs(minute.max(0) as u64)
                 ));

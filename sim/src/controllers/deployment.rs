@@ -12,6 +12,7 @@ use super::conditions::{Condition, conditions_of, find, set_condition};
 use super::context::{
     CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text,
 };
+use super::events::{self, EventType};
 use super::replicaset::without_zeros;
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
@@ -197,27 +198,54 @@ impl DeploymentController {
                     "minReadySeconds": int_or(deployment, "/spec/minReadySeconds", 0),
                 },
             });
-            context.create(
-                "apps",
-                "replicasets",
-                namespace,
-                replica_set,
-                CONTROLLER_MANAGER,
-            );
+            let set_name = format!("{name}-{hash}");
+            if context
+                .create(
+                    "apps",
+                    "replicasets",
+                    namespace,
+                    replica_set,
+                    CONTROLLER_MANAGER,
+                )
+                .is_some()
+            {
+                events::record(
+                    context,
+                    deployment,
+                    EventType::Normal,
+                    "ScalingReplicaSet",
+                    &format!("Scaled up replica set {set_name} from 0 to {initial}"),
+                    "deployment-controller",
+                );
+            }
             return;
         };
 
         let new_name = text(new_set, "/metadata/name").to_owned();
         if !paused {
             let scale = |replica_set: &Value, count: i64| {
-                if replicas(replica_set) != count {
-                    context.merge_patch(
+                let current = replicas(replica_set);
+                let set_name = text(replica_set, "/metadata/name");
+                if current != count
+                    && context.merge_patch(
                         "apps",
                         "replicasets",
                         namespace,
-                        text(replica_set, "/metadata/name"),
+                        set_name,
                         json!({"spec": {"replicas": count}}),
                         CONTROLLER_MANAGER,
+                    )
+                {
+                    let direction = if count > current { "up" } else { "down" };
+                    events::record(
+                        context,
+                        deployment,
+                        EventType::Normal,
+                        "ScalingReplicaSet",
+                        &format!(
+                            "Scaled {direction} replica set {set_name} from {current} to {count}"
+                        ),
+                        "deployment-controller",
                     );
                 }
             };

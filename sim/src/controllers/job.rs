@@ -8,6 +8,7 @@ use super::context::{
     CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
     pod_is_ready, pod_phase, text,
 };
+use super::events::{self, EventType};
 use crate::apiserver::Propagation;
 use crate::time::now_rfc3339;
 
@@ -66,6 +67,14 @@ pub fn reconcile(context: &Context) {
                     );
                 }
                 status["completionTime"] = json!(now);
+                events::record(
+                    context,
+                    &job,
+                    EventType::Normal,
+                    "Completed",
+                    "Job completed",
+                    "job-controller",
+                );
             } else if failed > backoff_limit {
                 for kind in ["FailureTarget", "Failed"] {
                     set_condition(
@@ -79,6 +88,14 @@ pub fn reconcile(context: &Context) {
                         false,
                     );
                 }
+                events::record(
+                    context,
+                    &job,
+                    EventType::Warning,
+                    "BackoffLimitExceeded",
+                    "Job has reached the specified backoff limit",
+                    "job-controller",
+                );
                 for pod in &active {
                     context.delete(
                         "",
@@ -102,7 +119,18 @@ pub fn reconcile(context: &Context) {
                         &[],
                         None,
                     );
-                    context.create("", "pods", namespace, pod, CONTROLLER_MANAGER);
+                    if let Some(created) =
+                        context.create("", "pods", namespace, pod, CONTROLLER_MANAGER)
+                    {
+                        events::record(
+                            context,
+                            &job,
+                            EventType::Normal,
+                            "SuccessfulCreate",
+                            &format!("Created pod: {}", text(&created, "/metadata/name")),
+                            "job-controller",
+                        );
+                    }
                 }
             }
         }

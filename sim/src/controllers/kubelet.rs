@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, set_condition};
 use super::context::{Context, is_deleting, text};
+use super::events::{self, EventType};
 use crate::config::SimConfig;
 use crate::ids::{mix, short_hash};
 use crate::pod_logs::ImageBehaviour;
@@ -44,21 +45,116 @@ impl Kubelet {
                 }
                 let node = &nodes[self.next_node % nodes.len()];
                 self.next_node += 1;
-                context.merge_patch(
+                if context.merge_patch(
                     "",
                     "pods",
                     namespace,
                     name,
                     json!({"spec": {"nodeName": node}}),
                     "kube-scheduler",
-                );
+                ) {
+                    events::record(
+                        context,
+                        &pod,
+                        EventType::Normal,
+                        "Scheduled",
+                        &format!("Successfully assigned {namespace}/{name} to {node}"),
+                        "default-scheduler",
+                    );
+                }
                 continue;
             }
             let seen = *self.first_seen.entry(uid).or_insert(now);
             let status = pod_status(&pod, now.duration_since(seen), context.server.config());
+            container_events(context, &pod, &status);
             context.write_status("", "pods", &pod, status, "kubelet");
         }
         self.first_seen.retain(|uid, _| live.contains(uid));
+    }
+}
+
+/// The events a kubelet records when a container's state changes between the stored status and the new one:
+/// pulled, created and started; a failed pull and its back-off; a crash loop's back-off.
+fn container_events(context: &Context, pod: &Value, status: &Value) {
+    let before = pod
+        .pointer("/status/containerStatuses")
+        .and_then(Value::as_array);
+    let pod_name = text(pod, "/metadata/name");
+    let namespace = text(pod, "/metadata/namespace");
+    let uid = text(pod, "/metadata/uid");
+    for container in status
+        .get("containerStatuses")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = text(container, "/name");
+        let image = text(container, "/image");
+        let old = before
+            .into_iter()
+            .flatten()
+            .find(|old| text(old, "/name") == name);
+        let reason_of = |status: Option<&Value>| {
+            status
+                .and_then(|status| status.pointer("/state/waiting/reason"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let running = |status: Option<&Value>| {
+            status.is_some_and(|status| status.pointer("/state/running").is_some())
+        };
+        let restarts = |status: Option<&Value>| {
+            status
+                .and_then(|status| status.get("restartCount"))
+                .and_then(Value::as_i64)
+                .unwrap_or(0)
+        };
+        let (old_reason, new_reason) = (reason_of(old), reason_of(Some(container)));
+        let record = |event_type, reason: &str, message: String| {
+            events::record(context, pod, event_type, reason, &message, "kubelet");
+        };
+        if running(Some(container)) && (!running(old) || restarts(old) != restarts(Some(container)))
+        {
+            record(
+                EventType::Normal,
+                "Pulled",
+                format!("Container image \"{image}\" already present on machine"),
+            );
+            record(
+                EventType::Normal,
+                "Created",
+                format!("Created container: {name}"),
+            );
+            record(
+                EventType::Normal,
+                "Started",
+                format!("Started container {name}"),
+            );
+        }
+        if new_reason != old_reason {
+            let message = text(container, "/state/waiting/message").to_owned();
+            match new_reason.as_str() {
+                "ErrImagePull" => record(
+                    EventType::Warning,
+                    "Failed",
+                    format!("Failed to pull image \"{image}\": {message}"),
+                ),
+                "ImagePullBackOff" => record(
+                    EventType::Normal,
+                    "BackOff",
+                    format!("Back-off pulling image \"{image}\""),
+                ),
+                "CrashLoopBackOff" => record(
+                    EventType::Warning,
+                    "BackOff",
+                    format!(
+                        "Back-off restarting failed container {name} in pod {pod_name}_{namespace}({uid})"
+                    ),
+                ),
+                _ => {}
+            }
+        }
     }
 }
 

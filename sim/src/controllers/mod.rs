@@ -1,5 +1,6 @@
 //! Simulated controllers: a loop that runs the scheduler and kubelet, the workload controllers, the
-//! service, volume, namespace and definition controllers and the garbage collector in turn.
+//! service, endpoints, volume, namespace and definition controllers and the garbage collector in turn; they record
+//! events as a real cluster's do.
 
 mod conditions;
 mod context;
@@ -8,6 +9,8 @@ mod cronjob;
 mod daemonset;
 mod definition;
 mod deployment;
+mod endpoints;
+mod events;
 mod garbage_collector;
 mod job;
 mod kubelet;
@@ -59,6 +62,7 @@ impl ControllerSet {
         daemonset::reconcile(context);
         self.kubelet.reconcile(context);
         service::reconcile(context);
+        endpoints::reconcile(context);
         volume::reconcile(context);
         workload_status::reconcile(context);
         garbage_collector::reconcile(context);

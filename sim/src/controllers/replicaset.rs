@@ -7,6 +7,7 @@ use super::context::{
     CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
     pod_is_ready, pod_phase, text,
 };
+use super::events::{self, EventType};
 use crate::apiserver::Propagation;
 
 /// Runs one pass over every ReplicaSet.
@@ -41,7 +42,18 @@ pub fn reconcile(context: &Context) {
                     &[],
                     None,
                 );
-                context.create("", "pods", namespace, pod, CONTROLLER_MANAGER);
+                if let Some(created) =
+                    context.create("", "pods", namespace, pod, CONTROLLER_MANAGER)
+                {
+                    events::record(
+                        context,
+                        &replica_set,
+                        EventType::Normal,
+                        "SuccessfulCreate",
+                        &format!("Created pod: {}", text(&created, "/metadata/name")),
+                        "replicaset-controller",
+                    );
+                }
             }
         }
         let mut owned = owned;
@@ -55,13 +67,17 @@ pub fn reconcile(context: &Context) {
             });
             let excess = owned.len() - desired;
             for pod in owned.drain(..excess) {
-                context.delete(
-                    "",
-                    "pods",
-                    namespace,
-                    text(pod, "/metadata/name"),
-                    Propagation::Background,
-                );
+                let pod_name = text(pod, "/metadata/name");
+                if context.delete("", "pods", namespace, pod_name, Propagation::Background) {
+                    events::record(
+                        context,
+                        &replica_set,
+                        EventType::Normal,
+                        "SuccessfulDelete",
+                        &format!("Deleted pod: {pod_name}"),
+                        "replicaset-controller",
+                    );
+                }
             }
         }
         let ready = owned.iter().filter(|pod| pod_is_ready(pod)).count();

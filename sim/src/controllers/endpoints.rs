@@ -1,0 +1,296 @@
+//! The endpoints and EndpointSlice controllers: a Service with a selector gets an Endpoints object and an
+//! EndpointSlice listing the pods it selects (ready ones as addresses, others as not ready), with its ports resolved
+//! against the pods' named container ports.
+
+use serde_json::{Map, Value, json};
+
+use super::context::{Context, controller_reference, is_deleting, pod_is_ready, text};
+use crate::apiserver::Propagation;
+use crate::ids::short_hash;
+
+/// The label naming the Service an EndpointSlice belongs to.
+pub const SERVICE_NAME_LABEL: &str = "kubernetes.io/service-name";
+
+/// The label saying which controller manages an EndpointSlice.
+const SLICE_MANAGED_BY: (&str, &str) = (
+    "endpointslice.kubernetes.io/managed-by",
+    "endpointslice-controller.k8s.io",
+);
+
+/// The label saying which controller manages an Endpoints object.
+const ENDPOINTS_MANAGED_BY: (&str, &str) =
+    ("endpoints.kubernetes.io/managed-by", "endpoint-controller");
+
+/// One selected pod.
+struct Member<'a> {
+    pod: &'a Value,
+    ready: bool,
+}
+
+/// Runs one pass over Services.
+pub fn reconcile(context: &Context) {
+    let pods = context.list("", "pods", None);
+    let services = context.list("", "services", None);
+    for service in &services {
+        let selector = service.pointer("/spec/selector").and_then(Value::as_object);
+        let Some(selector) = selector.filter(|selector| !selector.is_empty()) else {
+            continue;
+        };
+        if is_deleting(service) || text(service, "/spec/type") == "ExternalName" {
+            continue;
+        }
+        let namespace = text(service, "/metadata/namespace");
+        let members: Vec<Member<'_>> = pods
+            .iter()
+            .filter(|pod| {
+                text(pod, "/metadata/namespace") == namespace
+                    && !is_deleting(pod)
+                    && !text(pod, "/status/podIP").is_empty()
+                    && selects(selector, pod)
+            })
+            .map(|pod| Member {
+                pod,
+                ready: pod_is_ready(pod),
+            })
+            .collect();
+        let ports = service_ports(service, &members);
+        write_endpoints(context, service, &members, &ports);
+        write_slice(context, service, &members, &ports);
+    }
+    remove_orphaned_endpoints(context, &services);
+}
+
+fn selects(selector: &Map<String, Value>, pod: &Value) -> bool {
+    selector.iter().all(|(key, value)| {
+        pod.pointer("/metadata/labels")
+            .and_then(|labels| labels.get(key))
+            == Some(value)
+    })
+}
+
+/// The Service's ports as endpoints list them: the target port, a name resolved against the first selected pod that
+/// declares it.
+fn service_ports(service: &Value, members: &[Member<'_>]) -> Vec<Value> {
+    let mut ports = Vec::new();
+    for port in service
+        .pointer("/spec/ports")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let protocol = port.get("protocol").cloned().unwrap_or(json!("TCP"));
+        let target = port
+            .get("targetPort")
+            .or_else(|| port.get("port"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let number = match &target {
+            Value::Number(number) => number.as_i64(),
+            Value::String(name) => members
+                .iter()
+                .find_map(|member| named_port(member.pod, name)),
+            _ => None,
+        };
+        let Some(number) = number else {
+            continue;
+        };
+        let mut entry = json!({"port": number, "protocol": protocol});
+        if let Some(name) = port.get("name").and_then(Value::as_str) {
+            entry["name"] = json!(name);
+        }
+        ports.push(entry);
+    }
+    ports
+}
+
+fn named_port(pod: &Value, name: &str) -> Option<i64> {
+    pod.pointer("/spec/containers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(|container| {
+            container
+                .get("ports")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        })
+        .find(|port| port.get("name").and_then(Value::as_str) == Some(name))
+        .and_then(|port| port.get("containerPort"))
+        .and_then(Value::as_i64)
+}
+
+fn target_ref(pod: &Value) -> Value {
+    json!({
+        "kind": "Pod",
+        "name": text(pod, "/metadata/name"),
+        "namespace": text(pod, "/metadata/namespace"),
+        "uid": text(pod, "/metadata/uid"),
+    })
+}
+
+fn write_endpoints(context: &Context, service: &Value, members: &[Member<'_>], ports: &[Value]) {
+    let address = |member: &Member<'_>| {
+        json!({
+            "ip": text(member.pod, "/status/podIP"),
+            "nodeName": text(member.pod, "/spec/nodeName"),
+            "targetRef": target_ref(member.pod),
+        })
+    };
+    let ready: Vec<Value> = members.iter().filter(|m| m.ready).map(address).collect();
+    let not_ready: Vec<Value> = members.iter().filter(|m| !m.ready).map(address).collect();
+    let subsets = if members.is_empty() || ports.is_empty() {
+        Value::Null
+    } else {
+        let mut subset = json!({"ports": ports});
+        if !ready.is_empty() {
+            subset["addresses"] = json!(ready);
+        }
+        if !not_ready.is_empty() {
+            subset["notReadyAddresses"] = json!(not_ready);
+        }
+        json!([subset])
+    };
+    let namespace = text(service, "/metadata/namespace");
+    let name = text(service, "/metadata/name");
+    let mut labels = service
+        .pointer("/metadata/labels")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    labels[ENDPOINTS_MANAGED_BY.0] = json!(ENDPOINTS_MANAGED_BY.1);
+    let existing = context
+        .resource("", "endpoints")
+        .and_then(|resource| context.server.get(&resource, namespace, name).ok())
+        .map(|stored| stored.value());
+    match existing {
+        None => {
+            let mut endpoints = json!({
+                "apiVersion": "v1",
+                "kind": "Endpoints",
+                "metadata": {"name": name, "namespace": namespace, "labels": labels},
+            });
+            if !subsets.is_null() {
+                endpoints["subsets"] = subsets;
+            }
+            context.create("", "endpoints", namespace, endpoints, "endpoint-controller");
+        }
+        Some(existing) => {
+            let current = existing.get("subsets").cloned().unwrap_or(Value::Null);
+            if current != subsets {
+                context.merge_patch(
+                    "",
+                    "endpoints",
+                    namespace,
+                    name,
+                    json!({"subsets": subsets}),
+                    "endpoint-controller",
+                );
+            }
+        }
+    }
+}
+
+fn write_slice(context: &Context, service: &Value, members: &[Member<'_>], ports: &[Value]) {
+    let namespace = text(service, "/metadata/namespace");
+    let service_name = text(service, "/metadata/name");
+    let name = format!(
+        "{service_name}-{}",
+        short_hash(text(service, "/metadata/uid"), 5)
+    );
+    let endpoints: Vec<Value> = members
+        .iter()
+        .map(|member| {
+            json!({
+                "addresses": [text(member.pod, "/status/podIP")],
+                "conditions": {"ready": member.ready, "serving": member.ready, "terminating": false},
+                "nodeName": text(member.pod, "/spec/nodeName"),
+                "targetRef": target_ref(member.pod),
+            })
+        })
+        .collect();
+    let slice_ports: Vec<Value> = ports
+        .iter()
+        .map(|port| {
+            let mut port = port.clone();
+            if port.get("name").is_none() {
+                port["name"] = json!("");
+            }
+            port
+        })
+        .collect();
+    let existing = context
+        .resource("discovery.k8s.io", "endpointslices")
+        .and_then(|resource| context.server.get(&resource, namespace, &name).ok())
+        .map(|stored| stored.value());
+    let nullable = |items: Vec<Value>| {
+        if items.is_empty() {
+            Value::Null
+        } else {
+            json!(items)
+        }
+    };
+    let (endpoints, slice_ports) = (nullable(endpoints), nullable(slice_ports));
+    match existing {
+        None => {
+            let mut slice = json!({
+                "apiVersion": "discovery.k8s.io/v1",
+                "kind": "EndpointSlice",
+                "metadata": {
+                    "name": name,
+                    "namespace": namespace,
+                    "labels": {SERVICE_NAME_LABEL: service_name, SLICE_MANAGED_BY.0: SLICE_MANAGED_BY.1},
+                    "ownerReferences": [controller_reference(service)],
+                },
+                "addressType": "IPv4",
+            });
+            if !endpoints.is_null() {
+                slice["endpoints"] = endpoints;
+            }
+            if !slice_ports.is_null() {
+                slice["ports"] = slice_ports;
+            }
+            context.create(
+                "discovery.k8s.io",
+                "endpointslices",
+                namespace,
+                slice,
+                "endpointslice-controller",
+            );
+        }
+        Some(existing) => {
+            let current_endpoints = existing.get("endpoints").cloned().unwrap_or(Value::Null);
+            let current_ports = existing.get("ports").cloned().unwrap_or(Value::Null);
+            if current_endpoints != endpoints || current_ports != slice_ports {
+                context.merge_patch(
+                    "discovery.k8s.io",
+                    "endpointslices",
+                    namespace,
+                    &name,
+                    json!({"endpoints": endpoints, "ports": slice_ports}),
+                    "endpointslice-controller",
+                );
+            }
+        }
+    }
+}
+
+/// Endpoints the controller made for a Service that is gone (EndpointSlices go with their owner).
+fn remove_orphaned_endpoints(context: &Context, services: &[Value]) {
+    for endpoints in context.list("", "endpoints", None) {
+        let managed = endpoints
+            .pointer("/metadata/labels")
+            .and_then(|labels| labels.get(ENDPOINTS_MANAGED_BY.0))
+            .and_then(Value::as_str)
+            == Some(ENDPOINTS_MANAGED_BY.1);
+        let namespace = text(&endpoints, "/metadata/namespace");
+        let name = text(&endpoints, "/metadata/name");
+        let served = services.iter().any(|service| {
+            text(service, "/metadata/namespace") == namespace
+                && text(service, "/metadata/name") == name
+                && !is_deleting(service)
+        });
+        if managed && !served {
+            context.delete("", "endpoints", namespace, name, Propagation::Background);
+        }
+    }
+}
