@@ -848,3 +848,66 @@ async fn a_helm_chart_rendered_for_the_cluster_sees_its_version_and_the_apis_it_
     assert_eq!(data["deployments"], "true");
     assert_eq!(data["widgets"], "false");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_changed_selector_fails_with_the_apis_message_and_a_hint_and_replace_re_creates_the_deployment()
+ {
+    let mut world = World::new().await;
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    let before = world.deployments().get("web").await.unwrap();
+
+    let moved = deployment("shop/web:1.0").replace("\"app\":\"web\"", "\"app\":\"web-v2\"");
+    assert!(moved.contains("web-v2"), "{moved}");
+    let mut files = shop_files("shop/web:1.0");
+    files[0] = ("deployment.json", moved);
+    world.repo.commit(&files);
+    let refused = world.sync_with(Trigger::Manual, SyncSpec::default()).await;
+    assert_eq!(
+        refused.phase,
+        OperationPhase::Failed,
+        "{:?}",
+        refused.message
+    );
+    let failure = refused
+        .resources
+        .iter()
+        .find(|r| r.reference.kind == "Deployment" && r.status == ResultStatus::Failed)
+        .unwrap_or_else(|| panic!("the Deployment failed: {:#?}", refused.resources));
+    assert!(
+        failure.message.contains("spec.selector") && failure.message.contains("field is immutable"),
+        "the API's message: {}",
+        failure.message
+    );
+    assert!(
+        failure.message.contains("Replace=true"),
+        "a hint: {}",
+        failure.message
+    );
+    assert_eq!(
+        world.deployments().get("web").await.unwrap().metadata.uid,
+        before.metadata.uid,
+        "nothing was deleted"
+    );
+
+    world.app.sync.replace = true;
+    let recreated = world.sync().await;
+    let step = recreated
+        .resources
+        .iter()
+        .find(|r| r.reference.kind == "Deployment")
+        .expect("the Deployment's result");
+    assert_eq!(step.status, ResultStatus::Applied);
+    assert!(step.message.starts_with("re-created"), "{}", step.message);
+    let after = world.deployments().get("web").await.unwrap();
+    assert_ne!(after.metadata.uid, before.metadata.uid, "a new object");
+    let selector = after.spec.selector.match_labels.expect("labels");
+    assert_eq!(selector.get("app").map(String::as_str), Some("web-v2"));
+    assert!(
+        world
+            .log(&recreated)
+            .contains("deleting apps:Deployment:shop:web to re-create it"),
+        "{}",
+        world.log(&recreated)
+    );
+}

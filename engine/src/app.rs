@@ -200,6 +200,10 @@ pub struct SyncPolicy {
     pub create_namespace: bool,
     /// Take over fields other managers own (server-side apply `force`) on every sync; self-heal always does.
     pub force: bool,
+    /// Delete and re-create an object the API will not update in place (an immutable field changed), as Argo CD's
+    /// `Replace=true`/`Force=true` sync options do; each object may also ask for it in its `weft.dev/sync-options`
+    /// annotation. Re-creations count against the prune fuse.
+    pub replace: bool,
     /// How many deploys the history keeps.
     pub history_limit: usize,
     /// How long a wave may take to become healthy before the sync fails, in seconds.
@@ -216,6 +220,7 @@ impl Default for SyncPolicy {
             prune: false,
             create_namespace: false,
             force: false,
+            replace: false,
             history_limit: DEFAULT_HISTORY_LIMIT,
             wave_timeout_seconds: 300,
             fuse: FuseSpec::default(),

@@ -8,7 +8,8 @@
 //!    are never deleted.
 //! 4. If what is left exceeds `max_deletions` (absolute) or `max_ratio` (of the app's live managed objects), the fuse
 //!    trips: nothing is deleted, and the reason is recorded, until a sync explicitly confirms the deletions. A limit
-//!    of 0 disables that check.
+//!    of 0 disables that check. Re-creations (objects deleted and created again because the API will not update
+//!    them in place, [`crate::recreate`]) count as deletions, and are not made either when the fuse trips.
 
 use weft_sdk::manifests::ObjectIdentity;
 
@@ -121,6 +122,19 @@ impl PruneFuse {
         render: RenderOutcome,
         confirmed: bool,
     ) -> PruneDecision {
+        self.decide_with_recreations(live, candidates, render, confirmed, 0)
+    }
+
+    /// [`PruneFuse::decide`] when the plan also re-creates `recreations` objects: they count as deletions for rule
+    /// 4, and a tripped fuse (`tripped`) means they are not made either.
+    pub fn decide_with_recreations(
+        &self,
+        live: usize,
+        candidates: Vec<PruneCandidate>,
+        render: RenderOutcome,
+        confirmed: bool,
+        recreations: usize,
+    ) -> PruneDecision {
         let blanket = match render {
             RenderOutcome::Failed => Some(KeepReason::RenderFailed),
             RenderOutcome::Rendered(0) => Some(KeepReason::EmptyRender),
@@ -148,7 +162,7 @@ impl PruneFuse {
                 wanted.push(candidate.identity);
             }
         }
-        match self.trip(wanted.len(), live) {
+        match self.trip(wanted.len() + recreations, live) {
             Some(trip) if !confirmed => {
                 decision
                     .kept

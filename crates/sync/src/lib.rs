@@ -1,6 +1,7 @@
 //! The pure core of making a cluster match a render: the diff of desired against live ([`diff`], with the
 //! normalizations that hide defaults and ignored fields, [`normalize`]), the plan and its order ([`plan`],
-//! [`order`]) with the prune fuse bounding deletions, the sync and health status of an app ([`status`]), the
+//! [`order`]) with the prune fuse bounding deletions (and re-creations of objects the API will not update in place,
+//! [`recreate`]), the sync and health status of an app ([`status`]), the
 //! owned-resource tree ([`tree`]), environment fingerprints ([`fingerprint`]) and endpoint readiness
 //! ([`endpoints`]).
 //!
@@ -16,6 +17,7 @@ mod fuse;
 pub mod normalize;
 pub mod order;
 pub mod plan;
+pub mod recreate;
 pub mod status;
 pub mod tree;
 

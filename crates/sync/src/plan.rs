@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::diff::ObjectDiff;
 use super::fuse::{KeepReason, PruneCandidate, PruneDecision, PruneFuse, RenderOutcome};
 use super::order::{Phase, Placement, PlacementError, is_foundation, kind_rank, placement};
+use super::recreate::{RECREATE_HINT, allows_recreate};
 use super::tracking::{Ownership, ownership};
 use weft_core::resource::{RefError, ResourceRef};
 
@@ -28,6 +29,9 @@ pub enum Action {
     Prune,
     /// The object is no longer rendered but is kept (the step's reason says why).
     Keep,
+    /// The API will not update the object in place (an immutable field changed) and its sync options or the app
+    /// allow re-creating it: delete it, wait until it is gone, create it. Counted as a deletion by the fuse.
+    Recreate,
 }
 
 impl Action {
@@ -35,7 +39,7 @@ impl Action {
     pub fn changes_cluster(self) -> bool {
         matches!(
             self,
-            Action::Create | Action::Update | Action::RunHook | Action::Prune
+            Action::Create | Action::Update | Action::RunHook | Action::Prune | Action::Recreate
         )
     }
 }
@@ -138,6 +142,12 @@ pub struct PlanInput<'a> {
     pub fuse: &'a PruneFuse,
     /// An explicit, confirmed sync that accepts what the fuse refuses.
     pub confirmed: bool,
+    /// The API's refusals of updating desired objects in place (a server-side dry run said an immutable field
+    /// changed), with its message.
+    pub refused: &'a BTreeMap<ResourceRef, String>,
+    /// Whether the app re-creates every object the API refuses to update in place (each object may also ask for it
+    /// with `Replace=true` or `Force=true`).
+    pub recreate: bool,
 }
 
 /// Makes the plan.
@@ -178,7 +188,17 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
                 (Some(_), Some(diff)) if diff.is_synced() => {
                     (Action::Unchanged, "matches the render".to_string())
                 }
-                (Some(_), Some(diff)) => (Action::Update, describe_changes(diff)),
+                (Some(_), Some(diff)) => match input.refused.get(&reference) {
+                    Some(refusal) if input.recreate || allows_recreate(object) => (
+                        Action::Recreate,
+                        format!("{}; re-created: {refusal}", describe_changes(diff)),
+                    ),
+                    Some(refusal) => (
+                        Action::Update,
+                        format!("{}; {refusal}; {RECREATE_HINT}", describe_changes(diff)),
+                    ),
+                    None => (Action::Update, describe_changes(diff)),
+                },
                 (Some(_), None) => (Action::Update, "not compared yet".to_string()),
             }
         };
@@ -218,20 +238,48 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         }
         candidates.push(PruneCandidate::of(object));
     }
+    let recreations = steps
+        .iter()
+        .filter(|step| step.action == Action::Recreate)
+        .count();
     let decision = if input.prune {
-        input
-            .fuse
-            .decide(owned, candidates, input.render, input.confirmed)
+        input.fuse.decide_with_recreations(
+            owned,
+            candidates,
+            input.render,
+            input.confirmed,
+            recreations,
+        )
     } else {
+        // Nothing is pruned, but re-creations are still deletions the fuse bounds.
+        let recreating = input.fuse.decide_with_recreations(
+            owned,
+            Vec::new(),
+            input.render,
+            input.confirmed,
+            recreations,
+        );
         PruneDecision {
             delete: Vec::new(),
             kept: candidates
                 .into_iter()
                 .map(|c| (c.identity, KeepReason::PruneDisabled))
                 .collect(),
-            tripped: None,
+            tripped: recreating.tripped,
         }
     };
+    if let Some(trip) = &decision.tripped {
+        for step in steps
+            .iter_mut()
+            .filter(|step| step.action == Action::Recreate)
+        {
+            step.action = Action::Update;
+            step.reason = format!(
+                "{}; not re-created: the prune fuse tripped ({})",
+                step.reason, trip.reason
+            );
+        }
+    }
     let pruning_off = !input.prune;
     for identity in decision.delete {
         steps.push(prune_step(
@@ -393,6 +441,8 @@ mod tests {
         fuse: PruneFuse,
         confirmed: bool,
         render: Option<RenderOutcome>,
+        refused: BTreeMap<ResourceRef, String>,
+        recreate: bool,
     }
 
     impl Fixture {
@@ -404,6 +454,8 @@ mod tests {
                 fuse: PruneFuse::default(),
                 confirmed: false,
                 render: None,
+                refused: BTreeMap::new(),
+                recreate: false,
             }
         }
 
@@ -433,6 +485,8 @@ mod tests {
                 prune: self.prune,
                 fuse: &self.fuse,
                 confirmed: self.confirmed,
+                refused: &self.refused,
+                recreate: self.recreate,
             })
         }
     }
@@ -687,5 +741,81 @@ mod tests {
                 .steps
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_update_the_api_refuses_is_re_created_only_when_allowed_and_within_the_fuse() {
+        let refusal = "ConfigMap \"a\" is invalid: data: Forbidden: field is immutable when `immutable` is set";
+        let mut changed = config_map("a");
+        changed["data"]["v"] = json!("2");
+        let others = ["b", "c", "d", "e"].map(config_map);
+        let live: Vec<Value> = std::iter::once(config_map("a"))
+            .chain(others.clone())
+            .collect();
+        let desired: Vec<Value> = std::iter::once(changed.clone()).chain(others).collect();
+        let mut fixture = Fixture::new(desired, live);
+        let reference = ResourceRef::of(&changed).unwrap();
+        fixture
+            .refused
+            .insert(reference.clone(), refusal.to_owned());
+        let step = |plan: &SyncPlan| {
+            plan.steps
+                .iter()
+                .find(|step| step.reference == reference)
+                .cloned()
+                .unwrap()
+        };
+
+        let plain = fixture.plan().unwrap();
+        assert_eq!(step(&plain).action, Action::Update);
+        assert!(
+            step(&plain).reason.contains(RECREATE_HINT),
+            "{}",
+            step(&plain).reason
+        );
+
+        fixture.recreate = true;
+        let recreated = fixture.plan().unwrap();
+        assert_eq!(step(&recreated).action, Action::Recreate);
+        assert!(step(&recreated).reason.contains(refusal));
+
+        fixture.fuse.max_deletions = 0;
+        fixture.fuse.max_ratio = 0.1;
+        let tripped = fixture.plan().unwrap();
+        assert_eq!(
+            step(&tripped).action,
+            Action::Update,
+            "1 of 5 live is over 10%"
+        );
+        assert!(
+            step(&tripped)
+                .reason
+                .contains("not re-created: the prune fuse tripped")
+        );
+        assert!(tripped.fuse_tripped.is_some());
+
+        fixture.confirmed = true;
+        assert_eq!(step(&fixture.plan().unwrap()).action, Action::Recreate);
+    }
+
+    #[test]
+    fn an_object_asks_for_re_creation_with_its_sync_options() {
+        let mut changed = config_map("a");
+        changed["data"]["v"] = json!("2");
+        changed["metadata"]["annotations"][crate::SYNC_OPTIONS_ANNOTATION] = json!("Replace=true");
+        let mut fixture = Fixture::new(vec![changed.clone()], vec![config_map("a")]);
+        fixture.fuse.max_ratio = 0.0;
+        let reference = ResourceRef::of(&changed).unwrap();
+        fixture
+            .refused
+            .insert(reference.clone(), "field is immutable".to_owned());
+        let plan = fixture.plan().unwrap();
+        let step = plan
+            .steps
+            .iter()
+            .find(|s| s.reference == reference)
+            .unwrap();
+        assert_eq!(step.action, Action::Recreate);
+        assert!(Action::Recreate.changes_cluster());
     }
 }

@@ -15,8 +15,9 @@ use super::fingerprint::{secrets_to_look_up, stamp_fingerprints};
 use super::normalize::IgnoreRule;
 use super::order::placement;
 use super::tracking::stamp;
-use crate::cluster::{Applier, ApplyOptions, ClusterError, KindCatalog, LiveCache};
+use crate::cluster::{Applier, ApplyError, ApplyOptions, ClusterError, KindCatalog, LiveCache};
 use crate::resource::{RefError, ResourceRef};
+use weft_sync::recreate::refuses_in_place;
 
 /// Why the desired set or the live set could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +54,9 @@ pub struct Comparison {
     pub diffs: BTreeMap<ResourceRef, ObjectDiff>,
     /// The kinds looked at, `(group, kind)`.
     pub kinds: BTreeSet<(String, String)>,
+    /// Desired objects a server-side dry run says the API will not update in place (an immutable field changed),
+    /// with the API's message.
+    pub refused: BTreeMap<ResourceRef, String>,
 }
 
 impl Comparison {
@@ -217,6 +221,7 @@ impl Comparer {
         // A cluster that cannot say whether it dry-runs is compared the cautious way.
         let dry_run = self.applier.supports_dry_run().await.unwrap_or(false);
         let mut diffs = BTreeMap::new();
+        let mut refused = BTreeMap::new();
         for object in &desired {
             let Ok(reference) = ResourceRef::of(object) else {
                 continue;
@@ -238,7 +243,14 @@ impl Comparer {
                 };
                 match self.applier.apply(object, &options).await {
                     Ok(predicted) => diff_predicted(&reference, &predicted, live_object, ignore),
-                    Err(_) => diff_subset(&reference, object, live_object, ignore),
+                    Err(error) => {
+                        if let ApplyError::Api { code, message, .. } = &error
+                            && refuses_in_place(*code, message)
+                        {
+                            refused.insert(reference.clone(), message.clone());
+                        }
+                        diff_subset(&reference, object, live_object, ignore)
+                    }
                 }
             } else {
                 diff_subset(&reference, object, live_object, ignore)
@@ -250,6 +262,7 @@ impl Comparer {
             live,
             diffs,
             kinds: looked_at,
+            refused,
         })
     }
 }

@@ -16,11 +16,12 @@ use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, 
 use super::order::{HookDeletePolicy, Phase, placement};
 use super::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};
 use crate::app::AppSpec;
-use crate::cluster::{Applier, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
+use crate::cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
 use crate::health::{Assessment, HealthAssessor};
 use crate::logs::LogStore;
 use crate::plugin::RelatedObjects;
 use crate::resource::ResourceRef;
+use weft_sync::recreate::{RECREATE_HINT, refuses_in_place};
 
 /// What a sync is asked to do.
 #[derive(Debug, Clone)]
@@ -258,6 +259,8 @@ impl Syncer {
             prune: request.prune.unwrap_or(app.sync.prune),
             fuse: &fuse,
             confirmed: request.confirmed,
+            refused: &comparison.refused,
+            recreate: app.sync.replace,
         }) {
             Ok(plan) => plan,
             Err(error) => {
@@ -522,6 +525,29 @@ impl Syncer {
                     }
                 }
             }
+            Action::Recreate => {
+                let object = step.object.as_ref().ok_or("a step without an object")?;
+                match self
+                    .recreate(reference, object, force, timeout, operation)
+                    .await
+                {
+                    Ok(applied) => {
+                        self.log(operation, format!("re-created {reference}"));
+                        record(
+                            operation,
+                            ResultStatus::Applied,
+                            format!("re-created: {}", step.reason),
+                        );
+                        Ok(Some(applied))
+                    }
+                    Err(error) => {
+                        let message = format!("re-creating {reference}: {error}");
+                        self.log(operation, &message);
+                        record(operation, ResultStatus::Failed, error);
+                        Err(message)
+                    }
+                }
+            }
             Action::RunHook => {
                 let object = step.object.as_ref().ok_or("a step without an object")?;
                 let (status, message) = self
@@ -552,9 +578,34 @@ impl Syncer {
                 },
             )
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|error| match &error {
+                // The API will not update it in place: say what would.
+                ApplyError::Api { code, message, .. } if refuses_in_place(*code, message) => {
+                    format!("{error}; {RECREATE_HINT}")
+                }
+                _ => error.to_string(),
+            })?;
         self.await_cache(&applied).await;
         Ok(applied)
+    }
+
+    /// Deletes an object the API will not update in place (its dependents first), waits until it is gone, and
+    /// creates it from the render.
+    async fn recreate(
+        &self,
+        reference: &ResourceRef,
+        object: &Value,
+        force: bool,
+        timeout: Duration,
+        operation: &mut Operation,
+    ) -> Result<Value, String> {
+        self.log(operation, format!("deleting {reference} to re-create it"));
+        self.applier
+            .delete(reference, Propagation::Foreground)
+            .await
+            .map_err(|error| format!("deleting it: {error}"))?;
+        self.wait_gone(reference, timeout).await?;
+        self.apply(object, force).await
     }
 
     /// Waits (bounded) until the live cache holds `applied` at its resourceVersion or a later one, so that what

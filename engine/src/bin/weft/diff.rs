@@ -237,7 +237,7 @@ async fn diff(
     if !plan_only {
         for step in &plan.steps {
             let text = match step.action {
-                Action::Update => comparison
+                Action::Update | Action::Recreate => comparison
                     .diffs
                     .get(&step.reference)
                     .map(|d| d.unified.clone())
@@ -274,6 +274,7 @@ fn action_word(action: Action) -> &'static str {
         Action::RunHook => "hook",
         Action::Prune => "prune",
         Action::Keep => "keep",
+        Action::Recreate => "recreate",
     }
 }
 
