@@ -624,6 +624,10 @@ fn main() -> ExitCode {
         kubectl.trial("controllers_record_events_and_publish_endpoints", || {
             on_runtime(apiserver_parity::controllers_record_events_and_publish_endpoints)
         }),
+        kubectl.trial(
+            "custom_resources_are_held_to_their_definitions_schema",
+            || on_runtime(apiserver_parity::custom_resources_are_held_to_their_definitions_schema),
+        ),
         kubectl.trial("auth_can_i_and_whoami_are_answered", || {
             on_runtime(apiserver_parity::auth_can_i_and_whoami_are_answered)
         }),

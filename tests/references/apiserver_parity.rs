@@ -740,3 +740,124 @@ spec:
     )
     .await;
 }
+
+pub async fn custom_resources_are_held_to_their_definitions_schema() {
+    let cluster = Cluster::start().await;
+    let definition = cluster.write(
+        "crd.yaml",
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size]
+            x-kubernetes-validations:
+            - rule: 'self.size % 2 == 0'
+              message: size must be even
+            properties:
+              size: {type: integer, maximum: 100}
+              mode: {type: string, enum: [fast, safe], default: safe}
+              port: {x-kubernetes-int-or-string: true}
+",
+    );
+    cluster
+        .run_ok(&["apply", "-f", definition.to_str().expect("path")])
+        .await;
+    let gadget = |name: &str, spec: &str| {
+        cluster.write(
+            &format!("{name}.yaml"),
+            &format!(
+                "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: {name}\nspec:\n{spec}"
+            ),
+        )
+    };
+    let good = gadget("good", "  size: 4\n  port: http\n");
+    let mut created = cluster
+        .run(&["apply", "-f", good.to_str().expect("path")])
+        .await;
+    for _ in 0..100 {
+        if created.success {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        created = cluster
+            .run(&["apply", "-f", good.to_str().expect("path")])
+            .await;
+    }
+    assert!(created.success, "{}{}", created.stdout, created.stderr);
+    let mode = cluster
+        .run_ok(&["get", "gadget", "good", "-o", "jsonpath={.spec.mode}"])
+        .await;
+    assert_eq!(mode, "safe", "the schema's default is filled in");
+
+    let wrong = gadget("wrong", "  size: \"big\"\n");
+    refused(
+        &cluster,
+        &["apply", "-f", wrong.to_str().expect("path")],
+        "spec.size: Invalid value: \"string\": spec.size in body must be of type integer: \"string\"",
+    )
+    .await;
+    let many = gadget("many", "  size: 1000\n  mode: reckless\n");
+    let output = cluster
+        .run(&["apply", "-f", many.to_str().expect("path")])
+        .await;
+    assert!(!output.success);
+    for expected in [
+        "spec.size: Invalid value: 1000: spec.size in body should be less than or equal to 100",
+        "spec.mode: Unsupported value: \"reckless\": supported values: \"fast\", \"safe\"",
+    ] {
+        assert!(
+            output.stderr.contains(expected),
+            "{expected} not in {}",
+            output.stderr
+        );
+    }
+    let missing = gadget("missing", "  mode: fast\n");
+    refused(
+        &cluster,
+        &["apply", "-f", missing.to_str().expect("path")],
+        "spec.size: Required value",
+    )
+    .await;
+    let odd = gadget("odd", "  size: 3\n");
+    refused(
+        &cluster,
+        &["apply", "-f", odd.to_str().expect("path")],
+        "spec: Invalid value: \"object\": size must be even",
+    )
+    .await;
+    let unknown = gadget("unknown", "  size: 2\n  colour: red\n");
+    refused(
+        &cluster,
+        &["apply", "-f", unknown.to_str().expect("path")],
+        "unknown field \"spec.colour\"",
+    )
+    .await;
+    cluster
+        .run_ok(&[
+            "apply",
+            "--validate=false",
+            "-f",
+            unknown.to_str().expect("path"),
+        ])
+        .await;
+    let stored = cluster
+        .run_ok(&["get", "gadget", "unknown", "-o", "json"])
+        .await;
+    let stored: serde_json::Value = serde_json::from_str(&stored).expect("json");
+    assert!(stored["spec"].get("colour").is_none(), "pruned: {stored}");
+    assert_eq!(stored["spec"]["size"], 2);
+}

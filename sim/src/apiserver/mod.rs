@@ -3,6 +3,7 @@
 
 mod delete;
 mod read;
+mod schemas;
 mod seed;
 mod watch;
 mod write;

@@ -466,6 +466,8 @@ impl ApiServer {
             // A built-in object is decoded into its type, which has nowhere to keep fields it does not have.
             let api_version = resource.api_version(change.version);
             prune_unknown_fields(&api_version, &resource.kind, &mut object);
+        } else if let Some(schema) = super::schemas::schema_of(state, resource, change.version) {
+            super::schemas::apply_schema(&schema, resource, &mut object)?;
         }
         let metadata = metadata_mut(&mut object);
         metadata.insert("name".to_owned(), json!(change.name));

@@ -132,25 +132,31 @@ fn decode_protobuf(bytes: &[u8]) -> Result<Value, ApiError> {
         .map_err(|error| ApiError::BadRequest(format!("error decoding the request body: {error}")))
 }
 
-/// Checks a written body of a built-in kind for fields its kind does not have, as `?fieldValidation=` asks:
-/// `Strict` refuses the write (kubectl's default), `Warn` (the default) returns the warnings to send, `Ignore`
-/// nothing. The fields are dropped from what is stored either way.
+/// Checks a written body for fields its kind does not have (a built-in kind's type, a custom resource's structural
+/// schema), as `?fieldValidation=` asks: `Strict` refuses the write (kubectl's default), `Warn` (the default)
+/// returns the warnings to send, `Ignore` nothing. The fields are dropped from what is stored either way.
 fn check_fields(
+    server: &crate::apiserver::ApiServer,
     resource: &ResourceType,
     version: &str,
     body: &Value,
     request: &ResourceRequest,
 ) -> Result<Vec<String>, ApiError> {
-    if resource.custom {
-        return Ok(Vec::new());
-    }
     let mode = request.query.get("fieldValidation").unwrap_or("Warn");
     if mode.eq_ignore_ascii_case("Ignore") {
         return Ok(Vec::new());
     }
     let api_version = resource.api_version(version);
-    let unknown: Vec<String> = protobuf::unknown_fields(&api_version, &resource.kind, body)
-        .unwrap_or_default()
+    let unknown = if resource.custom {
+        // What the definition's structural schema would prune.
+        server
+            .custom_schema(resource, version)
+            .map(|schema| weft_k8s::structural::prune(&schema, &mut body.clone()))
+            .unwrap_or_default()
+    } else {
+        protobuf::unknown_fields(&api_version, &resource.kind, body).unwrap_or_default()
+    };
+    let unknown: Vec<String> = unknown
         .into_iter()
         .map(|path| format!("unknown field \"{path}\""))
         .collect();
@@ -259,7 +265,7 @@ pub async fn handle(
                     ApiError::BadRequest("a namespace is required to create this object".to_owned())
                 })?;
                 let object = parse_body(&bytes, request.header(header::CONTENT_TYPE))?;
-                let warnings = check_fields(&resource, &version, &object, &request)?;
+                let warnings = check_fields(&state.server, &resource, &version, &object, &request)?;
                 let created = state.server.create(
                     &resource,
                     &version,
@@ -321,7 +327,7 @@ pub async fn handle(
         }
         Method::PUT => {
             let object = parse_body(&bytes, request.header(header::CONTENT_TYPE))?;
-            let warnings = check_fields(&resource, &version, &object, &request)?;
+            let warnings = check_fields(&state.server, &resource, &version, &object, &request)?;
             let replaced = state.server.replace(
                 &resource,
                 &version,
@@ -345,7 +351,7 @@ pub async fn handle(
             let warnings = if kind == PatchKind::Json {
                 Vec::new()
             } else {
-                check_fields(&resource, &version, &patch, &request)?
+                check_fields(&state.server, &resource, &version, &patch, &request)?
             };
             let existed = state.server.get(&resource, &namespace, &name).is_ok();
             let patched = state.server.patch(
