@@ -241,7 +241,7 @@ impl Server {
             ClusterConfig::Simulator => {
                 let sim = weft_sim::Simulator::new(options.simulator.clone());
                 let served = sim
-                    .serve(SocketAddr::from(([127, 0, 0, 1], 0)))
+                    .serve_tls(SocketAddr::from(([127, 0, 0, 1], 0)))
                     .await
                     .map_err(|e| ServeError::DataDir {
                         path: data_dir.clone(),

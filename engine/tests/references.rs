@@ -46,8 +46,11 @@ fn kubectl_uses_the_cluster_weft_sim_serves(kubectl: &Path) -> Result<(), Failed
     sim.kill()?;
     sim.wait()?;
     let config = config.map_err(|e| format!("weft sim wrote no kubeconfig: {e}"))?;
-    if !config.contains("http://127.0.0.1:") {
-        return Err(format!("the kubeconfig names no loopback server: {config}").into());
+    if !config.contains("https://127.0.0.1:") || !config.contains("certificate-authority-data: ") {
+        return Err(format!(
+            "the kubeconfig names no loopback TLS server and its authority: {config}"
+        )
+        .into());
     }
     let nodes = nodes?;
     let listed = String::from_utf8_lossy(&nodes.stdout);
@@ -57,6 +60,61 @@ fn kubectl_uses_the_cluster_weft_sim_serves(kubectl: &Path) -> Result<(), Failed
             String::from_utf8_lossy(&nodes.stderr)
         )
         .into());
+    }
+    Ok(())
+}
+
+/// Where `@kubernetes/client-node` is installed for these checks: `WEFT_NODE_REFERENCES`, else
+/// `target/references/node` (`.ci/run` installs it there).
+fn client_node_prefix() -> PathBuf {
+    std::env::var_os("WEFT_NODE_REFERENCES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/references/node"))
+}
+
+/// The official JavaScript client, which refuses a plain-HTTP server, lists namespaces and writes and reads a
+/// ConfigMap through the kubeconfig `weft sim` writes.
+fn client_node_uses_the_cluster_weft_sim_serves(prefix: &Path) -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let (mut sim, kubeconfig) = weft_sim_in(dir.path())?;
+    // ES modules resolve their imports from where the script is, so it goes beside node_modules.
+    let script = prefix.join(format!("weft-check-{}.mjs", std::process::id()));
+    std::fs::write(
+        &script,
+        "import * as k8s from '@kubernetes/client-node';
+const kc = new k8s.KubeConfig();
+kc.loadFromFile(process.argv[2]);
+const core = kc.makeApiClient(k8s.CoreV1Api);
+const namespaces = await core.listNamespace();
+await core.createNamespacedConfigMap({namespace: 'default', body: {metadata: {name: 'from-node'}, data: {a: '1'}}});
+const map = await core.readNamespacedConfigMap({name: 'from-node', namespace: 'default'});
+console.log(JSON.stringify({namespaces: namespaces.items.map(n => n.metadata.name), data: map.data}));
+",
+    )?;
+    let output = Command::new("node")
+        .arg(&script)
+        .arg(&kubeconfig)
+        .env("HOME", dir.path())
+        .output();
+    let _ = std::fs::remove_file(&script);
+    sim.kill()?;
+    sim.wait()?;
+    let output = output?;
+    let printed = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(format!(
+            "node failed: {printed}{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    let report: serde_json::Value = serde_json::from_str(printed.trim())?;
+    if !report["namespaces"]
+        .as_array()
+        .is_some_and(|names| names.iter().any(|name| name == "kube-system"))
+        || report["data"] != serde_json::json!({"a": "1"})
+    {
+        return Err(format!("unexpected answers: {report}").into());
     }
     Ok(())
 }
@@ -333,9 +391,17 @@ fn main() -> ExitCode {
             move || kubectl_reads_back(&path, &yaml, &object),
         ));
     }
+    let client_node = Reference::node_package("@kubernetes/client-node", &client_node_prefix());
+    {
+        let prefix = client_node.path().map(PathBuf::from).unwrap_or_default();
+        trials.push(client_node.trial(
+            "the Kubernetes JavaScript client uses the cluster weft sim serves over TLS",
+            move || client_node_uses_the_cluster_weft_sim_serves(&prefix),
+        ));
+    }
     let (language_tools, language_trials) = languages::trials(&pyyaml);
     trials.extend(language_trials);
-    let mut references = vec![&kubectl, &pyyaml, &ruamel];
+    let mut references = vec![&kubectl, &pyyaml, &ruamel, &client_node];
     references.extend(language_tools.iter());
     weft_test_reference::run(&references, trials)
 }

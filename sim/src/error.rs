@@ -24,4 +24,7 @@ pub enum SimError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The server's TLS certificate could not be made.
+    #[error("could not make the simulator's TLS certificate: {0}")]
+    Tls(String),
 }

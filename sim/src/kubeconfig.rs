@@ -8,16 +8,33 @@ use crate::error::SimError;
 /// The cluster, context and user name in generated kubeconfigs.
 pub const CONTEXT_NAME: &str = "weft-sim";
 
-/// A kubeconfig for a simulator served at an address (plain HTTP, no credentials, namespace `default`).
+/// A kubeconfig for a simulator served at an address over plain HTTP (no credentials, namespace `default`).
 pub fn kubeconfig_yaml(addr: SocketAddr) -> String {
+    kubeconfig_with(addr, None)
+}
+
+/// A kubeconfig for a simulator served at an address: over TLS trusting `ca_pem` when given (as
+/// `certificate-authority-data`), else over plain HTTP.
+pub fn kubeconfig_with(addr: SocketAddr, ca_pem: Option<&str>) -> String {
+    use base64::Engine as _;
+    // Over TLS a user without credentials makes kubectl prompt for a password; the simulator takes any token.
+    let (cluster, user) = match ca_pem {
+        Some(pem) => (
+            format!(
+                "    server: https://{addr}\n    certificate-authority-data: {}\n",
+                base64::engine::general_purpose::STANDARD.encode(pem)
+            ),
+            format!("\n    token: {CONTEXT_NAME}"),
+        ),
+        None => (format!("    server: http://{addr}\n"), " {}".to_owned()),
+    };
     format!(
         "apiVersion: v1
 kind: Config
 clusters:
 - name: {CONTEXT_NAME}
   cluster:
-    server: http://{addr}
-contexts:
+{cluster}contexts:
 - name: {CONTEXT_NAME}
   context:
     cluster: {CONTEXT_NAME}
@@ -27,13 +44,22 @@ current-context: {CONTEXT_NAME}
 preferences: {{}}
 users:
 - name: {CONTEXT_NAME}
-  user: {{}}
+  user:{user}
 "
     )
 }
 
-/// Writes a kubeconfig for a simulator served at an address, creating parent directories.
+/// Writes a plain-HTTP kubeconfig for a simulator served at an address, creating parent directories.
 pub fn write_kubeconfig(path: impl AsRef<Path>, addr: SocketAddr) -> Result<(), SimError> {
+    write_kubeconfig_with(path, addr, None)
+}
+
+/// Writes a kubeconfig ([`kubeconfig_with`]), creating parent directories.
+pub fn write_kubeconfig_with(
+    path: impl AsRef<Path>,
+    addr: SocketAddr,
+    ca_pem: Option<&str>,
+) -> Result<(), SimError> {
     let path = path.as_ref();
     let failed = |source| SimError::WriteKubeconfig {
         path: path.display().to_string(),
@@ -45,7 +71,7 @@ pub fn write_kubeconfig(path: impl AsRef<Path>, addr: SocketAddr) -> Result<(), 
     {
         std::fs::create_dir_all(parent).map_err(failed)?;
     }
-    std::fs::write(path, kubeconfig_yaml(addr)).map_err(failed)
+    std::fs::write(path, kubeconfig_with(addr, ca_pem)).map_err(failed)
 }
 
 #[cfg(test)]
@@ -66,5 +92,15 @@ mod tests {
         let path = directory.path().join("nested/config");
         write_kubeconfig(&path, addr).expect("written");
         assert_eq!(std::fs::read_to_string(path).expect("read"), yaml);
+        let tls = kubeconfig_with(addr, Some("-----BEGIN CERTIFICATE-----\n"));
+        let parsed: serde_norway::Value = serde_norway::from_str(&tls).expect("yaml");
+        assert_eq!(
+            parsed["clusters"][0]["cluster"]["server"].as_str(),
+            Some("https://127.0.0.1:4321")
+        );
+        assert_eq!(
+            parsed["clusters"][0]["cluster"]["certificate-authority-data"].as_str(),
+            Some("LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==")
+        );
     }
 }

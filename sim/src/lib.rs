@@ -86,12 +86,13 @@ pub mod simulator;
 pub mod ssa;
 pub mod store;
 pub mod time;
+pub mod tls;
 pub mod update_rules;
 pub mod validate;
 
 pub use config::SimConfig;
 pub use error::SimError;
 pub use faults::{FaultAction, FaultId, FaultInjector, FaultRule, Verb};
-pub use kubeconfig::{kubeconfig_yaml, write_kubeconfig};
+pub use kubeconfig::{kubeconfig_with, kubeconfig_yaml, write_kubeconfig, write_kubeconfig_with};
 pub use serve::ServedSim;
 pub use simulator::Simulator;

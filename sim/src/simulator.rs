@@ -56,6 +56,12 @@ impl Simulator {
         ServedSim::start(self.router(), addr).await
     }
 
+    /// Serves the API over TLS on an address, with a certificate authority generated for the server (which the
+    /// [`ServedSim::kubeconfig`] trusts), so that clients refusing plain HTTP connect too.
+    pub async fn serve_tls(&self, addr: SocketAddr) -> Result<ServedSim, SimError> {
+        ServedSim::start_tls(self.router(), addr).await
+    }
+
     /// The fault-injection rules of this cluster.
     pub fn faults(&self) -> &FaultInjector {
         &self.faults

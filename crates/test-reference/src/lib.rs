@@ -116,6 +116,34 @@ impl Reference {
         }
     }
 
+    /// An npm package installed under `prefix` (`npm install --prefix PREFIX PACKAGE`), run with the machine's
+    /// `node`; [`Reference::path`] is the prefix, where scripts that import it must be placed.
+    pub fn node_package(package: &str, prefix: &std::path::Path) -> Reference {
+        let name = format!("npm package {package}");
+        let install = format!("npm install --prefix {} {package}", prefix.display());
+        if Command::new("node").arg("--version").output().is_err() {
+            return Reference::missing(
+                name,
+                format!("node cannot run (install Node.js, then `{install}`)"),
+            );
+        }
+        let manifest = prefix
+            .join("node_modules")
+            .join(package)
+            .join("package.json");
+        if manifest.is_file() {
+            Reference::found(name, prefix)
+        } else {
+            Reference::missing(
+                name,
+                format!(
+                    "{} is missing (install it with `{install}`)",
+                    manifest.display()
+                ),
+            )
+        }
+    }
+
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name

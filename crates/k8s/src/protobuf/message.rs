@@ -1,4 +1,4 @@
-//! The shape of the generated message table ([`super::table`]): messages, their fields, the scalar types, and
+//! The shape of the generated message table (`table.rs`): messages, their fields, the scalar types, and
 //! when a field appears in the JSON form.
 
 /// One protobuf message of a built-in kind (or of a type it holds).

@@ -3,7 +3,7 @@
 //! magic and a `runtime.Unknown` envelope naming the apiVersion and kind, around the object's message. A body
 //! decodes to the JSON value kube-apiserver would have stored for it ([`decode_object`]).
 //!
-//! The messages are a generated table ([`table`], from `gen/proto_table.py`: the `generated.proto` files for field
+//! The messages are a generated table (`table.rs`, from `gen/proto_table.py`: the `generated.proto` files for field
 //! numbers and types, the Go types for JSON names, `omitempty` and pointers) of the GA versions of every built-in
 //! group and of apimachinery's types. The same table says which fields each built-in kind has ([`fields`]).
 

@@ -1,5 +1,6 @@
 //! `weft sim --listen ADDR --kubeconfig PATH`: serve the Kubernetes API simulator on a local address for kubectl,
-//! kube-rs and Weft itself, until Ctrl-C.
+//! kube-rs and Weft itself, until Ctrl-C; over TLS with a certificate authority written into the kubeconfig, or
+//! over plain HTTP with `--plain-http`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -18,6 +19,9 @@ pub(crate) struct SimArgs {
     /// Short controller delays (pods Ready in ~200 ms), as the tests use.
     #[arg(long)]
     fast: bool,
+    /// Serve plain HTTP instead of TLS (some clients, such as `@kubernetes/client-node`, refuse it).
+    #[arg(long)]
+    plain_http: bool,
 }
 
 pub(crate) fn run(args: SimArgs) -> anyhow::Result<u8> {
@@ -31,7 +35,11 @@ pub(crate) fn run(args: SimArgs) -> anyhow::Result<u8> {
     runtime.block_on(async {
         let config = if args.fast { SimConfig::fast() } else { SimConfig::default() };
         let sim = Simulator::new(config);
-        let served = sim.serve(args.listen).await?;
+        let served = if args.plain_http {
+            sim.serve(args.listen).await?
+        } else {
+            sim.serve_tls(args.listen).await?
+        };
         served
             .write_kubeconfig(&args.kubeconfig)
             .with_context(|| format!("writing {}", args.kubeconfig.display()))?;
