@@ -628,6 +628,9 @@ fn main() -> ExitCode {
             "custom_resources_are_held_to_their_definitions_schema",
             || on_runtime(apiserver_parity::custom_resources_are_held_to_their_definitions_schema),
         ),
+        kubectl.trial("a_terminating_namespace_says_which_finalizers_remain", || {
+            on_runtime(apiserver_parity::a_terminating_namespace_says_which_finalizers_remain)
+        }),
         kubectl.trial("auth_can_i_and_whoami_are_answered", || {
             on_runtime(apiserver_parity::auth_can_i_and_whoami_are_answered)
         }),

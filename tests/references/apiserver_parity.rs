@@ -861,3 +861,71 @@ spec:
     assert!(stored["spec"].get("colour").is_none(), "pruned: {stored}");
     assert_eq!(stored["spec"]["size"], 2);
 }
+
+pub async fn a_terminating_namespace_says_which_finalizers_remain() {
+    let cluster = Cluster::start().await;
+    cluster.run_ok(&["create", "namespace", "doomed"]).await;
+    let held = cluster.write(
+        "held.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: held\n  namespace: doomed\n  finalizers: [example.com/hold]\n",
+    );
+    cluster
+        .run_ok(&["apply", "-f", held.to_str().expect("path")])
+        .await;
+    cluster
+        .run_ok(&["delete", "namespace", "doomed", "--wait=false"])
+        .await;
+    let conditions = eventually(
+        &cluster,
+        &[
+            "get",
+            "namespace",
+            "doomed",
+            "-o",
+            "jsonpath={.status.conditions}",
+        ],
+        |text| text.contains("NamespaceFinalizersRemaining"),
+    )
+    .await;
+    let conditions: serde_json::Value = serde_json::from_str(&conditions).expect("json");
+    let finalizers = conditions
+        .as_array()
+        .and_then(|all| {
+            all.iter()
+                .find(|c| c["type"] == "NamespaceFinalizersRemaining")
+        })
+        .expect("the condition")
+        .clone();
+    assert_eq!(finalizers["status"], "True");
+    assert_eq!(finalizers["reason"], "SomeFinalizersRemain");
+    assert_eq!(
+        finalizers["message"],
+        "Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances"
+    );
+    let phase = cluster
+        .run_ok(&[
+            "get",
+            "namespace",
+            "doomed",
+            "-o",
+            "jsonpath={.status.phase}",
+        ])
+        .await;
+    assert_eq!(phase, "Terminating");
+    cluster
+        .run_ok(&[
+            "patch",
+            "configmap",
+            "held",
+            "-n",
+            "doomed",
+            "--type=merge",
+            "-p",
+            r#"{"metadata":{"finalizers":null}}"#,
+        ])
+        .await;
+    eventually(&cluster, &["get", "namespaces", "-o", "name"], |names| {
+        !names.contains("namespace/doomed")
+    })
+    .await;
+}
