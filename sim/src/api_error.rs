@@ -197,6 +197,19 @@ impl ApiError {
         }
     }
 
+    /// A 422 `Invalid` for an object of a resource, named by its `metadata.name`.
+    pub fn invalid_object(
+        resource: &crate::resource::ResourceType,
+        object: &Value,
+        causes: Vec<StatusCause>,
+    ) -> Self {
+        let name = object
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        Self::invalid(&resource.group, &resource.kind, name, causes)
+    }
+
     /// The HTTP status code.
     pub fn code(&self) -> u16 {
         match self {

@@ -316,13 +316,10 @@ fn default_service(object: &mut Value, ids: &IdSource) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::builtin_types;
+    use crate::resource::builtin_type;
 
     fn resource(kind: &str) -> std::sync::Arc<ResourceType> {
-        builtin_types()
-            .into_iter()
-            .find(|t| t.kind == kind)
-            .expect("builtin")
+        builtin_type(kind).expect("builtin")
     }
 
     #[test]

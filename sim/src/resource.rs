@@ -420,6 +420,13 @@ const BUILTINS: &[Builtin] = &[
     ),
 ];
 
+/// The built-in resource type of a kind (the first group that has it), if the simulator serves one.
+pub fn builtin_type(kind: &str) -> Option<Arc<ResourceType>> {
+    builtin_types()
+        .into_iter()
+        .find(|resource| resource.kind == kind)
+}
+
 /// The resource types every simulator serves from the start.
 pub fn builtin_types() -> Vec<Arc<ResourceType>> {
     BUILTINS

@@ -68,13 +68,10 @@ pub fn answer(resource: &ResourceType, version: &str, review: Value) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::builtin_types;
+    use crate::resource::builtin_type;
 
     fn resource(kind: &str) -> std::sync::Arc<ResourceType> {
-        builtin_types()
-            .into_iter()
-            .find(|resource| resource.kind == kind)
-            .expect("built-in review")
+        builtin_type(kind).expect("built-in review")
     }
 
     #[test]

@@ -78,16 +78,7 @@ pub fn validate_update(
     if causes.is_empty() {
         return Ok(());
     }
-    let name = new
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    Err(ApiError::invalid(
-        &resource.group,
-        &resource.kind,
-        name,
-        causes,
-    ))
+    Err(ApiError::invalid_object(resource, new, causes))
 }
 
 fn finalizers(object: &Value) -> Vec<&str> {
@@ -219,13 +210,10 @@ fn immutable_data(old: &Value, new: &Value, fields: &[&str], causes: &mut Vec<St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::builtin_types;
+    use crate::resource::builtin_type;
 
     fn resource(kind: &str) -> std::sync::Arc<ResourceType> {
-        builtin_types()
-            .into_iter()
-            .find(|resource| resource.kind == kind)
-            .expect("built-in kind")
+        builtin_type(kind).expect("built-in kind")
     }
 
     fn refusal(kind: &str, old: &Value, new: &Value) -> String {

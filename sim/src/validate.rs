@@ -325,14 +325,11 @@ fn validate_definition(name: &str, object: &Value, causes: &mut Vec<StatusCause>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::builtin_types;
+    use crate::resource::builtin_type;
     use serde_json::json;
 
     fn resource(kind: &str) -> std::sync::Arc<ResourceType> {
-        builtin_types()
-            .into_iter()
-            .find(|t| t.kind == kind)
-            .expect("builtin")
+        builtin_type(kind).expect("builtin")
     }
 
     #[test]

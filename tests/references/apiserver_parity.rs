@@ -20,6 +20,21 @@ async fn refused(cluster: &Cluster, args: &[&str], expected: &str) {
     );
 }
 
+/// Applies a custom resource once its definition is served (the simulated controller establishes it on its own
+/// clock, later on a loaded machine).
+async fn apply_when_served(cluster: &Cluster, manifest: &std::path::Path) {
+    let manifest = manifest.to_str().expect("path");
+    let mut applied = cluster.run(&["apply", "-f", manifest]).await;
+    for _ in 0..100 {
+        if applied.success {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        applied = cluster.run(&["apply", "-f", manifest]).await;
+    }
+    assert!(applied.success, "{}{}", applied.stdout, applied.stderr);
+}
+
 pub async fn updates_kube_apiserver_refuses_are_refused_with_its_messages() {
     let cluster = Cluster::start().await;
     let manifest = cluster.write(
@@ -473,20 +488,7 @@ spec:
         "widget.yaml",
         "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: small\nspec:\n  size: 3\n",
     );
-    let mut created = cluster
-        .run(&["apply", "-f", widget.to_str().expect("path")])
-        .await;
-    for _ in 0..100 {
-        if created.success {
-            break;
-        }
-        // The definition is established by the simulated controller; wait for it on a loaded machine.
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        created = cluster
-            .run(&["apply", "-f", widget.to_str().expect("path")])
-            .await;
-    }
-    assert!(created.success, "{}{}", created.stdout, created.stderr);
+    apply_when_served(&cluster, &widget).await;
     let widgets = cluster.run_ok(&["get", "widgets"]).await;
     let header: Vec<&str> = widgets
         .lines()
@@ -785,19 +787,7 @@ spec:
         )
     };
     let good = gadget("good", "  size: 4\n  port: http\n");
-    let mut created = cluster
-        .run(&["apply", "-f", good.to_str().expect("path")])
-        .await;
-    for _ in 0..100 {
-        if created.success {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        created = cluster
-            .run(&["apply", "-f", good.to_str().expect("path")])
-            .await;
-    }
-    assert!(created.success, "{}{}", created.stdout, created.stderr);
+    apply_when_served(&cluster, &good).await;
     let mode = cluster
         .run_ok(&["get", "gadget", "good", "-o", "jsonpath={.spec.mode}"])
         .await;

@@ -30,6 +30,16 @@ def replicas(kubectl, kubeconfig, home):
     return int(out.stdout)
 
 
+def release_secrets(kubectl, kubeconfig, home):
+    return subprocess.run(
+        [kubectl, "--kubeconfig", kubeconfig, "get", "secrets", "-l", "owner=helm", "-o", "name"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": home},
+        check=True,
+    ).stdout.split()
+
+
 def main():
     kubectl, kubeconfig, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
     helm.Chart.create("demo", workdir)
@@ -43,21 +53,9 @@ def main():
     config.rollback("demo", version=1)
     steps["rolled_back"] = replicas(kubectl, kubeconfig, workdir)
     history = [[release["revision"], release["status"]] for release in config.history("demo")]
-    secrets = subprocess.run(
-        [kubectl, "--kubeconfig", kubeconfig, "get", "secrets", "-l", "owner=helm", "-o", "name"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HOME": workdir},
-        check=True,
-    ).stdout.split()
+    secrets = release_secrets(kubectl, kubeconfig, workdir)
     config.uninstall("demo")
-    remaining = subprocess.run(
-        [kubectl, "--kubeconfig", kubeconfig, "get", "secrets", "-l", "owner=helm", "-o", "name"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HOME": workdir},
-        check=True,
-    ).stdout.split()
+    remaining = release_secrets(kubectl, kubeconfig, workdir)
     print(json.dumps({"steps": steps, "history": history, "secrets": secrets, "after_uninstall": remaining}))
 
 

@@ -57,14 +57,9 @@ pub fn apply_schema(
     if causes.is_empty() {
         return Ok(());
     }
-    let name = object
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    Err(ApiError::invalid(
-        &resource.group,
-        &resource.kind,
-        name,
+    Err(ApiError::invalid_object(
+        resource,
+        object,
         causes
             .into_iter()
             .map(|cause| StatusCause {
