@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::path::ResourcePath;
 use super::query::QueryParams;
-use super::response::{json_bytes, json_value, list_body};
+use super::response::{json_bytes, json_value, list_body, object_response, prefers_protobuf};
 use super::{logs, scale, table, watch_stream};
 use crate::api_error::ApiError;
 use crate::apiserver::{DeleteOptions, DeleteOutcome, PatchKind, Propagation, WriteOptions};
@@ -274,7 +274,11 @@ pub async fn handle(
                     &request.write_options(),
                 )?;
                 Ok(with_warnings(
-                    json_value(StatusCode::CREATED, &value_as(&resource, &version, created)),
+                    object_response(
+                        StatusCode::CREATED,
+                        request.header(header::ACCEPT),
+                        &value_as(&resource, &version, created),
+                    ),
                     &warnings,
                 ))
             }
@@ -320,6 +324,14 @@ pub async fn handle(
                 let rendered = table::render(&resource, &[object], state.server.revision(), table);
                 return Ok(json_value(StatusCode::OK, &rendered));
             }
+            if prefers_protobuf(request.header(header::ACCEPT)) {
+                let value = value_as(&resource, &version, object.value());
+                return Ok(object_response(
+                    StatusCode::OK,
+                    request.header(header::ACCEPT),
+                    &value,
+                ));
+            }
             Ok(json_bytes(
                 StatusCode::OK,
                 serve_as(&resource, &version, &object),
@@ -338,7 +350,11 @@ pub async fn handle(
                 &request.write_options(),
             )?;
             Ok(with_warnings(
-                json_value(StatusCode::OK, &value_as(&resource, &version, replaced)),
+                object_response(
+                    StatusCode::OK,
+                    request.header(header::ACCEPT),
+                    &value_as(&resource, &version, replaced),
+                ),
                 &warnings,
             ))
         }
@@ -370,7 +386,11 @@ pub async fn handle(
                 StatusCode::CREATED
             };
             Ok(with_warnings(
-                json_value(status, &value_as(&resource, &version, patched)),
+                object_response(
+                    status,
+                    request.header(header::ACCEPT),
+                    &value_as(&resource, &version, patched),
+                ),
                 &warnings,
             ))
         }
@@ -413,6 +433,26 @@ fn list(
             rendered["metadata"]["remainingItemCount"] = json!(remaining);
         }
         return Ok(json_value(StatusCode::OK, &rendered));
+    }
+    if prefers_protobuf(request.header(header::ACCEPT)) {
+        let mut metadata = json!({"resourceVersion": page.resource_version.to_string()});
+        if let Some(token) = &page.continue_token {
+            metadata["continue"] = json!(token);
+        }
+        if let Some(remaining) = page.remaining_item_count {
+            metadata["remainingItemCount"] = json!(remaining);
+        }
+        let list = json!({
+            "apiVersion": resource.api_version(version),
+            "kind": resource.list_kind(),
+            "metadata": metadata,
+            "items": page.items.iter().map(|object| value_as(resource, version, object.value())).collect::<Vec<_>>(),
+        });
+        return Ok(object_response(
+            StatusCode::OK,
+            request.header(header::ACCEPT),
+            &list,
+        ));
     }
     let items: Vec<Bytes> = page
         .items

@@ -27,6 +27,35 @@ pub fn json_value(status: StatusCode, body: &Value) -> Response {
     )
 }
 
+/// Whether a client prefers Kubernetes' protobuf encoding: the first media type it accepts (client-go's typed
+/// clients send `application/vnd.kubernetes.protobuf, */*`).
+pub fn prefers_protobuf(accept: &str) -> bool {
+    accept
+        .split(',')
+        .next()
+        .is_some_and(weft_k8s::protobuf::is_protobuf)
+}
+
+/// An object of a built-in kind in the encoding the client prefers: protobuf when it asks for it first (and the
+/// kind has a message), JSON otherwise.
+pub fn object_response(status: StatusCode, accept: &str, object: &Value) -> Response {
+    if prefers_protobuf(accept) {
+        match weft_k8s::protobuf::encode_object(object) {
+            Ok(body) => {
+                let mut response = Response::new(Body::from(body));
+                *response.status_mut() = status;
+                response.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static(weft_k8s::protobuf::MEDIA_TYPE),
+                );
+                return response;
+            }
+            Err(error) => tracing::debug!(%error, "answering in JSON: no protobuf form"),
+        }
+    }
+    json_value(status, object)
+}
+
 /// A JSON response with a specific content type (for aggregated discovery).
 pub fn json_with_type(body: &Value, content_type: &'static str) -> Response {
     let mut response = json_value(StatusCode::OK, body);

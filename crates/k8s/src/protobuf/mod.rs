@@ -1,13 +1,15 @@
 //! Kubernetes' protobuf encoding of the built-in kinds (`application/vnd.kubernetes.protobuf`), which client-go's
 //! typed clients send (`kubectl create`, `kubectl auth can-i`, Helm's release Secrets): a body is the `k8s\0`
 //! magic and a `runtime.Unknown` envelope naming the apiVersion and kind, around the object's message. A body
-//! decodes to the JSON value kube-apiserver would have stored for it ([`decode_object`]).
+//! decodes to the JSON value kube-apiserver would have stored for it ([`decode_object`]), and an object encodes to
+//! the body kube-apiserver would answer with ([`encode_object`]).
 //!
 //! The messages are a generated table (`table.rs`, from `gen/proto_table.py`: the `generated.proto` files for field
 //! numbers and types, the Go types for JSON names, `omitempty` and pointers) of the GA versions of every built-in
 //! group and of apimachinery's types. The same table says which fields each built-in kind has ([`fields`]).
 
 mod decode;
+mod encode;
 pub mod fields;
 pub mod message;
 mod table;
@@ -16,6 +18,7 @@ mod wire;
 use serde_json::Value;
 
 pub use decode::decode_message;
+pub use encode::{encode_message, encode_object};
 pub use fields::{prune_unknown_fields, unknown_fields};
 use message::Message;
 use table::{MESSAGES, PACKAGES};
