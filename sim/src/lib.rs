@@ -13,12 +13,20 @@
 //!   strategic merge patches; server-side apply with `managedFields`, conflicts naming the other manager,
 //!   `force`, and removal of fields a manager stops applying; `dryRun=All`; status subresources; generation
 //!   bumps on spec changes; finalizers and `deletionTimestamp`; Background/Foreground/Orphan propagation with
-//!   ownerReference garbage collection; 422 `Status` bodies for invalid objects; Tables for kubectl.
+//!   ownerReference garbage collection; 422 `Status` bodies for invalid objects; Tables for kubectl (the
+//!   built-in kinds' columns, a definition's `additionalPrinterColumns`); `remainingItemCount` on limited lists.
+//! - What kube-apiserver refuses or rewrites: protobuf bodies of built-in kinds read and, when a client prefers
+//!   them, answered ([`weft_k8s::protobuf`]); unknown fields refused under `fieldValidation=Strict`, warned about
+//!   under `Warn`, never stored; custom resources pruned, defaulted and validated against their definition's
+//!   structural schema and CEL rules ([`weft_k8s::structural`]); immutable fields ([`update_rules`]); Secret
+//!   `stringData` folded into `data`; the upgrade from client-side to server-side apply; review resources
+//!   ([`reviews`]). Served over TLS with a generated certificate authority ([`tls`]) or plain HTTP.
 //! - Controllers move objects through their real status fields: pods are scheduled on `sim-node-N` nodes,
 //!   run after [`SimConfig::pod_start_delay`] and are Ready [`SimConfig::pod_ready_delay`] later;
 //!   Deployments roll ReplicaSets with maxSurge/maxUnavailable and report Progressing/Available (and
 //!   `ProgressDeadlineExceeded`); StatefulSets, DaemonSets, Jobs, CronJobs, LoadBalancer Services, Ingresses
-//!   and PVCs behave as on a cluster.
+//!   and PVCs behave as on a cluster; the controllers record Events, and Services get Endpoints and
+//!   EndpointSlices.
 //! - Image names choose failures: `fail-pull` (or `bad-image`, `does-not-exist`) gives ErrImagePull then
 //!   ImagePullBackOff; `crashloop` gives CrashLoopBackOff with a rising restartCount; `never-ready` runs but
 //!   is never Ready; `fail-job` makes run-to-completion pods fail. Pod logs are deterministic lines

@@ -558,6 +558,22 @@ pub async fn a_limited_list_says_how_many_items_remain() {
     let all: serde_json::Value = serde_json::from_str(&all).expect("a list");
     let total = all["items"].as_array().map_or(0, Vec::len) as u64;
     assert_eq!(page["metadata"]["remainingItemCount"], total - 1, "{page}");
+    let token = page["metadata"]["continue"]
+        .as_str()
+        .expect("a continue token");
+    let second = cluster
+        .run_ok(&[
+            "get",
+            "--raw",
+            &format!("/api/v1/namespaces/default/configmaps?limit=1&continue={token}"),
+        ])
+        .await;
+    let second: serde_json::Value = serde_json::from_str(&second).expect("a list");
+    assert_eq!(
+        second["metadata"]["remainingItemCount"],
+        total - 2,
+        "{second}"
+    );
     let selected = cluster
         .run_ok(&[
             "get",

@@ -54,19 +54,36 @@ pub fn matches_query(
     }
 }
 
-fn encode_continue(resource_version: u64, namespace: &str, name: &str) -> String {
-    hex::encode(format!("{resource_version}\n{namespace}\n{name}"))
+/// Where a paged list goes on: the resourceVersion it is consistent with, the last object it returned, and how many
+/// objects were left after it (so the next page says `remainingItemCount` without counting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Continuation {
+    resource_version: u64,
+    namespace: String,
+    name: String,
+    remaining: Option<u64>,
 }
 
-fn decode_continue(token: &str) -> Option<(u64, String, String)> {
-    let text = String::from_utf8(hex::decode(token).ok()?).ok()?;
-    let mut parts = text.splitn(3, '\n');
-    let resource_version = parts.next()?.parse().ok()?;
-    Some((
-        resource_version,
-        parts.next()?.to_owned(),
-        parts.next()?.to_owned(),
+fn encode_continue(continuation: &Continuation) -> String {
+    let remaining = continuation
+        .remaining
+        .map(|remaining| remaining.to_string())
+        .unwrap_or_default();
+    hex::encode(format!(
+        "{}\n{}\n{}\n{remaining}",
+        continuation.resource_version, continuation.namespace, continuation.name
     ))
+}
+
+fn decode_continue(token: &str) -> Option<Continuation> {
+    let text = String::from_utf8(hex::decode(token).ok()?).ok()?;
+    let mut parts = text.splitn(4, '\n');
+    Some(Continuation {
+        resource_version: parts.next()?.parse().ok()?,
+        namespace: parts.next()?.to_owned(),
+        name: parts.next()?.to_owned(),
+        remaining: parts.next().and_then(|text| text.parse().ok()),
+    })
 }
 
 impl ApiServer {
@@ -90,41 +107,48 @@ impl ApiServer {
         namespace: Option<&str>,
         query: &ListQuery,
     ) -> Result<ListPage, ApiError> {
-        let (resource_version, after) = match &query.continue_token {
-            Some(token) if !token.is_empty() => {
-                let (resource_version, namespace, name) = decode_continue(token)
-                    .ok_or_else(|| ApiError::BadRequest("continue key is not valid".to_owned()))?;
-                (Some(resource_version), Some((namespace, name)))
-            }
-            _ => (None, None),
+        let continued = match &query.continue_token {
+            Some(token) if !token.is_empty() => Some(
+                decode_continue(token)
+                    .ok_or_else(|| ApiError::BadRequest("continue key is not valid".to_owned()))?,
+            ),
+            _ => None,
         };
         let state = self.lock();
-        let resource_version = resource_version.unwrap_or_else(|| state.store.revision());
+        let resource_version = continued
+            .as_ref()
+            .map_or_else(|| state.store.revision(), |c| c.resource_version);
         let limit = query.limit.filter(|limit| *limit > 0);
+        let unfiltered = query.labels.is_empty() && query.fields.is_empty();
+        // Without selectors the objects left are known without a scan (kube-apiserver leaves the count out with
+        // selectors): the count of the resource, or what the previous page left, less this page.
+        let in_scope = match &continued {
+            Some(continued) => continued.remaining,
+            None => Some(state.store.count(&resource.key(), namespace) as u64),
+        };
+        let after = continued.map(|c| (c.namespace, c.name));
         let mut items = Vec::new();
         let mut more = false;
-        let mut remaining_item_count = None;
-        let unfiltered = query.labels.is_empty() && query.fields.is_empty();
-        let mut scan = state.store.scan(&resource.key(), namespace, after);
-        for object in scan.by_ref() {
+        for object in state.store.scan(&resource.key(), namespace, after) {
             if !matches_query(object, &query.labels, &query.fields) {
                 continue;
             }
             if limit.is_some_and(|limit| items.len() >= limit) {
                 more = true;
-                if unfiltered {
-                    remaining_item_count = Some(1 + scan.count() as u64);
-                }
                 break;
             }
             items.push(object.clone());
         }
+        let remaining_item_count = in_scope
+            .filter(|_| unfiltered && more)
+            .map(|in_scope| in_scope.saturating_sub(items.len() as u64));
         let continue_token = match items.last() {
-            Some(last) if more => Some(encode_continue(
+            Some(last) if more => Some(encode_continue(&Continuation {
                 resource_version,
-                &last.namespace,
-                &last.name,
-            )),
+                namespace: last.namespace.clone(),
+                name: last.name.clone(),
+                remaining: remaining_item_count,
+            })),
             _ => None,
         };
         Ok(ListPage {
@@ -142,10 +166,15 @@ mod tests {
 
     #[test]
     fn continue_tokens_round_trip() {
-        let token = encode_continue(42, "ns", "name");
+        let continuation = Continuation {
+            resource_version: 42,
+            namespace: "ns".to_owned(),
+            name: "name".to_owned(),
+            remaining: Some(7),
+        };
         assert_eq!(
-            decode_continue(&token),
-            Some((42, "ns".to_owned(), "name".to_owned()))
+            decode_continue(&encode_continue(&continuation)),
+            Some(continuation)
         );
         assert_eq!(decode_continue("zz"), None);
     }

@@ -36,6 +36,8 @@ pub struct Store {
     by_uid: HashMap<String, ObjectRef>,
     dependents: HashMap<String, BTreeSet<ObjectRef>>,
     deleting: BTreeSet<ObjectRef>,
+    /// How many objects each resource has in each namespace, for counts without a scan.
+    namespace_counts: HashMap<(ResourceKey, String), usize>,
     revision: u64,
     history: History,
     events: broadcast::Sender<Arc<WatchEvent>>,
@@ -51,6 +53,7 @@ impl Store {
             by_uid: HashMap::new(),
             dependents: HashMap::new(),
             deleting: BTreeSet::new(),
+            namespace_counts: HashMap::new(),
             revision: 1,
             history: History::new(history_capacity),
             events,
@@ -133,9 +136,16 @@ impl Store {
             .map(|(_, object)| object)
     }
 
-    /// How many objects a resource has.
-    pub fn count(&self, resource: &ResourceKey) -> usize {
-        self.objects.get(resource).map_or(0, BTreeMap::len)
+    /// How many objects a resource has, in one namespace or in all, without a scan.
+    pub fn count(&self, resource: &ResourceKey, namespace: Option<&str>) -> usize {
+        match namespace {
+            None => self.objects.get(resource).map_or(0, BTreeMap::len),
+            Some(namespace) => self
+                .namespace_counts
+                .get(&(resource.clone(), namespace.to_owned()))
+                .copied()
+                .unwrap_or(0),
+        }
     }
 
     /// How many objects there are in all.
@@ -159,6 +169,11 @@ impl Store {
         };
         if let Some(previous) = &previous {
             self.unindex(previous, &object_ref);
+        } else {
+            *self
+                .namespace_counts
+                .entry((resource.clone(), object.namespace.clone()))
+                .or_default() += 1;
         }
         self.index(&object, &object_ref);
         let event_type = if previous.is_some() {
@@ -187,6 +202,12 @@ impl Store {
             name: name.to_owned(),
         };
         self.unindex(&removed, &object_ref);
+        if let Some(count) = self
+            .namespace_counts
+            .get_mut(&(resource.clone(), namespace.to_owned()))
+        {
+            *count = count.saturating_sub(1);
+        }
         let revision = self.next_revision();
         let tombstone = Arc::new(removed.restamped(revision));
         self.record(
@@ -278,6 +299,27 @@ mod tests {
             &json!({"metadata": {"name": name, "namespace": namespace, "uid": format!("uid-{name}"), "labels": {"app": name}}}),
             revision,
         )
+    }
+
+    #[test]
+    fn counts_per_namespace_follow_puts_and_removes() {
+        let mut store = Store::new(100, 16);
+        let resource = ResourceKey::new("", "configmaps");
+        for (namespace, name) in [("a", "1"), ("a", "2"), ("b", "1")] {
+            let object = config_map(&mut store, namespace, name);
+            store.put(&resource, object);
+        }
+        let again = config_map(&mut store, "a", "1");
+        store.put(&resource, again);
+        assert_eq!(
+            store.count(&resource, Some("a")),
+            2,
+            "an update is not a new object"
+        );
+        assert_eq!(store.count(&resource, None), 3);
+        store.remove(&resource, "a", "2");
+        assert_eq!(store.count(&resource, Some("a")), 1);
+        assert_eq!(store.count(&resource, Some("c")), 0);
     }
 
     #[test]
