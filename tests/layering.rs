@@ -48,12 +48,13 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-render", 5, "rendering apps through renderer plugins"),
     ("weft-health", 5, "assessing objects' health"),
     ("weft-cluster", 5, "talking to a cluster through kube-rs"),
-    ("weft-engine", 6, "the server (apps, queue, reconciler, API, auth, store) and the command"),
-    ("weft-tests", 7, "the integration tests"),
+    ("weft-engine", 6, "the server (apps, queue, reconciler, API, auth, store)"),
+    ("weft", 7, "the weft command: serve, the API client, the plugin toolchain's commands"),
+    ("weft-tests", 8, "the integration tests"),
 ];
 
 /// Crates that may depend on the plugin toolchain.
-const TOOLCHAIN_USERS: &[&str] = &["weft-engine", "weft-tests"];
+const TOOLCHAIN_USERS: &[&str] = &["weft", "weft-tests"];
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -83,7 +84,9 @@ fn metadata() -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Each workspace package: its name, its manifest's directory, and the workspace crates it depends on (any kind).
+/// Each workspace package: its name, its manifest's directory, and the workspace crates it builds with (normal and
+/// build dependencies; dev-dependencies serve only its own tests and benches, so they are not layers: the engine's
+/// benches build plugins with the toolchain, its library never does).
 fn packages() -> Vec<(String, PathBuf, BTreeSet<String>)> {
     let metadata = metadata();
     let all = metadata["packages"].as_array().unwrap();
@@ -97,6 +100,7 @@ fn packages() -> Vec<(String, PathBuf, BTreeSet<String>)> {
                 .as_array()
                 .unwrap()
                 .iter()
+                .filter(|d| d["kind"].as_str() != Some("dev"))
                 .map(|d| d["name"].as_str().unwrap().to_string())
                 .filter(|d| names.contains(d))
                 .collect();

@@ -1,5 +1,6 @@
-//! Weft's server and the `weft` command: apps, the deploy queue, the reconciler, the HTTP API and its auth, the
-//! store, and `weft serve` assembled from the layers below it.
+//! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, the store, and
+//! the server `weft serve` runs, assembled from the layers below it. The `weft` command is a package of its own
+//! (`cli/`); this crate must not depend on it, on the plugin toolchain, or on `anyhow`.
 //!
 //! The layers below are crates of their own, re-exported here under the names the engine has always used:
 //! [`plugin`] and [`registry`] (`weft-plugin-host`), [`source`] and [`charts`] (`weft-source`), [`render`]
