@@ -517,7 +517,7 @@ async fn bad_requests_get_clear_answers() {
         .server
         .state
         .store
-        .apps()
+        .apps::<weft_engine::app::AppSpec>()
         .await
         .unwrap()
         .into_iter()

@@ -892,7 +892,7 @@ impl Served {
             .server
             .state
             .store
-            .operation(id)
+            .operation::<weft_engine::sync::operation::Operation>(id)
             .await
             .unwrap()
             .unwrap();

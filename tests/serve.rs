@@ -163,7 +163,12 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
             .then_some(())
     })
     .await;
-    let first = state.store.last_operation("shop").await.unwrap().unwrap();
+    let first: weft_engine::sync::operation::Operation = state
+        .store
+        .last_operation::<weft_engine::sync::operation::Operation>("shop")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(first.trigger, Trigger::Automated);
     assert_eq!(first.phase, OperationPhase::Succeeded);
 
@@ -192,7 +197,11 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
     .await;
     // The revert is live as soon as it is applied; its operation record finishes a moment later.
     eventually("a succeeded self-heal operation", 300, async || {
-        let operations = state.store.operations("shop", 20).await.ok()?;
+        let operations = state
+            .store
+            .operations::<weft_engine::sync::operation::Operation>("shop", 20)
+            .await
+            .ok()?;
         operations
             .iter()
             .any(|op| op.trigger == Trigger::SelfHeal && op.phase == OperationPhase::Succeeded)
@@ -280,11 +289,26 @@ async fn an_app_whose_syncs_keep_failing_backs_off_and_says_so() {
     .await;
     assert!(message.contains("failed automated sync"), "{message}");
     // 5 s, then 10 s: in 8 more seconds at most two more attempts, not eight.
-    let before = state.store.operations("shop", 100).await.unwrap().len();
+    let before = state
+        .store
+        .operations::<weft_engine::sync::operation::Operation>("shop", 100)
+        .await
+        .unwrap()
+        .len();
     tokio::time::sleep(Duration::from_secs(8)).await;
-    let after = state.store.operations("shop", 100).await.unwrap().len();
+    let after = state
+        .store
+        .operations::<weft_engine::sync::operation::Operation>("shop", 100)
+        .await
+        .unwrap()
+        .len();
     assert!(after - before <= 2, "{before} -> {after}");
-    let last = state.store.last_operation("shop").await.unwrap().unwrap();
+    let last: weft_engine::sync::operation::Operation = state
+        .store
+        .last_operation::<weft_engine::sync::operation::Operation>("shop")
+        .await
+        .unwrap()
+        .unwrap();
     assert!(matches!(
         last.phase,
         OperationPhase::Failed
@@ -407,7 +431,13 @@ async fn finished_round(
     eventually("every operation finished", 600, async || {
         let mut operations = Vec::new();
         for name in directory.keys() {
-            operations.push(state.store.last_operation(name).await.ok()??);
+            operations.push(
+                state
+                    .store
+                    .last_operation::<weft_engine::sync::operation::Operation>(name)
+                    .await
+                    .ok()??,
+            );
         }
         operations
             .iter()
@@ -467,7 +497,10 @@ async fn a_running_operation_survives_a_restart() {
     let store = first.state.store.clone();
     let id = operation.id.clone();
     eventually("the operation to run", 300, async || {
-        let op = store.operation(&id).await.ok()??;
+        let op: weft_engine::sync::operation::Operation = store
+            .operation::<weft_engine::sync::operation::Operation>(&id)
+            .await
+            .ok()??;
         (op.phase == OperationPhase::Running).then_some(())
     })
     .await;
@@ -479,7 +512,11 @@ async fn a_running_operation_survives_a_restart() {
     ))
     .await
     .unwrap();
-    let handed_back = store.operation(&id).await.unwrap().unwrap();
+    let handed_back = store
+        .operation::<weft_engine::sync::operation::Operation>(&id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
         handed_back.phase,
         OperationPhase::Pending,
@@ -499,7 +536,12 @@ async fn a_running_operation_survives_a_restart() {
     .await
     .unwrap();
     let finished = eventually("the operation to finish", 300, async || {
-        let op = second.state.store.operation(&id).await.ok()??;
+        let op = second
+            .state
+            .store
+            .operation::<weft_engine::sync::operation::Operation>(&id)
+            .await
+            .ok()??;
         op.phase.is_finished().then_some(op)
     })
     .await;
@@ -549,7 +591,7 @@ async fn a_reload_adds_changes_and_removes_configured_apps() {
     let stored: Vec<String> = server
         .state
         .store
-        .apps()
+        .apps::<weft_engine::app::AppSpec>()
         .await
         .unwrap()
         .into_iter()

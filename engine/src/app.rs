@@ -94,6 +94,12 @@ pub struct AppSpec {
     pub build: Option<BuildSpec>,
 }
 
+impl crate::store::AppRecord for AppSpec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 /// A renderer parameter's value: a string, number or boolean, or a list of them (one parameter per item).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

@@ -129,7 +129,7 @@ impl Queue {
         {
             let state = self
                 .store
-                .app_state(&app.name)
+                .app_state::<crate::deploy::AppState>(&app.name)
                 .await
                 .map_err(QueueError::Store)?;
             if !state.automation_suspended {
@@ -337,7 +337,7 @@ impl Worker {
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let this = Arc::new(self);
         let running_set = Arc::new(RunningSet::default());
-        match this.store.release_replica(&this.replica).await {
+        match this.store.release_replica::<Operation>(&this.replica).await {
             Ok(ids) if !ids.is_empty() => tracing::warn!(
                 "handed back the operations a previous run of replica {} held: {ids:?}",
                 this.replica
@@ -358,7 +358,11 @@ impl Worker {
             if *shutdown.borrow() {
                 break;
             }
-            match this.store.requeue_expired_except(&running_set.ids()).await {
+            match this
+                .store
+                .requeue_expired_except::<Operation>(&running_set.ids())
+                .await
+            {
                 Ok(ids) if !ids.is_empty() => {
                     tracing::warn!(
                         "requeued operations of a replica that stopped answering: {ids:?}"
@@ -377,7 +381,11 @@ impl Worker {
                 if running.len() >= limit {
                     break;
                 }
-                match this.store.claim(&this.replica, 1, this.lease).await {
+                match this
+                    .store
+                    .claim::<Operation>(&this.replica, 1, this.lease)
+                    .await
+                {
                     Ok(claimed) if !claimed.is_empty() => {
                         for claim in claimed {
                             let worker = this.clone();
@@ -412,7 +420,7 @@ impl Worker {
         renewals.abort();
     }
 
-    async fn execute(&self, claim: Claimed, cancel: watch::Receiver<bool>) {
+    async fn execute(&self, claim: Claimed<Operation>, cancel: watch::Receiver<bool>) {
         let mut operation = claim.operation;
         let name = operation.app.clone();
         let Some(app) = self.apps.read().await.get(&name).cloned() else {
@@ -441,7 +449,10 @@ impl Worker {
                     "reading the state of {name} failed ({error}); handing {} back",
                     operation.id
                 );
-                let _ = self.store.release(&operation.id, &self.replica).await;
+                let _ = self
+                    .store
+                    .release::<Operation>(&operation.id, &self.replica)
+                    .await;
                 return;
             }
         };
@@ -485,7 +496,11 @@ impl Worker {
             },
         };
         if outcome.interrupted {
-            match self.store.release(&operation.id, &self.replica).await {
+            match self
+                .store
+                .release::<Operation>(&operation.id, &self.replica)
+                .await
+            {
                 Ok(()) => {
                     tracing::info!("{} stopped at a safe point and handed back", operation.id)
                 }

@@ -276,7 +276,7 @@ impl Reconciler {
                 return;
             }
         };
-        let state = match self.store.app_state(name).await {
+        let state = match self.store.app_state::<crate::deploy::AppState>(name).await {
             Ok(state) => state,
             Err(error) => {
                 view.error = Some(format!("reading the app's state: {error}"));

@@ -379,7 +379,7 @@ impl Server {
 /// Makes the store and the directory hold the configuration's apps: configuration apps are written (origin
 /// `config`), configuration apps no longer in it are removed, API apps stay.
 async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Result<(), ServeError> {
-    let stored = store.apps().await?;
+    let stored = store.apps::<AppSpec>().await?;
     for app in &config.apps {
         store.put_app(app, AppOrigin::Config).await?;
     }
@@ -391,7 +391,7 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
     let rules = config.api_app_rules();
     let mut directory = apps.write().await;
     directory.clear();
-    for app in store.apps().await? {
+    for app in store.apps::<AppSpec>().await? {
         // An app stored through the API before the rules it breaks existed stays in the store, untouched, but is
         // not run: it could name a host resource.
         if app.origin == AppOrigin::Api

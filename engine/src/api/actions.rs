@@ -85,7 +85,7 @@ pub(crate) async fn rollback(
     let stored = state
         .server
         .store
-        .app_state(&name)
+        .app_state::<crate::deploy::AppState>(&name)
         .await
         .map_err(|e| ApiError::internal("reading the app's history", e))?;
     let (target, history_id) = match (body.history_id, body.version) {
@@ -161,7 +161,7 @@ pub(crate) async fn operation(
     Path((name, id)): Path<(String, String)>,
 ) -> Result<Json<Operation>, ApiError> {
     visible_app(&state, &caller, &name).await?;
-    match state.server.store.operation(&id).await {
+    match state.server.store.operation::<Operation>(&id).await {
         Ok(Some(operation)) if operation.app == name => Ok(Json(operation)),
         Ok(_) => Err(ApiError::not_found(format!(
             "app {name} has no operation {id:?}"

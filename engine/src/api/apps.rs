@@ -78,7 +78,7 @@ async fn origin(state: &ApiState, name: &str) -> Result<Option<AppOrigin>, ApiEr
     let stored = state
         .server
         .store
-        .apps()
+        .apps::<AppSpec>()
         .await
         .map_err(|e| ApiError::internal("reading apps", e))?;
     Ok(stored

@@ -144,7 +144,7 @@ pub(crate) async fn gitops(
         let stored = state
             .server
             .store
-            .app_state(&app.name)
+            .app_state::<crate::deploy::AppState>(&app.name)
             .await
             .map_err(|e| ApiError::internal("reading an app's history", e))?;
         let status = view.as_ref().and_then(|v| v.status.as_ref());

@@ -178,7 +178,7 @@ pub(crate) async fn operation_log(
     let operation = state
         .server
         .store
-        .operation(&id)
+        .operation::<crate::sync::operation::Operation>(&id)
         .await
         .map_err(|e| ApiError::internal("reading an operation", e))?;
     if operation.as_ref().is_none_or(|op| op.app != name) {

@@ -25,7 +25,7 @@ pub(crate) async fn observe_now(
     let stored = state
         .server
         .store
-        .app_state(&app.name)
+        .app_state::<crate::deploy::AppState>(&app.name)
         .await
         .map_err(|e| ApiError::internal("reading the app's state", e))?;
     let view_revision = state

@@ -57,6 +57,8 @@ pub struct AppState {
     pub build: Option<AppBuild>,
 }
 
+impl crate::store::StateRecord for AppState {}
+
 /// What a sync is asked to do.
 #[derive(Debug, Clone, Default)]
 pub struct SyncSpec {

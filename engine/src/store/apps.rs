@@ -4,9 +4,8 @@
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
+use super::record::{AppRecord, StateRecord};
 use super::{Store, StoreError, decode, encode};
-use crate::app::AppSpec;
-use crate::deploy::AppState;
 
 /// Where an app was declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -39,17 +38,21 @@ impl AppOrigin {
 
 /// An app as stored.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StoredApp {
+pub struct StoredApp<A> {
     /// Its spec.
-    pub spec: AppSpec,
+    pub spec: A,
     /// Where it was declared.
     pub origin: AppOrigin,
 }
 
 impl Store {
     /// Stores an app, replacing the one with its name.
-    pub async fn put_app(&self, app: &AppSpec, origin: AppOrigin) -> Result<(), StoreError> {
-        let spec = encode(|| format!("app {}", app.name), app)?;
+    pub async fn put_app<A: AppRecord>(
+        &self,
+        app: &A,
+        origin: AppOrigin,
+    ) -> Result<(), StoreError> {
+        let spec = encode(|| format!("app {}", app.name()), app)?;
         let sql = format!(
             "INSERT INTO apps (name, origin, spec, updated_at) VALUES ($1, $2, $3, {now}) \
              ON CONFLICT (name) DO UPDATE SET origin = excluded.origin, spec = excluded.spec, \
@@ -57,7 +60,7 @@ impl Store {
             now = self.now()
         );
         sqlx::query(&sql)
-            .bind(&app.name)
+            .bind(app.name())
             .bind(origin.as_str())
             .bind(spec)
             .execute(&self.pool)
@@ -83,7 +86,7 @@ impl Store {
     }
 
     /// Every stored app, by name.
-    pub async fn apps(&self) -> Result<Vec<StoredApp>, StoreError> {
+    pub async fn apps<A: AppRecord>(&self) -> Result<Vec<StoredApp<A>>, StoreError> {
         let rows = sqlx::query("SELECT name, origin, spec FROM apps ORDER BY name")
             .fetch_all(&self.pool)
             .await?;
@@ -105,7 +108,7 @@ impl Store {
     }
 
     /// The app's state; the default (nothing deployed) when none is stored.
-    pub async fn app_state(&self, name: &str) -> Result<AppState, StoreError> {
+    pub async fn app_state<S: StateRecord>(&self, name: &str) -> Result<S, StoreError> {
         let row = sqlx::query("SELECT state FROM app_states WHERE app = $1")
             .bind(name)
             .fetch_optional(&self.pool)
@@ -115,12 +118,16 @@ impl Store {
                 || format!("state of app {name}"),
                 &row.try_get::<String, _>("state")?,
             ),
-            None => Ok(AppState::default()),
+            None => Ok(S::default()),
         }
     }
 
     /// Stores the app's state, replacing what was there.
-    pub async fn put_app_state(&self, name: &str, state: &AppState) -> Result<(), StoreError> {
+    pub async fn put_app_state<S: StateRecord>(
+        &self,
+        name: &str,
+        state: &S,
+    ) -> Result<(), StoreError> {
         let sql = upsert_state_sql(self.now());
         let state = encode(|| format!("state of app {name}"), state)?;
         sqlx::query(&sql)

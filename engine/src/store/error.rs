@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use crate::sync::operation::OperationPhase;
-
 /// A store failure.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -69,12 +67,12 @@ pub enum StoreError {
     #[error("operation {0} is already finished")]
     OperationFinished(String),
     /// The operation's phase does not fit the call: progress must be unfinished, a finish must be finished.
-    #[error("operation {id}: phase {} does not fit: {expected}", phase.as_str())]
+    #[error("operation {id}: phase {phase} does not fit: {expected}")]
     WrongPhase {
         /// The operation.
         id: String,
-        /// Its phase.
-        phase: OperationPhase,
+        /// Its phase, as stored.
+        phase: String,
         /// What the call needs.
         expected: &'static str,
     },

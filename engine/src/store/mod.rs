@@ -14,6 +14,7 @@ mod apps;
 mod error;
 mod migrations;
 mod queue;
+pub mod record;
 mod records;
 mod settings;
 mod target;
@@ -29,6 +30,7 @@ use sqlx::{AnyPool, Executor};
 pub use apps::{AppOrigin, StoredApp};
 pub use error::StoreError;
 pub use queue::Claimed;
+pub use record::{AppRecord, OperationRecord, StateRecord};
 pub use target::Backend;
 pub use tokens::StoredToken;
 

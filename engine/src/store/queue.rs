@@ -6,14 +6,14 @@ use std::time::Duration;
 use serde_json::Value;
 use sqlx::Row;
 
+use super::record::{OperationRecord, PENDING};
 use super::{Store, StoreError, count, decode, encode, millis};
-use crate::sync::operation::{Operation, OperationPhase};
 
 /// An operation a replica has claimed, with the request it was enqueued with.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Claimed {
+pub struct Claimed<O> {
     /// The operation, as enqueued (or as last updated).
-    pub operation: Operation,
+    pub operation: O,
     /// The request that says what to do (stored as given to [`Store::enqueue`]).
     pub request: Value,
 }
@@ -27,10 +27,13 @@ impl Store {
     /// Refused with [`StoreError::AppBusy`], naming the other operation, when the app already has one that is
     /// pending or running: a unique index on the app's unfinished operations decides, so two replicas
     /// enqueueing at once cannot both succeed.
-    pub async fn enqueue(&self, operation: &Operation, request: &Value) -> Result<(), StoreError> {
-        let mut pending = operation.clone();
-        pending.phase = OperationPhase::Pending;
-        let what = || format!("operation {}", operation.id);
+    pub async fn enqueue<O: OperationRecord>(
+        &self,
+        operation: &O,
+        request: &Value,
+    ) -> Result<(), StoreError> {
+        let pending = operation.clone().requeued(None);
+        let what = || format!("operation {}", operation.id());
         let body = encode(what, &pending)?;
         let request = encode(what, request)?;
         let sql = format!(
@@ -42,9 +45,9 @@ impl Store {
         loop {
             attempt += 1;
             let inserted = sqlx::query(&sql)
-                .bind(&operation.id)
-                .bind(&operation.app)
-                .bind(OperationPhase::Pending.as_str())
+                .bind(operation.id())
+                .bind(operation.app())
+                .bind(PENDING)
                 .bind(&body)
                 .bind(&request)
                 .execute(&self.pool)
@@ -54,14 +57,14 @@ impl Store {
                 Err(sqlx::Error::Database(error)) if error.is_unique_violation() => error,
                 Err(error) => return Err(error.into()),
             };
-            if let Some(existing) = self.unfinished_operation_id(&operation.app).await? {
+            if let Some(existing) = self.unfinished_operation_id(operation.app()).await? {
                 return Err(StoreError::AppBusy {
-                    app: operation.app.clone(),
+                    app: operation.app().to_owned(),
                     operation: existing,
                 });
             }
-            if self.operation(&operation.id).await?.is_some() {
-                return Err(StoreError::DuplicateOperation(operation.id.clone()));
+            if self.operation::<O>(operation.id()).await?.is_some() {
+                return Err(StoreError::DuplicateOperation(operation.id().to_owned()));
             }
             if attempt == ENQUEUE_ATTEMPTS {
                 return Err(sqlx::Error::Database(error).into());
@@ -81,12 +84,12 @@ impl Store {
     /// Claims up to `max` pending, unclaimed operations, oldest first, for `replica`, each leased until now +
     /// `lease`. Replicas claiming at once never get the same operation: PostgreSQL's `FOR UPDATE SKIP LOCKED`
     /// hands each its own rows, SQLite lets one writer at a time in.
-    pub async fn claim(
+    pub async fn claim<O: OperationRecord>(
         &self,
         replica: &str,
         max: usize,
         lease: Duration,
-    ) -> Result<Vec<Claimed>, StoreError> {
+    ) -> Result<Vec<Claimed<O>>, StoreError> {
         if max == 0 {
             return Ok(Vec::new());
         }
@@ -166,7 +169,10 @@ impl Store {
     /// Puts back in the queue every unfinished operation claimed under `replica`'s name: what a process starting
     /// under that name does first, since whatever a predecessor of the same name was running died with it.
     /// Returns their ids, oldest first.
-    pub async fn release_replica(&self, replica: &str) -> Result<Vec<String>, StoreError> {
+    pub async fn release_replica<O: OperationRecord>(
+        &self,
+        replica: &str,
+    ) -> Result<Vec<String>, StoreError> {
         let select = format!(
             "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 ORDER BY seq{lock}",
             lock = self.backend.lock_rows()
@@ -182,7 +188,7 @@ impl Store {
             let body: String = row.try_get("body")?;
             let reason =
                 format!("requeued: replica {replica} restarted while it ran this operation");
-            put_back(&mut transaction, &id, &body, reason).await?;
+            put_back::<O>(&mut transaction, &id, &body, reason).await?;
             released.push(id);
         }
         transaction.commit().await?;
@@ -191,14 +197,14 @@ impl Store {
 
     /// Puts claimed operations whose lease ran out (their replica stopped or stalled) back in the queue:
     /// pending, unclaimed, their message saying why. Returns their ids, oldest first.
-    pub async fn requeue_expired(&self) -> Result<Vec<String>, StoreError> {
-        self.requeue_expired_except(&[]).await
+    pub async fn requeue_expired<O: OperationRecord>(&self) -> Result<Vec<String>, StoreError> {
+        self.requeue_expired_except::<O>(&[]).await
     }
 
     /// [`Store::requeue_expired`], leaving alone the operations in `running`: those the calling process runs
     /// itself, whose lapsed lease its next renewal extends (a process starved of CPU for a moment must not hand
     /// its own work to the queue while it still runs it).
-    pub async fn requeue_expired_except(
+    pub async fn requeue_expired_except<O: OperationRecord>(
         &self,
         running: &[String],
     ) -> Result<Vec<String>, StoreError> {
@@ -219,7 +225,7 @@ impl Store {
             let replica: String = row.try_get("claimed_by")?;
             let body: String = row.try_get("body")?;
             let reason = format!("requeued: the lease of replica {replica} ran out");
-            put_back(&mut transaction, &id, &body, reason).await?;
+            put_back::<O>(&mut transaction, &id, &body, reason).await?;
             requeued.push(id);
         }
         transaction.commit().await?;
@@ -227,7 +233,11 @@ impl Store {
     }
 
     /// Puts an operation `replica` holds back in the queue, pending and unclaimed (on shutdown).
-    pub async fn release(&self, id: &str, replica: &str) -> Result<(), StoreError> {
+    pub async fn release<O: OperationRecord>(
+        &self,
+        id: &str,
+        replica: &str,
+    ) -> Result<(), StoreError> {
         let select = format!(
             "SELECT body FROM operations WHERE id = $1 AND claimed_by = $2 AND finished = 0{lock}",
             lock = self.backend.lock_rows()
@@ -246,30 +256,28 @@ impl Store {
         };
         let body: String = row.try_get("body")?;
         let reason = format!("released by replica {replica}");
-        put_back(&mut transaction, id, &body, reason).await?;
+        put_back::<O>(&mut transaction, id, &body, reason).await?;
         transaction.commit().await?;
         Ok(())
     }
 }
 
 /// Makes a claimed operation pending and unclaimed again, its message saying why.
-async fn put_back(
+async fn put_back<O: OperationRecord>(
     transaction: &mut sqlx::Transaction<'static, sqlx::Any>,
     id: &str,
     body: &str,
     reason: String,
 ) -> Result<(), StoreError> {
     let what = || format!("operation {id}");
-    let mut operation: Operation = decode(what, body)?;
-    operation.phase = OperationPhase::Pending;
-    operation.message = Some(reason);
-    let body = encode(what, &operation)?;
+    let operation: O = decode(what, body)?;
+    let body = encode(what, &operation.requeued(Some(reason)))?;
     sqlx::query(
         "UPDATE operations SET body = $1, phase = $2, claimed_by = NULL, lease_until = NULL \
          WHERE id = $3",
     )
     .bind(body)
-    .bind(OperationPhase::Pending.as_str())
+    .bind(PENDING)
     .bind(id)
     .execute(&mut **transaction)
     .await?;

@@ -4,9 +4,8 @@
 use sqlx::Row;
 
 use super::apps::upsert_state_sql;
+use super::record::{OperationRecord, StateRecord};
 use super::{Store, StoreError, count, decode, encode, to_usize};
-use crate::deploy::AppState;
-use crate::sync::operation::Operation;
 
 impl Store {
     /// Stores the progress (phase, message, results so far) of an unfinished operation `replica` holds.
@@ -14,26 +13,26 @@ impl Store {
     /// A finished phase is refused ([`StoreError::WrongPhase`]): [`Store::finish`] ends an operation. A replica
     /// that no longer holds the operation (its lease ran out and another replica took it) is refused with
     /// [`StoreError::NotClaimed`], so it cannot overwrite the new holder's record.
-    pub async fn update_operation(
+    pub async fn update_operation<O: OperationRecord>(
         &self,
-        operation: &Operation,
+        operation: &O,
         replica: &str,
     ) -> Result<(), StoreError> {
-        if operation.phase.is_finished() {
+        if operation.is_finished() {
             return Err(StoreError::WrongPhase {
-                id: operation.id.clone(),
-                phase: operation.phase,
+                id: operation.id().to_owned(),
+                phase: operation.phase().to_owned(),
                 expected: "an unfinished phase (finish ends an operation)",
             });
         }
-        let body = encode(|| format!("operation {}", operation.id), operation)?;
+        let body = encode(|| format!("operation {}", operation.id()), operation)?;
         let updated = sqlx::query(
             "UPDATE operations SET body = $1, phase = $2 \
              WHERE id = $3 AND finished = 0 AND claimed_by = $4",
         )
         .bind(body)
-        .bind(operation.phase.as_str())
-        .bind(&operation.id)
+        .bind(operation.phase())
+        .bind(operation.id())
         .bind(replica)
         .execute(&self.pool)
         .await?
@@ -42,7 +41,7 @@ impl Store {
             return Ok(());
         }
         Err(self
-            .why_not_held(&operation.id, replica, &self.pool)
+            .why_not_held(operation.id(), replica, &self.pool)
             .await?)
     }
 
@@ -82,21 +81,21 @@ impl Store {
     /// history), and the end of its claim, so the app can take its next operation. A replica that lost its
     /// claim is refused with [`StoreError::NotClaimed`] and changes nothing: the record and the app's state are
     /// the new holder's to write.
-    pub async fn finish(
+    pub async fn finish<O: OperationRecord, S: StateRecord>(
         &self,
-        operation: &Operation,
+        operation: &O,
         app: &str,
-        state: &AppState,
+        state: &S,
         replica: &str,
     ) -> Result<(), StoreError> {
-        if !operation.phase.is_finished() {
+        if !operation.is_finished() {
             return Err(StoreError::WrongPhase {
-                id: operation.id.clone(),
-                phase: operation.phase,
+                id: operation.id().to_owned(),
+                phase: operation.phase().to_owned(),
                 expected: "succeeded, failed or error",
             });
         }
-        let body = encode(|| format!("operation {}", operation.id), operation)?;
+        let body = encode(|| format!("operation {}", operation.id()), operation)?;
         let state = encode(|| format!("state of app {app}"), state)?;
         let finish = format!(
             "UPDATE operations SET body = $1, phase = $2, finished = 1, finished_at = {now}, \
@@ -106,15 +105,15 @@ impl Store {
         let mut transaction = self.begin().await?;
         let updated = sqlx::query(&finish)
             .bind(body)
-            .bind(operation.phase.as_str())
-            .bind(&operation.id)
+            .bind(operation.phase())
+            .bind(operation.id())
             .bind(replica)
             .execute(&mut *transaction)
             .await?
             .rows_affected();
         if updated != 1 {
             return Err(self
-                .why_not_held(&operation.id, replica, &mut *transaction)
+                .why_not_held(operation.id(), replica, &mut *transaction)
                 .await?);
         }
         sqlx::query(&upsert_state_sql(self.now()))
@@ -127,7 +126,7 @@ impl Store {
     }
 
     /// The operation with this id.
-    pub async fn operation(&self, id: &str) -> Result<Option<Operation>, StoreError> {
+    pub async fn operation<O: OperationRecord>(&self, id: &str) -> Result<Option<O>, StoreError> {
         let row = sqlx::query("SELECT body FROM operations WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
@@ -142,7 +141,11 @@ impl Store {
     }
 
     /// The app's operations, newest first, at most `limit`.
-    pub async fn operations(&self, app: &str, limit: usize) -> Result<Vec<Operation>, StoreError> {
+    pub async fn operations<O: OperationRecord>(
+        &self,
+        app: &str,
+        limit: usize,
+    ) -> Result<Vec<O>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, body FROM operations WHERE app = $1 ORDER BY seq DESC LIMIT $2",
         )
@@ -162,8 +165,11 @@ impl Store {
     }
 
     /// The app's newest operation.
-    pub async fn last_operation(&self, app: &str) -> Result<Option<Operation>, StoreError> {
-        Ok(self.operations(app, 1).await?.into_iter().next())
+    pub async fn last_operation<O: OperationRecord>(
+        &self,
+        app: &str,
+    ) -> Result<Option<O>, StoreError> {
+        Ok(self.operations::<O>(app, 1).await?.into_iter().next())
     }
 
     /// How many operations wait in the queue (pending and unclaimed): the queue depth.

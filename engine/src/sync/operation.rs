@@ -276,6 +276,32 @@ impl History {
     }
 }
 
+impl crate::store::OperationRecord for Operation {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn app(&self) -> &str {
+        &self.app
+    }
+
+    fn phase(&self) -> &str {
+        self.phase.as_str()
+    }
+
+    fn is_finished(&self) -> bool {
+        self.phase.is_finished()
+    }
+
+    fn requeued(mut self, reason: Option<String>) -> Self {
+        self.phase = OperationPhase::Pending;
+        if reason.is_some() {
+            self.message = reason;
+        }
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,7 +62,9 @@ fn pending(id: &str, app: &str) -> Operation {
     operation
 }
 
-fn ids(claimed: &[weft_engine::store::Claimed]) -> Vec<String> {
+fn ids(
+    claimed: &[weft_engine::store::Claimed<weft_engine::sync::operation::Operation>],
+) -> Vec<String> {
     claimed.iter().map(|c| c.operation.id.clone()).collect()
 }
 
@@ -84,7 +86,14 @@ async fn exercise(url: &str, backend: Backend) {
     store.close().await;
     // Opening again after the schema exists is still fine, and the data is there.
     let reopened = Store::open(url).await.unwrap();
-    assert_eq!(reopened.apps().await.unwrap().len(), 1);
+    assert_eq!(
+        reopened
+            .apps::<weft_engine::app::AppSpec>()
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
     reopened.close().await;
 }
 
@@ -103,19 +112,28 @@ async fn apps_round_trip(store: &Store, other: &Store) {
             origin: AppOrigin::Config,
         },
     ];
-    assert_eq!(other.apps().await.unwrap(), expected);
+    assert_eq!(
+        other.apps::<weft_engine::app::AppSpec>().await.unwrap(),
+        expected
+    );
 
     let mut edited = shop.clone();
     edited.sync.prune = false;
     edited.values = vec!["replicas: 3\n".into()];
     store.put_app(&edited, AppOrigin::Api).await.unwrap();
-    let apps = other.apps().await.unwrap();
+    let apps = other.apps::<weft_engine::app::AppSpec>().await.unwrap();
     assert_eq!(apps.len(), 2);
     assert_eq!(apps[1].spec, edited);
     assert_eq!(apps[1].origin, AppOrigin::Api);
 
     // State: the default until one is stored; with history it reads back equal.
-    assert_eq!(store.app_state("blog").await.unwrap(), AppState::default());
+    assert_eq!(
+        store
+            .app_state::<weft_engine::deploy::AppState>("blog")
+            .await
+            .unwrap(),
+        AppState::default()
+    );
     let mut state = AppState {
         history: History::new(3),
         synced_revision: Some("abc123".into()),
@@ -129,17 +147,35 @@ async fn apps_round_trip(store: &Store, other: &Store) {
     done.finish(OperationPhase::Succeeded, "synced");
     state.history.record(&done, "abc123", Some("1.2".into()));
     store.put_app_state("blog", &state).await.unwrap();
-    assert_eq!(other.app_state("blog").await.unwrap(), state);
+    assert_eq!(
+        other
+            .app_state::<weft_engine::deploy::AppState>("blog")
+            .await
+            .unwrap(),
+        state
+    );
     state.synced_revision = Some("def456".into());
     store.put_app_state("blog", &state).await.unwrap();
-    assert_eq!(other.app_state("blog").await.unwrap(), state);
+    assert_eq!(
+        other
+            .app_state::<weft_engine::deploy::AppState>("blog")
+            .await
+            .unwrap(),
+        state
+    );
 
     assert!(store.delete_app("blog").await.unwrap());
     assert!(!store.delete_app("blog").await.unwrap());
-    let apps = other.apps().await.unwrap();
+    let apps = other.apps::<weft_engine::app::AppSpec>().await.unwrap();
     assert_eq!(apps.len(), 1);
     assert_eq!(apps[0].spec.name, "shop");
-    assert_eq!(store.app_state("blog").await.unwrap(), AppState::default());
+    assert_eq!(
+        store
+            .app_state::<weft_engine::deploy::AppState>("blog")
+            .await
+            .unwrap(),
+        AppState::default()
+    );
 }
 
 async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
@@ -159,7 +195,13 @@ async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
         other => panic!("expected AppBusy, got {other:?}"),
     }
     assert!(error.to_string().contains("busy-1"), "{error}");
-    assert!(store.operation("busy-2").await.unwrap().is_none());
+    assert!(
+        store
+            .operation::<weft_engine::sync::operation::Operation>("busy-2")
+            .await
+            .unwrap()
+            .is_none()
+    );
     // Another app is not held up; a reused id is refused.
     store
         .enqueue(&pending("idle-1", "idle"), &request)
@@ -173,13 +215,20 @@ async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
     // The operation reads back as enqueued, phase pending even when handed over running.
     let running = Operation::start("run-1", "running-app", Trigger::SelfHeal);
     store.enqueue(&running, &request).await.unwrap();
-    let stored = store.operation("run-1").await.unwrap().unwrap();
+    let stored = store
+        .operation::<weft_engine::sync::operation::Operation>("run-1")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.phase, OperationPhase::Pending);
     assert_eq!(stored.started_at, running.started_at);
     assert_eq!(stored.trigger, Trigger::SelfHeal);
 
     // Drain this stage's queue so the next stages start empty.
-    let claimed = store.claim("drain", 10, LONG).await.unwrap();
+    let claimed = store
+        .claim::<weft_engine::sync::operation::Operation>("drain", 10, LONG)
+        .await
+        .unwrap();
     assert_eq!(ids(&claimed), ["busy-1", "idle-1", "run-1"]);
     assert_eq!(claimed[0].request, request);
     assert_eq!(store.pending_count().await.unwrap(), 0);
@@ -193,16 +242,34 @@ async fn claims_respect_max_and_order(store: &Store) {
         store.enqueue(operation, &json!({ "n": n })).await.unwrap();
     }
     assert_eq!(store.pending_count().await.unwrap(), 5);
-    assert!(store.claim("r1", 0, LONG).await.unwrap().is_empty());
-    let first = store.claim("r1", 2, LONG).await.unwrap();
+    assert!(
+        store
+            .claim::<weft_engine::sync::operation::Operation>("r1", 0, LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let first = store
+        .claim::<weft_engine::sync::operation::Operation>("r1", 2, LONG)
+        .await
+        .unwrap();
     assert_eq!(ids(&first), ["order-1", "order-2"]);
     assert_eq!(first[0].operation, operations[0]);
     assert_eq!(first[1].request, json!({"n": 1}));
     assert_eq!(store.pending_count().await.unwrap(), 3);
-    let rest = store.claim("r2", 10, LONG).await.unwrap();
+    let rest = store
+        .claim::<weft_engine::sync::operation::Operation>("r2", 10, LONG)
+        .await
+        .unwrap();
     assert_eq!(ids(&rest), ["order-3", "order-4", "order-5"]);
     assert_eq!(rest[2].operation, operations[4]);
-    assert!(store.claim("r1", 10, LONG).await.unwrap().is_empty());
+    assert!(
+        store
+            .claim::<weft_engine::sync::operation::Operation>("r1", 10, LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(store.pending_count().await.unwrap(), 0);
 }
 
@@ -221,8 +288,8 @@ async fn concurrent_claimers_never_share_an_operation(store: &Store, other: &Sto
     let mut per_replica = [0usize; 2];
     loop {
         let (a, b) = tokio::join!(
-            store.claim("replica-a", 3, LONG),
-            other.claim("replica-b", 3, LONG)
+            store.claim::<weft_engine::sync::operation::Operation>("replica-a", 3, LONG),
+            other.claim::<weft_engine::sync::operation::Operation>("replica-b", 3, LONG)
         );
         let (a, b) = (a.unwrap(), b.unwrap());
         if a.is_empty() && b.is_empty() {
@@ -250,7 +317,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .await
         .unwrap();
     let claimed = store
-        .claim("stale", 10, Duration::from_millis(1))
+        .claim::<weft_engine::sync::operation::Operation>("stale", 10, Duration::from_millis(1))
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
@@ -263,8 +330,18 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     tokio::time::sleep(Duration::from_millis(60)).await;
     // Only the run-out lease goes back; the earlier stages' long leases stay.
-    assert_eq!(other.requeue_expired().await.unwrap(), ["lease-1"]);
-    let requeued = store.operation("lease-1").await.unwrap().unwrap();
+    assert_eq!(
+        other
+            .requeue_expired::<weft_engine::sync::operation::Operation>()
+            .await
+            .unwrap(),
+        ["lease-1"]
+    );
+    let requeued = store
+        .operation::<weft_engine::sync::operation::Operation>("lease-1")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(requeued.phase, OperationPhase::Pending);
     assert!(
         requeued
@@ -281,10 +358,19 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
             .is_empty()
     );
 
-    let claimed = other.claim("fresh", 10, LONG).await.unwrap();
+    let claimed = other
+        .claim::<weft_engine::sync::operation::Operation>("fresh", 10, LONG)
+        .await
+        .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
     assert_eq!(claimed[0].request, json!({"lease": true}));
-    assert!(other.requeue_expired().await.unwrap().is_empty());
+    assert!(
+        other
+            .requeue_expired::<weft_engine::sync::operation::Operation>()
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(
         other.renew("fresh", &lease_1(), LONG).await.unwrap(),
         lease_1()
@@ -292,10 +378,15 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
 
     // Release puts it back, for its holder only.
     assert!(matches!(
-        store.release("lease-1", "stale").await,
+        store
+            .release::<weft_engine::sync::operation::Operation>("lease-1", "stale")
+            .await,
         Err(StoreError::NotClaimed { .. })
     ));
-    other.release("lease-1", "fresh").await.unwrap();
+    other
+        .release::<weft_engine::sync::operation::Operation>("lease-1", "fresh")
+        .await
+        .unwrap();
     assert_eq!(store.pending_count().await.unwrap(), 1);
     assert!(
         other
@@ -304,7 +395,10 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
             .unwrap()
             .is_empty()
     );
-    let claimed = store.claim("worker", 10, LONG).await.unwrap();
+    let claimed = store
+        .claim::<weft_engine::sync::operation::Operation>("worker", 10, LONG)
+        .await
+        .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
 
     // Progress, then the finish: record, state and claim in one go.
@@ -332,12 +426,19 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         Err(StoreError::NotClaimed { .. })
     ));
     assert_eq!(
-        store.app_state("lease").await.unwrap(),
+        store
+            .app_state::<weft_engine::deploy::AppState>("lease")
+            .await
+            .unwrap(),
         AppState::default(),
         "a refused finish changes no state"
     );
     assert_eq!(
-        other.operation("lease-1").await.unwrap().unwrap(),
+        other
+            .operation::<weft_engine::sync::operation::Operation>("lease-1")
+            .await
+            .unwrap()
+            .unwrap(),
         operation
     );
     let mut finished = operation.clone();
@@ -357,7 +458,10 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         Err(StoreError::UnknownOperation(id)) if id == "nobody"
     ));
 
-    let mut state = store.app_state("lease").await.unwrap();
+    let mut state = store
+        .app_state::<weft_engine::deploy::AppState>("lease")
+        .await
+        .unwrap();
     state
         .history
         .record(&finished, "commit-of-lease-1", Some("2.0".into()));
@@ -366,8 +470,21 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .finish(&finished, "lease", &state, "worker")
         .await
         .unwrap();
-    assert_eq!(other.operation("lease-1").await.unwrap().unwrap(), finished);
-    assert_eq!(other.app_state("lease").await.unwrap(), state);
+    assert_eq!(
+        other
+            .operation::<weft_engine::sync::operation::Operation>("lease-1")
+            .await
+            .unwrap()
+            .unwrap(),
+        finished
+    );
+    assert_eq!(
+        other
+            .app_state::<weft_engine::deploy::AppState>("lease")
+            .await
+            .unwrap(),
+        state
+    );
     assert!(
         store
             .renew("worker", &lease_1(), LONG)
@@ -385,7 +502,9 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         Err(StoreError::OperationFinished(_))
     ));
     assert!(matches!(
-        store.release("lease-1", "worker").await,
+        store
+            .release::<weft_engine::sync::operation::Operation>("lease-1", "worker")
+            .await,
         Err(StoreError::NotClaimed { .. })
     ));
 
@@ -399,19 +518,37 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         Err(StoreError::AppBusy { operation, .. }) if operation == "lease-2"
     ));
     let history: Vec<String> = other
-        .operations("lease", 10)
+        .operations::<weft_engine::sync::operation::Operation>("lease", 10)
         .await
         .unwrap()
         .into_iter()
         .map(|o| o.id)
         .collect();
     assert_eq!(history, ["lease-2", "lease-1"]);
-    assert_eq!(other.operations("lease", 1).await.unwrap().len(), 1);
     assert_eq!(
-        other.last_operation("lease").await.unwrap().unwrap().id,
+        other
+            .operations::<weft_engine::sync::operation::Operation>("lease", 1)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        other
+            .last_operation::<weft_engine::sync::operation::Operation>("lease")
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
         "lease-2"
     );
-    assert!(other.last_operation("never").await.unwrap().is_none());
+    assert!(
+        other
+            .last_operation::<weft_engine::sync::operation::Operation>("never")
+            .await
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(store.pending_count().await.unwrap(), 1);
 }
 
@@ -419,16 +556,26 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     for (id, app) in [("restart-1", "restart-a"), ("restart-2", "restart-b")] {
         store.enqueue(&pending(id, app), &json!({})).await.unwrap();
     }
-    let claimed = store.claim("weft-0", 10, LONG).await.unwrap();
+    let claimed = store
+        .claim::<weft_engine::sync::operation::Operation>("weft-0", 10, LONG)
+        .await
+        .unwrap();
     assert_eq!(ids(&claimed), ["restart-1", "restart-2"]);
     // The process dies mid-run. Its successor under the same name runs nothing yet, so it renews nothing...
     assert!(other.renew("weft-0", &[], LONG).await.unwrap().is_empty());
     // ...and first hands back whatever its predecessor held.
     assert_eq!(
-        other.release_replica("weft-0").await.unwrap(),
+        other
+            .release_replica::<weft_engine::sync::operation::Operation>("weft-0")
+            .await
+            .unwrap(),
         ["restart-1", "restart-2"]
     );
-    let requeued = other.operation("restart-1").await.unwrap().unwrap();
+    let requeued = other
+        .operation::<weft_engine::sync::operation::Operation>("restart-1")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(requeued.phase, OperationPhase::Pending);
     assert!(
         requeued
@@ -437,13 +584,19 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
             .unwrap_or_default()
             .contains("restarted")
     );
-    assert!(other.release_replica("weft-0").await.unwrap().is_empty());
+    assert!(
+        other
+            .release_replica::<weft_engine::sync::operation::Operation>("weft-0")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(store.pending_count().await.unwrap(), 2);
 
     // A replica starved of CPU past its lease still runs the operation: its own requeue pass leaves it alone and
     // its next renewal extends it, while another replica's pass would requeue it.
     let claimed = other
-        .claim("weft-1", 2, Duration::from_millis(1))
+        .claim::<weft_engine::sync::operation::Operation>("weft-1", 2, Duration::from_millis(1))
         .await
         .unwrap();
     let running = ids(&claimed);
@@ -451,7 +604,7 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     tokio::time::sleep(Duration::from_millis(60)).await;
     assert!(
         other
-            .requeue_expired_except(&running)
+            .requeue_expired_except::<weft_engine::sync::operation::Operation>(&running)
             .await
             .unwrap()
             .is_empty()
@@ -460,7 +613,13 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
         other.renew("weft-1", &running, LONG).await.unwrap(),
         running
     );
-    assert!(store.requeue_expired().await.unwrap().is_empty());
+    assert!(
+        store
+            .requeue_expired::<weft_engine::sync::operation::Operation>()
+            .await
+            .unwrap()
+            .is_empty()
+    );
     for claim in claimed {
         let mut done = claim.operation;
         done.finish(OperationPhase::Succeeded, "synced");
