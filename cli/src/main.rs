@@ -1,4 +1,7 @@
-//! The `weft` command: assess health and render manifests with plugins, and build and test plugins.
+//! The `weft` command: serve (the engine's server), the API client, assess health and render manifests with plugins,
+//! diff, serve the simulator, and build and test plugins (the plugin toolchain, `weft-plugin-build`, is reached from
+//! here and from the tests only). Nothing depends on this crate; it holds no server logic of its own (that is the
+//! engine's) and must not be depended on by the engine or the layers below it.
 
 mod build;
 mod build_progress;

@@ -4,6 +4,9 @@
 //! `health-check` world's export. The same code builds natively, so its logic is unit-tested with
 //! [`testing`] and no Wasm at all.
 //!
+//! Plugins and the host both depend on it, so it depends on no other Weft crate and never on the host's (it builds
+//! for Wasm inside every plugin).
+//!
 //! ```
 //! use weft_sdk::{Context, Health, HealthCheck, Object, PluginError};
 //!

@@ -1,5 +1,7 @@
 //! Weft's Kubernetes API simulator: an in-memory kube-apiserver with simulated controllers, faithful
 //! enough that kube-rs (including `kube::runtime::watcher`) and `kubectl` work against it unchanged.
+//! Of Weft's crates it depends only on `weft-k8s` and `weft-cel` (the Kubernetes semantics it shares with the host);
+//! it must not depend on the engine or any host layer: it stands in for a cluster.
 //!
 //! # What it serves
 //! - Discovery: `/version`, `/api`, `/api/v1`, `/apis`, `/apis/GROUP[/VERSION]`, aggregated discovery

@@ -1,4 +1,6 @@
 //! A small CEL (Common Expression Language) interpreter over JSON objects, for Flux-style health checks.
+//! It depends on no Weft crate (the CEL health plugin, the host's health settings and the simulator's
+//! `x-kubernetes-validations` use it), and must stay that way: it builds for Wasm.
 //!
 //! Why not a general CEL crate: a health plugin runs in a fresh Wasm instance per call, so it parses its
 //! expressions on every call. The general crates parse with an ANTLR grammar (tens to hundreds of microseconds per
