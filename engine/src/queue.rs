@@ -165,6 +165,9 @@ pub struct ConcurrencyLimit {
 }
 
 /// The first wait before recording an operation's end again after the store failed.
+/// How long a finished operation beyond its app's history limit is kept, for clients still reading it.
+pub const OPERATION_GRACE: Duration = Duration::from_secs(600);
+
 const FINISH_RETRY_FIRST: Duration = Duration::from_millis(500);
 /// The longest wait between attempts to record an operation's end.
 const FINISH_RETRY_MOST: Duration = Duration::from_secs(10);
@@ -576,7 +579,24 @@ impl Worker {
                 }
             }
         }
+        self.prune(operation).await;
         self.publish(operation).await;
+    }
+
+    /// Keeps the operations table the size of the fleet's histories: an app's finished operations beyond its
+    /// history limit go once they are [`OPERATION_GRACE`] old. A failure only delays it to the next finish.
+    async fn prune(&self, operation: &Operation) {
+        let keep = match self.apps.read().await.get(&operation.app) {
+            Some(app) => app.sync.history_limit,
+            None => crate::app::DEFAULT_HISTORY_LIMIT,
+        };
+        if let Err(error) = self
+            .store
+            .prune_operations(&operation.app, keep, OPERATION_GRACE)
+            .await
+        {
+            tracing::debug!(%error, app = %operation.app, "pruning old operations failed");
+        }
     }
 
     async fn publish(&self, operation: &Operation) {

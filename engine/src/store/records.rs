@@ -172,6 +172,30 @@ impl Store {
         Ok(self.operations::<O>(app, 1).await?.into_iter().next())
     }
 
+    /// Deletes the app's finished operations beyond its newest `keep` finished ones that finished more than
+    /// `grace` ago (a client may still be reading one that just ended), so the table stays the size of the fleet's
+    /// histories; unfinished operations are never touched. Returns how many were deleted.
+    pub async fn prune_operations(
+        &self,
+        app: &str,
+        keep: usize,
+        grace: std::time::Duration,
+    ) -> Result<u64, StoreError> {
+        let sql = format!(
+            "DELETE FROM operations WHERE app = $1 AND finished = 1 AND finished_at < {now} - $2 \
+             AND seq NOT IN (SELECT seq FROM operations WHERE app = $1 AND finished = 1 \
+             ORDER BY seq DESC LIMIT $3)",
+            now = self.now()
+        );
+        Ok(sqlx::query(&sql)
+            .bind(app)
+            .bind(super::millis(grace))
+            .bind(count(keep))
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
     /// How many operations wait in the queue (pending and unclaimed): the queue depth.
     pub async fn pending_count(&self) -> Result<usize, StoreError> {
         let row = sqlx::query(

@@ -75,6 +75,8 @@ async fn exercise(url: &str, backend: Backend) {
     assert_eq!(store.backend(), backend);
 
     apps_round_trip(&store, &other).await;
+    // First, while the queue holds nothing else to claim.
+    finished_operations_beyond_the_history_limit_are_pruned(&store).await;
     enqueue_allows_one_unfinished_operation_per_app(&store).await;
     claims_respect_max_and_order(&store).await;
     concurrent_claimers_never_share_an_operation(&store, &other).await;
@@ -95,6 +97,72 @@ async fn exercise(url: &str, backend: Backend) {
         1
     );
     reopened.close().await;
+}
+
+/// Runs `count` operations of `app` to the end, one after the other, the way the queue does.
+async fn run_to_the_end(store: &Store, app: &str, ids: &[&str]) {
+    for id in ids {
+        store.enqueue(&pending(id, app), &json!({})).await.unwrap();
+        let claimed = store
+            .claim::<Operation>("pruner", 1, std::time::Duration::from_secs(60))
+            .await
+            .unwrap();
+        let mut operation = claimed.into_iter().next().expect("claimed").operation;
+        operation.finish(OperationPhase::Succeeded, "synced");
+        store
+            .finish(&operation, app, &AppState::default(), "pruner")
+            .await
+            .unwrap();
+    }
+}
+
+async fn finished_operations_beyond_the_history_limit_are_pruned(store: &Store) {
+    run_to_the_end(store, "pruned", &["p-1", "p-2", "p-3", "p-4", "p-5"]).await;
+    run_to_the_end(store, "neighbour", &["n-1", "n-2"]).await;
+    store
+        .enqueue(&pending("p-6", "pruned"), &json!({}))
+        .await
+        .unwrap();
+    // Within the grace period nothing goes.
+    let grace = std::time::Duration::from_secs(600);
+    assert_eq!(store.prune_operations("pruned", 2, grace).await.unwrap(), 0);
+    let deleted = store
+        .prune_operations("pruned", 2, std::time::Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(deleted, 3);
+    let left: Vec<String> = store
+        .operations::<Operation>("pruned", 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|operation| operation.id)
+        .collect();
+    assert_eq!(
+        left,
+        ["p-6", "p-5", "p-4"],
+        "the unfinished one and the newest two finished"
+    );
+    assert_eq!(
+        store
+            .operations::<Operation>("neighbour", 10)
+            .await
+            .unwrap()
+            .len(),
+        2,
+        "another app's operations are its own"
+    );
+    // Finish the unfinished one, so the queue is empty for what follows.
+    let claimed = store
+        .claim::<Operation>("pruner", 1, std::time::Duration::from_secs(60))
+        .await
+        .unwrap();
+    let mut last = claimed.into_iter().next().expect("p-6 claimed").operation;
+    last.finish(OperationPhase::Succeeded, "synced");
+    store
+        .finish(&last, "pruned", &AppState::default(), "pruner")
+        .await
+        .unwrap();
 }
 
 async fn apps_round_trip(store: &Store, other: &Store) {
