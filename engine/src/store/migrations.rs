@@ -14,17 +14,31 @@ use super::Backend;
 /// One migration: its version, description and SQL.
 type Step = (i64, &'static str, &'static str);
 
-const SQLITE: &[Step] = &[(
-    1,
-    "initial",
-    include_str!("migrations/sqlite/0001_initial.sql"),
-)];
+const SQLITE: &[Step] = &[
+    (
+        1,
+        "initial",
+        include_str!("migrations/sqlite/0001_initial.sql"),
+    ),
+    (
+        2,
+        "lease index",
+        include_str!("migrations/sqlite/0002_lease_index.sql"),
+    ),
+];
 
-const POSTGRES: &[Step] = &[(
-    1,
-    "initial",
-    include_str!("migrations/postgres/0001_initial.sql"),
-)];
+const POSTGRES: &[Step] = &[
+    (
+        1,
+        "initial",
+        include_str!("migrations/postgres/0001_initial.sql"),
+    ),
+    (
+        2,
+        "lease index",
+        include_str!("migrations/postgres/0002_lease_index.sql"),
+    ),
+];
 
 /// The migrations for a backend, as sqlx's migrator reads them.
 #[derive(Debug, Clone, Copy)]

@@ -13,6 +13,7 @@
 mod apps;
 mod error;
 mod migrations;
+mod plans;
 mod queue;
 pub mod record;
 mod records;
@@ -29,6 +30,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use apps::{AppOrigin, StoredApp};
 pub use error::StoreError;
+pub use plans::QueryPlan;
 pub use queue::Claimed;
 pub use record::{AppRecord, OperationRecord, StateRecord};
 pub use target::Backend;

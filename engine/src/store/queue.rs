@@ -18,6 +18,32 @@ pub struct Claimed<O> {
     pub request: Value,
 }
 
+/// The oldest pending, unclaimed operations (what a claim takes).
+pub(super) const CLAIM_SELECT: &str = "SELECT id, body, request FROM operations \
+     WHERE finished = 0 AND claimed_by IS NULL ORDER BY seq LIMIT $1";
+
+/// A replica's unfinished claims, oldest first.
+pub(super) const REPLICA_SELECT: &str =
+    "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 ORDER BY seq";
+
+/// The app's pending or running operation.
+pub(super) const UNFINISHED_SELECT: &str =
+    "SELECT id FROM operations WHERE app = $1 AND finished = 0";
+
+/// Claims whose lease ran out, oldest first, through the lease index (SQLite's planner, without statistics, would
+/// rather read the table in `seq` order than sort what the index finds).
+pub(super) fn expired_select(backend: super::Backend) -> String {
+    let index = match backend {
+        super::Backend::Sqlite => " INDEXED BY operations_leases",
+        super::Backend::Postgres => "",
+    };
+    format!(
+        "SELECT id, body, claimed_by FROM operations{index} \
+         WHERE finished = 0 AND claimed_by IS NOT NULL AND lease_until < {now} ORDER BY seq",
+        now = backend.now_millis()
+    )
+}
+
 /// How many times an enqueue is tried when the unfinished operation it collided with finished meanwhile.
 const ENQUEUE_ATTEMPTS: usize = 3;
 
@@ -74,7 +100,7 @@ impl Store {
 
     /// The id of the app's pending or running operation.
     async fn unfinished_operation_id(&self, app: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT id FROM operations WHERE app = $1 AND finished = 0")
+        let row = sqlx::query(UNFINISHED_SELECT)
             .bind(app)
             .fetch_optional(&self.pool)
             .await?;
@@ -93,11 +119,7 @@ impl Store {
         if max == 0 {
             return Ok(Vec::new());
         }
-        let select = format!(
-            "SELECT id, body, request FROM operations WHERE finished = 0 AND claimed_by IS NULL \
-             ORDER BY seq LIMIT $1{lock}",
-            lock = self.backend.skip_locked()
-        );
+        let select = format!("{CLAIM_SELECT}{lock}", lock = self.backend.skip_locked());
         let update = format!(
             "UPDATE operations SET claimed_by = $1, lease_until = {now} + $2 \
              WHERE id = $3 AND finished = 0 AND claimed_by IS NULL",
@@ -173,10 +195,7 @@ impl Store {
         &self,
         replica: &str,
     ) -> Result<Vec<String>, StoreError> {
-        let select = format!(
-            "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 ORDER BY seq{lock}",
-            lock = self.backend.lock_rows()
-        );
+        let select = format!("{REPLICA_SELECT}{lock}", lock = self.backend.lock_rows());
         let mut transaction = self.begin().await?;
         let rows = sqlx::query(&select)
             .bind(replica)
@@ -209,9 +228,8 @@ impl Store {
         running: &[String],
     ) -> Result<Vec<String>, StoreError> {
         let select = format!(
-            "SELECT id, body, claimed_by FROM operations \
-             WHERE finished = 0 AND claimed_by IS NOT NULL AND lease_until < {now} ORDER BY seq{lock}",
-            now = self.now(),
+            "{}{lock}",
+            expired_select(self.backend),
             lock = self.backend.skip_locked()
         );
         let mut transaction = self.begin().await?;

@@ -7,6 +7,23 @@ use super::apps::upsert_state_sql;
 use super::record::{OperationRecord, StateRecord};
 use super::{Store, StoreError, count, decode, encode, to_usize};
 
+/// An app's operations, newest first, at most `$2`.
+pub(super) const APP_OPERATIONS: &str =
+    "SELECT id, body FROM operations WHERE app = $1 ORDER BY seq DESC LIMIT $2";
+
+/// The queue depth: pending, unclaimed operations.
+pub(super) const PENDING_COUNT: &str =
+    "SELECT COUNT(*) AS n FROM operations WHERE finished = 0 AND claimed_by IS NULL";
+
+/// Deletes app `$1`'s finished operations that finished more than `$2` ms ago, but its newest `$3` finished ones.
+pub(super) fn prune_delete(now: &str) -> String {
+    format!(
+        "DELETE FROM operations WHERE app = $1 AND finished = 1 AND finished_at < {now} - $2 \
+         AND seq NOT IN (SELECT seq FROM operations WHERE app = $1 AND finished = 1 \
+         ORDER BY seq DESC LIMIT $3)"
+    )
+}
+
 impl Store {
     /// Stores the progress (phase, message, results so far) of an unfinished operation `replica` holds.
     ///
@@ -146,13 +163,11 @@ impl Store {
         app: &str,
         limit: usize,
     ) -> Result<Vec<O>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, body FROM operations WHERE app = $1 ORDER BY seq DESC LIMIT $2",
-        )
-        .bind(app)
-        .bind(count(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(APP_OPERATIONS)
+            .bind(app)
+            .bind(count(limit))
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|row| {
                 let id: String = row.try_get("id")?;
@@ -181,13 +196,7 @@ impl Store {
         keep: usize,
         grace: std::time::Duration,
     ) -> Result<u64, StoreError> {
-        let sql = format!(
-            "DELETE FROM operations WHERE app = $1 AND finished = 1 AND finished_at < {now} - $2 \
-             AND seq NOT IN (SELECT seq FROM operations WHERE app = $1 AND finished = 1 \
-             ORDER BY seq DESC LIMIT $3)",
-            now = self.now()
-        );
-        Ok(sqlx::query(&sql)
+        Ok(sqlx::query(&prune_delete(self.now()))
             .bind(app)
             .bind(super::millis(grace))
             .bind(count(keep))
@@ -198,11 +207,7 @@ impl Store {
 
     /// How many operations wait in the queue (pending and unclaimed): the queue depth.
     pub async fn pending_count(&self) -> Result<usize, StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM operations WHERE finished = 0 AND claimed_by IS NULL",
-        )
-        .fetch_one(&self.pool)
-        .await?;
+        let row = sqlx::query(PENDING_COUNT).fetch_one(&self.pool).await?;
         Ok(to_usize(row.try_get("n")?))
     }
 }

@@ -75,6 +75,7 @@ async fn exercise(url: &str, backend: Backend) {
     assert_eq!(store.backend(), backend);
 
     apps_round_trip(&store, &other).await;
+    the_queues_queries_use_indexes(&store).await;
     // First, while the queue holds nothing else to claim.
     finished_operations_beyond_the_history_limit_are_pruned(&store).await;
     enqueue_allows_one_unfinished_operation_per_app(&store).await;
@@ -97,6 +98,29 @@ async fn exercise(url: &str, backend: Backend) {
         1
     );
     reopened.close().await;
+}
+
+/// The plans of the queue's hot queries, printed (run with `--nocapture` to read them): none reads the whole
+/// operations table, which grows with the fleet.
+async fn the_queues_queries_use_indexes(store: &Store) {
+    let plans = store.query_plans().await.unwrap();
+    assert_eq!(plans.len(), 7);
+    for plan in &plans {
+        println!(
+            "{:?} — {}:\n  {}",
+            store.backend(),
+            plan.name,
+            plan.plan.join("\n  ")
+        );
+        assert!(!plan.plan.is_empty(), "{}: no plan", plan.name);
+        assert!(
+            !plan.scans_operations(),
+            "{:?}: {} scans the operations table:\n{}",
+            store.backend(),
+            plan.name,
+            plan.plan.join("\n")
+        );
+    }
 }
 
 /// Runs `count` operations of `app` to the end, one after the other, the way the queue does.
