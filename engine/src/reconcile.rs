@@ -3,7 +3,7 @@
 //! out of sync get a sync queued, self-heal reverts drift with backoff, and an app whose syncs keep failing backs
 //! off and says so.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBuilder};
@@ -198,13 +198,18 @@ impl Reconciler {
                 }
                 seen = apps.clone();
             }
-            let names: Vec<String> = self.apps.read().await.keys().cloned().collect();
+            // A set: the bookkeeping below is linear in the fleet, not quadratic.
+            let names: BTreeSet<String> = self.apps.read().await.keys().cloned().collect();
             due.retain(|name, _| names.contains(name));
             self.views
                 .write()
                 .await
                 .retain(|name, _| names.contains(name));
             for name in &names {
+                // A pass over a large fleet takes a while: stop between apps, not at its end.
+                if *shutdown.borrow() {
+                    return;
+                }
                 let next = due.entry(name.clone()).or_insert(now);
                 if *next > now {
                     continue;
