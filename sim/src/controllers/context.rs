@@ -33,6 +33,21 @@ impl Context {
             .collect()
     }
 
+    /// The objects of a resource that `owner` controls, found through the store's owner index (not by reading
+    /// every object of the resource).
+    pub fn controlled_by(&self, owner: &Value, group: &str, plural: &str) -> Vec<Value> {
+        let uid = text(owner, "/metadata/uid");
+        let key = ResourceKey::new(group, plural);
+        self.server
+            .dependents_of(uid)
+            .iter()
+            .filter(|dependent| dependent.resource == key)
+            .filter_map(|dependent| self.server.get_ref(dependent))
+            .map(|object| object.value())
+            .filter(|object| is_controlled_by(object, uid))
+            .collect()
+    }
+
     /// Creates an object, logging failures (a controller retries on its next pass).
     pub fn create(
         &self,

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, find, set_condition};
 use super::context::{
-    CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text,
+    CONTROLLER_MANAGER, Context, controller_reference, int_or, is_deleting, text,
 };
 use super::events::{self, EventType};
 use super::replicaset::without_zeros;
@@ -82,19 +82,18 @@ fn revision_of(object: &Value) -> i64 {
 impl DeploymentController {
     /// Runs one pass over every Deployment.
     pub fn reconcile(&mut self, context: &Context) {
-        let replica_sets = context.list("apps", "replicasets", None);
         let mut seen = Vec::new();
         for deployment in context.list("apps", "deployments", None) {
             if is_deleting(&deployment) {
                 continue;
             }
             seen.push(text(&deployment, "/metadata/uid").to_owned());
-            self.reconcile_one(context, &deployment, &replica_sets);
+            self.reconcile_one(context, &deployment);
         }
         self.progress.retain(|uid, _| seen.contains(uid));
     }
 
-    fn reconcile_one(&mut self, context: &Context, deployment: &Value, replica_sets: &[Value]) {
+    fn reconcile_one(&mut self, context: &Context, deployment: &Value) {
         let uid = text(deployment, "/metadata/uid");
         let namespace = text(deployment, "/metadata/namespace");
         let name = text(deployment, "/metadata/name");
@@ -103,9 +102,11 @@ impl DeploymentController {
             .cloned()
             .unwrap_or_else(|| json!({}));
         let hash = short_hash(&template.to_string(), 10);
+        // Its ReplicaSets through the owner index, not by reading every ReplicaSet.
+        let replica_sets = context.controlled_by(deployment, "apps", "replicasets");
         let owned: Vec<&Value> = replica_sets
             .iter()
-            .filter(|replica_set| is_controlled_by(replica_set, uid) && !is_deleting(replica_set))
+            .filter(|replica_set| !is_deleting(replica_set))
             .collect();
         let new_set = owned
             .iter()

@@ -4,29 +4,25 @@
 use serde_json::{Value, json};
 
 use super::context::{
-    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
-    pod_is_ready, pod_phase, text,
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_deleting, pod_from_template, pod_is_ready,
+    pod_phase, text,
 };
 use super::events::{self, EventType};
 use crate::apiserver::Propagation;
 
 /// Runs one pass over every ReplicaSet.
 pub fn reconcile(context: &Context) {
-    let pods = context.list("", "pods", None);
     for replica_set in context.list("apps", "replicasets", None) {
         if is_deleting(&replica_set) {
             continue;
         }
-        let uid = text(&replica_set, "/metadata/uid");
         let namespace = text(&replica_set, "/metadata/namespace");
         let name = text(&replica_set, "/metadata/name");
+        // Its pods through the owner index: a pass is linear in the pods, not ReplicaSets × pods.
+        let pods = context.controlled_by(&replica_set, "", "pods");
         let owned: Vec<&Value> = pods
             .iter()
-            .filter(|pod| {
-                is_controlled_by(pod, uid)
-                    && !is_deleting(pod)
-                    && !matches!(pod_phase(pod), "Succeeded" | "Failed")
-            })
+            .filter(|pod| !is_deleting(pod) && !matches!(pod_phase(pod), "Succeeded" | "Failed"))
             .collect();
         let desired = int_or(&replica_set, "/spec/replicas", 1).max(0) as usize;
         if owned.len() < desired {
