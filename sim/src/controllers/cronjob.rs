@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::context::{
-    CONTROLLER_MANAGER, Context, controller_reference, int_or, is_controlled_by, is_deleting, text,
+    CONTROLLER_MANAGER, Context, controller_reference, int_or, is_deleting, text,
 };
 use super::cron::Schedule;
 use super::events::{self, EventType};
@@ -24,20 +24,17 @@ fn finished_as(job: &Value) -> Option<&str> {
 
 /// Runs one pass over every CronJob.
 pub fn reconcile(context: &Context) {
-    let jobs = context.list("batch", "jobs", None);
     let now = now_seconds();
     let minute = now - now.rem_euclid(60);
     for cron_job in context.list("batch", "cronjobs", None) {
         if is_deleting(&cron_job) {
             continue;
         }
-        let uid = text(&cron_job, "/metadata/uid");
         let namespace = text(&cron_job, "/metadata/namespace");
         let name = text(&cron_job, "/metadata/name");
-        let mut owned: Vec<&Value> = jobs
-            .iter()
-            .filter(|job| is_controlled_by(job, uid))
-            .collect();
+        // Its Jobs through the owner index, not by reading every Job.
+        let jobs = context.controlled_by(&cron_job, "batch", "jobs");
+        let mut owned: Vec<&Value> = jobs.iter().collect();
         owned.sort_by_key(|job| text(job, "/metadata/creationTimestamp").to_owned());
         let mut status = cron_job.get("status").cloned().unwrap_or_else(|| json!({}));
         let suspended = cron_job.pointer("/spec/suspend").and_then(Value::as_bool) == Some(true);

@@ -3,8 +3,8 @@
 use serde_json::{Value, json};
 
 use super::context::{
-    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
-    pod_is_ready, text,
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_deleting, pod_from_template, pod_is_ready,
+    text,
 };
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
@@ -18,12 +18,10 @@ pub fn reconcile(context: &Context) {
         .iter()
         .map(|node| text(node, "/metadata/name").to_owned())
         .collect();
-    let pods = context.list("", "pods", None);
     for set in context.list("apps", "daemonsets", None) {
         if is_deleting(&set) {
             continue;
         }
-        let uid = text(&set, "/metadata/uid");
         let namespace = text(&set, "/metadata/namespace");
         let name = text(&set, "/metadata/name");
         let template = set
@@ -31,10 +29,9 @@ pub fn reconcile(context: &Context) {
             .cloned()
             .unwrap_or_else(|| json!({}));
         let revision = short_hash(&template.to_string(), 10);
-        let owned: Vec<&Value> = pods
-            .iter()
-            .filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod))
-            .collect();
+        // Its pods through the owner index, not by reading every pod.
+        let pods = context.controlled_by(&set, "", "pods");
+        let owned: Vec<&Value> = pods.iter().filter(|pod| !is_deleting(pod)).collect();
         for node in &nodes {
             if !owned.iter().any(|pod| text(pod, "/spec/nodeName") == node) {
                 let pod = pod_from_template(

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, set_condition};
 use super::context::{
-    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
-    pod_is_ready, pod_phase, text,
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_deleting, pod_from_template, pod_is_ready,
+    pod_phase, text,
 };
 use super::events::{self, EventType};
 use crate::apiserver::Propagation;
@@ -14,18 +14,15 @@ use crate::time::now_rfc3339;
 
 /// Runs one pass over every Job.
 pub fn reconcile(context: &Context) {
-    let pods = context.list("", "pods", None);
     for job in context.list("batch", "jobs", None) {
         if is_deleting(&job) {
             continue;
         }
-        let uid = text(&job, "/metadata/uid");
         let namespace = text(&job, "/metadata/namespace");
         let name = text(&job, "/metadata/name");
-        let owned: Vec<&Value> = pods
-            .iter()
-            .filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod))
-            .collect();
+        // Its pods through the owner index, not by reading every pod.
+        let pods = context.controlled_by(&job, "", "pods");
+        let owned: Vec<&Value> = pods.iter().filter(|pod| !is_deleting(pod)).collect();
         let succeeded = owned
             .iter()
             .filter(|pod| pod_phase(pod) == "Succeeded")

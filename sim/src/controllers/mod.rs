@@ -37,6 +37,8 @@ pub struct ControllerSet {
     context: Context,
     kubelet: kubelet::Kubelet,
     deployments: deployment::DeploymentController,
+    /// When expired events were last deleted (a minute apart: it reads every event).
+    events_expired: Option<std::time::Instant>,
 }
 
 impl ControllerSet {
@@ -46,6 +48,7 @@ impl ControllerSet {
             context: Context { server },
             kubelet: kubelet::Kubelet::default(),
             deployments: deployment::DeploymentController::default(),
+            events_expired: None,
         }
     }
 
@@ -66,6 +69,13 @@ impl ControllerSet {
         volume::reconcile(context);
         workload_status::reconcile(context);
         garbage_collector::reconcile(context);
+        if self
+            .events_expired
+            .is_none_or(|at| at.elapsed() >= std::time::Duration::from_secs(60))
+        {
+            events::expire(context);
+            self.events_expired = Some(std::time::Instant::now());
+        }
     }
 }
 
