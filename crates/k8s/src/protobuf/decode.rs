@@ -5,12 +5,10 @@
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
-use super::message::{Cardinality, Emit, Field, FieldType, Message, Scalar, Shape};
+use super::message::{Cardinality, Emit, Field, FieldType, KnownType, Message, Scalar, Shape};
 use super::table::MESSAGES;
 use super::wire::{Records, WireValue};
 use super::{ProtobufError, decode_object};
-
-const META: &str = "k8s.io.apimachinery.pkg.apis.meta.v1.";
 
 /// Decodes the bytes of the message at `index` of the table.
 pub fn decode_message(index: u16, bytes: &[u8]) -> Result<Value, ProtobufError> {
@@ -239,30 +237,14 @@ fn is_zero_scalar(ty: FieldType, value: &Value) -> bool {
 
 /// The JSON form of Kubernetes' own types, which is not their message shape.
 fn well_known(name: &str, bytes: &[u8]) -> Result<Option<Value>, ProtobufError> {
-    let Some(short) = name
-        .strip_prefix(META)
-        .or_else(|| name.strip_prefix("k8s.io.apimachinery.pkg.api.resource."))
-        .or_else(|| name.strip_prefix("k8s.io.apimachinery.pkg.util.intstr."))
-        .or_else(|| name.strip_prefix("k8s.io.apimachinery.pkg.runtime."))
-    else {
+    let Some(known) = KnownType::of(name) else {
         return Ok(None);
     };
     let mut fields: [Option<WireValue<'_>>; 4] = [None; 4];
-    if matches!(
-        short,
-        "Time"
-            | "MicroTime"
-            | "Duration"
-            | "Quantity"
-            | "IntOrString"
-            | "RawExtension"
-            | "FieldsV1"
-    ) {
-        for record in Records::new(bytes) {
-            let (number, value) = record?;
-            if let Some(slot) = fields.get_mut(number as usize) {
-                *slot = Some(value);
-            }
+    for record in Records::new(bytes) {
+        let (number, value) = record?;
+        if let Some(slot) = fields.get_mut(number as usize) {
+            *slot = Some(value);
         }
     }
     let varint = |slot: Option<WireValue<'_>>| match slot {
@@ -281,27 +263,26 @@ fn well_known(name: &str, bytes: &[u8]) -> Result<Option<Value>, ProtobufError> 
             _ => Ok(Value::Null),
         }
     };
-    Ok(Some(match short {
-        "Time" | "MicroTime" => {
+    Ok(Some(match known {
+        KnownType::Time | KnownType::MicroTime => {
             let seconds = varint(fields[1]) as i64;
             let nanos = varint(fields[2]) as u32 as i32;
             if seconds == 0 && nanos == 0 {
                 Value::Null
             } else {
-                Value::String(rfc3339(seconds, nanos, short == "MicroTime"))
+                Value::String(rfc3339(seconds, nanos, known == KnownType::MicroTime))
             }
         }
-        "Duration" => Value::String(go_duration(varint(fields[1]) as i64)),
-        "Quantity" => Value::String(text(fields[1])),
-        "IntOrString" => {
+        KnownType::Duration => Value::String(go_duration(varint(fields[1]) as i64)),
+        KnownType::Quantity => Value::String(text(fields[1])),
+        KnownType::IntOrString => {
             if varint(fields[1]) == 1 {
                 Value::String(text(fields[3]))
             } else {
                 Value::from(varint(fields[2]) as u32 as i32)
             }
         }
-        "RawExtension" | "FieldsV1" => raw_json(fields[1])?,
-        _ => return Ok(None),
+        KnownType::RawExtension | KnownType::FieldsV1 => raw_json(fields[1])?,
     }))
 }
 

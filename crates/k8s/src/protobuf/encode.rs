@@ -5,11 +5,9 @@
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
-use super::message::{Cardinality, Field, FieldType, Scalar, Shape};
+use super::message::{Cardinality, Field, FieldType, KnownType, Scalar, Shape};
 use super::table::MESSAGES;
 use super::{MAGIC, ProtobufError, message_for};
-
-const META: &str = "k8s.io.apimachinery.pkg.apis.meta.v1.";
 
 /// Encodes an object (with `apiVersion` and `kind`) as a Kubernetes protobuf body: magic, `runtime.Unknown`
 /// envelope, object message.
@@ -78,7 +76,7 @@ pub fn encode_message(index: u16, value: &Value, out: &mut Vec<u8>) -> Result<()
         Shape::List => {
             if let (Some(field), Value::Array(items)) = (message.fields.first(), value) {
                 for item in items {
-                    put_value(message.name, field, field.2, item, out)?;
+                    put_value(field.1, field.0, field.2, item, out)?;
                 }
             }
             Ok(())
@@ -88,7 +86,7 @@ pub fn encode_message(index: u16, value: &Value, out: &mut Vec<u8>) -> Result<()
                 return Err(mismatch(message.name));
             };
             for field in message.fields {
-                put_field(message.name, field, map, out)?;
+                put_field(field, map, out)?;
             }
             Ok(())
         }
@@ -96,7 +94,6 @@ pub fn encode_message(index: u16, value: &Value, out: &mut Vec<u8>) -> Result<()
 }
 
 fn put_field(
-    owner: &str,
     field: &Field,
     map: &Map<String, Value>,
     out: &mut Vec<u8>,
@@ -123,10 +120,10 @@ fn put_field(
             Ok(())
         }
         (_, Value::Null) => Ok(()),
-        (Cardinality::One, value) => put_value(owner, field, ty, value, out),
+        (Cardinality::One, value) => put_value(name, number, ty, value, out),
         (Cardinality::Repeated, Value::Array(items)) => {
             for item in items {
-                put_value(owner, field, ty, item, out)?;
+                put_value(name, number, ty, item, out)?;
             }
             Ok(())
         }
@@ -141,7 +138,7 @@ fn put_field(
                         .map_err(|_| mismatch(name))?,
                 };
                 put_scalar(name, 1, key_type, &key_value, &mut bytes)?;
-                put_value_at(owner, name, 2, ty, entry, &mut bytes)?;
+                put_value(name, 2, ty, entry, &mut bytes)?;
                 put_bytes(out, number, &bytes);
             }
             Ok(())
@@ -150,18 +147,8 @@ fn put_field(
     }
 }
 
+/// One value of field `number` (`name` names it in errors): a message or a scalar.
 fn put_value(
-    owner: &str,
-    field: &Field,
-    ty: FieldType,
-    value: &Value,
-    out: &mut Vec<u8>,
-) -> Result<(), ProtobufError> {
-    put_value_at(owner, field.1, field.0, ty, value, out)
-}
-
-fn put_value_at(
-    _owner: &str,
     name: &str,
     number: u32,
     ty: FieldType,
@@ -225,16 +212,11 @@ fn put_scalar(
 
 /// Kubernetes' own types, from their JSON forms; `false` for any other message.
 fn well_known(name: &str, value: &Value, out: &mut Vec<u8>) -> Result<bool, ProtobufError> {
-    let Some(short) = name
-        .strip_prefix(META)
-        .or_else(|| name.strip_prefix("k8s.io.apimachinery.pkg.api.resource."))
-        .or_else(|| name.strip_prefix("k8s.io.apimachinery.pkg.util.intstr."))
-        .or_else(|| name.strip_prefix("k8s.io.apimachinery.pkg.runtime."))
-    else {
+    let Some(known) = KnownType::of(name) else {
         return Ok(false);
     };
-    match (short, value) {
-        ("Time" | "MicroTime", Value::String(text)) => {
+    match (known, value) {
+        (KnownType::Time | KnownType::MicroTime, Value::String(text)) => {
             let (seconds, nanos) = parse_rfc3339(text).ok_or_else(|| mismatch(name))?;
             put_key(out, 1, 0);
             put_varint(out, seconds as u64);
@@ -243,35 +225,34 @@ fn well_known(name: &str, value: &Value, out: &mut Vec<u8>) -> Result<bool, Prot
                 put_varint(out, u64::from(nanos));
             }
         }
-        ("Time" | "MicroTime", Value::Null) => {}
-        ("Duration", Value::String(text)) => {
+        (KnownType::Time | KnownType::MicroTime, Value::Null) => {}
+        (KnownType::Duration, Value::String(text)) => {
             put_key(out, 1, 0);
             put_varint(
                 out,
                 parse_go_duration(text).ok_or_else(|| mismatch(name))? as u64,
             );
         }
-        ("Quantity", Value::String(text)) => put_bytes(out, 1, text.as_bytes()),
-        ("Quantity", Value::Number(number)) => put_bytes(out, 1, number.to_string().as_bytes()),
-        ("IntOrString", Value::Number(number)) => {
+        (KnownType::Quantity, Value::String(text)) => put_bytes(out, 1, text.as_bytes()),
+        (KnownType::Quantity, Value::Number(number)) => {
+            put_bytes(out, 1, number.to_string().as_bytes())
+        }
+        (KnownType::IntOrString, Value::Number(number)) => {
             put_key(out, 1, 0);
             put_varint(out, 0);
             put_key(out, 2, 0);
             put_varint(out, number.as_i64().unwrap_or_default() as u64);
         }
-        ("IntOrString", Value::String(text)) => {
+        (KnownType::IntOrString, Value::String(text)) => {
             put_key(out, 1, 0);
             put_varint(out, 1);
             put_bytes(out, 3, text.as_bytes());
         }
-        ("RawExtension" | "FieldsV1", value) => {
+        (KnownType::RawExtension | KnownType::FieldsV1, value) => {
             let raw = serde_json::to_vec(value).map_err(|_| mismatch(name))?;
             put_bytes(out, 1, &raw);
         }
-        ("Time" | "MicroTime" | "Duration" | "Quantity" | "IntOrString", _) => {
-            return Err(mismatch(name));
-        }
-        _ => return Ok(false),
+        _ => return Err(mismatch(name)),
     }
     Ok(true)
 }

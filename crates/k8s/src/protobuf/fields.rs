@@ -4,20 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::message::{Cardinality, Field, FieldType, Message, Shape};
+use super::message::{Cardinality, Field, FieldType, KnownType, Message, Shape};
 use super::message_for;
 use super::table::MESSAGES;
-
-/// Kubernetes' own types whose JSON form is not their message shape: their content is not checked.
-const OPAQUE: [&str; 7] = [
-    "k8s.io.apimachinery.pkg.apis.meta.v1.Time",
-    "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
-    "k8s.io.apimachinery.pkg.apis.meta.v1.Duration",
-    "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
-    "k8s.io.apimachinery.pkg.api.resource.Quantity",
-    "k8s.io.apimachinery.pkg.util.intstr.IntOrString",
-    "k8s.io.apimachinery.pkg.runtime.RawExtension",
-];
 
 /// The paths of the fields of `object` (of `kind` in `api_version`) that its kind does not have, as kube-apiserver
 /// names them (`spec.template.spec.containers[0].imagePullPolicyy`); `None` when the kind is not a built-in one.
@@ -74,7 +63,8 @@ fn walk(
     let Some(message) = MESSAGES.get(usize::from(index)) else {
         return;
     };
-    if OPAQUE.contains(&message.name) || message.shape == Shape::List {
+    // Kubernetes' own types (timestamps, quantities, embedded objects) have no fields of their own to check.
+    if KnownType::of(message.name).is_some() || message.shape == Shape::List {
         return;
     }
     let Value::Object(map) = value else {

@@ -86,3 +86,39 @@ pub enum Scalar {
     /// A 32-bit float.
     Float,
 }
+
+/// Kubernetes' own types whose JSON form is not their message shape: a timestamp, a duration or a quantity as a
+/// string, an int-or-string as either, an embedded object or field set as the JSON it carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnownType {
+    /// `meta.v1.Time`: an RFC 3339 timestamp in whole seconds (`null` when zero).
+    Time,
+    /// `meta.v1.MicroTime`: an RFC 3339 timestamp with microseconds (`null` when zero).
+    MicroTime,
+    /// `meta.v1.Duration`: Go's duration text (`1h0m0s`).
+    Duration,
+    /// `api.resource.Quantity`: its text (`500m`).
+    Quantity,
+    /// `util.intstr.IntOrString`: a number or a string.
+    IntOrString,
+    /// `runtime.RawExtension`: the embedded object.
+    RawExtension,
+    /// `meta.v1.FieldsV1`: the field set's JSON.
+    FieldsV1,
+}
+
+impl KnownType {
+    /// The known type a message of the table is, by its full name.
+    pub fn of(message: &str) -> Option<KnownType> {
+        Some(match message {
+            "k8s.io.apimachinery.pkg.apis.meta.v1.Time" => KnownType::Time,
+            "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" => KnownType::MicroTime,
+            "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" => KnownType::Duration,
+            "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" => KnownType::FieldsV1,
+            "k8s.io.apimachinery.pkg.api.resource.Quantity" => KnownType::Quantity,
+            "k8s.io.apimachinery.pkg.util.intstr.IntOrString" => KnownType::IntOrString,
+            "k8s.io.apimachinery.pkg.runtime.RawExtension" => KnownType::RawExtension,
+            _ => return None,
+        })
+    }
+}
