@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 use sqlx::Row;
 
-use super::record::{OperationRecord, PENDING};
+use super::record::OperationRecord;
 use super::{Store, StoreError, count, decode, encode, millis};
 
 /// An operation a replica has claimed, with the request it was enqueued with.
@@ -73,7 +73,7 @@ impl Store {
             let inserted = sqlx::query(&sql)
                 .bind(operation.id())
                 .bind(operation.app())
-                .bind(PENDING)
+                .bind(pending.phase())
                 .bind(&body)
                 .bind(&request)
                 .execute(&self.pool)
@@ -289,13 +289,14 @@ async fn put_back<O: OperationRecord>(
 ) -> Result<(), StoreError> {
     let what = || format!("operation {id}");
     let operation: O = decode(what, body)?;
-    let body = encode(what, &operation.requeued(Some(reason)))?;
+    let requeued = operation.requeued(Some(reason));
+    let body = encode(what, &requeued)?;
     sqlx::query(
         "UPDATE operations SET body = $1, phase = $2, claimed_by = NULL, lease_until = NULL \
          WHERE id = $3",
     )
     .bind(body)
-    .bind(PENDING)
+    .bind(requeued.phase())
     .bind(id)
     .execute(&mut **transaction)
     .await?;

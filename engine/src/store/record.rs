@@ -15,9 +15,6 @@ pub trait AppRecord: Serialize + DeserializeOwned {
 /// An app's state; the default when none is stored.
 pub trait StateRecord: Serialize + DeserializeOwned + Default {}
 
-/// The phase a queued operation is stored with.
-pub const PENDING: &str = "pending";
-
 /// An operation as the queue keeps it.
 pub trait OperationRecord: Serialize + DeserializeOwned + Clone {
     /// Its id.
