@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use serde_json::{Value, json};
+
 use super::ApiServer;
 use crate::api_error::ApiError;
 use crate::resource::ResourceType;
@@ -33,6 +35,20 @@ pub struct ListPage {
     /// How many objects the later pages hold, when a limited list without selectors has more (as kube-apiserver,
     /// which cannot count through selectors, leaves it out with them).
     pub remaining_item_count: Option<u64>,
+}
+
+impl ListPage {
+    /// The list's `metadata` (`ListMeta`): its resourceVersion, and where paging goes on.
+    pub fn metadata(&self) -> Value {
+        let mut metadata = json!({"resourceVersion": self.resource_version.to_string()});
+        if let Some(token) = &self.continue_token {
+            metadata["continue"] = json!(token);
+        }
+        if let Some(remaining) = self.remaining_item_count {
+            metadata["remainingItemCount"] = json!(remaining);
+        }
+        metadata
+    }
 }
 
 /// Whether a stored object passes a list's selectors.

@@ -426,26 +426,14 @@ fn list(
     let page = state.server.list(resource, namespace, &query)?;
     if let Some(table) = table::wants_table(request.header(header::ACCEPT)) {
         let mut rendered = table::render(resource, &page.items, page.resource_version, table);
-        if let Some(token) = &page.continue_token {
-            rendered["metadata"]["continue"] = json!(token);
-        }
-        if let Some(remaining) = page.remaining_item_count {
-            rendered["metadata"]["remainingItemCount"] = json!(remaining);
-        }
+        rendered["metadata"] = page.metadata();
         return Ok(json_value(StatusCode::OK, &rendered));
     }
     if prefers_protobuf(request.header(header::ACCEPT)) {
-        let mut metadata = json!({"resourceVersion": page.resource_version.to_string()});
-        if let Some(token) = &page.continue_token {
-            metadata["continue"] = json!(token);
-        }
-        if let Some(remaining) = page.remaining_item_count {
-            metadata["remainingItemCount"] = json!(remaining);
-        }
         let list = json!({
             "apiVersion": resource.api_version(version),
             "kind": resource.list_kind(),
-            "metadata": metadata,
+            "metadata": page.metadata(),
             "items": page.items.iter().map(|object| value_as(resource, version, object.value())).collect::<Vec<_>>(),
         });
         return Ok(object_response(
