@@ -127,17 +127,22 @@ async fn the_queues_queries_use_indexes(store: &Store) {
 async fn run_to_the_end(store: &Store, app: &str, ids: &[&str]) {
     for id in ids {
         store.enqueue(&pending(id, app), &json!({})).await.unwrap();
-        let claimed = store
-            .claim::<Operation>("pruner", 1, std::time::Duration::from_secs(60))
-            .await
-            .unwrap();
-        let mut operation = claimed.into_iter().next().expect("claimed").operation;
-        operation.finish(OperationPhase::Succeeded, "synced");
-        store
-            .finish(&operation, app, &AppState::default(), "pruner")
-            .await
-            .unwrap();
+        finish_the_next(store, app).await;
     }
+}
+
+/// Claims the oldest pending operation (`app`'s, the queue holding nothing else) and finishes it, succeeded.
+async fn finish_the_next(store: &Store, app: &str) {
+    let claimed = store
+        .claim::<Operation>("pruner", 1, std::time::Duration::from_secs(60))
+        .await
+        .unwrap();
+    let mut operation = claimed.into_iter().next().expect("claimed").operation;
+    operation.finish(OperationPhase::Succeeded, "synced");
+    store
+        .finish(&operation, app, &AppState::default(), "pruner")
+        .await
+        .unwrap();
 }
 
 async fn finished_operations_beyond_the_history_limit_are_pruned(store: &Store) {
@@ -177,16 +182,7 @@ async fn finished_operations_beyond_the_history_limit_are_pruned(store: &Store) 
         "another app's operations are its own"
     );
     // Finish the unfinished one, so the queue is empty for what follows.
-    let claimed = store
-        .claim::<Operation>("pruner", 1, std::time::Duration::from_secs(60))
-        .await
-        .unwrap();
-    let mut last = claimed.into_iter().next().expect("p-6 claimed").operation;
-    last.finish(OperationPhase::Succeeded, "synced");
-    store
-        .finish(&last, "pruned", &AppState::default(), "pruner")
-        .await
-        .unwrap();
+    finish_the_next(store, "pruned").await;
 }
 
 async fn apps_round_trip(store: &Store, other: &Store) {
