@@ -489,6 +489,28 @@ async fn bad_requests_get_clear_answers() {
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{text}");
+    // Its repository does not exist: the GitOps plane says why its sync and health are unknown, not just that.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let plane = api.json(Role::Admin, "/v1/deploy/gitops").await;
+        let docs = plane["applications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == "docs")
+            .cloned()
+            .unwrap();
+        if let Some(error) = docs["error"].as_str() {
+            assert!(error.contains("resolving the source"), "{docs}");
+            assert_eq!(docs["sync"], "unknown", "{docs}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the plane never said why: {docs}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     let (status, _) = api
         .call(
             Role::Admin,

@@ -576,9 +576,28 @@ async fn an_empty_render_and_a_render_dropping_50_objects_delete_nothing() {
     world.sync().await;
     assert_eq!(world.tracked_config_maps().await, 56);
 
-    // An empty render: nothing is deleted.
+    // An empty render: nothing is applied or deleted, and the operation says so as an error; it is no deploy, so
+    // the history does not grow.
+    let history = world.state.history.entries().count();
     world.repo.commit(&[]);
-    let operation = world.sync().await;
+    let operation = world.sync_with(Trigger::Manual, SyncSpec::default()).await;
+    assert_eq!(
+        operation.phase,
+        OperationPhase::Error,
+        "{:?}",
+        operation.message
+    );
+    let message = operation.message.clone().unwrap();
+    assert!(
+        message.contains("is empty: nothing was applied and nothing deleted (")
+            && message.contains("live object(s) kept"),
+        "{message}"
+    );
+    assert_eq!(
+        operation.fuse_tripped.as_deref(),
+        Some(weft_engine::sync::syncer::EMPTY_RENDER)
+    );
+    assert_eq!(world.state.history.entries().count(), history);
     assert!(
         operation
             .resources

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 use crate::app::AppSpec;
 use crate::deploy::{Deployer, RollbackTarget, SyncSpec};
 use crate::metrics::{PhaseLabels, metrics};
-use crate::store::{Claimed, Store, StoreError};
+use crate::store::{Claimant, Claimed, Store, StoreError};
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
 
 /// What an operation is asked to do; stored with it.
@@ -71,6 +71,14 @@ pub enum QueueError {
         /// The operation in flight.
         operation: String,
     },
+    /// Automation decided from a snapshot of the app that another operation has since replaced.
+    #[error("app {app} has had operation {operation} queued since automation looked at it")]
+    Superseded {
+        /// The app.
+        app: String,
+        /// Its newest operation.
+        operation: String,
+    },
     /// A rollback while automated sync is on, without asking to suspend it.
     #[error(
         "app {0} has automated sync on, which would undo the rollback; ask for the rollback with automated sync suspended"
@@ -109,6 +117,15 @@ impl Queue {
         }
     }
 
+    /// The same queue (its workers woken alike) writing through another handle on the store, e.g. an
+    /// [interactive](Store::interactive) one for requests.
+    pub fn with_store(&self, store: Store) -> Queue {
+        Queue {
+            store,
+            wake: self.wake.clone(),
+        }
+    }
+
     /// Woken whenever an operation is queued.
     pub fn wake(&self) -> Arc<Notify> {
         self.wake.clone()
@@ -136,18 +153,52 @@ impl Queue {
                 return Err(QueueError::Automated(app.name.clone()));
             }
         }
-        let mut operation = Operation::start(operation_id(&app.name), &app.name, trigger);
-        operation.phase = OperationPhase::Pending;
-        let body = serde_json::to_value(&request).map_err(|e| {
+        self.put(app, trigger, &request, None).await
+    }
+
+    /// Queues a sync automation decided on from the app's newest operation `latest` (its id, `None` when the app
+    /// had none) and the state read after it: refused with [`QueueError::Superseded`] when another operation was
+    /// queued since (a rollback that suspended automation, say), so a decision made from a stale snapshot never
+    /// undoes what came after it.
+    pub async fn enqueue_automated(
+        &self,
+        app: &AppSpec,
+        trigger: Trigger,
+        request: OperationRequest,
+        latest: Option<&str>,
+    ) -> Result<Operation, QueueError> {
+        self.put(app, trigger, &request, Some(latest)).await
+    }
+
+    async fn put(
+        &self,
+        app: &AppSpec,
+        trigger: Trigger,
+        request: &OperationRequest,
+        latest: Option<Option<&str>>,
+    ) -> Result<Operation, QueueError> {
+        let operation = Operation::queued(operation_id(&app.name), &app.name, trigger);
+        let body = serde_json::to_value(request).map_err(|e| {
             QueueError::Store(StoreError::Serialize {
                 what: "an operation request".into(),
                 source: e,
             })
         })?;
-        match self.store.enqueue(&operation, &body).await {
+        let stored = match latest {
+            None => self.store.enqueue(&operation, &body).await,
+            Some(latest) => {
+                self.store
+                    .enqueue_if_latest(&operation, &body, latest)
+                    .await
+            }
+        };
+        match stored {
             Ok(()) => {}
             Err(StoreError::AppBusy { app, operation }) => {
                 return Err(QueueError::Busy { app, operation });
+            }
+            Err(StoreError::Superseded { app, operation }) => {
+                return Err(QueueError::Superseded { app, operation });
             }
             Err(error) => return Err(QueueError::Store(error)),
         }
@@ -220,8 +271,8 @@ impl ConcurrencyLimit {
 pub struct Worker {
     /// The store.
     pub store: Store,
-    /// This replica's name.
-    pub replica: String,
+    /// This replica's name and this start of it: its claims are fenced by both.
+    pub claimant: Claimant,
     /// Renders and syncs.
     pub deployer: Deployer,
     /// The apps.
@@ -259,7 +310,7 @@ async fn renew_leases(
         }
         match worker
             .store
-            .renew(&worker.replica, &ids, worker.lease)
+            .renew(&worker.claimant, &ids, worker.lease)
             .await
         {
             Ok(renewed) => {
@@ -267,7 +318,7 @@ async fn renew_leases(
                     tracing::warn!(
                         "{id} is no longer held by replica {} (its lease ran out and it was requeued); stopping \
                          it here at the next safe point",
-                        worker.replica
+                        worker.claimant
                     );
                     running.stop(id);
                 }
@@ -340,15 +391,21 @@ impl Worker {
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let this = Arc::new(self);
         let running_set = Arc::new(RunningSet::default());
-        match this.store.release_replica::<Operation>(&this.replica).await {
+        match this
+            .store
+            .release_replica::<Operation>(&this.claimant)
+            .await
+        {
             Ok(ids) if !ids.is_empty() => tracing::warn!(
                 "handed back the operations a previous run of replica {} held: {ids:?}",
-                this.replica
+                this.claimant.replica()
             ),
             Ok(_) => {}
+            // Not fatal: those claims no longer match this start's, so they go back at their lease's end.
             Err(error) => tracing::warn!(
-                "handing back what a previous run of replica {} held failed: {error}",
-                this.replica
+                "handing back what a previous run of replica {} held failed: {error}; they go back to the \
+                 queue when their lease runs out",
+                this.claimant.replica()
             ),
         }
         let renewals = tokio::spawn(renew_leases(
@@ -386,7 +443,7 @@ impl Worker {
                 }
                 match this
                     .store
-                    .claim::<Operation>(&this.replica, 1, this.lease)
+                    .claim::<Operation>(&this.claimant, 1, this.lease)
                     .await
                 {
                     Ok(claimed) if !claimed.is_empty() => {
@@ -445,7 +502,7 @@ impl Worker {
                 return;
             }
         };
-        let mut state = match self.store.app_state(&name).await {
+        let mut state: crate::deploy::AppState = match self.store.app_state(&name).await {
             Ok(state) => state,
             Err(error) => {
                 tracing::warn!(
@@ -454,14 +511,26 @@ impl Worker {
                 );
                 let _ = self
                     .store
-                    .release::<Operation>(&operation.id, &self.replica)
+                    .release::<Operation>(&operation.id, &self.claimant)
                     .await;
                 return;
             }
         };
-        operation.phase = OperationPhase::Running;
-        operation.started_at = Some(jiff::Timestamp::now());
-        if let Err(error) = self.store.update_operation(&operation, &self.replica).await {
+        if operation.automated() && state.automation_suspended {
+            operation.finish(
+                OperationPhase::Error,
+                "automated sync is suspended for this app (a rollback asked for it); nothing was changed — a \
+                 manual sync turns it back on",
+            );
+            self.finish(&operation, None, &cancel).await;
+            return;
+        }
+        operation.begin_attempt(self.claimant.replica());
+        if let Err(error) = self
+            .store
+            .update_operation(&operation, &self.claimant)
+            .await
+        {
             tracing::warn!("recording that {} runs failed: {error}", operation.id);
         }
         self.publish(&operation).await;
@@ -501,7 +570,7 @@ impl Worker {
         if outcome.interrupted {
             match self
                 .store
-                .release::<Operation>(&operation.id, &self.replica)
+                .release::<Operation>(&operation.id, &self.claimant)
                 .await
             {
                 Ok(()) => {
@@ -545,7 +614,7 @@ impl Worker {
                     None => self.store.app_state(&operation.app).await?,
                 };
                 self.store
-                    .finish(operation, &operation.app, &state, &self.replica)
+                    .finish(operation, &operation.app, &state, &self.claimant)
                     .await
             }
             .await;

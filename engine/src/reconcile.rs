@@ -98,15 +98,19 @@ pub fn decide(
 }
 
 /// Why automation leaves an out-of-sync app alone: every object out of sync is one a sync would delete, and no
-/// automated sync will — the app does not prune, or its last sync of this very revision succeeded and kept them
-/// (behind the prune fuse, after an empty render, or as never-prune kinds), so the same sync would keep them again
-/// and only a confirmed one may go further. `None` when a sync could change something. Without this, self-heal
-/// would sync the same revision again and again, keeping the same objects and adding a history entry each time.
+/// automated sync will. Either the last sync of this very revision refused an empty render (whatever else
+/// changed: an empty render never deletes anything, so syncing it again would only fail again), or nothing but the
+/// render changed since the last sync (`revision_changed` false) and the app does not prune, or its last sync of
+/// this revision succeeded and kept them (behind the prune fuse, or as never-prune kinds), so the same sync would
+/// keep them again and only a confirmed one may go further. `None` when a sync could change something. Without
+/// this, self-heal would sync the same revision again and again, keeping the same objects and adding an operation
+/// (and, for a sync that succeeds, a history entry) each time.
 pub fn prunes_held(
     app: &AppSpec,
     status: &AppStatus,
     last: Option<&Operation>,
     revision: &str,
+    revision_changed: bool,
 ) -> Option<String> {
     let out: Vec<&crate::sync::observe::ResourceStatus> = status
         .resources
@@ -116,6 +120,20 @@ pub fn prunes_held(
     if out.is_empty() || !out.iter().all(|r| r.requires_pruning) {
         return None;
     }
+    let of_this_revision = last.filter(|op| op.revision.as_deref() == Some(revision));
+    if of_this_revision.is_some_and(|op| {
+        op.phase == OperationPhase::Error
+            && op.fuse_tripped.as_deref() == Some(crate::sync::syncer::EMPTY_RENDER)
+    }) {
+        return Some(format!(
+            "the render of {revision} is empty, and {EMPTY}: {} live object(s) kept; waiting for a new revision",
+            out.len(),
+            EMPTY = crate::sync::syncer::EMPTY_RENDER,
+        ));
+    }
+    if revision_changed {
+        return None;
+    }
     if !app.sync.prune {
         return Some(format!(
             "out of sync only by {} object(s) no longer rendered; the app does not prune, so a sync would change \
@@ -123,9 +141,8 @@ pub fn prunes_held(
             out.len()
         ));
     }
-    let kept = last.filter(|op| {
+    let kept = of_this_revision.filter(|op| {
         op.phase == OperationPhase::Succeeded
-            && op.revision.as_deref() == Some(revision)
             && out.iter().all(|object| {
                 op.resources.iter().any(|result| {
                     result.status == crate::sync::operation::ResultStatus::Kept
@@ -312,9 +329,13 @@ impl Reconciler {
         };
         let sync = status.sync;
         view.resources = status.resources.len();
-        let held = (!revision_changed_of(&state, &revision, &app, &environment))
-            .then(|| prunes_held(&app, &status, last.as_ref(), &revision))
-            .flatten();
+        let held = prunes_held(
+            &app,
+            &status,
+            last.as_ref(),
+            &revision,
+            revision_changed_of(&state, &revision, &app, &environment),
+        );
         view.status = Some(status);
 
         // What the view shows is the latest operation now (the one read first may have ended meanwhile, and the
@@ -381,11 +402,18 @@ impl Reconciler {
             dry_run: false,
             confirmed: false,
         };
-        match self.queue.enqueue(&app, trigger, request).await {
+        // Queued only if the latest operation is still the one this decision read: one that came since (a
+        // rollback suspending automation) makes the decision stale, and the next round decides again.
+        let latest = last.as_ref().map(|op| op.id.as_str());
+        match self
+            .queue
+            .enqueue_automated(&app, trigger, request, latest)
+            .await
+        {
             Ok(operation) => {
                 tracing::info!("{name}: queued {} ({:?})", operation.id, operation.trigger)
             }
-            Err(QueueError::Busy { .. }) => {}
+            Err(QueueError::Busy { .. } | QueueError::Superseded { .. }) => {}
             Err(error) => view.error = Some(format!("queueing a sync: {error}")),
         }
         self.views.write().await.insert(name.to_string(), view);
@@ -455,18 +483,21 @@ mod tests {
             ("b", SyncCode::OutOfSync, true),
         ]);
         let last = kept_sync("rev-1");
-        let held = prunes_held(&pruning, &only_prunes, Some(&last), "rev-1").unwrap();
+        let held = prunes_held(&pruning, &only_prunes, Some(&last), "rev-1", false).unwrap();
         assert!(held.contains("waiting for a confirmed sync"), "{held}");
         // The last sync was of another revision, failed, or there was none: a sync may still do something.
         assert_eq!(
-            prunes_held(&pruning, &only_prunes, Some(&last), "rev-2"),
+            prunes_held(&pruning, &only_prunes, Some(&last), "rev-2", false),
             None
         );
-        assert_eq!(prunes_held(&pruning, &only_prunes, None, "rev-1"), None);
+        assert_eq!(
+            prunes_held(&pruning, &only_prunes, None, "rev-1", false),
+            None
+        );
         let mut failed = kept_sync("rev-1");
         failed.phase = OperationPhase::Failed;
         assert_eq!(
-            prunes_held(&pruning, &only_prunes, Some(&failed), "rev-1"),
+            prunes_held(&pruning, &only_prunes, Some(&failed), "rev-1", false),
             None
         );
         // An object the last sync did not keep (deleted, and made again by hand since) is for self-heal to delete.
@@ -474,26 +505,78 @@ mod tests {
             ("a", SyncCode::OutOfSync, true),
             ("z", SyncCode::OutOfSync, true),
         ]);
-        assert_eq!(prunes_held(&pruning, &returned, Some(&last), "rev-1"), None);
+        assert_eq!(
+            prunes_held(&pruning, &returned, Some(&last), "rev-1", false),
+            None
+        );
         // Any other drift is for a sync to fix.
         let drifted = status(&[
             ("a", SyncCode::OutOfSync, true),
             ("c", SyncCode::OutOfSync, false),
         ]);
-        assert_eq!(prunes_held(&pruning, &drifted, Some(&last), "rev-1"), None);
+        assert_eq!(
+            prunes_held(&pruning, &drifted, Some(&last), "rev-1", false),
+            None
+        );
         assert_eq!(
             prunes_held(
                 &pruning,
                 &status(&[("a", SyncCode::Synced, false)]),
                 Some(&last),
-                "rev-1"
+                "rev-1",
+                false
             ),
             None
         );
         // An app that does not prune never deletes them: nothing a sync would change.
         let keeping = app(true, true);
         assert!(!keeping.sync.prune);
-        assert!(prunes_held(&keeping, &only_prunes, None, "rev-1").is_some());
+        assert!(prunes_held(&keeping, &only_prunes, None, "rev-1", false).is_some());
+        // Once the revision (or the parameters, or the environment) changed, a sync may do something.
+        assert_eq!(
+            prunes_held(&pruning, &only_prunes, Some(&last), "rev-1", true),
+            None
+        );
+        assert_eq!(
+            prunes_held(&keeping, &only_prunes, None, "rev-1", true),
+            None
+        );
+    }
+
+    #[test]
+    fn a_refused_empty_render_holds_automation_until_a_new_revision() {
+        let pruning = app(true, true);
+        let only_prunes = status(&[
+            ("a", SyncCode::OutOfSync, true),
+            ("b", SyncCode::OutOfSync, true),
+        ]);
+        let mut refused = kept_sync("rev-2");
+        refused.fuse_tripped = Some(crate::sync::syncer::EMPTY_RENDER.into());
+        refused.finish(OperationPhase::Error, "the render of rev-2 is empty");
+        // The refused sync never became the synced revision, so the revision reads as changed: held all the same.
+        let held = prunes_held(&pruning, &only_prunes, Some(&refused), "rev-2", true).unwrap();
+        assert!(held.contains("render of rev-2 is empty"), "{held}");
+        assert!(held.contains("waiting for a new revision"), "{held}");
+        // A new revision is tried; so is any drift besides the objects it would delete.
+        assert_eq!(
+            prunes_held(&pruning, &only_prunes, Some(&refused), "rev-3", true),
+            None
+        );
+        let drifted = status(&[
+            ("a", SyncCode::OutOfSync, true),
+            ("c", SyncCode::OutOfSync, false),
+        ]);
+        assert_eq!(
+            prunes_held(&pruning, &drifted, Some(&refused), "rev-2", true),
+            None
+        );
+        // An error of another kind (a failed apply) is for backoff, not a hold.
+        let mut failed = refused.clone();
+        failed.fuse_tripped = None;
+        assert_eq!(
+            prunes_held(&pruning, &only_prunes, Some(&failed), "rev-2", true),
+            None
+        );
     }
 
     fn app(automated: bool, self_heal: bool) -> AppSpec {

@@ -290,7 +290,7 @@ impl Server {
         let mut tasks = JoinSet::new();
         let worker = Worker {
             store: store.clone(),
-            replica: options.replica.clone(),
+            claimant: crate::store::Claimant::new(options.replica.clone()),
             deployer: deployer.clone(),
             apps: apps.clone(),
             limit: Arc::new(ConcurrencyLimit::new(config.defaults.concurrency())),
@@ -329,9 +329,10 @@ impl Server {
         }
         tasks.spawn(reconciler.run(shutdown_rx));
         Ok(Server {
+            // Requests go through the interactive handle: a store that is away fails them within a second.
             state: ServerState {
-                store,
-                queue,
+                queue: queue.with_store(store.interactive()),
+                store: store.interactive(),
                 deployer,
                 apps,
                 views,

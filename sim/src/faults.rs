@@ -134,6 +134,26 @@ impl FaultInjector {
         self.lock().retain(|(rule_id, _)| *rule_id != id);
     }
 
+    /// Replaces every rule with `rules` at once (a fault file read again).
+    pub fn replace(&self, rules: Vec<FaultRule>) {
+        let mut current = self.lock();
+        current.clear();
+        for rule in rules {
+            let id = FaultId(self.next_id.fetch_add(1, Ordering::Relaxed));
+            current.push((id, rule));
+        }
+    }
+
+    /// How many rules are in force.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no rule is in force.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
     /// Removes every rule.
     pub fn clear(&self) {
         self.lock().clear();
@@ -190,6 +210,124 @@ impl FaultInjector {
         rules.retain(|(_, rule)| rule.remaining != Some(0));
         decision
     }
+}
+
+/// Why a fault file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum FaultFileError {
+    /// It is not a YAML list of rules with known fields.
+    #[error("the fault file is not a list of rules: {0}")]
+    Yaml(String),
+    /// A rule is incomplete or contradicts itself.
+    #[error("fault rule {index}: {message}")]
+    Rule {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// One rule as a fault file writes it.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct FileRule {
+    verb: Option<String>,
+    resource: Option<String>,
+    error: Option<u16>,
+    message: Option<String>,
+    too_many_requests: Option<u32>,
+    latency_ms: Option<u64>,
+    drop_watch_after_ms: Option<u64>,
+    times: Option<u32>,
+}
+
+impl Verb {
+    /// The verb of its Kubernetes name (`get`, `list`, `watch`, `create`, `update`, `patch`, `delete`).
+    pub fn parse(name: &str) -> Option<Verb> {
+        Some(match name {
+            "get" => Verb::Get,
+            "list" => Verb::List,
+            "watch" => Verb::Watch,
+            "create" => Verb::Create,
+            "update" => Verb::Update,
+            "patch" => Verb::Patch,
+            "delete" => Verb::Delete,
+            _ => return None,
+        })
+    }
+}
+
+/// Reads a fault file: a YAML list of rules, each with an optional `verb` and `resource` (plural) to match, one
+/// action — `error: CODE` (with an optional `message`), `tooManyRequests: RETRY_AFTER_SECONDS`, `latencyMs: N` or
+/// `dropWatchAfterMs: N` — and optionally `times: N`. An empty file (or `[]`) is no faults.
+pub fn parse_fault_file(text: &str) -> Result<Vec<FaultRule>, FaultFileError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let rules: Vec<FileRule> =
+        serde_norway::from_str(text).map_err(|e| FaultFileError::Yaml(e.to_string()))?;
+    rules
+        .into_iter()
+        .enumerate()
+        .map(|(at, rule)| {
+            let index = at + 1;
+            let wrong = |message: String| FaultFileError::Rule { index, message };
+            let verb = match rule.verb.as_deref() {
+                None => None,
+                Some(name) => Some(Verb::parse(name).ok_or_else(|| {
+                    wrong(format!(
+                        "verb {name:?} is not one of get, list, watch, create, update, patch, delete"
+                    ))
+                })?),
+            };
+            let mut actions = Vec::new();
+            if let Some(code) = rule.error {
+                if !(400..=599).contains(&code) {
+                    return Err(wrong(format!("error {code} is not an HTTP error status (400-599)")));
+                }
+                actions.push(FaultAction::Error {
+                    code,
+                    message: rule
+                        .message
+                        .clone()
+                        .unwrap_or_else(|| format!("injected fault: status {code}")),
+                });
+            }
+            if let Some(retry_after_seconds) = rule.too_many_requests {
+                actions.push(FaultAction::TooManyRequests {
+                    retry_after_seconds,
+                });
+            }
+            if let Some(ms) = rule.latency_ms {
+                actions.push(FaultAction::Latency(Duration::from_millis(ms)));
+            }
+            if let Some(ms) = rule.drop_watch_after_ms {
+                actions.push(FaultAction::DropWatchAfter(Duration::from_millis(ms)));
+            }
+            if rule.message.is_some() && rule.error.is_none() {
+                return Err(wrong("message goes with error".into()));
+            }
+            let action = match actions.len() {
+                1 => actions.remove(0),
+                0 => {
+                    return Err(wrong(
+                        "no action: give one of error, tooManyRequests, latencyMs, dropWatchAfterMs".into(),
+                    ));
+                }
+                _ => {
+                    return Err(wrong(
+                        "more than one action: give one of error, tooManyRequests, latencyMs, dropWatchAfterMs \
+                         per rule"
+                            .into(),
+                    ));
+                }
+            };
+            let mut fault = FaultRule::new(verb, rule.resource.as_deref(), action);
+            fault.remaining = rule.times;
+            Ok(fault)
+        })
+        .collect()
 }
 
 fn error_for(code: u16, message: &str) -> ApiError {
@@ -285,5 +423,56 @@ mod tests {
                 .drop_watch_after
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_fault_file_lists_rules_and_refuses_what_it_cannot_mean() {
+        let rules = parse_fault_file(
+            "- verb: patch\n  resource: deployments\n  error: 503\n  times: 2\n\
+             - tooManyRequests: 3\n\
+             - verb: watch\n  dropWatchAfterMs: 1500\n\
+             - latencyMs: 250\n",
+        )
+        .unwrap();
+        assert_eq!(rules.len(), 4);
+        assert_eq!(rules[0].verb, Some(Verb::Patch));
+        assert_eq!(rules[0].resource.as_deref(), Some("deployments"));
+        assert_eq!(rules[0].remaining, Some(2));
+        assert_eq!(
+            rules[1].action,
+            FaultAction::TooManyRequests {
+                retry_after_seconds: 3
+            }
+        );
+        assert_eq!(
+            rules[2].action,
+            FaultAction::DropWatchAfter(Duration::from_millis(1500))
+        );
+        assert_eq!(rules[3].action, FaultAction::Latency(Duration::from_millis(250)));
+        assert!(parse_fault_file("").unwrap().is_empty());
+        assert!(parse_fault_file("[]").unwrap().is_empty());
+
+        let injector = FaultInjector::default();
+        injector.add(FaultRule::error(None, None, 500));
+        injector.replace(rules);
+        assert_eq!(injector.len(), 4);
+        let patch = injector.decide(Verb::Patch, "deployments");
+        assert_eq!(patch.latency, Duration::from_millis(250));
+        assert!(matches!(patch.error, Some(ApiError::Custom { code: 503, .. })));
+        injector.replace(Vec::new());
+        assert!(injector.is_empty());
+
+        for (text, needle) in [
+            ("- verb: poke\n  error: 500\n", "verb \"poke\""),
+            ("- resource: pods\n", "no action"),
+            ("- error: 503\n  latencyMs: 5\n", "more than one action"),
+            ("- error: 200\n", "not an HTTP error status"),
+            ("- tooManyRequests: 1\n  message: x\n", "message goes with error"),
+            ("- errror: 500\n", "unknown field"),
+            ("verb: patch\n", "not a list"),
+        ] {
+            let error = parse_fault_file(text).unwrap_err().to_string();
+            assert!(error.contains(needle), "{text:?}: {error}");
+        }
     }
 }

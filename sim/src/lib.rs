@@ -102,7 +102,9 @@ pub mod validate;
 
 pub use config::SimConfig;
 pub use error::SimError;
-pub use faults::{FaultAction, FaultId, FaultInjector, FaultRule, Verb};
+pub use faults::{
+    FaultAction, FaultFileError, FaultId, FaultInjector, FaultRule, Verb, parse_fault_file,
+};
 pub use kubeconfig::{kubeconfig_with, kubeconfig_yaml, write_kubeconfig, write_kubeconfig_with};
 pub use serve::ServedSim;
 pub use simulator::Simulator;

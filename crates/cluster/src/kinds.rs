@@ -153,16 +153,21 @@ impl KindCatalog {
     }
 }
 
-/// Aggregated discovery (two requests) when the server has it, else one request per group version.
+/// Aggregated discovery (two requests) when the server has it, else one request per group version; each under
+/// Weft's retry policy (bounded attempts, a deadline per attempt).
 async fn discover(client: &Client) -> Result<Discovery, ClusterError> {
-    match Discovery::new(client.clone()).run_aggregated().await {
+    let policy = crate::RetryPolicy::default();
+    match policy
+        .run(|| Discovery::new(client.clone()).run_aggregated())
+        .await
+    {
         Ok(discovery) => Ok(discovery),
-        Err(aggregated) => {
+        Err((aggregated, _)) => {
             tracing::debug!(error = %aggregated, "aggregated discovery failed; using per-group discovery");
-            Discovery::new(client.clone())
-                .run()
+            policy
+                .run(|| Discovery::new(client.clone()).run())
                 .await
-                .map_err(ClusterError::Discovery)
+                .map_err(|(error, _)| ClusterError::Discovery(error))
         }
     }
 }

@@ -26,9 +26,11 @@ pub async fn pod_log(
     tail_lines: Option<i64>,
 ) -> Result<String, ClusterError> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    pods.logs(pod, &params(container, tail_lines, false))
+    let params = params(container, tail_lines, false);
+    crate::RetryPolicy::default()
+        .run(|| pods.logs(pod, &params))
         .await
-        .map_err(|source| ClusterError::Request {
+        .map_err(|(source, _)| ClusterError::Request {
             context: format!("log of pod {namespace}/{pod}"),
             source,
         })

@@ -22,10 +22,14 @@ pub struct RetryPolicy {
     pub jitter: f64,
     /// The longest `Retry-After` honoured; a longer one is cut to this.
     pub max_retry_after: Duration,
+    /// How long one attempt may take before it counts as a transport failure (and is retried like one): a
+    /// request the server never answers delays only its own caller, and only this long per attempt.
+    pub attempt_deadline: Duration,
 }
 
 impl Default for RetryPolicy {
-    /// 200 ms doubling up to 5 s, at most 5 attempts, ±20% jitter, `Retry-After` honoured up to 30 s.
+    /// 200 ms doubling up to 5 s, at most 5 attempts, ±20% jitter, `Retry-After` honoured up to 30 s, 30 s per
+    /// attempt.
     fn default() -> Self {
         RetryPolicy {
             initial_delay: Duration::from_millis(200),
@@ -33,6 +37,7 @@ impl Default for RetryPolicy {
             max_attempts: 5,
             jitter: 0.2,
             max_retry_after: Duration::from_secs(30),
+            attempt_deadline: Duration::from_secs(30),
         }
     }
 }
@@ -90,9 +95,17 @@ impl RetryPolicy {
         Fut: Future<Output = Result<T, kube::Error>>,
     {
         let attempts = AtomicU32::new(0);
+        let deadline = self.attempt_deadline;
         let result = (|| {
             attempts.fetch_add(1, Ordering::Relaxed);
-            attempt()
+            let answer = tokio::time::timeout(deadline, attempt());
+            async move {
+                answer.await.unwrap_or_else(|_| {
+                    Err(kube::Error::Service(
+                        format!("the API server did not answer within {deadline:?}").into(),
+                    ))
+                })
+            }
         })
         .retry(Delays {
             policy: self,
@@ -242,5 +255,44 @@ mod tests {
             })
             .await;
         assert_eq!(result.unwrap(), 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_attempt_never_answered_ends_at_its_deadline_and_is_retried() {
+        let policy = RetryPolicy {
+            initial_delay: Duration::from_millis(1),
+            max_attempts: 3,
+            attempt_deadline: Duration::from_secs(30),
+            ..RetryPolicy::default()
+        };
+        let mut calls = 0;
+        let started = tokio::time::Instant::now();
+        // The first two attempts hang for good; the third answers.
+        let result = policy
+            .run(|| {
+                calls += 1;
+                let call = calls;
+                async move {
+                    if call < 3 {
+                        std::future::pending::<()>().await;
+                    }
+                    Ok(call)
+                }
+            })
+            .await;
+        assert_eq!(result.unwrap(), 3);
+        // Two deadlines and two short backoffs of paused time, not forever.
+        let spent = started.elapsed();
+        assert!(
+            spent >= Duration::from_secs(60) && spent < Duration::from_secs(61),
+            "{spent:?}"
+        );
+
+        let hung: Result<(), _> = policy
+            .run(|| std::future::pending::<Result<(), kube::Error>>())
+            .await;
+        let (error, attempts) = hung.unwrap_err();
+        assert_eq!(attempts, 3);
+        assert!(error.to_string().contains("did not answer within 30s"), "{error}");
     }
 }

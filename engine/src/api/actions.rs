@@ -22,8 +22,10 @@ fn body_or_default<T: Default>(body: Result<Json<T>, JsonRejection>) -> Result<T
 
 fn queued(error: QueueError) -> ApiError {
     match error {
-        QueueError::Busy { .. } | QueueError::Automated(_) => ApiError::conflict(error.to_string()),
-        QueueError::Store(e) => ApiError::internal("queueing the operation", e),
+        QueueError::Busy { .. } | QueueError::Superseded { .. } | QueueError::Automated(_) => {
+            ApiError::conflict(error.to_string())
+        }
+        QueueError::Store(e) => ApiError::store("queueing the operation", e),
     }
 }
 
@@ -87,7 +89,7 @@ pub(crate) async fn rollback(
         .store
         .app_state::<crate::deploy::AppState>(&name)
         .await
-        .map_err(|e| ApiError::internal("reading the app's history", e))?;
+        .map_err(|e| ApiError::store("reading the app's history", e))?;
     let (target, history_id) = match (body.history_id, body.version) {
         (Some(id), None) => {
             if stored.history.get(id).is_none() {
@@ -146,7 +148,7 @@ pub(crate) async fn operations(
         .store
         .operations(&name, 50)
         .await
-        .map_err(|e| ApiError::internal("reading operations", e))?;
+        .map_err(|e| ApiError::store("reading operations", e))?;
     Ok(Json(operations.iter().map(GitOpsOperation::from).collect()))
 }
 
@@ -166,6 +168,6 @@ pub(crate) async fn operation(
         Ok(_) => Err(ApiError::not_found(format!(
             "app {name} has no operation {id:?}"
         ))),
-        Err(e) => Err(ApiError::internal("reading an operation", e)),
+        Err(e) => Err(ApiError::store("reading an operation", e)),
     }
 }

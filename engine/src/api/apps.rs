@@ -69,7 +69,7 @@ pub(crate) async fn create(
         .store
         .put_app(&app, AppOrigin::Api)
         .await
-        .map_err(|e| ApiError::internal("storing the app", e))?;
+        .map_err(|e| ApiError::store("storing the app", e))?;
     apps.insert(app.name.clone(), app.clone());
     Ok((StatusCode::CREATED, Json(app)))
 }
@@ -80,7 +80,7 @@ async fn origin(state: &ApiState, name: &str) -> Result<Option<AppOrigin>, ApiEr
         .store
         .apps::<AppSpec>()
         .await
-        .map_err(|e| ApiError::internal("reading apps", e))?;
+        .map_err(|e| ApiError::store("reading apps", e))?;
     Ok(stored
         .into_iter()
         .find(|a| a.spec.name == name)
@@ -118,7 +118,7 @@ pub(crate) async fn replace(
         .store
         .put_app(&app, AppOrigin::Api)
         .await
-        .map_err(|e| ApiError::internal("storing the app", e))?;
+        .map_err(|e| ApiError::store("storing the app", e))?;
     state.server.apps.write().await.insert(name, app.clone());
     Ok(Json(app))
 }
@@ -146,7 +146,7 @@ pub(crate) async fn delete(
         .store
         .delete_app(&name)
         .await
-        .map_err(|e| ApiError::internal("deleting the app", e))?;
+        .map_err(|e| ApiError::store("deleting the app", e))?;
     state.server.apps.write().await.remove(&name);
     Ok(StatusCode::NO_CONTENT)
 }

@@ -46,6 +46,12 @@ impl FromRequestParts<Arc<ApiState>> for Caller {
                     .limiter
                     .check(&format!("client {client}"), Instant::now().into_std())
                     .map_err(ApiError::rate_limited)?;
+                if denied.unavailable {
+                    return Err(ApiError::unavailable(format!(
+                        "{}; the credential could not be checked, retry in a moment",
+                        denied.reason
+                    )));
+                }
                 return Err(ApiError::unauthorized("a valid bearer token is required"));
             }
         };

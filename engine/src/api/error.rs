@@ -112,6 +112,20 @@ impl ApiError {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
     }
 
+    /// A store failure while `context`: 503 with the reason when the database is away or locked (the caller may
+    /// retry; nothing was done), else 500.
+    pub fn store(context: &str, error: crate::store::StoreError) -> Self {
+        if error.is_unavailable() {
+            tracing::warn!("{context}: {error}");
+            let mut answer = Self::unavailable(format!(
+                "the store is unavailable ({context}): {error}; nothing was changed, retry in a moment"
+            ));
+            answer.retry_after = Some(Duration::from_secs(1));
+            return answer;
+        }
+        Self::internal(context, error)
+    }
+
     /// 500; the details go to the log, not to the caller.
     pub fn internal(context: &str, error: impl std::fmt::Display) -> Self {
         tracing::error!("{context}: {error}");

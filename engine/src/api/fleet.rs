@@ -146,7 +146,7 @@ pub(crate) async fn gitops(
             .store
             .app_state::<crate::deploy::AppState>(&app.name)
             .await
-            .map_err(|e| ApiError::internal("reading an app's history", e))?;
+            .map_err(|e| ApiError::store("reading an app's history", e))?;
         let status = view.as_ref().and_then(|v| v.status.as_ref());
         applications.push(GitOpsApp {
             name: app.name.clone(),
@@ -168,6 +168,8 @@ pub(crate) async fn gitops(
             automated: app.sync.automated && !stored.automation_suspended,
             self_heal: app.sync.self_heal,
             resources: view.as_ref().map(|v| v.resources).unwrap_or(0),
+            error: view.as_ref().and_then(|v| v.error.clone()),
+            waiting: view.as_ref().and_then(|v| v.backoff.clone()),
             operation: view
                 .as_ref()
                 .and_then(|v| v.operation.as_ref())

@@ -180,7 +180,7 @@ pub(crate) async fn operation_log(
         .store
         .operation::<crate::sync::operation::Operation>(&id)
         .await
-        .map_err(|e| ApiError::internal("reading an operation", e))?;
+        .map_err(|e| ApiError::store("reading an operation", e))?;
     if operation.as_ref().is_none_or(|op| op.app != name) {
         return Err(ApiError::not_found(format!(
             "app {name} has no operation {id:?}"

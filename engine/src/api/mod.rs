@@ -189,18 +189,32 @@ async fn count_requests(request: Request, next: Next) -> Response {
     response
 }
 
+/// The longest a readiness probe waits for the store.
+const READY_WAIT: std::time::Duration = std::time::Duration::from_millis(900);
+
 /// Alive: the process answers.
 async fn healthz() -> &'static str {
     "ok"
 }
 
-/// Ready: the store answers and every app has been reconciled once.
+/// Ready: the store answers (within a second: a probe must not hang on a database that is away) and every app
+/// has been reconciled once.
 async fn readyz(State(state): State<ApiState>) -> (StatusCode, String) {
-    if let Err(error) = state.server.store.pending_count().await {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the store does not answer: {error}"),
-        );
+    let interactive = state.server.store.interactive();
+    match tokio::time::timeout(READY_WAIT, interactive.ping()).await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the store does not answer: {error}"),
+            );
+        }
+        Err(_) => {
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the store does not answer within {READY_WAIT:?}"),
+            );
+        }
     }
     if !*state.server.ready.borrow() {
         return (

@@ -27,7 +27,7 @@ pub(crate) async fn observe_now(
         .store
         .app_state::<crate::deploy::AppState>(&app.name)
         .await
-        .map_err(|e| ApiError::internal("reading the app's state", e))?;
+        .map_err(|e| ApiError::store("reading the app's state", e))?;
     let view_revision = state
         .server
         .views

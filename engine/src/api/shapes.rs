@@ -130,7 +130,11 @@ pub struct GitOpsOperation {
     /// How it ended, or what it does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// When it started.
+    /// When it was queued.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub queued_at: Option<jiff::Timestamp>,
+    /// When it first started running.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub started_at: Option<jiff::Timestamp>,
@@ -138,6 +142,9 @@ pub struct GitOpsOperation {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub finished_at: Option<jiff::Timestamp>,
+    /// Each start by a replica, oldest first (more than one after a handback or a takeover).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<crate::sync::operation::Attempt>,
     /// The revision it syncs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<String>,
@@ -155,8 +162,10 @@ impl From<&Operation> for GitOpsOperation {
             id: op.id.clone(),
             phase: op.phase,
             message: op.message.clone(),
+            queued_at: op.queued_at,
             started_at: op.started_at,
             finished_at: op.finished_at,
+            attempts: op.attempts.clone(),
             revision: op.revision.clone(),
             automated: op.automated(),
             build: op.build.clone(),
@@ -237,6 +246,12 @@ pub struct GitOpsApp {
     pub self_heal: bool,
     /// How many objects it has.
     pub resources: usize,
+    /// Why its sync and health are unknown: the source, the render or the comparison failed (with what it said).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Why automation waits: backoff after failed syncs, or objects it will not delete by itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
     /// Its latest operation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<GitOpsOperation>,

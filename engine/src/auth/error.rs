@@ -78,6 +78,8 @@ pub enum AuthError {
 pub struct Denied {
     /// Why, for logs.
     pub reason: String,
+    /// Whether the credential could not be checked at all (the token store is away), rather than being wrong.
+    pub unavailable: bool,
 }
 
 impl Denied {
@@ -85,6 +87,15 @@ impl Denied {
     pub fn new(reason: impl Into<String>) -> Denied {
         Denied {
             reason: reason.into(),
+            unavailable: false,
+        }
+    }
+
+    /// No answer, because what checks the credential is unavailable: `reason` says what.
+    pub fn unavailable(reason: impl Into<String>) -> Denied {
+        Denied {
+            reason: reason.into(),
+            unavailable: true,
         }
     }
 }

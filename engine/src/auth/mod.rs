@@ -143,7 +143,14 @@ impl Authenticator {
             .store
             .token_by_hash(&hash)
             .await
-            .map_err(|e| Denied::new(format!("the token store cannot be asked: {e}")))?
+            .map_err(|e| {
+                let reason = format!("the token store cannot be asked: {e}");
+                if e.is_unavailable() {
+                    Denied::unavailable(reason)
+                } else {
+                    Denied::new(reason)
+                }
+            })?
             .ok_or_else(|| Denied::new("unknown token"))?;
         if !bool::from(stored.sha256_hex.as_bytes().ct_eq(hash.as_bytes())) {
             return Err(Denied::new("unknown token"));

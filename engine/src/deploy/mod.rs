@@ -294,7 +294,8 @@ impl Deployer {
     }
 
     /// Syncs the app: resolves (or takes) the revision, renders it and runs the sync. On success the deploy is
-    /// recorded in `state`'s history. A manual sync clears a pinned version.
+    /// recorded in `state`'s history. A manual sync clears a pinned version and turns automation back on after a
+    /// rollback suspended it.
     pub async fn sync(
         &self,
         app: &AppSpec,
@@ -304,6 +305,7 @@ impl Deployer {
     ) -> SyncOutcome {
         if operation.trigger == Trigger::Manual && !spec.dry_run {
             state.pinned_version = None;
+            state.automation_suspended = false;
         }
         let revision = match spec.revision.clone() {
             Some(revision) => Ok(revision),

@@ -57,6 +57,16 @@ pub enum StoreError {
         /// The unfinished operation's id.
         operation: String,
     },
+    /// A decision made from a snapshot of the app is stale: another operation was queued since.
+    #[error(
+        "app {app} has had operation {operation} queued since the decision was made; it is made again"
+    )]
+    Superseded {
+        /// The app.
+        app: String,
+        /// Its newest operation now.
+        operation: String,
+    },
     /// An operation with this id is already stored.
     #[error("operation {0} already exists")]
     DuplicateOperation(String),
@@ -76,12 +86,42 @@ pub enum StoreError {
         /// What the call needs.
         expected: &'static str,
     },
-    /// The operation is not claimed by this replica (its lease ran out, or it was never claimed).
-    #[error("operation {id} is not claimed by replica {replica:?}")]
+    /// The operation is not claimed by this replica's incarnation (its lease ran out, a later start of the
+    /// replica took its claims back, or it was never claimed).
+    #[error("operation {id} is not claimed by replica {replica}")]
     NotClaimed {
         /// The operation.
         id: String,
-        /// The replica that thought it held it.
+        /// The replica (and its start) that thought it held it.
         replica: String,
     },
+}
+
+impl StoreError {
+    /// Whether the database is away, locked or overloaded (a connection that cannot be had or was lost, a
+    /// SQLite file another process holds, a PostgreSQL server shutting down), rather than the call being wrong:
+    /// what a caller reports as "unavailable, try again" rather than as a fault of its own.
+    pub fn is_unavailable(&self) -> bool {
+        let error = match self {
+            StoreError::Connect { source, .. } => source,
+            StoreError::Database(error) => error,
+            _ => return false,
+        };
+        match error {
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::WorkerCrashed
+            | sqlx::Error::Protocol(_) => true,
+            sqlx::Error::Database(database) => {
+                let code = database.code().unwrap_or_default();
+                // SQLite: BUSY (5) and LOCKED (6), with their extended codes; PostgreSQL: connection exceptions
+                // (class 08) and the server shutting down or starting (57P01-57P03).
+                let sqlite = code.parse::<u32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6));
+                sqlite || code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")
+            }
+            _ => false,
+        }
+    }
 }

@@ -25,6 +25,11 @@ const SQLITE: &[Step] = &[
         "lease index",
         include_str!("migrations/sqlite/0002_lease_index.sql"),
     ),
+    (
+        3,
+        "claim incarnation",
+        include_str!("migrations/sqlite/0003_claim_incarnation.sql"),
+    ),
 ];
 
 const POSTGRES: &[Step] = &[
@@ -37,6 +42,11 @@ const POSTGRES: &[Step] = &[
         2,
         "lease index",
         include_str!("migrations/postgres/0002_lease_index.sql"),
+    ),
+    (
+        3,
+        "claim incarnation",
+        include_str!("migrations/postgres/0003_claim_incarnation.sql"),
     ),
 ];
 

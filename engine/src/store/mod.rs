@@ -11,6 +11,7 @@
 //! Every write is committed when its call returns, so a caller can start the work it records.
 
 mod apps;
+mod claimant;
 mod error;
 mod migrations;
 mod plans;
@@ -29,6 +30,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor};
 
 pub use apps::{AppOrigin, StoredApp};
+pub use claimant::Claimant;
 pub use error::StoreError;
 pub use plans::QueryPlan;
 pub use queue::Claimed;
@@ -36,13 +38,26 @@ pub use record::{AppRecord, OperationRecord, StateRecord};
 pub use target::Backend;
 pub use tokens::StoredToken;
 
-/// How long a SQLite connection waits for another writer before giving up: 10 s.
-const SQLITE_BUSY_TIMEOUT: &str = "PRAGMA busy_timeout = 10000";
+/// How long background work (the queue, the reconciler) waits for a connection or, on SQLite, another writer.
+const PATIENT: Duration = Duration::from_secs(10);
+
+/// How long a call through the [interactive](Store::interactive) handle waits before the store counts as
+/// unavailable: an API route answers within a second, whatever the database is doing.
+pub const INTERACTIVE_WAIT: Duration = Duration::from_millis(800);
 
 /// The store: a handle on a connection pool; clones are cheap and share it.
+///
+/// There are two pools on one database: a patient one for background work, which rides out a busy moment, and a
+/// small interactive one ([`Store::interactive`]) whose calls give up within [`INTERACTIVE_WAIT`], so a request
+/// fails fast with the reason (an API answers 503) instead of hanging while the database is away.
 #[derive(Debug, Clone)]
 pub struct Store {
+    /// The pool this handle's calls use.
     pool: AnyPool,
+    /// The other pool, closed with this one (none for an in-memory database, which has one connection).
+    sibling: Option<AnyPool>,
+    /// Whether `pool` is the interactive one.
+    interactive: bool,
     backend: Backend,
 }
 
@@ -73,20 +88,20 @@ impl Store {
             (Backend::Sqlite, false) => AnyPoolOptions::new().max_connections(4),
             (Backend::Postgres, _) => AnyPoolOptions::new().max_connections(10),
         };
-        let options = match target.backend {
-            Backend::Sqlite => options.after_connect(|connection, _| {
-                Box::pin(async move {
-                    connection.execute(SQLITE_BUSY_TIMEOUT).await?;
-                    Ok(())
-                })
-            }),
-            Backend::Postgres => options,
-        };
+        let options = waiting(options.acquire_timeout(PATIENT), target.backend, PATIENT);
         let connect_error = |source| StoreError::Connect {
             target: target::redact(url),
             source,
         };
         let pool = options.connect(&target.url).await.map_err(connect_error)?;
+        // Connected when first used: the patient pool has just proven the database is there.
+        let interactive = (!target.memory).then(|| {
+            let options = AnyPoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(INTERACTIVE_WAIT);
+            waiting(options, target.backend, INTERACTIVE_WAIT).connect_lazy(&target.url)
+        });
+        let interactive = interactive.transpose().map_err(connect_error)?;
         if target.file.is_some() {
             // Persistent in the file: readers do not block the writer, nor it them.
             pool.execute("PRAGMA journal_mode = WAL")
@@ -96,8 +111,31 @@ impl Store {
         migrations::run(&pool, target.backend).await?;
         Ok(Store {
             pool,
+            sibling: interactive,
+            interactive: false,
             backend: target.backend,
         })
+    }
+
+    /// A handle on the same database whose calls give up within [`INTERACTIVE_WAIT`] when the database is away
+    /// or locked, with an error that [`StoreError::is_unavailable`] recognizes: for answering requests. Called
+    /// on an interactive handle, or on an in-memory store, it returns the same kind of handle.
+    pub fn interactive(&self) -> Store {
+        match &self.sibling {
+            Some(interactive) if !self.interactive => Store {
+                pool: interactive.clone(),
+                sibling: Some(self.pool.clone()),
+                interactive: true,
+                backend: self.backend,
+            },
+            _ => self.clone(),
+        }
+    }
+
+    /// Whether the database answers a trivial query now (through this handle's pool).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").fetch_one(&self.pool).await?;
+        Ok(())
     }
 
     /// The database behind the store.
@@ -105,9 +143,13 @@ impl Store {
         self.backend
     }
 
-    /// Closes every connection of this store's pool (and of its clones); later calls fail.
+    /// Closes every connection of this store's pools (and of its clones and interactive handles); later calls
+    /// fail.
     pub async fn close(&self) {
         self.pool.close().await;
+        if let Some(sibling) = &self.sibling {
+            sibling.close().await;
+        }
     }
 
     /// The database clock in unix milliseconds, as an SQL expression.
@@ -118,6 +160,20 @@ impl Store {
     /// Starts a writing transaction.
     async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
         Ok(self.pool.begin_with(self.backend.begin()).await?)
+    }
+}
+
+/// Pool options that wait at most `wait` for another writer on SQLite (its busy timeout).
+fn waiting(options: AnyPoolOptions, backend: Backend, wait: Duration) -> AnyPoolOptions {
+    match backend {
+        Backend::Sqlite => options.after_connect(move |connection, _| {
+            Box::pin(async move {
+                let busy = format!("PRAGMA busy_timeout = {}", wait.as_millis());
+                connection.execute(busy.as_str()).await?;
+                Ok(())
+            })
+        }),
+        Backend::Postgres => options,
     }
 }
 

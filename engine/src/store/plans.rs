@@ -63,7 +63,7 @@ impl Store {
             HotQuery {
                 name: "release: a replica's claims",
                 sql: super::queue::REPLICA_SELECT.to_owned(),
-                binds: &[Bind::Text("replica")],
+                binds: &[Bind::Text("replica"), Bind::Text("incarnation")],
             },
             HotQuery {
                 name: "enqueue: the app's unfinished operation",

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 use sqlx::Row;
 
+use super::claimant::Claimant;
 use super::record::OperationRecord;
 use super::{Store, StoreError, count, decode, encode, millis};
 
@@ -22,9 +23,13 @@ pub struct Claimed<O> {
 pub(super) const CLAIM_SELECT: &str = "SELECT id, body, request FROM operations \
      WHERE finished = 0 AND claimed_by IS NULL ORDER BY seq LIMIT $1";
 
-/// A replica's unfinished claims, oldest first.
-pub(super) const REPLICA_SELECT: &str =
-    "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 ORDER BY seq";
+/// A replica's unfinished claims held by another incarnation than `$2`, oldest first.
+pub(super) const REPLICA_SELECT: &str = "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 \
+     AND (claim_incarnation IS NULL OR claim_incarnation <> $2) ORDER BY seq";
+
+/// The app's newest operation.
+pub(super) const NEWEST_SELECT: &str =
+    "SELECT id FROM operations WHERE app = $1 ORDER BY seq DESC LIMIT 1";
 
 /// The app's pending or running operation.
 pub(super) const UNFINISHED_SELECT: &str =
@@ -98,6 +103,72 @@ impl Store {
         }
     }
 
+    /// [`Store::enqueue`] for a decision made from a snapshot of the app (automation): stored only while the app's
+    /// newest operation is still `latest`, the one the decision read (`None`: the app had none). An operation
+    /// queued since (a rollback that suspends automation, a manual sync), whether it is still running or already
+    /// over, makes the decision stale: refused with [`StoreError::Superseded`], nothing stored.
+    ///
+    /// The check and the insert are one transaction holding the app's state row (SQLite: the one writer), so an
+    /// operation that finishes meanwhile — its finish writes that row — waits for it, and one that is queued
+    /// meanwhile collides on the one-unfinished-operation index ([`StoreError::AppBusy`]).
+    pub async fn enqueue_if_latest<O: OperationRecord>(
+        &self,
+        operation: &O,
+        request: &Value,
+        latest: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let pending = operation.clone().requeued(None);
+        let what = || format!("operation {}", operation.id());
+        let body = encode(what, &pending)?;
+        let request = encode(what, request)?;
+        let mut transaction = self.begin().await?;
+        sqlx::query(&format!(
+            "SELECT app FROM app_states WHERE app = $1{lock}",
+            lock = self.backend.lock_rows()
+        ))
+        .bind(operation.app())
+        .fetch_optional(&mut *transaction)
+        .await?;
+        let newest: Option<String> = sqlx::query(NEWEST_SELECT)
+            .bind(operation.app())
+            .fetch_optional(&mut *transaction)
+            .await?
+            .map(|row| row.try_get("id"))
+            .transpose()?;
+        if newest.as_deref() != latest {
+            return Err(StoreError::Superseded {
+                app: operation.app().to_owned(),
+                operation: newest.unwrap_or_default(),
+            });
+        }
+        let inserted = sqlx::query(&format!(
+            "INSERT INTO operations (id, app, phase, finished, body, request, created_at) \
+             VALUES ($1, $2, $3, 0, $4, $5, {now})",
+            now = self.now()
+        ))
+        .bind(operation.id())
+        .bind(operation.app())
+        .bind(pending.phase())
+        .bind(&body)
+        .bind(&request)
+        .execute(&mut *transaction)
+        .await;
+        match inserted {
+            Ok(_) => Ok(transaction.commit().await?),
+            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+                drop(transaction);
+                match self.unfinished_operation_id(operation.app()).await? {
+                    Some(existing) => Err(StoreError::AppBusy {
+                        app: operation.app().to_owned(),
+                        operation: existing,
+                    }),
+                    None => Err(StoreError::DuplicateOperation(operation.id().to_owned())),
+                }
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
     /// The id of the app's pending or running operation.
     async fn unfinished_operation_id(&self, app: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query(UNFINISHED_SELECT)
@@ -107,12 +178,12 @@ impl Store {
         Ok(row.map(|row| row.try_get("id")).transpose()?)
     }
 
-    /// Claims up to `max` pending, unclaimed operations, oldest first, for `replica`, each leased until now +
+    /// Claims up to `max` pending, unclaimed operations, oldest first, for `claimant`, each leased until now +
     /// `lease`. Replicas claiming at once never get the same operation: PostgreSQL's `FOR UPDATE SKIP LOCKED`
     /// hands each its own rows, SQLite lets one writer at a time in.
     pub async fn claim<O: OperationRecord>(
         &self,
-        replica: &str,
+        claimant: &Claimant,
         max: usize,
         lease: Duration,
     ) -> Result<Vec<Claimed<O>>, StoreError> {
@@ -121,7 +192,7 @@ impl Store {
         }
         let select = format!("{CLAIM_SELECT}{lock}", lock = self.backend.skip_locked());
         let update = format!(
-            "UPDATE operations SET claimed_by = $1, lease_until = {now} + $2 \
+            "UPDATE operations SET claimed_by = $1, lease_until = {now} + $2, claim_incarnation = $4 \
              WHERE id = $3 AND finished = 0 AND claimed_by IS NULL",
             now = self.now()
         );
@@ -137,9 +208,10 @@ impl Store {
             let operation = decode(what, &row.try_get::<String, _>("body")?)?;
             let request = decode(what, &row.try_get::<String, _>("request")?)?;
             let updated = sqlx::query(&update)
-                .bind(replica)
+                .bind(claimant.replica())
                 .bind(millis(lease))
                 .bind(&id)
+                .bind(claimant.incarnation())
                 .execute(&mut *transaction)
                 .await?
                 .rows_affected();
@@ -151,15 +223,16 @@ impl Store {
         Ok(claimed)
     }
 
-    /// Extends to now + `lease` the leases of the operations in `ids` that `replica` still holds unfinished, and
+    /// Extends to now + `lease` the leases of the operations in `ids` that `claimant` still holds unfinished, and
     /// returns those ids. An id missing from the answer is no longer this replica's (its lease ran out and it was
     /// requeued or taken over, or it finished): whoever runs it here must stop.
     ///
-    /// Only the operations a process actually runs are renewed, never everything claimed under its replica name:
-    /// a replica restarted under the same name must not keep its predecessor's claims alive.
+    /// Only the operations a process actually runs are renewed, and only under its own incarnation, never
+    /// everything claimed under its replica name: a replica restarted under the same name must not keep its
+    /// predecessor's claims alive.
     pub async fn renew(
         &self,
-        replica: &str,
+        claimant: &Claimant,
         ids: &[String],
         lease: Duration,
     ) -> Result<Vec<String>, StoreError> {
@@ -167,16 +240,18 @@ impl Store {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "UPDATE operations SET lease_until = {now} + $2 WHERE id = $3 AND claimed_by = $1 AND finished = 0",
+            "UPDATE operations SET lease_until = {now} + $2 \
+             WHERE id = $3 AND claimed_by = $1 AND claim_incarnation = $4 AND finished = 0",
             now = self.now()
         );
         let mut transaction = self.begin().await?;
         let mut renewed = Vec::with_capacity(ids.len());
         for id in ids {
             let updated = sqlx::query(&sql)
-                .bind(replica)
+                .bind(claimant.replica())
                 .bind(millis(lease))
                 .bind(id)
+                .bind(claimant.incarnation())
                 .execute(&mut *transaction)
                 .await?
                 .rows_affected();
@@ -188,25 +263,29 @@ impl Store {
         Ok(renewed)
     }
 
-    /// Puts back in the queue every unfinished operation claimed under `replica`'s name: what a process starting
-    /// under that name does first, since whatever a predecessor of the same name was running died with it.
-    /// Returns their ids, oldest first.
+    /// Puts back in the queue every unfinished operation claimed under `claimant`'s replica name by another
+    /// incarnation: what a process starting under that name does first, since whatever a predecessor of the same
+    /// name was running died with it (or, were two processes wrongly given one name, is fenced off from it: the
+    /// other's renewals and finish no longer match). Returns their ids, oldest first.
     pub async fn release_replica<O: OperationRecord>(
         &self,
-        replica: &str,
+        claimant: &Claimant,
     ) -> Result<Vec<String>, StoreError> {
         let select = format!("{REPLICA_SELECT}{lock}", lock = self.backend.lock_rows());
         let mut transaction = self.begin().await?;
         let rows = sqlx::query(&select)
-            .bind(replica)
+            .bind(claimant.replica())
+            .bind(claimant.incarnation())
             .fetch_all(&mut *transaction)
             .await?;
         let mut released = Vec::with_capacity(rows.len());
         for row in rows {
             let id: String = row.try_get("id")?;
             let body: String = row.try_get("body")?;
-            let reason =
-                format!("requeued: replica {replica} restarted while it ran this operation");
+            let reason = format!(
+                "requeued: replica {} restarted while it ran this operation",
+                claimant.replica()
+            );
             put_back::<O>(&mut transaction, &id, &body, reason).await?;
             released.push(id);
         }
@@ -250,30 +329,32 @@ impl Store {
         Ok(requeued)
     }
 
-    /// Puts an operation `replica` holds back in the queue, pending and unclaimed (on shutdown).
+    /// Puts an operation `claimant` holds back in the queue, pending and unclaimed (on shutdown).
     pub async fn release<O: OperationRecord>(
         &self,
         id: &str,
-        replica: &str,
+        claimant: &Claimant,
     ) -> Result<(), StoreError> {
         let select = format!(
-            "SELECT body FROM operations WHERE id = $1 AND claimed_by = $2 AND finished = 0{lock}",
+            "SELECT body FROM operations \
+             WHERE id = $1 AND claimed_by = $2 AND claim_incarnation = $3 AND finished = 0{lock}",
             lock = self.backend.lock_rows()
         );
         let mut transaction = self.begin().await?;
         let row = sqlx::query(&select)
             .bind(id)
-            .bind(replica)
+            .bind(claimant.replica())
+            .bind(claimant.incarnation())
             .fetch_optional(&mut *transaction)
             .await?;
         let Some(row) = row else {
             return Err(StoreError::NotClaimed {
                 id: id.to_string(),
-                replica: replica.to_string(),
+                replica: claimant.to_string(),
             });
         };
         let body: String = row.try_get("body")?;
-        let reason = format!("released by replica {replica}");
+        let reason = format!("released by replica {}", claimant.replica());
         put_back::<O>(&mut transaction, id, &body, reason).await?;
         transaction.commit().await?;
         Ok(())
@@ -292,8 +373,8 @@ async fn put_back<O: OperationRecord>(
     let requeued = operation.requeued(Some(reason));
     let body = encode(what, &requeued)?;
     sqlx::query(
-        "UPDATE operations SET body = $1, phase = $2, claimed_by = NULL, lease_until = NULL \
-         WHERE id = $3",
+        "UPDATE operations SET body = $1, phase = $2, claimed_by = NULL, lease_until = NULL, \
+         claim_incarnation = NULL WHERE id = $3",
     )
     .bind(body)
     .bind(requeued.phase())

@@ -4,6 +4,7 @@
 use sqlx::Row;
 
 use super::apps::upsert_state_sql;
+use super::claimant::Claimant;
 use super::record::{OperationRecord, StateRecord};
 use super::{Store, StoreError, count, decode, encode, to_usize};
 
@@ -25,7 +26,7 @@ pub(super) fn prune_delete(now: &str) -> String {
 }
 
 impl Store {
-    /// Stores the progress (phase, message, results so far) of an unfinished operation `replica` holds.
+    /// Stores the progress (phase, message, results so far) of an unfinished operation `claimant` holds.
     ///
     /// A finished phase is refused ([`StoreError::WrongPhase`]): [`Store::finish`] ends an operation. A replica
     /// that no longer holds the operation (its lease ran out and another replica took it) is refused with
@@ -33,7 +34,7 @@ impl Store {
     pub async fn update_operation<O: OperationRecord>(
         &self,
         operation: &O,
-        replica: &str,
+        claimant: &Claimant,
     ) -> Result<(), StoreError> {
         if operation.is_finished() {
             return Err(StoreError::WrongPhase {
@@ -45,12 +46,13 @@ impl Store {
         let body = encode(|| format!("operation {}", operation.id()), operation)?;
         let updated = sqlx::query(
             "UPDATE operations SET body = $1, phase = $2 \
-             WHERE id = $3 AND finished = 0 AND claimed_by = $4",
+             WHERE id = $3 AND finished = 0 AND claimed_by = $4 AND claim_incarnation = $5",
         )
         .bind(body)
         .bind(operation.phase())
         .bind(operation.id())
-        .bind(replica)
+        .bind(claimant.replica())
+        .bind(claimant.incarnation())
         .execute(&self.pool)
         .await?
         .rows_affected();
@@ -58,16 +60,16 @@ impl Store {
             return Ok(());
         }
         Err(self
-            .why_not_held(operation.id(), replica, &self.pool)
+            .why_not_held(operation.id(), claimant, &self.pool)
             .await?)
     }
 
-    /// Why an update of an unfinished operation held by `replica` touched no row: it is finished, held by no one
+    /// Why an update of an unfinished operation held by `claimant` touched no row: it is finished, held by no one
     /// or someone else, or does not exist.
     async fn why_not_held<'e, E>(
         &self,
         id: &str,
-        replica: &str,
+        claimant: &Claimant,
         executor: E,
     ) -> Result<StoreError, StoreError>
     where
@@ -89,12 +91,12 @@ impl Store {
         } else {
             StoreError::NotClaimed {
                 id: id.to_string(),
-                replica: replica.to_string(),
+                replica: claimant.to_string(),
             }
         })
     }
 
-    /// Ends an operation `replica` holds in one transaction: its finished record, `app`'s new `state` (its
+    /// Ends an operation `claimant` holds in one transaction: its finished record, `app`'s new `state` (its
     /// history), and the end of its claim, so the app can take its next operation. A replica that lost its
     /// claim is refused with [`StoreError::NotClaimed`] and changes nothing: the record and the app's state are
     /// the new holder's to write.
@@ -103,7 +105,7 @@ impl Store {
         operation: &O,
         app: &str,
         state: &S,
-        replica: &str,
+        claimant: &Claimant,
     ) -> Result<(), StoreError> {
         if !operation.is_finished() {
             return Err(StoreError::WrongPhase {
@@ -116,7 +118,8 @@ impl Store {
         let state = encode(|| format!("state of app {app}"), state)?;
         let finish = format!(
             "UPDATE operations SET body = $1, phase = $2, finished = 1, finished_at = {now}, \
-             claimed_by = NULL, lease_until = NULL WHERE id = $3 AND finished = 0 AND claimed_by = $4",
+             claimed_by = NULL, lease_until = NULL, claim_incarnation = NULL \
+             WHERE id = $3 AND finished = 0 AND claimed_by = $4 AND claim_incarnation = $5",
             now = self.now()
         );
         let mut transaction = self.begin().await?;
@@ -124,13 +127,14 @@ impl Store {
             .bind(body)
             .bind(operation.phase())
             .bind(operation.id())
-            .bind(replica)
+            .bind(claimant.replica())
+            .bind(claimant.incarnation())
             .execute(&mut *transaction)
             .await?
             .rows_affected();
         if updated != 1 {
             return Err(self
-                .why_not_held(operation.id(), replica, &mut *transaction)
+                .why_not_held(operation.id(), claimant, &mut *transaction)
                 .await?);
         }
         sqlx::query(&upsert_state_sql(self.now()))

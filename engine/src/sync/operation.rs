@@ -114,10 +114,17 @@ pub struct Operation {
     pub phase: OperationPhase,
     /// How it ended, or what it is doing.
     pub message: Option<String>,
-    /// When it started.
+    /// When it was put in the queue. Absent from records written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queued_at: Option<Timestamp>,
+    /// When it first started running (a takeover or a resumption keeps it; [`Operation::attempts`] has each start).
     pub started_at: Option<Timestamp>,
     /// When it finished.
     pub finished_at: Option<Timestamp>,
+    /// Each time a replica started running it, oldest first: one, unless it was handed back (its replica stopped
+    /// or restarted, or its lease ran out) and run again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
     /// The revision it syncs (a commit).
     pub revision: Option<String>,
     /// Whether deletions were confirmed past the prune fuse.
@@ -141,14 +148,36 @@ impl Operation {
             trigger,
             phase: OperationPhase::Running,
             message: None,
+            queued_at: None,
             started_at: Some(Timestamp::now()),
             finished_at: None,
+            attempts: Vec::new(),
             revision: None,
             confirmed: false,
             fuse_tripped: None,
             resources: Vec::new(),
             build: None,
         }
+    }
+
+    /// The operation as the queue takes it: pending, queued now, not started.
+    pub fn queued(id: impl Into<String>, app: impl Into<String>, trigger: Trigger) -> Self {
+        let mut operation = Operation::start(id, app, trigger);
+        operation.phase = OperationPhase::Pending;
+        operation.queued_at = operation.started_at.take();
+        operation
+    }
+
+    /// `replica` starts running it now: a new attempt; the first start stays the operation's start.
+    pub fn begin_attempt(&mut self, replica: &str) {
+        let now = Timestamp::now();
+        self.phase = OperationPhase::Running;
+        self.started_at.get_or_insert(now);
+        self.attempts.push(Attempt {
+            replica: replica.to_owned(),
+            started_at: now,
+            ended: None,
+        });
     }
 
     /// Ends the operation.
@@ -162,6 +191,20 @@ impl Operation {
     pub fn automated(&self) -> bool {
         matches!(self.trigger, Trigger::Automated | Trigger::SelfHeal)
     }
+}
+
+/// One start of an operation by a replica.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Attempt {
+    /// The replica that ran it.
+    pub replica: String,
+    /// When that replica started it.
+    #[schema(value_type = String, format = DateTime)]
+    pub started_at: Timestamp,
+    /// Why it went back to the queue, for an attempt that did not finish it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 /// One revision actually applied (GitOpsDeploy), with what it takes to apply it again.
@@ -295,6 +338,11 @@ impl crate::store::OperationRecord for Operation {
 
     fn requeued(mut self, reason: Option<String>) -> Self {
         self.phase = OperationPhase::Pending;
+        if let Some(attempt) = self.attempts.last_mut()
+            && attempt.ended.is_none()
+        {
+            attempt.ended = Some(reason.clone().unwrap_or_else(|| "handed back".into()));
+        }
         if reason.is_some() {
             self.message = reason;
         }

@@ -76,6 +76,10 @@ pub struct Syncer {
 }
 
 /// How long a sync waits for the live cache to see an object it applied.
+/// Why a sync of an empty render changed nothing (also the mark automation reads in its record to wait for a new
+/// revision rather than sync the same empty one again).
+pub const EMPTY_RENDER: &str = "an empty render never deletes anything";
+
 const CACHE_CATCH_UP: Duration = Duration::from_secs(30);
 
 /// The live cache as a plugin's view of related objects.
@@ -338,6 +342,21 @@ impl Syncer {
             Err(Stop::Cancelled) => {
                 operation.message = Some("stopped at a safe point; to be resumed".into());
                 outcome.interrupted = true;
+            }
+            Ok(()) if render == RenderOutcome::Rendered(0) && !comparison.live.is_empty() => {
+                // Nothing was applied and nothing deleted: not a deploy, and no entry in the history. An error,
+                // so the fleet shows it; automation waits for a new revision instead of trying it again.
+                let kept = comparison.live.len();
+                operation.fuse_tripped = Some(EMPTY_RENDER.to_string());
+                operation.finish(
+                    OperationPhase::Error,
+                    format!(
+                        "the render of {} is empty: nothing was applied and nothing deleted ({kept} live object(s) \
+                         kept; {EMPTY_RENDER}, as a broken source is far likelier than an app meant to be empty — \
+                         fix the source, or delete the app to remove its objects)",
+                        request.revision
+                    ),
+                );
             }
             Ok(()) => {
                 let mut message =

@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use serde_json::json;
 use weft_engine::app::AppSpec;
 use weft_engine::deploy::AppState;
-use weft_engine::store::{AppOrigin, Backend, Store, StoreError, StoredApp, StoredToken};
+use weft_engine::store::{AppOrigin, Backend, Claimant, Store, StoreError, StoredApp, StoredToken};
 use weft_engine::sync::operation::{History, Operation, OperationPhase, Trigger};
 
 const LONG: Duration = Duration::from_secs(600);
@@ -55,6 +55,11 @@ prune = true
     .unwrap()
 }
 
+/// The first start of replica `name`: the same claimant every time a test names it.
+fn holder(name: &str) -> Claimant {
+    Claimant::with_incarnation(name, "0000000000000001")
+}
+
 fn pending(id: &str, app: &str) -> Operation {
     let mut operation = Operation::start(id, app, Trigger::Manual);
     operation.phase = OperationPhase::Pending;
@@ -84,6 +89,8 @@ async fn exercise(url: &str, backend: Backend) {
     a_replica_renews_only_what_it_runs(&store, &other).await;
     leases_expire_and_release_puts_back(&store, &other).await;
     tokens_and_settings(&store, &other).await;
+    automation_decided_before_a_rollback_is_refused_after_it(&store, &other).await;
+    automation_never_undoes_a_rollback_that_suspended_it(&store, &other).await;
 
     other.close().await;
     store.close().await;
@@ -134,13 +141,13 @@ async fn run_to_the_end(store: &Store, app: &str, ids: &[&str]) {
 /// Claims the oldest pending operation (`app`'s, the queue holding nothing else) and finishes it, succeeded.
 async fn finish_the_next(store: &Store, app: &str) {
     let claimed = store
-        .claim::<Operation>("pruner", 1, std::time::Duration::from_secs(60))
+        .claim::<Operation>(&holder("pruner"), 1, std::time::Duration::from_secs(60))
         .await
         .unwrap();
     let mut operation = claimed.into_iter().next().expect("claimed").operation;
     operation.finish(OperationPhase::Succeeded, "synced");
     store
-        .finish(&operation, app, &AppState::default(), "pruner")
+        .finish(&operation, app, &AppState::default(), &holder("pruner"))
         .await
         .unwrap();
 }
@@ -314,7 +321,7 @@ async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
 
     // Drain this stage's queue so the next stages start empty.
     let claimed = store
-        .claim::<weft_engine::sync::operation::Operation>("drain", 10, LONG)
+        .claim::<weft_engine::sync::operation::Operation>(&holder("drain"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["busy-1", "idle-1", "run-1"]);
@@ -332,13 +339,13 @@ async fn claims_respect_max_and_order(store: &Store) {
     assert_eq!(store.pending_count().await.unwrap(), 5);
     assert!(
         store
-            .claim::<weft_engine::sync::operation::Operation>("r1", 0, LONG)
+            .claim::<weft_engine::sync::operation::Operation>(&holder("r1"), 0, LONG)
             .await
             .unwrap()
             .is_empty()
     );
     let first = store
-        .claim::<weft_engine::sync::operation::Operation>("r1", 2, LONG)
+        .claim::<weft_engine::sync::operation::Operation>(&holder("r1"), 2, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&first), ["order-1", "order-2"]);
@@ -346,14 +353,14 @@ async fn claims_respect_max_and_order(store: &Store) {
     assert_eq!(first[1].request, json!({"n": 1}));
     assert_eq!(store.pending_count().await.unwrap(), 3);
     let rest = store
-        .claim::<weft_engine::sync::operation::Operation>("r2", 10, LONG)
+        .claim::<weft_engine::sync::operation::Operation>(&holder("r2"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&rest), ["order-3", "order-4", "order-5"]);
     assert_eq!(rest[2].operation, operations[4]);
     assert!(
         store
-            .claim::<weft_engine::sync::operation::Operation>("r1", 10, LONG)
+            .claim::<weft_engine::sync::operation::Operation>(&holder("r1"), 10, LONG)
             .await
             .unwrap()
             .is_empty()
@@ -376,8 +383,8 @@ async fn concurrent_claimers_never_share_an_operation(store: &Store, other: &Sto
     let mut per_replica = [0usize; 2];
     loop {
         let (a, b) = tokio::join!(
-            store.claim::<weft_engine::sync::operation::Operation>("replica-a", 3, LONG),
-            other.claim::<weft_engine::sync::operation::Operation>("replica-b", 3, LONG)
+            store.claim::<weft_engine::sync::operation::Operation>(&holder("replica-a"), 3, LONG),
+            other.claim::<weft_engine::sync::operation::Operation>(&holder("replica-b"), 3, LONG)
         );
         let (a, b) = (a.unwrap(), b.unwrap());
         if a.is_empty() && b.is_empty() {
@@ -405,13 +412,17 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .await
         .unwrap();
     let claimed = store
-        .claim::<weft_engine::sync::operation::Operation>("stale", 10, Duration::from_millis(1))
+        .claim::<weft_engine::sync::operation::Operation>(
+            &holder("stale"),
+            10,
+            Duration::from_millis(1),
+        )
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
     assert_eq!(
         store
-            .renew("stale", &lease_1(), Duration::from_millis(1))
+            .renew(&holder("stale"), &lease_1(), Duration::from_millis(1))
             .await
             .unwrap(),
         lease_1()
@@ -440,14 +451,14 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     assert!(
         store
-            .renew("stale", &lease_1(), LONG)
+            .renew(&holder("stale"), &lease_1(), LONG)
             .await
             .unwrap()
             .is_empty()
     );
 
     let claimed = other
-        .claim::<weft_engine::sync::operation::Operation>("fresh", 10, LONG)
+        .claim::<weft_engine::sync::operation::Operation>(&holder("fresh"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
@@ -460,31 +471,34 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
             .is_empty()
     );
     assert_eq!(
-        other.renew("fresh", &lease_1(), LONG).await.unwrap(),
+        other
+            .renew(&holder("fresh"), &lease_1(), LONG)
+            .await
+            .unwrap(),
         lease_1()
     );
 
     // Release puts it back, for its holder only.
     assert!(matches!(
         store
-            .release::<weft_engine::sync::operation::Operation>("lease-1", "stale")
+            .release::<weft_engine::sync::operation::Operation>("lease-1", &holder("stale"))
             .await,
         Err(StoreError::NotClaimed { .. })
     ));
     other
-        .release::<weft_engine::sync::operation::Operation>("lease-1", "fresh")
+        .release::<weft_engine::sync::operation::Operation>("lease-1", &holder("fresh"))
         .await
         .unwrap();
     assert_eq!(store.pending_count().await.unwrap(), 1);
     assert!(
         other
-            .renew("fresh", &lease_1(), LONG)
+            .renew(&holder("fresh"), &lease_1(), LONG)
             .await
             .unwrap()
             .is_empty()
     );
     let claimed = store
-        .claim::<weft_engine::sync::operation::Operation>("worker", 10, LONG)
+        .claim::<weft_engine::sync::operation::Operation>(&holder("worker"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
@@ -493,12 +507,15 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     let mut operation = claimed[0].operation.clone();
     operation.phase = OperationPhase::Running;
     operation.message = Some("applying wave 1".into());
-    store.update_operation(&operation, "worker").await.unwrap();
+    store
+        .update_operation(&operation, &holder("worker"))
+        .await
+        .unwrap();
     // A replica that does not hold the operation (its lease ran out, another took it) writes nothing.
     let mut stale_view = operation.clone();
     stale_view.message = Some("a stalled replica's progress".into());
     assert!(matches!(
-        store.update_operation(&stale_view, "fresh").await,
+        store.update_operation(&stale_view, &holder("fresh")).await,
         Err(StoreError::NotClaimed { .. })
     ));
     let mut stale_end = stale_view.clone();
@@ -509,7 +526,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     };
     assert!(matches!(
         store
-            .finish(&stale_end, "lease", &stale_state, "fresh")
+            .finish(&stale_end, "lease", &stale_state, &holder("fresh"))
             .await,
         Err(StoreError::NotClaimed { .. })
     ));
@@ -532,17 +549,17 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     let mut finished = operation.clone();
     finished.finish(OperationPhase::Succeeded, "synced");
     assert!(matches!(
-        store.update_operation(&finished, "worker").await,
+        store.update_operation(&finished, &holder("worker")).await,
         Err(StoreError::WrongPhase { .. })
     ));
     assert!(matches!(
         store
-            .finish(&operation, "lease", &AppState::default(), "worker")
+            .finish(&operation, "lease", &AppState::default(), &holder("worker"))
             .await,
         Err(StoreError::WrongPhase { .. })
     ));
     assert!(matches!(
-        store.update_operation(&pending("nobody", "nobody"), "worker").await,
+        store.update_operation(&pending("nobody", "nobody"), &holder("worker")).await,
         Err(StoreError::UnknownOperation(id)) if id == "nobody"
     ));
 
@@ -555,7 +572,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .record(&finished, "commit-of-lease-1", Some("2.0".into()));
     state.synced_revision = Some("commit-of-lease-1".into());
     store
-        .finish(&finished, "lease", &state, "worker")
+        .finish(&finished, "lease", &state, &holder("worker"))
         .await
         .unwrap();
     assert_eq!(
@@ -575,23 +592,23 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     assert!(
         store
-            .renew("worker", &lease_1(), LONG)
+            .renew(&holder("worker"), &lease_1(), LONG)
             .await
             .unwrap()
             .is_empty(),
         "the claim is cleared"
     );
     assert!(matches!(
-        store.finish(&finished, "lease", &state, "worker").await,
+        store.finish(&finished, "lease", &state, &holder("worker")).await,
         Err(StoreError::OperationFinished(id)) if id == "lease-1"
     ));
     assert!(matches!(
-        store.update_operation(&operation, "worker").await,
+        store.update_operation(&operation, &holder("worker")).await,
         Err(StoreError::OperationFinished(_))
     ));
     assert!(matches!(
         store
-            .release::<weft_engine::sync::operation::Operation>("lease-1", "worker")
+            .release::<weft_engine::sync::operation::Operation>("lease-1", &holder("worker"))
             .await,
         Err(StoreError::NotClaimed { .. })
     ));
@@ -645,16 +662,27 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
         store.enqueue(&pending(id, app), &json!({})).await.unwrap();
     }
     let claimed = store
-        .claim::<weft_engine::sync::operation::Operation>("weft-0", 10, LONG)
+        .claim::<weft_engine::sync::operation::Operation>(&holder("weft-0"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["restart-1", "restart-2"]);
-    // The process dies mid-run. Its successor under the same name runs nothing yet, so it renews nothing...
-    assert!(other.renew("weft-0", &[], LONG).await.unwrap().is_empty());
-    // ...and first hands back whatever its predecessor held.
+    // The process dies mid-run and starts again under the same name: a new incarnation. It runs nothing yet, so
+    // it renews nothing...
+    let successor = Claimant::with_incarnation("weft-0", "0000000000000002");
+    assert!(other.renew(&successor, &[], LONG).await.unwrap().is_empty());
+    // ...and even asked to renew its predecessor's operations by id, it cannot: the claims are not its own.
+    let held = ids(&claimed);
+    assert!(
+        other
+            .renew(&successor, &held, LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // It first hands back whatever its predecessor held.
     assert_eq!(
         other
-            .release_replica::<weft_engine::sync::operation::Operation>("weft-0")
+            .release_replica::<weft_engine::sync::operation::Operation>(&successor)
             .await
             .unwrap(),
         ["restart-1", "restart-2"]
@@ -674,17 +702,57 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     );
     assert!(
         other
-            .release_replica::<weft_engine::sync::operation::Operation>("weft-0")
+            .release_replica::<weft_engine::sync::operation::Operation>(&successor)
             .await
             .unwrap()
             .is_empty()
     );
+    // The predecessor, were it somehow still running (two processes given one name), is fenced off: it renews,
+    // records and finishes nothing.
+    assert!(
+        store
+            .renew(&holder("weft-0"), &held, LONG)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let mut late = claimed[0].operation.clone();
+    late.finish(OperationPhase::Succeeded, "a dead start's outcome");
+    assert!(matches!(
+        store
+            .finish(&late, "restart-a", &AppState::default(), &holder("weft-0"))
+            .await,
+        Err(StoreError::NotClaimed { .. })
+    ));
+    // The successor claims them again and keeps only its own claims on a second start-up pass.
+    let reclaimed = other
+        .claim::<weft_engine::sync::operation::Operation>(&successor, 10, LONG)
+        .await
+        .unwrap();
+    assert_eq!(ids(&reclaimed), ["restart-1", "restart-2"]);
+    assert!(
+        other
+            .release_replica::<weft_engine::sync::operation::Operation>(&successor)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    for id in ["restart-1", "restart-2"] {
+        other
+            .release::<weft_engine::sync::operation::Operation>(id, &successor)
+            .await
+            .unwrap();
+    }
     assert_eq!(store.pending_count().await.unwrap(), 2);
 
     // A replica starved of CPU past its lease still runs the operation: its own requeue pass leaves it alone and
     // its next renewal extends it, while another replica's pass would requeue it.
     let claimed = other
-        .claim::<weft_engine::sync::operation::Operation>("weft-1", 2, Duration::from_millis(1))
+        .claim::<weft_engine::sync::operation::Operation>(
+            &holder("weft-1"),
+            2,
+            Duration::from_millis(1),
+        )
         .await
         .unwrap();
     let running = ids(&claimed);
@@ -698,7 +766,10 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
             .is_empty()
     );
     assert_eq!(
-        other.renew("weft-1", &running, LONG).await.unwrap(),
+        other
+            .renew(&holder("weft-1"), &running, LONG)
+            .await
+            .unwrap(),
         running
     );
     assert!(
@@ -712,13 +783,18 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
         let mut done = claim.operation;
         done.finish(OperationPhase::Succeeded, "synced");
         other
-            .finish(&done, &done.app.clone(), &AppState::default(), "weft-1")
+            .finish(
+                &done,
+                &done.app.clone(),
+                &AppState::default(),
+                &holder("weft-1"),
+            )
             .await
             .unwrap();
     }
     assert!(
         other
-            .renew("weft-1", &running, LONG)
+            .renew(&holder("weft-1"), &running, LONG)
             .await
             .unwrap()
             .is_empty()
@@ -910,4 +986,150 @@ fn running_as_root(dir: &Path) -> bool {
 
 fn path(path: &Path) -> &str {
     path.to_str().unwrap()
+}
+
+/// Claims `app`'s pending operation (the only one pending) and finishes it with `state`.
+async fn run_pending(store: &Store, app: &str, state: &AppState) -> Operation {
+    let claimed = store
+        .claim::<Operation>(&holder("racer"), 1, LONG)
+        .await
+        .unwrap();
+    assert_eq!(claimed.len(), 1, "one pending operation");
+    let mut operation = claimed.into_iter().next().unwrap().operation;
+    assert_eq!(operation.app, app);
+    operation.begin_attempt("racer");
+    operation.finish(OperationPhase::Succeeded, "done");
+    store
+        .finish(&operation, app, state, &holder("racer"))
+        .await
+        .unwrap();
+    operation
+}
+
+fn suspended(yes: bool) -> AppState {
+    AppState {
+        automation_suspended: yes,
+        ..AppState::default()
+    }
+}
+
+/// The rollback race, in order: automation reads its snapshot (the latest operation, then the state: not
+/// suspended), a rollback suspending automation is queued, runs and ends, and only then does automation queue
+/// its sync — refused as superseded, nothing stored.
+async fn automation_decided_before_a_rollback_is_refused_after_it(store: &Store, other: &Store) {
+    let app = "race-ordered";
+    let last = store.last_operation::<Operation>(app).await.unwrap();
+    let state = store.app_state::<AppState>(app).await.unwrap();
+    assert!(last.is_none() && !state.automation_suspended);
+
+    let rollback = Operation::queued("ordered-rollback", app, Trigger::Rollback { history_id: 1 });
+    other.enqueue(&rollback, &json!({})).await.unwrap();
+    run_pending(other, app, &suspended(true)).await;
+
+    let sync = Operation::queued("ordered-heal", app, Trigger::SelfHeal);
+    let refused = store
+        .enqueue_if_latest(&sync, &json!({}), last.as_ref().map(|op| op.id.as_str()))
+        .await;
+    assert!(
+        matches!(&refused, Err(StoreError::Superseded { operation, .. }) if operation == "ordered-rollback"),
+        "{refused:?}"
+    );
+    assert!(
+        store
+            .operation::<Operation>("ordered-heal")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Decided again from the new snapshot, it is queued (were automation not suspended).
+    let last = store
+        .last_operation::<Operation>(app)
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .enqueue_if_latest(&sync, &json!({}), Some(last.id.as_str()))
+        .await
+        .unwrap();
+    run_pending(store, app, &suspended(true)).await;
+}
+
+/// The same race left to the scheduler, 2,000 times over two connections: automation (snapshot, a pause as
+/// long as a comparison takes at random, then a conditional enqueue) against a rollback that suspends it
+/// (enqueue, claim, finish). Whatever the interleaving, an automated sync and a suspending rollback are never
+/// both accepted in one round — the sync would come after the rollback and undo it.
+async fn automation_never_undoes_a_rollback_that_suspended_it(store: &Store, other: &Store) {
+    const ROUNDS: usize = 2_000;
+    let app = "race";
+    let (mut syncs, mut rollbacks, mut superseded) = (0, 0, 0);
+    for round in 0..ROUNDS {
+        let automation = async {
+            let last = store.last_operation::<Operation>(app).await.unwrap();
+            let state = store.app_state::<AppState>(app).await.unwrap();
+            for _ in 0..fastrand::usize(0..8) {
+                tokio::task::yield_now().await;
+            }
+            if state.automation_suspended || last.as_ref().is_some_and(|op| !op.phase.is_finished())
+            {
+                return None;
+            }
+            let sync = Operation::queued(format!("heal-{round}"), app, Trigger::SelfHeal);
+            Some(
+                store
+                    .enqueue_if_latest(&sync, &json!({}), last.as_ref().map(|op| op.id.as_str()))
+                    .await,
+            )
+        };
+        let rollback = async {
+            for _ in 0..fastrand::usize(0..8) {
+                tokio::task::yield_now().await;
+            }
+            let rollback = Operation::queued(
+                format!("rollback-{round}"),
+                app,
+                Trigger::Rollback { history_id: 1 },
+            );
+            match other.enqueue(&rollback, &json!({})).await {
+                Ok(()) => {}
+                Err(StoreError::AppBusy { .. }) => return false,
+                Err(error) => panic!("{error}"),
+            }
+            run_pending(other, app, &suspended(true)).await;
+            true
+        };
+        let (synced, rolled_back) = tokio::join!(automation, rollback);
+        let synced = match synced {
+            Some(Ok(())) => true,
+            Some(Err(StoreError::Superseded { .. })) => {
+                superseded += 1;
+                false
+            }
+            Some(Err(StoreError::AppBusy { .. })) | None => false,
+            Some(Err(error)) => panic!("{error}"),
+        };
+        assert!(
+            !(synced && rolled_back),
+            "round {round}: an automated sync was queued after a rollback that suspended automation"
+        );
+        syncs += usize::from(synced);
+        rollbacks += usize::from(rolled_back);
+        // The next round starts from a finished operation and automation on (a manual sync turns it back on).
+        if synced {
+            run_pending(store, app, &suspended(false)).await;
+        }
+        if rolled_back {
+            let manual = Operation::queued(format!("manual-{round}"), app, Trigger::Manual);
+            store.enqueue(&manual, &json!({})).await.unwrap();
+            run_pending(store, app, &suspended(false)).await;
+        }
+    }
+    println!(
+        "{:?}: {ROUNDS} rounds: {syncs} automated syncs, {rollbacks} rollbacks, {superseded} stale decisions refused",
+        store.backend()
+    );
+    assert_eq!(
+        syncs + rollbacks,
+        ROUNDS,
+        "every round one of the two went in"
+    );
 }
