@@ -11,6 +11,7 @@ mod hostile_plugins;
 mod layering;
 mod lua_checks;
 mod plugin_host;
+mod reliability;
 mod render;
 mod serve;
 mod sim_health;

@@ -19,14 +19,16 @@ use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_sim::{SimConfig, Simulator};
 use weft_tests::GitRepo;
 
-/// A simulated cluster served on loopback from its own runtime thread, with a kubeconfig for it.
-struct Cluster {
-    kubeconfig: std::path::PathBuf,
-    client: kube::Client,
+/// A simulated cluster served on loopback from its own runtime thread, with a kubeconfig for it and its fault
+/// rules.
+pub(crate) struct Cluster {
+    pub(crate) kubeconfig: std::path::PathBuf,
+    pub(crate) client: kube::Client,
+    pub(crate) faults: weft_sim::FaultInjector,
     _dir: TempDir,
 }
 
-fn cluster() -> Cluster {
+pub(crate) fn cluster() -> Cluster {
     let dir = TempDir::new().unwrap();
     let kubeconfig = dir.path().join("kubeconfig");
     let (tx, rx) = std::sync::mpsc::channel();
@@ -41,11 +43,11 @@ fn cluster() -> Cluster {
             let sim = Simulator::new(config);
             let served = sim.serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
             served.write_kubeconfig(&path).unwrap();
-            tx.send(()).unwrap();
+            tx.send(sim.faults().clone()).unwrap();
             std::future::pending::<()>().await;
         });
     });
-    rx.recv_timeout(Duration::from_secs(300)).unwrap();
+    let faults = rx.recv_timeout(Duration::from_secs(300)).unwrap();
     let client = futures::executor::block_on(async {
         let kubeconfig = kube::config::Kubeconfig::read_from(&kubeconfig).unwrap();
         let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
@@ -56,11 +58,12 @@ fn cluster() -> Cluster {
     Cluster {
         kubeconfig,
         client,
+        faults,
         _dir: dir,
     }
 }
 
-fn deployment(name: &str, image: &str, extra_container: Value) -> String {
+pub(crate) fn deployment(name: &str, image: &str, extra_container: Value) -> String {
     let mut container = json!({"name": "web", "image": image});
     if let (Some(c), Some(extra)) = (container.as_object_mut(), extra_container.as_object()) {
         c.extend(extra.clone());
@@ -73,7 +76,7 @@ fn deployment(name: &str, image: &str, extra_container: Value) -> String {
     .to_string()
 }
 
-fn hook(name: &str) -> String {
+pub(crate) fn hook(name: &str) -> String {
     json!({
         "apiVersion": "batch/v1", "kind": "Job",
         "metadata": {"name": name, "annotations": {"weft.dev/hook": "PreSync"}},
@@ -83,7 +86,7 @@ fn hook(name: &str) -> String {
     .to_string()
 }
 
-fn app_toml(name: &str, repo: &Path, sync: &str) -> String {
+pub(crate) fn app_toml(name: &str, repo: &Path, sync: &str) -> String {
     format!(
         "[[app]]\nname = \"{name}\"\norg = \"acme\"\ntype = \"yaml\"\nnamespace = \"{name}\"\n\
          source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n[app.sync]\ncreate_namespace = true\n\
@@ -92,7 +95,7 @@ fn app_toml(name: &str, repo: &Path, sync: &str) -> String {
     )
 }
 
-fn config(cluster: &Cluster, data: &Path, apps: &str, extra: &str) -> Config {
+pub(crate) fn config(cluster: &Cluster, data: &Path, apps: &str, extra: &str) -> Config {
     let text = format!(
         "data_dir = \"{}\"\n{extra}\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 1\n{apps}",
         data.display(),
@@ -101,7 +104,7 @@ fn config(cluster: &Cluster, data: &Path, apps: &str, extra: &str) -> Config {
     Config::parse(&text, Path::new("test.toml"), data).unwrap()
 }
 
-fn options(replica: &str) -> ServerOptions {
+pub(crate) fn options(replica: &str) -> ServerOptions {
     ServerOptions {
         poll: Duration::from_millis(100),
         lease: Duration::from_secs(3),
@@ -109,7 +112,7 @@ fn options(replica: &str) -> ServerOptions {
     }
 }
 
-async fn eventually<T>(
+pub(crate) async fn eventually<T>(
     what: &str,
     timeout_secs: u64,
     mut check: impl AsyncFnMut() -> Option<T>,
@@ -127,7 +130,7 @@ async fn eventually<T>(
     }
 }
 
-async fn image(client: &kube::Client, namespace: &str, name: &str) -> Option<String> {
+pub(crate) async fn image(client: &kube::Client, namespace: &str, name: &str) -> Option<String> {
     let deployments: Api<Deployment> = Api::namespaced(client.clone(), namespace);
     let live = serde_json::to_value(deployments.get_opt(name).await.ok()??).ok()?;
     live.pointer("/spec/template/spec/containers/0/image")?

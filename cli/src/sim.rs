@@ -60,10 +60,17 @@ async fn follow_faults(faults: weft_sim::FaultInjector, path: PathBuf, mut last:
         }
         match weft_sim::parse_fault_file(&text) {
             Ok(rules) => {
-                eprintln!("weft: {}: {} fault rule(s) in force", path.display(), rules.len());
+                eprintln!(
+                    "weft: {}: {} fault rule(s) in force",
+                    path.display(),
+                    rules.len()
+                );
                 faults.replace(rules);
             }
-            Err(error) => eprintln!("weft: {}: {error}; the faults in force stay", path.display()),
+            Err(error) => eprintln!(
+                "weft: {}: {error}; the faults in force stay",
+                path.display()
+            ),
         }
         last = text;
     }

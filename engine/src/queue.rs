@@ -369,6 +369,15 @@ impl RunningSet {
     }
 }
 
+/// A task aborted when this handle is dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// An operation's place in the [`RunningSet`], given up when its task ends.
 struct Running {
     set: Arc<RunningSet>,
@@ -408,11 +417,13 @@ impl Worker {
                 this.claimant.replica()
             ),
         }
-        let renewals = tokio::spawn(renew_leases(
+        // Ends with this future, however it ends: a worker aborted mid-run (its process killed, in a test its
+        // server dropped) leaves no task renewing anything.
+        let _renewals = AbortOnDrop(tokio::spawn(renew_leases(
             this.clone(),
             running_set.clone(),
             shutdown.clone(),
-        ));
+        )));
         let mut running: JoinSet<()> = JoinSet::new();
         loop {
             if *shutdown.borrow() {
@@ -477,7 +488,6 @@ impl Worker {
         // Running operations stop at their next safe point and go back to the queue.
         running_set.stop_all();
         while running.join_next().await.is_some() {}
-        renewals.abort();
     }
 
     async fn execute(&self, claim: Claimed<Operation>, cancel: watch::Receiver<bool>) {

@@ -448,7 +448,10 @@ mod tests {
             rules[2].action,
             FaultAction::DropWatchAfter(Duration::from_millis(1500))
         );
-        assert_eq!(rules[3].action, FaultAction::Latency(Duration::from_millis(250)));
+        assert_eq!(
+            rules[3].action,
+            FaultAction::Latency(Duration::from_millis(250))
+        );
         assert!(parse_fault_file("").unwrap().is_empty());
         assert!(parse_fault_file("[]").unwrap().is_empty());
 
@@ -458,7 +461,10 @@ mod tests {
         assert_eq!(injector.len(), 4);
         let patch = injector.decide(Verb::Patch, "deployments");
         assert_eq!(patch.latency, Duration::from_millis(250));
-        assert!(matches!(patch.error, Some(ApiError::Custom { code: 503, .. })));
+        assert!(matches!(
+            patch.error,
+            Some(ApiError::Custom { code: 503, .. })
+        ));
         injector.replace(Vec::new());
         assert!(injector.is_empty());
 
@@ -467,7 +473,10 @@ mod tests {
             ("- resource: pods\n", "no action"),
             ("- error: 503\n  latencyMs: 5\n", "more than one action"),
             ("- error: 200\n", "not an HTTP error status"),
-            ("- tooManyRequests: 1\n  message: x\n", "message goes with error"),
+            (
+                "- tooManyRequests: 1\n  message: x\n",
+                "message goes with error",
+            ),
             ("- errror: 500\n", "unknown field"),
             ("verb: patch\n", "not a list"),
         ] {

@@ -293,6 +293,9 @@ mod tests {
             .await;
         let (error, attempts) = hung.unwrap_err();
         assert_eq!(attempts, 3);
-        assert!(error.to_string().contains("did not answer within 30s"), "{error}");
+        assert!(
+            error.to_string().contains("did not answer within 30s"),
+            "{error}"
+        );
     }
 }

@@ -106,7 +106,7 @@ mod tests {
     fn the_schemas_name_the_same_tables_and_indexes() {
         let names = |sql: &str| -> Vec<String> {
             sql.lines()
-                .filter(|line| line.starts_with("CREATE"))
+                .filter(|line| line.starts_with("CREATE") || line.starts_with("ALTER"))
                 .map(|line| line.split('(').next().unwrap_or(line).trim().to_string())
                 .collect()
         };

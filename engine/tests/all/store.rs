@@ -382,9 +382,10 @@ async fn concurrent_claimers_never_share_an_operation(store: &Store, other: &Sto
     let mut seen = HashSet::new();
     let mut per_replica = [0usize; 2];
     loop {
+        let (replica_a, replica_b) = (holder("replica-a"), holder("replica-b"));
         let (a, b) = tokio::join!(
-            store.claim::<weft_engine::sync::operation::Operation>(&holder("replica-a"), 3, LONG),
-            other.claim::<weft_engine::sync::operation::Operation>(&holder("replica-b"), 3, LONG)
+            store.claim::<weft_engine::sync::operation::Operation>(&replica_a, 3, LONG),
+            other.claim::<weft_engine::sync::operation::Operation>(&replica_b, 3, LONG)
         );
         let (a, b) = (a.unwrap(), b.unwrap());
         if a.is_empty() && b.is_empty() {
@@ -1017,6 +1018,11 @@ fn suspended(yes: bool) -> AppState {
 /// suspended), a rollback suspending automation is queued, runs and ends, and only then does automation queue
 /// its sync — refused as superseded, nothing stored.
 async fn automation_decided_before_a_rollback_is_refused_after_it(store: &Store, other: &Store) {
+    // Earlier stages' leftovers out of the way: what is pending from here on is this stage's.
+    store
+        .claim::<Operation>(&holder("drain"), 1_000, LONG)
+        .await
+        .unwrap();
     let app = "race-ordered";
     let last = store.last_operation::<Operation>(app).await.unwrap();
     let state = store.app_state::<AppState>(app).await.unwrap();
