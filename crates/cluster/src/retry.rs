@@ -289,7 +289,7 @@ mod tests {
         );
 
         let hung: Result<(), _> = policy
-            .run(|| std::future::pending::<Result<(), kube::Error>>())
+            .run(std::future::pending::<Result<(), kube::Error>>)
             .await;
         let (error, attempts) = hung.unwrap_err();
         assert_eq!(attempts, 3);
