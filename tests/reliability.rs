@@ -284,7 +284,7 @@ async fn an_api_server_refusing_every_write_fails_the_sync_within_its_retry_budg
     .unwrap();
     let app = server.state.apps.read().await.get("shop").cloned().unwrap();
 
-    // A storm: every PATCH (server-side apply, dry run or not) answers 503, then 429.
+    // A storm: every PATCH (server-side apply, dry run or not) answers 503.
     let unavailable = cluster
         .faults
         .add(FaultRule::error(Some(Verb::Patch), None, 503));

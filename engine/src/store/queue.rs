@@ -27,9 +27,9 @@ pub(super) const CLAIM_SELECT: &str = "SELECT id, body, request FROM operations 
 pub(super) const REPLICA_SELECT: &str = "SELECT id, body FROM operations WHERE finished = 0 AND claimed_by = $1 \
      AND (claim_incarnation IS NULL OR claim_incarnation <> $2) ORDER BY seq";
 
-/// The app's newest operation.
-pub(super) const NEWEST_SELECT: &str =
-    "SELECT id FROM operations WHERE app = $1 ORDER BY seq DESC LIMIT 1";
+/// The app's newest operation but `$2`.
+pub(super) const NEWEST_OTHER_SELECT: &str =
+    "SELECT id FROM operations WHERE app = $1 AND id <> $2 ORDER BY seq DESC LIMIT 1";
 
 /// The app's pending or running operation.
 pub(super) const UNFINISHED_SELECT: &str =
@@ -108,9 +108,11 @@ impl Store {
     /// queued since (a rollback that suspends automation, a manual sync), whether it is still running or already
     /// over, makes the decision stale: refused with [`StoreError::Superseded`], nothing stored.
     ///
-    /// The check and the insert are one transaction holding the app's state row (SQLite: the one writer), so an
-    /// operation that finishes meanwhile — its finish writes that row — waits for it, and one that is queued
-    /// meanwhile collides on the one-unfinished-operation index ([`StoreError::AppBusy`]).
+    /// The insert and the check are one transaction, in that order: an operation queued meanwhile that is still
+    /// unfinished collides with this one on the one-unfinished-operation index ([`StoreError::AppBusy`]); one
+    /// that finishes meanwhile makes the insert wait for its finish to commit (the index's check), after which the
+    /// check sees it. Nothing else is locked, so this never waits in a circle with a finish (which writes the
+    /// operation, then the app's state).
     pub async fn enqueue_if_latest<O: OperationRecord>(
         &self,
         operation: &O,
@@ -122,25 +124,6 @@ impl Store {
         let body = encode(what, &pending)?;
         let request = encode(what, request)?;
         let mut transaction = self.begin().await?;
-        sqlx::query(&format!(
-            "SELECT app FROM app_states WHERE app = $1{lock}",
-            lock = self.backend.lock_rows()
-        ))
-        .bind(operation.app())
-        .fetch_optional(&mut *transaction)
-        .await?;
-        let newest: Option<String> = sqlx::query(NEWEST_SELECT)
-            .bind(operation.app())
-            .fetch_optional(&mut *transaction)
-            .await?
-            .map(|row| row.try_get("id"))
-            .transpose()?;
-        if newest.as_deref() != latest {
-            return Err(StoreError::Superseded {
-                app: operation.app().to_owned(),
-                operation: newest.unwrap_or_default(),
-            });
-        }
         let inserted = sqlx::query(&format!(
             "INSERT INTO operations (id, app, phase, finished, body, request, created_at) \
              VALUES ($1, $2, $3, 0, $4, $5, {now})",
@@ -154,19 +137,48 @@ impl Store {
         .execute(&mut *transaction)
         .await;
         match inserted {
-            Ok(_) => Ok(transaction.commit().await?),
+            Ok(_) => {}
             Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
                 drop(transaction);
-                match self.unfinished_operation_id(operation.app()).await? {
-                    Some(existing) => Err(StoreError::AppBusy {
+                if let Some(existing) = self.unfinished_operation_id(operation.app()).await? {
+                    return Err(StoreError::AppBusy {
                         app: operation.app().to_owned(),
                         operation: existing,
-                    }),
-                    None => Err(StoreError::DuplicateOperation(operation.id().to_owned())),
+                    });
                 }
+                if self.operation::<O>(operation.id()).await?.is_some() {
+                    return Err(StoreError::DuplicateOperation(operation.id().to_owned()));
+                }
+                // The operation it collided with has finished since: a newer one than the snapshot's.
+                let newest = self
+                    .operations::<O>(operation.app(), 1)
+                    .await?
+                    .first()
+                    .map(|op| op.id().to_owned())
+                    .unwrap_or_default();
+                return Err(StoreError::Superseded {
+                    app: operation.app().to_owned(),
+                    operation: newest,
+                });
             }
-            Err(error) => Err(error.into()),
+            Err(error) => return Err(error.into()),
         }
+        let newest: Option<String> = sqlx::query(NEWEST_OTHER_SELECT)
+            .bind(operation.app())
+            .bind(operation.id())
+            .fetch_optional(&mut *transaction)
+            .await?
+            .map(|row| row.try_get("id"))
+            .transpose()?;
+        if newest.as_deref() != latest {
+            transaction.rollback().await?;
+            return Err(StoreError::Superseded {
+                app: operation.app().to_owned(),
+                operation: newest.unwrap_or_default(),
+            });
+        }
+        transaction.commit().await?;
+        Ok(())
     }
 
     /// The id of the app's pending or running operation.
