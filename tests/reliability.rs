@@ -18,6 +18,7 @@ use weft_engine::queue::OperationRequest;
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_sim::{FaultRule, Verb};
+use weft_test_reference::PostgresServer;
 use weft_tests::GitRepo;
 
 use crate::serve::{Cluster, app_toml, cluster, config, deployment, eventually, hook, image};
@@ -33,56 +34,92 @@ fn options(replica: &str, lease: Duration) -> ServerOptions {
     }
 }
 
-/// A shop app whose sync starts with a PreSync hook (a Job that runs a while), so a kill lands mid-sync.
-fn shop(repo: &GitRepo) -> String {
-    repo.commit(&[
-        ("migrate.json", hook("migrate")),
-        ("web.json", deployment("web", "shop/web:1.0", json!({}))),
-    ]);
-    app_toml("shop", repo.path(), "")
+/// Where the suite's replicas run: a simulated cluster, a data directory, a shop app whose sync starts with a
+/// PreSync hook (a Job that runs a while, so a kill lands mid-sync), and the store — SQLite in the data
+/// directory, or a PostgreSQL server of the test's own.
+struct Site {
+    cluster: Cluster,
+    data: TempDir,
+    apps: String,
+    postgres: Option<PostgresServer>,
+    _repo: GitRepo,
 }
 
-/// Starts a replica, queues a sync of the shop and kills the replica while the sync runs; returns the
-/// operation's id.
-async fn killed_mid_sync(cluster: &Cluster, data: &TempDir, apps: &str, replica: &str) -> String {
-    let first = Server::start(
-        config(cluster, data.path(), apps, ""),
-        weft_tests::builtin_registry(),
-        options(replica, FOREVER),
-    )
-    .await
-    .unwrap();
-    let app = first.state.apps.read().await.get("shop").cloned().unwrap();
-    let operation = first
+impl Site {
+    fn new(postgres: bool) -> Site {
+        let repo = GitRepo::new();
+        repo.commit(&[
+            ("migrate.json", hook("migrate")),
+            ("web.json", deployment("web", "shop/web:1.0", json!({}))),
+        ]);
+        Site {
+            cluster: cluster(),
+            data: TempDir::new().unwrap(),
+            apps: app_toml("shop", repo.path(), ""),
+            postgres: postgres.then(PostgresServer::start),
+            _repo: repo,
+        }
+    }
+
+    fn store_url(&self) -> String {
+        match &self.postgres {
+            Some(server) => server.url().to_string(),
+            None => format!("sqlite://{}", self.data.path().join("weft.db").display()),
+        }
+    }
+
+    /// A replica named `replica` with claims lasting `lease`.
+    async fn replica(&self, replica: &str, lease: Duration) -> Server {
+        let store = format!("store = \"{}\"", self.store_url());
+        Server::start(
+            config(&self.cluster, self.data.path(), &self.apps, &store),
+            weft_tests::builtin_registry(),
+            options(replica, lease),
+        )
+        .await
+        .unwrap()
+    }
+
+    /// The operation as stored, read through a store handle of the test's own.
+    async fn stored(&self, id: &str) -> Operation {
+        let store = weft_engine::store::Store::open(&self.store_url())
+            .await
+            .unwrap();
+        let operation = store.operation::<Operation>(id).await.unwrap().unwrap();
+        store.close().await;
+        operation
+    }
+}
+
+/// Queues a sync of the shop on `server` and waits until it runs; returns its id.
+async fn sync_running(server: &Server) -> String {
+    let app = server.state.apps.read().await.get("shop").cloned().unwrap();
+    let id = server
         .state
         .queue
         .enqueue(&app, Trigger::Manual, OperationRequest::sync())
         .await
-        .unwrap();
-    let store = first.state.store.clone();
-    let id = operation.id.clone();
+        .unwrap()
+        .id;
+    let store = server.state.store.clone();
     eventually("the operation to run", 300, async || {
         let op = store.operation::<Operation>(&id).await.ok()??;
         (op.phase == OperationPhase::Running).then_some(())
     })
     .await;
-    drop(first);
-    let left = stored(data, &id).await;
-    assert_eq!(left.phase, OperationPhase::Running, "{left:#?}");
-    assert_eq!(left.attempts.len(), 1, "{left:#?}");
     id
 }
 
-async fn stored(data: &TempDir, id: &str) -> Operation {
-    let store = weft_engine::store::Store::open(&format!(
-        "sqlite://{}",
-        data.path().join("weft.db").display()
-    ))
-    .await
-    .unwrap();
-    let operation = store.operation::<Operation>(id).await.unwrap().unwrap();
-    store.close().await;
-    operation
+/// Starts `replica` with claims lasting `lease`, queues a sync of the shop and kills the replica while the sync
+/// runs; returns the operation's id.
+async fn killed_mid_sync(site: &Site, replica: &str, lease: Duration) -> String {
+    let first = site.replica(replica, lease).await;
+    let id = sync_running(&first).await;
+    drop(first);
+    let left = site.stored(&id).await;
+    assert_eq!(left.phase, OperationPhase::Running, "{left:#?}");
+    assert_eq!(left.attempts.len(), 1, "{left:#?}");
+    id
 }
 
 async fn finished(server: &Server, id: &str) -> Operation {
@@ -93,23 +130,26 @@ async fn finished(server: &Server, id: &str) -> Operation {
     .await
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_replica_killed_mid_sync_and_started_again_under_its_name_takes_its_work_back_at_once() {
-    let cluster = cluster();
-    let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    let apps = shop(&repo);
-    let id = killed_mid_sync(&cluster, &data, &apps, "weft-0").await;
+/// The shop's deploy history, as many entries as deploys that happened.
+async fn deploys(server: &Server) -> usize {
+    server
+        .state
+        .store
+        .app_state::<weft_engine::deploy::AppState>("shop")
+        .await
+        .unwrap()
+        .history
+        .entries()
+        .count()
+}
+
+async fn killed_and_started_again_under_its_name(postgres: bool) {
+    let site = Site::new(postgres);
+    let id = killed_mid_sync(&site, "weft-0", FOREVER).await;
 
     // The same name, a new start: the dead start's claim is handed back as the replica starts, with an hour of
     // lease still to run, and nothing else could have put it back.
-    let again = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("weft-0", FOREVER),
-    )
-    .await
-    .unwrap();
+    let again = site.replica("weft-0", FOREVER).await;
     let done = finished(&again, &id).await;
     assert_eq!(done.phase, OperationPhase::Succeeded, "{:?}", done.message);
     assert_eq!(done.attempts.len(), 2, "{:#?}", done.attempts);
@@ -124,58 +164,32 @@ async fn a_replica_killed_mid_sync_and_started_again_under_its_name_takes_its_wo
             .is_some_and(|queued| queued <= done.attempts[0].started_at)
     );
     assert_eq!(
-        image(&cluster.client, "shop", "web").await.as_deref(),
+        image(&site.cluster.client, "shop", "web").await.as_deref(),
         Some("shop/web:1.0")
     );
     // The deploy that happened is in the history, once.
-    let state = again
-        .state
-        .store
-        .app_state::<weft_engine::deploy::AppState>("shop")
-        .await
-        .unwrap();
-    assert_eq!(state.history.entries().count(), 1);
+    assert_eq!(deploys(&again).await, 1);
     again.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_replica_killed_mid_sync_is_taken_over_by_another_when_its_lease_runs_out() {
-    let cluster = cluster();
-    let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    let apps = shop(&repo);
+async fn a_replica_killed_mid_sync_and_started_again_under_its_name_takes_its_work_back_at_once_on_sqlite()
+ {
+    killed_and_started_again_under_its_name(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replica_killed_mid_sync_and_started_again_under_its_name_takes_its_work_back_at_once_on_postgres()
+ {
+    killed_and_started_again_under_its_name(true).await;
+}
+
+async fn killed_and_taken_over_by_another(postgres: bool) {
+    let site = Site::new(postgres);
     // The killed replica's claim lasts its lease (3 s here); another replica takes the operation once it has
     // run out, and not before: it never learns of the kill otherwise.
-    let first = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("weft-0", Duration::from_secs(3)),
-    )
-    .await
-    .unwrap();
-    let app = first.state.apps.read().await.get("shop").cloned().unwrap();
-    let id = first
-        .state
-        .queue
-        .enqueue(&app, Trigger::Manual, OperationRequest::sync())
-        .await
-        .unwrap()
-        .id;
-    let store = first.state.store.clone();
-    eventually("the operation to run", 300, async || {
-        let op = store.operation::<Operation>(&id).await.ok()??;
-        (op.phase == OperationPhase::Running).then_some(())
-    })
-    .await;
-    drop(first);
-
-    let other = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("weft-1", FOREVER),
-    )
-    .await
-    .unwrap();
+    let id = killed_mid_sync(&site, "weft-0", Duration::from_secs(3)).await;
+    let other = site.replica("weft-1", FOREVER).await;
     let done = finished(&other, &id).await;
     assert_eq!(done.phase, OperationPhase::Succeeded, "{:?}", done.message);
     let replicas: Vec<&str> = done.attempts.iter().map(|a| a.replica.as_str()).collect();
@@ -183,7 +197,90 @@ async fn a_replica_killed_mid_sync_is_taken_over_by_another_when_its_lease_runs_
     let ended = done.attempts[0].ended.as_deref().unwrap_or_default();
     assert!(ended.contains("lease of replica weft-0 ran out"), "{ended}");
     assert_eq!(done.started_at, Some(done.attempts[0].started_at));
+    assert_eq!(deploys(&other).await, 1);
     other.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replica_killed_mid_sync_is_taken_over_by_another_when_its_lease_runs_out_on_sqlite() {
+    killed_and_taken_over_by_another(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replica_killed_mid_sync_is_taken_over_by_another_when_its_lease_runs_out_on_postgres() {
+    killed_and_taken_over_by_another(true).await;
+}
+
+/// The API of `server`, with the admin token of [`crate::api::ADMIN`] configured.
+fn router_of(server: &Server) -> axum::Router {
+    let auth = weft_engine::auth::AuthConfig {
+        tokens: vec![weft_engine::auth::config::ConfiguredToken {
+            sha256: weft_engine::auth::hash_token(crate::api::ADMIN),
+            principal: "admin".into(),
+            name: Some("admin".into()),
+        }],
+        ..Default::default()
+    };
+    let authenticator =
+        weft_engine::auth::Authenticator::new(&auth, server.state.store.clone()).unwrap();
+    weft_engine::api::router(weft_engine::api::ApiState {
+        server: server.state.clone(),
+        auth: std::sync::Arc::new(authenticator),
+        limiter: std::sync::Arc::new(weft_engine::auth::RateLimiter::new(&Default::default())),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn while_postgresql_is_down_requests_fail_fast_the_probe_says_not_ready_and_a_sync_records_its_end_after()
+ {
+    let site = Site::new(true);
+    let postgres = site.postgres.as_ref().unwrap();
+    let server = site.replica("weft-0", Duration::from_secs(60)).await;
+    let router = router_of(&server);
+    let ready = async || {
+        let (status, _) = call(&router, "GET", "/readyz", crate::api::ADMIN).await;
+        (status == StatusCode::OK).then_some(())
+    };
+    eventually("readiness", 300, ready).await;
+
+    // The sync's writes are slowed, so the database goes away while it runs and is away when it ends.
+    let slow = site.cluster.faults.add(FaultRule::new(
+        Some(Verb::Patch),
+        Some("deployments"),
+        weft_sim::FaultAction::Latency(Duration::from_secs(3)),
+    ));
+    let id = sync_running(&server).await;
+    assert!(image(&site.cluster.client, "shop", "web").await.is_none());
+    postgres.stop();
+
+    // Requests that need the store answer 503 with the reason; the probes answer, liveness up, readiness not.
+    let (status, text) = call(&router, "POST", "/v1/deploy/shop/sync", crate::api::ADMIN).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{text}");
+    assert!(text.contains("the store is unavailable"), "{text}");
+    let (status, text) = call(&router, "GET", "/readyz", crate::api::ADMIN).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{text}");
+    assert!(text.contains("the store does not answer"), "{text}");
+    let (status, _) = call(&router, "GET", "/healthz", crate::api::ADMIN).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // The sync goes on in the cluster meanwhile and ends while the store is away...
+    eventually("the sync to apply the workload", 300, async || {
+        (image(&site.cluster.client, "shop", "web").await.as_deref() == Some("shop/web:1.0"))
+            .then_some(())
+    })
+    .await;
+    site.cluster.faults.remove(slow);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    postgres.start_again();
+
+    // ...and its end is recorded once the store is back: the operation, and the deploy in the history.
+    let done = finished(&server, &id).await;
+    assert_eq!(done.phase, OperationPhase::Succeeded, "{:?}", done.message);
+    assert_eq!(deploys(&server).await, 1);
+    eventually("readiness again", 300, ready).await;
+    let (status, text) = call(&router, "POST", "/v1/deploy/shop/sync", crate::api::ADMIN).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{text}");
+    server.shutdown().await;
 }
 
 async fn call(

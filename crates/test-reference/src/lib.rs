@@ -6,10 +6,16 @@
 //! fails instead, naming the tool and how to install it. Running the ignored checks anyway (`--ignored`,
 //! `--include-ignored`) fails them too, since there is nothing to run them against.
 //!
+//! Also a throwaway PostgreSQL server ([`PostgresServer`]) for the store's and the reliability suite's tests.
+//!
 //! Must not depend on anything of Weft's: plugin crates use it for their parity tests.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+mod postgres;
+
+pub use postgres::{POSTGRES_INSTALL, PostgresServer, postgres_bin_dir};
 
 pub use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -2,10 +2,6 @@
 //! server this test starts (`initdb` + `pg_ctl`; Debian's `postgresql` package) and stops.
 
 use std::collections::HashSet;
-use std::net::TcpListener;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -14,6 +10,7 @@ use weft_engine::app::AppSpec;
 use weft_engine::deploy::AppState;
 use weft_engine::store::{AppOrigin, Backend, Claimant, Store, StoreError, StoredApp, StoredToken};
 use weft_engine::sync::operation::{History, Operation, OperationPhase, Trigger};
+use weft_test_reference::PostgresServer;
 
 const LONG: Duration = Duration::from_secs(600);
 
@@ -35,7 +32,7 @@ async fn the_store_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_store_on_postgres() {
     let server = PostgresServer::start();
-    exercise(&server.url, Backend::Postgres).await;
+    exercise(server.url(), Backend::Postgres).await;
 }
 
 fn app(name: &str, app_type: &str) -> AppSpec {
@@ -842,151 +839,6 @@ async fn tokens_and_settings(store: &Store, other: &Store) {
         other.setting("queue.concurrency").await.unwrap().as_deref(),
         Some("16")
     );
-}
-
-/// A PostgreSQL server in a temporary directory, stopped (immediately) on drop.
-struct PostgresServer {
-    url: String,
-    pg_ctl: PathBuf,
-    data: PathBuf,
-    as_postgres_user: bool,
-    _dir: tempfile::TempDir,
-}
-
-const INSTALL: &str = "PostgreSQL is not installed: the store's PostgreSQL test needs its server programs \
-                       (initdb, pg_ctl); install them, e.g. `apt-get install postgresql`";
-
-impl PostgresServer {
-    fn start() -> PostgresServer {
-        let bin = postgres_bin_dir().unwrap_or_else(|| panic!("{INSTALL}"));
-        let dir = tempfile::tempdir().unwrap();
-        // PostgreSQL refuses to run as root: then the server runs as the `postgres` user the package made.
-        let as_postgres_user = running_as_root(dir.path());
-        if as_postgres_user {
-            let id = |flag: &str| -> u32 {
-                let output = Command::new("id")
-                    .args([flag, "postgres"])
-                    .output()
-                    .unwrap();
-                assert!(
-                    output.status.success(),
-                    "running as root, and there is no `postgres` user to run the server as. {INSTALL}"
-                );
-                String::from_utf8_lossy(&output.stdout)
-                    .trim()
-                    .parse()
-                    .unwrap()
-            };
-            std::os::unix::fs::chown(dir.path(), Some(id("-u")), Some(id("-g"))).unwrap();
-        }
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let server = PostgresServer {
-            url: format!("postgres://weft@127.0.0.1:{port}/postgres"),
-            pg_ctl: bin.join("pg_ctl"),
-            data: dir.path().join("data"),
-            as_postgres_user,
-            _dir: dir,
-        };
-        let data = path(&server.data);
-        server.run(
-            &bin.join("initdb"),
-            &[
-                "-D",
-                data,
-                "-U",
-                "weft",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--no-locale",
-                "--no-sync",
-            ],
-        );
-        let socket_dir = server.data.parent().unwrap();
-        let log = socket_dir.join("server.log");
-        let options = format!(
-            "-k {} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off",
-            path(socket_dir)
-        );
-        let status = server
-            .command(&server.pg_ctl)
-            .args(["-D", data, "-l", path(&log), "-o", &options])
-            .args(["-w", "-t", "60", "start"])
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "pg_ctl start failed: {}",
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-        server
-    }
-
-    fn command(&self, program: &Path) -> Command {
-        if self.as_postgres_user {
-            let mut command = Command::new("runuser");
-            command.args(["-u", "postgres", "--"]).arg(program);
-            command
-        } else {
-            Command::new(program)
-        }
-    }
-
-    fn run(&self, program: &Path, args: &[&str]) {
-        let output = self.command(program).args(args).output().unwrap();
-        assert!(
-            output.status.success(),
-            "{} failed: {}{}",
-            program.display(),
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-}
-
-impl Drop for PostgresServer {
-    fn drop(&mut self) {
-        let _ = self
-            .command(&self.pg_ctl)
-            .args(["-D", path(&self.data), "-m", "immediate", "-w", "stop"])
-            .output();
-    }
-}
-
-/// The newest `/usr/lib/postgresql/N/bin` (Debian), else the directory of `initdb` on `PATH`.
-fn postgres_bin_dir() -> Option<PathBuf> {
-    let has_both = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
-    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let version = entry.file_name().to_str()?.parse().ok()?;
-            Some((version, entry.path().join("bin")))
-        })
-        .filter(|(_, bin)| has_both(bin))
-        .collect();
-    versions.sort();
-    if let Some((_, bin)) = versions.pop() {
-        return Some(bin);
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?).find(|dir| has_both(dir))
-}
-
-fn running_as_root(dir: &Path) -> bool {
-    let probe = dir.join("probe");
-    std::fs::write(&probe, b"").unwrap();
-    let uid = std::fs::metadata(&probe).unwrap().uid();
-    std::fs::remove_file(&probe).unwrap();
-    uid == 0
-}
-
-fn path(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 /// Claims `app`'s pending operation (the only one pending) and finishes it with `state`.
