@@ -422,6 +422,20 @@ async fn the_concurrency_limit_bounds_running_operations_and_is_re_read() {
         (2..=3).contains(&together),
         "{together} at once under a limit of 3: {second:#?}"
     );
+
+    // A fleet-wide limit of 1 binds this replica too, under its own limit of 3.
+    state
+        .store
+        .put_setting(weft_engine::queue::FLEET_CONCURRENCY_SETTING, "1")
+        .await
+        .unwrap();
+    sync_every_app(&state, &directory).await;
+    let third = finished_round(&state, &directory).await;
+    assert_eq!(
+        most_at_once(&third),
+        1,
+        "more than one operation ran at once under a fleet-wide limit of 1: {third:#?}"
+    );
     server.shutdown().await;
 }
 

@@ -184,8 +184,11 @@ impl PluginConfig {
 pub struct Defaults {
     /// How often every app is reconciled, in seconds (with up to 10% jitter).
     pub reconcile_interval_seconds: u64,
-    /// How many operations run at once (default: one per CPU, at least two).
+    /// How many operations run at once on each replica (default: one per CPU, at least two).
     pub concurrency: Option<usize>,
+    /// How many operations run at once across every replica sharing the store (default: no fleet-wide bound,
+    /// only each replica's `concurrency`).
+    pub fleet_concurrency: Option<usize>,
     /// Keys merged into every app's `[sync]` table where the app does not set them (e.g. `prune`, `fuse`).
     pub sync: toml::Table,
 }
@@ -195,6 +198,7 @@ impl Default for Defaults {
         Defaults {
             reconcile_interval_seconds: 180,
             concurrency: None,
+            fleet_concurrency: None,
             sync: toml::Table::new(),
         }
     }
@@ -349,6 +353,12 @@ impl Config {
             return Err(invalid(
                 "defaults.concurrency".into(),
                 "must be at least 1".into(),
+            ));
+        }
+        if self.defaults.fleet_concurrency == Some(0) {
+            return Err(invalid(
+                "defaults.fleet_concurrency".into(),
+                "must be at least 1 (leave it out for no fleet-wide bound)".into(),
             ));
         }
         if let Some(store) = &self.store
@@ -519,7 +529,18 @@ mod tests {
         assert!(config.plugins.builtin);
         assert_eq!(config.defaults.reconcile_interval_seconds, 180);
         assert!(config.defaults.concurrency() >= 2);
+        assert_eq!(config.defaults.fleet_concurrency, None);
         assert!(config.store_url().starts_with("sqlite://"));
+    }
+
+    #[test]
+    fn a_fleet_wide_limit_is_read_and_zero_is_refused() {
+        let config = parse("[defaults]\nconcurrency = 4\nfleet_concurrency = 6\n").unwrap();
+        assert_eq!(config.defaults.fleet_concurrency, Some(6));
+        let error = parse("[defaults]\nfleet_concurrency = 0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("defaults.fleet_concurrency"), "{error}");
     }
 
     #[test]

@@ -226,6 +226,41 @@ const FINISH_RETRY_MOST: Duration = Duration::from_secs(10);
 /// The store setting holding the concurrency limit.
 pub const CONCURRENCY_SETTING: &str = "concurrency";
 
+/// The store setting holding the fleet-wide concurrency limit.
+pub const FLEET_CONCURRENCY_SETTING: &str = "fleet_concurrency";
+
+/// The fleet-wide limit: the store's `fleet_concurrency` setting (every replica sharing the store reads the same
+/// one), none when unset. A value that cannot be read keeps the last good one.
+#[derive(Debug, Default)]
+pub struct FleetLimit {
+    last_good: std::sync::Mutex<Option<usize>>,
+}
+
+impl FleetLimit {
+    /// The limit now, if there is one.
+    pub async fn current(&self, store: &Store) -> Option<usize> {
+        let mut last = self
+            .last_good
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .to_owned();
+        match store.setting(FLEET_CONCURRENCY_SETTING).await {
+            Ok(None) => last = None,
+            Ok(Some(text)) => match text.trim().parse::<usize>() {
+                Ok(n) if n > 0 => last = Some(n),
+                _ => tracing::warn!(
+                    "the {FLEET_CONCURRENCY_SETTING} setting {text:?} is not a positive number; keeping {last:?}"
+                ),
+            },
+            Err(error) => tracing::warn!(
+                "reading the {FLEET_CONCURRENCY_SETTING} setting failed ({error}); keeping the last limit"
+            ),
+        }
+        *self.last_good.lock().unwrap_or_else(|e| e.into_inner()) = last;
+        last
+    }
+}
+
 impl ConcurrencyLimit {
     /// A limit defaulting to `default`.
     pub fn new(default: usize) -> Self {
@@ -277,8 +312,10 @@ pub struct Worker {
     pub deployer: Deployer,
     /// The apps.
     pub apps: AppDirectory,
-    /// The concurrency limit.
+    /// The concurrency limit of this replica.
     pub limit: Arc<ConcurrencyLimit>,
+    /// The limit across every replica sharing the store, when one is set.
+    pub fleet: Arc<FleetLimit>,
     /// How long a claim lasts without a heartbeat.
     pub lease: Duration,
     /// How often to look for work when not woken.
@@ -452,9 +489,10 @@ impl Worker {
                 if running.len() >= limit {
                     break;
                 }
+                let fleet = this.fleet.current(&this.store).await;
                 match this
                     .store
-                    .claim::<Operation>(&this.claimant, 1, this.lease)
+                    .claim_within::<Operation>(&this.claimant, 1, this.lease, fleet)
                     .await
                 {
                     Ok(claimed) if !claimed.is_empty() => {

@@ -283,6 +283,7 @@ impl Server {
         .with_builds(builds, logs.clone());
         let apps = AppDirectory::default();
         sync_apps(&store, &apps, &config).await?;
+        put_fleet_limit(&store, &config).await?;
         let queue = Queue::new(store.clone());
         let views: AppViews = Arc::new(RwLock::new(BTreeMap::new()));
         let (shutdown, shutdown_rx) = watch::channel(false);
@@ -294,6 +295,7 @@ impl Server {
             deployer: deployer.clone(),
             apps: apps.clone(),
             limit: Arc::new(ConcurrencyLimit::new(config.defaults.concurrency())),
+            fleet: Arc::new(crate::queue::FleetLimit::default()),
             lease: options.lease,
             poll: options.poll,
             wake: queue.wake(),
@@ -365,6 +367,7 @@ impl Server {
                 .put_setting(crate::queue::CONCURRENCY_SETTING, &concurrency.to_string())
                 .await?;
         }
+        put_fleet_limit(&self.state.store, &config).await?;
         self.config = config;
         Ok(())
     }
@@ -375,6 +378,16 @@ impl Server {
         while self.tasks.join_next().await.is_some() {}
         self.state.store.close().await;
     }
+}
+
+/// Writes the configuration's fleet-wide limit to the store, where every replica reads it.
+async fn put_fleet_limit(store: &Store, config: &Config) -> Result<(), ServeError> {
+    if let Some(fleet) = config.defaults.fleet_concurrency {
+        store
+            .put_setting(crate::queue::FLEET_CONCURRENCY_SETTING, &fleet.to_string())
+            .await?;
+    }
+    Ok(())
 }
 
 /// Makes the store and the directory hold the configuration's apps: configuration apps are written (origin

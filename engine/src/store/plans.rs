@@ -51,6 +51,11 @@ impl Store {
                 binds: &[Bind::Int(1)],
             },
             HotQuery {
+                name: "claim: the fleet's running operations",
+                sql: super::queue::running_count(self.backend),
+                binds: &[],
+            },
+            HotQuery {
                 name: "queue depth",
                 sql: super::records::PENDING_COUNT.to_owned(),
                 binds: &[],

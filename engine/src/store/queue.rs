@@ -49,6 +49,18 @@ pub(super) fn expired_select(backend: super::Backend) -> String {
     )
 }
 
+/// How many operations are claimed and unfinished across the fleet, through the lease index.
+pub(super) fn running_count(backend: super::Backend) -> String {
+    let index = match backend {
+        super::Backend::Sqlite => " INDEXED BY operations_leases",
+        super::Backend::Postgres => "",
+    };
+    format!(
+        "SELECT COUNT(*) AS n FROM operations{index} WHERE finished = 0 AND claimed_by IS NOT NULL \
+         AND lease_until IS NOT NULL"
+    )
+}
+
 /// How many times an enqueue is tried when the unfinished operation it collided with finished meanwhile.
 const ENQUEUE_ATTEMPTS: usize = 3;
 
@@ -199,8 +211,45 @@ impl Store {
         max: usize,
         lease: Duration,
     ) -> Result<Vec<Claimed<O>>, StoreError> {
-        if max == 0 {
+        self.claim_within::<O>(claimant, max, lease, None).await
+    }
+
+    /// How many operations are claimed and unfinished across every replica sharing the store.
+    pub async fn running_count(&self) -> Result<usize, StoreError> {
+        let row = sqlx::query(&running_count(self.backend))
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(super::to_usize(row.try_get("n")?))
+    }
+
+    /// [`Store::claim`] under a fleet-wide limit as well: never more than `fleet` operations claimed and
+    /// unfinished across every replica sharing the store. Claimers take turns while they count and claim
+    /// (PostgreSQL: an advisory lock for the transaction; SQLite: its one writer), so two replicas cannot both see
+    /// room for the last slot.
+    pub async fn claim_within<O: OperationRecord>(
+        &self,
+        claimant: &Claimant,
+        max: usize,
+        lease: Duration,
+        fleet: Option<usize>,
+    ) -> Result<Vec<Claimed<O>>, StoreError> {
+        if max == 0 || fleet == Some(0) {
             return Ok(Vec::new());
+        }
+        let mut max = max;
+        let mut transaction = self.begin().await?;
+        if let Some(fleet) = fleet {
+            if let Some(turns) = self.backend.claims_take_turns() {
+                sqlx::query(turns).execute(&mut *transaction).await?;
+            }
+            let row = sqlx::query(&running_count(self.backend))
+                .fetch_one(&mut *transaction)
+                .await?;
+            let running = super::to_usize(row.try_get("n")?);
+            max = max.min(fleet.saturating_sub(running));
+            if max == 0 {
+                return Ok(Vec::new());
+            }
         }
         let select = format!("{CLAIM_SELECT}{lock}", lock = self.backend.skip_locked());
         let update = format!(
@@ -208,7 +257,6 @@ impl Store {
              WHERE id = $3 AND finished = 0 AND claimed_by IS NULL",
             now = self.now()
         );
-        let mut transaction = self.begin().await?;
         let rows = sqlx::query(&select)
             .bind(count(max))
             .fetch_all(&mut *transaction)

@@ -51,6 +51,17 @@ impl Backend {
         }
     }
 
+    /// A statement that makes claiming transactions take turns, for a fleet-wide count to stay true until the
+    /// claim commits: PostgreSQL's transaction-scoped advisory lock; none on SQLite, whose one writer at a time
+    /// already does.
+    pub(super) fn claims_take_turns(self) -> Option<&'static str> {
+        match self {
+            Backend::Sqlite => None,
+            // "weft" as a number: one lock for every replica's claims.
+            Backend::Postgres => Some("SELECT pg_advisory_xact_lock(2003134836)"),
+        }
+    }
+
     /// The suffix of a `SELECT` that takes rows for this transaction, waiting for them if need be.
     pub(super) fn lock_rows(self) -> &'static str {
         match self {

@@ -86,6 +86,7 @@ async fn exercise(url: &str, backend: Backend) {
     a_replica_renews_only_what_it_runs(&store, &other).await;
     leases_expire_and_release_puts_back(&store, &other).await;
     tokens_and_settings(&store, &other).await;
+    a_fleet_wide_limit_holds_across_replicas_claiming_at_once(&store, &other).await;
     automation_decided_before_a_rollback_is_refused_after_it(&store, &other).await;
     automation_never_undoes_a_rollback_that_suspended_it(&store, &other).await;
 
@@ -108,7 +109,7 @@ async fn exercise(url: &str, backend: Backend) {
 /// operations table, which grows with the fleet.
 async fn the_queues_queries_use_indexes(store: &Store) {
     let plans = store.query_plans().await.unwrap();
-    assert_eq!(plans.len(), 7);
+    assert_eq!(plans.len(), 8);
     for plan in &plans {
         println!(
             "{:?} — {}:\n  {}",
@@ -990,4 +991,77 @@ async fn automation_never_undoes_a_rollback_that_suspended_it(store: &Store, oth
         ROUNDS,
         "every round one of the two went in"
     );
+}
+
+/// Two replicas claim at once, 50 times, under a fleet-wide limit of 2 with more work pending than that: together
+/// they never hold more than 2, and a finished operation frees exactly its slot.
+async fn a_fleet_wide_limit_holds_across_replicas_claiming_at_once(store: &Store, other: &Store) {
+    store
+        .claim::<Operation>(&holder("drain"), 1_000, LONG)
+        .await
+        .unwrap();
+    let (a, b) = (holder("fleet-a"), holder("fleet-b"));
+    // What earlier stages left claimed counts against the limit too: the limit is theirs plus two.
+    let before = store.running_count().await.unwrap();
+    let limit = Some(before + 2);
+    for round in 0..50 {
+        for n in 0..4 {
+            let id = format!("fleet-{round}-{n}");
+            store
+                .enqueue(&pending(&id, &format!("fleet-app-{n}")), &json!({}))
+                .await
+                .unwrap();
+        }
+        let (first, second) = tokio::join!(
+            store.claim_within::<Operation>(&a, 3, LONG, limit),
+            other.claim_within::<Operation>(&b, 3, LONG, limit)
+        );
+        let (first, second) = (first.unwrap(), second.unwrap());
+        assert_eq!(first.len() + second.len(), 2, "round {round}");
+        assert_eq!(store.running_count().await.unwrap(), before + 2);
+        // Full: nobody gets more.
+        assert!(
+            other
+                .claim_within::<Operation>(&b, 3, LONG, limit)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // One ends: one slot, for whoever asks first.
+        let (ended, holder_of) = match first.first() {
+            Some(claim) => (claim.operation.clone(), &a),
+            None => (second[0].operation.clone(), &b),
+        };
+        let mut ended = ended;
+        ended.finish(OperationPhase::Succeeded, "done");
+        store
+            .finish(&ended, &ended.app.clone(), &AppState::default(), holder_of)
+            .await
+            .unwrap();
+        let next = other
+            .claim_within::<Operation>(&b, 3, LONG, limit)
+            .await
+            .unwrap();
+        assert_eq!(next.len(), 1, "round {round}");
+        // Without a fleet-wide limit, the rest is claimable; then everything is finished for the next round.
+        let rest = store.claim::<Operation>(&a, 10, LONG).await.unwrap();
+        assert_eq!(rest.len(), 1, "round {round}");
+        for (claim, by) in first
+            .into_iter()
+            .map(|c| (c, &a))
+            .chain(second.into_iter().map(|c| (c, &b)))
+            .chain(next.into_iter().map(|c| (c, &b)))
+            .chain(rest.into_iter().map(|c| (c, &a)))
+        {
+            if claim.operation.id == ended.id {
+                continue;
+            }
+            let mut done = claim.operation;
+            done.finish(OperationPhase::Succeeded, "done");
+            store
+                .finish(&done, &done.app.clone(), &AppState::default(), by)
+                .await
+                .unwrap();
+        }
+    }
 }
