@@ -161,6 +161,89 @@ fn weft_sim_refuses_a_non_loopback_address() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("loopback"));
 }
 
+/// The status line's code of `GET path` on a plain-HTTP loopback port, if anything answers.
+fn get_status(port: u16, path: &str) -> Option<u16> {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn weft_sim_injects_the_faults_of_a_file_and_follows_its_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let faults = dir.path().join("faults.yaml");
+    let kubeconfig = dir.path().join("kubeconfig");
+
+    // A file that says nothing it can mean is refused at start, naming the rule.
+    std::fs::write(&faults, "- verb: list\n  resource: namespaces\n").unwrap();
+    let refused = weft(&[
+        "sim",
+        "--listen",
+        "127.0.0.1:0",
+        "--kubeconfig",
+        &kubeconfig.to_string_lossy(),
+        "--plain-http",
+        "--faults",
+        &faults.to_string_lossy(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("fault rule 1: no action"), "{stderr}");
+
+    std::fs::write(
+        &faults,
+        "- verb: list\n  resource: namespaces\n  error: 503\n",
+    )
+    .unwrap();
+    let port = crate::support::free_port();
+    let mut sim = weft_command()
+        .args([
+            "sim",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--plain-http",
+        ])
+        .arg("--kubeconfig")
+        .arg(&kubeconfig)
+        .arg("--faults")
+        .arg(&faults)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait_for = |want: u16, path: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+        loop {
+            let got = get_status(port, path);
+            if got == Some(want) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "GET {path} never answered {want} (last: {got:?})"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    // Serving, with the rule in force for namespaces only.
+    wait_for(200, "/api/v1/nodes");
+    assert_eq!(get_status(port, "/api/v1/namespaces"), Some(503));
+    // The file changes: the fault is gone without a restart.
+    std::fs::write(&faults, "[]\n").unwrap();
+    wait_for(200, "/api/v1/namespaces");
+    let _ = sim.kill();
+    let _ = sim.wait();
+}
+
 #[test]
 fn weft_render_of_an_overlay_reaches_its_base_within_the_repository_as_kubectl_kustomize_does() {
     let render = |args: &[&str], dir: &Path| {
