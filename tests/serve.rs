@@ -215,6 +215,142 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_synced_app_nothing_touches_is_not_compared_again_until_its_objects_change() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml(
+        "shop",
+        repo.path(),
+        "automated = true\nself_heal = true\nprune = true",
+    );
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+
+    // Once it settles (its rollout's status updates are watch events, each a reason to compare), five reconciles
+    // in a row reuse one comparison: reconciled again every second, compared no more.
+    let mut compared = None;
+    let mut reuses = Vec::new();
+    let settled = eventually("five reconciles reusing one comparison", 300, async || {
+        let view = state.views.read().await.get("shop").cloned()?;
+        let status = view.status.as_ref()?;
+        if status.sync != SyncCode::Synced || status.health.status != HealthCode::Healthy {
+            return None;
+        }
+        let (at, compared_at) = (view.reconciled_at?, view.compared_at?);
+        if compared != Some(compared_at) {
+            compared = Some(compared_at);
+            reuses.clear();
+        }
+        if at != compared_at && !reuses.contains(&at) {
+            reuses.push(at);
+        }
+        (reuses.len() >= 5).then_some(compared_at)
+    })
+    .await;
+
+    // Drift is a watch event on the app's object: compared again at once, and self-heal reverts it.
+    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+    deployments
+        .patch(
+            "web",
+            &PatchParams::apply("kubectl-edit").force(),
+            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
+        )
+        .await
+        .unwrap();
+    eventually("self-heal", 300, async || {
+        let live = serde_json::to_value(deployments.get("web").await.ok()?).ok()?;
+        (live["spec"]["replicas"] == 2).then_some(())
+    })
+    .await;
+    let view = state.views.read().await.get("shop").cloned().unwrap();
+    assert!(
+        view.compared_at.is_some_and(|at| at > settled),
+        "compared again after the drift: {:?} vs {settled}",
+        view.compared_at
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_on() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let quick = GitRepo::new();
+    quick.commit(&[(
+        "settings.json",
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "1"}})
+            .to_string(),
+    )]);
+    let slow = GitRepo::new();
+    slow.commit(&[(
+        "svc.json",
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+               "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}})
+        .to_string(),
+    )]);
+    let apps = format!(
+        "{}{}",
+        app_toml("quick", quick.path(), ""),
+        app_toml("slow", slow.path(), "")
+    );
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    let directory = state.apps.read().await.clone();
+    sync_every_app(&state, &directory).await;
+    for operation in finished_round(&state, &directory).await {
+        assert_eq!(operation.phase, OperationPhase::Succeeded, "{operation:#?}");
+    }
+
+    // From now on every dry run of a Service hangs past its deadline, and the slow app has a new commit to
+    // compare: its comparison takes minutes.
+    cluster.faults.add(weft_sim::FaultRule::new(
+        Some(weft_sim::Verb::Patch),
+        Some("services"),
+        weft_sim::FaultAction::Latency(Duration::from_secs(600)),
+    ));
+    let commit = slow.commit(&[(
+        "svc.json",
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+               "spec": {"selector": {"app": "web"}, "ports": [{"port": 8080}]}})
+        .to_string(),
+    )]);
+    // The quick app is reconciled again and again (every second) while the slow one's comparison of the new
+    // commit has not ended: no view of it appears meanwhile.
+    let mut visits = Vec::new();
+    eventually("three reconciles of the quick app", 300, async || {
+        let views = state.views.read().await;
+        let slow = views.get("slow");
+        assert!(
+            slow.and_then(|v| v.revision.as_deref()) != Some(commit.as_str()),
+            "the slow app's comparison ended before the quick app's third reconcile: {slow:?}"
+        );
+        let at = views.get("quick")?.reconciled_at?;
+        if !visits.contains(&at) {
+            visits.push(at);
+        }
+        (visits.len() >= 4).then_some(())
+    })
+    .await;
+    cluster.faults.clear();
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_rotated_secret_redeploys_an_automated_app() {
     let cluster = cluster();
     let namespaces: Api<Namespace> = Api::all(cluster.client.clone());

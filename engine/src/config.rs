@@ -189,6 +189,11 @@ pub struct Defaults {
     /// How many operations run at once across every replica sharing the store (default: no fleet-wide bound,
     /// only each replica's `concurrency`).
     pub fleet_concurrency: Option<usize>,
+    /// How many apps are reconciled at once (default 8): one slow app holds one of them, never the rest.
+    pub reconcile_concurrency: usize,
+    /// How often an app whose inputs and live objects have not changed is compared in full all the same, in
+    /// seconds (default 3600): what the watches might have missed is caught then.
+    pub full_compare_seconds: u64,
     /// Keys merged into every app's `[sync]` table where the app does not set them (e.g. `prune`, `fuse`).
     pub sync: toml::Table,
 }
@@ -199,6 +204,8 @@ impl Default for Defaults {
             reconcile_interval_seconds: 180,
             concurrency: None,
             fleet_concurrency: None,
+            reconcile_concurrency: 8,
+            full_compare_seconds: 3600,
             sync: toml::Table::new(),
         }
     }
@@ -354,6 +361,20 @@ impl Config {
                 "defaults.concurrency".into(),
                 "must be at least 1".into(),
             ));
+        }
+        for (key, value) in [
+            (
+                "reconcile_concurrency",
+                self.defaults.reconcile_concurrency as u64,
+            ),
+            ("full_compare_seconds", self.defaults.full_compare_seconds),
+        ] {
+            if value == 0 {
+                return Err(invalid(
+                    format!("defaults.{key}"),
+                    "must be at least 1".into(),
+                ));
+            }
         }
         if self.defaults.fleet_concurrency == Some(0) {
             return Err(invalid(

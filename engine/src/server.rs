@@ -309,6 +309,8 @@ impl Server {
             apps: apps.clone(),
             views: views.clone(),
             interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
+            parallelism: config.defaults.reconcile_concurrency,
+            full_compare: Duration::from_secs(config.defaults.full_compare_seconds),
         };
         {
             // Ready once every app has a view.

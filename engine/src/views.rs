@@ -20,6 +20,9 @@ pub struct AppView {
     pub status: Option<AppStatus>,
     /// When the app was last reconciled.
     pub reconciled_at: Option<Timestamp>,
+    /// When the app was last compared in full with the cluster (a reconcile that found nothing changed since
+    /// reuses that comparison).
+    pub compared_at: Option<Timestamp>,
     /// Why the last reconcile could not compare the app (source, render or cluster error).
     pub error: Option<String>,
     /// Automation waiting after failures: what it waits for and until when.

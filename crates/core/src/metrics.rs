@@ -34,6 +34,10 @@ pub struct Metrics {
     registry: Registry,
     /// Seconds each app's reconcile took.
     pub reconcile_seconds: Histogram,
+    /// Full comparisons of an app with the cluster.
+    pub comparisons: Counter,
+    /// Reconciles that reused the last comparison: nothing the app depends on had changed.
+    pub comparisons_skipped: Counter,
     /// Operations pending in the queue.
     pub queue_depth: Gauge,
     /// Operations finished, by phase.
@@ -58,6 +62,8 @@ impl Metrics {
         let mut registry = Registry::with_prefix("weft");
         let reconcile_seconds = Histogram::new(exponential_buckets(0.005, 2.0, 14));
         let queue_depth = Gauge::default();
+        let comparisons = Counter::default();
+        let comparisons_skipped = Counter::default();
         let operations = Family::<PhaseLabels, Counter>::default();
         let plugin_calls = Family::<PluginLabels, Counter>::default();
         let plugin_errors = Family::<PluginLabels, Counter>::default();
@@ -66,6 +72,16 @@ impl Metrics {
             "reconcile_duration_seconds",
             "How long reconciling one app took",
             reconcile_seconds.clone(),
+        );
+        registry.register(
+            "comparisons",
+            "Full comparisons of an app's render with the cluster",
+            comparisons.clone(),
+        );
+        registry.register(
+            "comparisons_skipped",
+            "Reconciles that reused the last comparison (nothing the app depends on changed)",
+            comparisons_skipped.clone(),
         );
         registry.register(
             "queue_depth",
@@ -91,6 +107,8 @@ impl Metrics {
         Metrics {
             registry,
             reconcile_seconds,
+            comparisons,
+            comparisons_skipped,
             queue_depth,
             operations,
             plugin_calls,

@@ -3,13 +3,16 @@
 //! out of sync get a sync queued, self-heal reverts drift with backoff, and an app whose syncs keep failing backs
 //! off and says so.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod due;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBuilder};
 use jiff::Timestamp;
 
 use tokio::sync::watch;
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::app::AppSpec;
@@ -24,6 +27,7 @@ use crate::sync::operation::{Operation, OperationPhase, Trigger};
 use crate::sync::status::SyncCode;
 
 pub use crate::views::{AppView, AppViews};
+pub use due::DueQueue;
 
 /// Backoff of one app's automation: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]
@@ -189,88 +193,194 @@ pub struct Reconciler {
     pub views: AppViews,
     /// How often each app is reconciled.
     pub interval: Duration,
+    /// How many apps are reconciled at once.
+    pub parallelism: usize,
+    /// How often an unchanged app is compared in full all the same.
+    pub full_compare: Duration,
 }
 
+/// What a comparison was made from: while none of it changes and no watch event touched the app's objects (or
+/// the Secrets its workloads read), comparing again would find what the last comparison found.
+#[derive(Debug, Clone, PartialEq)]
+struct Inputs {
+    /// The commit the app's ref resolved to.
+    revision: String,
+    /// The app's spec as it renders (parameters, values, sources).
+    render_digest: String,
+    /// The app's stored state as the decision reads it.
+    synced_revision: Option<String>,
+    synced_digest: Option<String>,
+    synced_environment: Option<String>,
+    automation_suspended: bool,
+    pinned_version: Option<String>,
+    /// The latest operation and its phase.
+    operation: Option<(String, OperationPhase)>,
+}
+
+/// The reconciler's memory of one app between visits (handed to the task that reconciles it, and back).
+#[derive(Debug, Clone, Default)]
+struct Tracked {
+    backoff: Backoff,
+    /// Nothing the app's last comparison rests on has changed since (no watch event, no spec change).
+    clean: bool,
+    /// What the last full comparison was made from, and when.
+    compared: Option<(Inputs, Instant)>,
+    /// The Secrets (namespace, name) its desired workloads read: a change to one dirties the app.
+    secrets: BTreeSet<(String, String)>,
+}
+
+/// A wait of about a second after a watch event: changes come in bursts (a rollout's status updates).
+const DEBOUNCE: Duration = Duration::from_secs(1);
+
 impl Reconciler {
-    /// Runs until `shutdown` turns `true`.
+    /// Runs until `shutdown` turns `true`: apps are taken most overdue first, up to `parallelism` at once, so one
+    /// slow app (an API server that does not answer its dry runs, a chart that takes long) holds one slot and
+    /// the rest of the fleet goes on; watch events bring an app forward and mark it changed. On shutdown the
+    /// reconciles in flight are dropped where they stand: they only read and, at most, queue an operation in
+    /// one transaction.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
-        let mut events = self.deployer.syncer().live().subscribe();
-        let mut due: BTreeMap<String, Instant> = BTreeMap::new();
-        let mut backoff: BTreeMap<String, Backoff> = BTreeMap::new();
+        let this = std::sync::Arc::new(self);
+        let parallelism = this.parallelism.max(1);
+        let mut events = this.deployer.syncer().live().subscribe();
+        let mut queue: DueQueue<Instant> = DueQueue::default();
+        let mut tracked: HashMap<String, Tracked> = HashMap::new();
+        // Apps being reconciled, and whether something of theirs changed meanwhile.
+        let mut in_flight: HashMap<String, bool> = HashMap::new();
+        let mut tasks: JoinSet<(String, Tracked)> = JoinSet::new();
+        let mut task_names: HashMap<tokio::task::Id, String> = HashMap::new();
         let mut round: u64 = 0;
         // The specs last looked at: an app created, replaced or reloaded since is reconciled at once.
         let mut seen: BTreeMap<String, AppSpec> = BTreeMap::new();
         let mut directory_changed = true;
         loop {
             if *shutdown.borrow() {
+                tasks.abort_all();
                 return;
             }
             let now = Instant::now();
             if std::mem::take(&mut directory_changed) {
-                let apps = self.apps.read().await;
+                let apps = this.apps.read().await;
                 for (name, spec) in apps.iter() {
-                    if seen.get(name) != Some(spec) {
-                        due.insert(name.clone(), now);
+                    if seen.get(name) == Some(spec) {
+                        continue;
+                    }
+                    tracked.entry(name.clone()).or_default().clean = false;
+                    match in_flight.get_mut(name) {
+                        Some(touched) => *touched = true,
+                        None => queue.set(name, now),
                     }
                 }
+                queue.retain(|name| apps.contains_key(name));
+                tracked.retain(|name, _| apps.contains_key(name));
+                this.views
+                    .write()
+                    .await
+                    .retain(|name, _| apps.contains_key(name));
                 seen = apps.clone();
             }
-            // A set: the bookkeeping below is linear in the fleet, not quadratic.
-            let names: BTreeSet<String> = self.apps.read().await.keys().cloned().collect();
-            due.retain(|name, _| names.contains(name));
-            self.views
-                .write()
-                .await
-                .retain(|name, _| names.contains(name));
-            for name in &names {
-                // A pass over a large fleet takes a while: stop between apps, not at its end.
-                if *shutdown.borrow() {
-                    return;
-                }
-                let next = due.entry(name.clone()).or_insert(now);
-                if *next > now {
-                    continue;
-                }
-                round += 1;
-                let seed = round
-                    ^ name
-                        .bytes()
-                        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-                *next = now + jittered(self.interval, seed);
-                let entry = backoff.entry(name.clone()).or_default();
-                let started = std::time::Instant::now();
-                self.reconcile(name, entry).await;
-                metrics()
-                    .reconcile_seconds
-                    .observe(started.elapsed().as_secs_f64());
+            while tasks.len() < parallelism {
+                let Some(name) = queue.pop_due(now) else {
+                    break;
+                };
+                let memory = tracked.remove(&name).unwrap_or_default();
+                in_flight.insert(name.clone(), false);
+                let reconciler = this.clone();
+                let task_name = name.clone();
+                let handle = tasks.spawn(async move {
+                    let started = std::time::Instant::now();
+                    let memory = reconciler.reconcile(&task_name, memory).await;
+                    metrics()
+                        .reconcile_seconds
+                        .observe(started.elapsed().as_secs_f64());
+                    (task_name, memory)
+                });
+                task_names.insert(handle.id(), name);
             }
-            let wake_at = due.values().min().copied().unwrap_or(now + self.interval);
+            let wake_at = queue.next_due().unwrap_or(now + this.interval);
             tokio::select! {
                 _ = tokio::time::sleep_until(wake_at) => {}
                 _ = shutdown.changed() => {}
-                _ = self.apps.changed() => directory_changed = true,
+                _ = this.apps.changed() => directory_changed = true,
+                Some(done) = tasks.join_next_with_id(), if !tasks.is_empty() => {
+                    let (name, mut memory) = match done {
+                        Ok((id, (name, memory))) => {
+                            task_names.remove(&id);
+                            (name, memory)
+                        }
+                        // A reconcile that panicked: the app is compared afresh on its next turn.
+                        Err(error) => {
+                            let Some(name) = task_names.remove(&error.id()) else { continue };
+                            tracing::error!(app = %name, "reconciling the app failed: {error}");
+                            (name, Tracked::default())
+                        }
+                    };
+                    let touched = in_flight.remove(&name).unwrap_or(false);
+                    if !seen.contains_key(&name) {
+                        continue;
+                    }
+                    round += 1;
+                    let next = if touched {
+                        memory.clean = false;
+                        Instant::now() + DEBOUNCE
+                    } else {
+                        let seed = round
+                            ^ name
+                                .bytes()
+                                .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+                        Instant::now() + jittered(this.interval, seed)
+                    };
+                    queue.set(&name, next);
+                    tracked.insert(name, memory);
+                }
                 event = events.recv() => {
+                    let soon = Instant::now() + DEBOUNCE;
+                    let touch = |app: &str,
+                                 in_flight: &mut HashMap<String, bool>,
+                                 tracked: &mut HashMap<String, Tracked>,
+                                 queue: &mut DueQueue<Instant>| {
+                        if let Some(touched) = in_flight.get_mut(app) {
+                            *touched = true;
+                        } else if let Some(memory) = tracked.get_mut(app) {
+                            memory.clean = false;
+                            queue.sooner(app, soon);
+                        }
+                    };
                     match event {
                         Ok(event) => {
-                            // Soon after a change to one of an app's objects, or to an object one of them owns
-                            // (an operator-made child a health check reads), debounced: the change usually comes
-                            // in a burst, e.g. a rollout's status updates.
-                            let app = event.app.or_else(|| {
-                                self.deployer.syncer().live().app_owning(&event.reference)
+                            // One of the app's objects, or an object one of them owns (an operator-made child a
+                            // health check reads).
+                            let app = event.app.clone().or_else(|| {
+                                this.deployer.syncer().live().app_owning(&event.reference)
                             });
                             if let Some(app) = app {
-                                let soon = Instant::now() + Duration::from_secs(1);
-                                if let Some(next) = due.get_mut(&app) && *next > soon {
-                                    *next = soon;
+                                touch(&app, &mut in_flight, &mut tracked, &mut queue);
+                            } else if event.reference.kind == "Secret" && event.reference.group.is_empty() {
+                                // A Secret a workload reads: its version is in the app's environment
+                                // fingerprint.
+                                let key = (event.reference.namespace.clone(), event.reference.name.clone());
+                                let readers: Vec<String> = tracked
+                                    .iter()
+                                    .filter(|(_, memory)| memory.secrets.contains(&key))
+                                    .map(|(name, _)| name.clone())
+                                    .collect();
+                                for app in readers {
+                                    touch(&app, &mut in_flight, &mut tracked, &mut queue);
+                                }
+                                // Apps in flight may read it too: compare them again to be sure.
+                                for touched in in_flight.values_mut() {
+                                    *touched = true;
                                 }
                             }
                         }
-                        // Missed events: look at everything soon.
+                        // Missed events: every app is compared again, soon.
                         Err(_) => {
-                            let soon = Instant::now() + Duration::from_secs(1);
-                            for next in due.values_mut() {
-                                *next = (*next).min(soon);
+                            for memory in tracked.values_mut() {
+                                memory.clean = false;
                             }
+                            for touched in in_flight.values_mut() {
+                                *touched = true;
+                            }
+                            queue.all_sooner(soon);
                         }
                     }
                 }
@@ -278,8 +388,17 @@ impl Reconciler {
         }
     }
 
-    /// Reconciles one app now.
-    async fn reconcile(&self, name: &str, backoff: &mut Backoff) {
+    /// Reconciles one app now, with what the reconciler remembers of it; returns that memory, updated.
+    async fn reconcile(&self, name: &str, mut memory: Tracked) -> Tracked {
+        self.visit(name, &mut memory).await;
+        memory
+    }
+
+    /// Reads the app's latest operation, state and source; compares it with the cluster unless nothing it rests
+    /// on changed since the last comparison (then that comparison's view stands); publishes the view and decides
+    /// automation.
+    async fn visit(&self, name: &str, memory: &mut Tracked) {
+        let backoff = &mut memory.backoff;
         let Some(app) = self.apps.read().await.get(name).cloned() else {
             return;
         };
@@ -290,7 +409,7 @@ impl Reconciler {
         // The latest operation is read before the app's state, never after: an operation that ends in between
         // (a rollback that suspends automation, say) then shows as still running here, and this round waits,
         // instead of pairing its end with the state from before it and undoing it.
-        let last = match self.store.last_operation(name).await {
+        let last: Option<Operation> = match self.store.last_operation(name).await {
             Ok(last) => last,
             Err(error) => {
                 view.error = Some(format!("reading the app's latest operation: {error}"));
@@ -316,9 +435,49 @@ impl Reconciler {
             }
         };
         view.revision = Some(revision.clone());
+        let inputs = Inputs {
+            revision: revision.clone(),
+            render_digest: app.render_digest(),
+            synced_revision: state.synced_revision.clone(),
+            synced_digest: state.synced_digest.clone(),
+            synced_environment: state.synced_environment.clone(),
+            automation_suspended: state.automation_suspended,
+            pinned_version: state.pinned_version.clone(),
+            operation: last.as_ref().map(|op| (op.id.clone(), op.phase)),
+        };
+        let unchanged = memory.clean
+            && memory
+                .compared
+                .as_ref()
+                .is_some_and(|(before, at)| *before == inputs && at.elapsed() < self.full_compare);
+        if unchanged {
+            // In sync at the last comparison, and nothing it rests on has changed: it still is. Only a synced app
+            // is spared; one out of sync or failing is compared every time, so automation sees it afresh.
+            let previous = self.views.read().await.get(name).cloned();
+            if let Some(mut previous) = previous
+                && previous.error.is_none()
+                && previous
+                    .status
+                    .as_ref()
+                    .is_some_and(|status| status.sync == SyncCode::Synced)
+            {
+                previous.reconciled_at = view.reconciled_at;
+                previous.operation = last.clone();
+                *backoff = Backoff::default();
+                metrics().comparisons_skipped.inc();
+                self.views.write().await.insert(name.to_string(), previous);
+                return;
+            }
+        }
+        memory.clean = false;
+        metrics().comparisons.inc();
         let (status, environment) = match self.deployer.observe(&app, &state, &revision).await {
             Ok((status, comparison)) => {
                 view.endpoints = endpoints(&comparison.live);
+                memory.secrets = crate::sync::fingerprint::secrets_to_look_up(&comparison.desired);
+                memory.compared = Some((inputs, Instant::now()));
+                memory.clean = true;
+                view.compared_at = view.reconciled_at;
                 (status, environment_digest(&comparison.desired))
             }
             Err(error) => {
@@ -327,6 +486,7 @@ impl Reconciler {
                 return;
             }
         };
+        let backoff = &mut memory.backoff;
         let sync = status.sync;
         view.resources = status.resources.len();
         let held = prunes_held(
