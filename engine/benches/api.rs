@@ -150,6 +150,7 @@ fn app_view(app: &AppSpec, index: usize) -> AppView {
             running_version: Some(format!("1.4.{}", (index + usize::from(drifted)) % 10)),
         }),
         reconciled_at: Some(jiff::Timestamp::now()),
+        compared_at: None,
         error: None,
         backoff: None,
         endpoints: if index.is_multiple_of(3) {
