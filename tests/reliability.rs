@@ -212,7 +212,7 @@ async fn a_replica_killed_mid_sync_is_taken_over_by_another_when_its_lease_runs_
 }
 
 /// The API of `server`, with the admin token of [`crate::api::ADMIN`] configured.
-fn router_of(server: &Server) -> axum::Router {
+pub(crate) fn router_of(server: &Server) -> axum::Router {
     let auth = weft_engine::auth::AuthConfig {
         tokens: vec![weft_engine::auth::config::ConfiguredToken {
             sha256: weft_engine::auth::hash_token(crate::api::ADMIN),
@@ -283,7 +283,7 @@ async fn while_postgresql_is_down_requests_fail_fast_the_probe_says_not_ready_an
     server.shutdown().await;
 }
 
-async fn call(
+pub(crate) async fn call(
     router: &axum::Router,
     method: &str,
     path: &str,

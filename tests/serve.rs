@@ -281,6 +281,62 @@ async fn a_synced_app_nothing_touches_is_not_compared_again_until_its_objects_ch
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_tree_read_again_reuses_its_comparison_until_the_reconciler_compares_again_or_a_refresh_asks()
+ {
+    use axum::http::StatusCode;
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml("shop", repo.path(), "automated = true");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    eventually("synced and healthy", 300, async || {
+        let view = state.views.read().await.get("shop").cloned()?;
+        let status = view.status?;
+        (status.sync == SyncCode::Synced && status.health.status == HealthCode::Healthy)
+            .then_some(())
+    })
+    .await;
+    let router = crate::reliability::router_of(&server);
+    let admin = crate::api::ADMIN;
+    // Every PATCH the cluster gets is counted: a comparison dry-runs each object with one.
+    let patches = cluster.faults.add(weft_sim::FaultRule::new(
+        Some(weft_sim::Verb::Patch),
+        None,
+        weft_sim::FaultAction::Latency(Duration::ZERO),
+    ));
+    let read = async |path: &str| {
+        let before = cluster.faults.hits(patches);
+        let (status, body) = crate::reliability::call(&router, "GET", path, admin).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert!(body.contains("\"kind\":\"Deployment\""), "{body}");
+        cluster.faults.hits(patches) - before
+    };
+    // Two reads in a row, the second with no dry run at all: it was served from the first one's comparison
+    // (the reconciler may compare in between, and then the pair is tried again).
+    eventually("a tree read served without a comparison", 300, async || {
+        let first = read("/v1/deploy/shop/tree").await;
+        let second = read("/v1/deploy/shop/tree").await;
+        (first > 0 && second == 0).then_some(())
+    })
+    .await;
+    // Asked to refresh, it compares now.
+    assert!(read("/v1/deploy/shop/tree?refresh=true").await > 0);
+    assert_eq!(state.recent.len(), 1);
+    let (status, body) =
+        crate::reliability::call(&router, "GET", "/v1/deploy/shop/tree?bogus=1", admin).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_on() {
     let cluster = cluster();
     let data = TempDir::new().unwrap();

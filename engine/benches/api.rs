@@ -209,6 +209,7 @@ impl Fleet {
             deployer,
             apps: weft_engine::directory::AppDirectory::new(directory),
             views: Arc::new(RwLock::new(views)),
+            recent: Default::default(),
             logs,
             client: simulator.client(),
             ready,

@@ -16,6 +16,7 @@
 //! - [`directory`]: the apps a server serves, by name.
 //! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
 //! - [`reconcile`]: the reconciler loop: status on an interval and on watch events, automated sync, self-heal.
+//! - [`recent`]: comparisons made for reads, reused while the reconciler's comparison of the app stands.
 //! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
 //! - [`views`]: what the reconciler last saw of each app, shared with the API.
@@ -29,6 +30,7 @@ pub mod config;
 pub mod deploy;
 pub mod directory;
 pub mod queue;
+pub mod recent;
 pub mod reconcile;
 pub mod server;
 pub mod store;

@@ -192,6 +192,8 @@ pub struct ServerState {
     pub apps: AppDirectory,
     /// What the reconciler last saw.
     pub views: AppViews,
+    /// Comparisons made for reads, reused while the reconciler's comparison of the app stands.
+    pub recent: crate::recent::RecentComparisons,
     /// Operation logs.
     pub logs: LogStore,
     /// The cluster client.
@@ -340,6 +342,7 @@ impl Server {
                 deployer,
                 apps,
                 views,
+                recent: Default::default(),
                 logs,
                 client,
                 ready,

@@ -118,6 +118,8 @@ pub struct FaultDecision {
 #[derive(Debug, Clone, Default)]
 pub struct FaultInjector {
     rules: Arc<Mutex<Vec<(FaultId, FaultRule)>>>,
+    /// How many requests each rule has applied to, by id (kept after the rule goes, for tests to read).
+    hits: Arc<Mutex<std::collections::HashMap<FaultId, u64>>>,
     next_id: Arc<AtomicU64>,
 }
 
@@ -154,6 +156,17 @@ impl FaultInjector {
         self.lock().is_empty()
     }
 
+    /// How many requests the rule has applied to so far (also after it was removed or used up): a rule with no
+    /// effect (`Latency(0)`) counts requests.
+    pub fn hits(&self, id: FaultId) -> u64 {
+        self.hits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&id)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Removes every rule.
     pub fn clear(&self) {
         self.lock().clear();
@@ -169,7 +182,8 @@ impl FaultInjector {
     pub fn decide(&self, verb: Verb, resource: &str) -> FaultDecision {
         let mut decision = FaultDecision::default();
         let mut rules = self.lock();
-        for (_, rule) in rules.iter_mut() {
+        let mut applied = Vec::new();
+        for (id, rule) in rules.iter_mut() {
             if !rule.matches(verb, resource) {
                 continue;
             }
@@ -203,11 +217,24 @@ impl FaultInjector {
                     true
                 }
             };
-            if applies && let Some(remaining) = rule.remaining.as_mut() {
-                *remaining = remaining.saturating_sub(1);
+            if applies {
+                applied.push(*id);
+                if let Some(remaining) = rule.remaining.as_mut() {
+                    *remaining = remaining.saturating_sub(1);
+                }
             }
         }
         rules.retain(|(_, rule)| rule.remaining != Some(0));
+        drop(rules);
+        if !applied.is_empty() {
+            let mut hits = self
+                .hits
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for id in applied {
+                *hits.entry(id).or_default() += 1;
+            }
+        }
         decision
     }
 }
@@ -483,5 +510,24 @@ mod tests {
             let error = parse_fault_file(text).unwrap_err().to_string();
             assert!(error.contains(needle), "{text:?}: {error}");
         }
+    }
+
+    #[test]
+    fn each_rule_counts_the_requests_it_applied_to_even_after_it_is_gone() {
+        let injector = FaultInjector::default();
+        let counter = injector.add(FaultRule::new(
+            Some(Verb::Patch),
+            None,
+            FaultAction::Latency(Duration::ZERO),
+        ));
+        let once = injector.add(FaultRule::error(Some(Verb::Patch), Some("pods"), 500).times(1));
+        for resource in ["pods", "pods", "services"] {
+            injector.decide(Verb::Patch, resource);
+        }
+        injector.decide(Verb::Get, "pods");
+        assert_eq!(injector.hits(counter), 3);
+        assert_eq!(injector.hits(once), 1);
+        injector.remove(counter);
+        assert_eq!(injector.hits(counter), 3);
     }
 }

@@ -304,6 +304,7 @@ mod tests {
                 deployer,
                 apps: apps.clone(),
                 views: views.clone(),
+                recent: Default::default(),
                 logs,
                 client: simulator.client(),
                 ready: tokio::sync::watch::channel(true).1,

@@ -65,7 +65,7 @@ pub(crate) async fn pod_logs(
     if query.tail.is_some_and(|t| !(1..=100_000).contains(&t)) {
         return Err(ApiError::bad_request("tail must be between 1 and 100000"));
     }
-    let (status, comparison) = observe_now(&state, &app).await?;
+    let (status, comparison) = observe_now(&state, &app, false).await?;
     let tree = state.server.deployer.tree(&status, &comparison).await;
     let live = state.server.deployer.syncer().live().clone();
     let mut targets = Vec::new();

@@ -2,7 +2,7 @@
 //! are never nodes and never shown.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use serde_json::Value;
 
 use super::shapes::{ResourceView, WireRef};
@@ -17,24 +17,31 @@ use crate::sync::compare::{CompareError, Comparison};
 use crate::sync::observe::AppStatus;
 use crate::sync::tree::Node;
 
-/// The app's status and comparison now, at the revision the reconciler last resolved (or the last synced one).
+/// The app's status and comparison for a read, at the revision the reconciler last resolved (or the last synced
+/// one): the one made for an earlier read while the reconciler's comparison of the app still stands (same time,
+/// same revision), else made now and kept for the next read. `refresh` always makes it now.
 pub(crate) async fn observe_now(
     state: &ApiState,
     app: &AppSpec,
+    refresh: bool,
 ) -> Result<(AppStatus, Comparison), ApiError> {
+    let view = state.server.views.read().await.get(&app.name).cloned();
+    let key = view
+        .as_ref()
+        .and_then(|v| Some((v.compared_at?, v.revision.clone()?)));
+    if !refresh
+        && let Some(key) = &key
+        && let Some(kept) = state.server.recent.get(&app.name, key)
+    {
+        return Ok((*kept).clone());
+    }
     let stored = state
         .server
         .store
         .app_state::<crate::deploy::AppState>(&app.name)
         .await
         .map_err(|e| ApiError::store("reading the app's state", e))?;
-    let view_revision = state
-        .server
-        .views
-        .read()
-        .await
-        .get(&app.name)
-        .and_then(|v| v.revision.clone());
+    let view_revision = view.and_then(|v| v.revision);
     let revision = match view_revision.or_else(|| stored.synced_revision.clone()) {
         Some(revision) => revision,
         None => state
@@ -44,12 +51,28 @@ pub(crate) async fn observe_now(
             .await
             .map_err(unresolvable)?,
     };
-    state
+    let observed = state
         .server
         .deployer
         .observe(app, &stored, &revision)
         .await
-        .map_err(uncomparable)
+        .map_err(uncomparable)?;
+    if let Some(key) = key {
+        state
+            .server
+            .recent
+            .put(&app.name, key, std::sync::Arc::new(observed.clone()));
+    }
+    Ok(observed)
+}
+
+/// A read's options: `refresh=true` compares the app now instead of reusing a comparison that still stands.
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReadQuery {
+    /// Compare the app with the cluster now.
+    #[serde(default)]
+    pub refresh: bool,
 }
 
 /// The answer when the app cannot be rendered or compared. What only the app's definition can fix (its chart or
@@ -101,7 +124,7 @@ fn unresolvable(failure: RenderFailure) -> ApiError {
 
 /// The app's objects and their descendants by ownerReference, each with health and sync; never a Secret.
 #[utoipa::path(get, path = "/v1/deploy/{name}/tree", tag = "app",
-    params(("name" = String, Path, description = "The app")),
+    params(("name" = String, Path, description = "The app"), ReadQuery),
     responses((status = 200, body = Vec<Node>), (status = 401, body = super::shapes::ErrorBody),
               (status = 404, body = super::shapes::ErrorBody), (status = 409, body = super::shapes::ErrorBody),
               (status = 503, body = super::shapes::ErrorBody)))]
@@ -109,16 +132,17 @@ pub(crate) async fn tree(
     caller: Caller,
     State(state): State<ApiState>,
     Path(name): Path<String>,
+    Query(read): Query<ReadQuery>,
 ) -> Result<Json<Vec<Node>>, ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
-    let (status, comparison) = observe_now(&state, &app).await?;
+    let (status, comparison) = observe_now(&state, &app, read.refresh).await?;
     Ok(Json(state.server.deployer.tree(&status, &comparison).await))
 }
 
 /// One node of the app's tree: its live manifest and, for the app's own objects, the desired manifest and the diff.
 #[utoipa::path(get, path = "/v1/deploy/{name}/resource/{ref}", tag = "app",
     params(("name" = String, Path, description = "The app"),
-           ("ref" = String, Path, description = "group:kind:namespace:name")),
+           ("ref" = String, Path, description = "group:kind:namespace:name"), ReadQuery),
     responses((status = 200, body = ResourceView), (status = 400, body = super::shapes::ErrorBody),
               (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
               (status = 409, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
@@ -126,6 +150,7 @@ pub(crate) async fn resource(
     caller: Caller,
     State(state): State<ApiState>,
     Path((name, token)): Path<(String, String)>,
+    Query(read): Query<ReadQuery>,
 ) -> Result<Json<ResourceView>, ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
     let reference = ResourceRef::parse(&token).map_err(|e| ApiError::bad_request(e.to_string()))?;
@@ -134,7 +159,7 @@ pub(crate) async fn resource(
             "Secret objects are never shown, neither their manifests nor their values",
         ));
     }
-    let (status, comparison) = observe_now(&state, &app).await?;
+    let (status, comparison) = observe_now(&state, &app, read.refresh).await?;
     let tree = state.server.deployer.tree(&status, &comparison).await;
     let Some(node) = tree.iter().find(|node| node.r#ref == token) else {
         return Err(ApiError::not_found(format!(
