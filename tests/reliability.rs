@@ -21,7 +21,9 @@ use weft_sim::{FaultRule, Verb};
 use weft_test_reference::PostgresServer;
 use weft_tests::GitRepo;
 
-use crate::serve::{Cluster, app_toml, cluster, config, deployment, eventually, hook, image};
+use crate::serve::{
+    Cluster, HEALING, app_toml, cluster, config, deployment, eventually, hook, image, serve_web_app,
+};
 
 /// Longer than any test: work that comes back before it ran out came back because a restart handed it back.
 const FOREVER: Duration = Duration::from_secs(3600);
@@ -369,16 +371,7 @@ async fn an_api_server_refusing_every_write_fails_the_sync_within_its_retry_budg
  {
     let cluster = cluster();
     let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
-    let apps = app_toml("shop", repo.path(), "");
-    let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("weft-0", Duration::from_secs(30)),
-    )
-    .await
-    .unwrap();
+    let (server, _repo) = serve_web_app(&cluster, &data, "").await;
     let app = server.state.apps.read().await.get("shop").cloned().unwrap();
 
     // A storm: every PATCH (server-side apply, dry run or not) answers 503.
@@ -423,20 +416,7 @@ async fn an_api_server_refusing_every_write_fails_the_sync_within_its_retry_budg
 async fn an_empty_render_under_self_heal_is_one_error_no_history_entry_and_no_loop() {
     let cluster = cluster();
     let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
-    let apps = app_toml(
-        "shop",
-        repo.path(),
-        "automated = true\nself_heal = true\nprune = true",
-    );
-    let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("weft-0", Duration::from_secs(30)),
-    )
-    .await
-    .unwrap();
+    let (server, repo) = serve_web_app(&cluster, &data, HEALING).await;
     let state = server.state.clone();
     let store = state.store.clone();
     eventually("the first automated sync", 300, async || {

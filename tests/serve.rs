@@ -130,6 +130,29 @@ pub(crate) async fn eventually<T>(
     }
 }
 
+/// Automated sync with self-heal and prune.
+pub(crate) const HEALING: &str = "automated = true\nself_heal = true\nprune = true";
+
+/// A server (replica `a`) for the shop app, one Deployment `web` at `shop/web:1.0` in a repository of the test's,
+/// with the `[app.sync]` keys `sync` gives.
+pub(crate) async fn serve_web_app(
+    cluster: &Cluster,
+    data: &TempDir,
+    sync: &str,
+) -> (Server, GitRepo) {
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml("shop", repo.path(), sync);
+    let server = Server::start(
+        config(cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    (server, repo)
+}
+
 pub(crate) async fn image(client: &kube::Client, namespace: &str, name: &str) -> Option<String> {
     let deployments: Api<Deployment> = Api::namespaced(client.clone(), namespace);
     let live = serde_json::to_value(deployments.get_opt(name).await.ok()??).ok()?;
@@ -142,20 +165,7 @@ pub(crate) async fn image(client: &kube::Client, namespace: &str, name: &str) ->
 async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
     let cluster = cluster();
     let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
-    let apps = app_toml(
-        "shop",
-        repo.path(),
-        "automated = true\nself_heal = true\nprune = true",
-    );
-    let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("a"),
-    )
-    .await
-    .unwrap();
+    let (server, repo) = serve_web_app(&cluster, &data, HEALING).await;
     let state = server.state.clone();
 
     // Nobody asked: the reconciler finds the app out of sync and queues an automated sync.
@@ -218,20 +228,7 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
 async fn a_synced_app_nothing_touches_is_not_compared_again_until_its_objects_change() {
     let cluster = cluster();
     let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
-    let apps = app_toml(
-        "shop",
-        repo.path(),
-        "automated = true\nself_heal = true\nprune = true",
-    );
-    let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("a"),
-    )
-    .await
-    .unwrap();
+    let (server, _repo) = serve_web_app(&cluster, &data, HEALING).await;
     let state = server.state.clone();
 
     // Once it settles (its rollout's status updates are watch events, each a reason to compare), five reconciles
@@ -286,16 +283,7 @@ async fn a_tree_read_again_reuses_its_comparison_until_the_reconciler_compares_a
     use axum::http::StatusCode;
     let cluster = cluster();
     let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
-    let apps = app_toml("shop", repo.path(), "automated = true");
-    let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("a"),
-    )
-    .await
-    .unwrap();
+    let (server, _repo) = serve_web_app(&cluster, &data, "automated = true").await;
     let state = server.state.clone();
     eventually("synced and healthy", 300, async || {
         let view = state.views.read().await.get("shop").cloned()?;

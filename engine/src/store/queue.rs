@@ -100,14 +100,8 @@ impl Store {
                 Err(sqlx::Error::Database(error)) if error.is_unique_violation() => error,
                 Err(error) => return Err(error.into()),
             };
-            if let Some(existing) = self.unfinished_operation_id(operation.app()).await? {
-                return Err(StoreError::AppBusy {
-                    app: operation.app().to_owned(),
-                    operation: existing,
-                });
-            }
-            if self.operation::<O>(operation.id()).await?.is_some() {
-                return Err(StoreError::DuplicateOperation(operation.id().to_owned()));
+            if let Some(collision) = self.collision(operation).await? {
+                return Err(collision);
             }
             if attempt == ENQUEUE_ATTEMPTS {
                 return Err(sqlx::Error::Database(error).into());
@@ -152,14 +146,8 @@ impl Store {
             Ok(_) => {}
             Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
                 drop(transaction);
-                if let Some(existing) = self.unfinished_operation_id(operation.app()).await? {
-                    return Err(StoreError::AppBusy {
-                        app: operation.app().to_owned(),
-                        operation: existing,
-                    });
-                }
-                if self.operation::<O>(operation.id()).await?.is_some() {
-                    return Err(StoreError::DuplicateOperation(operation.id().to_owned()));
+                if let Some(collision) = self.collision(operation).await? {
+                    return Err(collision);
                 }
                 // The operation it collided with has finished since: a newer one than the snapshot's.
                 let newest = self
@@ -191,6 +179,27 @@ impl Store {
         }
         transaction.commit().await?;
         Ok(())
+    }
+
+    /// What an insert of `operation` that broke a unique index collided with, as it stands now: the app's
+    /// unfinished operation ([`StoreError::AppBusy`]), or an operation with the same id
+    /// ([`StoreError::DuplicateOperation`]); `None` when neither is there any more (the other finished meanwhile).
+    async fn collision<O: OperationRecord>(
+        &self,
+        operation: &O,
+    ) -> Result<Option<StoreError>, StoreError> {
+        if let Some(existing) = self.unfinished_operation_id(operation.app()).await? {
+            return Ok(Some(StoreError::AppBusy {
+                app: operation.app().to_owned(),
+                operation: existing,
+            }));
+        }
+        if self.operation::<O>(operation.id()).await?.is_some() {
+            return Ok(Some(StoreError::DuplicateOperation(
+                operation.id().to_owned(),
+            )));
+        }
+        Ok(None)
     }
 
     /// The id of the app's pending or running operation.
