@@ -153,6 +153,25 @@ pub(crate) async fn serve_web_app(
     (server, repo)
 }
 
+/// Scales the shop's `web` Deployment to 5 by hand (another field manager) and waits until self-heal has put
+/// it back to the 2 replicas the app declares.
+async fn drift_and_wait_for_self_heal(cluster: &Cluster) {
+    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+    deployments
+        .patch(
+            "web",
+            &PatchParams::apply("kubectl-edit").force(),
+            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
+        )
+        .await
+        .unwrap();
+    eventually("self-heal", 300, async || {
+        let live = serde_json::to_value(deployments.get("web").await.ok()?).ok()?;
+        (live["spec"]["replicas"] == 2).then_some(())
+    })
+    .await;
+}
+
 pub(crate) async fn image(client: &kube::Client, namespace: &str, name: &str) -> Option<String> {
     let deployments: Api<Deployment> = Api::namespaced(client.clone(), namespace);
     let live = serde_json::to_value(deployments.get_opt(name).await.ok()??).ok()?;
@@ -194,20 +213,7 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
     .await;
 
     // Drift is reverted by self-heal.
-    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
-    deployments
-        .patch(
-            "web",
-            &PatchParams::apply("kubectl-edit").force(),
-            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
-        )
-        .await
-        .unwrap();
-    eventually("self-heal", 300, async || {
-        let live = serde_json::to_value(deployments.get("web").await.ok()?).ok()?;
-        (live["spec"]["replicas"] == 2).then_some(())
-    })
-    .await;
+    drift_and_wait_for_self_heal(&cluster).await;
     // The revert is live as soon as it is applied; its operation record finishes a moment later.
     eventually("a succeeded self-heal operation", 300, async || {
         let operations = state
@@ -254,20 +260,7 @@ async fn a_synced_app_nothing_touches_is_not_compared_again_until_its_objects_ch
     .await;
 
     // Drift is a watch event on the app's object: compared again at once, and self-heal reverts it.
-    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
-    deployments
-        .patch(
-            "web",
-            &PatchParams::apply("kubectl-edit").force(),
-            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
-        )
-        .await
-        .unwrap();
-    eventually("self-heal", 300, async || {
-        let live = serde_json::to_value(deployments.get("web").await.ok()?).ok()?;
-        (live["spec"]["replicas"] == 2).then_some(())
-    })
-    .await;
+    drift_and_wait_for_self_heal(&cluster).await;
     let view = state.views.read().await.get("shop").cloned().unwrap();
     assert!(
         view.compared_at.is_some_and(|at| at > settled),
