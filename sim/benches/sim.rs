@@ -1,6 +1,9 @@
 //! Simulator benchmark: stores 100,000 ConfigMaps, then prints list latency (whole cluster, one
 //! namespace, label-selected, first page), watch fan-out latency to 100 concurrent watches, and bytes of
-//! memory per stored object. Run with `cargo bench -p weft-sim`; set `SIM_BENCH_OBJECTS` to change the size.
+//! memory per stored object; then runs the controllers over 10,000 apps (a Deployment, Service,
+//! PodDisruptionBudget and seven more objects each) and prints how long until every Deployment is available and
+//! the CPU the controllers use at rest. Run with `cargo bench -p weft-sim`; set `SIM_BENCH_OBJECTS` and
+//! `SIM_BENCH_APPS` to change the sizes.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +25,16 @@ fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
+}
+
+/// CPU seconds this process has used (user + system).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / 100.0)
 }
 
 fn percentile(samples: &mut [Duration], fraction: f64) -> Duration {
@@ -72,6 +85,171 @@ async fn time_list(router: &axum::Router, label: &str, uri: &str, rounds: usize)
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
+    store_and_watch().await;
+    controllers_at_rest().await;
+}
+
+/// One app: the ten objects the fleet benchmark deploys per app.
+fn app_objects(index: usize) -> Vec<(&'static str, &'static str, serde_json::Value)> {
+    let name = format!("app-{index:05}");
+    let labels = json!({"app": name});
+    vec![
+        (
+            "apps",
+            "deployments",
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
+            "spec": {"replicas": 1, "selector": {"matchLabels": labels},
+                "template": {"metadata": {"labels": labels},
+                    "spec": {"containers": [{"name": "web", "image": "nginx:1.27", "ports": [{"containerPort": 80}]}]}}}}),
+        ),
+        (
+            "",
+            "services",
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
+            "spec": {"selector": labels, "ports": [{"port": 80}]}}),
+        ),
+        (
+            "policy",
+            "poddisruptionbudgets",
+            json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": name}, "spec": {"minAvailable": 1, "selector": {"matchLabels": labels}}}),
+        ),
+        (
+            "",
+            "configmaps",
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("{name}-settings")},
+            "data": {"mode": "production"}}),
+        ),
+        (
+            "",
+            "configmaps",
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("{name}-flags")},
+            "data": {"beta": "false"}}),
+        ),
+        (
+            "",
+            "serviceaccounts",
+            json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": name}}),
+        ),
+        (
+            "rbac.authorization.k8s.io",
+            "roles",
+            json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": name}, "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get"]}]}),
+        ),
+        (
+            "rbac.authorization.k8s.io",
+            "rolebindings",
+            json!({"apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding", "metadata": {"name": name},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name},
+            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": name}]}),
+        ),
+        (
+            "",
+            "secrets",
+            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": format!("{name}-token")},
+            "stringData": {"token": "bench"}}),
+        ),
+    ]
+}
+
+/// The controllers over N apps: time until every Deployment is available, then CPU at rest.
+async fn controllers_at_rest() {
+    let apps: usize = std::env::var("SIM_BENCH_APPS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(10_000);
+    let sim = Simulator::new(SimConfig {
+        watch_history: 10_000,
+        ..SimConfig::fast()
+    });
+    let server = sim.api_server().clone();
+    let options = WriteOptions::manager("bench");
+    let namespaces = server
+        .resource(&ResourceKey::new("", "namespaces"))
+        .expect("namespaces");
+    let started = Instant::now();
+    let cpu_started = cpu_seconds();
+    for index in 0..apps {
+        let namespace = format!("app-{index:05}");
+        server
+            .create(
+                &namespaces,
+                "v1",
+                "",
+                json!({"apiVersion": "v1", "kind": "Namespace",
+                "metadata": {"name": namespace}}),
+                &options,
+            )
+            .expect("namespace");
+        for (group, plural, object) in app_objects(index) {
+            let resource = server
+                .resource(&ResourceKey::new(group, plural))
+                .expect("served");
+            let version = resource.preferred_version().to_owned();
+            server
+                .create(&resource, &version, &namespace, object, &options)
+                .expect("create");
+        }
+        // Yield now and then, so the controllers run while apps arrive as they would.
+        if index % 100 == 99 {
+            tokio::task::yield_now().await;
+        }
+    }
+    let created = started.elapsed();
+    let deployments = ResourceKey::new("apps", "deployments");
+    loop {
+        let available = server
+            .objects(&deployments, None)
+            .iter()
+            .filter(|deployment| {
+                deployment
+                    .value()
+                    .pointer("/status/availableReplicas")
+                    .and_then(serde_json::Value::as_i64)
+                    == Some(1)
+            })
+            .count();
+        if available == apps {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let settled = started.elapsed();
+    let cpu_settled = cpu_seconds();
+    // Let the last status writes and their follow-ups finish, then measure a quiet period.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let quiet = Duration::from_secs(20);
+    let cpu_before = cpu_seconds();
+    let revision_before = server.revision();
+    tokio::time::sleep(quiet).await;
+    let cpu_after = cpu_seconds();
+    let writes_at_rest = server.revision() - revision_before;
+    println!(
+        "== weft-sim bench: controllers over {apps} apps ({} objects stored) ==",
+        server.object_count()
+    );
+    println!(
+        "created in {:.1} s; every Deployment available after {:.1} s",
+        created.as_secs_f64(),
+        settled.as_secs_f64()
+    );
+    if let (Some(start), Some(settled)) = (cpu_started, cpu_settled) {
+        println!("CPU until available: {:.1} s", settled - start);
+    }
+    if let (Some(before), Some(after)) = (cpu_before, cpu_after) {
+        println!(
+            "at rest: {:.2} CPU s over {} s ({:.1}% of one core), {writes_at_rest} writes",
+            after - before,
+            quiet.as_secs(),
+            (after - before) / quiet.as_secs_f64() * 100.0
+        );
+    }
+}
+
+/// The store's list and watch figures over many ConfigMaps, without controllers.
+async fn store_and_watch() {
     let objects: usize = std::env::var("SIM_BENCH_OBJECTS")
         .ok()
         .and_then(|value| value.parse().ok())

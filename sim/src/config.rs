@@ -16,6 +16,9 @@ pub struct SimConfig {
     pub crash_loop_period: Duration,
     /// How often the simulated controllers run.
     pub controller_interval: Duration,
+    /// How often the simulated controllers visit every object, not only what changed (kube-controller-manager's
+    /// resync period): a guard against work the change-driven queue missed.
+    pub resync_interval: Duration,
     /// Whether the simulated controllers run at all.
     pub run_controllers: bool,
     /// How many worker nodes the cluster has (DaemonSets place one pod on each).
@@ -38,6 +41,7 @@ impl Default for SimConfig {
             job_run_time: Duration::from_secs(2),
             crash_loop_period: Duration::from_secs(2),
             controller_interval: Duration::from_millis(100),
+            resync_interval: Duration::from_secs(600),
             run_controllers: true,
             node_count: 3,
             watch_history: 50_000,

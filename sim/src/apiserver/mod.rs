@@ -96,6 +96,24 @@ impl ApiServer {
         self.lock().store.compact();
     }
 
+    /// Starts keeping every change for [`ApiServer::take_changes`].
+    pub fn track_changes(&self) {
+        self.lock().store.track_changes();
+    }
+
+    /// The changes since the last call, oldest first.
+    pub fn take_changes(&self) -> Vec<Arc<crate::store::WatchEvent>> {
+        self.lock().store.take_changes()
+    }
+
+    /// Where the objects with these uids live (uids of objects that no longer exist are left out).
+    pub fn locate_uids<'a>(&self, uids: impl IntoIterator<Item = &'a str>) -> Vec<ObjectRef> {
+        let state = self.lock();
+        uids.into_iter()
+            .filter_map(|uid| state.store.locate_uid(uid).cloned())
+            .collect()
+    }
+
     /// Objects whose deletion waits for finalizers.
     pub fn deleting_objects(&self) -> Vec<ObjectRef> {
         self.lock().store.deleting()

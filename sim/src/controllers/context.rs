@@ -7,18 +7,98 @@ use serde_json::{Map, Value, json};
 use crate::api_error::ApiError;
 use crate::apiserver::{ApiServer, DeleteOptions, PatchKind, Propagation, WriteOptions};
 use crate::resource::{ResourceKey, ResourceType};
+use crate::store::ObjectRef;
+
+use super::work::Pass;
 
 /// The field manager of controller writes.
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
 
-/// A controller's view of the API server.
+/// A controller's view of the API server and of what this pass must visit.
 #[derive(Debug, Clone)]
 pub struct Context {
     /// The API server.
     pub server: Arc<ApiServer>,
+    pass: Arc<Pass>,
 }
 
 impl Context {
+    /// A context for a full pass (every object is visited).
+    pub fn new(server: Arc<ApiServer>) -> Self {
+        Self::for_pass(server, Arc::new(Pass::full()))
+    }
+
+    /// A context for one pass.
+    pub fn for_pass(server: Arc<ApiServer>, pass: Arc<Pass>) -> Self {
+        Self { server, pass }
+    }
+
+    /// This pass's work.
+    pub fn pass(&self) -> &Pass {
+        &self.pass
+    }
+
+    /// The objects of a resource this pass visits, parsed: all of them on a full pass, otherwise those that
+    /// changed, whose dependents changed, or that a controller asked to see again.
+    pub fn due(&self, group: &str, plural: &str) -> Vec<Value> {
+        if self.pass.is_full() {
+            return self.list(group, plural, None);
+        }
+        let key = ResourceKey::new(group, plural);
+        self.pass
+            .due(&key)
+            .filter_map(|(namespace, name)| {
+                self.server.get_ref(&ObjectRef {
+                    resource: key.clone(),
+                    namespace: namespace.clone(),
+                    name: name.clone(),
+                })
+            })
+            .map(|object| object.value())
+            .collect()
+    }
+
+    /// The objects of a resource this pass visits ([`Context::due`]) and every object of it in a namespace where
+    /// an object of the `trigger` resource changed (a Service when a pod in its namespace changed), each once.
+    pub fn due_or_near(&self, group: &str, plural: &str, trigger: (&str, &str)) -> Vec<Value> {
+        if self.pass.is_full() {
+            return self.list(group, plural, None);
+        }
+        let mut objects = self.due(group, plural);
+        let mut seen: std::collections::HashSet<(String, String)> = objects
+            .iter()
+            .map(|object| {
+                (
+                    text(object, "/metadata/namespace").to_owned(),
+                    text(object, "/metadata/name").to_owned(),
+                )
+            })
+            .collect();
+        let trigger = ResourceKey::new(trigger.0, trigger.1);
+        for namespace in self.pass.changed_in(&trigger) {
+            for object in self.list(group, plural, Some(namespace)) {
+                let place = (
+                    text(&object, "/metadata/namespace").to_owned(),
+                    text(&object, "/metadata/name").to_owned(),
+                );
+                if seen.insert(place) {
+                    objects.push(object);
+                }
+            }
+        }
+        objects
+    }
+
+    /// Asks for an object to be visited again next pass: its state moves on with time (a pod starting, a
+    /// rollout's deadline, a namespace emptying), not only with writes.
+    pub fn revisit(&self, group: &str, plural: &str, object: &Value) {
+        self.pass.again(ObjectRef {
+            resource: ResourceKey::new(group, plural),
+            namespace: text(object, "/metadata/namespace").to_owned(),
+            name: text(object, "/metadata/name").to_owned(),
+        });
+    }
+
     /// A resource type by group and plural (built-ins are always served).
     pub fn resource(&self, group: &str, plural: &str) -> Option<Arc<ResourceType>> {
         self.server.resource(&ResourceKey::new(group, plural))
@@ -31,6 +111,17 @@ impl Context {
             .iter()
             .map(|object| object.value())
             .collect()
+    }
+
+    /// One object, parsed, if it exists.
+    pub fn get(&self, group: &str, plural: &str, namespace: &str, name: &str) -> Option<Value> {
+        self.server
+            .get_ref(&ObjectRef {
+                resource: ResourceKey::new(group, plural),
+                namespace: namespace.to_owned(),
+                name: name.to_owned(),
+            })
+            .map(|object| object.value())
     }
 
     /// The objects of a resource that `owner` controls, found through the store's owner index (not by reading
@@ -69,6 +160,7 @@ impl Context {
             Ok(created) => Some(created),
             Err(error) => {
                 tracing::debug!(%error, plural, namespace, "controller create failed");
+                self.note(&error);
                 None
             }
         }
@@ -101,7 +193,7 @@ impl Context {
             updated,
             &WriteOptions::manager(manager),
         );
-        log_failure(result, plural)
+        self.log_failure(result, plural)
     }
 
     /// Merge-patches an object's main resource.
@@ -128,7 +220,7 @@ impl Context {
             &patch,
             &WriteOptions::manager(manager),
         );
-        log_failure(result, plural)
+        self.log_failure(result, plural)
     }
 
     /// Deletes an object.
@@ -151,18 +243,28 @@ impl Context {
             Ok(_) => true,
             Err(error) => {
                 tracing::debug!(%error, plural, name, "controller delete failed");
+                self.note(&error);
                 false
             }
         }
     }
-}
 
-fn log_failure(result: Result<Value, ApiError>, plural: &str) -> bool {
-    match result {
-        Ok(_) => true,
-        Err(error) => {
-            tracing::debug!(%error, plural, "controller write failed");
-            false
+    fn log_failure(&self, result: Result<Value, ApiError>, plural: &str) -> bool {
+        match result {
+            Ok(_) => true,
+            Err(error) => {
+                tracing::debug!(%error, plural, "controller write failed");
+                self.note(&error);
+                false
+            }
+        }
+    }
+
+    /// Notes a failed write for a retry, unless it failed only because another write came first (a conflict,
+    /// already there, already gone: that write's own change brings the object back to the queue).
+    fn note(&self, error: &ApiError) {
+        if !matches!(error.code(), 404 | 409) {
+            self.pass.note_failure();
         }
     }
 }

@@ -18,7 +18,13 @@ pub fn reconcile(context: &Context) {
         .iter()
         .map(|node| text(node, "/metadata/name").to_owned())
         .collect();
-    for set in context.list("apps", "daemonsets", None) {
+    // A node added or gone concerns every DaemonSet.
+    let sets = if context.pass().nodes_changed() {
+        context.list("apps", "daemonsets", None)
+    } else {
+        context.due("apps", "daemonsets")
+    };
+    for set in sets {
         if is_deleting(&set) {
             continue;
         }

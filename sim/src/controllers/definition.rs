@@ -7,7 +7,7 @@ use super::context::{Context, is_deleting, text};
 
 /// Runs one pass over CustomResourceDefinitions.
 pub fn reconcile(context: &Context) {
-    for definition in context.list("apiextensions.k8s.io", "customresourcedefinitions", None) {
+    for definition in context.due("apiextensions.k8s.io", "customresourcedefinitions") {
         if is_deleting(&definition) {
             continue;
         }

@@ -3,7 +3,7 @@
 //! replica counts, observedGeneration, and the Available and Progressing conditions, including
 //! ProgressDeadlineExceeded when a rollout stops making progress.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -80,20 +80,29 @@ fn revision_of(object: &Value) -> i64 {
 }
 
 impl DeploymentController {
-    /// Runs one pass over every Deployment.
+    /// Runs one pass over the Deployments due.
     pub fn reconcile(&mut self, context: &Context) {
-        let mut seen = Vec::new();
-        for deployment in context.list("apps", "deployments", None) {
+        let mut seen = HashSet::new();
+        for deployment in context.due("apps", "deployments") {
             if is_deleting(&deployment) {
                 continue;
             }
-            seen.push(text(&deployment, "/metadata/uid").to_owned());
-            self.reconcile_one(context, &deployment);
+            seen.insert(text(&deployment, "/metadata/uid").to_owned());
+            if !self.reconcile_one(context, &deployment) {
+                // Until its rollout completes: the progress deadline runs on time, not on writes.
+                context.revisit("apps", "deployments", &deployment);
+            }
         }
-        self.progress.retain(|uid, _| seen.contains(uid));
+        for uid in context.pass().gone() {
+            self.progress.remove(uid);
+        }
+        if context.pass().is_full() {
+            self.progress.retain(|uid, _| seen.contains(uid));
+        }
     }
 
-    fn reconcile_one(&mut self, context: &Context, deployment: &Value) {
+    /// Reconciles one Deployment; whether its rollout is complete.
+    fn reconcile_one(&mut self, context: &Context, deployment: &Value) -> bool {
         let uid = text(deployment, "/metadata/uid");
         let namespace = text(deployment, "/metadata/namespace");
         let name = text(deployment, "/metadata/name");
@@ -152,7 +161,7 @@ impl DeploymentController {
 
         let Some(new_set) = new_set else {
             if paused {
-                return;
+                return true;
             }
             let initial = if recreate {
                 if old_total > 0 { 0 } else { desired }
@@ -219,7 +228,7 @@ impl DeploymentController {
                     "deployment-controller",
                 );
             }
-            return;
+            return false;
         };
 
         let new_name = text(new_set, "/metadata/name").to_owned();
@@ -457,6 +466,7 @@ impl DeploymentController {
             status,
             CONTROLLER_MANAGER,
         );
+        complete
     }
 }
 

@@ -2,11 +2,14 @@
 //! EndpointSlice listing the pods it selects (ready ones as addresses, others as not ready), with its ports resolved
 //! against the pods' named container ports.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, controller_reference, is_deleting, pod_is_ready, text};
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
+use crate::resource::ResourceKey;
 
 /// The label naming the Service an EndpointSlice belongs to.
 pub const SERVICE_NAME_LABEL: &str = "kubernetes.io/service-name";
@@ -27,10 +30,11 @@ struct Member<'a> {
     ready: bool,
 }
 
-/// Runs one pass over Services.
+/// Runs one pass over the Services due: those that changed and those in a namespace where a pod changed.
 pub fn reconcile(context: &Context) {
-    let pods = context.list("", "pods", None);
-    let services = context.list("", "services", None);
+    let services = context.due_or_near("", "services", ("", "pods"));
+    // Each namespace's pods, read once per pass however many of its Services are visited.
+    let mut pods_in: HashMap<String, Vec<Value>> = HashMap::new();
     for service in &services {
         let selector = service.pointer("/spec/selector").and_then(Value::as_object);
         let Some(selector) = selector.filter(|selector| !selector.is_empty()) else {
@@ -40,11 +44,13 @@ pub fn reconcile(context: &Context) {
             continue;
         }
         let namespace = text(service, "/metadata/namespace");
+        let pods = pods_in
+            .entry(namespace.to_owned())
+            .or_insert_with(|| context.list("", "pods", Some(namespace)));
         let members: Vec<Member<'_>> = pods
             .iter()
             .filter(|pod| {
-                text(pod, "/metadata/namespace") == namespace
-                    && !is_deleting(pod)
+                !is_deleting(pod)
                     && !text(pod, "/status/podIP").is_empty()
                     && selects(selector, pod)
             })
@@ -57,7 +63,7 @@ pub fn reconcile(context: &Context) {
         write_endpoints(context, service, &members, &ports);
         write_slice(context, service, &members, &ports);
     }
-    remove_orphaned_endpoints(context, &services);
+    remove_orphaned_endpoints(context);
 }
 
 fn selects(selector: &Map<String, Value>, pod: &Value) -> bool {
@@ -274,9 +280,23 @@ fn write_slice(context: &Context, service: &Value, members: &[Member<'_>], ports
     }
 }
 
-/// Endpoints the controller made for a Service that is gone (EndpointSlices go with their owner).
-fn remove_orphaned_endpoints(context: &Context, services: &[Value]) {
-    for endpoints in context.list("", "endpoints", None) {
+/// Endpoints the controller made for a Service that is gone (EndpointSlices go with their owner): of the
+/// Endpoints and Services due this pass (every Endpoints object on a full pass).
+fn remove_orphaned_endpoints(context: &Context) {
+    let candidates: Vec<Value> = if context.pass().is_full() {
+        context.list("", "endpoints", None)
+    } else {
+        let services = ResourceKey::new("", "services");
+        let mut candidates = context.due("", "endpoints");
+        candidates.extend(
+            context
+                .pass()
+                .due(&services)
+                .filter_map(|(namespace, name)| context.get("", "endpoints", namespace, name)),
+        );
+        candidates
+    };
+    for endpoints in candidates {
         let managed = endpoints
             .pointer("/metadata/labels")
             .and_then(|labels| labels.get(ENDPOINTS_MANAGED_BY.0))
@@ -284,11 +304,9 @@ fn remove_orphaned_endpoints(context: &Context, services: &[Value]) {
             == Some(ENDPOINTS_MANAGED_BY.1);
         let namespace = text(&endpoints, "/metadata/namespace");
         let name = text(&endpoints, "/metadata/name");
-        let served = services.iter().any(|service| {
-            text(service, "/metadata/namespace") == namespace
-                && text(service, "/metadata/name") == name
-                && !is_deleting(service)
-        });
+        let served = context
+            .get("", "services", namespace, name)
+            .is_some_and(|service| !is_deleting(&service));
         if managed && !served {
             context.delete("", "endpoints", namespace, name, Propagation::Background);
         }

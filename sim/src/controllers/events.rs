@@ -119,9 +119,7 @@ mod tests {
 
     #[test]
     fn an_event_goes_an_hour_after_it_last_happened() {
-        let context = Context {
-            server: ApiServer::new(SimConfig::fast()),
-        };
+        let context = Context::new(ApiServer::new(SimConfig::fast()));
         let involved = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "settings", "namespace": "default", "uid": "u-1"}});
         record(

@@ -75,9 +75,22 @@ fn drop_owner(context: &Context, dependent: &ObjectRef, owner_uid: &str) {
     );
 }
 
-/// Runs one garbage collection pass.
+/// Runs one garbage collection pass: dependents of owners that are gone (on a full pass, of every missing owner;
+/// otherwise of the owners that changed objects name and of the objects deleted since the last pass), then the
+/// objects whose deletion waits for their dependents.
 pub fn reconcile(context: &Context) {
-    for (owner_uid, dependents) in context.server.orphaned_dependents() {
+    let orphaned = if context.pass().is_full() {
+        context.server.orphaned_dependents()
+    } else {
+        context
+            .pass()
+            .owner_uids()
+            .filter(|uid| !context.server.uid_exists(uid))
+            .map(|uid| (uid.clone(), context.server.dependents_of(uid)))
+            .filter(|(_, dependents)| !dependents.is_empty())
+            .collect()
+    };
+    for (owner_uid, dependents) in orphaned {
         for dependent in dependents {
             let Some(stored) = context.server.get_ref(&dependent) else {
                 continue;

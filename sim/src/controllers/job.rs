@@ -14,7 +14,7 @@ use crate::time::now_rfc3339;
 
 /// Runs one pass over every Job.
 pub fn reconcile(context: &Context) {
-    for job in context.list("batch", "jobs", None) {
+    for job in context.due("batch", "jobs") {
         if is_deleting(&job) {
             continue;
         }

@@ -14,6 +14,10 @@ use crate::ids::{mix, short_hash};
 use crate::pod_logs::ImageBehaviour;
 use crate::time::{format_rfc3339, parse_rfc3339_seconds};
 
+/// How far ahead a pod's status is looked at to tell whether it still changes with time: longer than any
+/// simulated delay.
+const SETTLED_AFTER: Duration = Duration::from_secs(24 * 3600);
+
 /// Remembers when each pod was first seen, which drives its simulated life.
 #[derive(Debug, Default)]
 pub struct Kubelet {
@@ -22,7 +26,8 @@ pub struct Kubelet {
 }
 
 impl Kubelet {
-    /// Schedules unbound pods and updates the status of bound ones.
+    /// Schedules unbound pods and updates the status of bound ones, of the pods due this pass; a pod whose
+    /// status still moves on with time (starting, becoming ready, crash-looping) is visited again next pass.
     pub fn reconcile(&mut self, context: &Context) {
         let nodes: Vec<String> = context
             .list("", "nodes", None)
@@ -31,7 +36,7 @@ impl Kubelet {
             .collect();
         let now = Instant::now();
         let mut live = HashSet::new();
-        for pod in context.list("", "pods", None) {
+        for pod in context.due("", "pods") {
             let uid = text(&pod, "/metadata/uid").to_owned();
             live.insert(uid.clone());
             if is_deleting(&pod) {
@@ -41,6 +46,7 @@ impl Kubelet {
             let name = text(&pod, "/metadata/name");
             if text(&pod, "/spec/nodeName").is_empty() {
                 if nodes.is_empty() {
+                    context.revisit("", "pods", &pod);
                     continue;
                 }
                 let node = &nodes[self.next_node % nodes.len()];
@@ -65,11 +71,21 @@ impl Kubelet {
                 continue;
             }
             let seen = *self.first_seen.entry(uid).or_insert(now);
-            let status = pod_status(&pod, now.duration_since(seen), context.server.config());
+            let elapsed = now.duration_since(seen);
+            let config = context.server.config();
+            let status = pod_status(&pod, elapsed, config);
+            if pod_status(&pod, elapsed + SETTLED_AFTER, config) != status {
+                context.revisit("", "pods", &pod);
+            }
             container_events(context, &pod, &status);
             context.write_status("", "pods", &pod, status, "kubelet");
         }
-        self.first_seen.retain(|uid, _| live.contains(uid));
+        for uid in context.pass().gone() {
+            self.first_seen.remove(uid);
+        }
+        if context.pass().is_full() {
+            self.first_seen.retain(|uid, _| live.contains(uid));
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Simulated controllers: a loop that runs the scheduler and kubelet, the workload controllers, the
-//! service, endpoints, volume, namespace and definition controllers and the garbage collector in turn; they record
-//! events as a real cluster's do.
+//! service, endpoints, volume, namespace and definition controllers and the garbage collector in turn, over the
+//! objects that changed since the last pass (and everything on a periodic resync), off the async workers; they
+//! record events as a real cluster's do.
 
 mod conditions;
 mod context;
@@ -19,22 +20,27 @@ mod replicaset;
 mod service;
 mod statefulset;
 mod volume;
+mod work;
 mod workload_status;
 
 pub use context::Context;
 pub use deployment::{REVISION_ANNOTATION, TEMPLATE_HASH_LABEL};
 pub use kubelet::pod_status;
+pub use work::Pass;
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::task::JoinHandle;
 
 use crate::apiserver::ApiServer;
+use crate::store::ObjectRef;
 
 /// The controllers and the state they keep between passes.
 #[derive(Debug)]
 pub struct ControllerSet {
-    context: Context,
+    server: Arc<ApiServer>,
     kubelet: kubelet::Kubelet,
     deployments: deployment::DeploymentController,
     /// When expired events were last deleted (a minute apart: it reads every event).
@@ -45,16 +51,22 @@ impl ControllerSet {
     /// Controllers for a server.
     pub fn new(server: Arc<ApiServer>) -> Self {
         Self {
-            context: Context { server },
+            server,
             kubelet: kubelet::Kubelet::default(),
             deployments: deployment::DeploymentController::default(),
             events_expired: None,
         }
     }
 
-    /// Runs every controller once.
+    /// Runs every controller once over everything.
     pub fn run_once(&mut self) {
-        let context = &self.context;
+        self.run(Pass::full());
+    }
+
+    /// Runs every controller once over a pass's work; returns what to visit again and whether a write failed.
+    pub fn run(&mut self, pass: Pass) -> PassOutcome {
+        let pass = Arc::new(pass);
+        let context = &Context::for_pass(self.server.clone(), pass.clone());
         definition::reconcile(context);
         namespace::reconcile(context);
         cronjob::reconcile(context);
@@ -76,19 +88,95 @@ impl ControllerSet {
             events::expire(context);
             self.events_expired = Some(std::time::Instant::now());
         }
+        PassOutcome {
+            again: pass.take_again(),
+            failed: pass.had_failures(),
+        }
     }
 }
 
-/// Starts the controller loop on the configured interval.
+/// How a pass went.
+#[derive(Debug)]
+pub struct PassOutcome {
+    /// Objects a controller asked to visit again next pass.
+    pub again: BTreeSet<ObjectRef>,
+    /// Whether a controller's write failed.
+    pub failed: bool,
+}
+
+/// When the next full pass is due: after the resync interval, or sooner after a failed write (backing off from
+/// one second to a minute while writes keep failing).
+#[derive(Debug)]
+struct FullPassSchedule {
+    resync: Duration,
+    next: Instant,
+    backoff: Duration,
+}
+
+impl FullPassSchedule {
+    const FIRST_RETRY: Duration = Duration::from_secs(1);
+    const LONGEST_RETRY: Duration = Duration::from_secs(60);
+
+    fn new(resync: Duration, now: Instant) -> Self {
+        Self {
+            resync,
+            next: now,
+            backoff: Self::FIRST_RETRY,
+        }
+    }
+
+    /// Whether the pass starting now is a full one (and, if so, the next one after the resync interval).
+    fn take(&mut self, now: Instant) -> bool {
+        if now < self.next {
+            return false;
+        }
+        self.next = now + self.resync;
+        true
+    }
+
+    /// Records how a pass went.
+    fn after(&mut self, failed: bool, now: Instant) {
+        if failed {
+            self.next = self.next.min(now + self.backoff);
+            self.backoff = (self.backoff * 2).min(Self::LONGEST_RETRY);
+        } else {
+            self.backoff = Self::FIRST_RETRY;
+        }
+    }
+}
+
+/// Starts the controller loop on the configured interval: each pass runs on the blocking pool, over what changed
+/// since the last one.
 pub fn spawn(server: Arc<ApiServer>) -> JoinHandle<()> {
+    server.track_changes();
     tokio::spawn(async move {
-        let interval = server.config().controller_interval;
-        let mut controllers = ControllerSet::new(server);
-        let mut ticker = tokio::time::interval(interval);
+        let config = server.config();
+        let mut schedule = FullPassSchedule::new(config.resync_interval, Instant::now());
+        let mut ticker = tokio::time::interval(config.controller_interval);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut controllers = ControllerSet::new(server.clone());
+        let mut carried = BTreeSet::new();
         loop {
             ticker.tick().await;
-            controllers.run_once();
+            let changes = server.take_changes();
+            let pass = if schedule.take(Instant::now()) {
+                Pass::full()
+            } else {
+                Pass::from_changes(&server, &changes, std::mem::take(&mut carried))
+            };
+            drop(changes);
+            let ran = tokio::task::spawn_blocking(move || {
+                let pass = controllers.run(pass);
+                (controllers, pass)
+            })
+            .await;
+            let Ok((returned, outcome)) = ran else {
+                tracing::error!("a simulated controller pass panicked; the controllers stop");
+                return;
+            };
+            controllers = returned;
+            schedule.after(outcome.failed, Instant::now());
+            carried = outcome.again;
         }
     })
 }

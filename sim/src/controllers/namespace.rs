@@ -12,10 +12,12 @@ use crate::resource::ResourceKey;
 
 /// Runs one pass over terminating namespaces.
 pub fn reconcile(context: &Context) {
-    for namespace in context.list("", "namespaces", None) {
+    for namespace in context.due("", "namespaces") {
         if !is_deleting(&namespace) {
             continue;
         }
+        // Until it is gone: its contents go by their own controllers and finalizers.
+        context.revisit("", "namespaces", &namespace);
         let name = text(&namespace, "/metadata/name");
         let namespaced: Vec<ResourceKey> = context
             .server

@@ -12,7 +12,7 @@ use crate::apiserver::Propagation;
 
 /// Runs one pass over every ReplicaSet.
 pub fn reconcile(context: &Context) {
-    for replica_set in context.list("apps", "replicasets", None) {
+    for replica_set in context.due("apps", "replicasets") {
         if is_deleting(&replica_set) {
             continue;
         }

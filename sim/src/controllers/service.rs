@@ -9,7 +9,7 @@ pub const INGRESS_ADDRESS: &str = "172.18.255.200";
 
 /// Runs one pass over Services and Ingresses.
 pub fn reconcile(context: &Context) {
-    for service in context.list("", "services", None) {
+    for service in context.due("", "services") {
         if is_deleting(&service) || text(&service, "/spec/type") != "LoadBalancer" {
             continue;
         }
@@ -23,7 +23,7 @@ pub fn reconcile(context: &Context) {
         let status = json!({"loadBalancer": {"ingress": [{"ip": ip, "ipMode": "VIP"}]}});
         context.write_status("", "services", &service, status, "service-controller");
     }
-    for ingress in context.list("networking.k8s.io", "ingresses", None) {
+    for ingress in context.due("networking.k8s.io", "ingresses") {
         if is_deleting(&ingress)
             || ingress
                 .pointer("/status/loadBalancer/ingress/0/ip")

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 
 use super::context::{
-    CONTROLLER_MANAGER, Context, PodName, int_or, is_controlled_by, is_deleting, pod_from_template,
-    pod_is_ready, text,
+    CONTROLLER_MANAGER, Context, PodName, int_or, is_deleting, pod_from_template, pod_is_ready,
+    text,
 };
 use super::replicaset::without_zeros;
 use crate::apiserver::Propagation;
@@ -16,12 +16,10 @@ const REVISION_LABEL: &str = "controller-revision-hash";
 
 /// Runs one pass over every StatefulSet.
 pub fn reconcile(context: &Context) {
-    let pods = context.list("", "pods", None);
-    for set in context.list("apps", "statefulsets", None) {
+    for set in context.due("apps", "statefulsets") {
         if is_deleting(&set) {
             continue;
         }
-        let uid = text(&set, "/metadata/uid");
         let namespace = text(&set, "/metadata/namespace");
         let name = text(&set, "/metadata/name");
         let template = set
@@ -33,10 +31,9 @@ pub fn reconcile(context: &Context) {
         let ordered_ready = text(&set, "/spec/podManagementPolicy") != "Parallel";
         let mut by_ordinal: Vec<Option<&Value>> = vec![None; desired];
         let mut extra = Vec::new();
-        for pod in pods
-            .iter()
-            .filter(|pod| is_controlled_by(pod, uid) && !is_deleting(pod))
-        {
+        // Its pods through the owner index, not by reading every pod.
+        let pods = context.controlled_by(&set, "", "pods");
+        for pod in pods.iter().filter(|pod| !is_deleting(pod)) {
             let ordinal = text(pod, "/metadata/name")
                 .strip_prefix(&format!("{name}-"))
                 .and_then(|ordinal| ordinal.parse::<usize>().ok());

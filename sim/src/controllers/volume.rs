@@ -8,7 +8,7 @@ const MANAGER: &str = "persistentvolume-controller";
 
 /// Runs one pass over PersistentVolumeClaims.
 pub fn reconcile(context: &Context) {
-    for claim in context.list("", "persistentvolumeclaims", None) {
+    for claim in context.due("", "persistentvolumeclaims") {
         if is_deleting(&claim) || text(&claim, "/status/phase") == "Bound" {
             continue;
         }
@@ -44,10 +44,7 @@ pub fn reconcile(context: &Context) {
         if context
             .create("", "persistentvolumes", "", volume, MANAGER)
             .is_some()
-            && let Some(volume) = context
-                .list("", "persistentvolumes", None)
-                .into_iter()
-                .find(|v| text(v, "/metadata/name") == volume_name)
+            && let Some(volume) = context.get("", "persistentvolumes", "", &volume_name)
         {
             context.write_status(
                 "",

@@ -1,14 +1,32 @@
 //! Status for the policy objects that watch pods: HorizontalPodAutoscalers and PodDisruptionBudgets.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Value, json};
 
 use super::conditions::{Condition, conditions_of, set_condition};
 use super::context::{Context, int_or, is_deleting, pod_is_ready, text};
 use weft_k8s::selector::LabelSelector;
 
-/// Runs one pass over HorizontalPodAutoscalers and PodDisruptionBudgets.
+/// Runs one pass over the HorizontalPodAutoscalers and PodDisruptionBudgets due: those that changed, autoscalers in
+/// a namespace where a workload changed, budgets in a namespace where a pod changed.
 pub fn reconcile(context: &Context) {
-    for autoscaler in context.list("autoscaling", "horizontalpodautoscalers", None) {
+    let mut autoscalers = Vec::new();
+    let mut seen = HashSet::new();
+    for trigger in ["deployments", "statefulsets", "replicasets"] {
+        for autoscaler in
+            context.due_or_near("autoscaling", "horizontalpodautoscalers", ("apps", trigger))
+        {
+            let place = (
+                text(&autoscaler, "/metadata/namespace").to_owned(),
+                text(&autoscaler, "/metadata/name").to_owned(),
+            );
+            if seen.insert(place) {
+                autoscalers.push(autoscaler);
+            }
+        }
+    }
+    for autoscaler in autoscalers {
         if is_deleting(&autoscaler) {
             continue;
         }
@@ -21,10 +39,7 @@ pub fn reconcile(context: &Context) {
             "ReplicaSet" => "replicasets",
             _ => continue,
         };
-        let target = context
-            .list("apps", plural, Some(namespace))
-            .into_iter()
-            .find(|object| text(object, "/metadata/name") == target_name);
+        let target = context.get("apps", plural, namespace, target_name);
         let current = target
             .as_ref()
             .map_or(0, |target| int_or(target, "/status/replicas", 0));
@@ -75,18 +90,20 @@ pub fn reconcile(context: &Context) {
             "horizontal-pod-autoscaler",
         );
     }
-    let pods = context.list("", "pods", None);
-    for budget in context.list("policy", "poddisruptionbudgets", None) {
+    // Each namespace's pods, read once per pass however many of its budgets are visited.
+    let mut pods_in: HashMap<String, Vec<Value>> = HashMap::new();
+    for budget in context.due_or_near("policy", "poddisruptionbudgets", ("", "pods")) {
         if is_deleting(&budget) {
             continue;
         }
         let namespace = text(&budget, "/metadata/namespace");
         let selector = LabelSelector::from_object(budget.pointer("/spec/selector"));
+        let pods = pods_in
+            .entry(namespace.to_owned())
+            .or_insert_with(|| context.list("", "pods", Some(namespace)));
         let selected: Vec<&Value> = pods
             .iter()
-            .filter(|pod| {
-                text(pod, "/metadata/namespace") == namespace && selector.matches_object(pod)
-            })
+            .filter(|pod| selector.matches_object(pod))
             .collect();
         let expected = selected.len() as i64;
         let healthy = selected.iter().filter(|pod| pod_is_ready(pod)).count() as i64;

@@ -41,6 +41,9 @@ pub struct Store {
     revision: u64,
     history: History,
     events: broadcast::Sender<Arc<WatchEvent>>,
+    /// Every event since the simulated controllers last took them, when they run (a list nothing bounds but their
+    /// next pass, so no change is ever lost to a slow pass as a lagging channel would lose it).
+    changes: Option<Vec<Arc<WatchEvent>>>,
 }
 
 impl Store {
@@ -57,6 +60,7 @@ impl Store {
             revision: 1,
             history: History::new(history_capacity),
             events,
+            changes: None,
         }
     }
 
@@ -260,6 +264,9 @@ impl Store {
             previous,
         ));
         self.history.push(event.clone());
+        if let Some(changes) = &mut self.changes {
+            changes.push(event.clone());
+        }
         // Nobody listening is fine.
         let _ = self.events.send(event);
     }
@@ -270,6 +277,19 @@ impl Store {
         resource_version: u64,
     ) -> Result<Vec<Arc<WatchEvent>>, HistoryError> {
         self.history.since(resource_version, self.revision)
+    }
+
+    /// Starts keeping every change for [`Store::take_changes`] (the simulated controllers' work queue).
+    pub fn track_changes(&mut self) {
+        self.changes.get_or_insert_with(Vec::new);
+    }
+
+    /// The changes since the last call (none unless [`Store::track_changes`] was called).
+    pub fn take_changes(&mut self) -> Vec<Arc<WatchEvent>> {
+        self.changes
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// A receiver of every event from now on.
