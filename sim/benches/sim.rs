@@ -218,14 +218,6 @@ async fn controllers_at_rest() {
     }
     let settled = started.elapsed();
     let cpu_settled = cpu_seconds();
-    // Let the last status writes and their follow-ups finish, then measure a quiet period.
-    tokio::time::sleep(Duration::from_secs(5)).await;
-    let quiet = Duration::from_secs(20);
-    let cpu_before = cpu_seconds();
-    let revision_before = server.revision();
-    tokio::time::sleep(quiet).await;
-    let cpu_after = cpu_seconds();
-    let writes_at_rest = server.revision() - revision_before;
     println!(
         "== weft-sim bench: controllers over {apps} apps ({} objects stored) ==",
         server.object_count()
@@ -238,6 +230,14 @@ async fn controllers_at_rest() {
     if let (Some(start), Some(settled)) = (cpu_started, cpu_settled) {
         println!("CPU until available: {:.1} s", settled - start);
     }
+    // Let the last status writes and their follow-ups finish, then measure a quiet period.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let quiet = Duration::from_secs(20);
+    let cpu_before = cpu_seconds();
+    let revision_before = server.revision();
+    tokio::time::sleep(quiet).await;
+    let cpu_after = cpu_seconds();
+    let writes_at_rest = server.revision() - revision_before;
     if let (Some(before), Some(after)) = (cpu_before, cpu_after) {
         println!(
             "at rest: {:.2} CPU s over {} s ({:.1}% of one core), {writes_at_rest} writes",

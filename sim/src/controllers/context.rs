@@ -113,6 +113,15 @@ impl Context {
             .collect()
     }
 
+    /// The names of every object of a cluster-scoped resource (nothing parsed).
+    pub fn names(&self, group: &str, plural: &str) -> Vec<String> {
+        self.server
+            .objects(&ResourceKey::new(group, plural), None)
+            .iter()
+            .map(|object| object.name.clone())
+            .collect()
+    }
+
     /// One object, parsed, if it exists.
     pub fn get(&self, group: &str, plural: &str, namespace: &str, name: &str) -> Option<Value> {
         self.server

@@ -13,11 +13,7 @@ const REVISION_LABEL: &str = "controller-revision-hash";
 
 /// Runs one pass over every DaemonSet.
 pub fn reconcile(context: &Context) {
-    let nodes: Vec<String> = context
-        .list("", "nodes", None)
-        .iter()
-        .map(|node| text(node, "/metadata/name").to_owned())
-        .collect();
+    let nodes = context.names("", "nodes");
     // A node added or gone concerns every DaemonSet.
     let sets = if context.pass().nodes_changed() {
         context.list("apps", "daemonsets", None)

@@ -29,11 +29,7 @@ impl Kubelet {
     /// Schedules unbound pods and updates the status of bound ones, of the pods due this pass; a pod whose
     /// status still moves on with time (starting, becoming ready, crash-looping) is visited again next pass.
     pub fn reconcile(&mut self, context: &Context) {
-        let nodes: Vec<String> = context
-            .list("", "nodes", None)
-            .iter()
-            .map(|node| text(node, "/metadata/name").to_owned())
-            .collect();
+        let nodes = context.names("", "nodes");
         let now = Instant::now();
         let mut live = HashSet::new();
         for pod in context.due("", "pods") {

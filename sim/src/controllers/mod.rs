@@ -43,8 +43,6 @@ pub struct ControllerSet {
     server: Arc<ApiServer>,
     kubelet: kubelet::Kubelet,
     deployments: deployment::DeploymentController,
-    /// When expired events were last deleted (a minute apart: it reads every event).
-    events_expired: Option<std::time::Instant>,
 }
 
 impl ControllerSet {
@@ -54,7 +52,6 @@ impl ControllerSet {
             server,
             kubelet: kubelet::Kubelet::default(),
             deployments: deployment::DeploymentController::default(),
-            events_expired: None,
         }
     }
 
@@ -81,12 +78,10 @@ impl ControllerSet {
         volume::reconcile(context);
         workload_status::reconcile(context);
         garbage_collector::reconcile(context);
-        if self
-            .events_expired
-            .is_none_or(|at| at.elapsed() >= std::time::Duration::from_secs(60))
-        {
+        // Expiring events reads every event: it goes with the full passes (an event lives an hour; ten minutes
+        // more or less is within what a real cluster's storage TTL promises).
+        if pass.is_full() {
             events::expire(context);
-            self.events_expired = Some(std::time::Instant::now());
         }
         PassOutcome {
             again: pass.take_again(),
@@ -165,6 +160,14 @@ pub fn spawn(server: Arc<ApiServer>) -> JoinHandle<()> {
                 Pass::from_changes(&server, &changes, std::mem::take(&mut carried))
             };
             drop(changes);
+            if pass.is_idle() {
+                // Nothing changed: only the timed work (CronJobs, deletions waiting on dependents), which reads
+                // indexes; not worth a thread hand-off.
+                let outcome = controllers.run(pass);
+                schedule.after(outcome.failed, Instant::now());
+                carried = outcome.again;
+                continue;
+            }
             let ran = tokio::task::spawn_blocking(move || {
                 let pass = controllers.run(pass);
                 (controllers, pass)
