@@ -1,5 +1,5 @@
-//! The fleet benchmark: N apps of 10 objects each (Deployment, Service, three ConfigMaps, ServiceAccount, Role,
-//! RoleBinding, Secret, PodDisruptionBudget), automated sync with self-heal, `weft serve` against `weft sim` in a
+//! The fleet benchmark: N apps of 10 objects each (`weft_sim::fleet`: Deployment, Service, three ConfigMaps,
+//! ServiceAccount, Role, RoleBinding, Secret, PodDisruptionBudget), automated sync with self-heal, `weft serve` against `weft sim` in a
 //! process of its own, so Weft is measured alone. Prints, per N: time until every app is synced and healthy, one
 //! no-drift reconcile pass (wall time, full comparisons and the dry runs they cost, CPU seconds), Weft's peak and
 //! steady RSS (and per managed object), the fleet page and one app's tree p50/p99 while the pass runs, and
@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
-use serde_json::{Value, json};
+use serde_json::Value;
 use weft_plugin_build as build;
 
 const TOKEN: &str = "weft_bench_admin_token_000000000000000000000000";
@@ -143,57 +143,6 @@ fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples[index.min(samples.len() - 1)]
 }
 
-fn app_objects(name: &str) -> Vec<(String, Value)> {
-    let labels = json!({"app": name});
-    let mut objects = vec![
-        (
-            "deployment.json".to_string(),
-            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
-            "spec": {"replicas": 1, "selector": {"matchLabels": labels}, "template": {"metadata": {"labels": labels},
-            "spec": {"serviceAccountName": "web", "containers": [{"name": "web", "image": "shop/web:1.0",
-            "envFrom": [{"configMapRef": {"name": "settings-0"}}]}]}}}}),
-        ),
-        (
-            "service.json".to_string(),
-            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
-            "spec": {"selector": labels, "ports": [{"port": 80}]}}),
-        ),
-        (
-            "account.json".to_string(),
-            json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "web"}}),
-        ),
-        (
-            "role.json".to_string(),
-            json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "web"},
-            "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get"]}]}),
-        ),
-        (
-            "binding.json".to_string(),
-            json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "web"},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "web"},
-            "subjects": [{"kind": "ServiceAccount", "name": "web"}]}),
-        ),
-        (
-            "secret.json".to_string(),
-            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "web"},
-            "stringData": {"token": "not-a-real-secret"}}),
-        ),
-        (
-            "pdb.json".to_string(),
-            json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "web"},
-            "spec": {"minAvailable": 0, "selector": {"matchLabels": labels}}}),
-        ),
-    ];
-    for n in 0..3 {
-        objects.push((
-            format!("settings-{n}.json"),
-            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("settings-{n}")},
-                   "data": {"level": format!("{n}"), "app": name}}),
-        ));
-    }
-    objects
-}
-
 /// One git repository holding every app's directory.
 fn repository(dir: &Path, n: usize) -> anyhow::Result<PathBuf> {
     let repo = dir.join("fleet.git");
@@ -201,7 +150,12 @@ fn repository(dir: &Path, n: usize) -> anyhow::Result<PathBuf> {
         let name = format!("app-{i}");
         let app_dir = repo.join(&name);
         std::fs::create_dir_all(&app_dir)?;
-        for (file, object) in app_objects(&name) {
+        for object in weft_sim::fleet::app_objects(&name) {
+            let file = format!(
+                "{}-{}.json",
+                object["kind"].as_str().unwrap_or_default().to_lowercase(),
+                object["metadata"]["name"].as_str().unwrap_or_default()
+            );
             std::fs::write(app_dir.join(file), object.to_string())?;
         }
     }

@@ -1,7 +1,7 @@
 //! Simulator benchmark: stores 100,000 ConfigMaps, then prints list latency (whole cluster, one
 //! namespace, label-selected, first page), watch fan-out latency to 100 concurrent watches, and bytes of
-//! memory per stored object; then runs the controllers over 10,000 apps (a Deployment, Service,
-//! PodDisruptionBudget and seven more objects each) and prints how long until every Deployment is available and
+//! memory per stored object; then runs the controllers over 10,000 apps (`weft_sim::fleet`: a Deployment,
+//! Service, PodDisruptionBudget and seven more objects each) and prints how long until every Deployment is available and
 //! the CPU the controllers use at rest. Run with `cargo bench -p weft-sim`; set `SIM_BENCH_OBJECTS` and
 //! `SIM_BENCH_APPS` to change the sizes.
 
@@ -89,71 +89,6 @@ async fn main() {
     controllers_at_rest().await;
 }
 
-/// One app: the ten objects the fleet benchmark deploys per app.
-fn app_objects(index: usize) -> Vec<(&'static str, &'static str, serde_json::Value)> {
-    let name = format!("app-{index:05}");
-    let labels = json!({"app": name});
-    vec![
-        (
-            "apps",
-            "deployments",
-            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
-            "spec": {"replicas": 1, "selector": {"matchLabels": labels},
-                "template": {"metadata": {"labels": labels},
-                    "spec": {"containers": [{"name": "web", "image": "nginx:1.27", "ports": [{"containerPort": 80}]}]}}}}),
-        ),
-        (
-            "",
-            "services",
-            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
-            "spec": {"selector": labels, "ports": [{"port": 80}]}}),
-        ),
-        (
-            "policy",
-            "poddisruptionbudgets",
-            json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
-            "metadata": {"name": name}, "spec": {"minAvailable": 1, "selector": {"matchLabels": labels}}}),
-        ),
-        (
-            "",
-            "configmaps",
-            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("{name}-settings")},
-            "data": {"mode": "production"}}),
-        ),
-        (
-            "",
-            "configmaps",
-            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("{name}-flags")},
-            "data": {"beta": "false"}}),
-        ),
-        (
-            "",
-            "serviceaccounts",
-            json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": name}}),
-        ),
-        (
-            "rbac.authorization.k8s.io",
-            "roles",
-            json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
-            "metadata": {"name": name}, "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get"]}]}),
-        ),
-        (
-            "rbac.authorization.k8s.io",
-            "rolebindings",
-            json!({"apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "RoleBinding", "metadata": {"name": name},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name},
-            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": name}]}),
-        ),
-        (
-            "",
-            "secrets",
-            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": format!("{name}-token")},
-            "stringData": {"token": "bench"}}),
-        ),
-    ]
-}
-
 /// The controllers over N apps: time until every Deployment is available, then CPU at rest.
 async fn controllers_at_rest() {
     let apps: usize = std::env::var("SIM_BENCH_APPS")
@@ -183,9 +118,10 @@ async fn controllers_at_rest() {
                 &options,
             )
             .expect("namespace");
-        for (group, plural, object) in app_objects(index) {
+        for object in weft_sim::fleet::app_objects(&namespace) {
+            let kind = object["kind"].as_str().unwrap_or_default();
             let resource = server
-                .resource(&ResourceKey::new(group, plural))
+                .resource_for_kind(weft_sim::fleet::group_of(&object), kind)
                 .expect("served");
             let version = resource.preferred_version().to_owned();
             server

@@ -82,6 +82,7 @@ pub mod error;
 pub mod faults;
 pub mod field_path;
 pub mod fieldset;
+pub mod fleet;
 pub mod http;
 pub mod ids;
 pub mod json_path;

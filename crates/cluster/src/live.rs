@@ -48,7 +48,8 @@ pub struct LiveEvent {
 
 /// Watch-backed cache of the kinds asked for with [`LiveCache::ensure`].
 ///
-/// Queries are synchronous and return clones of the stored JSON (with `apiVersion` and `kind` always set).
+/// Queries are synchronous and return the stored objects parsed (with `apiVersion` and `kind` always set, without
+/// `metadata.managedFields`, which the cache does not keep).
 /// [`LiveCache::subscribe`] gives the change feed: one [`LiveEvent`] per apply or delete a watcher sees, sent
 /// after the store is updated (the initial list of a kind sends nothing; a relist after a watch gap sends what
 /// changed during the gap). A subscriber that falls more than 4096 events behind gets `Lagged` and should
@@ -209,29 +210,17 @@ impl LiveCache {
 
     /// The objects labelled `weft.dev/app=app`, across every watched kind.
     pub fn objects_of_app(&self, app: &str) -> Vec<Value> {
-        self.each_store(|store| {
-            store
-                .of_app(app)
-                .into_iter()
-                .map(|o| (**o).clone())
-                .collect()
-        })
+        self.each_store(|store| store.of_app(app).into_iter().map(|o| o.value()).collect())
     }
 
     /// The objects with an ownerReference to `uid`, across every watched kind.
     pub fn children_of(&self, uid: &str) -> Vec<Value> {
-        self.each_store(|store| {
-            store
-                .owned_by(uid)
-                .into_iter()
-                .map(|o| (**o).clone())
-                .collect()
-        })
+        self.each_store(|store| store.owned_by(uid).into_iter().map(|o| o.value()).collect())
     }
 
     /// Every cached object.
     pub fn all(&self) -> Vec<Value> {
-        self.each_store(|store| store.all().map(|o| (**o).clone()).collect())
+        self.each_store(|store| store.all().map(|o| o.value()).collect())
     }
 
     /// One object; `None` when it does not exist, its kind is not watched, or it is a Secret without the
@@ -241,7 +230,7 @@ impl LiveCache {
         let store = watched.store.read().unwrap_or_else(PoisonError::into_inner);
         store
             .get(&reference.namespace, &reference.name)
-            .map(|object| (**object).clone())
+            .map(|object| object.value())
     }
 
     /// The app an object belongs to through its owners: its own tracking label, else the first labelled object up
@@ -350,7 +339,7 @@ async fn run_watcher(
                         .unwrap_or_else(PoisonError::into_inner);
                     let changes = match event {
                         watcher::Event::Apply(object) => store.apply(info.to_json(object)),
-                        watcher::Event::Delete(object) => store.delete(&info.to_json(object)),
+                        watcher::Event::Delete(object) => store.delete(info.to_json(object)),
                         watcher::Event::Init => {
                             store.begin_list();
                             Vec::new()

@@ -4,8 +4,10 @@
 //! A stream keeps its newest lines within a line and a byte bound and counts the lines it dropped. Following a
 //! stream gives its backlog and a channel of the lines appended after it, taken under one lock, so nothing is
 //! missed or seen twice. There is no background task: streams nobody follows are swept lazily, when a line is
-//! appended or a stream is opened or followed, once they have been idle (closed, or written to and followed by no
-//! one) for the idle time-to-live; past the stream bound the stream idle for longest is evicted.
+//! appended or a stream is opened or followed (at most once per sweep interval, a sixteenth of the time-to-live up
+//! to a second, so an append costs the same however many streams there are), once they have been idle (closed, or
+//! written to and followed by no one) for the idle time-to-live; past the stream bound the stream idle for longest
+//! is evicted.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -108,8 +110,18 @@ pub struct LogStore {
 #[derive(Debug, Default)]
 struct Inner {
     limits: LogLimits,
-    streams: Mutex<HashMap<String, LogStream>>,
+    streams: Mutex<Streams>,
 }
+
+/// The streams, and when they were last swept.
+#[derive(Debug, Default)]
+struct Streams {
+    by_name: HashMap<String, LogStream>,
+    swept_at: Option<Instant>,
+}
+
+/// The longest time between two lazy sweeps.
+const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
 
 #[derive(Debug)]
 struct LogStream {
@@ -154,7 +166,7 @@ impl LogStore {
         LogStore {
             inner: Arc::new(Inner {
                 limits,
-                streams: Mutex::new(HashMap::new()),
+                streams: Mutex::new(Streams::default()),
             }),
         }
     }
@@ -172,8 +184,8 @@ impl LogStore {
     /// [`open`](Self::open) at a given time.
     pub fn open_at(&self, stream: &str, now: Instant) {
         let mut streams = self.lock();
-        self.sweep_locked(&mut streams, now, Some(stream));
-        self.entry(&mut streams, stream, now).last_active = now;
+        self.sweep_lazily(&mut streams, now, stream);
+        self.entry(&mut streams.by_name, stream, now).last_active = now;
     }
 
     /// Appends a line to `stream`, creating it if needed. Lines appended after [`close`](Self::close) are
@@ -188,8 +200,8 @@ impl LogStore {
         let limits = self.inner.limits;
         truncate_at_char(&mut text, limits.max_bytes_per_stream);
         let mut streams = self.lock();
-        self.sweep_locked(&mut streams, now, Some(stream));
-        let log = self.entry(&mut streams, stream, now);
+        self.sweep_lazily(&mut streams, now, stream);
+        let log = self.entry(&mut streams.by_name, stream, now);
         if log.closed {
             tracing::debug!(stream, "a line for a closed log stream was discarded");
             return;
@@ -230,7 +242,7 @@ impl LogStore {
     /// [`close`](Self::close) at a given time.
     pub fn close_at(&self, stream: &str, now: Instant) {
         let mut streams = self.lock();
-        if let Some(log) = streams.get_mut(stream) {
+        if let Some(log) = streams.by_name.get_mut(stream) {
             log.closed = true;
             log.live = None;
             log.last_active = now;
@@ -246,8 +258,8 @@ impl LogStore {
     /// [`follow`](Self::follow) at a given time.
     pub fn follow_at(&self, stream: &str, now: Instant) -> Option<Follow> {
         let mut streams = self.lock();
-        self.sweep_locked(&mut streams, now, Some(stream));
-        let log = streams.get_mut(stream)?;
+        self.sweep_lazily(&mut streams, now, stream);
+        let log = streams.by_name.get_mut(stream)?;
         log.last_active = now;
         let live = if log.closed {
             // A receiver whose sender is gone: it ends at once.
@@ -273,6 +285,7 @@ impl LogStore {
     /// The lines `stream` keeps now, oldest first (none for an unknown stream).
     pub fn lines(&self, stream: &str) -> Vec<LogLine> {
         self.lock()
+            .by_name
             .get(stream)
             .map(|log| log.lines.iter().cloned().collect())
             .unwrap_or_default()
@@ -280,17 +293,17 @@ impl LogStore {
 
     /// Whether `stream` is kept.
     pub fn contains(&self, stream: &str) -> bool {
-        self.lock().contains_key(stream)
+        self.lock().by_name.contains_key(stream)
     }
 
     /// How many streams are kept.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().by_name.len()
     }
 
     /// Whether no stream is kept.
     pub fn is_empty(&self) -> bool {
-        self.lock().is_empty()
+        self.lock().by_name.is_empty()
     }
 
     /// Drops the streams nobody follows that have been idle for longer than the idle time-to-live at `now`. A
@@ -301,14 +314,21 @@ impl LogStore {
         self.sweep_locked(&mut streams, now, None);
     }
 
-    fn sweep_locked(
-        &self,
-        streams: &mut HashMap<String, LogStream>,
-        now: Instant,
-        keep: Option<&str>,
-    ) {
+    /// Sweeps if the last sweep was a sweep interval ago or more, keeping `keep` (the stream being written).
+    fn sweep_lazily(&self, streams: &mut Streams, now: Instant, keep: &str) {
+        let interval = SWEEP_INTERVAL.min(self.inner.limits.idle_ttl / 16);
+        if streams
+            .swept_at
+            .is_none_or(|at| now.saturating_duration_since(at) >= interval)
+        {
+            self.sweep_locked(streams, now, Some(keep));
+        }
+    }
+
+    fn sweep_locked(&self, streams: &mut Streams, now: Instant, keep: Option<&str>) {
         let ttl = self.inner.limits.idle_ttl;
-        streams.retain(|name, log| {
+        streams.swept_at = Some(now);
+        streams.by_name.retain(|name, log| {
             if log.followed() {
                 log.last_active = now;
                 return true;
@@ -341,7 +361,7 @@ impl LogStore {
             .or_insert_with(|| LogStream::new(now))
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, LogStream>> {
+    fn lock(&self) -> MutexGuard<'_, Streams> {
         // The map stays consistent even if a holder panicked: every change is made in one step.
         self.inner
             .streams
@@ -558,6 +578,24 @@ mod tests {
         assert!(store.contains("held"));
         store.sweep(last_seen + ttl + Duration::from_secs(1));
         assert!(!store.contains("held"));
+    }
+
+    #[test]
+    fn appends_sweep_at_most_once_per_sweep_interval() {
+        let store = LogStore::new(limits());
+        let ttl = limits().idle_ttl;
+        let t0 = Instant::now();
+        store.append_at("old", "x", t0);
+        // A sweep at t0 + ttl keeps "old" (idle for exactly the time-to-live).
+        store.append_at("busy", "a", t0 + ttl);
+        assert!(store.contains("old"));
+        // A millisecond later "old" is past it, but the last sweep was a millisecond ago: no sweep yet.
+        store.append_at("busy", "b", t0 + ttl + Duration::from_millis(1));
+        assert!(store.contains("old"));
+        // A sweep interval (a second, for a minute's time-to-live) after the last sweep, the next append sweeps.
+        store.append_at("busy", "c", t0 + ttl + Duration::from_secs(1));
+        assert!(!store.contains("old"));
+        assert!(store.contains("busy"));
     }
 
     #[test]
