@@ -101,52 +101,19 @@ async fn controllers_at_rest() {
     });
     let server = sim.api_server().clone();
     let options = WriteOptions::manager("bench");
-    let namespaces = server
-        .resource(&ResourceKey::new("", "namespaces"))
-        .expect("namespaces");
     let started = Instant::now();
     let cpu_started = cpu_seconds();
     for index in 0..apps {
-        let namespace = format!("app-{index:05}");
-        server
-            .create(
-                &namespaces,
-                "v1",
-                "",
-                json!({"apiVersion": "v1", "kind": "Namespace",
-                "metadata": {"name": namespace}}),
-                &options,
-            )
-            .expect("namespace");
-        for object in weft_sim::fleet::app_objects(&namespace) {
-            let kind = object["kind"].as_str().unwrap_or_default();
-            let resource = server
-                .resource_for_kind(weft_sim::fleet::group_of(&object), kind)
-                .expect("served");
-            let version = resource.preferred_version().to_owned();
-            server
-                .create(&resource, &version, &namespace, object, &options)
-                .expect("create");
-        }
+        weft_sim::fleet::deploy(&server, &format!("app-{index:05}"), &[], &options)
+            .expect("deploy");
         // Yield now and then, so the controllers run while apps arrive as they would.
         if index % 100 == 99 {
             tokio::task::yield_now().await;
         }
     }
     let created = started.elapsed();
-    let deployments = ResourceKey::new("apps", "deployments");
     loop {
-        let available = server
-            .objects(&deployments, None)
-            .iter()
-            .filter(|deployment| {
-                deployment
-                    .value()
-                    .pointer("/status/availableReplicas")
-                    .and_then(serde_json::Value::as_i64)
-                    == Some(1)
-            })
-            .count();
+        let available = weft_sim::fleet::available_deployments(&server);
         if available == apps {
             break;
         }

@@ -4,6 +4,10 @@
 
 use serde_json::{Value, json};
 
+use crate::api_error::ApiError;
+use crate::apiserver::{ApiServer, WriteOptions};
+use crate::resource::ResourceKey;
+
 /// The ten objects of the app `name` (their own names do not depend on it; each app has its namespace).
 pub fn app_objects(name: &str) -> Vec<Value> {
     let labels = json!({"app": name});
@@ -32,6 +36,46 @@ pub fn app_objects(name: &str) -> Vec<Value> {
         );
     }
     objects
+}
+
+/// Creates the app `name` in a namespace of the same name, straight into the store (no HTTP), each object with the
+/// extra `labels` (Weft's tracking label, say).
+pub fn deploy(
+    server: &ApiServer,
+    name: &str,
+    labels: &[(&str, &str)],
+    options: &WriteOptions,
+) -> Result<(), ApiError> {
+    let namespace = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
+    for mut object in std::iter::once(namespace).chain(app_objects(name)) {
+        for (key, value) in labels {
+            object["metadata"]["labels"][*key] = json!(value);
+        }
+        let kind = object["kind"].as_str().unwrap_or_default().to_owned();
+        let group = group_of(&object).to_owned();
+        let resource = server
+            .resource_for_kind(&group, &kind)
+            .ok_or_else(|| ApiError::not_found(&group, &kind, name))?;
+        let version = resource.preferred_version().to_owned();
+        let namespace = if resource.namespaced { name } else { "" };
+        server.create(&resource, &version, namespace, object, options)?;
+    }
+    Ok(())
+}
+
+/// How many Deployments report one available replica (every fleet app's, once it is up).
+pub fn available_deployments(server: &ApiServer) -> usize {
+    server
+        .objects(&ResourceKey::new("apps", "deployments"), None)
+        .iter()
+        .filter(|deployment| {
+            deployment
+                .value()
+                .pointer("/status/availableReplicas")
+                .and_then(Value::as_i64)
+                == Some(1)
+        })
+        .count()
 }
 
 /// The group of an object's `apiVersion` (empty for the core group).

@@ -7,11 +7,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use weft_cluster::{KindCatalog, LiveCache};
 use weft_core::tracking::TRACKING_LABEL;
 use weft_sim::apiserver::WriteOptions;
-use weft_sim::resource::ResourceKey;
 use weft_sim::{SimConfig, Simulator};
 
 /// The kinds Weft watches for a fleet app: its own and the resource tree's children.
@@ -52,45 +50,12 @@ async fn main() {
     let options = WriteOptions::manager("weft");
     for index in 0..apps {
         let name = format!("app-{index:05}");
-        let namespace = server
-            .resource(&ResourceKey::new("", "namespaces"))
-            .expect("namespaces");
-        server
-            .create(
-                &namespace,
-                "v1",
-                "",
-                json!({"apiVersion": "v1", "kind": "Namespace",
-                "metadata": {"name": name}}),
-                &options,
-            )
-            .expect("namespace");
-        for mut object in weft_sim::fleet::app_objects(&name) {
-            object["metadata"]["labels"][TRACKING_LABEL] = json!(name);
-            let kind = object["kind"].as_str().unwrap_or_default().to_owned();
-            let resource = server
-                .resource_for_kind(weft_sim::fleet::group_of(&object), &kind)
-                .expect("served");
-            let version = resource.preferred_version().to_owned();
-            server
-                .create(&resource, &version, &name, object, &options)
-                .expect("create");
-        }
+        weft_sim::fleet::deploy(&server, &name, &[(TRACKING_LABEL, &name)], &options)
+            .expect("deploy");
     }
-    let deployments = ResourceKey::new("apps", "deployments");
     let deadline = Instant::now() + Duration::from_secs(1800);
     loop {
-        let available = server
-            .objects(&deployments, None)
-            .iter()
-            .filter(|object| {
-                object
-                    .value()
-                    .pointer("/status/availableReplicas")
-                    .and_then(serde_json::Value::as_i64)
-                    == Some(1)
-            })
-            .count();
+        let available = weft_sim::fleet::available_deployments(&server);
         if available == apps {
             break;
         }
