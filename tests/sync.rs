@@ -17,6 +17,7 @@ use weft_engine::source::GitSources;
 use weft_engine::sync::observe::AppStatus;
 use weft_engine::sync::operation::{Operation, OperationPhase, ResultStatus, Trigger};
 use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_sim::faults::{FaultAction, FaultRule, Verb};
 use weft_sim::{SimConfig, Simulator};
 
 fn deployment(image: &str) -> String {
@@ -530,6 +531,45 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
     world
         .wait_for("healthy and synced again", healthy_and_synced)
         .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unchanged_object_is_not_dry_run_again_and_one_changed_by_hand_is() {
+    let mut world = World::new().await;
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+    // Every PATCH of a ConfigMap from now on (a dry-run apply is one) is counted.
+    let patches = world.sim.faults().add(FaultRule::new(
+        Some(Verb::Patch),
+        Some("configmaps"),
+        FaultAction::Latency(Duration::ZERO),
+    ));
+    // The comparisons above found the ConfigMap in sync; its manifest and live version are unchanged since.
+    let status = world.observe().await;
+    assert_eq!(status.sync, SyncCode::Synced, "{status:#?}");
+    world.observe().await;
+    assert_eq!(world.sim.faults().hits(patches), 0);
+
+    // Someone edits it: a new live version, so the next comparison dry-runs it again and finds the drift.
+    world
+        .config_maps()
+        .patch(
+            "settings",
+            &PatchParams::apply("kubectl-edit").force(),
+            &Patch::Apply(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"},
+                "data": {"greeting": "changed by hand"}}),
+            ),
+        )
+        .await
+        .unwrap();
+    let hand_edits = world.sim.faults().hits(patches);
+    let status = world
+        .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
+        .await;
+    assert_eq!(out_of_sync(&status), vec![":ConfigMap:shop:settings"]);
+    assert!(world.sim.faults().hits(patches) > hand_edits);
 }
 
 #[tokio::test(flavor = "multi_thread")]

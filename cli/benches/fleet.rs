@@ -302,6 +302,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
     let metrics = get(port, "/metrics")?.1;
     let visits_before = metrics_count(&metrics);
     let compared_before = metric(&metrics, "weft_comparisons_total");
+    let dry_runs_before = metric(&metrics, "weft_dry_runs_total");
     let cpu_before = cpu_seconds(pid);
     let pass_started = Instant::now();
     let (mut fleet, mut tree) = (Vec::new(), Vec::new());
@@ -317,6 +318,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
             break (
                 pass_started.elapsed(),
                 metric(&metrics, "weft_comparisons_total") - compared_before,
+                metric(&metrics, "weft_dry_runs_total") - dry_runs_before,
             );
         }
         if pass_started.elapsed() > Duration::from_secs(INTERVAL_SECONDS * 10) {
@@ -346,7 +348,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
         "fleet of {n} apps ({objects} objects), reconcile interval {INTERVAL_SECONDS} s:\n\
          \x20 all synced and healthy after {synced:.1} s\n\
          \x20 one no-drift pass: {n} visits in {pass_wall:.1} s (spread by the interval), {compared} full comparisons \
-         (~{dry_runs} dry runs), {cpu_pass:.1} CPU s\n\
+         ({dry_runs} dry runs), {cpu_pass:.1} CPU s\n\
          \x20 Weft RSS: at start {start} MiB, peak {peak} MiB, steady {steady} MiB ({per_object:.1} KiB per managed \
          object above the start, {overall:.1} KiB with it)\n\
          \x20 during the pass: fleet page of 100 p50 {fleet50:.1} ms, p99 {fleet99:.1} ms; one app's tree p50 {tree50:.1} ms, p99 {tree99:.1} ms ({samples} samples each)\n\
@@ -354,7 +356,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
         synced = synced_after.as_secs_f64(),
         pass_wall = pass.0.as_secs_f64(),
         compared = pass.1,
-        dry_runs = pass.1 as u64 * 10,
+        dry_runs = pass.2,
         peak = peak_kib / 1024,
         steady = steady_kib / 1024,
         start = start_kib / 1024,

@@ -38,6 +38,11 @@ pub struct Metrics {
     pub comparisons: Counter,
     /// Reconciles that reused the last comparison: nothing the app depends on had changed.
     pub comparisons_skipped: Counter,
+    /// Server-side dry-run applies made to compare an object.
+    pub dry_runs: Counter,
+    /// Objects compared without a dry run: desired, live version and ignore rules as when one last found them in
+    /// sync.
+    pub dry_runs_skipped: Counter,
     /// Operations pending in the queue.
     pub queue_depth: Gauge,
     /// Operations finished, by phase.
@@ -64,6 +69,8 @@ impl Metrics {
         let queue_depth = Gauge::default();
         let comparisons = Counter::default();
         let comparisons_skipped = Counter::default();
+        let dry_runs = Counter::default();
+        let dry_runs_skipped = Counter::default();
         let operations = Family::<PhaseLabels, Counter>::default();
         let plugin_calls = Family::<PluginLabels, Counter>::default();
         let plugin_errors = Family::<PluginLabels, Counter>::default();
@@ -82,6 +89,16 @@ impl Metrics {
             "comparisons_skipped",
             "Reconciles that reused the last comparison (nothing the app depends on changed)",
             comparisons_skipped.clone(),
+        );
+        registry.register(
+            "dry_runs",
+            "Server-side dry-run applies made to compare an object",
+            dry_runs.clone(),
+        );
+        registry.register(
+            "dry_runs_skipped",
+            "Objects compared without a dry run (nothing it rests on changed since one found them in sync)",
+            dry_runs_skipped.clone(),
         );
         registry.register(
             "queue_depth",
@@ -109,6 +126,8 @@ impl Metrics {
             reconcile_seconds,
             comparisons,
             comparisons_skipped,
+            dry_runs,
+            dry_runs_skipped,
             queue_depth,
             operations,
             plugin_calls,

@@ -11,9 +11,10 @@ use std::time::Duration;
 use backon::{BackoffBuilder, ExponentialBuilder};
 use jiff::Timestamp;
 
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use weft_cluster::LiveEvent;
 
 use crate::app::AppSpec;
 use crate::deploy::Deployer;
@@ -232,6 +233,13 @@ struct Tracked {
 /// A wait of about a second after a watch event: changes come in bursts (a rollout's status updates).
 const DEBOUNCE: Duration = Duration::from_secs(1);
 
+/// The most watch events taken in one turn of the reconciler's loop.
+const EVENTS_PER_TURN: usize = 1024;
+
+/// The change feed dropped events this reconciler had not read (it fell too far behind).
+#[derive(Debug)]
+struct MissedEvents;
+
 impl Reconciler {
     /// Runs until `shutdown` turns `true`: apps are taken most overdue first, up to `parallelism` at once, so one
     /// slow app (an API server that does not answer its dry runs, a chart that takes long) holds one slot and
@@ -333,57 +341,87 @@ impl Reconciler {
                     tracked.insert(name, memory);
                 }
                 event = events.recv() => {
+                    // Events come in bursts (a fleet rolling out): everything already waiting is taken in this
+                    // turn of the loop, up to a bound that keeps shutdown and finished reconciles prompt.
                     let soon = Instant::now() + DEBOUNCE;
-                    let touch = |app: &str,
-                                 in_flight: &mut HashMap<String, bool>,
-                                 tracked: &mut HashMap<String, Tracked>,
-                                 queue: &mut DueQueue<Instant>| {
-                        if let Some(touched) = in_flight.get_mut(app) {
-                            *touched = true;
-                        } else if let Some(memory) = tracked.get_mut(app) {
-                            memory.clean = false;
-                            queue.sooner(app, soon);
-                        }
-                    };
-                    match event {
-                        Ok(event) => {
-                            // One of the app's objects, or an object one of them owns (an operator-made child a
-                            // health check reads).
-                            let app = event.app.clone().or_else(|| {
-                                this.deployer.syncer().live().app_owning(&event.reference)
-                            });
-                            if let Some(app) = app {
-                                touch(&app, &mut in_flight, &mut tracked, &mut queue);
-                            } else if event.reference.kind == "Secret" && event.reference.group.is_empty() {
-                                // A Secret a workload reads: its version is in the app's environment
-                                // fingerprint.
-                                let key = (event.reference.namespace.clone(), event.reference.name.clone());
-                                let readers: Vec<String> = tracked
-                                    .iter()
-                                    .filter(|(_, memory)| memory.secrets.contains(&key))
-                                    .map(|(name, _)| name.clone())
-                                    .collect();
-                                for app in readers {
-                                    touch(&app, &mut in_flight, &mut tracked, &mut queue);
-                                }
-                                // Apps in flight may read it too: compare them again to be sure.
-                                for touched in in_flight.values_mut() {
-                                    *touched = true;
-                                }
-                            }
-                        }
-                        // Missed events: every app is compared again, soon.
-                        Err(_) => {
-                            for memory in tracked.values_mut() {
-                                memory.clean = false;
-                            }
-                            for touched in in_flight.values_mut() {
-                                *touched = true;
-                            }
-                            queue.all_sooner(soon);
+                    let mut next = Some(event.map_err(|_| MissedEvents));
+                    let mut taken = 0;
+                    while let Some(event) = next.take() {
+                        this.on_live_event(event, soon, &mut in_flight, &mut tracked, &mut queue);
+                        taken += 1;
+                        if taken < EVENTS_PER_TURN {
+                            next = match events.try_recv() {
+                                Ok(event) => Some(Ok(event)),
+                                Err(broadcast::error::TryRecvError::Lagged(_)) => Some(Err(MissedEvents)),
+                                Err(_) => None,
+                            };
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// What a watch event means for the apps: the app whose object it is (or owns it) is compared again soon; a
+    /// Secret that workloads read dirties its readers; missed events dirty every app.
+    fn on_live_event(
+        &self,
+        event: Result<LiveEvent, MissedEvents>,
+        soon: Instant,
+        in_flight: &mut HashMap<String, bool>,
+        tracked: &mut HashMap<String, Tracked>,
+        queue: &mut DueQueue<Instant>,
+    ) {
+        let touch = |app: &str,
+                     in_flight: &mut HashMap<String, bool>,
+                     tracked: &mut HashMap<String, Tracked>,
+                     queue: &mut DueQueue<Instant>| {
+            if let Some(touched) = in_flight.get_mut(app) {
+                *touched = true;
+            } else if let Some(memory) = tracked.get_mut(app) {
+                memory.clean = false;
+                queue.sooner(app, soon);
+            }
+        };
+        match event {
+            Ok(event) => {
+                // One of the app's objects, or an object one of them owns (an operator-made child a health check
+                // reads).
+                let app = event
+                    .app
+                    .clone()
+                    .or_else(|| self.deployer.syncer().live().app_owning(&event.reference));
+                if let Some(app) = app {
+                    touch(&app, in_flight, tracked, queue);
+                } else if event.reference.kind == "Secret" && event.reference.group.is_empty() {
+                    // A Secret a workload reads: its version is in the app's environment fingerprint.
+                    let key = (
+                        event.reference.namespace.clone(),
+                        event.reference.name.clone(),
+                    );
+                    let readers: Vec<String> = tracked
+                        .iter()
+                        .filter(|(_, memory)| memory.secrets.contains(&key))
+                        .map(|(name, _)| name.clone())
+                        .collect();
+                    for app in readers {
+                        touch(&app, in_flight, tracked, queue);
+                    }
+                    // Apps in flight may read it too: compare them again to be sure.
+                    for touched in in_flight.values_mut() {
+                        *touched = true;
+                    }
+                }
+            }
+            // Missed events: every app is compared again, soon.
+            Err(MissedEvents) => {
+                for memory in tracked.values_mut() {
+                    memory.clean = false;
+                }
+                for touched in in_flight.values_mut() {
+                    *touched = true;
+                }
+                queue.all_sooner(soon);
             }
         }
     }

@@ -10,12 +10,14 @@ use serde_json::Value;
 use k8s_openapi::api::core::v1::Secret;
 use kube::Api;
 
-use super::diff::{ObjectDiff, diff_predicted, diff_subset};
+use super::diff::{DiffMode, ObjectDiff, diff_predicted, diff_subset};
+use super::dry_runs::{DryRunInputs, InSyncDryRuns};
 use super::fingerprint::{secrets_to_look_up, stamp_fingerprints};
 use super::normalize::IgnoreRule;
 use super::order::placement;
 use super::tracking::stamp;
 use crate::cluster::{Applier, ApplyError, ApplyOptions, ClusterError, KindCatalog, LiveCache};
+use crate::metrics::metrics;
 use crate::resource::{RefError, ResourceRef};
 use weft_sync::recreate::refuses_in_place;
 
@@ -82,6 +84,8 @@ pub struct Comparer {
     catalog: Arc<KindCatalog>,
     live: Arc<LiveCache>,
     applier: Applier,
+    /// Dry runs that found objects in sync, so an unchanged object is not dry-run again.
+    in_sync: Arc<InSyncDryRuns>,
 }
 
 impl std::fmt::Debug for Comparer {
@@ -103,6 +107,7 @@ impl Comparer {
             catalog,
             live,
             applier,
+            in_sync: Arc::new(InSyncDryRuns::default()),
         }
     }
 
@@ -220,6 +225,7 @@ impl Comparer {
             .collect();
         // A cluster that cannot say whether it dry-runs is compared the cautious way.
         let dry_run = self.applier.supports_dry_run().await.unwrap_or(false);
+        let now = std::time::Instant::now();
         let mut diffs = BTreeMap::new();
         let mut refused = BTreeMap::new();
         for object in &desired {
@@ -233,7 +239,22 @@ impl Comparer {
             let Some(live_object) = live_by_ref.get(&reference) else {
                 continue;
             };
-            let diff = if dry_run {
+            let inputs = live_object
+                .pointer("/metadata/resourceVersion")
+                .and_then(Value::as_str)
+                .map(|version| DryRunInputs::new(app, &reference, object, version, ignore));
+            let diff = if dry_run && inputs.is_some_and(|inputs| self.in_sync.in_sync(&inputs, now))
+            {
+                // The same desired object against the same live version, compared under the same rules, when a
+                // dry run last found it in sync: the server would predict the same.
+                metrics().dry_runs_skipped.inc();
+                ObjectDiff {
+                    reference: reference.clone(),
+                    mode: DiffMode::Predicted,
+                    changes: Vec::new(),
+                    unified: String::new(),
+                }
+            } else if dry_run {
                 // Forced: the prediction is what the object would be if Weft's fields were Weft's again, so
                 // another manager's change to them shows as drift instead of hiding behind a conflict.
                 let options = ApplyOptions {
@@ -241,8 +262,15 @@ impl Comparer {
                     dry_run: true,
                     default_namespace: None,
                 };
+                metrics().dry_runs.inc();
                 match self.applier.apply(object, &options).await {
-                    Ok(predicted) => diff_predicted(&reference, &predicted, live_object, ignore),
+                    Ok(predicted) => {
+                        let diff = diff_predicted(&reference, &predicted, live_object, ignore);
+                        if let Some(inputs) = inputs {
+                            self.in_sync.record(inputs, diff.is_synced(), now);
+                        }
+                        diff
+                    }
                     Err(error) => {
                         if let ApplyError::Api { code, message, .. } = &error
                             && refuses_in_place(*code, message)

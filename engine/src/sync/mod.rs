@@ -6,6 +6,7 @@
 //! [`operation`]; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
 pub mod compare;
+pub mod dry_runs;
 pub mod observe;
 pub mod operation;
 pub mod syncer;
