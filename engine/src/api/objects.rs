@@ -51,12 +51,13 @@ pub(crate) async fn observe_now(
             .await
             .map_err(unresolvable)?,
     };
-    let observed = state
-        .server
-        .deployer
-        .observe(app, &stored, &revision)
-        .await
-        .map_err(uncomparable)?;
+    let deployer = &state.server.deployer;
+    let observed = if refresh {
+        deployer.observe_fresh(app, &stored, &revision).await
+    } else {
+        deployer.observe(app, &stored, &revision).await
+    }
+    .map_err(uncomparable)?;
     if let Some(key) = key {
         state
             .server

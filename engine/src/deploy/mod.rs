@@ -497,6 +497,27 @@ impl Deployer {
         state: &AppState,
         revision: &str,
     ) -> Result<(AppStatus, Comparison), ObserveError> {
+        self.observe_with(app, state, revision, false).await
+    }
+
+    /// [`Deployer::observe`], dry-running every object whatever earlier dry runs found in sync (a refresh, the
+    /// periodic full comparison).
+    pub async fn observe_fresh(
+        &self,
+        app: &AppSpec,
+        state: &AppState,
+        revision: &str,
+    ) -> Result<(AppStatus, Comparison), ObserveError> {
+        self.observe_with(app, state, revision, true).await
+    }
+
+    async fn observe_with(
+        &self,
+        app: &AppSpec,
+        state: &AppState,
+        revision: &str,
+        fresh: bool,
+    ) -> Result<(AppStatus, Comparison), ObserveError> {
         let image = state.build.as_ref().and_then(AppBuild::image);
         let rendered = self
             .render_with_image(app, revision, state.pinned_version.as_deref(), image)
@@ -505,9 +526,15 @@ impl Deployer {
         let desired = comparer
             .desired(&app.name, &app.namespace, &rendered)
             .await?;
-        let comparison = comparer
-            .compare(&app.name, desired, &state.kinds, &app.ignore)
-            .await?;
+        let comparison = if fresh {
+            comparer
+                .compare_fresh(&app.name, desired, &state.kinds, &app.ignore)
+                .await?
+        } else {
+            comparer
+                .compare(&app.name, desired, &state.kinds, &app.ignore)
+                .await?
+        };
         let status = self.syncer.observe(&app.name, &comparison).await;
         Ok((status, comparison))
     }

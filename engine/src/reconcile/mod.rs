@@ -507,9 +507,20 @@ impl Reconciler {
                 return;
             }
         }
+        // The periodic full comparison dry-runs every object: what the watches (and so the dry-run memory, which
+        // keys on live versions) might have missed is caught then.
+        let periodic = memory
+            .compared
+            .as_ref()
+            .is_some_and(|(_, at)| at.elapsed() >= self.full_compare);
         memory.clean = false;
         metrics().comparisons.inc();
-        let (status, environment) = match self.deployer.observe(&app, &state, &revision).await {
+        let observed = if periodic {
+            self.deployer.observe_fresh(&app, &state, &revision).await
+        } else {
+            self.deployer.observe(&app, &state, &revision).await
+        };
+        let (status, environment) = match observed {
             Ok((status, comparison)) => {
                 view.endpoints = endpoints(&comparison.live);
                 memory.secrets = crate::sync::fingerprint::secrets_to_look_up(&comparison.desired);

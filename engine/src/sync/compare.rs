@@ -187,13 +187,39 @@ impl Comparer {
     }
 
     /// Compares the desired set with the live set. `also` names kinds to look in beyond the desired ones (the
-    /// kinds the app had before, where objects to prune may be).
+    /// kinds the app had before, where objects to prune may be). An object a dry run found in sync is not dry-run
+    /// again while nothing that finding rests on has changed.
     pub async fn compare(
         &self,
         app: &str,
         desired: Vec<Value>,
         also: &BTreeSet<(String, String)>,
         ignore: &[IgnoreRule],
+    ) -> Result<Comparison, CompareError> {
+        self.compare_with(app, desired, also, ignore, Memory::Use)
+            .await
+    }
+
+    /// [`Comparer::compare`], dry-running every object whatever earlier dry runs found (a refresh asked for, the
+    /// periodic full comparison).
+    pub async fn compare_fresh(
+        &self,
+        app: &str,
+        desired: Vec<Value>,
+        also: &BTreeSet<(String, String)>,
+        ignore: &[IgnoreRule],
+    ) -> Result<Comparison, CompareError> {
+        self.compare_with(app, desired, also, ignore, Memory::Bypass)
+            .await
+    }
+
+    async fn compare_with(
+        &self,
+        app: &str,
+        desired: Vec<Value>,
+        also: &BTreeSet<(String, String)>,
+        ignore: &[IgnoreRule],
+        memory: Memory,
     ) -> Result<Comparison, CompareError> {
         let mut kinds: BTreeSet<(String, String)> = also.clone();
         for object in &desired {
@@ -243,8 +269,9 @@ impl Comparer {
                 .pointer("/metadata/resourceVersion")
                 .and_then(Value::as_str)
                 .map(|version| DryRunInputs::new(app, &reference, object, version, ignore));
-            let diff = if dry_run && inputs.is_some_and(|inputs| self.in_sync.in_sync(&inputs, now))
-            {
+            let remembered = memory == Memory::Use
+                && inputs.is_some_and(|inputs| self.in_sync.in_sync(&inputs, now));
+            let diff = if dry_run && remembered {
                 // The same desired object against the same live version, compared under the same rules, when a
                 // dry run last found it in sync: the server would predict the same.
                 metrics().dry_runs_skipped.inc();
@@ -293,6 +320,15 @@ impl Comparer {
             refused,
         })
     }
+}
+
+/// Whether a comparison may take an earlier dry run's in-sync finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Memory {
+    /// Yes, while nothing it rests on has changed.
+    Use,
+    /// No: every object is dry-run.
+    Bypass,
 }
 
 /// Kinds that CustomResourceDefinitions among `objects` define, with whether they are namespaced.
