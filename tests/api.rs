@@ -311,8 +311,16 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             None,
             true,
         ),
+        (
+            Method::POST,
+            "/v1/deploy/reconcile".into(),
+            Some(json!({"apps": ["shop"]})),
+            true,
+        ),
     ];
-    let app_specific = |path: &str| path.contains("/shop");
+    let app_specific = |path: &str, body: &Option<Value>| {
+        path.contains("/shop") || body.as_ref().is_some_and(|b| b["apps"] == json!(["shop"]))
+    };
     let mut seen = 0;
     for role in [Role::Admin, Role::Owner, Role::Stranger, Role::Anonymous] {
         for (method, path, body, write) in &routes {
@@ -328,7 +336,7 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             );
             let expected: &[StatusCode] = match role {
                 Role::Anonymous => &[StatusCode::UNAUTHORIZED],
-                Role::Stranger if app_specific(path) => &[StatusCode::NOT_FOUND],
+                Role::Stranger if app_specific(path, body) => &[StatusCode::NOT_FOUND],
                 Role::Owner if *write => &[StatusCode::FORBIDDEN],
                 // Config-declared apps cannot be replaced or deleted through the API; busy apps refuse a second
                 // operation: both are conflicts, after authorization.
@@ -609,6 +617,64 @@ async fn bad_requests_get_clear_answers() {
         .unwrap();
     let response = api.router.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    api.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reconcile_request_fetches_the_source_and_sees_a_new_commit_long_before_the_interval() {
+    let api = api_reconciling_every(3600).await;
+    let state = api.server.state.clone();
+    let revision = async || {
+        state
+            .views
+            .read()
+            .await
+            .get("shop")
+            .and_then(|view| view.revision.clone())
+    };
+    let first =
+        crate::serve::eventually("shop's first reconcile", 300, async || revision().await).await;
+    let second = api._repos[0].commit(&[(
+        "web.json",
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "second"}})
+            .to_string(),
+    )]);
+    assert_ne!(first, second);
+    // Not automated, nothing applied: no watch event brings the reconciler round, and the next interval is an
+    // hour away.
+    assert_eq!(revision().await.as_deref(), Some(first.as_str()));
+
+    // Who may ask: an admin for any apps, nobody for an app it cannot see, a member not at all.
+    let (status, text) = api
+        .call(Role::Owner, Method::POST, "/v1/deploy/reconcile", None)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{text}");
+    let (status, text) = api
+        .call(
+            Role::Stranger,
+            Method::POST,
+            "/v1/deploy/reconcile",
+            Some(json!({"apps": ["shop"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{text}");
+    for bad in [json!({"apps": "shop"}), json!({"app": ["shop"]})] {
+        let (status, text) = api
+            .call(Role::Admin, Method::POST, "/v1/deploy/reconcile", Some(bad))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    }
+    assert_eq!(revision().await.as_deref(), Some(first.as_str()));
+
+    let (status, text) = api
+        .call(Role::Admin, Method::POST, "/v1/deploy/reconcile", None)
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{text}");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap()["apps"], 2);
+    crate::serve::eventually("the new commit seen after the request", 300, async || {
+        (revision().await.as_deref() == Some(second.as_str())).then_some(())
+    })
+    .await;
     api.server.shutdown().await;
 }
 

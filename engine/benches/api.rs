@@ -214,6 +214,7 @@ impl Fleet {
             client: simulator.client(),
             ready,
             api_rules: Arc::new(weft_engine::app::ApiAppRules::default()),
+            reconcile_requests: Default::default(),
         };
         let (_, token) =
             weft_engine::auth::create_token(&store, &Principal::admin(""), "api bench").await?;

@@ -202,6 +202,8 @@ pub struct ServerState {
     pub ready: watch::Receiver<bool>,
     /// What an app defined through the API may name.
     pub api_rules: Arc<crate::app::ApiAppRules>,
+    /// Asks the reconciler to reconcile apps now.
+    pub reconcile_requests: crate::reconcile::ReconcileRequests,
 }
 
 impl std::fmt::Debug for ServerState {
@@ -304,6 +306,7 @@ impl Server {
             views: Some(views.clone()),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));
+        let requests = crate::reconcile::ReconcileRequests::default();
         let reconciler = Reconciler {
             store: store.clone(),
             queue: queue.clone(),
@@ -313,6 +316,7 @@ impl Server {
             interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
             parallelism: config.defaults.reconcile_concurrency,
             full_compare: Duration::from_secs(config.defaults.full_compare_seconds),
+            requests: requests.clone(),
         };
         {
             // Ready once every app has a view.
@@ -347,6 +351,7 @@ impl Server {
                 client,
                 ready,
                 api_rules: Arc::new(config.api_app_rules()),
+                reconcile_requests: requests,
             },
             simulator,
             config,

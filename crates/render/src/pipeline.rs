@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
@@ -190,6 +191,16 @@ impl RenderPipeline {
 
     /// Resolves a source to the revision it is at now: a ref to its commit, a local tree to its digest.
     pub fn resolve(&self, source: &AppSource) -> Result<String, RenderFailure> {
+        self.resolve_since(source, Instant::now())
+    }
+
+    /// Resolves a source as [`Pipeline::resolve`] does, a git ref from its repository's refs as a fetch begun at
+    /// `since` or later found them (a poll shared by every app of the repository).
+    pub fn resolve_since(
+        &self,
+        source: &AppSource,
+        since: Instant,
+    ) -> Result<String, RenderFailure> {
         match source {
             AppSource::Local { path, root: None } => local_digest(path),
             AppSource::Local {
@@ -199,7 +210,7 @@ impl RenderPipeline {
                 repository,
                 reference,
                 ..
-            } => Ok(self.git.resolve(repository, reference)?),
+            } => Ok(self.git.resolve_since(repository, reference, since)?),
             AppSource::Chart { version, .. } => {
                 let fetched = self.fetch_chart(source, version, false)?;
                 Ok(format!("{}@{}", fetched.version, fetched.digest))
@@ -212,8 +223,8 @@ impl RenderPipeline {
                 if matches!(**main, AppSource::WithValues { .. }) {
                     return Err(one_values_repository());
                 }
-                let main = self.resolve(main)?;
-                let commit = self.git.resolve(values, reference)?;
+                let main = self.resolve_since(main, since)?;
+                let commit = self.git.resolve_since(values, reference, since)?;
                 Ok(format!("{main}{VALUES_REVISION}{commit}"))
             }
         }

@@ -11,6 +11,10 @@
 //! - `checkouts/<url-digest>-<commit>`: the files of one commit, written to a temporary directory and renamed into
 //!   place, so a failed checkout never leaves a half-written entry; the least recently used entries are evicted
 //!   when the total passes the configured size.
+//!
+//! A repository is fetched once for many resolves: the refs a fetch found are kept with the time it began, a
+//! resolve that accepts refs up to some age uses them, and resolves of one repository wait for each other's fetch
+//! instead of running their own (10,000 apps of one repository cost one fetch per poll, not 10,000).
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -18,7 +22,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::SystemTime;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
 
@@ -108,12 +114,65 @@ pub enum GitError {
     },
 }
 
+impl GitError {
+    /// The same error again, for each resolve that shares one failed fetch (an OS error keeps its kind and text).
+    fn duplicate(&self) -> GitError {
+        match self {
+            GitError::UnknownRef { url, reference } => GitError::UnknownRef {
+                url: url.clone(),
+                reference: reference.clone(),
+            },
+            GitError::Unreachable { url, message } => GitError::Unreachable {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            GitError::Authentication { url, message } => GitError::Authentication {
+                url: url.clone(),
+                message: message.clone(),
+            },
+            GitError::Git { command, message } => GitError::Git {
+                command: command.clone(),
+                message: message.clone(),
+            },
+            GitError::Credential { url, source } => GitError::Git {
+                command: "fetch".into(),
+                message: format!("{url}: {source}"),
+            },
+            GitError::Url { url } => GitError::Url { url: url.clone() },
+            GitError::Io { path, source } => GitError::Io {
+                path: path.clone(),
+                source: io::Error::new(source.kind(), source.to_string()),
+            },
+        }
+    }
+}
+
+/// A repository's branches and tags by full ref name, each with the commit it names.
+type Refs = Arc<std::collections::HashMap<String, String>>;
+
+/// What one fetch of a repository found: its branches and tags by full ref name, each with the commit it names.
+#[derive(Debug)]
+struct Poll {
+    /// When the fetch began: the refs are the remote's as of that moment or later.
+    began: Instant,
+    /// The refs, or why the fetch failed.
+    refs: Result<Refs, GitError>,
+}
+
+/// The latest poll of each repository (by URL and credentials), and one fetch at a time per repository.
+#[derive(Debug, Default)]
+struct RepositoryPolls {
+    slots: Mutex<std::collections::HashMap<String, Arc<Mutex<Option<Poll>>>>>,
+    fetches: AtomicU64,
+}
+
 /// Git sources with a checkout cache.
 #[derive(Debug, Clone)]
 pub struct GitSources {
     cache: PathBuf,
     max_checkout_bytes: u64,
     credentials: CredentialSet,
+    polls: Arc<RepositoryPolls>,
 }
 
 impl GitSources {
@@ -123,6 +182,7 @@ impl GitSources {
             cache: cache.into(),
             max_checkout_bytes,
             credentials: CredentialSet::default(),
+            polls: Arc::default(),
         }
     }
 
@@ -160,33 +220,94 @@ impl GitSources {
     /// Resolves a branch, tag or commit to the full commit id it names now. From then on the commit is the
     /// revision: later renders use it even when the branch moves.
     pub fn resolve(&self, repo: &Repository, reference: &str) -> Result<String, GitError> {
+        self.resolve_since(repo, reference, Instant::now())
+    }
+
+    /// Resolves a branch, tag or commit to the commit it names, from refs fetched at `since` or later: the
+    /// repository's last poll if it began then, else a new fetch (which resolves of the same repository waiting
+    /// meanwhile then share). A commit the poll does not know is fetched for before it is called unknown.
+    pub fn resolve_since(
+        &self,
+        repo: &Repository,
+        reference: &str,
+        since: Instant,
+    ) -> Result<String, GitError> {
+        let called = Instant::now();
         let repo = &self.prepared(repo)?;
-        let mirror = self.fetch(repo)?;
-        let candidates = [
+        let (refs, began) = self.polled(repo, since)?;
+        for candidate in [
             format!("refs/heads/{reference}"),
             format!("refs/tags/{reference}"),
-            reference.to_string(),
-        ];
-        for candidate in candidates {
-            let out = git(
-                repo,
-                &mirror,
-                &[
-                    "rev-parse",
-                    "--verify",
-                    "--quiet",
-                    &format!("{candidate}^{{commit}}"),
-                ],
-            )
-            .map_err(|e| io_error(&mirror, e))?;
-            if out.status.success() {
-                return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+        ] {
+            if let Some(commit) = refs.get(&candidate) {
+                return Ok(commit.clone());
             }
+        }
+        // A commit id (or another revision expression): the mirror knows whether it names a commit.
+        let mirror = self.mirror_path(repo);
+        let out = git(
+            repo,
+            &mirror,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                "--end-of-options",
+                &format!("{reference}^{{commit}}"),
+            ],
+        )
+        .map_err(|e| io_error(&mirror, e))?;
+        if out.status.success() {
+            return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+        }
+        if began < called {
+            // Perhaps pushed since the last poll: fetch before calling it unknown.
+            return self.resolve_since(repo, reference, Instant::now());
         }
         Err(GitError::UnknownRef {
             url: repo.url.clone(),
             reference: reference.to_string(),
         })
+    }
+
+    /// How many fetches these sources have made (each poll of a repository is one).
+    pub fn fetches(&self) -> u64 {
+        self.polls.fetches.load(Ordering::Relaxed)
+    }
+
+    /// The refs of `repo` from a fetch begun at `since` or later, and when that fetch began: the last poll's if
+    /// it is that recent, else a new fetch's (made while other resolves of the repository wait for it).
+    fn polled(&self, repo: &Repository, since: Instant) -> Result<(Refs, Instant), GitError> {
+        let slot = {
+            let mut slots = self
+                .polls
+                .slots
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            slots.entry(poll_key(repo)).or_default().clone()
+        };
+        let mut poll = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(last) = poll.as_ref()
+            && last.began >= since
+        {
+            return last
+                .refs
+                .as_ref()
+                .map(|refs| (Arc::clone(refs), last.began))
+                .map_err(GitError::duplicate);
+        }
+        let began = Instant::now();
+        self.polls.fetches.fetch_add(1, Ordering::Relaxed);
+        let refs = self
+            .fetch(repo)
+            .and_then(|mirror| list_refs(repo, &mirror))
+            .map(Arc::new);
+        let answer = refs
+            .as_ref()
+            .map(|refs| (Arc::clone(refs), began))
+            .map_err(GitError::duplicate);
+        *poll = Some(Poll { began, refs });
+        answer
     }
 
     /// The files of a commit, checked out once and shared; the returned directory must not be written to.
@@ -206,7 +327,7 @@ impl GitSources {
         }
         let mirror = self.mirror_path(repo);
         if !mirror.is_dir() || !has_commit(repo, &mirror, commit) {
-            self.fetch(repo)?;
+            self.polled(repo, Instant::now())?;
         }
         if !has_commit(repo, &mirror, commit) {
             return Err(GitError::UnknownRef {
@@ -343,6 +464,56 @@ impl GitSources {
             }
         }
     }
+}
+
+/// The key of a repository's polls: its URL and the credentials it is fetched with (refs fetched with one
+/// tenant's credentials are never handed to a resolve made with other credentials, or none).
+fn poll_key(repo: &Repository) -> String {
+    let credentials = match &repo.credentials {
+        None => "none".to_string(),
+        Some(Credentials::Basic { username, password }) => format!("basic\0{username}\0{password}"),
+        Some(Credentials::SshKey { path }) => format!("ssh\0{}", path.display()),
+        Some(Credentials::Named(name)) => format!("named\0{name}"),
+    };
+    hex::encode(Sha256::digest(
+        format!("{}\0{credentials}", repo.url).as_bytes(),
+    ))
+}
+
+/// The branches and tags of a mirror, each with the commit it names (an annotated tag peeled to its commit; a
+/// tag of something other than a commit is left out).
+fn list_refs(
+    repo: &Repository,
+    mirror: &Path,
+) -> Result<std::collections::HashMap<String, String>, GitError> {
+    let out = git(
+        repo,
+        mirror,
+        &[
+            "for-each-ref",
+            "--format=%(refname) %(objecttype) %(objectname) %(*objecttype) %(*objectname)",
+            "refs/heads",
+            "refs/tags",
+        ],
+    )
+    .map_err(|e| io_error(mirror, e))?;
+    if !out.status.success() {
+        return Err(GitError::Git {
+            command: "for-each-ref".into(),
+            message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split(' ').collect();
+            match fields.as_slice() {
+                [name, "commit", commit, "", ""] => Some((name.to_string(), commit.to_string())),
+                [name, "tag", _, "commit", commit] => Some((name.to_string(), commit.to_string())),
+                _ => None,
+            }
+        })
+        .collect())
 }
 
 /// A plain path is used as a local repository.
@@ -559,6 +730,85 @@ pub(crate) mod tests {
                 "v: 1\n"
             );
         }
+    }
+
+    #[test]
+    fn resolves_of_one_repository_share_a_fetch_within_the_age_they_accept() {
+        let (dir, first, second) = repo_with_two_commits();
+        let origin = dir.path().join("origin");
+        sh(&origin, &["tag", "-a", "v2", "-m", "annotated"]);
+        let sources = GitSources::new(dir.path().join("cache"), u64::MAX);
+        let repo = Repository::new(origin.display().to_string());
+        let minute_ago = || {
+            let now = Instant::now();
+            now.checked_sub(std::time::Duration::from_secs(60))
+                .unwrap_or(now)
+        };
+        assert_eq!(
+            sources.resolve_since(&repo, "main", minute_ago()).unwrap(),
+            second
+        );
+        assert_eq!(
+            sources.resolve_since(&repo, "v1", minute_ago()).unwrap(),
+            first
+        );
+        // An annotated tag names the commit it points to, not the tag object.
+        assert_eq!(
+            sources.resolve_since(&repo, "v2", minute_ago()).unwrap(),
+            second
+        );
+        assert_eq!(
+            sources.resolve_since(&repo, &first, minute_ago()).unwrap(),
+            first
+        );
+        assert_eq!(sources.fetches(), 1, "one fetch for four resolves");
+
+        // The branch moves: a resolve that accepts a minute-old poll still sees the old commit, a fresh one the new.
+        fs::write(origin.join("app/cm.yaml"), "v: 3\n").unwrap();
+        sh(&origin, &["commit", "--quiet", "-am", "three"]);
+        let third = sh(&origin, &["rev-parse", "HEAD"]);
+        assert_eq!(
+            sources.resolve_since(&repo, "main", minute_ago()).unwrap(),
+            second
+        );
+        assert_eq!(sources.fetches(), 1);
+        assert_eq!(sources.resolve(&repo, "main").unwrap(), third);
+        assert_eq!(sources.fetches(), 2);
+
+        // A commit pushed after the last poll is fetched rather than called unknown.
+        fs::write(origin.join("app/cm.yaml"), "v: 4\n").unwrap();
+        sh(&origin, &["commit", "--quiet", "-am", "four"]);
+        let fourth = sh(&origin, &["rev-parse", "HEAD"]);
+        assert_eq!(
+            sources.resolve_since(&repo, &fourth, minute_ago()).unwrap(),
+            fourth
+        );
+        assert_eq!(sources.fetches(), 3);
+
+        // Other credentials never share a poll: the same URL with a token is fetched on its own.
+        let with_token = Repository {
+            url: repo.url.clone(),
+            credentials: Some(Credentials::Basic {
+                username: "git".into(),
+                password: "token".into(),
+            }),
+        };
+        sources
+            .resolve_since(&with_token, "main", minute_ago())
+            .unwrap();
+        assert_eq!(sources.fetches(), 4);
+
+        // A failed fetch is shared within the age too, and a fresh resolve tries again.
+        let missing = Repository::new(dir.path().join("nowhere").display().to_string());
+        for _ in 0..3 {
+            let err = sources
+                .resolve_since(&missing, "main", minute_ago())
+                .unwrap_err();
+            assert!(matches!(err, GitError::Unreachable { .. }), "{err}");
+        }
+        assert_eq!(sources.fetches(), 5);
+        assert!(sources.resolve(&missing, "main").is_err());
+        assert_eq!(sources.fetches(), 6);
     }
 
     #[test]

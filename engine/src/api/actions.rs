@@ -1,11 +1,12 @@
-//! Acting on an app: sync and rollback (admin only; queued, answered with the operation), and its operations.
+//! Acting on apps: sync and rollback (admin only; queued, answered with the operation), reconcile now, and an
+//! app's operations.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 
-use super::shapes::{GitOpsOperation, RollbackBody, SyncBody};
+use super::shapes::{GitOpsOperation, ReconcileBody, ReconcileRequested, RollbackBody, SyncBody};
 use super::{ApiError, ApiState, Caller, require_admin, visible_app};
 use crate::deploy::RollbackTarget;
 use crate::queue::{OperationRequest, QueueError};
@@ -66,6 +67,61 @@ pub(crate) async fn sync(
     Ok((
         StatusCode::ACCEPTED,
         Json(GitOpsOperation::from(&operation)),
+    ))
+}
+
+/// The most apps one reconcile request may name.
+pub const MAX_RECONCILE_NAMES: usize = 10_000;
+
+/// Asks for apps to be reconciled now (every app the caller may read, or those named): each one's source is
+/// fetched and resolved again and, if anything changed, it is compared, and synced when automation says so, as
+/// on its interval. Answered at once; the fleet list shows each app's `reconciledAt` when its turn has come.
+#[utoipa::path(post, path = "/v1/deploy/reconcile", tag = "actions", request_body(content = ReconcileBody),
+    responses((status = 202, body = ReconcileRequested), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody)))]
+pub(crate) async fn reconcile(
+    caller: Caller,
+    State(state): State<ApiState>,
+    body: Result<Json<ReconcileBody>, JsonRejection>,
+) -> Result<(StatusCode, Json<ReconcileRequested>), ApiError> {
+    let body = body_or_default(body)?;
+    let names: Vec<String> = {
+        let apps = state.server.apps.read().await;
+        match body.apps {
+            None => apps
+                .values()
+                .filter(|app| caller.0.can_read(app.org.as_deref()))
+                .map(|app| app.name.clone())
+                .collect(),
+            Some(names) => {
+                if names.len() > MAX_RECONCILE_NAMES {
+                    return Err(ApiError::bad_request(format!(
+                        "at most {MAX_RECONCILE_NAMES} apps per request"
+                    )));
+                }
+                for name in &names {
+                    // An app of another org looks like no app.
+                    if !apps
+                        .get(name)
+                        .is_some_and(|app| caller.0.can_read(app.org.as_deref()))
+                    {
+                        return Err(ApiError::not_found(format!("no app {name:?}")));
+                    }
+                }
+                names
+            }
+        }
+    };
+    require_admin(&caller)?;
+    let count = names.len();
+    state
+        .server
+        .reconcile_requests
+        .request(names, std::time::Instant::now());
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(ReconcileRequested { apps: count }),
     ))
 }
 

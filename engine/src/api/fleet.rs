@@ -309,6 +309,7 @@ mod tests {
                 client: simulator.client(),
                 ready: tokio::sync::watch::channel(true).1,
                 api_rules: Arc::new(crate::app::ApiAppRules::default()),
+                reconcile_requests: Default::default(),
             };
             let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
                 .await

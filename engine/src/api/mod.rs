@@ -81,6 +81,7 @@ pub fn router(state: ApiState) -> Router {
             get(apps::get).put(apps::replace).delete(apps::delete),
         )
         .route("/v1/deploy/gitops", get(fleet::gitops))
+        .route("/v1/deploy/reconcile", post(actions::reconcile))
         .route("/v1/deploy/{name}/tree", get(objects::tree))
         .route("/v1/deploy/{name}/resource/{ref}", get(objects::resource))
         .route("/v1/deploy/{name}/sync", post(actions::sync))

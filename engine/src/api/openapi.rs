@@ -32,6 +32,7 @@ impl Modify for BearerAuth {
         super::logs::operation_log,
         super::actions::sync,
         super::actions::rollback,
+        super::actions::reconcile,
         super::actions::operations,
         super::actions::operation,
         super::apps::get,

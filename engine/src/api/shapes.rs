@@ -290,6 +290,23 @@ pub struct SyncBody {
     pub confirmed: bool,
 }
 
+/// `POST /v1/deploy/reconcile`: which apps to reconcile now (every app the caller may read when absent).
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReconcileBody {
+    /// The apps, by name.
+    #[serde(default)]
+    pub apps: Option<Vec<String>>,
+}
+
+/// The answer to `POST /v1/deploy/reconcile`: how many apps will be reconciled now.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReconcileRequested {
+    /// How many apps were asked for.
+    pub apps: usize,
+}
+
 /// `POST /v1/deploy/{name}/rollback`: exactly one of `historyId` and `version`.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

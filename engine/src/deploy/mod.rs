@@ -216,12 +216,22 @@ impl Deployer {
 
     /// Resolves the app's source to a revision now (a ref to its commit).
     pub async fn resolve(&self, app: &AppSpec) -> Result<String, RenderFailure> {
+        self.resolve_since(app, std::time::Instant::now()).await
+    }
+
+    /// Resolves the app's source to a revision from its repository's last poll if that began at `since` or
+    /// later (the reconciler's periodic look: one fetch per repository and poll, however many apps it serves).
+    pub async fn resolve_since(
+        &self,
+        app: &AppSpec,
+        since: std::time::Instant,
+    ) -> Result<String, RenderFailure> {
         let pipeline = self.pipeline.clone();
         let source = app.app_source().map_err(|e| RenderFailure::Tree {
             path: app.source.path.clone().into(),
             message: e.to_string(),
         })?;
-        tokio::task::spawn_blocking(move || pipeline.resolve(&source))
+        tokio::task::spawn_blocking(move || pipeline.resolve_since(&source, since))
             .await
             .map_err(|e| RenderFailure::Tree {
                 path: app.source.path.clone().into(),

@@ -4,6 +4,7 @@
 //! off and says so.
 
 mod due;
+mod requests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
@@ -29,6 +30,7 @@ use crate::sync::status::SyncCode;
 
 pub use crate::views::{AppView, AppViews};
 pub use due::DueQueue;
+pub use requests::ReconcileRequests;
 
 /// Backoff of one app's automation: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]
@@ -198,6 +200,8 @@ pub struct Reconciler {
     pub parallelism: usize,
     /// How often an unchanged app is compared in full all the same.
     pub full_compare: Duration,
+    /// Apps asked (through the API) to be reconciled now.
+    pub requests: ReconcileRequests,
 }
 
 /// What a comparison was made from: while none of it changes and no watch event touched the app's objects (or
@@ -228,6 +232,16 @@ struct Tracked {
     compared: Option<(Inputs, Instant)>,
     /// The Secrets (namespace, name) its desired workloads read: a change to one dirties the app.
     secrets: BTreeSet<(String, String)>,
+    /// A request to reconcile it now, with the time its source must have been fetched since.
+    requested: Option<std::time::Instant>,
+}
+
+/// How old a repository's last fetch may be for the reconciler to resolve a ref from it: a quarter of the
+/// interval, at most 15 s. Every app of a repository then shares one fetch per poll (10,000 apps of one
+/// repository: one `git fetch`, not 10,000), and a new commit is seen at most that much later than on a fetch of
+/// its own. A sync or a refresh through the API always fetches.
+pub fn poll_freshness(interval: Duration) -> Duration {
+    (interval / 4).min(Duration::from_secs(15))
 }
 
 /// A wait of about a second after a watch event: changes come in bursts (a rollout's status updates).
@@ -260,6 +274,9 @@ impl Reconciler {
         // The specs last looked at: an app created, replaced or reloaded since is reconciled at once.
         let mut seen: BTreeMap<String, AppSpec> = BTreeMap::new();
         let mut directory_changed = true;
+        // Apps asked to be reconciled now (and since when their sources must have been fetched), until a visit
+        // takes the request.
+        let mut requested: HashMap<String, std::time::Instant> = HashMap::new();
         loop {
             if *shutdown.borrow() {
                 tasks.abort_all();
@@ -290,7 +307,8 @@ impl Reconciler {
                 let Some(name) = queue.pop_due(now) else {
                     break;
                 };
-                let memory = tracked.remove(&name).unwrap_or_default();
+                let mut memory = tracked.remove(&name).unwrap_or_default();
+                memory.requested = requested.remove(&name);
                 in_flight.insert(name.clone(), false);
                 let reconciler = this.clone();
                 let task_name = name.clone();
@@ -309,6 +327,17 @@ impl Reconciler {
                 _ = tokio::time::sleep_until(wake_at) => {}
                 _ = shutdown.changed() => {}
                 _ = this.apps.changed() => directory_changed = true,
+                _ = this.requests.requested() => {
+                    let now = Instant::now();
+                    for (name, since) in this.requests.take() {
+                        if !seen.contains_key(&name) {
+                            continue;
+                        }
+                        let at = requested.entry(name.clone()).or_insert(since);
+                        *at = (*at).max(since);
+                        queue.sooner(&name, now);
+                    }
+                }
                 Some(done) = tasks.join_next_with_id(), if !tasks.is_empty() => {
                     let (name, mut memory) = match done {
                         Ok((id, (name, memory))) => {
@@ -327,7 +356,10 @@ impl Reconciler {
                         continue;
                     }
                     round += 1;
-                    let next = if touched {
+                    let next = if requested.contains_key(&name) {
+                        // Asked for again while it was being reconciled.
+                        Instant::now()
+                    } else if touched {
                         memory.clean = false;
                         Instant::now() + DEBOUNCE
                     } else {
@@ -436,6 +468,12 @@ impl Reconciler {
     /// on changed since the last comparison (then that comparison's view stands); publishes the view and decides
     /// automation.
     async fn visit(&self, name: &str, memory: &mut Tracked) {
+        // A ref resolves from its repository's last poll unless that is older than the poll freshness (or than a
+        // request to reconcile the app now: then it is fetched since).
+        let since = std::time::Instant::now()
+            .checked_sub(poll_freshness(self.interval))
+            .unwrap_or_else(std::time::Instant::now);
+        let since = memory.requested.take().map_or(since, |at| at.max(since));
         let backoff = &mut memory.backoff;
         let Some(app) = self.apps.read().await.get(name).cloned() else {
             return;
@@ -463,7 +501,7 @@ impl Reconciler {
                 return;
             }
         };
-        let revision = match self.deployer.resolve(&app).await {
+        let revision = match self.deployer.resolve_since(&app, since).await {
             Ok(revision) => revision,
             Err(error) => {
                 view.error = Some(format!("resolving the source: {error}"));
