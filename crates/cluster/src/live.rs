@@ -238,32 +238,58 @@ impl LiveCache {
     /// watched owner carries the label within a few levels.
     pub fn app_owning(&self, reference: &ResourceRef) -> Option<String> {
         const MAX_LEVELS: usize = 8;
-        let mut current = self.get(reference)?;
+        // (group, kind, namespace, name) of the object looked at; the cached objects' indexed fields are read,
+        // nothing is parsed.
+        let mut current = (
+            reference.group.clone(),
+            reference.kind.clone(),
+            reference.namespace.clone(),
+            reference.name.clone(),
+        );
         for _ in 0..MAX_LEVELS {
-            if let Some(app) = super::live_store::app_of(&current) {
-                return Some(app.to_string());
-            }
-            let namespace = current["metadata"]["namespace"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
-            let owners = current["metadata"]["ownerReferences"].as_array()?.clone();
-            current = owners.iter().find_map(|owner| {
-                let group =
-                    weft_core::resource::group_of(owner["apiVersion"].as_str()?).to_string();
-                let kind = owner["kind"].as_str()?.to_string();
-                let name = owner["name"].as_str()?.to_string();
-                // A namespaced owner shares its child's namespace; a cluster-scoped one has none.
-                self.get(&ResourceRef::new(
-                    group.clone(),
-                    kind.clone(),
-                    namespace.clone(),
-                    name.clone(),
-                ))
-                .or_else(|| self.get(&ResourceRef::new(group, kind, String::new(), name)))
+            let (group, kind, namespace, name) = &current;
+            let owners: Vec<(String, String, String)> = {
+                let watched = self.watched(group, kind)?;
+                let store = watched.store.read().unwrap_or_else(PoisonError::into_inner);
+                let object = store.get(namespace, name)?;
+                if let Some(app) = object.app() {
+                    return Some(app.to_string());
+                }
+                object
+                    .owners()
+                    .iter()
+                    .map(|o| (o.group.to_string(), o.kind.to_string(), o.name.to_string()))
+                    .collect()
+            };
+            // A namespaced owner shares its child's namespace; a cluster-scoped one has none.
+            let namespace = namespace.clone();
+            current = owners.into_iter().find_map(|(group, kind, name)| {
+                [namespace.as_str(), ""]
+                    .into_iter()
+                    .find(|namespace| self.contains(&group, &kind, namespace, &name))
+                    .map(|namespace| {
+                        (
+                            group.clone(),
+                            kind.clone(),
+                            namespace.to_string(),
+                            name.clone(),
+                        )
+                    })
             })?;
         }
         None
+    }
+
+    /// Whether an object is cached.
+    fn contains(&self, group: &str, kind: &str, namespace: &str, name: &str) -> bool {
+        self.watched(group, kind).is_some_and(|watched| {
+            watched
+                .store
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(namespace, name)
+                .is_some()
+        })
     }
 
     /// The change feed.

@@ -30,8 +30,22 @@ pub(crate) struct Change {
 pub(crate) struct CachedObject {
     json: Box<[u8]>,
     app: Option<Box<str>>,
-    owners: Box<[Box<str>]>,
+    owners: Box<[OwnerRef]>,
     resource_version: Option<Box<str>>,
+}
+
+/// One ownerReference of a cached object, as much of it as walking up to a labelled owner needs (without
+/// parsing the object).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct OwnerRef {
+    /// The owner's uid.
+    pub uid: Box<str>,
+    /// Its API group (empty for the core group).
+    pub group: Box<str>,
+    /// Its kind.
+    pub kind: Box<str>,
+    /// Its name.
+    pub name: Box<str>,
 }
 
 impl CachedObject {
@@ -41,7 +55,7 @@ impl CachedObject {
             metadata.remove("managedFields");
         }
         let app = app_of(&object).map(Into::into);
-        let owners = owner_uids(&object).map(Into::into).collect();
+        let owners = owner_refs(&object).collect();
         let resource_version = resource_version(&object).map(Into::into);
         // Serialising a `Value` does not fail (its keys are strings); an empty object would only read as `null`.
         let json = serde_json::to_vec(&object).unwrap_or_default().into();
@@ -62,6 +76,11 @@ impl CachedObject {
     /// Its tracking label.
     pub fn app(&self) -> Option<&str> {
         self.app.as_deref()
+    }
+
+    /// Its owners.
+    pub fn owners(&self) -> &[OwnerRef] {
+        &self.owners
     }
 }
 
@@ -182,9 +201,9 @@ impl KindStore {
                 .or_default()
                 .insert(key.clone());
         }
-        for uid in &object.owners {
+        for owner in &object.owners {
             self.by_owner
-                .entry(uid.to_string())
+                .entry(owner.uid.to_string())
                 .or_default()
                 .insert(key.clone());
         }
@@ -197,8 +216,8 @@ impl KindStore {
         if let Some(app) = previous.app() {
             unindex(&mut self.by_app, app, key);
         }
-        for uid in &previous.owners {
-            unindex(&mut self.by_owner, uid, key);
+        for owner in &previous.owners {
+            unindex(&mut self.by_owner, &owner.uid, key);
         }
         Some(previous)
     }
@@ -259,13 +278,22 @@ pub(crate) fn app_of(object: &Value) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
-fn owner_uids(object: &Value) -> impl Iterator<Item = &str> {
+fn owner_refs(object: &Value) -> impl Iterator<Item = OwnerRef> {
     object
         .pointer("/metadata/ownerReferences")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|owner| owner.get("uid").and_then(Value::as_str))
+        .filter_map(|owner| {
+            let field = |name: &str| owner.get(name).and_then(Value::as_str);
+            Some(OwnerRef {
+                uid: field("uid")?.into(),
+                group: weft_core::resource::group_of(field("apiVersion").unwrap_or_default())
+                    .into(),
+                kind: field("kind").unwrap_or_default().into(),
+                name: field("name").unwrap_or_default().into(),
+            })
+        })
 }
 
 fn resource_version(object: &Value) -> Option<&str> {
