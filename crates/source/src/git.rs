@@ -159,11 +159,16 @@ struct Poll {
     refs: Result<Refs, GitError>,
 }
 
-/// The latest poll of each repository (by URL and credentials), and one fetch at a time per repository.
+/// The latest poll of each repository (by URL and credentials), and one fetch at a time per repository; one
+/// checkout at a time per commit.
 #[derive(Debug, Default)]
 struct RepositoryPolls {
     slots: Mutex<std::collections::HashMap<String, Arc<Mutex<Option<Poll>>>>>,
     fetches: AtomicU64,
+    /// Checkouts being written, by target: the apps of a repository syncing at once wait for one checkout of
+    /// their commit instead of each writing its own (for a repository of 10,000 apps, 100,000 files each).
+    checkouts: Mutex<std::collections::HashMap<PathBuf, Arc<Mutex<()>>>>,
+    checkouts_written: AtomicU64,
 }
 
 /// Git sources with a checkout cache.
@@ -325,6 +330,46 @@ impl GitSources {
             touch(&target);
             return Ok(target);
         }
+        let writing = self
+            .polls
+            .checkouts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(target.clone())
+            .or_default()
+            .clone();
+        let written = {
+            let _one_at_a_time = writing.lock().unwrap_or_else(PoisonError::into_inner);
+            if target.is_dir() {
+                // Written meanwhile by the checkout this one waited for.
+                touch(&target);
+                Ok(target.clone())
+            } else {
+                self.write_checkout(repo, commit, &checkouts, &target)
+            }
+        };
+        self.polls
+            .checkouts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&target);
+        written
+    }
+
+    /// How many checkouts these sources have written.
+    pub fn checkouts_written(&self) -> u64 {
+        self.polls.checkouts_written.load(Ordering::Relaxed)
+    }
+
+    /// Writes the checkout of `commit` to `target`, through a staging directory.
+    fn write_checkout(
+        &self,
+        repo: &Repository,
+        commit: &str,
+        checkouts: &Path,
+        target: &Path,
+    ) -> Result<PathBuf, GitError> {
+        self.polls.checkouts_written.fetch_add(1, Ordering::Relaxed);
         let mirror = self.mirror_path(repo);
         if !mirror.is_dir() || !has_commit(repo, &mirror, commit) {
             self.polled(repo, Instant::now())?;
@@ -335,17 +380,17 @@ impl GitSources {
                 reference: commit.to_string(),
             });
         }
-        fs::create_dir_all(&checkouts).map_err(|e| io_error(&checkouts, e))?;
+        fs::create_dir_all(checkouts).map_err(|e| io_error(checkouts, e))?;
         let staging = tempfile::Builder::new()
             .prefix(".staging-")
-            .tempdir_in(&checkouts)
-            .map_err(|e| io_error(&checkouts, e))?;
+            .tempdir_in(checkouts)
+            .map_err(|e| io_error(checkouts, e))?;
         let work = staging.path().join("tree");
         let work_str = work.to_string_lossy().into_owned();
         let mirror_str = mirror.to_string_lossy().into_owned();
         run(
             repo,
-            &checkouts,
+            checkouts,
             &[
                 "clone",
                 "--quiet",
@@ -369,15 +414,15 @@ impl GitSources {
         )?;
         // Plugins never read .git, and a checkout is a snapshot: drop it (and its link to the mirror).
         fs::remove_dir_all(work.join(".git")).map_err(|e| io_error(&work, e))?;
-        match fs::rename(&work, &target) {
+        match fs::rename(&work, target) {
             Ok(()) => {}
             // Another process checked the same commit out meanwhile: use theirs.
             Err(_) if target.is_dir() => {}
-            Err(e) => return Err(io_error(&target, e)),
+            Err(e) => return Err(io_error(target, e)),
         }
         drop(staging);
-        self.evict(&target);
-        Ok(target)
+        self.evict(target);
+        Ok(target.to_path_buf())
     }
 
     fn mirror_path(&self, repo: &Repository) -> PathBuf {
@@ -841,6 +886,29 @@ pub(crate) mod tests {
                 .map(|d| d.count())
                 .unwrap_or(0),
             0
+        );
+    }
+
+    #[test]
+    fn apps_checking_out_one_commit_at_once_share_one_checkout() {
+        let (dir, _, second) = repo_with_two_commits();
+        let sources = GitSources::new(dir.path().join("cache"), u64::MAX);
+        let repo = Repository::new(dir.path().join("origin").display().to_string());
+        let trees: Vec<PathBuf> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..6)
+                .map(|_| scope.spawn(|| sources.checkout(&repo, &second).unwrap()))
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        assert!(trees.iter().all(|tree| tree == &trees[0]));
+        assert_eq!(
+            fs::read_to_string(trees[0].join("app/cm.yaml")).unwrap(),
+            "v: 2\n"
+        );
+        assert_eq!(
+            sources.checkouts_written(),
+            1,
+            "one checkout written for six"
         );
     }
 
