@@ -336,6 +336,12 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
         }
     };
     let cpu_pass = cpu_seconds(pid) - cpu_before;
+    let after = get(port, "/metrics")?.1;
+    let missed = metric(&after, "weft_watch_events_missed_total");
+    let (compared_all, dry_runs_all) = (
+        metric(&after, "weft_comparisons_total"),
+        metric(&after, "weft_dry_runs_total"),
+    );
     let steady_kib = status_kib(pid, "VmRSS:");
     let cpu_total = cpu_seconds(pid);
 
@@ -362,7 +368,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
          \x20 Weft RSS: at start {start} MiB, peak {peak} MiB, steady {steady} MiB ({per_object:.1} KiB per managed \
          object above the start, {overall:.1} KiB with it)\n\
          \x20 during the pass: fleet page of 100 p50 {fleet50:.1} ms, p99 {fleet99:.1} ms; one app's tree p50 {tree50:.1} ms, p99 {tree99:.1} ms ({samples} samples each)\n\
-         \x20 CPU seconds in all: {cpu_total:.1}; shutdown {shutdown:.2} s",
+         \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs, {cpu_total:.1} CPU s; times the reconciler fell behind the watch feed: {missed}; shutdown {shutdown:.2} s",
         synced = synced_after.as_secs_f64(),
         pass_wall = pass.0.as_secs_f64(),
         compared = pass.1,

@@ -342,6 +342,13 @@ async fn next_event_for(events: &mut broadcast::Receiver<LiveEvent>, reference: 
     }
 }
 
+/// A watched object as the store keeps it: JSON, its `managedFields` dropped before they are converted (the
+/// store would drop them anyway; converting them was a third of the conversion's cost).
+fn cached_json(info: &KindInfo, mut object: DynamicObject) -> Value {
+    object.metadata.managed_fields = None;
+    info.to_json(object)
+}
+
 /// Runs one kind's watcher until aborted: feeds the store, marks it synced, and publishes changes.
 async fn run_watcher(
     client: Client,
@@ -358,20 +365,34 @@ async fn run_watcher(
     while let Some(event) = events.next().await {
         match event {
             Ok(event) => {
+                // Converted before the store is locked: readers wait for the store's change only.
+                let event = match event {
+                    watcher::Event::Apply(object) => {
+                        watcher::Event::Apply(cached_json(info, object))
+                    }
+                    watcher::Event::Delete(object) => {
+                        watcher::Event::Delete(cached_json(info, object))
+                    }
+                    watcher::Event::Init => watcher::Event::Init,
+                    watcher::Event::InitApply(object) => {
+                        watcher::Event::InitApply(cached_json(info, object))
+                    }
+                    watcher::Event::InitDone => watcher::Event::InitDone,
+                };
                 let (changes, synced) = {
                     let mut store = watched
                         .store
                         .write()
                         .unwrap_or_else(PoisonError::into_inner);
                     let changes = match event {
-                        watcher::Event::Apply(object) => store.apply(info.to_json(object)),
-                        watcher::Event::Delete(object) => store.delete(info.to_json(object)),
+                        watcher::Event::Apply(object) => store.apply(object),
+                        watcher::Event::Delete(object) => store.delete(object),
                         watcher::Event::Init => {
                             store.begin_list();
                             Vec::new()
                         }
                         watcher::Event::InitApply(object) => {
-                            store.list_item(info.to_json(object));
+                            store.list_item(object);
                             Vec::new()
                         }
                         watcher::Event::InitDone => store.end_list(),

@@ -43,6 +43,8 @@ pub struct Metrics {
     /// Objects compared without a dry run: desired, live version and ignore rules as when one last found them in
     /// sync.
     pub dry_runs_skipped: Counter,
+    /// Times the reconciler fell behind the watch feed and had to compare every app again.
+    pub watch_events_missed: Counter,
     /// Operations pending in the queue.
     pub queue_depth: Gauge,
     /// Operations finished, by phase.
@@ -71,6 +73,7 @@ impl Metrics {
         let comparisons_skipped = Counter::default();
         let dry_runs = Counter::default();
         let dry_runs_skipped = Counter::default();
+        let watch_events_missed = Counter::default();
         let operations = Family::<PhaseLabels, Counter>::default();
         let plugin_calls = Family::<PluginLabels, Counter>::default();
         let plugin_errors = Family::<PluginLabels, Counter>::default();
@@ -101,6 +104,11 @@ impl Metrics {
             dry_runs_skipped.clone(),
         );
         registry.register(
+            "watch_events_missed",
+            "Times the reconciler fell behind the watch feed (every app is then compared again)",
+            watch_events_missed.clone(),
+        );
+        registry.register(
             "queue_depth",
             "Operations pending in the queue",
             queue_depth.clone(),
@@ -128,6 +136,7 @@ impl Metrics {
             comparisons_skipped,
             dry_runs,
             dry_runs_skipped,
+            watch_events_missed,
             queue_depth,
             operations,
             plugin_calls,

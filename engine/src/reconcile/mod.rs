@@ -447,6 +447,7 @@ impl Reconciler {
             }
             // Missed events: every app is compared again, soon.
             Err(MissedEvents) => {
+                metrics().watch_events_missed.inc();
                 for memory in tracked.values_mut() {
                     memory.clean = false;
                 }
