@@ -387,6 +387,119 @@ async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn an_app_whose_sync_waits_in_the_queue_is_not_compared_again_until_something_changes() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let slow = GitRepo::new();
+    slow.commit(&[(
+        "svc.json",
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+               "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}})
+        .to_string(),
+    )]);
+    let waiting = GitRepo::new();
+    waiting.commit(&[(
+        "settings.json",
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "1"}})
+            .to_string(),
+    )]);
+    let apps = format!(
+        "{}{}",
+        app_toml("slow", slow.path(), ""),
+        app_toml("waiting", waiting.path(), "")
+    );
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    state
+        .store
+        .put_setting(CONCURRENCY_SETTING, "1")
+        .await
+        .unwrap();
+    let view = async |name: &str| state.views.read().await.get(name).cloned();
+    eventually("both apps compared once", 300, async || {
+        (view("slow").await?.status.is_some() && view("waiting").await?.status.is_some())
+            .then_some(())
+    })
+    .await;
+
+    // The slow app's sync holds the one slot (its Service's apply hangs); the other app's sync waits behind it.
+    let hang = cluster.faults.add(weft_sim::FaultRule::new(
+        Some(weft_sim::Verb::Patch),
+        Some("services"),
+        weft_sim::FaultAction::Latency(Duration::from_secs(600)),
+    ));
+    let directory = state.apps.read().await.clone();
+    state
+        .queue
+        .enqueue(
+            &directory["slow"],
+            Trigger::Manual,
+            OperationRequest::sync(),
+        )
+        .await
+        .unwrap();
+    eventually("the slow app's sync running", 300, async || {
+        let op = state
+            .store
+            .last_operation::<weft_engine::sync::operation::Operation>("slow")
+            .await
+            .ok()??;
+        (op.phase == OperationPhase::Running && cluster.faults.hits(hang) > 0).then_some(())
+    })
+    .await;
+    let queued = state
+        .queue
+        .enqueue(
+            &directory["waiting"],
+            Trigger::Manual,
+            OperationRequest::sync(),
+        )
+        .await
+        .unwrap();
+
+    // Reconciled every second while its sync waits, and never compared: nothing a comparison reads changed.
+    let compared = view("waiting").await.unwrap().compared_at;
+    let mut visits = Vec::new();
+    eventually("three reconciles of the waiting app", 300, async || {
+        let now = view("waiting").await?;
+        let operation = now.operation.as_ref()?;
+        if operation.id != queued.id {
+            return None;
+        }
+        assert_eq!(operation.phase, OperationPhase::Pending, "{operation:?}");
+        assert_eq!(
+            now.compared_at, compared,
+            "compared again while its sync waited"
+        );
+        let at = now.reconciled_at?;
+        if !visits.contains(&at) {
+            visits.push(at);
+        }
+        (visits.len() >= 3).then_some(())
+    })
+    .await;
+
+    // Once its sync has run, it is compared again, and in sync.
+    cluster.faults.clear();
+    eventually(
+        "the waiting app synced and compared again",
+        600,
+        async || {
+            let now = view("waiting").await?;
+            (now.status?.sync == SyncCode::Synced && now.compared_at > compared).then_some(())
+        },
+    )
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_rotated_secret_redeploys_an_automated_app() {
     let cluster = cluster();
     let namespaces: Api<Namespace> = Api::all(cluster.client.clone());

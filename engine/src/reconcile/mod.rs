@@ -222,6 +222,20 @@ struct Inputs {
     operation: Option<(String, OperationPhase)>,
 }
 
+impl Inputs {
+    /// Whether these are `other` but for the latest operation (which a comparison does not read: only the
+    /// automation decision after it does).
+    fn same_but_operation(&self, other: &Inputs) -> bool {
+        Inputs {
+            operation: None,
+            ..self.clone()
+        } == Inputs {
+            operation: None,
+            ..other.clone()
+        }
+    }
+}
+
 /// The reconciler's memory of one app between visits (handed to the task that reconciles it, and back).
 #[derive(Debug, Clone, Default)]
 struct Tracked {
@@ -541,6 +555,29 @@ impl Reconciler {
                 previous.reconciled_at = view.reconciled_at;
                 previous.operation = last.clone();
                 *backoff = Backoff::default();
+                metrics().comparisons_skipped.inc();
+                self.views.write().await.insert(name.to_string(), previous);
+                return;
+            }
+        }
+        // An operation is queued or running and nothing else changed (no watch event on the app's objects, same
+        // commit, spec and state): comparing would find what the last comparison found, and automation waits for
+        // the operation whatever it finds. The last view stands, with the operation as it is now. (10,000 new
+        // apps wait minutes for their first sync; each was compared again on every interval meanwhile.)
+        let operation_in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
+        if operation_in_flight
+            && memory.clean
+            && memory.compared.as_ref().is_some_and(|(before, at)| {
+                before.same_but_operation(&inputs) && at.elapsed() < self.full_compare
+            })
+        {
+            let previous = self.views.read().await.get(name).cloned();
+            if let Some(mut previous) = previous
+                && previous.error.is_none()
+                && previous.status.is_some()
+            {
+                previous.reconciled_at = view.reconciled_at;
+                previous.operation = last.clone();
                 metrics().comparisons_skipped.inc();
                 self.views.write().await.insert(name.to_string(), previous);
                 return;
