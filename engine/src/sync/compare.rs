@@ -265,12 +265,8 @@ impl Comparer {
             let Some(live_object) = live_by_ref.get(&reference) else {
                 continue;
             };
-            let inputs = live_object
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str)
-                .map(|version| DryRunInputs::new(app, &reference, object, version, ignore));
-            let remembered = memory == Memory::Use
-                && inputs.is_some_and(|inputs| self.in_sync.in_sync(&inputs, now));
+            let inputs = DryRunInputs::new(app, &reference, object, live_object, ignore);
+            let remembered = memory == Memory::Use && self.in_sync.in_sync(&inputs, now);
             let diff = if dry_run && remembered {
                 // The same desired object against the same live version, compared under the same rules, when a
                 // dry run last found it in sync: the server would predict the same.
@@ -293,9 +289,7 @@ impl Comparer {
                 match self.applier.apply(object, &options).await {
                     Ok(predicted) => {
                         let diff = diff_predicted(&reference, &predicted, live_object, ignore);
-                        if let Some(inputs) = inputs {
-                            self.in_sync.record(inputs, diff.is_synced(), now);
-                        }
+                        self.in_sync.record(inputs, diff.is_synced(), now);
                         diff
                     }
                     Err(error) => {

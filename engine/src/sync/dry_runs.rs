@@ -1,6 +1,8 @@
 //! Dry runs that found an object in sync, remembered by what they were made from: the app, the object, its desired
-//! JSON, the live object's resourceVersion and the ignore rules. While none of that changes, the API server would
-//! predict the same object, so a comparison skips the call. Only in-sync results are kept (a digest and a time per
+//! JSON, the live object but its status (and the bookkeeping that changes with it: resourceVersion, managedFields)
+//! and the ignore rules. While none of that changes, the API server would predict the same object but for its
+//! status, which the diff never reads, so a comparison skips the call: a rollout's status updates (each a new
+//! resourceVersion) cost no dry run. Only in-sync results are kept (a digest and a time per
 //! object, no manifest), each for at most a time-to-live (an hour by default, the periodic full comparison's period),
 //! after which the object is dry-run again.
 
@@ -22,36 +24,67 @@ pub struct DryRunInputs {
 }
 
 impl DryRunInputs {
-    /// The inputs of dry-running `desired` for `app` against a live object at `live_version`.
+    /// The inputs of dry-running `desired` for `app` against `live`.
     pub fn new(
         app: &str,
         reference: &ResourceRef,
         desired: &Value,
-        live_version: &str,
+        live: &Value,
         rules: &[IgnoreRule],
     ) -> Self {
         let mut hasher = Sha256::new();
         let identity = reference.to_string();
         for part in [app, identity.as_str()] {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part.as_bytes());
+            hash_part(&mut hasher, part);
         }
         let slot_digest = hasher.clone().finalize();
         let mut slot = [0u8; 8];
         slot.copy_from_slice(&slot_digest[..8]);
-        for part in [
-            desired.to_string(),
-            live_version.to_string(),
-            serde_json::to_string(rules).unwrap_or_default(),
-        ] {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part.as_bytes());
-        }
+        hash_part(&mut hasher, &desired.to_string());
+        hash_live(&mut hasher, live);
+        hash_part(
+            &mut hasher,
+            &serde_json::to_string(rules).unwrap_or_default(),
+        );
         let mut digest = [0u8; 16];
         digest.copy_from_slice(&hasher.finalize()[..16]);
         DryRunInputs {
             slot: u64::from_le_bytes(slot),
             digest,
+        }
+    }
+}
+
+/// One part of a digest, length first, so parts cannot run into each other.
+fn hash_part(hasher: &mut Sha256, part: &str) {
+    hasher.update((part.len() as u64).to_le_bytes());
+    hasher.update(part.as_bytes());
+}
+
+/// The live object as a dry run's prediction depends on it: all of it but `status` (a controller's report, which
+/// an apply leaves alone and the diff never reads), `metadata.resourceVersion` and `metadata.managedFields` (which
+/// change with every status update).
+fn hash_live(hasher: &mut Sha256, live: &Value) {
+    let Some(fields) = live.as_object() else {
+        hash_part(hasher, &live.to_string());
+        return;
+    };
+    for (key, value) in fields {
+        if key == "status" {
+            continue;
+        }
+        hash_part(hasher, key);
+        match value.as_object() {
+            Some(metadata) if key == "metadata" => {
+                for (key, value) in metadata {
+                    if key == "resourceVersion" || key == "managedFields" {
+                        continue;
+                    }
+                    hash_part(hasher, key);
+                    hash_part(hasher, &value.to_string());
+                }
+            }
+            _ => hash_part(hasher, &value.to_string()),
         }
     }
 }
@@ -119,20 +152,31 @@ mod tests {
 
     use super::*;
 
+    /// The live Deployment at resourceVersion `version`, its spec as it was applied.
+    fn live(version: &str) -> Value {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+               "metadata": {"name": "web", "namespace": "shop", "resourceVersion": version, "generation": 1,
+                            "managedFields": [{"manager": "weft", "operation": "Apply"}]},
+               "spec": {"replicas": 2}, "status": {"replicas": 0}})
+    }
+
     fn inputs(desired: &Value, version: &str, rules: &[IgnoreRule]) -> DryRunInputs {
+        inputs_against(desired, &live(version), rules)
+    }
+
+    fn inputs_against(desired: &Value, live: &Value, rules: &[IgnoreRule]) -> DryRunInputs {
         let reference = ResourceRef::new("apps", "Deployment", "shop", "web");
-        DryRunInputs::new("shop", &reference, desired, version, rules)
+        DryRunInputs::new("shop", &reference, desired, live, rules)
     }
 
     #[test]
-    fn an_in_sync_finding_stands_while_desired_live_version_and_rules_are_the_same() {
+    fn an_in_sync_finding_stands_while_desired_live_object_and_rules_are_the_same() {
         let memory = InSyncDryRuns::new(Duration::from_secs(60));
         let now = Instant::now();
         let desired = json!({"spec": {"replicas": 2}});
         memory.record(inputs(&desired, "7", &[]), true, now);
         assert!(memory.in_sync(&inputs(&desired, "7", &[]), now));
-        // A new live version, a changed manifest or other ignore rules: dry-run again.
-        assert!(!memory.in_sync(&inputs(&desired, "8", &[]), now));
+        // A changed manifest or other ignore rules: dry-run again.
         assert!(!memory.in_sync(&inputs(&json!({"spec": {"replicas": 3}}), "7", &[]), now));
         let rule = IgnoreRule {
             json_pointers: vec!["/spec/replicas".into()],
@@ -144,10 +188,31 @@ mod tests {
             "other",
             &ResourceRef::new("apps", "Deployment", "shop", "web"),
             &desired,
-            "7",
+            &live("7"),
             &[],
         );
         assert!(!memory.in_sync(&other, now));
+    }
+
+    #[test]
+    fn a_status_update_keeps_the_finding_and_any_other_live_change_drops_it() {
+        let memory = InSyncDryRuns::new(Duration::from_secs(60));
+        let now = Instant::now();
+        let desired = json!({"spec": {"replicas": 2}});
+        memory.record(inputs(&desired, "7", &[]), true, now);
+        // The rollout reports progress: a new resourceVersion and managedFields entry, another status.
+        let mut progressed = live("8");
+        progressed["status"] = json!({"replicas": 2, "availableReplicas": 2});
+        progressed["metadata"]["managedFields"] = json!([{"manager": "kube-controller-manager"}]);
+        assert!(memory.in_sync(&inputs_against(&desired, &progressed, &[]), now));
+        // Someone scales it by hand, or labels it: the server might predict something else.
+        let mut scaled = live("9");
+        scaled["spec"]["replicas"] = json!(5);
+        scaled["metadata"]["generation"] = json!(2);
+        assert!(!memory.in_sync(&inputs_against(&desired, &scaled, &[]), now));
+        let mut labelled = live("10");
+        labelled["metadata"]["labels"] = json!({"team": "x"});
+        assert!(!memory.in_sync(&inputs_against(&desired, &labelled, &[]), now));
     }
 
     #[test]
