@@ -316,16 +316,13 @@ async fn a_tree_read_again_reuses_its_comparison_until_the_reconciler_compares_a
     server.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_on() {
-    let cluster = cluster();
-    let data = TempDir::new().unwrap();
-    let quick = GitRepo::new();
-    quick.commit(&[(
-        "settings.json",
-        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "1"}})
-            .to_string(),
-    )]);
+/// A server for two apps (not automated): `slow`, one Service (the kind the tests make hang), and `other`, one
+/// ConfigMap; returns the server and their repositories.
+async fn serve_a_service_app_and_a_config_map_app(
+    cluster: &Cluster,
+    data: &TempDir,
+    other: &str,
+) -> (Server, GitRepo, GitRepo) {
     let slow = GitRepo::new();
     slow.commit(&[(
         "svc.json",
@@ -333,18 +330,33 @@ async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_
                "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}})
         .to_string(),
     )]);
+    let quick = GitRepo::new();
+    quick.commit(&[(
+        "settings.json",
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "1"}})
+            .to_string(),
+    )]);
     let apps = format!(
         "{}{}",
-        app_toml("quick", quick.path(), ""),
+        app_toml(other, quick.path(), ""),
         app_toml("slow", slow.path(), "")
     );
     let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
+        config(cluster, data.path(), &apps, ""),
         weft_tests::builtin_registry(),
         options("a"),
     )
     .await
     .unwrap();
+    (server, slow, quick)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_on() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let (server, slow, _quick) =
+        serve_a_service_app_and_a_config_map_app(&cluster, &data, "quick").await;
     let state = server.state.clone();
     let directory = state.apps.read().await.clone();
     sync_every_app(&state, &directory).await;
@@ -390,31 +402,8 @@ async fn an_app_whose_api_calls_hang_holds_one_reconcile_slot_and_the_others_go_
 async fn an_app_whose_sync_waits_in_the_queue_is_not_compared_again_until_something_changes() {
     let cluster = cluster();
     let data = TempDir::new().unwrap();
-    let slow = GitRepo::new();
-    slow.commit(&[(
-        "svc.json",
-        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
-               "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}})
-        .to_string(),
-    )]);
-    let waiting = GitRepo::new();
-    waiting.commit(&[(
-        "settings.json",
-        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"a": "1"}})
-            .to_string(),
-    )]);
-    let apps = format!(
-        "{}{}",
-        app_toml("slow", slow.path(), ""),
-        app_toml("waiting", waiting.path(), "")
-    );
-    let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
-        weft_tests::builtin_registry(),
-        options("a"),
-    )
-    .await
-    .unwrap();
+    let (server, _slow, _waiting) =
+        serve_a_service_app_and_a_config_map_app(&cluster, &data, "waiting").await;
     let state = server.state.clone();
     state
         .store
