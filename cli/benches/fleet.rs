@@ -195,7 +195,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
     // The simulator, in its own process.
     let kubeconfig = dir.path().join("kubeconfig");
     let sim_port = free_port();
-    let _sim = Killed(
+    let sim = Killed(
         Command::new(weft)
             .args([
                 "sim",
@@ -344,6 +344,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
     );
     let steady_kib = status_kib(pid, "VmRSS:");
     let cpu_total = cpu_seconds(pid);
+    let cpu_sim = cpu_seconds(sim.0.id());
 
     // Shutdown: SIGTERM, then the time until it exits.
     let stop = Instant::now();
@@ -368,7 +369,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
          \x20 Weft RSS: at start {start} MiB, peak {peak} MiB, steady {steady} MiB ({per_object:.1} KiB per managed \
          object above the start, {overall:.1} KiB with it)\n\
          \x20 during the pass: fleet page of 100 p50 {fleet50:.1} ms, p99 {fleet99:.1} ms; one app's tree p50 {tree50:.1} ms, p99 {tree99:.1} ms ({samples} samples each)\n\
-         \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs, {cpu_total:.1} CPU s; times the reconciler fell behind the watch feed: {missed}; shutdown {shutdown:.2} s",
+         \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs, {cpu_total:.1} CPU s (the simulator: {cpu_sim:.1}); times the reconciler fell behind the watch feed: {missed}; shutdown {shutdown:.2} s",
         synced = synced_after.as_secs_f64(),
         pass_wall = pass.0.as_secs_f64(),
         compared = pass.1,

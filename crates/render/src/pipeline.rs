@@ -194,7 +194,7 @@ impl RenderPipeline {
         self.resolve_since(source, Instant::now())
     }
 
-    /// Resolves a source as [`Pipeline::resolve`] does, a git ref from its repository's refs as a fetch begun at
+    /// Resolves a source as [`RenderPipeline::resolve`] does, a git ref from its repository's refs as a fetch begun at
     /// `since` or later found them (a poll shared by every app of the repository).
     pub fn resolve_since(
         &self,
