@@ -311,6 +311,7 @@ impl Reconciler {
                 }
                 queue.retain(|name| apps.contains_key(name));
                 tracked.retain(|name, _| apps.contains_key(name));
+                requested.retain(|name, _| apps.contains_key(name));
                 this.views
                     .write()
                     .await
