@@ -49,6 +49,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-health", 5, "assessing objects' health"),
     ("weft-cluster", 5, "talking to a cluster through kube-rs"),
     ("weft-engine", 6, "the server (apps, queue, reconciler, API, auth, store)"),
+    ("weft-console", 6, "the web console, over the API router (nothing of the engine)"),
     ("weft", 7, "the weft command: serve, the API client, the plugin toolchain's commands"),
     ("weft-tests", 8, "the integration tests"),
 ];

@@ -89,11 +89,16 @@ async fn serve(
         );
         save_cli_token(&token);
     }
-    let app = weft_engine::api::router(ApiState {
+    let api = weft_engine::api::router(ApiState {
         server: server.state.clone(),
         auth: Arc::new(authenticator),
         limiter: Arc::new(RateLimiter::new(&auth_config.rate_limit)),
     });
+    // The console at `/`, on the same listener: it reaches the server only through the API router.
+    let app = api.clone().merge(weft_console::router(
+        api,
+        weft_console::SessionLimits::default(),
+    ));
     let limits = ListenerLimits {
         max_connections: server.config().api.max_connections,
         header_timeout: Duration::from_secs(server.config().api.header_timeout_seconds),
@@ -106,6 +111,7 @@ async fn serve(
 
     let config = server.config();
     eprintln!("weft: API listening on http://{addr}");
+    eprintln!("weft: console at http://{addr}/ (sign in with an API token)");
     match (&config.cluster, &server.simulator) {
         (ClusterConfig::Simulator, Some((_, served))) => eprintln!(
             "weft: cluster: the embedded simulator at {} (kubectl --kubeconfig {} get pods -A)",

@@ -6,16 +6,17 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
 
-use axum::extract::{FromRef, Query, State};
+use axum::extract::{FromRef, Path, Query, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::filter::FleetFilter;
 use super::rows::{FleetRows, PageKey, RowSource};
-use super::shapes::{GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
-use super::{ApiError, ApiState, Caller, MAX_PAGE};
+use super::shapes::{FleetSummary, GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
+use super::{ApiError, ApiState, Caller, MAX_PAGE, visible_app};
 use crate::app::AppSpec;
 use crate::queue::AppDirectory;
 use crate::reconcile::{AppView, AppViews};
@@ -40,6 +41,29 @@ pub(crate) struct Page {
     limit: Option<usize>,
     /// Apps after this name (the previous page's `next`).
     after: Option<String>,
+    /// Only apps of this org.
+    org: Option<String>,
+    /// Only apps of this environment.
+    env: Option<crate::app::Env>,
+    /// Only apps of this health.
+    health: Option<HealthCode>,
+    /// Only apps of this sync status.
+    sync: Option<SyncCode>,
+    /// Only apps whose name contains this, ignoring case.
+    search: Option<String>,
+}
+
+impl Page {
+    /// The filters the page asks for.
+    fn filter(&self) -> FleetFilter {
+        FleetFilter {
+            org: self.org.clone(),
+            env: self.env,
+            health: self.health,
+            sync: self.sync,
+            search: self.search.clone(),
+        }
+    }
 }
 
 /// What the fleet list reads: the app directory and the views (two handles, not a copy of the whole API state
@@ -106,15 +130,21 @@ pub(crate) async fn applications(
             "limit must be between 1 and {MAX_PAGE}"
         )));
     }
+    let filter = page.filter();
+    filter.check().map_err(ApiError::bad_request)?;
+    let matcher = filter.matcher();
+    let filter_key = (!filter.is_empty()).then(|| filter.key());
     let apps = fleet.apps.read().await;
     let views = fleet.views.read().await;
     let visible = with_views_after(&apps, &views, page.after.as_deref())
         .filter(|(app, _)| caller.0.can_read(app.org.as_deref()))
-        .map(|(app, view)| RowSource::of(app, view));
+        .map(|(app, view)| RowSource::of(app, view))
+        .filter(|row| matcher.admits(row));
     let key = PageKey {
         scope: caller.0.org(),
         after: page.after.as_deref(),
         limit,
+        filter: filter_key.as_deref(),
     };
     let body = rows
         .page(key, visible, apps.len(), |name| apps.contains_key(name))
@@ -140,53 +170,117 @@ pub(crate) async fn gitops(
         .collect();
     let mut applications = Vec::with_capacity(apps.len());
     for app in apps {
-        let view = state.server.views.read().await.get(&app.name).cloned();
-        let stored = state
-            .server
-            .store
-            .app_state::<crate::deploy::AppState>(&app.name)
-            .await
-            .map_err(|e| ApiError::store("reading an app's history", e))?;
-        let status = view.as_ref().and_then(|v| v.status.as_ref());
-        applications.push(GitOpsApp {
-            name: app.name.clone(),
-            namespace: app.namespace.clone(),
-            project: app.org.clone(),
-            repo_url: app.source.repo.clone(),
-            path: Some(app.source.path.clone()),
-            target_revision: app
-                .source
-                .repo
-                .as_ref()
-                .map(|_| app.source.reference.clone()),
-            revision: stored.synced_revision.clone(),
-            sync: status.map(|s| s.sync).unwrap_or(SyncCode::Unknown),
-            health: status
-                .map(|s| s.health.status)
-                .unwrap_or(HealthCode::Unknown),
-            reconciled_at: view.as_ref().and_then(|v| v.reconciled_at),
-            automated: app.sync.automated && !stored.automation_suspended,
-            self_heal: app.sync.self_heal,
-            resources: view.as_ref().map(|v| v.resources).unwrap_or(0),
-            error: view.as_ref().and_then(|v| v.error.clone()),
-            waiting: view.as_ref().and_then(|v| v.backoff.clone()),
-            operation: view
-                .as_ref()
-                .and_then(|v| v.operation.as_ref())
-                .map(GitOpsOperation::from),
-            history: stored
-                .history
-                .entries()
-                .rev()
-                .map(GitOpsDeploy::from)
-                .collect(),
-        });
+        applications.push(gitops_app(&state, &app).await?);
     }
     Ok(Json(GitOpsPlane {
         installed: true,
         reason: None,
         applications,
     }))
+}
+
+/// One app as the GitOps plane shows it (404 for an app the caller may not read).
+#[utoipa::path(get, path = "/v1/deploy/gitops/{name}", tag = "fleet",
+    params(("name" = String, Path, description = "The app")),
+    responses((status = 200, body = GitOpsApp), (status = 401, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody)))]
+pub(crate) async fn gitops_one(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+) -> Result<Json<GitOpsApp>, ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    Ok(Json(gitops_app(&state, &app).await?))
+}
+
+/// The app with its view, latest operation and stored history.
+async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiError> {
+    let view = state.server.views.read().await.get(&app.name).cloned();
+    let stored = state
+        .server
+        .store
+        .app_state::<crate::deploy::AppState>(&app.name)
+        .await
+        .map_err(|e| ApiError::store("reading an app's history", e))?;
+    let status = view.as_ref().and_then(|v| v.status.as_ref());
+    Ok(GitOpsApp {
+        name: app.name.clone(),
+        namespace: app.namespace.clone(),
+        project: app.org.clone(),
+        repo_url: app.source.repo.clone(),
+        path: Some(app.source.path.clone()),
+        target_revision: app
+            .source
+            .repo
+            .as_ref()
+            .map(|_| app.source.reference.clone()),
+        revision: stored.synced_revision.clone(),
+        sync: status.map(|s| s.sync).unwrap_or(SyncCode::Unknown),
+        health: status
+            .map(|s| s.health.status)
+            .unwrap_or(HealthCode::Unknown),
+        reconciled_at: view.as_ref().and_then(|v| v.reconciled_at),
+        automated: app.sync.automated && !stored.automation_suspended,
+        self_heal: app.sync.self_heal,
+        resources: view.as_ref().map(|v| v.resources).unwrap_or(0),
+        error: view.as_ref().and_then(|v| v.error.clone()),
+        waiting: view.as_ref().and_then(|v| v.backoff.clone()),
+        operation: view
+            .as_ref()
+            .and_then(|v| v.operation.as_ref())
+            .map(GitOpsOperation::from),
+        history: stored
+            .history
+            .entries()
+            .rev()
+            .map(GitOpsDeploy::from)
+            .collect(),
+    })
+}
+
+/// The fleet at a glance, for the apps the caller may read that pass the filters: how many, and how many of them
+/// have each health and each sync (counted without the health and sync filters, so that each count says what
+/// choosing it would show), with the orgs and environments among every app the caller may read.
+#[utoipa::path(get, path = "/v1/deploy/summary", tag = "fleet", params(FleetFilter),
+    responses((status = 200, body = FleetSummary), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody)))]
+pub(crate) async fn summary(
+    caller: Caller,
+    State(fleet): State<FleetState>,
+    Query(filter): Query<FleetFilter>,
+) -> Result<Json<FleetSummary>, ApiError> {
+    filter.check().map_err(ApiError::bad_request)?;
+    let all = filter.matcher();
+    let facets = filter.without_status();
+    let facets = facets.matcher();
+    let apps = fleet.apps.read().await;
+    let views = fleet.views.read().await;
+    let mut summary = FleetSummary::default();
+    let mut orgs = std::collections::BTreeSet::new();
+    let mut envs = Vec::new();
+    for (app, view) in with_views_after(&apps, &views, None) {
+        if !caller.0.can_read(app.org.as_deref()) {
+            continue;
+        }
+        if let Some(org) = &app.org {
+            orgs.insert(org.clone());
+        }
+        if !envs.contains(&app.env) {
+            envs.push(app.env);
+        }
+        let row = RowSource::of(app, view);
+        if facets.admits(&row) {
+            summary.health.count(row.health());
+            summary.sync.count(row.sync());
+        }
+        if all.admits(&row) {
+            summary.apps += 1;
+        }
+    }
+    summary.orgs = orgs.into_iter().collect();
+    envs.sort_by_key(|env| *env as u8);
+    summary.envs = envs;
+    Ok(Json(summary))
 }
 
 #[cfg(test)]
@@ -445,5 +539,114 @@ mod tests {
             .get(&fleet.admin, "/v1/deploy/applications?limit=0")
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn filters_narrow_the_list_and_the_summary_counts_what_each_choice_would_show() {
+        use crate::sync::observe::AppStatus;
+        use crate::sync::status::AppHealth;
+        let fleet = Fleet::new(12).await;
+        {
+            // app-00..03 healthy and synced, app-04..05 degraded and out of sync, the rest not reconciled yet.
+            let mut views = fleet.views.write().await;
+            for index in 0..6 {
+                let (health, sync) = if index < 4 {
+                    (HealthCode::Healthy, SyncCode::Synced)
+                } else {
+                    (HealthCode::Degraded, SyncCode::OutOfSync)
+                };
+                views.get_mut(&format!("app-{index:02}")).unwrap().status = Some(AppStatus {
+                    sync,
+                    health: AppHealth {
+                        status: health,
+                        message: None,
+                    },
+                    resources: Vec::new(),
+                    declared_version: None,
+                    running_version: None,
+                });
+            }
+        }
+        let listed = |page: Value| -> Vec<String> {
+            page["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|item| item["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let list = |query: &'static str| {
+            let fleet = &fleet;
+            async move {
+                listed(
+                    fleet
+                        .list(&fleet.admin, &format!("/v1/deploy/applications?{query}"))
+                        .await,
+                )
+            }
+        };
+        assert_eq!(list("health=degraded").await, names(4..6));
+        assert_eq!(list("sync=synced").await, names(0..4));
+        assert_eq!(list("org=acme&health=healthy").await, ["app-00", "app-02"]);
+        assert_eq!(list("search=P-1").await, names(10..12));
+        assert_eq!(list("search=p-1&limit=1").await, ["app-10"]);
+        assert_eq!(list("search=p-1&limit=1&after=app-10").await, ["app-11"]);
+        assert_eq!(list("health=missing").await, Vec::<String>::new());
+        // A filtered page and an unfiltered one of the same size are different pages.
+        assert_eq!(list("limit=2").await, names(0..2));
+        assert_eq!(list("limit=2&health=degraded").await, names(4..6));
+        // A member's filter never reaches past its org.
+        let theirs = listed(
+            fleet
+                .list(&fleet.member, "/v1/deploy/applications?org=other")
+                .await,
+        );
+        assert!(theirs.is_empty(), "{theirs:?}");
+
+        let summary = fleet
+            .list(&fleet.admin, "/v1/deploy/summary?health=healthy")
+            .await;
+        assert_eq!(summary["apps"], 4);
+        assert_eq!(summary["health"]["healthy"], 4);
+        assert_eq!(summary["health"]["degraded"], 2);
+        assert_eq!(summary["health"]["unknown"], 6);
+        assert_eq!(summary["sync"]["out-of-sync"], 2);
+        assert_eq!(summary["orgs"], serde_json::json!(["acme", "other"]));
+        assert_eq!(summary["envs"], serde_json::json!(["main"]));
+        let summary = fleet.list(&fleet.member, "/v1/deploy/summary").await;
+        assert_eq!(summary["apps"], 6);
+        assert_eq!(summary["health"]["healthy"], 2);
+        assert_eq!(summary["orgs"], serde_json::json!(["acme"]));
+
+        for bad in [
+            "/v1/deploy/applications?health=fine",
+            "/v1/deploy/summary?sync=maybe",
+            "/v1/deploy/summary?colour=red",
+        ] {
+            let (status, _) = fleet.get(&fleet.admin, bad).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+        }
+        let long = format!("/v1/deploy/applications?search={}", "a".repeat(300));
+        assert_eq!(
+            fleet.get(&fleet.admin, &long).await.0,
+            StatusCode::BAD_REQUEST
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn one_apps_plane_entry_is_served_to_whoever_may_read_it_and_no_one_else() {
+        let fleet = Fleet::new(2).await;
+        let (status, body) = fleet.get(&fleet.member, "/v1/deploy/gitops/app-00").await;
+        assert_eq!(status, StatusCode::OK);
+        let app: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(app["name"], "app-00");
+        assert_eq!(app["project"], "acme");
+        assert_eq!(app["history"], serde_json::json!([]));
+        let (status, _) = fleet.get(&fleet.member, "/v1/deploy/gitops/app-01").await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "another org's app is no app");
+        let (status, _) = fleet.get(&fleet.admin, "/v1/deploy/gitops/app-01").await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = fleet.get(&fleet.admin, "/v1/deploy/gitops/nope").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
     }
 }

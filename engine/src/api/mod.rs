@@ -8,6 +8,7 @@ mod actions;
 mod apps;
 mod caller;
 mod error;
+mod filter;
 mod fleet;
 pub mod listener;
 mod logs;
@@ -81,6 +82,8 @@ pub fn router(state: ApiState) -> Router {
             get(apps::get).put(apps::replace).delete(apps::delete),
         )
         .route("/v1/deploy/gitops", get(fleet::gitops))
+        .route("/v1/deploy/gitops/{name}", get(fleet::gitops_one))
+        .route("/v1/deploy/summary", get(fleet::summary))
         .route("/v1/deploy/reconcile", post(actions::reconcile))
         .route("/v1/deploy/{name}/tree", get(objects::tree))
         .route("/v1/deploy/{name}/resource/{ref}", get(objects::resource))

@@ -26,6 +26,8 @@ impl Modify for BearerAuth {
         super::fleet::whoami,
         super::fleet::applications,
         super::fleet::gitops,
+        super::fleet::gitops_one,
+        super::fleet::summary,
         super::objects::tree,
         super::objects::resource,
         super::logs::pod_logs,

@@ -102,6 +102,31 @@ impl<'a> RowSource<'a> {
         }
     }
 
+    /// The app's name.
+    pub(crate) fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// The app's org.
+    pub(crate) fn org(&self) -> Option<&'a str> {
+        self.org
+    }
+
+    /// The app's environment.
+    pub(crate) fn env(&self) -> Env {
+        self.env
+    }
+
+    /// The app's health.
+    pub(crate) fn health(&self) -> HealthCode {
+        self.health
+    }
+
+    /// The app's sync.
+    pub(crate) fn sync(&self) -> SyncCode {
+        self.sync
+    }
+
     /// The row, owned.
     pub(crate) fn to_application(self) -> Application {
         Application {
@@ -156,6 +181,8 @@ pub(crate) struct PageKey<'a> {
     pub(crate) after: Option<&'a str>,
     /// The most rows.
     pub(crate) limit: usize,
+    /// The filters ([`FleetFilter::key`](super::filter::FleetFilter::key)), when any is given.
+    pub(crate) filter: Option<&'a str>,
 }
 
 /// A page answered before: its rows (exactly those cached at the time) and its body.
@@ -164,6 +191,7 @@ struct CachedPage {
     scope: Option<String>,
     after: Option<String>,
     limit: usize,
+    filter: Option<String>,
     rows: Vec<Arc<CachedRow>>,
     next: Option<String>,
     body: Bytes,
@@ -172,6 +200,7 @@ struct CachedPage {
 impl CachedPage {
     fn is_for(&self, key: &PageKey<'_>) -> bool {
         self.limit == key.limit
+            && self.filter.as_deref() == key.filter
             && self.scope.as_deref() == key.scope
             && self.after.as_deref() == key.after
     }
@@ -306,6 +335,7 @@ impl FleetRows {
             scope: key.scope.map(str::to_string),
             after: key.after.map(str::to_string),
             limit: key.limit,
+            filter: key.filter.map(str::to_string),
             rows,
             next,
             body: body.clone(),
@@ -395,6 +425,7 @@ mod tests {
             scope: None,
             after: None,
             limit,
+            filter: None,
         }
     }
 

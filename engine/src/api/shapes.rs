@@ -61,6 +61,75 @@ pub struct ApplicationList {
     pub next: Option<String>,
 }
 
+/// How many apps have each health.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct HealthCounts {
+    /// Healthy.
+    pub healthy: usize,
+    /// Progressing.
+    pub progressing: usize,
+    /// Degraded.
+    pub degraded: usize,
+    /// Suspended.
+    pub suspended: usize,
+    /// Missing.
+    pub missing: usize,
+    /// Unknown.
+    pub unknown: usize,
+}
+
+impl HealthCounts {
+    /// Counts one app of that health.
+    pub fn count(&mut self, health: HealthCode) {
+        *match health {
+            HealthCode::Healthy => &mut self.healthy,
+            HealthCode::Progressing => &mut self.progressing,
+            HealthCode::Degraded => &mut self.degraded,
+            HealthCode::Suspended => &mut self.suspended,
+            HealthCode::Missing => &mut self.missing,
+            HealthCode::Unknown => &mut self.unknown,
+        } += 1;
+    }
+}
+
+/// How many apps have each sync status.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct SyncCounts {
+    /// Synced.
+    pub synced: usize,
+    /// Out of sync.
+    pub out_of_sync: usize,
+    /// Unknown.
+    pub unknown: usize,
+}
+
+impl SyncCounts {
+    /// Counts one app of that sync status.
+    pub fn count(&mut self, sync: SyncCode) {
+        *match sync {
+            SyncCode::Synced => &mut self.synced,
+            SyncCode::OutOfSync => &mut self.out_of_sync,
+            SyncCode::Unknown => &mut self.unknown,
+        } += 1;
+    }
+}
+
+/// `GET /v1/deploy/summary`: the fleet at a glance.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct FleetSummary {
+    /// How many apps pass every filter.
+    pub apps: usize,
+    /// By health (without the health and sync filters).
+    pub health: HealthCounts,
+    /// By sync (without the health and sync filters).
+    pub sync: SyncCounts,
+    /// The orgs of the apps the caller may read.
+    pub orgs: Vec<String>,
+    /// The environments of the apps the caller may read.
+    pub envs: Vec<Env>,
+}
+
 /// One object's identity on the wire; `ref` is the token the resource route parses back.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

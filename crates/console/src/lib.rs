@@ -1,0 +1,90 @@
+//! The web console: the fleet, an app with its resource tree, objects, diffs, logs and operations, and the admin
+//! actions (sync, rollback, refresh), as server-rendered pages with a little progressive JavaScript.
+//!
+//! The console holds no authority of its own. It keeps a signed-in user's credential in a server-side session and
+//! makes every read and write a request to the API router, in-process, with that credential as the bearer token: the
+//! API's identity, tenant scope and role checks are the console's, with no second implementation to drift. The
+//! console imports nothing of the engine; it knows the API by its JSON only ([`shapes`]).
+//!
+//! Pages carry a strict Content-Security-Policy (no inline script or style), may not be framed, and every write is
+//! a POST with the session's CSRF token from a same-origin page.
+
+mod assets;
+pub mod client;
+pub mod diff_view;
+mod error;
+pub mod graph;
+mod pages;
+mod security;
+pub mod session;
+pub mod shapes;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+
+pub use client::{ApiClient, ApiFailure, Asker};
+pub use error::ConsoleError;
+pub use session::{SessionLimits, Sessions};
+
+/// What the console's handlers share.
+#[derive(Debug, Clone)]
+pub struct ConsoleState {
+    /// The API, called in-process.
+    pub api: ApiClient,
+    /// Signed-in browsers.
+    pub sessions: Arc<Sessions>,
+}
+
+/// The console's routes (`/`, `/sign-in`, `/apps/...`, `/ui/...`), calling `api` for everything they show and do.
+/// Merge the result with the API's own router to serve both on one listener.
+pub fn router(api: Router, limits: SessionLimits) -> Router {
+    let state = ConsoleState {
+        api: ApiClient::new(api),
+        sessions: Arc::new(Sessions::new(limits)),
+    };
+    Router::new()
+        .route("/", get(pages::home))
+        .route(
+            "/sign-in",
+            get(pages::sign_in::form).post(pages::sign_in::submit),
+        )
+        .route("/sign-out", post(pages::sign_in::sign_out))
+        .route("/apps", get(pages::fleet::show))
+        .route("/apps/{name}", get(pages::app::show))
+        .route("/apps/{name}/objects/{ref}", get(pages::object::show))
+        .route("/apps/{name}/logs", get(pages::logs::show))
+        .route("/apps/{name}/logs/stream", get(pages::logs::stream))
+        .route("/apps/{name}/operations/{id}", get(pages::operation::show))
+        .route(
+            "/apps/{name}/operations/{id}/stream",
+            get(pages::operation::stream),
+        )
+        .route("/apps/{name}/sync", post(pages::actions::sync))
+        .route("/apps/{name}/rollback", post(pages::actions::rollback))
+        .route("/apps/{name}/refresh", post(pages::actions::refresh))
+        .route("/ui/{asset}", get(assets::serve))
+        .layer(axum::middleware::from_fn(security::headers))
+        .with_state(state)
+}
+
+/// The browser's address, when the listener recorded it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ClientAddr(pub Option<SocketAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddr(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|info| info.0),
+        ))
+    }
+}

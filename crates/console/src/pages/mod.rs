@@ -1,0 +1,195 @@
+//! The console's pages and actions, one module each, and what they share: the signed-in user of a request, the
+//! health and sync badges, times and revisions as people read them.
+
+pub mod actions;
+pub mod app;
+pub mod fleet;
+pub mod layout;
+pub mod logs;
+pub mod object;
+pub mod operation;
+pub mod sign_in;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::FromRequestParts;
+use axum::http::header::COOKIE;
+use axum::http::request::Parts;
+use axum::response::Redirect;
+use maud::{Markup, html};
+
+use crate::client::Asker;
+use crate::session::{COOKIE as SESSION_COOKIE, Session, cookie_value};
+use crate::{ClientAddr, ConsoleError, ConsoleState};
+
+/// `GET /`: the fleet.
+pub async fn home() -> Redirect {
+    Redirect::to("/apps")
+}
+
+/// The signed-in user of a request: its session, its session id and the browser's address.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    /// The session.
+    pub session: Arc<Session>,
+    /// The id in the browser's cookie.
+    pub id: String,
+    /// The browser's address.
+    pub client: ClientAddr,
+}
+
+impl SignedIn {
+    /// Who API requests are made as.
+    pub fn asker(&self) -> Asker<'_> {
+        Asker {
+            credential: self.session.credential(),
+            client: self.client.0,
+        }
+    }
+
+    /// Whether the user may act (the API decides; this only hides controls it would refuse).
+    pub fn admin(&self) -> bool {
+        self.session.who.admin
+    }
+}
+
+impl FromRequestParts<ConsoleState> for SignedIn {
+    type Rejection = ConsoleError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &ConsoleState,
+    ) -> Result<Self, ConsoleError> {
+        let client = ClientAddr::from_request_parts(parts, state)
+            .await
+            .unwrap_or(ClientAddr(None));
+        let id = parts
+            .headers
+            .get_all(COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|header| cookie_value(header, SESSION_COOKIE))
+            .map(str::to_string);
+        let session = id
+            .as_deref()
+            .and_then(|id| state.sessions.get(id, Instant::now()));
+        match (id, session) {
+            (Some(id), Some(session)) => Ok(SignedIn {
+                session,
+                id,
+                client,
+            }),
+            _ => Err(ConsoleError::SignedOut {
+                next: parts
+                    .uri
+                    .path_and_query()
+                    .map_or("/apps".to_string(), |p| p.as_str().to_string()),
+            }),
+        }
+    }
+}
+
+/// A health badge: its icon, the code and the message as a tooltip.
+pub fn health_badge(code: &str, message: Option<&str>) -> Markup {
+    let (icon, class) = match code {
+        "healthy" => ("♥", "healthy"),
+        "progressing" => ("◔", "progressing"),
+        "degraded" => ("✕", "degraded"),
+        "suspended" => ("❚❚", "suspended"),
+        "missing" => ("?", "missing"),
+        _ => ("•", "unknown"),
+    };
+    html! {
+        span class={"badge health " (class)} title=[message] {
+            span aria-hidden="true" { (icon) } " " (if code.is_empty() { "unknown" } else { code })
+        }
+    }
+}
+
+/// A sync badge.
+pub fn sync_badge(code: &str) -> Markup {
+    let (icon, class, text) = match code {
+        "synced" => ("✓", "synced", "synced"),
+        "out-of-sync" => ("↻", "out-of-sync", "out of sync"),
+        _ => ("•", "unknown", "unknown"),
+    };
+    html! { span class={"badge sync " (class)} { span aria-hidden="true" { (icon) } " " (text) } }
+}
+
+/// An operation phase badge.
+pub fn phase_badge(phase: &str) -> Markup {
+    html! { span class={"badge phase " (phase)} { (phase) } }
+}
+
+/// A commit id shortened to 8 characters (a branch or tag name stays whole).
+pub fn short_revision(revision: &str) -> &str {
+    if revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit()) {
+        &revision[..8]
+    } else {
+        revision
+    }
+}
+
+/// A timestamp as "3 min ago" (with the exact time as a tooltip); unreadable ones as they are.
+pub fn when(timestamp: Option<&str>) -> Markup {
+    let Some(text) = timestamp else {
+        return html! { span.muted { "—" } };
+    };
+    let Ok(at) = text.parse::<jiff::Timestamp>() else {
+        return html! { (text) };
+    };
+    let seconds = jiff::Timestamp::now().as_second() - at.as_second();
+    let ago = match seconds {
+        s if s < 0 => "just now".to_string(),
+        s if s < 60 => format!("{s} s ago"),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 86_400 => format!("{} h ago", s / 3600),
+        s => format!("{} d ago", s / 86_400),
+    };
+    html! { time datetime=(text) title=(text) { (ago) } }
+}
+
+/// `key=value&...` of the pairs whose value is not empty, percent-encoded.
+pub fn query(pairs: &[(&str, Option<&str>)]) -> String {
+    let present: Vec<(&str, &str)> = pairs
+        .iter()
+        .filter_map(|(k, v)| v.filter(|v| !v.is_empty()).map(|v| (*k, v)))
+        .collect();
+    serde_urlencoded::to_string(present).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commit_ids_are_shortened_and_names_are_not() {
+        assert_eq!(
+            short_revision("0123456789abcdef0123456789abcdef01234567"),
+            "01234567"
+        );
+        assert_eq!(short_revision("main"), "main");
+        assert_eq!(short_revision("v1.2.3"), "v1.2.3");
+    }
+
+    #[test]
+    fn a_query_leaves_out_empty_values_and_encodes_the_rest() {
+        assert_eq!(
+            query(&[
+                ("health", Some("degraded")),
+                ("org", None),
+                ("search", Some("a b&c")),
+                ("env", Some(""))
+            ]),
+            "health=degraded&search=a+b%26c"
+        );
+    }
+
+    #[test]
+    fn badges_escape_what_they_show() {
+        let badge = health_badge("healthy", Some("<script>x</script>")).into_string();
+        assert!(badge.contains("&lt;script&gt;"), "{badge}");
+        assert!(!badge.contains("<script>"));
+    }
+}

@@ -1,0 +1,190 @@
+//! One object of an app: its health and sync, the desired-vs-live diff side by side or unified, and its live and
+//! desired manifests as YAML. The API never serves a Secret, so none is ever shown.
+
+use axum::extract::{Path, Query, State};
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use super::layout::page;
+use super::{SignedIn, health_badge, sync_badge};
+use crate::client::segment;
+use crate::diff_view::{self, LineKind, SplitRow};
+use crate::shapes::ResourceView;
+use crate::{ConsoleError, ConsoleState};
+
+/// The page's query.
+#[derive(Debug, Default, Deserialize)]
+pub struct ObjectQuery {
+    /// `split` (default) or `unified`.
+    diff: Option<String>,
+}
+
+/// `group:kind:namespace:name` read for the title: (kind, name).
+fn kind_and_name(reference: &str) -> (&str, &str) {
+    let mut parts = reference.splitn(4, ':');
+    let _group = parts.next();
+    let kind = parts.next().unwrap_or("");
+    let _namespace = parts.next();
+    let name = parts.next().unwrap_or(reference);
+    (kind, name)
+}
+
+fn yaml(value: &serde_json::Value) -> String {
+    serde_norway::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
+/// `GET /apps/{name}/objects/{ref}`.
+pub async fn show(
+    user: SignedIn,
+    State(state): State<ConsoleState>,
+    Path((name, reference)): Path<(String, String)>,
+    Query(q): Query<ObjectQuery>,
+) -> Result<Markup, ConsoleError> {
+    let view: ResourceView = state
+        .api
+        .get(
+            user.asker(),
+            &format!(
+                "/v1/deploy/{}/resource/{}",
+                segment(&name),
+                segment(&reference)
+            ),
+        )
+        .await?;
+    let (kind, object) = kind_and_name(&reference);
+    let app_link = format!("/apps/{}", segment(&name));
+    let here = format!("{app_link}/objects/{}", segment(&reference));
+    let unified_mode = q.diff.as_deref() == Some("unified");
+    let title = format!("{kind} {object}");
+    let diff_text = view.diff.as_ref().map(|d| d.unified.as_str()).unwrap_or("");
+    let body = html! {
+        div.heading {
+            h1 { span.muted { (kind) " " } (object) }
+            div.badges data-live="badges" {
+                (health_badge(&view.health, view.health_message.as_deref()))
+                @if let Some(sync) = &view.sync { " " (sync_badge(sync)) }
+            }
+        }
+        @if let Some(message) = &view.health_message { p.message { (message) } }
+        section aria-labelledby="h-diff" {
+            div.section-head {
+                h2 #h-diff { "Diff" }
+                @if view.diff.is_some() {
+                    nav.tabs aria-label="Diff layout" {
+                        a href=(here) aria-current=[(!unified_mode).then_some("page")] { "Side by side" }
+                        a href=(format!("{here}?diff=unified")) aria-current=[unified_mode.then_some("page")] { "Unified" }
+                    }
+                }
+            }
+            div data-live="diff" {
+                @if view.diff.is_none() {
+                    p.muted { "Not one of the app's own objects (it is owned by one): git declares nothing to compare it with." }
+                } @else if diff_text.is_empty() {
+                    p.ok { "Live matches the desired state." }
+                } @else if unified_mode {
+                    (unified(diff_text))
+                } @else {
+                    (split(diff_text))
+                }
+            }
+        }
+        div.manifests {
+            section aria-labelledby="h-live" {
+                h2 #h-live { "Live manifest" }
+                @match &view.live {
+                    Some(live) => pre.code tabindex="0" aria-labelledby="h-live" data-live="live" { (yaml(live)) },
+                    None => p.muted { "The object does not exist in the cluster." },
+                }
+            }
+            section aria-labelledby="h-desired" {
+                h2 #h-desired { "Desired manifest" }
+                @match &view.desired {
+                    Some(desired) => pre.code tabindex="0" aria-labelledby="h-desired" { (yaml(desired)) },
+                    None => p.muted { "Git declares none." },
+                }
+            }
+        }
+    };
+    Ok(page(
+        &title,
+        &user,
+        &[
+            ("Applications", Some("/apps".into())),
+            (&name, Some(app_link.clone())),
+            (&title, None),
+        ],
+        body,
+    ))
+}
+
+fn unified(diff: &str) -> Markup {
+    html! {
+        div.diff-wrap tabindex="0" role="region" aria-label="Unified diff, live to desired" {
+            table.diff.unified {
+                thead { tr { th scope="col" { "Live" } th scope="col" { "Desired" } th scope="col" { span.visually-hidden { "Line" } } } }
+                tbody {
+                    @for line in diff_view::unified(diff) {
+                        @let class = match line.kind { LineKind::Same => "same", LineKind::Removed => "removed", LineKind::Added => "added", LineKind::Hunk => "hunk" };
+                        tr class=(class) {
+                            @if line.kind == LineKind::Hunk {
+                                td colspan="3" { (line.text) }
+                            } @else {
+                                td.num { (line.live.map(|n| n.to_string()).unwrap_or_default()) }
+                                td.num { (line.desired.map(|n| n.to_string()).unwrap_or_default()) }
+                                td.text {
+                                    span.marker aria-hidden="true" { (match line.kind { LineKind::Removed => "-", LineKind::Added => "+", _ => " " }) }
+                                    @if line.kind == LineKind::Removed { span.visually-hidden { "removed: " } }
+                                    @if line.kind == LineKind::Added { span.visually-hidden { "added: " } }
+                                    (line.text)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn split(diff: &str) -> Markup {
+    html! {
+        div.diff-wrap tabindex="0" role="region" aria-label="Side-by-side diff, live on the left, desired on the right" {
+            table.diff.split {
+                thead { tr { th scope="col" colspan="2" { "Live" } th scope="col" colspan="2" { "Desired" } } }
+                tbody {
+                    @for row in diff_view::split(diff) {
+                        @match row {
+                            SplitRow::Hunk(text) => tr.hunk { td colspan="4" { (text) } },
+                            SplitRow::Lines { live, desired } => tr {
+                                @match live {
+                                    Some(side) => { td.num { (side.number) } td class={"text " (if side.changed { "removed" } else { "same" })} {
+                                        @if side.changed { span.visually-hidden { "removed: " } } (side.text) } }
+                                    None => { td.num {} td.text.empty {} }
+                                }
+                                @match desired {
+                                    Some(side) => { td.num { (side.number) } td class={"text " (if side.changed { "added" } else { "same" })} {
+                                        @if side.changed { span.visually-hidden { "added: " } } (side.text) } }
+                                    None => { td.num {} td.text.empty {} }
+                                }
+                            },
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ref_reads_as_its_kind_and_name() {
+        assert_eq!(
+            kind_and_name("apps:Deployment:shop:web"),
+            ("Deployment", "web")
+        );
+        assert_eq!(kind_and_name(":Namespace::shop"), ("Namespace", "shop"));
+    }
+}

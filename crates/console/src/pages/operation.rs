@@ -1,0 +1,133 @@
+//! One operation: what started it, its phase and message, why the prune fuse stopped it (with a confirm for an
+//! admin), each object's result, a build's attempts, and its log, streaming while it runs.
+
+use axum::extract::{Path, State};
+use axum::response::Response;
+use maud::{Markup, html};
+
+use super::layout::page;
+use super::logs::event_stream;
+use super::{SignedIn, phase_badge, short_revision, when};
+use crate::client::segment;
+use crate::shapes::{OperationLog, OperationRecord};
+use crate::{ConsoleError, ConsoleState};
+
+/// `GET /apps/{name}/operations/{id}`.
+pub async fn show(
+    user: SignedIn,
+    State(state): State<ConsoleState>,
+    Path((name, id)): Path<(String, String)>,
+) -> Result<Markup, ConsoleError> {
+    let base = format!("/v1/deploy/{}/operations/{}", segment(&name), segment(&id));
+    let record: OperationRecord = state.api.get(user.asker(), &base).await?;
+    // The log is held by the replica that ran the operation, for a while; without it the record still shows.
+    let log: Option<OperationLog> = state
+        .api
+        .get(user.asker(), &format!("{base}/log"))
+        .await
+        .ok();
+    let app_link = format!("/apps/{}", segment(&name));
+    let here = format!("{app_link}/operations/{}", segment(&id));
+    let running = !matches!(record.phase.as_str(), "succeeded" | "failed" | "error");
+    let trigger = record.trigger["type"]
+        .as_str()
+        .unwrap_or("manual")
+        .to_string();
+    let dry_run = record
+        .message
+        .as_deref()
+        .is_some_and(|m| m.contains("dry run"));
+    let body = html! {
+        div.heading {
+            h1 { "Operation " code { (record.id) } }
+            div.badges data-live="badges" { (phase_badge(&record.phase)) }
+        }
+        div data-live="record" data-reload-when-done=[running.then_some("1")] {
+            @if let Some(reason) = &record.fuse_tripped {
+                div.flash.warn role="alert" {
+                    strong { "The prune fuse stopped this sync: " } (reason)
+                    @let deletions: Vec<_> = record.resources.iter().filter(|r| r.action == "prune" || r.action == "recreate").collect();
+                    @if !deletions.is_empty() {
+                        p { "It would delete:" }
+                        ul { @for r in &deletions { li { (r.reference.kind) " " (r.reference.namespace) "/" (r.reference.name) } } }
+                    }
+                    @if user.admin() && !record.confirmed {
+                        form.inline method="post" action=(format!("{app_link}/sync"))
+                            data-confirm="Delete these objects and sync?" {
+                            input type="hidden" name="_csrf" value=(user.session.csrf());
+                            @if let Some(r) = &record.revision { input type="hidden" name="revision" value=(r); }
+                            input type="hidden" name="prune" value="true";
+                            input type="hidden" name="confirmed" value="true";
+                            button.danger type="submit" { "Confirm the deletions and sync" }
+                        }
+                    }
+                }
+            }
+            dl.facts {
+                dt { "Started by" } dd { (trigger) }
+                dt { "Revision" } dd { @match &record.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => "—" } }
+                dt { "Queued" } dd { (when(record.queued_at.as_deref())) }
+                dt { "Started" } dd { (when(record.started_at.as_deref())) }
+                dt { "Finished" } dd { (when(record.finished_at.as_deref())) }
+                @if dry_run { dt { "Dry run" } dd { "yes: nothing was changed" } }
+            }
+            @if let Some(message) = &record.message { p.message { (message) } }
+            @if !record.resources.is_empty() {
+                h2 { "Objects" }
+                div.table-wrap { table {
+                    thead { tr { th scope="col" { "Kind" } th scope="col" { "Name" } th scope="col" { "Plan" }
+                                 th scope="col" { "Result" } th scope="col" { "Message" } } }
+                    tbody { @for r in &record.resources { tr {
+                        td { (r.reference.kind) }
+                        th scope="row" { (r.reference.namespace) @if !r.reference.namespace.is_empty() { "/" } (r.reference.name) }
+                        td { (r.action) }
+                        td { span class={"badge result " (r.status)} { (r.status) } }
+                        td { (r.message) }
+                    } } }
+                } }
+            }
+            @if let Some(build) = &record.build {
+                h2 { "Build" }
+                pre.code tabindex="0" { (serde_norway::to_string(build).unwrap_or_default()) }
+            }
+        }
+        section aria-labelledby="h-log" {
+            h2 #h-log { "Log" }
+            @match &log {
+                Some(log) => {
+                    @if log.dropped > 0 { p.muted { (log.dropped) " earlier lines were dropped." } }
+                    pre.code.log #log tabindex="0" aria-labelledby="h-log" aria-live=(if running { "polite" } else { "off" })
+                        data-follow=[(running && !log.finished).then(|| format!("{here}/stream"))]
+                        data-after=[log.lines.last().map(|l| l.seq)] {
+                        @for line in &log.lines { span.line { (line.text) "\n" } }
+                    }
+                }
+                None => p.muted { "This server does not hold the operation's log (it ran on another replica, or long ago)." },
+            }
+        }
+    };
+    Ok(page(
+        &format!("Operation {id}"),
+        &user,
+        &[
+            ("Applications", Some("/apps".into())),
+            (&name, Some(app_link.clone())),
+            (&id, None),
+        ],
+        body,
+    ))
+}
+
+/// `GET /apps/{name}/operations/{id}/stream`: the API's followed operation log, relayed.
+pub async fn stream(
+    user: SignedIn,
+    State(state): State<ConsoleState>,
+    Path((name, id)): Path<(String, String)>,
+) -> Result<Response, ConsoleError> {
+    let api = format!(
+        "/v1/deploy/{}/operations/{}/log?follow=true",
+        segment(&name),
+        segment(&id)
+    );
+    Ok(event_stream(state.api.stream(user.asker(), &api).await?))
+}

@@ -1,0 +1,201 @@
+//! Signing in with an API token (checked by asking the API who it is) and signing out. The token goes into the
+//! server-side session only: never into a URL, a cookie or a log.
+
+use std::time::Instant;
+
+use axum::Form;
+use axum::extract::{Query, State};
+use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use super::SignedIn;
+use super::layout::shell;
+use crate::assets::ICON_PATH;
+use crate::client::Asker;
+use crate::security::same_origin;
+use crate::session::{
+    COOKIE as SESSION_COOKIE, SignInMethod, clear_cookie, cookie_value, set_cookie,
+};
+use crate::shapes::WhoAmI;
+use crate::{ClientAddr, ConsoleError, ConsoleState};
+
+/// `GET /sign-in` query.
+#[derive(Debug, Default, Deserialize)]
+pub struct SignInQuery {
+    /// Where to go after signing in.
+    next: Option<String>,
+    /// Set when a session ended.
+    ended: Option<String>,
+}
+
+/// `POST /sign-in` form.
+#[derive(Debug, Deserialize)]
+pub struct SignInForm {
+    /// The API token.
+    token: String,
+    /// Where to go after.
+    #[serde(default)]
+    next: String,
+}
+
+/// Where to go after signing in: a path of this site, else the fleet (never another site).
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(next)
+            if next.starts_with('/')
+                && !next.starts_with("//")
+                && !next.contains('\\')
+                && !next.starts_with("/sign-") =>
+        {
+            next.to_string()
+        }
+        _ => "/apps".to_string(),
+    }
+}
+
+/// Whether the request came over HTTPS (directly or through a proxy that says so): the cookie is then Secure.
+fn over_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("https"))
+        || headers
+            .get("origin")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("https://"))
+}
+
+fn form_page(next: &str, message: Option<&str>) -> Markup {
+    shell(
+        "Sign in",
+        html! {
+            main #main.signin tabindex="-1" {
+                section.card {
+                    h1 { img src=(ICON_PATH) alt="" width="32" height="32"; " Sign in to Weft" }
+                    @if let Some(message) = message {
+                        p.flash.error role="alert" { (message) }
+                    }
+                    form method="post" action="/sign-in" {
+                        input type="hidden" name="next" value=(next);
+                        label for="token" { "API token" }
+                        input #token type="password" name="token" autocomplete="current-password"
+                            required autofocus spellcheck="false";
+                        p.muted { "A token from " code { "weft token create" } " or your administrator." }
+                        button.primary type="submit" { "Sign in" }
+                    }
+                }
+            }
+        },
+    )
+}
+
+/// `GET /sign-in`.
+pub async fn form(Query(query): Query<SignInQuery>) -> Markup {
+    let message = query
+        .ended
+        .is_some()
+        .then_some("Your session ended or your credential is no longer valid. Sign in again.");
+    form_page(&safe_next(query.next.as_deref()), message)
+}
+
+/// `POST /sign-in`: asks the API who the token is; a token it accepts starts a session.
+pub async fn submit(
+    State(state): State<ConsoleState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    Form(form): Form<SignInForm>,
+) -> Result<Response, ConsoleError> {
+    if !same_origin(&headers) {
+        return Err(ConsoleError::Forgery);
+    }
+    let next = safe_next(Some(&form.next));
+    let token = form.token.trim();
+    if token.is_empty() || token.len() > 8192 {
+        return Ok((
+            StatusCode::BAD_REQUEST,
+            form_page(&next, Some("Paste an API token.")),
+        )
+            .into_response());
+    }
+    let asker = Asker {
+        credential: token,
+        client: client.0,
+    };
+    let who: WhoAmI = match state.api.get(asker, "/v1/whoami").await {
+        Ok(who) => who,
+        Err(failure) if failure.is_unauthorized() => {
+            return Ok((
+                StatusCode::UNAUTHORIZED,
+                form_page(&next, Some("That token is not valid.")),
+            )
+                .into_response());
+        }
+        Err(failure) => return Err(failure.into()),
+    };
+    let (id, _) =
+        state
+            .sessions
+            .create(token.to_string(), who, SignInMethod::Token, Instant::now());
+    Ok((
+        [(SET_COOKIE, set_cookie(&id, over_https(&headers)))],
+        Redirect::to(&next),
+    )
+        .into_response())
+}
+
+/// `POST /sign-out` form.
+#[derive(Debug, Deserialize)]
+pub struct SignOutForm {
+    #[serde(rename = "_csrf", default)]
+    csrf: String,
+}
+
+/// `POST /sign-out`: ends the session.
+pub async fn sign_out(
+    State(state): State<ConsoleState>,
+    headers: HeaderMap,
+    user: Result<SignedIn, ConsoleError>,
+    Form(form): Form<SignOutForm>,
+) -> Result<Response, ConsoleError> {
+    if let Ok(user) = user {
+        if !same_origin(&headers) || !user.session.csrf_matches(&form.csrf) {
+            return Err(ConsoleError::Forgery);
+        }
+        state.sessions.remove(&user.id);
+    } else if let Some(id) = headers
+        .get(COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|h| cookie_value(h, SESSION_COOKIE))
+    {
+        state.sessions.remove(id);
+    }
+    Ok((
+        [(SET_COOKIE, clear_cookie(over_https(&headers)))],
+        Redirect::to("/sign-in"),
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn after_sign_in_the_browser_goes_only_to_a_path_of_this_site() {
+        assert_eq!(safe_next(Some("/apps/shop?x=1")), "/apps/shop?x=1");
+        for bad in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil",
+            "apps",
+            "/sign-in",
+            "",
+        ] {
+            assert_eq!(safe_next(Some(bad)), "/apps", "{bad}");
+        }
+        assert_eq!(safe_next(None), "/apps");
+    }
+}

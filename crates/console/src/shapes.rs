@@ -1,0 +1,343 @@
+//! The API's JSON shapes as the console reads them: only the fields it shows, every one optional or defaulted, so
+//! that a field the API adds never breaks a page.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// `GET /v1/whoami`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct WhoAmI {
+    /// Who.
+    pub subject: String,
+    /// Whether an admin.
+    pub admin: bool,
+    /// The org of a member.
+    pub org: Option<String>,
+}
+
+/// One row of `GET /v1/deploy/applications`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Application {
+    /// The app's name.
+    pub name: String,
+    /// Its namespace.
+    pub namespace: String,
+    /// Its org.
+    pub org: Option<String>,
+    /// Its environment.
+    pub env: String,
+    /// Its role.
+    pub role: Option<String>,
+    /// Where it comes from.
+    pub repository: String,
+    /// The version it declares.
+    pub version: Option<String>,
+    /// The version it runs.
+    pub running_version: Option<String>,
+    /// Its health code.
+    pub health: String,
+    /// Why.
+    pub health_message: Option<String>,
+    /// Its sync code.
+    pub sync: String,
+    /// Its latest operation's phase.
+    pub phase: Option<String>,
+    /// Where it can be reached.
+    pub endpoints: Vec<String>,
+}
+
+/// `GET /v1/deploy/applications`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ApplicationList {
+    /// The rows.
+    pub items: Vec<Application>,
+    /// The cursor to the next page.
+    pub next: Option<String>,
+}
+
+/// Counts by health.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct HealthCounts {
+    /// Healthy.
+    pub healthy: usize,
+    /// Progressing.
+    pub progressing: usize,
+    /// Degraded.
+    pub degraded: usize,
+    /// Suspended.
+    pub suspended: usize,
+    /// Missing.
+    pub missing: usize,
+    /// Unknown.
+    pub unknown: usize,
+}
+
+/// Counts by sync.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct SyncCounts {
+    /// Synced.
+    pub synced: usize,
+    /// Out of sync.
+    pub out_of_sync: usize,
+    /// Unknown.
+    pub unknown: usize,
+}
+
+/// `GET /v1/deploy/summary`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FleetSummary {
+    /// Apps passing every filter.
+    pub apps: usize,
+    /// By health.
+    pub health: HealthCounts,
+    /// By sync.
+    pub sync: SyncCounts,
+    /// The orgs the caller sees.
+    pub orgs: Vec<String>,
+    /// The environments the caller sees.
+    pub envs: Vec<String>,
+}
+
+/// An operation as the plane summarizes it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OperationSummary {
+    /// Its id.
+    pub id: String,
+    /// Its phase.
+    pub phase: String,
+    /// How it ended, or what it does.
+    pub message: Option<String>,
+    /// When it was queued.
+    pub queued_at: Option<String>,
+    /// When it started.
+    pub started_at: Option<String>,
+    /// When it finished.
+    pub finished_at: Option<String>,
+    /// The revision it syncs.
+    pub revision: Option<String>,
+    /// Whether automation started it.
+    pub automated: bool,
+}
+
+/// One deploy of the history.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Deploy {
+    /// The history entry's id.
+    pub id: u64,
+    /// The revision.
+    pub revision: String,
+    /// When it was applied.
+    pub deployed_at: Option<String>,
+    /// Whether automation applied it.
+    pub automated: bool,
+    /// The version it deployed.
+    pub version: Option<String>,
+}
+
+/// `GET /v1/deploy/gitops/{name}`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PlaneApp {
+    /// The name.
+    pub name: String,
+    /// The namespace.
+    pub namespace: String,
+    /// The org.
+    pub project: Option<String>,
+    /// The repository.
+    #[serde(rename = "repoURL")]
+    pub repo_url: Option<String>,
+    /// The path in it.
+    pub path: Option<String>,
+    /// The ref it follows.
+    pub target_revision: Option<String>,
+    /// The commit last applied.
+    pub revision: Option<String>,
+    /// Sync.
+    pub sync: String,
+    /// Health.
+    pub health: String,
+    /// When it was last reconciled.
+    pub reconciled_at: Option<String>,
+    /// Automated sync on.
+    pub automated: bool,
+    /// Self-heal on.
+    pub self_heal: bool,
+    /// How many objects.
+    pub resources: usize,
+    /// Why sync and health are unknown.
+    pub error: Option<String>,
+    /// Why automation waits.
+    pub waiting: Option<String>,
+    /// The latest operation.
+    pub operation: Option<OperationSummary>,
+    /// The history, newest first.
+    pub history: Vec<Deploy>,
+}
+
+/// One node of `GET /v1/deploy/{name}/tree`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Node {
+    /// The API group.
+    pub group: String,
+    /// The kind.
+    pub kind: String,
+    /// The namespace.
+    pub namespace: String,
+    /// The name.
+    pub name: String,
+    /// The resource route's token.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// When it was created.
+    pub created_at: Option<String>,
+    /// Health.
+    pub health: String,
+    /// Why.
+    pub health_message: Option<String>,
+    /// Sync (the app's own objects only).
+    pub sync: Option<String>,
+    /// The image tag a workload runs.
+    pub image_version: Option<String>,
+    /// Its owners' refs.
+    pub parent_refs: Vec<String>,
+}
+
+/// A diff as the API gives it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ObjectDiff {
+    /// The unified diff (`--- live`, `+++ desired`); empty when they match.
+    pub unified: String,
+}
+
+/// `GET /v1/deploy/{name}/resource/{ref}`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceView {
+    /// The live manifest.
+    pub live: Option<Value>,
+    /// The desired manifest.
+    pub desired: Option<Value>,
+    /// The diff.
+    pub diff: Option<ObjectDiff>,
+    /// Sync.
+    pub sync: Option<String>,
+    /// Health.
+    pub health: String,
+    /// Why.
+    pub health_message: Option<String>,
+}
+
+/// One line of a pod's log.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct PodLogLine {
+    /// `namespace/name` of the pod.
+    pub pod: String,
+    /// The container.
+    pub container: String,
+    /// The line.
+    pub text: String,
+}
+
+/// `GET /v1/deploy/{name}/logs`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct PodLogs {
+    /// The lines.
+    pub lines: Vec<PodLogLine>,
+}
+
+/// One line of an operation's log.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct OperationLogLine {
+    /// Its sequence number.
+    pub seq: u64,
+    /// When.
+    pub at: String,
+    /// The line.
+    pub text: String,
+}
+
+/// `GET /v1/deploy/{name}/operations/{id}/log`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct OperationLog {
+    /// The lines kept.
+    pub lines: Vec<OperationLogLine>,
+    /// Lines dropped before them.
+    pub dropped: u64,
+    /// Whether it is complete.
+    pub finished: bool,
+}
+
+/// An object's identity in an operation record.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Reference {
+    /// The group.
+    pub group: String,
+    /// The kind.
+    pub kind: String,
+    /// The namespace.
+    pub namespace: String,
+    /// The name.
+    pub name: String,
+}
+
+/// One object's line of an operation record.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ResourceResult {
+    /// The object.
+    pub reference: Reference,
+    /// What the plan asked for.
+    pub action: String,
+    /// What happened.
+    pub status: String,
+    /// Why.
+    pub message: String,
+}
+
+/// `GET /v1/deploy/{name}/operations/{id}`: the full record.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OperationRecord {
+    /// Its id.
+    pub id: String,
+    /// What started it (`{"type": "manual"}`...).
+    pub trigger: Value,
+    /// Its phase.
+    pub phase: String,
+    /// How it ended.
+    pub message: Option<String>,
+    /// When queued.
+    pub queued_at: Option<String>,
+    /// When started.
+    pub started_at: Option<String>,
+    /// When finished.
+    pub finished_at: Option<String>,
+    /// The revision.
+    pub revision: Option<String>,
+    /// Whether deletions past the fuse were confirmed.
+    pub confirmed: bool,
+    /// Why the prune fuse stopped it.
+    pub fuse_tripped: Option<String>,
+    /// Each object's result.
+    pub resources: Vec<ResourceResult>,
+    /// The build, for an app built from source.
+    pub build: Option<Value>,
+    /// Each start by a replica.
+    pub attempts: Vec<Value>,
+}
