@@ -1,0 +1,395 @@
+//! The console over HTTP, against a stand-in API that knows two tokens (an admin's and a member's) and one app: a
+//! signed-out browser goes to sign-in; a token the API refuses starts no session; a session cookie is HttpOnly and
+//! SameSite=Strict and the token appears in no URL or header; every page carries the security headers; writes
+//! without the session's CSRF token or from another site are refused before the API is asked; a member sees no
+//! write controls; the API's 404 is the console's "not found".
+
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Request};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::{get, post};
+use http_body_util::BodyExt as _;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+use weft_console::SessionLimits;
+
+const ADMIN: &str = "admin-token-0123456789";
+const MEMBER: &str = "member-token-0123456789";
+
+/// What the stand-in API was asked: (method, path, bearer).
+type Calls = Arc<Mutex<Vec<(String, String, String)>>>;
+
+fn bearer(headers: &HeaderMap) -> Option<&'static str> {
+    match headers.get(header::AUTHORIZATION)?.to_str().ok()? {
+        h if h == format!("Bearer {ADMIN}") => Some(ADMIN),
+        h if h == format!("Bearer {MEMBER}") => Some(MEMBER),
+        _ => None,
+    }
+}
+
+fn error(status: StatusCode, code: &str) -> Response {
+    (status, Json(json!({"error": code, "message": code}))).into_response()
+}
+
+/// The stand-in API: the admin sees app `shop` (org demo); the member (org other) sees nothing.
+fn api(calls: Calls) -> Router {
+    let record = move |request: &Request| {
+        calls.lock().unwrap().push((
+            request.method().to_string(),
+            request.uri().to_string(),
+            bearer(request.headers()).unwrap_or("").to_string(),
+        ));
+    };
+    let guard = move |request: Request, answer: fn(&'static str, &str) -> Response| {
+        record(&request);
+        let path = request.uri().path().to_string();
+        match bearer(request.headers()) {
+            Some(who) => answer(who, &path),
+            None => error(StatusCode::UNAUTHORIZED, "unauthorized"),
+        }
+    };
+    let g = guard.clone();
+    let whoami = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                Json(json!({"subject": if who == ADMIN { "ada" } else { "mel" }, "admin": who == ADMIN,
+                            "org": if who == ADMIN { Value::Null } else { json!("other") }}))
+                .into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let list = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                let items = if who == ADMIN {
+                    json!([{"name": "shop", "namespace": "shop", "org": "demo", "env": "main", "repository": ".",
+                             "health": "healthy", "sync": "synced", "endpoints": []}])
+                } else {
+                    json!([])
+                };
+                Json(json!({"items": items})).into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let summary = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                let n = usize::from(who == ADMIN);
+                Json(json!({"apps": n, "health": {"healthy": n}, "sync": {"synced": n}, "orgs": [], "envs": []}))
+                    .into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let app = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, path| {
+                if who != ADMIN || !path.ends_with("/shop") {
+                    return error(StatusCode::NOT_FOUND, "not_found");
+                }
+                Json(json!({"name": "shop", "namespace": "shop", "project": "demo", "sync": "synced",
+                            "health": "healthy", "automated": true, "selfHeal": true, "resources": 0,
+                            "history": [{"id": 2, "revision": "b"}, {"id": 1, "revision": "a"}]}))
+                .into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let tree = move |request: Request| {
+        let g = g.clone();
+        async move { g(request, |_, _| Json(json!([])).into_response()) }
+    };
+    let g = guard.clone();
+    let sync = move |Path(_): Path<String>, request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                if who != ADMIN {
+                    return error(StatusCode::FORBIDDEN, "forbidden");
+                }
+                (
+                    StatusCode::ACCEPTED,
+                    Json(json!({"id": "op-1", "phase": "pending"})),
+                )
+                    .into_response()
+            })
+        }
+    };
+    Router::new()
+        .route("/v1/whoami", get(whoami))
+        .route("/v1/deploy/applications", get(list))
+        .route("/v1/deploy/summary", get(summary))
+        .route("/v1/deploy/gitops/{name}", get(app))
+        .route("/v1/deploy/{name}/tree", get(tree.clone()))
+        .route("/v1/deploy/{name}/operations", get(tree))
+        .route("/v1/deploy/{name}/sync", post(sync))
+}
+
+struct Console {
+    router: Router,
+    calls: Calls,
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Console {
+    fn new() -> Console {
+        let calls = Calls::default();
+        let router = weft_console::router(api(calls.clone()), SessionLimits::default());
+        Console { router, calls }
+    }
+
+    async fn send(&self, request: axum::http::Request<Body>) -> Answer {
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        Answer {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        }
+    }
+
+    async fn get(&self, path: &str, cookie: Option<&str>) -> Answer {
+        let mut request = axum::http::Request::get(path).header("host", "weft.test");
+        if let Some(cookie) = cookie {
+            request = request.header(header::COOKIE, cookie);
+        }
+        self.send(request.body(Body::empty()).unwrap()).await
+    }
+
+    async fn post(&self, path: &str, cookie: Option<&str>, form: &str, site: &str) -> Answer {
+        let mut request = axum::http::Request::post(path)
+            .header("host", "weft.test")
+            .header("sec-fetch-site", site)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        if let Some(cookie) = cookie {
+            request = request.header(header::COOKIE, cookie);
+        }
+        self.send(request.body(Body::from(form.to_string())).unwrap())
+            .await
+    }
+
+    /// Signs in with `token`: the session cookie (`name=value`).
+    async fn sign_in(&self, token: &str) -> String {
+        let answer = self
+            .post(
+                "/sign-in",
+                None,
+                &format!("token={token}&next=/apps"),
+                "same-origin",
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.body);
+        let cookie = answer.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        cookie.split(';').next().unwrap().to_string()
+    }
+}
+
+/// The CSRF token in a page's forms.
+fn csrf_of(page: &str) -> String {
+    let at = page
+        .find("name=\"_csrf\" value=\"")
+        .expect("a form with a CSRF token")
+        + 20;
+    page[at..].split('"').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_signed_out_browser_is_sent_to_sign_in_and_a_refused_token_starts_no_session() {
+    let console = Console::new();
+    let answer = console.get("/apps/shop?view=list", None).await;
+    assert_eq!(answer.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        answer.headers[header::LOCATION],
+        "/sign-in?next=%2Fapps%2Fshop%3Fview%3Dlist"
+    );
+    let form = console.get("/sign-in?next=/apps/shop", None).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("name=\"next\" value=\"/apps/shop\""));
+
+    let refused = console
+        .post("/sign-in", None, "token=wrong&next=/apps", "same-origin")
+        .await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert!(refused.body.contains("That token is not valid"));
+    assert!(!refused.headers.contains_key(header::SET_COOKIE));
+
+    // A sign-in posted from another site is refused before the API is asked.
+    let before = console.calls.lock().unwrap().len();
+    let forged = console
+        .post("/sign-in", None, &format!("token={ADMIN}"), "cross-site")
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    assert_eq!(console.calls.lock().unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn a_session_cookie_is_http_only_and_strict_and_the_token_is_in_no_url_or_page() {
+    let console = Console::new();
+    let answer = console
+        .post(
+            "/sign-in",
+            None,
+            &format!("token={ADMIN}&next=https://evil.example/"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        answer.headers[header::LOCATION],
+        "/apps",
+        "never another site"
+    );
+    let set = answer.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(set.starts_with("weft_console="), "{set}");
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    assert!(!set.contains(ADMIN));
+    let cookie = set.split(';').next().unwrap();
+
+    let fleet = console.get("/apps", Some(cookie)).await;
+    assert_eq!(fleet.status, StatusCode::OK);
+    assert!(fleet.body.contains("href=\"/apps/shop\""), "{}", fleet.body);
+    assert!(!fleet.body.contains(ADMIN));
+    // Every API call was made with the session's token, never anything else.
+    assert!(
+        console
+            .calls
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|(_, path, who)| who == ADMIN && !path.contains(ADMIN))
+    );
+    for (name, value) in [
+        ("x-frame-options", "DENY"),
+        ("x-content-type-options", "nosniff"),
+        ("cache-control", "no-store"),
+    ] {
+        assert_eq!(fleet.headers[name], value, "{name}");
+    }
+    let policy = fleet.headers["content-security-policy"].to_str().unwrap();
+    for directive in [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+    ] {
+        assert!(policy.contains(directive), "{policy}");
+    }
+    assert!(!policy.contains("unsafe-inline"));
+    assert!(!fleet.body.contains("<script>"), "no inline script");
+    assert!(!fleet.body.contains(" style="), "no inline style");
+
+    // Signing out ends the session: the same cookie is signed out.
+    let csrf = csrf_of(&fleet.body);
+    let out = console
+        .post(
+            "/sign-out",
+            Some(cookie),
+            &format!("_csrf={csrf}"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER);
+    assert!(
+        out.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(
+        console.get("/apps", Some(cookie)).await.status,
+        StatusCode::SEE_OTHER
+    );
+}
+
+#[tokio::test]
+async fn writes_need_the_sessions_csrf_token_from_this_site_and_then_go_through_the_api() {
+    let console = Console::new();
+    let cookie = console.sign_in(ADMIN).await;
+    let page = console.get("/apps/shop", Some(&cookie)).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("action=\"/apps/shop/sync\""));
+    assert!(page.body.contains("Roll back"));
+    let csrf = csrf_of(&page.body);
+
+    let syncs = |console: &Console| {
+        console
+            .calls
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(method, path, _)| method == "POST" && path.ends_with("/sync"))
+            .count()
+    };
+    for (form, site) in [
+        ("_csrf=wrong".to_string(), "same-origin"),
+        (String::new(), "same-origin"),
+        (format!("_csrf={csrf}"), "cross-site"),
+    ] {
+        let refused = console
+            .post("/apps/shop/sync", Some(&cookie), &form, site)
+            .await;
+        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{form} {site}");
+    }
+    assert_eq!(syncs(&console), 0, "refused before the API was asked");
+
+    let done = console
+        .post(
+            "/apps/shop/sync",
+            Some(&cookie),
+            &format!("_csrf={csrf}&dry_run=true"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER);
+    assert_eq!(done.headers[header::LOCATION], "/apps/shop/operations/op-1");
+    assert_eq!(syncs(&console), 1);
+}
+
+#[tokio::test]
+async fn a_member_sees_no_write_controls_and_another_orgs_app_is_not_found() {
+    let console = Console::new();
+    let cookie = console.sign_in(MEMBER).await;
+    let fleet = console.get("/apps", Some(&cookie)).await;
+    assert!(fleet.body.contains("No apps yet"), "{}", fleet.body);
+    let hidden = console.get("/apps/shop", Some(&cookie)).await;
+    assert_eq!(hidden.status, StatusCode::NOT_FOUND);
+    assert!(hidden.body.contains("Not found"));
+    // Were a member to post anyway (with a valid token of its own), the API refuses it.
+    let csrf = csrf_of(&fleet.body);
+    let refused = console
+        .post(
+            "/apps/shop/sync",
+            Some(&cookie),
+            &format!("_csrf={csrf}"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::SEE_OTHER,
+        "back to the app page, which says why"
+    );
+}
