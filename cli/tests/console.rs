@@ -42,21 +42,24 @@ fn main() -> ExitCode {
         "apt-get install chromium-driver",
     );
     let kubectl = Reference::kubectl();
+    // axe-core, the accessibility engine, run in each main page (npm, installed by .ci/run).
+    let axe = Reference::node_package("axe-core", &workspace().join("target/references/node"));
     const NAME: &str =
         "the_console_in_a_browser_shows_the_fleet_and_an_app_and_acts_only_as_the_api_allows";
     // The trial runs under the first missing tool (ignored, or failed under CI), or under chromium when all are there.
-    let trial = match (chromium.path(), driver.path(), kubectl.path()) {
-        (Some(c), Some(d), Some(k)) => {
+    let trial = match (chromium.path(), driver.path(), kubectl.path(), axe.path()) {
+        (Some(c), Some(d), Some(k), Some(a)) => {
             let (c, d, k) = (c.to_path_buf(), d.to_path_buf(), k.to_path_buf());
-            chromium.trial(NAME, move || the_console_in_a_browser(&c, &d, &k))
+            let axe = a.join("node_modules/axe-core/axe.min.js");
+            chromium.trial(NAME, move || the_console_in_a_browser(&c, &d, &k, &axe))
         }
-        _ => [&chromium, &driver, &kubectl]
+        _ => [&chromium, &driver, &kubectl, &axe]
             .into_iter()
             .find(|r| r.path().is_none())
             .unwrap_or(&chromium)
             .trial(NAME, || Ok(())),
     };
-    weft_test_reference::run(&[&chromium, &driver, &kubectl], vec![trial])
+    weft_test_reference::run(&[&chromium, &driver, &kubectl, &axe], vec![trial])
 }
 
 /// The test's own configuration: the example shop, and `fused`, five ConfigMaps and a Secret in a directory the
@@ -154,6 +157,10 @@ struct Browser {
     base: String,
     seen: Vec<(String, String)>,
     shots: PathBuf,
+    /// axe-core's script.
+    axe: String,
+    /// What axe-core found, page by page.
+    violations: Vec<String>,
 }
 
 impl Browser {
@@ -169,9 +176,33 @@ impl Browser {
         Ok(source)
     }
 
+    /// A screenshot of the page as `name`.png, and axe-core's check of it (serious and critical violations are
+    /// kept for the end).
     async fn shot(&mut self, name: &str) -> Result<(), Failed> {
         let png = self.client.screenshot().await?;
         std::fs::write(self.shots.join(format!("{name}.png")), png)?;
+        self.client
+            .execute(&format!("{}\nreturn true;", self.axe), vec![])
+            .await?;
+        let found = self
+            .client
+            .execute_async(
+                "var done = arguments[arguments.length - 1];\
+                 axe.run(document, { resultTypes: ['violations'] }).then(function (r) {\
+                   done(r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })\
+                     .map(function (v) { return v.id + ' (' + v.impact + '): ' + v.help + ' at ' +\
+                       v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(', '); }));\
+                 }).catch(function (e) { done(['axe-core failed: ' + e]); });",
+                vec![],
+            )
+            .await?;
+        let url = self.client.current_url().await?.path().to_string();
+        for violation in found.as_array().into_iter().flatten() {
+            self.violations.push(format!(
+                "{name} ({url}): {}",
+                violation.as_str().unwrap_or_default()
+            ));
+        }
         Ok(())
     }
 
@@ -211,6 +242,7 @@ impl Browser {
         if path != "/sign-in" {
             return Err(format!("a signed-out browser is at {path}, not the sign-in page").into());
         }
+        self.shot("sign-in").await?;
         self.client
             .find(Locator::Css("#token"))
             .await?
@@ -273,14 +305,19 @@ impl Browser {
     }
 }
 
-fn the_console_in_a_browser(chromium: &Path, driver: &Path, kubectl: &Path) -> Result<(), Failed> {
+fn the_console_in_a_browser(
+    chromium: &Path,
+    driver: &Path,
+    kubectl: &Path,
+    axe: &Path,
+) -> Result<(), Failed> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(run(chromium, driver, kubectl))
+    runtime.block_on(run(chromium, driver, kubectl, axe))
 }
 
-async fn run(chromium: &Path, driver: &Path, kubectl: &Path) -> Result<(), Failed> {
+async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Result<(), Failed> {
     let dir = tempfile::tempdir()?;
     let config = write_config(dir.path())?;
     let mut process = ServeProcess::spawn(
@@ -349,6 +386,8 @@ async fn run(chromium: &Path, driver: &Path, kubectl: &Path) -> Result<(), Faile
         base: process.url.clone(),
         seen: Vec::new(),
         shots,
+        axe: std::fs::read_to_string(axe)?,
+        violations: Vec::new(),
     };
     let outcome = flows(
         &mut browser,
@@ -361,6 +400,13 @@ async fn run(chromium: &Path, driver: &Path, kubectl: &Path) -> Result<(), Faile
     .await;
     let _ = browser.client.clone().close().await;
     outcome?;
+    if !browser.violations.is_empty() {
+        return Err(format!(
+            "serious or critical accessibility violations (axe-core):\n{}",
+            browser.violations.join("\n")
+        )
+        .into());
+    }
 
     // No page ever showed the planted Secret value, plain or encoded, nor a token.
     let encoded = base64_of(PLANTED);

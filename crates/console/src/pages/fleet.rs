@@ -293,7 +293,7 @@ fn counts(q: &FleetQuery, summary: &FleetSummary) -> Markup {
                     @let chosen = q.health.as_deref() == Some(code);
                     li { a class={"chip health " (code) @if chosen { " chosen" }}
                         href=(q.with(&[("health", if chosen { None } else { Some(code) }), ("after", None), ("page", None)]))
-                        aria-pressed=(chosen) { (code) " " strong { (n) } } }
+                        aria-current=[chosen.then_some("true")] { (code) " " strong { (n) } } }
                 }
             }
             ul.chips aria-label="Apps by sync" {
@@ -301,7 +301,7 @@ fn counts(q: &FleetQuery, summary: &FleetSummary) -> Markup {
                     @let chosen = q.sync.as_deref() == Some(code);
                     li { a class={"chip sync " (code) @if chosen { " chosen" }}
                         href=(q.with(&[("sync", if chosen { None } else { Some(code) }), ("after", None), ("page", None)]))
-                        aria-pressed=(chosen) { (text) " " strong { (n) } } }
+                        aria-current=[chosen.then_some("true")] { (text) " " strong { (n) } } }
                 }
             }
         }

@@ -83,7 +83,7 @@ pub async fn show(
             @if follow { input type="hidden" name="follow" value="1"; }
             div.field.actions {
                 button type="submit" { "Show" }
-                a.button href=(toggle) aria-pressed=(follow) { (if follow { "Stop following" } else { "Follow" }) }
+                a.button href=(toggle) { (if follow { "Stop following" } else { "Follow" }) }
             }
         }
         @if logs.lines.is_empty() && !follow {
