@@ -248,6 +248,7 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
         (Method::GET, "/v1/whoami".into(), None, false),
         (Method::GET, "/v1/deploy/applications".into(), None, false),
         (Method::GET, "/v1/deploy/gitops".into(), None, false),
+        (Method::GET, "/v1/deploy/summary".into(), None, false),
         (
             Method::GET,
             "/v1/deploy/applications/shop".into(),
@@ -267,6 +268,13 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             None,
             false,
         ),
+        (
+            Method::GET,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:web/events".into(),
+            None,
+            false,
+        ),
+        (Method::GET, "/v1/deploy/gitops/shop".into(), None, false),
         (Method::GET, "/v1/deploy/shop/logs".into(), None, false),
         (
             Method::GET,
@@ -443,6 +451,35 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             ["name"],
         "creds"
     );
+
+    // Its Events, as `kubectl describe` lists them: the Deployment controller scaled its ReplicaSet. A Secret's
+    // are refused like its manifest.
+    let events = api
+        .json(
+            Role::Owner,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:web/events",
+        )
+        .await;
+    let reasons: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["reason"].as_str().unwrap())
+        .collect();
+    assert!(reasons.contains(&"ScalingReplicaSet"), "{events}");
+    assert!(
+        events[0]["type"] == "Normal" && events[0]["count"].as_i64() >= Some(1),
+        "{events}"
+    );
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::GET,
+            "/v1/deploy/shop/resource/:Secret:shop:creds/events",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

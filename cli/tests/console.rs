@@ -543,6 +543,11 @@ async fn flows(
                 && source.contains("removed: </span>  replicas: 7")
         })
         .await?;
+    // Its Events, as `kubectl describe` shows them.
+    let with_events = browser.source().await?;
+    if !with_events.contains("ScalingReplicaSet") {
+        return Err(format!("the Deployment's events are missing:\n{with_events}").into());
+    }
     browser.shot("diff").await?;
     let unified = browser.goto(&format!("{object}?diff=unified")).await?;
     if !unified.contains("table class=\"diff unified\"") || !unified.contains("replicas: 7") {

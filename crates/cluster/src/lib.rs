@@ -14,6 +14,7 @@
 mod apply;
 mod apply_error;
 mod connect;
+mod events;
 mod facts;
 mod kind_index;
 mod kinds;
@@ -27,6 +28,7 @@ use std::time::Duration;
 pub use apply::{Applier, ApplyOptions, DeleteOutcome, FIELD_MANAGER, Propagation};
 pub use apply_error::ApplyError;
 pub use connect::{ClusterConfig, connect};
+pub use events::{MAX_OBJECT_EVENTS, ObjectEvent, object_events};
 pub use facts::ClusterFactsReader;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};

@@ -341,3 +341,22 @@ pub struct OperationRecord {
     /// Each start by a replica.
     pub attempts: Vec<Value>,
 }
+
+/// One Event of `GET /v1/deploy/{name}/resource/{ref}/events`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ObjectEvent {
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The reason.
+    pub reason: String,
+    /// What happened.
+    pub message: String,
+    /// How many times.
+    pub count: i64,
+    /// When it last happened.
+    pub last_seen: Option<String>,
+    /// Who reported it.
+    pub source: Option<String>,
+}

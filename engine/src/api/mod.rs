@@ -87,6 +87,10 @@ pub fn router(state: ApiState) -> Router {
         .route("/v1/deploy/reconcile", post(actions::reconcile))
         .route("/v1/deploy/{name}/tree", get(objects::tree))
         .route("/v1/deploy/{name}/resource/{ref}", get(objects::resource))
+        .route(
+            "/v1/deploy/{name}/resource/{ref}/events",
+            get(objects::events),
+        )
         .route("/v1/deploy/{name}/sync", post(actions::sync))
         .route("/v1/deploy/{name}/rollback", post(actions::rollback))
         .route("/v1/deploy/{name}/operations", get(actions::operations))

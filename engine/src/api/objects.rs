@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use serde_json::Value;
 
-use super::shapes::{ResourceView, WireRef};
+use super::shapes::{EventView, ResourceView, WireRef};
 use super::{ApiError, ApiState, Caller, visible_app};
 use crate::app::AppSpec;
 use crate::deploy::ObserveError;
@@ -191,6 +191,45 @@ pub(crate) async fn resource(
         health: node.health,
         health_message: node.health_message.clone(),
     }))
+}
+
+/// The recent Events of one node of the app's tree (as `kubectl describe` lists them), newest first; never a
+/// Secret's.
+#[utoipa::path(get, path = "/v1/deploy/{name}/resource/{ref}/events", tag = "app",
+    params(("name" = String, Path, description = "The app"),
+           ("ref" = String, Path, description = "group:kind:namespace:name")),
+    responses((status = 200, body = Vec<EventView>), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
+              (status = 409, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
+pub(crate) async fn events(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path((name, token)): Path<(String, String)>,
+) -> Result<Json<Vec<EventView>>, ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    let reference = ResourceRef::parse(&token).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if reference.is_secret() {
+        return Err(ApiError::bad_request(
+            "Secret objects are never shown, neither their manifests nor their values",
+        ));
+    }
+    let (status, comparison) = observe_now(&state, &app, false).await?;
+    let tree = state.server.deployer.tree(&status, &comparison).await;
+    let Some(node) = tree.iter().find(|node| node.r#ref == token) else {
+        return Err(ApiError::not_found(format!(
+            "app {name} has no object {token}"
+        )));
+    };
+    let events = crate::cluster::object_events(
+        &state.server.client,
+        &reference.namespace,
+        &reference.kind,
+        &reference.name,
+        node.uid.as_deref(),
+    )
+    .await
+    .map_err(|e| ApiError::unavailable(format!("the object's events cannot be read now: {e}")))?;
+    Ok(Json(events.into_iter().map(EventView::from).collect()))
 }
 
 fn without_managed_fields(mut object: Value) -> Value {

@@ -30,6 +30,7 @@ impl Modify for BearerAuth {
         super::fleet::summary,
         super::objects::tree,
         super::objects::resource,
+        super::objects::events,
         super::logs::pod_logs,
         super::logs::operation_log,
         super::actions::sync,

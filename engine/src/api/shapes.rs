@@ -188,6 +188,40 @@ pub struct ResourceView {
     pub health_message: Option<String>,
 }
 
+/// One Event about an object.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventView {
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A short reason (`Scheduled`, `ScalingReplicaSet`, `BackOff`).
+    pub reason: String,
+    /// What happened.
+    pub message: String,
+    /// How many times.
+    pub count: i32,
+    /// When it last happened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<String>,
+    /// Who reported it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl From<crate::cluster::ObjectEvent> for EventView {
+    fn from(event: crate::cluster::ObjectEvent) -> Self {
+        EventView {
+            kind: event.kind,
+            reason: event.reason,
+            message: event.message,
+            count: event.count,
+            last_seen: event.last_seen,
+            source: event.source,
+        }
+    }
+}
+
 /// The last operation of an app and how it ended.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -6,10 +6,11 @@ use maud::{Markup, html};
 use serde::Deserialize;
 
 use super::layout::page;
-use super::{SignedIn, health_badge, sync_badge};
+use super::{SignedIn, health_badge, sync_badge, when};
+use crate::client::ApiFailure;
 use crate::client::segment;
 use crate::diff_view::{self, LineKind, SplitRow};
-use crate::shapes::ResourceView;
+use crate::shapes::{ObjectEvent, ResourceView};
 use crate::{ConsoleError, ConsoleState};
 
 /// The page's query.
@@ -51,6 +52,17 @@ pub async fn show(
             ),
         )
         .await?;
+    let events: Result<Vec<ObjectEvent>, ApiFailure> = state
+        .api
+        .get(
+            user.asker(),
+            &format!(
+                "/v1/deploy/{}/resource/{}/events",
+                segment(&name),
+                segment(&reference)
+            ),
+        )
+        .await;
     let (kind, object) = kind_and_name(&reference);
     let app_link = format!("/apps/{}", segment(&name));
     let here = format!("{app_link}/objects/{}", segment(&reference));
@@ -85,6 +97,23 @@ pub async fn show(
                     (unified(diff_text))
                 } @else {
                     (split(diff_text))
+                }
+            }
+        }
+        section aria-labelledby="h-events" {
+            h2 #h-events { "Events" }
+            div data-live="events" {
+                @match &events {
+                    Ok(events) if events.is_empty() => p.muted { "No recent events." },
+                    Ok(events) => div.table-wrap { table {
+                        thead { tr { th scope="col" { "Type" } th scope="col" { "Reason" } th scope="col" { "Message" }
+                                     th scope="col" { "Count" } th scope="col" { "Last seen" } th scope="col" { "From" } } }
+                        tbody { @for event in events { tr class=(if event.kind == "Warning" { "warning" } else { "normal" }) {
+                            td { (event.kind) } td { (event.reason) } td { (event.message) } td { (event.count) }
+                            td { (when(event.last_seen.as_deref())) } td { (event.source.as_deref().unwrap_or("")) }
+                        } } }
+                    } },
+                    Err(failure) => p.muted { "Events cannot be read now: " (failure.message) },
                 }
             }
         }
