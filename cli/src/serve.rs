@@ -95,10 +95,8 @@ async fn serve(
         limiter: Arc::new(RateLimiter::new(&auth_config.rate_limit)),
     });
     // The console at `/`, on the same listener: it reaches the server only through the API router.
-    let app = api.clone().merge(weft_console::router(
-        api,
-        weft_console::SessionLimits::default(),
-    ));
+    let console = console_config(&auth_config)?;
+    let app = api.clone().merge(weft_console::router(api, console));
     let limits = ListenerLimits {
         max_connections: server.config().api.max_connections,
         header_timeout: Duration::from_secs(server.config().api.header_timeout_seconds),
@@ -193,4 +191,41 @@ fn save_cli_token(token: &str) {
         ),
         Err(error) => eprintln!("weft: could not save it in {}: {error}", path.display()),
     }
+}
+
+/// The console's setup from the configuration: an OpenID provider for every `[[auth.oidc]]` issuer with an
+/// `[auth.oidc.console]` client (its secret read from the operator's environment now, so a missing one stops the
+/// start rather than the first sign-in).
+fn console_config(
+    auth: &weft_engine::auth::AuthConfig,
+) -> anyhow::Result<weft_console::ConsoleConfig> {
+    let mut oidc = Vec::new();
+    for issuer in &auth.oidc {
+        let Some(client) = &issuer.console else {
+            continue;
+        };
+        let client_secret = match &client.client_secret_env {
+            Some(var) => Some(std::env::var(var).with_context(|| {
+                format!("the console's OIDC client secret: environment variable {var} is not set")
+            })?),
+            None => None,
+        };
+        oidc.push(weft_console::OidcProvider {
+            name: client
+                .display_name
+                .clone()
+                .unwrap_or_else(|| issuer.issuer.clone()),
+            issuer: issuer.issuer.clone(),
+            client_id: client.client_id.clone(),
+            client_secret,
+            redirect_url: client.redirect_url.clone(),
+            scopes: client.scopes.clone(),
+            authorization_endpoint: client.authorization_endpoint.clone(),
+            token_endpoint: client.token_endpoint.clone(),
+        });
+    }
+    Ok(weft_console::ConsoleConfig {
+        oidc,
+        ..weft_console::ConsoleConfig::default()
+    })
 }

@@ -7,15 +7,15 @@
 //!
 //! Without chromium, chromedriver or kubectl the check is reported ignored (and fails under CI).
 
+#[path = "console/provider.rs"]
+mod provider;
 #[path = "all/support.rs"]
 mod support;
 
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
 
 /// The test's own configuration: the example shop, and `fused`, five ConfigMaps and a Secret in a directory the
 /// test edits (prune on, the default fuse: at most 10 deletions and 20% of the objects).
-fn write_config(dir: &Path) -> Result<PathBuf, Failed> {
+fn write_config(dir: &Path, issuer: &str) -> Result<PathBuf, Failed> {
     support::copy_tree(
         &workspace().join("examples/apps/shop"),
         &dir.join("apps/shop"),
@@ -90,6 +90,20 @@ fn write_config(dir: &Path) -> Result<PathBuf, Failed> {
         &config,
         format!(
             r#"data_dir = "{data}"
+
+# Single sign-on through the test's OpenID provider; its ID tokens are checked with the engine's test key.
+[[auth.oidc]]
+issuer = "{issuer}"
+audience = "{client}"
+admin_value = "weft-admins"
+[[auth.oidc.keys]]
+kid = "r1"
+algorithm = "RS256"
+public_key_pem_file = "{public_key}"
+[auth.oidc.console]
+client_id = "{client}"
+display_name = "Test SSO"
+scopes = ["openid", "profile", "groups"]
 
 [defaults.sync]
 prune = true
@@ -118,27 +132,32 @@ source = {{ path = "apps/fused" }}
 [app.sync]
 create_namespace = true
 "#,
-            data = dir.join("data").display()
+            data = dir.join("data").display(),
+            client = provider::CLIENT_ID,
+            public_key = workspace()
+                .join("engine/src/auth/testdata/rsa_public.pem")
+                .display(),
         ),
     )?;
     Ok(config)
 }
 
-/// The token printed once on stderr: the indented line after `weft: created the first admin token ...`.
-fn first_admin_token(lines: &mpsc::Receiver<String>) -> Result<String, Failed> {
-    let deadline = Instant::now() + PATIENCE;
-    let mut announced = false;
-    while Instant::now() < deadline {
-        let Ok(line) = lines.recv_timeout(Duration::from_millis(200)) else {
-            continue;
-        };
-        if line.starts_with("weft: created the first admin token") {
-            announced = true;
-        } else if announced && line.starts_with("    ") && !line.trim().is_empty() {
-            return Ok(line.trim().to_string());
-        }
+/// `weft token create ARGS --config CONFIG`: the token it printed.
+fn create_token(config: &Path, args: &[&str]) -> Result<String, Failed> {
+    let made = Command::new(env!("CARGO_BIN_EXE_weft"))
+        .args(["token", "create"])
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .output()?;
+    if !made.status.success() {
+        return Err(format!(
+            "weft token create: {}",
+            String::from_utf8_lossy(&made.stderr)
+        )
+        .into());
     }
-    Err("no first admin token on stderr".into())
+    Ok(String::from_utf8(made.stdout)?.trim().to_string())
 }
 
 /// A child process killed when dropped.
@@ -268,11 +287,20 @@ impl Browser {
         Ok(())
     }
 
-    /// Submits the form whose action ends with `action` (the first one), accepting a confirmation it asks.
+    /// Clicks the submit control or link `css` names, accepting a confirmation it asks, and waits until the browser has
+    /// left the page (every form here leads elsewhere).
     async fn submit(&mut self, css: &str) -> Result<(), Failed> {
+        let before = self.client.current_url().await?;
         self.client.find(Locator::Css(css)).await?.click().await?;
         // A data-confirm form asks first.
         let _ = self.client.accept_alert().await;
+        let deadline = Instant::now() + PATIENCE;
+        while self.client.current_url().await? == before {
+            if Instant::now() > deadline {
+                return Err(format!("submitting {css} never left {before}").into());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         Ok(())
     }
 
@@ -319,32 +347,15 @@ fn the_console_in_a_browser(
 
 async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Result<(), Failed> {
     let dir = tempfile::tempdir()?;
-    let config = write_config(dir.path())?;
-    let mut process = ServeProcess::spawn(
-        &[OsStr::new("--config"), config.as_os_str()],
-        Stdio::piped(),
-    );
-    let stderr = process.child.stderr.take().ok_or("no stderr")?;
-    let (lines_tx, lines) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = lines_tx.send(line);
-        }
-    });
-    let admin = first_admin_token(&lines)?;
+    let private_key = std::fs::read(workspace().join("engine/src/auth/testdata/rsa_private.pem"))?;
+    let provider = provider::start(&private_key).await?;
+    let config = write_config(dir.path(), &provider.issuer)?;
+    // With an OpenID issuer configured no first token is printed: the operator makes them.
+    let admin = create_token(&config, &["--admin"])?;
+    let member = create_token(&config, &["--org", "other"])?;
+    let mut process =
+        ServeProcess::spawn(&[OsStr::new("--config"), config.as_os_str()], Stdio::null());
     process.wait_ready(PATIENCE, String::new);
-    let member = Command::new(env!("CARGO_BIN_EXE_weft"))
-        .args(["token", "create", "--org", "other", "--config"])
-        .arg(&config)
-        .output()?;
-    if !member.status.success() {
-        return Err(format!(
-            "weft token create: {}",
-            String::from_utf8_lossy(&member.stderr)
-        )
-        .into());
-    }
-    let member = String::from_utf8(member.stdout)?.trim().to_string();
     let kubeconfig = dir.path().join("data/simulator.kubeconfig");
 
     // chromedriver on a free port, chromium headless with a profile of its own.
@@ -398,6 +409,10 @@ async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Resu
         dir.path(),
     )
     .await;
+    let outcome = match outcome {
+        Ok(()) => single_sign_on(&mut browser, &provider).await,
+        failed => failed,
+    };
     let _ = browser.client.clone().close().await;
     outcome?;
     if !browser.violations.is_empty() {
@@ -446,6 +461,31 @@ fn base64_of(text: &str) -> String {
         }
     }
     out
+}
+
+/// Signing in through the OpenID provider: the sign-in page offers it, the provider's page approves, and the
+/// browser comes back signed in as the ID token's subject, an admin by its group.
+async fn single_sign_on(browser: &mut Browser, provider: &provider::Running) -> Result<(), Failed> {
+    browser.client.delete_all_cookies().await?;
+    let page = browser.goto("/sign-in?next=/apps/shop").await?;
+    if !page.contains("Sign in with Test SSO") {
+        return Err(format!("the sign-in page offers no single sign-on:\n{page}").into());
+    }
+    browser.submit("a.sso").await?;
+    let at = browser.client.current_url().await?;
+    if !at.as_str().starts_with(&provider.issuer) {
+        return Err(format!("single sign-on went to {at}, not the provider").into());
+    }
+    browser.submit("#approve").await?;
+    let path = browser.path().await?;
+    let page = browser.source().await?;
+    if path != "/apps/shop" || !page.contains(&format!("ada@{} · admin", provider.issuer)) {
+        return Err(format!("after the provider, the browser is at {path}:\n{page}").into());
+    }
+    if provider.exchanged() != 1 {
+        return Err(format!("{} codes were exchanged, not 1", provider.exchanged()).into());
+    }
+    Ok(())
 }
 
 async fn flows(

@@ -14,6 +14,7 @@ pub mod client;
 pub mod diff_view;
 mod error;
 pub mod graph;
+pub mod oidc;
 mod pages;
 mod security;
 pub mod session;
@@ -29,7 +30,17 @@ use axum::routing::{get, post};
 
 pub use client::{ApiClient, ApiFailure, Asker};
 pub use error::ConsoleError;
+pub use oidc::OidcProvider;
 pub use session::{SessionLimits, Sessions};
+
+/// How the console is set up (the operator's configuration).
+#[derive(Debug, Clone, Default)]
+pub struct ConsoleConfig {
+    /// How long sessions last.
+    pub sessions: SessionLimits,
+    /// The OpenID providers offered for sign-in, besides API tokens.
+    pub oidc: Vec<OidcProvider>,
+}
 
 /// What the console's handlers share.
 #[derive(Debug, Clone)]
@@ -38,14 +49,17 @@ pub struct ConsoleState {
     pub api: ApiClient,
     /// Signed-in browsers.
     pub sessions: Arc<Sessions>,
+    /// Single sign-on.
+    pub oidc: Arc<oidc::Oidc>,
 }
 
 /// The console's routes (`/`, `/sign-in`, `/apps/...`, `/ui/...`), calling `api` for everything they show and do.
 /// Merge the result with the API's own router to serve both on one listener.
-pub fn router(api: Router, limits: SessionLimits) -> Router {
+pub fn router(api: Router, config: ConsoleConfig) -> Router {
     let state = ConsoleState {
         api: ApiClient::new(api),
-        sessions: Arc::new(Sessions::new(limits)),
+        sessions: Arc::new(Sessions::new(config.sessions)),
+        oidc: Arc::new(oidc::Oidc::new(config.oidc)),
     };
     Router::new()
         .route("/", get(pages::home))
@@ -53,6 +67,8 @@ pub fn router(api: Router, limits: SessionLimits) -> Router {
             "/sign-in",
             get(pages::sign_in::form).post(pages::sign_in::submit),
         )
+        .route("/sign-in/oidc/callback", get(pages::sign_in::oidc_callback))
+        .route("/sign-in/oidc/{index}", get(pages::sign_in::oidc_start))
         .route("/sign-out", post(pages::sign_in::sign_out))
         .route("/apps", get(pages::fleet::show))
         .route("/apps/{name}", get(pages::app::show))

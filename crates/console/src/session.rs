@@ -114,7 +114,7 @@ pub struct Sessions {
 }
 
 /// 32 random bytes, URL-safe base64.
-fn random_token() -> String {
+pub(crate) fn random_token() -> String {
     let mut bytes = [0u8; 32];
     // The operating system's generator failing is not something to go on without.
     getrandom::fill(&mut bytes).expect("the operating system's random generator");

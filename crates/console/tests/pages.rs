@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
-use weft_console::SessionLimits;
+use weft_console::ConsoleConfig;
 
 const ADMIN: &str = "admin-token-0123456789";
 const MEMBER: &str = "member-token-0123456789";
@@ -149,7 +149,7 @@ struct Answer {
 impl Console {
     fn new() -> Console {
         let calls = Calls::default();
-        let router = weft_console::router(api(calls.clone()), SessionLimits::default());
+        let router = weft_console::router(api(calls.clone()), ConsoleConfig::default());
         Console { router, calls }
     }
 

@@ -83,6 +83,42 @@ pub struct OidcIssuerConfig {
     /// The value of `admin_claim` that makes an admin; without it nobody is an admin through this issuer.
     #[serde(default)]
     pub admin_value: Option<String>,
+    /// Single sign-on to the console through this issuer (authorization code + PKCE), when set
+    /// (`[auth.oidc.console]` after the issuer's `[[auth.oidc]]`).
+    #[serde(default)]
+    pub console: Option<OidcConsoleClient>,
+}
+
+/// The console as a client of an OpenID provider. The ID tokens it receives are then checked like every other
+/// bearer token (signature with the issuer's keys, issuer, audience, expiry), so `audience` must be `client_id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OidcConsoleClient {
+    /// The client id registered with the provider.
+    pub client_id: String,
+    /// The environment variable holding the client secret, for a confidential client (PKCE is used either way).
+    #[serde(default)]
+    pub client_secret_env: Option<String>,
+    /// What the sign-in button says ("Sign in with ...").
+    #[serde(default)]
+    pub display_name: Option<String>,
+    /// The console's callback as registered with the provider (`https://weft.example/sign-in/oidc/callback`);
+    /// by default made from the request's host.
+    #[serde(default)]
+    pub redirect_url: Option<String>,
+    /// The scopes asked for (default `openid profile email`); add the ones that carry the org and admin claims.
+    #[serde(default = "default_scopes")]
+    pub scopes: Vec<String>,
+    /// The provider's authorization endpoint; by default from its discovery document.
+    #[serde(default)]
+    pub authorization_endpoint: Option<String>,
+    /// The provider's token endpoint; by default from its discovery document.
+    #[serde(default)]
+    pub token_endpoint: Option<String>,
+}
+
+fn default_scopes() -> Vec<String> {
+    ["openid", "profile", "email"].map(String::from).to_vec()
 }
 
 fn default_org_claim() -> String {
@@ -208,6 +244,46 @@ impl AuthConfig {
             }
             if issuer.admin_value.as_deref() == Some("") {
                 return Err(invalid(key("admin_value"), "must not be empty".into()));
+            }
+            if let Some(console) = &issuer.console {
+                let key = |field: &str| format!("oidc[{index}].console.{field}");
+                if console.client_id.trim().is_empty() {
+                    return Err(invalid(key("client_id"), "must not be empty".into()));
+                }
+                if console.client_id != issuer.audience {
+                    return Err(invalid(
+                        key("client_id"),
+                        format!(
+                            "the console's ID tokens are issued to {:?}, so the issuer's audience must be it, not {:?}",
+                            console.client_id, issuer.audience
+                        ),
+                    ));
+                }
+                if !console.scopes.iter().any(|s| s == "openid") {
+                    return Err(invalid(key("scopes"), "must include \"openid\"".into()));
+                }
+                for (field, url) in [
+                    ("redirect_url", &console.redirect_url),
+                    ("authorization_endpoint", &console.authorization_endpoint),
+                    ("token_endpoint", &console.token_endpoint),
+                ] {
+                    if let Some(url) = url
+                        && !(url.starts_with("https://") || url.starts_with("http://"))
+                    {
+                        return Err(invalid(
+                            key(field),
+                            format!("{url:?} is not an http(s) URL"),
+                        ));
+                    }
+                }
+                if let Some(url) = &console.redirect_url
+                    && !url.ends_with("/sign-in/oidc/callback")
+                {
+                    return Err(invalid(
+                        key("redirect_url"),
+                        format!("{url:?} must be the console's /sign-in/oidc/callback"),
+                    ));
+                }
             }
             if issuer.jwks_file.is_none() && issuer.keys.is_empty() {
                 return Err(invalid(
@@ -402,6 +478,22 @@ admin_value = "weft-admins"
                 "auth.rate_limit.requests_per_second",
             ),
             ("[auth.rate_limit]\nburst = 0\n".to_string(), "auth.rate_limit.burst"),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"other\"\n"),
+                "auth.oidc[0].console.client_id",
+            ),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"weft\"\nscopes = [\"profile\"]\n"),
+                "auth.oidc[0].console.scopes",
+            ),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"weft\"\nredirect_url = \"https://weft.example/cb\"\n"),
+                "auth.oidc[0].console.redirect_url",
+            ),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"weft\"\ntoken_endpoint = \"ftp://id/token\"\n"),
+                "auth.oidc[0].console.token_endpoint",
+            ),
         ];
         for (text, key) in cases {
             let error = parse(&text).unwrap_err();

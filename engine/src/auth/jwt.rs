@@ -497,6 +497,7 @@ pub(crate) mod tests {
             org_claim: "org".into(),
             admin_claim: "groups".into(),
             admin_value: Some("weft-admins".into()),
+            console: None,
         }
     }
 

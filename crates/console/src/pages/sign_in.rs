@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use axum::Form;
-use axum::extract::{Query, State};
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::extract::{Path, Query, State};
+use axum::http::header::{COOKIE, HOST, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
@@ -15,6 +15,7 @@ use super::SignedIn;
 use super::layout::shell;
 use crate::assets::ICON_PATH;
 use crate::client::Asker;
+use crate::oidc::{BINDING_COOKIE, SIGN_IN_WINDOW};
 use crate::security::same_origin;
 use crate::session::{
     COOKIE as SESSION_COOKIE, SignInMethod, clear_cookie, cookie_value, set_cookie,
@@ -68,7 +69,8 @@ fn over_https(headers: &HeaderMap) -> bool {
             .is_some_and(|v| v.starts_with("https://"))
 }
 
-fn form_page(next: &str, message: Option<&str>) -> Markup {
+fn form_page(state: &ConsoleState, next: &str, message: Option<&str>) -> Markup {
+    let providers = state.oidc.providers();
     shell(
         "Sign in",
         html! {
@@ -86,6 +88,16 @@ fn form_page(next: &str, message: Option<&str>) -> Markup {
                         p.muted { "A token from " code { "weft token create" } " or your administrator." }
                         button.primary type="submit" { "Sign in" }
                     }
+                    @if !providers.is_empty() {
+                        div.sso {
+                            p.muted { "or" }
+                            @for (index, provider) in providers.iter().enumerate() {
+                                a.button.sso href=(format!("/sign-in/oidc/{index}?{}", super::query(&[("next", Some(next))]))) {
+                                    "Sign in with " (provider.name)
+                                }
+                            }
+                        }
+                    }
                 }
             }
         },
@@ -93,12 +105,12 @@ fn form_page(next: &str, message: Option<&str>) -> Markup {
 }
 
 /// `GET /sign-in`.
-pub async fn form(Query(query): Query<SignInQuery>) -> Markup {
+pub async fn form(State(state): State<ConsoleState>, Query(query): Query<SignInQuery>) -> Markup {
     let message = query
         .ended
         .is_some()
         .then_some("Your session ended or your credential is no longer valid. Sign in again.");
-    form_page(&safe_next(query.next.as_deref()), message)
+    form_page(&state, &safe_next(query.next.as_deref()), message)
 }
 
 /// `POST /sign-in`: asks the API who the token is; a token it accepts starts a session.
@@ -116,34 +128,186 @@ pub async fn submit(
     if token.is_empty() || token.len() > 8192 {
         return Ok((
             StatusCode::BAD_REQUEST,
-            form_page(&next, Some("Paste an API token.")),
+            form_page(&state, &next, Some("Paste an API token.")),
         )
             .into_response());
     }
-    let asker = Asker {
-        credential: token,
-        client: client.0,
+    match start_session(
+        &state,
+        client,
+        &headers,
+        token.to_string(),
+        SignInMethod::Token,
+        &next,
+    )
+    .await
+    {
+        Err(ConsoleError::Api(failure)) if failure.is_unauthorized() => Ok((
+            StatusCode::UNAUTHORIZED,
+            form_page(&state, &next, Some("That token is not valid.")),
+        )
+            .into_response()),
+        other => other,
+    }
+}
+
+/// Starts a session for a credential the API accepts: the cookie, and the way to `next`.
+async fn start_session(
+    state: &ConsoleState,
+    client: ClientAddr,
+    headers: &HeaderMap,
+    credential: String,
+    method: SignInMethod,
+    next: &str,
+) -> Result<Response, ConsoleError> {
+    let who: WhoAmI = state
+        .api
+        .get(
+            Asker {
+                credential: &credential,
+                client: client.0,
+            },
+            "/v1/whoami",
+        )
+        .await?;
+    let (id, _) = state
+        .sessions
+        .create(credential, who, method, Instant::now());
+    let mut response = (
+        [(SET_COOKIE, set_cookie(&id, over_https(headers)))],
+        Redirect::to(next),
+    )
+        .into_response();
+    response.headers_mut().append(
+        SET_COOKIE,
+        axum::http::HeaderValue::from_str(&format!(
+            "{BINDING_COOKIE}=; Path=/sign-in/oidc; HttpOnly; SameSite=Lax; Max-Age=0"
+        ))
+        .map_err(|e| ConsoleError::BadInput(e.to_string()))?,
+    );
+    Ok(response)
+}
+
+/// `GET /sign-in/oidc/{index}` query.
+#[derive(Debug, Deserialize)]
+pub struct OidcStartQuery {
+    next: Option<String>,
+}
+
+/// `GET /sign-in/oidc/{index}`: off to the provider, with a fresh state bound to this browser.
+pub async fn oidc_start(
+    State(state): State<ConsoleState>,
+    Path(index): Path<usize>,
+    headers: HeaderMap,
+    Query(query): Query<OidcStartQuery>,
+) -> Response {
+    let next = safe_next(query.next.as_deref());
+    let scheme = if over_https(&headers) {
+        "https"
+    } else {
+        "http"
     };
-    let who: WhoAmI = match state.api.get(asker, "/v1/whoami").await {
-        Ok(who) => who,
-        Err(failure) if failure.is_unauthorized() => {
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let callback = format!("{scheme}://{host}/sign-in/oidc/callback");
+    match state
+        .oidc
+        .start(index, next.clone(), callback, Instant::now())
+        .await
+    {
+        Ok(started) => (
+            [(
+                SET_COOKIE,
+                format!(
+                    "{BINDING_COOKIE}={}; Path=/sign-in/oidc; HttpOnly; SameSite=Lax; Max-Age={}{}",
+                    started.binding,
+                    SIGN_IN_WINDOW.as_secs(),
+                    if scheme == "https" { "; Secure" } else { "" }
+                ),
+            )],
+            Redirect::to(&started.location),
+        )
+            .into_response(),
+        Err(error) => (
+            StatusCode::BAD_GATEWAY,
+            form_page(&state, &next, Some(&error.to_string())),
+        )
+            .into_response(),
+    }
+}
+
+/// `GET /sign-in/oidc/callback` query.
+#[derive(Debug, Deserialize)]
+pub struct OidcCallbackQuery {
+    state: Option<String>,
+    code: Option<String>,
+    error: Option<String>,
+    error_description: Option<String>,
+}
+
+/// `GET /sign-in/oidc/callback`: the provider's answer; a code becomes an ID token, which the API must accept.
+pub async fn oidc_callback(
+    State(state): State<ConsoleState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    Query(query): Query<OidcCallbackQuery>,
+) -> Result<Response, ConsoleError> {
+    let binding = headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|h| cookie_value(h, BINDING_COOKIE));
+    let code = match (&query.code, &query.error) {
+        (Some(code), None) => Ok(code.as_str()),
+        (_, Some(error)) => Err(match &query.error_description {
+            Some(description) => format!("{error}: {description}"),
+            None => error.clone(),
+        }),
+        (None, None) => Err("no code".to_string()),
+    };
+    let finished = state
+        .oidc
+        .finish(
+            query.state.as_deref().unwrap_or(""),
+            binding,
+            code,
+            Instant::now(),
+        )
+        .await;
+    let finished = match finished {
+        Ok(finished) => finished,
+        Err(error) => {
             return Ok((
                 StatusCode::UNAUTHORIZED,
-                form_page(&next, Some("That token is not valid.")),
+                form_page(&state, "/apps", Some(&error.to_string())),
             )
                 .into_response());
         }
-        Err(failure) => return Err(failure.into()),
     };
-    let (id, _) =
-        state
-            .sessions
-            .create(token.to_string(), who, SignInMethod::Token, Instant::now());
-    Ok((
-        [(SET_COOKIE, set_cookie(&id, over_https(&headers)))],
-        Redirect::to(&next),
+    match start_session(
+        &state,
+        client,
+        &headers,
+        finished.id_token,
+        SignInMethod::Oidc,
+        &finished.next,
     )
-        .into_response())
+    .await
+    {
+        Ok(response) => Ok(response),
+        Err(ConsoleError::Api(failure)) if failure.is_unauthorized() => Ok((
+            StatusCode::UNAUTHORIZED,
+            form_page(
+                &state,
+                "/apps",
+                Some("The provider's ID token is not accepted by this server (its issuer, audience, key or expiry)."),
+            ),
+        )
+            .into_response()),
+        Err(other) => Err(other),
+    }
 }
 
 /// `POST /sign-out` form.
