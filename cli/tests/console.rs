@@ -123,6 +123,14 @@ self_heal = true
 create_namespace = true
 
 [[app]]
+name = "broken"
+org = "demo"
+env = "dev"
+type = "yaml"
+namespace = "broken"
+source = {{ path = "apps/missing" }}
+
+[[app]]
 name = "fused"
 org = "demo"
 env = "test"
@@ -518,6 +526,33 @@ async fn flows(
         .await?;
     browser.goto("/apps").await?;
     browser.shot("fleet").await?;
+    // The keyboard: the first Tab reaches the skip link, which leads to the main region.
+    browser
+        .client
+        .find(Locator::Css("body"))
+        .await?
+        .send_keys("\u{E004}")
+        .await?;
+    let focused = browser
+        .client
+        .execute("return document.activeElement.getAttribute('href');", vec![])
+        .await?;
+    if focused != json!("#main") {
+        return Err(format!("the first Tab focuses {focused}, not the skip link").into());
+    }
+    // A phone-sized window: the same page, laid out for it, still accessible.
+    browser.client.set_window_size(390, 844).await?;
+    browser.goto("/apps").await?;
+    browser.shot("fleet-phone").await?;
+    browser.client.set_window_size(1400, 1000).await?;
+
+    // An app that cannot be rendered says why, on its page and in the fleet.
+    let broken = browser
+        .until_page_has("/apps/broken", "This app cannot be compared")
+        .await?;
+    if !broken.contains("apps/missing") {
+        return Err(format!("the broken app's page does not say what is wrong:\n{broken}").into());
+    }
 
     // The app: its tree shows the Deployment, its ReplicaSet and their Pods, each a link to its object.
     browser.goto("/apps").await?;

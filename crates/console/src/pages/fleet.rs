@@ -245,20 +245,20 @@ fn row(app: &Application) -> Markup {
     html! {
         tr {
             th scope="row" { a href=(link) { (app.name) } }
-            td { (app.org.as_deref().unwrap_or("—")) }
-            td { (app.env) }
-            td { (app.role.as_deref().unwrap_or("—")) }
-            td class=(if drift { "version drift" } else { "version" }) {
+            td data-label="Org" { (app.org.as_deref().unwrap_or("—")) }
+            td data-label="Env" { (app.env) }
+            td data-label="Role" { (app.role.as_deref().unwrap_or("—")) }
+            td class=(if drift { "version drift" } else { "version" }) data-label="Version" {
                 (app.version.as_deref().unwrap_or("—"))
                 @if app.running_version.is_some() || app.version.is_some() {
                     " → " (app.running_version.as_deref().unwrap_or("—"))
                 }
             }
-            td { (health_badge(&app.health, app.health_message.as_deref()))
+            td data-label="Health" { (health_badge(&app.health, app.health_message.as_deref()))
                  @if let Some(message) = &app.health_message { span.message { (message) } } }
-            td { (sync_badge(&app.sync)) }
-            td { @match &app.phase { Some(phase) => (phase_badge(phase)), None => span.muted { "—" } } }
-            td.endpoints {
+            td data-label="Sync" { (sync_badge(&app.sync)) }
+            td data-label="Last operation" { @match &app.phase { Some(phase) => (phase_badge(phase)), None => span.muted { "—" } } }
+            td.endpoints data-label="Endpoints" {
                 @for endpoint in &app.endpoints {
                     @if endpoint.starts_with("http://") || endpoint.starts_with("https://") {
                         a href=(endpoint) rel="noopener noreferrer" target="_blank" { (endpoint) }
