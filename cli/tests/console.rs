@@ -535,7 +535,10 @@ async fn flows(
         .await?;
     let focused = browser
         .client
-        .execute("return document.activeElement.getAttribute('href');", vec![])
+        .execute(
+            "return document.activeElement.getAttribute('href');",
+            vec![],
+        )
         .await?;
     if focused != json!("#main") {
         return Err(format!("the first Tab focuses {focused}, not the skip link").into());
