@@ -382,22 +382,7 @@ async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Resu
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let profile = dir.path().join("profile");
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert("browserName".into(), json!("chrome"));
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                     "--window-size=1400,1000", format!("--user-data-dir={}", profile.display())],
-        }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await?;
+    let client = browser_session(port, chromium, &dir.path().join("profile"), false).await?;
     let shots = workspace().join("target/console-screenshots");
     std::fs::create_dir_all(&shots)?;
     let mut browser = Browser {
@@ -421,6 +406,13 @@ async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Resu
         Ok(()) => single_sign_on(&mut browser, &provider).await,
         failed => failed,
     };
+    let _ = browser.client.clone().close().await;
+    outcome?;
+    // The dark theme, in a browser whose system setting is dark: the same pages, checked again (contrast).
+    let dark = browser_session(port, chromium, &dir.path().join("profile-dark"), true).await?;
+    let light = std::mem::replace(&mut browser.client, dark);
+    drop(light);
+    let outcome = dark_theme(&mut browser, &admin).await;
     let _ = browser.client.clone().close().await;
     outcome?;
     if !browser.violations.is_empty() {
@@ -469,6 +461,66 @@ fn base64_of(text: &str) -> String {
         }
     }
     out
+}
+
+/// A chromium session through chromedriver on `port`, headless, with a profile of its own; `dark` makes the
+/// system's colour scheme dark.
+async fn browser_session(
+    port: u16,
+    chromium: &Path,
+    profile: &Path,
+    dark: bool,
+) -> Result<Client, Failed> {
+    let mut args = vec![
+        "--headless=new".to_string(),
+        "--no-sandbox".into(),
+        "--disable-dev-shm-usage".into(),
+        "--disable-gpu".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--no-first-run".into(),
+        "--window-size=1400,1000".into(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    if dark {
+        args.push("--force-dark-mode".into());
+    }
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("browserName".into(), json!("chrome"));
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({ "binary": chromium, "args": args }),
+    );
+    Ok(
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await?,
+    )
+}
+
+/// The main pages in the dark theme: the browser says its scheme is dark, and axe-core checks them (contrast).
+async fn dark_theme(browser: &mut Browser, admin: &str) -> Result<(), Failed> {
+    browser.sign_in(admin).await?;
+    let dark = browser
+        .client
+        .execute(
+            "return matchMedia('(prefers-color-scheme: dark)').matches;",
+            vec![],
+        )
+        .await?;
+    if dark != json!(true) {
+        return Err("the dark browser's colour scheme is not dark".into());
+    }
+    browser.goto("/apps").await?;
+    browser.shot("dark-fleet").await?;
+    browser.goto("/apps/shop").await?;
+    browser.shot("dark-app").await?;
+    browser
+        .goto("/apps/shop/objects/apps%3ADeployment%3Ashop%3Aweb")
+        .await?;
+    browser.shot("dark-diff").await?;
+    Ok(())
 }
 
 /// Signing in through the OpenID provider: the sign-in page offers it, the provider's page approves, and the
