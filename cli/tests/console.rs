@@ -412,7 +412,13 @@ async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Resu
     let dark = browser_session(port, chromium, &dir.path().join("profile-dark"), true).await?;
     let light = std::mem::replace(&mut browser.client, dark);
     drop(light);
-    let outcome = dark_theme(&mut browser, &admin).await;
+    let mut outcome = dark_theme(&mut browser, &admin).await;
+    if outcome.is_ok() {
+        // The server goes away: an open page says so (its live regions cannot refresh).
+        let _ = process.child.kill();
+        let _ = process.child.wait();
+        outcome = unreachable_is_said(&browser).await;
+    }
     let _ = browser.client.clone().close().await;
     outcome?;
     if !browser.violations.is_empty() {
@@ -523,6 +529,31 @@ async fn dark_theme(browser: &mut Browser, admin: &str) -> Result<(), Failed> {
     Ok(())
 }
 
+/// Waits until the open page shows that the server cannot be reached.
+async fn unreachable_is_said(browser: &Browser) -> Result<(), Failed> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let shown = browser
+            .client
+            .execute(
+                "var s = document.getElementById('status'); return s && !s.hidden ? s.textContent : null;",
+                vec![],
+            )
+            .await?;
+        if let Some(text) = shown.as_str() {
+            return if text.contains("cannot be reached") {
+                Ok(())
+            } else {
+                Err(format!("the page says {text:?} when the server is gone").into())
+            };
+        }
+        if Instant::now() > deadline {
+            return Err("the page never said the server cannot be reached".into());
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 /// Signing in through the OpenID provider: the sign-in page offers it, the provider's page approves, and the
 /// browser comes back signed in as the ID token's subject, an admin by its group.
 async fn single_sign_on(browser: &mut Browser, provider: &provider::Running) -> Result<(), Failed> {
@@ -631,6 +662,21 @@ async fn flows(
         return Err("an admin sees no sync control".into());
     }
     browser.shot("app").await?;
+
+    // Refresh: the app is asked to be reconciled now, and the page says so.
+    browser
+        .client
+        .find(Locator::Css("form[action='/apps/shop/refresh'] button"))
+        .await?
+        .click()
+        .await?;
+    let deadline = Instant::now() + PATIENCE;
+    while !browser.source().await?.contains("Refresh asked for") {
+        if Instant::now() > deadline {
+            return Err("refreshing the app said nothing".into());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 
     // Sync as admin and watch it succeed; then roll back to the first deploy (automation suspended).
     browser
