@@ -38,6 +38,19 @@ impl ApiFailure {
         }
     }
 
+    /// The API's error answer (`{"error", "message"}`), with its status.
+    fn answered(status: StatusCode, body: &[u8]) -> Self {
+        let error: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
+        ApiFailure {
+            status,
+            code: error["error"].as_str().unwrap_or("error").to_string(),
+            message: error["message"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_string()),
+        }
+    }
+
     /// Whether the API said the credential is no good (expired, revoked).
     pub fn is_unauthorized(&self) -> bool {
         self.status == StatusCode::UNAUTHORIZED
@@ -82,23 +95,12 @@ impl ApiClient {
     ) -> Result<Bytes, ApiFailure> {
         let response = self.send(asker, method, path, body).await?;
         let status = response.status();
-        let bytes = http_body_util::Limited::new(response.into_body(), ANSWER_LIMIT)
-            .collect()
-            .await
-            .map_err(ApiFailure::unreadable)?
-            .to_bytes();
+        let bytes = read_body(response).await?;
         if status.is_success() {
-            return Ok(bytes);
+            Ok(bytes)
+        } else {
+            Err(ApiFailure::answered(status, &bytes))
         }
-        let error: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
-        Err(ApiFailure {
-            status,
-            code: error["error"].as_str().unwrap_or("error").to_string(),
-            message: error["message"]
-                .as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_string()),
-        })
     }
 
     /// `GET path`, read as `T`.
@@ -125,21 +127,11 @@ impl ApiClient {
     /// `GET path` for a stream (server-sent events): the answer's body as it comes, when the status is a success.
     pub async fn stream(&self, asker: Asker<'_>, path: &str) -> Result<Body, ApiFailure> {
         let response = self.send(asker, Method::GET, path, None::<&()>).await?;
-        if response.status().is_success() {
+        let status = response.status();
+        if status.is_success() {
             return Ok(response.into_body());
         }
-        let status = response.status();
-        let bytes = http_body_util::Limited::new(response.into_body(), ANSWER_LIMIT)
-            .collect()
-            .await
-            .map_err(ApiFailure::unreadable)?
-            .to_bytes();
-        let error: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
-        Err(ApiFailure {
-            status,
-            code: error["error"].as_str().unwrap_or("error").to_string(),
-            message: error["message"].as_str().unwrap_or("error").to_string(),
-        })
+        Err(ApiFailure::answered(status, &read_body(response).await?))
     }
 
     async fn send(
@@ -170,6 +162,17 @@ impl ApiClient {
             .await
             .map_err(|never| match never {})
     }
+}
+
+/// An answer's body, at most [`ANSWER_LIMIT`] bytes of it.
+async fn read_body(response: axum::response::Response) -> Result<Bytes, ApiFailure> {
+    Ok(
+        http_body_util::Limited::new(response.into_body(), ANSWER_LIMIT)
+            .collect()
+            .await
+            .map_err(ApiFailure::unreadable)?
+            .to_bytes(),
+    )
 }
 
 /// A path segment, percent-encoded (app names and object refs go into API paths through this).

@@ -383,6 +383,26 @@ mod tests {
         }
     }
 
+    /// Starts a sign-in: its state and binding.
+    async fn start_one(oidc: &Oidc, now: Instant) -> (String, String) {
+        let started = oidc
+            .start(
+                0,
+                "/apps".into(),
+                "http://weft.test/sign-in/oidc/callback".into(),
+                now,
+            )
+            .await
+            .unwrap();
+        let state = started
+            .location
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("state="))
+            .unwrap()
+            .to_string();
+        (state, started.binding)
+    }
+
     #[tokio::test]
     async fn a_sign_in_asks_for_a_code_with_pkce_and_its_state_works_once_and_only_in_its_browser()
     {
@@ -421,52 +441,14 @@ mod tests {
         );
 
         // A refusal at the provider is reported as such; an expired sign-in is unknown.
-        let started = oidc
-            .start(
-                0,
-                "/apps".into(),
-                "http://weft.test/sign-in/oidc/callback".into(),
-                now,
-            )
-            .await
-            .unwrap();
-        let state = started
-            .location
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("state="))
-            .unwrap()
-            .to_string();
+        let (state, binding) = start_one(&oidc, now).await;
         let refused = oidc
-            .finish(
-                &state,
-                Some(&started.binding),
-                Err("access_denied".into()),
-                now,
-            )
+            .finish(&state, Some(&binding), Err("access_denied".into()), now)
             .await;
         assert!(matches!(refused, Err(OidcError::Refused(_))), "{refused:?}");
-        let started = oidc
-            .start(
-                0,
-                "/apps".into(),
-                "http://weft.test/sign-in/oidc/callback".into(),
-                now,
-            )
-            .await
-            .unwrap();
-        let state = started
-            .location
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("state="))
-            .unwrap()
-            .to_string();
+        let (state, binding) = start_one(&oidc, now).await;
         let late = oidc
-            .finish(
-                &state,
-                Some(&started.binding),
-                Ok("code"),
-                now + SIGN_IN_WINDOW,
-            )
+            .finish(&state, Some(&binding), Ok("code"), now + SIGN_IN_WINDOW)
             .await;
         assert!(matches!(late, Err(OidcError::UnknownState)), "{late:?}");
         assert!(matches!(

@@ -71,6 +71,21 @@ fn back_with(
     }
 }
 
+/// Where an action that starts an operation leads: the operation's page, or back to the app's page saying why not.
+fn to_operation(
+    user: &SignedIn,
+    app_link: &str,
+    started: Result<OperationSummary, crate::ApiFailure>,
+) -> Result<Redirect, ConsoleError> {
+    match started {
+        Ok(op) => Ok(Redirect::to(&format!(
+            "{app_link}/operations/{}",
+            segment(&op.id)
+        ))),
+        Err(failure) => back_with(user, app_link, failure.into()),
+    }
+}
+
 /// `POST /apps/{name}/sync`.
 pub async fn sync(
     user: SignedIn,
@@ -98,13 +113,7 @@ pub async fn sync(
             &body,
         )
         .await;
-    match started {
-        Ok(op) => Ok(Redirect::to(&format!(
-            "{app_link}/operations/{}",
-            segment(&op.id)
-        ))),
-        Err(failure) => back_with(&user, &app_link, failure.into()),
-    }
+    to_operation(&user, &app_link, started)
 }
 
 /// `POST /apps/{name}/rollback` form.
@@ -164,13 +173,7 @@ pub async fn rollback(
             &body,
         )
         .await;
-    match started {
-        Ok(op) => Ok(Redirect::to(&format!(
-            "{app_link}/operations/{}",
-            segment(&op.id)
-        ))),
-        Err(failure) => back_with(&user, &app_link, failure.into()),
-    }
+    to_operation(&user, &app_link, started)
 }
 
 /// `POST /apps/{name}/refresh` form.

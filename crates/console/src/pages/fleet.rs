@@ -104,6 +104,27 @@ impl FleetQuery {
         ]
     }
 
+    /// A page of the API's fleet list with these filters: `limit` rows after `after`.
+    async fn list(
+        &self,
+        state: &ConsoleState,
+        user: &SignedIn,
+        limit: usize,
+        after: Option<&str>,
+    ) -> Result<ApplicationList, ConsoleError> {
+        let limit = limit.to_string();
+        let mut pairs = self.filters();
+        pairs.push(("limit", Some(&limit)));
+        pairs.push(("after", after));
+        Ok(state
+            .api
+            .get(
+                user.asker(),
+                &format!("/v1/deploy/applications?{}", query(&pairs)),
+            )
+            .await?)
+    }
+
     /// This page's link with some parameters replaced (`None` removes one).
     fn with(&self, changes: &[(&'static str, Option<&str>)]) -> String {
         let size = self.size.map(|s| s.to_string());
@@ -142,17 +163,7 @@ pub async fn show(
         .get(user.asker(), &format!("/v1/deploy/summary?{filters}"))
         .await?;
     let (rows, next, page_number) = if sort == Sort::Name {
-        let size_text = size.to_string();
-        let mut pairs = q.filters();
-        pairs.push(("limit", Some(&size_text)));
-        pairs.push(("after", q.after.as_deref()));
-        let list: ApplicationList = state
-            .api
-            .get(
-                user.asker(),
-                &format!("/v1/deploy/applications?{}", query(&pairs)),
-            )
-            .await?;
+        let list = q.list(&state, &user, size, q.after.as_deref()).await?;
         (
             list.items,
             list.next.map(|after| q.with(&[("after", Some(&after))])),
@@ -162,16 +173,7 @@ pub async fn show(
         let mut all = Vec::new();
         let mut after: Option<String> = None;
         loop {
-            let mut pairs = q.filters();
-            pairs.push(("limit", Some("1000")));
-            pairs.push(("after", after.as_deref()));
-            let list: ApplicationList = state
-                .api
-                .get(
-                    user.asker(),
-                    &format!("/v1/deploy/applications?{}", query(&pairs)),
-                )
-                .await?;
+            let list = q.list(&state, &user, 1000, after.as_deref()).await?;
             all.extend(list.items);
             match list.next {
                 Some(next) if all.len() < MAX_SORTED => after = Some(next),
