@@ -314,22 +314,11 @@ pub struct ResourceResult {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct OperationRecord {
-    /// Its id.
-    pub id: String,
+    /// What the plane's summary of an operation shows.
+    #[serde(flatten)]
+    pub summary: OperationSummary,
     /// What started it (`{"type": "manual"}`...).
     pub trigger: Value,
-    /// Its phase.
-    pub phase: String,
-    /// How it ended.
-    pub message: Option<String>,
-    /// When queued.
-    pub queued_at: Option<String>,
-    /// When started.
-    pub started_at: Option<String>,
-    /// When finished.
-    pub finished_at: Option<String>,
-    /// The revision.
-    pub revision: Option<String>,
     /// Whether deletions past the fuse were confirmed.
     pub confirmed: bool,
     /// Why the prune fuse stopped it.

@@ -28,19 +28,23 @@ pub async fn show(
         .ok();
     let app_link = format!("/apps/{}", segment(&name));
     let here = format!("{app_link}/operations/{}", segment(&id));
-    let running = !matches!(record.phase.as_str(), "succeeded" | "failed" | "error");
+    let running = !matches!(
+        record.summary.phase.as_str(),
+        "succeeded" | "failed" | "error"
+    );
     let trigger = record.trigger["type"]
         .as_str()
         .unwrap_or("manual")
         .to_string();
     let dry_run = record
+        .summary
         .message
         .as_deref()
         .is_some_and(|m| m.contains("dry run"));
     let body = html! {
         div.heading {
-            h1 { "Operation " code { (record.id) } }
-            div.badges data-live="badges" { (phase_badge(&record.phase)) }
+            h1 { "Operation " code { (record.summary.id) } }
+            div.badges data-live="badges" { (phase_badge(&record.summary.phase)) }
         }
         div data-live="record" data-reload-when-done=[running.then_some("1")] {
             @if let Some(reason) = &record.fuse_tripped {
@@ -55,7 +59,7 @@ pub async fn show(
                         form.inline method="post" action=(format!("{app_link}/sync"))
                             data-confirm="Delete these objects and sync?" {
                             input type="hidden" name="_csrf" value=(user.session.csrf());
-                            @if let Some(r) = &record.revision { input type="hidden" name="revision" value=(r); }
+                            @if let Some(r) = &record.summary.revision { input type="hidden" name="revision" value=(r); }
                             input type="hidden" name="prune" value="true";
                             input type="hidden" name="confirmed" value="true";
                             button.danger type="submit" { "Confirm the deletions and sync" }
@@ -65,13 +69,13 @@ pub async fn show(
             }
             dl.facts {
                 dt { "Started by" } dd { (trigger) }
-                dt { "Revision" } dd { @match &record.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => "—" } }
-                dt { "Queued" } dd { (when(record.queued_at.as_deref())) }
-                dt { "Started" } dd { (when(record.started_at.as_deref())) }
-                dt { "Finished" } dd { (when(record.finished_at.as_deref())) }
+                dt { "Revision" } dd { @match &record.summary.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => "—" } }
+                dt { "Queued" } dd { (when(record.summary.queued_at.as_deref())) }
+                dt { "Started" } dd { (when(record.summary.started_at.as_deref())) }
+                dt { "Finished" } dd { (when(record.summary.finished_at.as_deref())) }
                 @if dry_run { dt { "Dry run" } dd { "yes: nothing was changed" } }
             }
-            @if let Some(message) = &record.message { p.message { (message) } }
+            @if let Some(message) = &record.summary.message { p.message { (message) } }
             @if !record.resources.is_empty() {
                 h2 { "Objects" }
                 div.table-wrap { table {
