@@ -44,6 +44,9 @@ pub struct LiveEvent {
     /// Its tracking label (`weft.dev/app`), if it has one; an object whose label changed gives one event for
     /// the old app and one for the new.
     pub app: Option<String>,
+    /// Only the object's status changed (what it declares, its labels and annotations are as before): a
+    /// controller reporting progress, not drift.
+    pub status_only: bool,
 }
 
 /// Watch-backed cache of the kinds asked for with [`LiveCache::ensure`].
@@ -406,7 +409,12 @@ async fn run_watcher(
                         changed
                     });
                 }
-                for Change { key, app } in changes {
+                for Change {
+                    key,
+                    app,
+                    status_only,
+                } in changes
+                {
                     let reference = ResourceRef::new(
                         info.resource.group.clone(),
                         info.resource.kind.clone(),
@@ -414,7 +422,11 @@ async fn run_watcher(
                         key.1,
                     );
                     // No subscribers is fine: the feed is best effort, the store is the truth.
-                    let _ = feed.send(LiveEvent { reference, app });
+                    let _ = feed.send(LiveEvent {
+                        reference,
+                        app,
+                        status_only,
+                    });
                 }
             }
             Err(error) => {

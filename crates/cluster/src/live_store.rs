@@ -20,6 +20,8 @@ pub(crate) struct Change {
     pub key: ObjectKey,
     /// Its tracking label, before or after the change (an object moving between apps gives one change each).
     pub app: Option<String>,
+    /// Only its `status` (and resourceVersion) changed: what it declares is as before.
+    pub status_only: bool,
 }
 
 /// One cached object: its JSON, compact and without `metadata.managedFields` (which nothing downstream reads: drift
@@ -32,6 +34,52 @@ pub(crate) struct CachedObject {
     app: Option<Box<str>>,
     owners: Box<[OwnerRef]>,
     resource_version: Option<Box<str>>,
+    /// A digest of everything but `status` and `metadata.resourceVersion`: equal digests, a status-only change.
+    declared: u64,
+}
+
+/// Writes into a hasher (for digesting an object's JSON without building it).
+struct HashWriter<'a>(&'a mut std::hash::DefaultHasher);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        std::hash::Hasher::write(self.0, bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The digest of what an object declares: every top-level field but `status`, and of `metadata` every field but
+/// `resourceVersion` and `managedFields`. Two versions of an object with the same digest differ in status only
+/// (a collision could only make a declared change look like a status update, which is still a change).
+fn declared_digest(object: &Value) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    if let Some(fields) = object.as_object() {
+        for (key, value) in fields {
+            if key == "status" {
+                continue;
+            }
+            std::hash::Hasher::write(&mut hasher, key.as_bytes());
+            match (key.as_str(), value.as_object()) {
+                ("metadata", Some(metadata)) => {
+                    for (field, value) in metadata {
+                        if field == "resourceVersion" || field == "managedFields" {
+                            continue;
+                        }
+                        std::hash::Hasher::write(&mut hasher, field.as_bytes());
+                        let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
+                    }
+                }
+                _ => {
+                    let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
+                }
+            }
+        }
+    }
+    std::hash::Hasher::finish(&hasher)
 }
 
 /// One ownerReference of a cached object, as much of it as walking up to a labelled owner needs (without
@@ -57,6 +105,7 @@ impl CachedObject {
         let app = app_of(&object).map(Into::into);
         let owners = owner_refs(&object).collect();
         let resource_version = resource_version(&object).map(Into::into);
+        let declared = declared_digest(&object);
         // Serialising a `Value` does not fail (its keys are strings); an empty object would only read as `null`.
         let json = serde_json::to_vec(&object).unwrap_or_default().into();
         CachedObject {
@@ -64,6 +113,7 @@ impl CachedObject {
             app,
             owners,
             resource_version,
+            declared,
         }
     }
 
@@ -252,10 +302,12 @@ fn changes(
     if apps.is_empty() {
         apps.push(None);
     }
+    let status_only = matches!((before, after), (Some(b), Some(a)) if b.declared == a.declared);
     apps.into_iter()
         .map(|app| Change {
             key: key.clone(),
             app,
+            status_only,
         })
         .collect()
 }
@@ -353,7 +405,8 @@ mod tests {
             applied,
             [Change {
                 key: key("b"),
-                app: Some("shop".into())
+                app: Some("shop".into()),
+                status_only: false,
             }]
         );
         assert_eq!(names(store.of_app("shop")), ["a", "b"]);
@@ -366,11 +419,13 @@ mod tests {
             [
                 Change {
                     key: key("b"),
-                    app: Some("other".into())
+                    app: Some("other".into()),
+                    status_only: false,
                 },
                 Change {
                     key: key("b"),
-                    app: Some("shop".into())
+                    app: Some("shop".into()),
+                    status_only: false,
                 },
             ]
         );
@@ -382,7 +437,8 @@ mod tests {
             deleted,
             [Change {
                 key: key("a"),
-                app: Some("shop".into())
+                app: Some("shop".into()),
+                status_only: false,
             }]
         );
         assert!(store.get("shop", "a").is_none());
@@ -407,6 +463,44 @@ mod tests {
     }
 
     #[test]
+    fn a_status_update_is_told_from_a_change_of_what_the_object_declares() {
+        let mut store = KindStore::default();
+        store.begin_list();
+        store.end_list();
+        let mut deployment = object("web", "1", Some("shop"), None);
+        deployment["spec"] = json!({"replicas": 2});
+        deployment["status"] = json!({"readyReplicas": 0});
+        store.apply(deployment.clone());
+        let status_only = |store: &mut KindStore, object: &Value| {
+            store
+                .apply(object.clone())
+                .iter()
+                .map(|c| c.status_only)
+                .collect::<Vec<_>>()
+        };
+        deployment["metadata"]["resourceVersion"] = json!("2");
+        deployment["status"] = json!({"readyReplicas": 2});
+        assert_eq!(status_only(&mut store, &deployment), [true]);
+        deployment["metadata"]["resourceVersion"] = json!("3");
+        deployment["spec"]["replicas"] = json!(7);
+        assert_eq!(status_only(&mut store, &deployment), [false], "drift");
+        deployment["metadata"]["resourceVersion"] = json!("4");
+        deployment["metadata"]["annotations"] = json!({"note": "x"});
+        assert_eq!(
+            status_only(&mut store, &deployment),
+            [false],
+            "an annotation"
+        );
+        deployment["metadata"]["resourceVersion"] = json!("5");
+        deployment["metadata"]["managedFields"] = json!([{"manager": "kubectl"}]);
+        assert_eq!(
+            status_only(&mut store, &deployment),
+            [true],
+            "managedFields are not kept"
+        );
+    }
+
+    #[test]
     fn a_relist_reports_what_changed_during_the_gap() {
         let mut store = KindStore::default();
         store.begin_list();
@@ -423,17 +517,21 @@ mod tests {
         assert_eq!(
             changes,
             [
+                // Only its resourceVersion moved: what it declares is the same.
                 Change {
                     key: key("edited"),
-                    app: Some("shop".into())
+                    app: Some("shop".into()),
+                    status_only: true,
                 },
                 Change {
                     key: key("gone"),
-                    app: Some("shop".into())
+                    app: Some("shop".into()),
+                    status_only: false,
                 },
                 Change {
                     key: key("new"),
-                    app: None
+                    app: None,
+                    status_only: false,
                 },
             ]
         );

@@ -261,6 +261,21 @@ pub fn poll_freshness(interval: Duration) -> Duration {
 /// A wait of about a second after a watch event: changes come in bursts (a rollout's status updates).
 const DEBOUNCE: Duration = Duration::from_secs(1);
 
+/// After a status-only watch event (a controller reporting a rollout's progress), an app compared less than this
+/// long ago waits until this long after that comparison: one rollout's updates come spread over seconds, and each
+/// comparison would find the same sync with fresher health. A change of what an object declares (drift, for
+/// self-heal) waits only [`DEBOUNCE`].
+const STATUS_DEBOUNCE: Duration = Duration::from_secs(5);
+
+/// When an app touched by a watch event is compared: about a second after the event (`soon`), or for a
+/// status-only event no sooner than [`STATUS_DEBOUNCE`] after its last comparison.
+fn due_after_event(status_only: bool, soon: Instant, compared_at: Option<Instant>) -> Instant {
+    match compared_at {
+        Some(at) if status_only => soon.max(at + STATUS_DEBOUNCE),
+        _ => soon,
+    }
+}
+
 /// The most watch events taken in one turn of the reconciler's loop.
 const EVENTS_PER_TURN: usize = 1024;
 
@@ -419,6 +434,7 @@ impl Reconciler {
         tracked: &mut HashMap<String, Tracked>,
         queue: &mut DueQueue<Instant>,
     ) {
+        let status_only = event.as_ref().is_ok_and(|event| event.status_only);
         let touch = |app: &str,
                      in_flight: &mut HashMap<String, bool>,
                      tracked: &mut HashMap<String, Tracked>,
@@ -427,7 +443,8 @@ impl Reconciler {
                 *touched = true;
             } else if let Some(memory) = tracked.get_mut(app) {
                 memory.clean = false;
-                queue.sooner(app, soon);
+                let compared_at = memory.compared.as_ref().map(|(_, at)| *at);
+                queue.sooner(app, due_after_event(status_only, soon, compared_at));
             }
         };
         match event {
@@ -924,6 +941,20 @@ mod tests {
         assert_eq!(backoff_delay(4), Duration::from_secs(40));
         assert_eq!(backoff_delay(7), Duration::from_secs(300));
         assert_eq!(backoff_delay(40), Duration::from_secs(300));
+    }
+
+    #[test]
+    fn a_status_update_soon_after_a_comparison_waits_for_the_status_debounce_and_drift_does_not() {
+        let compared = Instant::now();
+        let soon = compared + Duration::from_secs(1);
+        assert_eq!(
+            due_after_event(true, soon, Some(compared)),
+            compared + STATUS_DEBOUNCE
+        );
+        assert_eq!(due_after_event(false, soon, Some(compared)), soon, "drift");
+        assert_eq!(due_after_event(true, soon, None), soon, "never compared");
+        let later = compared + Duration::from_secs(60);
+        assert_eq!(due_after_event(true, later, Some(compared)), later);
     }
 
     #[test]

@@ -252,6 +252,7 @@ async fn the_change_feed_reports_applies_and_drift() {
     let expected = LiveEvent {
         reference: reference(&desired),
         app: Some("shop".into()),
+        status_only: false,
     };
     let event = tokio::time::timeout(WAIT, feed.recv())
         .await
@@ -326,7 +327,8 @@ async fn a_relist_after_gone_reports_what_changed_in_the_gap() {
         event,
         LiveEvent {
             reference: gap.clone(),
-            app: Some("shop".into())
+            app: Some("shop".into()),
+            status_only: false,
         }
     );
     assert!(live.get(&gap).is_some());
