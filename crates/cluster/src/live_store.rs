@@ -52,33 +52,13 @@ impl std::io::Write for HashWriter<'_> {
     }
 }
 
-/// The digest of what an object declares: every top-level field but `status`, and of `metadata` every field but
-/// `resourceVersion` and `managedFields`. Two versions of an object with the same digest differ in status only
-/// (a collision could only make a declared change look like a status update, which is still a change).
+/// The digest of what an object declares ([`weft_core::declared`]): two versions of an object with the same digest
+/// differ in status only (a collision could only make a declared change look like a status update, which is still
+/// a change).
 fn declared_digest(object: &Value) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
-    if let Some(fields) = object.as_object() {
-        for (key, value) in fields {
-            if key == "status" {
-                continue;
-            }
-            std::hash::Hasher::write(&mut hasher, key.as_bytes());
-            match (key.as_str(), value.as_object()) {
-                ("metadata", Some(metadata)) => {
-                    for (field, value) in metadata {
-                        if field == "resourceVersion" || field == "managedFields" {
-                            continue;
-                        }
-                        std::hash::Hasher::write(&mut hasher, field.as_bytes());
-                        let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
-                    }
-                }
-                _ => {
-                    let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
-                }
-            }
-        }
-    }
+    // Writing into a hasher does not fail.
+    let _ = weft_core::declared::write_declared(object, &mut HashWriter(&mut hasher));
     std::hash::Hasher::finish(&hasher)
 }
 

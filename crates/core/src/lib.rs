@@ -5,6 +5,7 @@
 //! It is the bottom of the engine's layers: of Weft's crates it depends only on the SDK (for the identity renderers give), and nothing here does I/O beyond
 //! the in-memory log streams.
 
+pub mod declared;
 pub mod logs;
 pub mod metrics;
 pub mod resource;

@@ -61,32 +61,11 @@ fn hash_part(hasher: &mut Sha256, part: &str) {
     hasher.update(part.as_bytes());
 }
 
-/// The live object as a dry run's prediction depends on it: all of it but `status` (a controller's report, which
-/// an apply leaves alone and the diff never reads), `metadata.resourceVersion` and `metadata.managedFields` (which
-/// change with every status update).
+/// The live object as a dry run's prediction depends on it: what it declares ([`weft_core::declared`]); `status`, a
+/// controller's report, is one an apply leaves alone and the diff never reads.
 fn hash_live(hasher: &mut Sha256, live: &Value) {
-    let Some(fields) = live.as_object() else {
-        hash_part(hasher, &live.to_string());
-        return;
-    };
-    for (key, value) in fields {
-        if key == "status" {
-            continue;
-        }
-        hash_part(hasher, key);
-        match value.as_object() {
-            Some(metadata) if key == "metadata" => {
-                for (key, value) in metadata {
-                    if key == "resourceVersion" || key == "managedFields" {
-                        continue;
-                    }
-                    hash_part(hasher, key);
-                    hash_part(hasher, &value.to_string());
-                }
-            }
-            _ => hash_part(hasher, &value.to_string()),
-        }
-    }
+    // Writing into a hasher does not fail.
+    let _ = weft_core::declared::write_declared(live, hasher);
 }
 
 /// The objects last found in sync, one entry per object.
