@@ -140,6 +140,32 @@ pub(crate) async fn tree(
     Ok(Json(state.server.deployer.tree(&status, &comparison).await))
 }
 
+/// The node `token` names in the tree of app `name`, with its reference and the comparison the tree comes from: 404
+/// for an app the caller may not read or an object not in the tree, 400 for a bad token or a Secret (never shown).
+async fn tree_node(
+    state: &ApiState,
+    caller: &Caller,
+    name: &str,
+    token: &str,
+    refresh: bool,
+) -> Result<(ResourceRef, Node, Comparison), ApiError> {
+    let app = visible_app(state, caller, name).await?;
+    let reference = ResourceRef::parse(token).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if reference.is_secret() {
+        return Err(ApiError::bad_request(
+            "Secret objects are never shown, neither their manifests nor their values",
+        ));
+    }
+    let (status, comparison) = observe_now(state, &app, refresh).await?;
+    let tree = state.server.deployer.tree(&status, &comparison).await;
+    let Some(node) = tree.into_iter().find(|node| node.r#ref == token) else {
+        return Err(ApiError::not_found(format!(
+            "app {name} has no object {token}"
+        )));
+    };
+    Ok((reference, node, comparison))
+}
+
 /// One node of the app's tree: its live manifest and, for the app's own objects, the desired manifest and the diff.
 #[utoipa::path(get, path = "/v1/deploy/{name}/resource/{ref}", tag = "app",
     params(("name" = String, Path, description = "The app"),
@@ -153,20 +179,8 @@ pub(crate) async fn resource(
     Path((name, token)): Path<(String, String)>,
     Query(read): Query<ReadQuery>,
 ) -> Result<Json<ResourceView>, ApiError> {
-    let app = visible_app(&state, &caller, &name).await?;
-    let reference = ResourceRef::parse(&token).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if reference.is_secret() {
-        return Err(ApiError::bad_request(
-            "Secret objects are never shown, neither their manifests nor their values",
-        ));
-    }
-    let (status, comparison) = observe_now(&state, &app, read.refresh).await?;
-    let tree = state.server.deployer.tree(&status, &comparison).await;
-    let Some(node) = tree.iter().find(|node| node.r#ref == token) else {
-        return Err(ApiError::not_found(format!(
-            "app {name} has no object {token}"
-        )));
-    };
+    let (reference, node, comparison) =
+        tree_node(&state, &caller, &name, &token, read.refresh).await?;
     let live = state
         .server
         .deployer
@@ -206,20 +220,7 @@ pub(crate) async fn events(
     State(state): State<ApiState>,
     Path((name, token)): Path<(String, String)>,
 ) -> Result<Json<Vec<EventView>>, ApiError> {
-    let app = visible_app(&state, &caller, &name).await?;
-    let reference = ResourceRef::parse(&token).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if reference.is_secret() {
-        return Err(ApiError::bad_request(
-            "Secret objects are never shown, neither their manifests nor their values",
-        ));
-    }
-    let (status, comparison) = observe_now(&state, &app, false).await?;
-    let tree = state.server.deployer.tree(&status, &comparison).await;
-    let Some(node) = tree.iter().find(|node| node.r#ref == token) else {
-        return Err(ApiError::not_found(format!(
-            "app {name} has no object {token}"
-        )));
-    };
+    let (reference, node, _) = tree_node(&state, &caller, &name, &token, false).await?;
     let events = crate::cluster::object_events(
         &state.server.client,
         &reference.namespace,
