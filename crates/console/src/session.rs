@@ -221,6 +221,15 @@ pub fn clear_cookie(secure: bool) -> String {
     )
 }
 
+/// The value of cookie `name` among a request's `Cookie` headers.
+pub fn request_cookie<'a>(headers: &'a axum::http::HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|header| cookie_value(header, name))
+}
+
 /// The value of cookie `name` in a `Cookie` header.
 pub fn cookie_value<'a>(header: &'a str, name: &str) -> Option<&'a str> {
     header.split(';').find_map(|pair| {

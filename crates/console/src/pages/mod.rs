@@ -14,13 +14,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::FromRequestParts;
-use axum::http::header::COOKIE;
 use axum::http::request::Parts;
 use axum::response::Redirect;
 use maud::{Markup, html};
 
 use crate::client::Asker;
-use crate::session::{COOKIE as SESSION_COOKIE, Session, cookie_value};
+use crate::session::{COOKIE as SESSION_COOKIE, Session, request_cookie};
 use crate::{ClientAddr, ConsoleError, ConsoleState};
 
 /// `GET /`: the fleet.
@@ -64,13 +63,7 @@ impl FromRequestParts<ConsoleState> for SignedIn {
         let client = ClientAddr::from_request_parts(parts, state)
             .await
             .unwrap_or(ClientAddr(None));
-        let id = parts
-            .headers
-            .get_all(COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .find_map(|header| cookie_value(header, SESSION_COOKIE))
-            .map(str::to_string);
+        let id = request_cookie(&parts.headers, SESSION_COOKIE).map(str::to_string);
         let session = id
             .as_deref()
             .and_then(|id| state.sessions.get(id, Instant::now()));

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::header::{COOKIE, HOST, SET_COOKIE};
+use axum::http::header::{HOST, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
@@ -18,7 +18,7 @@ use crate::client::Asker;
 use crate::oidc::{BINDING_COOKIE, SIGN_IN_WINDOW};
 use crate::security::same_origin;
 use crate::session::{
-    COOKIE as SESSION_COOKIE, SignInMethod, clear_cookie, cookie_value, set_cookie,
+    COOKIE as SESSION_COOKIE, SignInMethod, clear_cookie, request_cookie, set_cookie,
 };
 use crate::shapes::WhoAmI;
 use crate::{ClientAddr, ConsoleError, ConsoleState};
@@ -254,11 +254,7 @@ pub async fn oidc_callback(
     headers: HeaderMap,
     Query(query): Query<OidcCallbackQuery>,
 ) -> Result<Response, ConsoleError> {
-    let binding = headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(|h| cookie_value(h, BINDING_COOKIE));
+    let binding = request_cookie(&headers, BINDING_COOKIE);
     let code = match (&query.code, &query.error) {
         (Some(code), None) => Ok(code.as_str()),
         (_, Some(error)) => Err(match &query.error_description {
@@ -329,11 +325,7 @@ pub async fn sign_out(
             return Err(ConsoleError::Forgery);
         }
         state.sessions.remove(&user.id);
-    } else if let Some(id) = headers
-        .get(COOKIE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|h| cookie_value(h, SESSION_COOKIE))
-    {
+    } else if let Some(id) = request_cookie(&headers, SESSION_COOKIE) {
         state.sessions.remove(id);
     }
     Ok((
