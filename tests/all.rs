@@ -3,6 +3,7 @@
 //! in `references.rs`, whose harness reports them skipped when the tool is missing.
 
 mod api;
+mod applications;
 mod builds;
 mod charts;
 mod conformance;

@@ -1,6 +1,7 @@
 //! The served simulator checked with the real kubectl: server-side apply and field-manager conflicts,
 //! rollout status, get -w, logs, and delete with cascade; and chart dependencies pulled by Weft from a real OCI
-//! registry (the CNCF distribution registry) that Helm's own library pushed them to. Without the tool each check is
+//! registry (the CNCF distribution registry) that Helm's own library pushed them to; and Weft's Application
+//! resources created, listed, edited and deleted with kubectl. Without the tool each check is
 //! reported ignored (and fails under CI); none passes without running.
 
 #[path = "references/apiserver_parity.rs"]
@@ -578,6 +579,169 @@ fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
     assert_eq!(cached, 2);
 }
 
+/// Application resources through kubectl, against a Weft server watching them: the server installs the
+/// definition, `kubectl apply` creates an Application, `kubectl get applications -A` shows Weft's sync and health
+/// columns, `kubectl patch` edits it (Weft deploys the edit), `kubectl delete` removes the app from Weft.
+async fn applications_are_created_listed_edited_and_deleted_with_kubectl() {
+    let cluster = Cluster::start().await;
+    let repo = weft_tests::GitRepo::new();
+    let web = |image: &str| {
+        json!({
+            "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+            "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+                     "template": {"metadata": {"labels": {"app": "web"}},
+                                  "spec": {"containers": [{"name": "web", "image": image}]}}}
+        })
+        .to_string()
+    };
+    repo.commit(&[
+        ("v1/web.json", web("shop/web:1.0")),
+        ("v2/web.json", web("shop/web:2.0")),
+    ]);
+    let data = tempfile::tempdir().expect("tempdir");
+    let text = format!(
+        "data_dir = \"{}\"\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 2\n\
+         [applications]\nenabled = true\ninstall_crd = true\n\
+         [[org]]\nname = \"shop\"\nnamespaces = [\"shop-apps\"]\ndestinations = [\"shop-*\"]\nsource_repos = [\"file://*\"]\n\
+         [sources]\nallow_file_urls = true\n",
+        data.path().display(),
+        cluster.directory.path().join("kubeconfig").display()
+    );
+    let config =
+        weft_engine::config::Config::parse(&text, std::path::Path::new("test.toml"), data.path())
+            .expect("the configuration");
+    let options = weft_engine::server::ServerOptions {
+        poll: Duration::from_millis(100),
+        ..weft_engine::server::ServerOptions::new("kubectl-check")
+    };
+    let server =
+        weft_engine::server::Server::start(config, weft_tests::builtin_registry(), options)
+            .await
+            .expect("the server starts");
+
+    let until = |what: &'static str| {
+        let deadline = tokio::time::Instant::now() + COMMAND_TIMEOUT;
+        move || {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{what} never happened"
+            );
+        }
+    };
+    let check = until("the definition served");
+    while !cluster
+        .run(&["get", "crd", "applications.weft.dev"])
+        .await
+        .success
+    {
+        check();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    cluster.run_ok(&["create", "namespace", "shop-apps"]).await;
+    let manifest = cluster.write(
+        "application.yaml",
+        &format!(
+            "apiVersion: weft.dev/v1alpha1
+kind: Application
+metadata:
+  name: shop-web
+  namespace: shop-apps
+spec:
+  type: yaml
+  source:
+    repoURL: file://{}
+    path: app/v1
+    targetRevision: main
+  destination:
+    namespace: shop-web
+  syncPolicy:
+    automated: {{prune: true, selfHeal: true}}
+    createNamespace: true
+",
+            repo.path().display()
+        ),
+    );
+    let manifest = manifest.to_string_lossy().into_owned();
+    cluster.run_ok(&["apply", "-f", &manifest]).await;
+    let check = until("kubectl get applications showing Synced and Healthy");
+    let listed = loop {
+        let listed = cluster.run_ok(&["get", "applications", "-A"]).await;
+        if listed.contains("shop-web") && listed.contains("Synced") && listed.contains("Healthy") {
+            break listed;
+        }
+        check();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    let header = listed.lines().next().unwrap_or_default();
+    for column in ["NAMESPACE", "NAME", "SYNC", "HEALTH", "REVISION", "AGE"] {
+        assert!(header.contains(column), "no {column} column: {listed}");
+    }
+
+    // An edit with kubectl is deployed.
+    cluster
+        .run_ok(&[
+            "patch",
+            "application",
+            "shop-web",
+            "-n",
+            "shop-apps",
+            "--type",
+            "merge",
+            "-p",
+            r#"{"spec":{"source":{"path":"app/v2"}}}"#,
+        ])
+        .await;
+    let check = until("the edit deployed");
+    loop {
+        let image = cluster
+            .run(&[
+                "get",
+                "deployment",
+                "web",
+                "-n",
+                "shop-web",
+                "-o",
+                "jsonpath={.spec.template.spec.containers[0].image}",
+            ])
+            .await;
+        if image.stdout.trim() == "shop/web:2.0" {
+            break;
+        }
+        check();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    // Its status, as kubectl describe prints it, comes to observe the edit.
+    let check = until("the status observing generation 2");
+    loop {
+        let described = cluster
+            .run_ok(&["describe", "application", "shop-web", "-n", "shop-apps"])
+            .await;
+        if described.contains("Observed Generation:  2") {
+            assert!(
+                described.contains("Reason:                Accepted"),
+                "{described}"
+            );
+            break;
+        }
+        check();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+
+    // Deleting it with kubectl removes the app from Weft; the workload stays.
+    cluster
+        .run_ok(&["delete", "application", "shop-web", "-n", "shop-apps"])
+        .await;
+    let check = until("the app removed from Weft");
+    while server.state.apps.read().await.contains_key("shop-web") {
+        check();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    cluster
+        .run_ok(&["get", "deployment", "web", "-n", "shop-web"])
+        .await;
+    server.shutdown().await;
+}
+
 /// Runs one check on a runtime of its own, as `#[tokio::test]` would.
 fn on_runtime<F: std::future::Future<Output = ()>>(check: fn() -> F) -> Result<(), Failed> {
     tokio::runtime::Builder::new_current_thread()
@@ -609,6 +773,10 @@ fn main() -> ExitCode {
             on_runtime(logs_are_deterministic_lines)
         }),
         kubectl.trial("delete_with_cascade", || on_runtime(delete_with_cascade)),
+        kubectl.trial(
+            "applications_are_created_listed_edited_and_deleted_with_kubectl",
+            || on_runtime(applications_are_created_listed_edited_and_deleted_with_kubectl),
+        ),
         kubectl.trial(
             "updates_kube_apiserver_refuses_are_refused_with_its_messages",
             || {

@@ -3,9 +3,12 @@
 //! against `weft sim` in a process of its own, so Weft is measured alone. Prints, per N: time until every app is
 //! synced and healthy, one no-drift reconcile pass (wall time, full comparisons and the dry runs they cost, CPU
 //! seconds), Weft's RSS at start, peak and steady (and per managed object), the fleet page and one app's tree
-//! p50/p99 while the pass runs, and shutdown time.
+//! p50/p99 while the pass runs, shutdown time, and the operations run (one first sync per app is expected: any
+//! more is automation acting where nothing drifted).
 //!
-//! `cargo bench -p weft --bench fleet -- 1000 3000 10000` (default: 1000).
+//! `cargo bench -p weft --bench fleet -- 1000 3000 10000` (default: 1000); `--runs K` runs each size K times and
+//! prints, after each run's figures, every figure's minimum, median and maximum (runs on a busy machine vary by a
+//! third: quote medians).
 
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
@@ -22,21 +25,175 @@ const TOKEN: &str = "weft_bench_admin_token_000000000000000000000000";
 const INTERVAL_SECONDS: u64 = 60;
 
 fn main() -> anyhow::Result<()> {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .filter_map(|a| a.parse().ok())
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Sizes are the bare numbers, not a flag nor the value after `--runs`.
+    let sizes: Vec<usize> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with('-') && (*i == 0 || args[i - 1] != "--runs"))
+        .filter_map(|(_, a)| a.parse().ok())
         .collect();
     let sizes = if sizes.is_empty() { vec![1000] } else { sizes };
+    let runs: usize = args
+        .iter()
+        .skip_while(|a| *a != "--runs")
+        .nth(1)
+        .map(|k| k.parse().context("--runs takes a number"))
+        .transpose()?
+        .unwrap_or(1)
+        .max(1);
     let ws = build::find_workspace(Path::new(env!("CARGO_MANIFEST_DIR")))
         .context("no workspace above the package")?;
     let plugins = ws.join(build::DEFAULT_OUT_DIR);
     build::ensure_built(&ws, &[ws.join("plugins"), ws.join("examples")], &plugins)?;
     for n in sizes {
-        let figures = run(n, &plugins).with_context(|| format!("the fleet of {n}"))?;
-        println!("{figures}");
+        let mut all = Vec::new();
+        for k in 1..=runs {
+            let figures = run(n, &plugins).with_context(|| format!("the fleet of {n}, run {k}"))?;
+            println!("{}", figures.report());
+            all.push(figures);
+        }
+        if runs > 1 {
+            println!("{}", spread(n, &all));
+        }
     }
     Ok(())
+}
+
+/// One run's figures.
+struct Figures {
+    n: usize,
+    /// Seconds until every app was synced and healthy.
+    synced: f64,
+    /// The no-drift pass: wall seconds, full comparisons, dry runs, CPU seconds.
+    pass_wall: f64,
+    pass_compared: f64,
+    pass_dry_runs: f64,
+    pass_cpu: f64,
+    /// Weft's RSS in KiB: once it answers, the peak, after the pass.
+    start_kib: u64,
+    peak_kib: u64,
+    steady_kib: u64,
+    /// Milliseconds, during the pass.
+    fleet50: f64,
+    fleet99: f64,
+    tree50: f64,
+    tree99: f64,
+    samples: usize,
+    /// In all, up to the end of the pass.
+    compared_all: f64,
+    dry_runs_all: f64,
+    cpu_total: f64,
+    cpu_sim: f64,
+    missed: f64,
+    /// Operations finished: succeeded, and failed or error.
+    succeeded: f64,
+    unsucceeded: f64,
+    /// Seconds from SIGTERM to exit.
+    shutdown: f64,
+    /// What automation queued beyond each app's first sync (log lines).
+    extra_automation: Vec<String>,
+}
+
+impl Figures {
+    fn objects(&self) -> u64 {
+        (self.n * 10) as u64
+    }
+
+    /// KiB per managed object above the start, and with it.
+    fn per_object(&self) -> (f64, f64) {
+        let objects = self.objects() as f64;
+        (
+            self.steady_kib.saturating_sub(self.start_kib) as f64 / objects,
+            self.steady_kib as f64 / objects,
+        )
+    }
+
+    fn report(&self) -> String {
+        let (per_object, overall) = self.per_object();
+        format!(
+            "fleet of {n} apps ({objects} objects), reconcile interval {INTERVAL_SECONDS} s:\n\
+             \x20 all synced and healthy after {synced:.1} s\n\
+             \x20 one no-drift pass (every app asked to reconcile now): {n} visits in {pass_wall:.1} s, {compared} full comparisons \
+             ({dry_runs} dry runs), {cpu_pass:.1} CPU s\n\
+             \x20 Weft RSS: at start {start} MiB, peak {peak} MiB, steady {steady} MiB ({per_object:.1} KiB per managed \
+             object above the start, {overall:.1} KiB with it)\n\
+             \x20 during the pass: fleet page of 100 p50 {fleet50:.1} ms, p99 {fleet99:.1} ms; one app's tree p50 {tree50:.1} ms, p99 {tree99:.1} ms ({samples} samples each)\n\
+             \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs, {cpu_total:.1} CPU s (the simulator: {cpu_sim:.1}); \
+             operations finished: {succeeded} succeeded, {unsucceeded} failed ({n} first syncs expected); \
+             times the reconciler fell behind the watch feed: {missed}; shutdown {shutdown:.2} s",
+            n = self.n,
+            objects = self.objects(),
+            synced = self.synced,
+            pass_wall = self.pass_wall,
+            compared = self.pass_compared,
+            dry_runs = self.pass_dry_runs,
+            cpu_pass = self.pass_cpu,
+            start = self.start_kib / 1024,
+            peak = self.peak_kib / 1024,
+            steady = self.steady_kib / 1024,
+            fleet50 = self.fleet50,
+            fleet99 = self.fleet99,
+            tree50 = self.tree50,
+            tree99 = self.tree99,
+            samples = self.samples,
+            compared_all = self.compared_all,
+            dry_runs_all = self.dry_runs_all,
+            cpu_total = self.cpu_total,
+            cpu_sim = self.cpu_sim,
+            succeeded = self.succeeded,
+            unsucceeded = self.unsucceeded,
+            missed = self.missed,
+            shutdown = self.shutdown,
+        ) + &self
+            .extra_automation
+            .iter()
+            .take(10)
+            .map(|line| format!("\n  automation beyond a first sync: {line}"))
+            .collect::<String>()
+    }
+}
+
+/// Each figure's minimum, median and maximum over several runs of one size.
+fn spread(n: usize, runs: &[Figures]) -> String {
+    let row = |label: &str, unit: &str, value: &dyn Fn(&Figures) -> f64| {
+        let mut values: Vec<f64> = runs.iter().map(value).collect();
+        values.sort_by(f64::total_cmp);
+        let median = if values.len() % 2 == 1 {
+            values[values.len() / 2]
+        } else {
+            (values[values.len() / 2 - 1] + values[values.len() / 2]) / 2.0
+        };
+        format!(
+            "\n  {label}: median {median:.1}{unit} (min {:.1}, max {:.1})",
+            values[0],
+            values[values.len() - 1]
+        )
+    };
+    let per_app = |total: f64| total / n as f64;
+    let mut out = format!("fleet of {n} apps, {} runs:", runs.len());
+    out += &row("all synced and healthy", " s", &|f| f.synced);
+    out += &row("… per app", " ms", &|f| f.synced * 1000.0 / n as f64);
+    out += &row("full comparisons per app on the way", "", &|f| {
+        per_app(f.compared_all - f.pass_compared)
+    });
+    out += &row("Weft's CPU in all", " s", &|f| f.cpu_total);
+    out += &row("the simulator's CPU", " s", &|f| f.cpu_sim);
+    out += &row("operations beyond one per app", "", &|f| {
+        f.succeeded + f.unsucceeded - n as f64
+    });
+    out += &row("no-drift pass", " s", &|f| f.pass_wall);
+    out += &row("… dry runs", "", &|f| f.pass_dry_runs);
+    out += &row("… CPU", " s", &|f| f.pass_cpu);
+    out += &row("RSS steady", " MiB", &|f| f.steady_kib as f64 / 1024.0);
+    out += &row("… per managed object above the start", " KiB", &|f| {
+        f.per_object().0
+    });
+    out += &row("… with it", " KiB", &|f| f.per_object().1);
+    out += &row("fleet page p99", " ms", &|f| f.fleet99);
+    out += &row("tree p99", " ms", &|f| f.tree99);
+    out += &row("shutdown", " s", &|f| f.shutdown);
+    out
 }
 
 fn free_port() -> u16 {
@@ -187,7 +344,7 @@ fn repository(dir: &Path, n: usize) -> anyhow::Result<PathBuf> {
     Ok(repo)
 }
 
-fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
+fn run(n: usize, plugins: &Path) -> anyhow::Result<Figures> {
     let dir = tempfile::tempdir()?;
     let repo = repository(dir.path(), n)?;
     let weft = env!("CARGO_BIN_EXE_weft");
@@ -239,6 +396,8 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
     std::fs::write(&config_file, config)?;
 
     let port = free_port();
+    // Its log: what automation queued, and why, is read from it at the end.
+    let serve_log = dir.path().join("serve.log");
     let started = Instant::now();
     let mut serve = Killed(
         Command::new(weft)
@@ -247,10 +406,11 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
             .arg(&config_file)
             .args(["--listen", &format!("127.0.0.1:{port}")])
             .env("WEFT_BUILTIN_PLUGINS", plugins)
-            .env_remove("WEFT_LOG")
+            // Warnings, and the reconciler's account of what automation queued and why.
+            .env("WEFT_LOG", "warn,weft_engine::reconcile=info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&serve_log)?)
             .spawn()?,
     );
     let pid = serve.0.id();
@@ -342,6 +502,9 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
         metric(&after, "weft_comparisons_total"),
         metric(&after, "weft_dry_runs_total"),
     );
+    let succeeded = metric(&after, "weft_operations_total{phase=\"succeeded\"}");
+    let unsucceeded = metric(&after, "weft_operations_total{phase=\"failed\"}")
+        + metric(&after, "weft_operations_total{phase=\"error\"}");
     let steady_kib = status_kib(pid, "VmRSS:");
     let cpu_total = cpu_seconds(pid);
     let cpu_sim = cpu_seconds(sim.0.id());
@@ -360,32 +523,45 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<String> {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let objects = (n * 10) as u64;
-    Ok(format!(
-        "fleet of {n} apps ({objects} objects), reconcile interval {INTERVAL_SECONDS} s:\n\
-         \x20 all synced and healthy after {synced:.1} s\n\
-         \x20 one no-drift pass (every app asked to reconcile now): {n} visits in {pass_wall:.1} s, {compared} full comparisons \
-         ({dry_runs} dry runs), {cpu_pass:.1} CPU s\n\
-         \x20 Weft RSS: at start {start} MiB, peak {peak} MiB, steady {steady} MiB ({per_object:.1} KiB per managed \
-         object above the start, {overall:.1} KiB with it)\n\
-         \x20 during the pass: fleet page of 100 p50 {fleet50:.1} ms, p99 {fleet99:.1} ms; one app's tree p50 {tree50:.1} ms, p99 {tree99:.1} ms ({samples} samples each)\n\
-         \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs, {cpu_total:.1} CPU s (the simulator: {cpu_sim:.1}); times the reconciler fell behind the watch feed: {missed}; shutdown {shutdown:.2} s",
-        synced = synced_after.as_secs_f64(),
-        pass_wall = pass.0.as_secs_f64(),
-        compared = pass.1,
-        dry_runs = pass.2,
-        peak = peak_kib / 1024,
-        steady = steady_kib / 1024,
-        start = start_kib / 1024,
-        per_object = steady_kib.saturating_sub(start_kib) as f64 / objects as f64,
-        overall = steady_kib as f64 / objects as f64,
-        fleet50 = percentile(&mut fleet, 0.5).as_secs_f64() * 1000.0,
-        fleet99 = percentile(&mut fleet, 0.99).as_secs_f64() * 1000.0,
-        tree50 = percentile(&mut tree, 0.5).as_secs_f64() * 1000.0,
-        tree99 = percentile(&mut tree, 0.99).as_secs_f64() * 1000.0,
-        samples = fleet.len(),
-        shutdown = shutdown.as_secs_f64(),
-    ))
+    let extra_automation = automation_beyond_first_syncs(&std::fs::read_to_string(&serve_log)?);
+    Ok(Figures {
+        n,
+        synced: synced_after.as_secs_f64(),
+        pass_wall: pass.0.as_secs_f64(),
+        pass_compared: pass.1,
+        pass_dry_runs: pass.2,
+        pass_cpu: cpu_pass,
+        start_kib,
+        peak_kib,
+        steady_kib,
+        fleet50: percentile(&mut fleet, 0.5).as_secs_f64() * 1000.0,
+        fleet99: percentile(&mut fleet, 0.99).as_secs_f64() * 1000.0,
+        tree50: percentile(&mut tree, 0.5).as_secs_f64() * 1000.0,
+        tree99: percentile(&mut tree, 0.99).as_secs_f64() * 1000.0,
+        samples: fleet.len(),
+        compared_all,
+        dry_runs_all,
+        cpu_total,
+        cpu_sim,
+        missed,
+        succeeded,
+        unsucceeded,
+        shutdown: shutdown.as_secs_f64(),
+        extra_automation,
+    })
+}
+
+/// The log lines of operations automation queued for an app after its first: each names its trigger and the
+/// objects it found out of sync.
+fn automation_beyond_first_syncs(log: &str) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    log.lines()
+        .filter_map(|line| {
+            let at = line.find(": queued ")?;
+            let app = line[..at].rsplit(' ').next()?;
+            (!seen.insert(app.to_string())).then(|| line[at - app.len()..].to_string())
+        })
+        .collect()
 }
 
 /// Reconciles so far: the reconcile duration histogram's count.

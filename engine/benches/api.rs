@@ -215,6 +215,10 @@ impl Fleet {
             ready,
             api_rules: Arc::new(weft_engine::app::ApiAppRules::default()),
             reconcile_requests: Default::default(),
+            applications: tokio::sync::watch::channel(
+                weft_engine::applications::PlaneState::Disabled,
+            )
+            .1,
         };
         let (_, token) =
             weft_engine::auth::create_token(&store, &Principal::admin(""), "api bench").await?;

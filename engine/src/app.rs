@@ -92,6 +92,10 @@ pub struct AppSpec {
     /// parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<BuildSpec>,
+    /// Where it was declared: set by whoever reads it (the configuration, the API, the Application controller),
+    /// never by its text.
+    #[serde(skip)]
+    pub origin: crate::store::AppOrigin,
 }
 
 impl crate::store::AppRecord for AppSpec {

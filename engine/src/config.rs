@@ -55,6 +55,13 @@ pub struct Config {
     /// The API's listener: connection cap and timeouts (`[api]`).
     #[serde(default)]
     pub api: ApiConfig,
+    /// Apps declared as Application resources in the cluster (`[applications]`).
+    #[serde(default)]
+    pub applications: crate::applications::ApplicationsConfig,
+    /// The orgs: the namespaces whose Application resources are each org's apps, and what those may name
+    /// (`[[org]]`).
+    #[serde(default, rename = "org")]
+    pub orgs: Vec<crate::applications::OrgSpec>,
 }
 
 /// `[sources]`: what an app defined through the API may name. Apps in this file may name anything the server can
@@ -409,6 +416,16 @@ impl Config {
                 ));
             }
         }
+        crate::applications::Tenancy::validate(&self.orgs)
+            .map_err(|(key, message)| invalid(key, message))?;
+        if self.applications.enabled && self.orgs.iter().all(|org| org.namespaces.is_empty()) {
+            return Err(invalid(
+                "applications.enabled".into(),
+                "Application resources are run as the org their namespace maps to, and no [[org]] lists a \
+                 namespace: add [[org]] entries with namespaces, destinations and source_repos"
+                    .into(),
+            ));
+        }
         if self.api.max_connections == 0 || self.api.header_timeout_seconds == 0 {
             return Err(invalid(
                 "api".into(),
@@ -545,6 +562,26 @@ mod tests {
             Path::new("/etc/weft/weft.toml"),
             Path::new("/etc/weft"),
         )
+    }
+
+    #[test]
+    fn applications_need_an_org_that_maps_a_namespace_and_orgs_may_not_share_one() {
+        let error = parse("[applications]\nenabled = true\n").unwrap_err();
+        assert!(
+            error.to_string().contains("applications.enabled"),
+            "{error}"
+        );
+        let config = parse(
+            "[applications]\nenabled = true\n[[org]]\nname = \"shop\"\nnamespaces = [\"shop-apps\"]\n\
+             destinations = [\"shop-*\"]\nsource_repos = [\"https://git.example.com/shop/*\"]\n",
+        )
+        .unwrap();
+        assert_eq!(config.orgs[0].namespaces, ["shop-apps"]);
+        let error = parse(
+            "[[org]]\nname = \"shop\"\nnamespaces = [\"apps\"]\n[[org]]\nname = \"bank\"\nnamespaces = [\"apps\"]\n",
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("org[1].namespaces"), "{error}");
     }
 
     #[test]

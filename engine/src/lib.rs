@@ -8,6 +8,7 @@
 //! [`yaml`], [`logs`] and [`metrics`] (`weft-core`). `docs/architecture.md` has the crate map.
 //!
 //! - [`api`]: the HTTP API.
+//! - [`applications`]: apps declared as `applications.weft.dev` resources, their orgs and statuses.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
 //! - [`auth`]: who is calling the API: bearer tokens and OIDC JWTs resolved to a principal, and rate limits.
 //! - [`build`]: images from source: steer plugins plan and revise builds; BuildKit, Podman or commands run them.
@@ -24,6 +25,7 @@
 
 pub mod api;
 pub mod app;
+pub mod applications;
 pub mod auth;
 pub mod build;
 pub mod config;

@@ -204,6 +204,8 @@ pub struct ServerState {
     pub api_rules: Arc<crate::app::ApiAppRules>,
     /// Asks the reconciler to reconcile apps now.
     pub reconcile_requests: crate::reconcile::ReconcileRequests,
+    /// Whether Application resources are served and watched.
+    pub applications: watch::Receiver<crate::applications::PlaneState>,
 }
 
 impl std::fmt::Debug for ServerState {
@@ -337,6 +339,20 @@ impl Server {
                 }
             });
         }
+        let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
+        if config.applications.enabled {
+            let controller = crate::applications::ApplicationController {
+                client: client.clone(),
+                store: store.clone(),
+                apps: apps.clone(),
+                views: views.clone(),
+                tenancy: crate::applications::Tenancy::new(config.orgs.clone()),
+                rules: Arc::new(config.api_app_rules()),
+                install_crd: config.applications.install_crd,
+                plane,
+            };
+            tasks.spawn(controller.run(shutdown_rx.clone()));
+        }
         tasks.spawn(reconciler.run(shutdown_rx));
         Ok(Server {
             // Requests go through the interactive handle: a store that is away fails them within a second.
@@ -352,6 +368,7 @@ impl Server {
                 ready,
                 api_rules: Arc::new(config.api_app_rules()),
                 reconcile_requests: requests,
+                applications,
             },
             simulator,
             config,
@@ -408,7 +425,13 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
         store.put_app(app, AppOrigin::Config).await?;
     }
     for old in &stored {
-        if old.origin == AppOrigin::Config && config.app(&old.spec.name).is_none() {
+        let gone = match old.origin {
+            AppOrigin::Config => config.app(&old.spec.name).is_none(),
+            // The cluster holds the truth of these; with the controller off, nothing keeps them current.
+            AppOrigin::Resource => !config.applications.enabled,
+            AppOrigin::Api => false,
+        };
+        if gone {
             store.delete_app(&old.spec.name).await?;
         }
     }
@@ -427,7 +450,9 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
             );
             continue;
         }
-        directory.insert(app.spec.name.clone(), app.spec);
+        let mut spec = app.spec;
+        spec.origin = app.origin;
+        directory.insert(spec.name.clone(), spec);
     }
     Ok(())
 }

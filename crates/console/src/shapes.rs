@@ -148,6 +148,8 @@ pub struct Deploy {
 pub struct PlaneApp {
     /// The name.
     pub name: String,
+    /// Where it is declared: `config`, `api` or `resource`.
+    pub origin: String,
     /// The namespace.
     pub namespace: String,
     /// The org.

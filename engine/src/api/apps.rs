@@ -17,7 +17,8 @@ fn parse(
     state: &ApiState,
     body: Result<Json<AppSpec>, JsonRejection>,
 ) -> Result<AppSpec, ApiError> {
-    let Json(app) = body.map_err(|rejection| ApiError::from_json_rejection(&rejection))?;
+    let Json(mut app) = body.map_err(|rejection| ApiError::from_json_rejection(&rejection))?;
+    app.origin = AppOrigin::Api;
     app.validate()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     // Only repositories and the operator's credentials by name: nothing of the server's own.
@@ -58,10 +59,11 @@ pub(crate) async fn create(
     require_admin(&caller)?;
     let app = parse(&state, body)?;
     let mut apps = state.server.apps.write().await;
-    if apps.contains_key(&app.name) {
+    if let Some(existing) = apps.get(&app.name) {
         return Err(ApiError::conflict(format!(
-            "app {} already exists",
-            app.name
+            "app {} already exists ({})",
+            app.name,
+            existing.origin.described()
         )));
     }
     state
@@ -87,6 +89,21 @@ async fn origin(state: &ApiState, name: &str) -> Result<Option<AppOrigin>, ApiEr
         .map(|a| a.origin))
 }
 
+/// Refuses (409) to `verb` through the API an app declared in the configuration file or as an Application
+/// resource: it is changed where it is declared, or the next reload or watch event would undo the change.
+async fn declared_elsewhere(state: &ApiState, name: &str, verb: &str) -> Result<(), ApiError> {
+    match origin(state, name).await? {
+        Some(AppOrigin::Config) => Err(ApiError::conflict(format!(
+            "app {name} is declared in the configuration file; {verb} it there"
+        ))),
+        Some(AppOrigin::Resource) => Err(ApiError::conflict(format!(
+            "app {name} is declared as an Application resource (applications.weft.dev) in the cluster; {verb} it \
+             there (kubectl)"
+        ))),
+        Some(AppOrigin::Api) | None => Ok(()),
+    }
+}
+
 /// Replaces an app's definition.
 #[utoipa::path(put, path = "/v1/deploy/applications/{name}", tag = "apps",
     params(("name" = String, Path, description = "The app")), request_body(content = Object),
@@ -108,11 +125,7 @@ pub(crate) async fn replace(
             app.name
         )));
     }
-    if origin(&state, &name).await? == Some(AppOrigin::Config) {
-        return Err(ApiError::conflict(format!(
-            "app {name} is declared in the configuration file; change it there"
-        )));
-    }
+    declared_elsewhere(&state, &name, "change").await?;
     state
         .server
         .store
@@ -136,11 +149,7 @@ pub(crate) async fn delete(
 ) -> Result<StatusCode, ApiError> {
     visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
-    if origin(&state, &name).await? == Some(AppOrigin::Config) {
-        return Err(ApiError::conflict(format!(
-            "app {name} is declared in the configuration file; remove it there"
-        )));
-    }
+    declared_elsewhere(&state, &name, "remove").await?;
     state
         .server
         .store

@@ -18,6 +18,7 @@ use super::rows::{FleetRows, PageKey, RowSource};
 use super::shapes::{FleetSummary, GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
 use super::{ApiError, ApiState, Caller, MAX_PAGE, visible_app};
 use crate::app::AppSpec;
+use crate::applications::PlaneState;
 use crate::queue::AppDirectory;
 use crate::reconcile::{AppView, AppViews};
 use crate::sync::status::{HealthCode, SyncCode};
@@ -159,6 +160,21 @@ pub(crate) async fn gitops(
     caller: Caller,
     State(state): State<ApiState>,
 ) -> Result<Json<GitOpsPlane>, ApiError> {
+    // Whether Application resources are served: when they are not, the plane is empty and says why; when they
+    // cannot be listed, that is an error, not an absence.
+    let plane = state.server.applications.borrow().clone();
+    let reason = match plane {
+        PlaneState::NotServed(reason) => {
+            return Ok(Json(GitOpsPlane {
+                installed: false,
+                reason: Some(reason),
+                applications: Vec::new(),
+            }));
+        }
+        PlaneState::Failed(error) => return Err(ApiError::unavailable(error)),
+        PlaneState::Starting => Some("Application resources are being listed".to_string()),
+        PlaneState::Disabled | PlaneState::Served => None,
+    };
     let apps: Vec<AppSpec> = state
         .server
         .apps
@@ -174,7 +190,7 @@ pub(crate) async fn gitops(
     }
     Ok(Json(GitOpsPlane {
         installed: true,
-        reason: None,
+        reason,
         applications,
     }))
 }
@@ -205,6 +221,7 @@ async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiErr
     let status = view.as_ref().and_then(|v| v.status.as_ref());
     Ok(GitOpsApp {
         name: app.name.clone(),
+        origin: app.origin,
         namespace: app.namespace.clone(),
         project: app.org.clone(),
         repo_url: app.source.repo.clone(),
@@ -404,6 +421,10 @@ mod tests {
                 ready: tokio::sync::watch::channel(true).1,
                 api_rules: Arc::new(crate::app::ApiAppRules::default()),
                 reconcile_requests: Default::default(),
+                applications: tokio::sync::watch::channel(
+                    crate::applications::PlaneState::Disabled,
+                )
+                .1,
             };
             let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
                 .await

@@ -66,6 +66,7 @@ pub(crate) struct RowSource<'a> {
     org: Option<&'a str>,
     env: Env,
     role: Option<&'a str>,
+    origin: crate::store::AppOrigin,
     repository: Repository<'a>,
     version: Option<&'a str>,
     running_version: Option<&'a str>,
@@ -91,6 +92,7 @@ impl<'a> RowSource<'a> {
             org: app.org.as_deref(),
             env: app.env,
             role: app.role.as_deref(),
+            origin: app.origin,
             repository: Repository::of(app),
             version: status.and_then(|s| s.declared_version.as_deref()),
             running_version: status.and_then(|s| s.running_version.as_deref()),
@@ -135,6 +137,7 @@ impl<'a> RowSource<'a> {
             org: self.org.map(str::to_string),
             env: self.env,
             role: self.role.map(str::to_string),
+            origin: self.origin,
             repository: self.repository.to_string(),
             version: self.version.map(str::to_string),
             running_version: self.running_version.map(str::to_string),
@@ -153,6 +156,7 @@ impl<'a> RowSource<'a> {
             && self.org == row.org.as_deref()
             && self.env == row.env
             && self.role == row.role.as_deref()
+            && self.origin == row.origin
             && self.repository.is_shown_as(&row.repository)
             && self.version == row.version.as_deref()
             && self.running_version == row.running_version.as_deref()
@@ -445,7 +449,7 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&row).unwrap(),
             json!({
-                "name": "shop", "namespace": "shop", "org": "demo", "env": "main", "role": "web",
+                "name": "shop", "namespace": "shop", "org": "demo", "env": "main", "role": "web", "origin": "config",
                 "repository": "https://git/shop.git//deploy", "version": "1.4.2", "runningVersion": "1.4.1",
                 "health": "degraded", "healthMessage": "apps/Deployment shop/web: \"crash\" loop",
                 "sync": "out-of-sync", "phase": "succeeded", "endpoints": ["https://shop.example"],

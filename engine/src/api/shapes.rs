@@ -28,6 +28,9 @@ pub struct Application {
     /// Its role.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
+    /// Where it is declared: `config` (weft.toml), `api`, or `resource` (an Application in the cluster).
+    #[schema(value_type = String)]
+    pub origin: crate::store::AppOrigin,
     /// The repository (or local path) it comes from.
     pub repository: String,
     /// The version it declares (the main workload's image tag in the render).
@@ -318,6 +321,9 @@ impl From<&Deploy> for GitOpsDeploy {
 pub struct GitOpsApp {
     /// The app's name.
     pub name: String,
+    /// Where it is declared: `config` (weft.toml), `api`, or `resource` (an Application in the cluster).
+    #[schema(value_type = String)]
+    pub origin: crate::store::AppOrigin,
     /// Its destination namespace.
     pub namespace: String,
     /// Its org.

@@ -692,6 +692,9 @@ impl Reconciler {
                 return;
             }
         };
+        // What automation acts on, for the log: the objects out of sync (a self-heal that finds drift nobody made
+        // is a bug to be seen, not guessed at).
+        let drifted = out_of_sync_summary(view.status.as_ref());
         if trigger == Trigger::SelfHeal {
             // Self-heal backs off too: a fight with another controller must not become a tight loop.
             backoff.failures += 1;
@@ -713,13 +716,40 @@ impl Reconciler {
             .enqueue_automated(&app, trigger, request, latest)
             .await
         {
-            Ok(operation) => {
-                tracing::info!("{name}: queued {} ({:?})", operation.id, operation.trigger)
-            }
+            Ok(operation) => tracing::info!(
+                "{name}: queued {} ({:?}); out of sync: {drifted}",
+                operation.id,
+                operation.trigger
+            ),
             Err(QueueError::Busy { .. } | QueueError::Superseded { .. }) => {}
             Err(error) => view.error = Some(format!("queueing a sync: {error}")),
         }
         self.views.write().await.insert(name.to_string(), view);
+    }
+}
+
+/// The objects a status finds out of sync, at most five, each with its health (`missing` when it is not live).
+fn out_of_sync_summary(status: Option<&AppStatus>) -> String {
+    let Some(status) = status else {
+        return "(not compared)".into();
+    };
+    let drifted: Vec<String> = status
+        .resources
+        .iter()
+        .filter(|r| r.sync == SyncCode::OutOfSync || r.requires_pruning)
+        .map(|r| {
+            let what = if r.requires_pruning {
+                "to prune".to_string()
+            } else {
+                r.health.to_string()
+            };
+            format!("{} ({what})", r.reference)
+        })
+        .collect();
+    match drifted.len() {
+        0 => "nothing (a new revision or environment)".into(),
+        n if n > 5 => format!("{} and {} more", drifted[..5].join(", "), n - 5),
+        _ => drifted.join(", "),
     }
 }
 

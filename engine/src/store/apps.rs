@@ -8,13 +8,16 @@ use super::record::{AppRecord, StateRecord};
 use super::{Store, StoreError, decode, encode};
 
 /// Where an app was declared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AppOrigin {
     /// In the configuration file.
+    #[default]
     Config,
     /// Through the API.
     Api,
+    /// As an Application resource (`applications.weft.dev`) in the cluster.
+    Resource,
 }
 
 impl AppOrigin {
@@ -23,6 +26,16 @@ impl AppOrigin {
         match self {
             AppOrigin::Config => "config",
             AppOrigin::Api => "api",
+            AppOrigin::Resource => "resource",
+        }
+    }
+
+    /// Where an app of this origin was declared, in words (`declared in the configuration file`).
+    pub fn described(self) -> &'static str {
+        match self {
+            AppOrigin::Config => "declared in the configuration file",
+            AppOrigin::Api => "defined through the API",
+            AppOrigin::Resource => "declared as an Application resource",
         }
     }
 
@@ -31,6 +44,7 @@ impl AppOrigin {
         match text {
             "config" => Some(AppOrigin::Config),
             "api" => Some(AppOrigin::Api),
+            "resource" => Some(AppOrigin::Resource),
             _ => None,
         }
     }

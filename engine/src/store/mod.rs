@@ -164,15 +164,23 @@ impl Store {
 }
 
 /// Pool options that wait at most `wait` for another writer on SQLite (its busy timeout).
+///
+/// A SQLite connection is a file handle in this process, not a socket that can go stale, so it is not pinged
+/// before each use (`test_before_acquire`): at 10,000 apps that ping took 2.7% of Weft's CPU, two fifths of the
+/// store's.
 fn waiting(options: AnyPoolOptions, backend: Backend, wait: Duration) -> AnyPoolOptions {
     match backend {
-        Backend::Sqlite => options.after_connect(move |connection, _| {
-            Box::pin(async move {
-                let busy = format!("PRAGMA busy_timeout = {}", wait.as_millis());
-                connection.execute(busy.as_str()).await?;
-                Ok(())
-            })
-        }),
+        Backend::Sqlite => {
+            options
+                .test_before_acquire(false)
+                .after_connect(move |connection, _| {
+                    Box::pin(async move {
+                        let busy = format!("PRAGMA busy_timeout = {}", wait.as_millis());
+                        connection.execute(busy.as_str()).await?;
+                        Ok(())
+                    })
+                })
+        }
         Backend::Postgres => options,
     }
 }

@@ -76,6 +76,7 @@ pub async fn show(
                         }
                         dt { "Namespace" } dd { (app.namespace) }
                         dt { "Org" } dd { (app.project.as_deref().unwrap_or("—")) }
+                        dt { "Declared" } dd { (declared_in(&app.origin)) }
                     }
                 }
                 section.panel aria-labelledby="h-auto" {
@@ -322,6 +323,16 @@ fn resource_list(here: &str, nodes: &[Node]) -> Markup {
                 td { (when(node.created_at.as_deref())) }
             } } }
         } }
+    }
+}
+
+/// Where an app is declared, in words: where to change it.
+fn declared_in(origin: &str) -> &'static str {
+    match origin {
+        "config" => "in weft.toml",
+        "api" => "through the API",
+        "resource" => "as an Application resource in the cluster",
+        _ => "—",
     }
 }
 

@@ -1,0 +1,421 @@
+//! The controller that runs Application resources as apps: installs the definition when the operator asks,
+//! watches the resources (kube's watcher and reflector store), decides them all whenever they change, keeps the
+//! store and the app directory in step, and writes each resource's status back when what it says changes.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt as _;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{DynamicObject, Patch, PatchParams};
+use kube::runtime::reflector::{self, store::Writer};
+use kube::runtime::{WatchStreamExt as _, watcher};
+use kube::{Api, Client};
+use serde_json::{Map, Value, json};
+use tokio::sync::watch;
+
+use super::crd;
+use super::decide::{Decision, decide};
+use super::status::{StatusInputs, status};
+use super::tenancy::Tenancy;
+use crate::app::{ApiAppRules, AppSpec};
+use crate::deploy::AppState;
+use crate::directory::AppDirectory;
+use crate::store::{AppOrigin, Store};
+use crate::views::{AppView, AppViews};
+
+/// How long the controller waits for a burst of watch events to end before deciding again.
+const SETTLE: Duration = Duration::from_millis(200);
+/// How often statuses are brought up to date with what the reconciler saw.
+const STATUS_EVERY: Duration = Duration::from_secs(2);
+
+/// Whether Application resources are served and watched, for the GitOps plane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlaneState {
+    /// `[applications]` is not enabled: Weft does not look for the resources.
+    Disabled,
+    /// Watching has begun; the first list has not come back yet.
+    Starting,
+    /// The resources are listed and watched.
+    Served,
+    /// The cluster does not serve `applications.weft.dev` (the definition is not installed).
+    NotServed(String),
+    /// Listing failed for another reason (the API server unreachable, permission refused): an error, not an
+    /// absence.
+    Failed(String),
+}
+
+/// The Application controller's parts.
+#[derive(Clone)]
+pub struct ApplicationController {
+    /// The cluster the resources live in.
+    pub client: Client,
+    /// Where apps are stored (origin `resource`).
+    pub store: Store,
+    /// The apps the server runs.
+    pub apps: AppDirectory,
+    /// What the reconciler saw of each app, for statuses.
+    pub views: AppViews,
+    /// The operator's org map.
+    pub tenancy: Tenancy,
+    /// What an app from outside the configuration may name.
+    pub rules: Arc<ApiAppRules>,
+    /// Whether to install the definition first.
+    pub install_crd: bool,
+    /// Where the plane's state is published.
+    pub plane: watch::Sender<PlaneState>,
+}
+
+impl std::fmt::Debug for ApplicationController {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApplicationController")
+            .field("tenancy", &self.tenancy)
+            .field("install_crd", &self.install_crd)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why installing the definition failed.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// The shipped definition is not valid YAML (a build defect).
+    #[error("the shipped definition does not parse: {0}")]
+    Parse(#[from] serde_norway::Error),
+    /// The API server refused it or could not be reached.
+    #[error("installing {name}: {source}")]
+    Apply {
+        /// The definition's name.
+        name: &'static str,
+        /// The error.
+        #[source]
+        source: kube::Error,
+    },
+}
+
+/// Creates or updates the `applications.weft.dev` definition by server-side apply (field manager `weft`).
+pub async fn install_definition(client: &Client) -> Result<(), InstallError> {
+    let definition = crd::definition()?;
+    let api: Api<CustomResourceDefinition> = Api::all(client.clone());
+    api.patch(
+        crd::NAME,
+        &PatchParams::apply(crate::cluster::FIELD_MANAGER).force(),
+        &Patch::Apply(&definition),
+    )
+    .await
+    .map_err(|source| InstallError::Apply {
+        name: crd::NAME,
+        source,
+    })?;
+    Ok(())
+}
+
+/// What the controller remembers between turns.
+#[derive(Default)]
+struct Memory {
+    /// The last decisions, by (namespace, name).
+    decisions: BTreeMap<(String, String), Decision>,
+    /// Each app's stored state, with the operation (id, phase) it was read after.
+    states: HashMap<String, (Option<(String, String)>, AppState)>,
+}
+
+impl ApplicationController {
+    /// Runs until `shutdown` turns true.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        if self.install_crd
+            && let Err(error) = install_definition(&self.client).await
+        {
+            tracing::warn!(%error, "could not install the Application definition; watching for it anyway");
+        }
+        let resource = crd::api_resource();
+        let writer: Writer<DynamicObject> = Writer::new(resource.clone());
+        let reader = writer.as_reader();
+        let api: Api<DynamicObject> = Api::all_with(self.client.clone(), &resource);
+        let mut events = reflector::reflector(writer, watcher(api, watcher::Config::default()))
+            .default_backoff()
+            .boxed();
+        let _ = self.plane.send(PlaneState::Starting);
+        let mut memory = Memory::default();
+        let mut listed = false;
+        let mut dirty = false;
+        let mut status_tick = tokio::time::interval(STATUS_EVERY);
+        status_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let waiting = dirty && listed;
+            let settle = async move {
+                if waiting {
+                    tokio::time::sleep(SETTLE).await;
+                } else {
+                    std::future::pending::<()>().await;
+                }
+            };
+            tokio::select! {
+                _ = shutdown.changed() => return,
+                event = events.next() => match event {
+                    None => return,
+                    Some(Ok(watcher::Event::InitDone)) => {
+                        listed = true;
+                        dirty = true;
+                        let _ = self.plane.send(PlaneState::Served);
+                    }
+                    Some(Ok(_)) => dirty = true,
+                    Some(Err(error)) => {
+                        let state = plane_error(&error);
+                        tracing::warn!(%error, "watching Application resources failed; retrying with backoff");
+                        if !listed {
+                            let _ = self.plane.send(state);
+                        }
+                    }
+                },
+                () = settle => {
+                    dirty = false;
+                    let objects: Vec<Value> = reader
+                        .state()
+                        .iter()
+                        .filter_map(|o| serde_json::to_value(o.as_ref()).ok())
+                        .collect();
+                    if let Err(error) = self.apply_decisions(&objects, &mut memory).await {
+                        tracing::warn!(%error, "could not bring Application apps up to date; trying again");
+                        dirty = true;
+                    }
+                }
+                _ = status_tick.tick(), if listed => {
+                    self.write_statuses(&reader.state(), &mut memory).await;
+                }
+            }
+        }
+    }
+
+    /// Decides every Application and makes the store and the directory hold the accepted ones, and only them.
+    async fn apply_decisions(
+        &self,
+        objects: &[Value],
+        memory: &mut Memory,
+    ) -> Result<(), crate::store::StoreError> {
+        let stored = self.store.apps::<AppSpec>().await?;
+        let taken: BTreeMap<String, AppOrigin> = stored
+            .iter()
+            .filter(|a| a.origin != AppOrigin::Resource)
+            .map(|a| (a.spec.name.clone(), a.origin))
+            .collect();
+        let decisions = decide(objects, &self.tenancy, &self.rules, &taken);
+        let accepted: BTreeMap<&str, &AppSpec> = decisions
+            .iter()
+            .filter_map(|d| d.outcome.as_ref().ok())
+            .map(|app| (app.name.as_str(), app))
+            .collect();
+        let held: BTreeMap<&str, &AppSpec> = stored
+            .iter()
+            .filter(|a| a.origin == AppOrigin::Resource)
+            .map(|a| (a.spec.name.as_str(), &a.spec))
+            .collect();
+        let mut changes: Vec<(String, Option<AppSpec>)> = Vec::new();
+        for (name, app) in &accepted {
+            let mut stored_spec = held.get(name).map(|spec| (*spec).clone());
+            if let Some(spec) = &mut stored_spec {
+                spec.origin = AppOrigin::Resource;
+            }
+            if stored_spec.as_ref() != Some(*app) {
+                self.store.put_app(*app, AppOrigin::Resource).await?;
+                changes.push((name.to_string(), Some((*app).clone())));
+            }
+        }
+        let gone: BTreeSet<&str> = held
+            .keys()
+            .filter(|name| !accepted.contains_key(*name))
+            .copied()
+            .collect();
+        for name in &gone {
+            self.store.delete_app(name).await?;
+            changes.push((name.to_string(), None));
+        }
+        // Apps the store held from an earlier run that the directory lacks (or has stale) are put right too.
+        let missing: Vec<(String, AppSpec)> = {
+            let directory = self.apps.read().await;
+            accepted
+                .iter()
+                .filter(|(name, app)| directory.get(**name) != Some(**app))
+                .map(|(name, app)| (name.to_string(), (*app).clone()))
+                .collect()
+        };
+        if !changes.is_empty() || !missing.is_empty() {
+            let mut directory = self.apps.write().await;
+            for (name, app) in changes {
+                match app {
+                    Some(app) => {
+                        directory.insert(name, app);
+                    }
+                    // Only a resource app is removed: a name the configuration took since stays.
+                    None => {
+                        if directory
+                            .get(&name)
+                            .is_some_and(|a| a.origin == AppOrigin::Resource)
+                        {
+                            directory.remove(&name);
+                        }
+                    }
+                }
+            }
+            for (name, app) in missing {
+                directory.insert(name, app);
+            }
+        }
+        memory.decisions = decisions
+            .into_iter()
+            .map(|d| ((d.namespace.clone(), d.name.clone()), d))
+            .collect();
+        Ok(())
+    }
+
+    /// Brings each decided resource's status up to date; writes only those whose status would change (the time of
+    /// the last reconcile alone is not a change).
+    async fn write_statuses(&self, objects: &[Arc<DynamicObject>], memory: &mut Memory) {
+        let views = views_of(&*self.views.read().await, &memory.decisions);
+        let now = jiff::Timestamp::now();
+        let resource = crd::api_resource();
+        for object in objects {
+            let (Some(namespace), Some(name)) = (
+                object.metadata.namespace.as_deref(),
+                object.metadata.name.as_deref(),
+            ) else {
+                continue;
+            };
+            let Some(decision) = memory
+                .decisions
+                .get(&(namespace.to_string(), name.to_string()))
+            else {
+                continue;
+            };
+            let app = decision.outcome.as_ref().ok();
+            let view = app.and_then(|app| views.get(&app.name));
+            let state = match app {
+                Some(app) => {
+                    let operation = view
+                        .and_then(|v| v.operation.as_ref())
+                        .map(|op| (op.id.clone(), format!("{:?}", op.phase)));
+                    let fresh = memory
+                        .states
+                        .get(&app.name)
+                        .is_some_and(|(seen, _)| *seen == operation);
+                    if !fresh {
+                        match self.store.app_state::<AppState>(&app.name).await {
+                            Ok(state) => {
+                                memory.states.insert(app.name.clone(), (operation, state));
+                            }
+                            Err(error) => {
+                                tracing::warn!(app = %app.name, %error, "reading the app's state for its status");
+                                continue;
+                            }
+                        }
+                    }
+                    memory.states.get(&app.name).map(|(_, state)| state)
+                }
+                None => None,
+            };
+            let previous = object.data.get("status");
+            let wanted = status(StatusInputs {
+                generation: decision.generation,
+                org: decision.org.as_deref(),
+                refusal: decision.outcome.as_ref().err(),
+                view,
+                state,
+                previous,
+                now,
+            });
+            if previous.is_some_and(|p| same_but_reconciled_at(p, &wanted)) {
+                continue;
+            }
+            let api: Api<DynamicObject> =
+                Api::namespaced_with(self.client.clone(), namespace, &resource);
+            let patch = json!({ "status": with_removals(previous, &wanted) });
+            if let Err(error) = api
+                .patch_status(name, &PatchParams::default(), &Patch::Merge(&patch))
+                .await
+            {
+                tracing::warn!(%namespace, %name, %error, "writing an Application's status");
+            }
+        }
+        // States of apps no longer decided are forgotten.
+        let live: BTreeSet<&str> = memory
+            .decisions
+            .values()
+            .filter_map(|d| d.outcome.as_ref().ok().map(|a| a.name.as_str()))
+            .collect();
+        memory.states.retain(|name, _| live.contains(name.as_str()));
+    }
+}
+
+/// The views of the decided apps only, copied out so the lock is not held across writes.
+fn views_of(
+    views: &BTreeMap<String, AppView>,
+    decisions: &BTreeMap<(String, String), Decision>,
+) -> BTreeMap<String, AppView> {
+    decisions
+        .values()
+        .filter_map(|d| d.outcome.as_ref().ok())
+        .filter_map(|app| views.get(&app.name).map(|v| (app.name.clone(), v.clone())))
+        .collect()
+}
+
+/// Whether two statuses differ only in `reconciledAt`.
+fn same_but_reconciled_at(a: &Value, b: &Value) -> bool {
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(map) = v.as_object_mut() {
+            map.remove("reconciledAt");
+        }
+        v
+    };
+    strip(a) == strip(b)
+}
+
+/// The merge patch that makes `previous` into `wanted`: keys `wanted` lacks are set to null (removed).
+fn with_removals(previous: Option<&Value>, wanted: &Value) -> Value {
+    let mut patch: Map<String, Value> = wanted.as_object().cloned().unwrap_or_default();
+    if let Some(previous) = previous.and_then(Value::as_object) {
+        for key in previous.keys() {
+            if !patch.contains_key(key) {
+                patch.insert(key.clone(), Value::Null);
+            }
+        }
+    }
+    Value::Object(patch)
+}
+
+/// The plane's state for a failed list: absent when the server does not serve the resource, an error otherwise.
+fn plane_error(error: &watcher::Error) -> PlaneState {
+    match error {
+        watcher::Error::InitialListFailed(kube::Error::Api(status)) if status.code == 404 => {
+            PlaneState::NotServed(format!(
+                "the cluster does not serve {}/{} (install the definition: [applications] install_crd = true, or \
+                 kubectl apply -f deploy/crds/applications.weft.dev.yaml)",
+                crd::NAME,
+                crd::VERSION
+            ))
+        }
+        other => PlaneState::Failed(format!("listing Application resources: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_that_only_moved_its_reconcile_time_is_not_written_again() {
+        let a = json!({"sync": {"status": "Synced"}, "reconciledAt": "2026-12-03T07:00:00Z"});
+        let b = json!({"sync": {"status": "Synced"}, "reconciledAt": "2026-12-03T07:03:00Z"});
+        assert!(same_but_reconciled_at(&a, &b));
+        let c = json!({"sync": {"status": "OutOfSync"}, "reconciledAt": "2026-12-03T07:03:00Z"});
+        assert!(!same_but_reconciled_at(&a, &c));
+    }
+
+    #[test]
+    fn a_field_the_new_status_lacks_is_removed_by_the_patch() {
+        let previous = json!({"sync": {"status": "Synced"}, "lastOperation": {"id": "op-1"}});
+        let wanted = json!({"sync": {"status": "Unknown"}});
+        let patch = with_removals(Some(&previous), &wanted);
+        assert_eq!(patch["lastOperation"], Value::Null);
+        assert_eq!(patch["sync"]["status"], "Unknown");
+    }
+}

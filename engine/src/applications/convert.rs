@@ -1,0 +1,429 @@
+//! One Application resource read as an app: its spec (Kubernetes' camelCase; Argo CD's field names where the idea
+//! is the same: `source.repoURL`, `targetRevision`, `destination`, `syncPolicy.automated`, `ignoreDifferences`),
+//! its org from its namespace, and the rules an app defined through the API is held to. Pure: no I/O.
+
+use serde_json::{Map, Value, json};
+
+use super::tenancy::{Tenancy, TenancyError};
+use crate::app::{ApiAppRules, AppSpec};
+
+/// The cluster names an Application's destination may give while Weft manages one cluster.
+pub const LOCAL_CLUSTER_NAMES: [&str; 2] = ["in-cluster", "default"];
+
+/// Why an Application is not run. Its status carries the reason and the message.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    /// The spec cannot be read as an app, or breaks a rule every app from outside the configuration keeps.
+    #[error("{0}")]
+    InvalidSpec(String),
+    /// The operator's org map does not allow it.
+    #[error(transparent)]
+    NotAllowed(#[from] TenancyError),
+    /// Another app already has its name.
+    #[error("the name {name} is taken by {holder}")]
+    NameTaken {
+        /// The app's name.
+        name: String,
+        /// Who has it: `weft.toml`, the API, or another Application (`namespace/name`).
+        holder: String,
+    },
+}
+
+impl Refusal {
+    /// The condition reason, in Kubernetes' CamelCase.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Refusal::InvalidSpec(_) => "InvalidSpec",
+            Refusal::NotAllowed(TenancyError::NamespaceNotMapped { .. }) => "NamespaceNotMapped",
+            Refusal::NotAllowed(TenancyError::DestinationNotAllowed { .. }) => {
+                "DestinationNotAllowed"
+            }
+            Refusal::NotAllowed(TenancyError::SourceNotAllowed { .. }) => "SourceNotAllowed",
+            Refusal::NameTaken { .. } => "NameTaken",
+        }
+    }
+}
+
+/// The app an Application resource declares, or why it may not run.
+pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<AppSpec, Refusal> {
+    let invalid = |message: String| Refusal::InvalidSpec(message);
+    let name = object["metadata"]["name"]
+        .as_str()
+        .ok_or_else(|| invalid("metadata.name is missing".into()))?;
+    let namespace = object["metadata"]["namespace"]
+        .as_str()
+        .ok_or_else(|| invalid("metadata.namespace is missing".into()))?;
+    // The org first: a resource in a namespace nobody owns is not looked at further.
+    tenancy.org_of(namespace)?;
+    let spec = object
+        .get("spec")
+        .and_then(Value::as_object)
+        .ok_or_else(|| invalid("spec is missing".into()))?;
+    let mut app = Map::new();
+    app.insert("name".into(), json!(name));
+    copy_known(
+        spec,
+        &mut app,
+        "spec",
+        &[
+            ("type", "type"),
+            ("env", "env"),
+            ("role", "role"),
+            ("parameters", "parameters"),
+            ("valueFiles", "value_files"),
+            ("values", "values"),
+            ("release", "release"),
+        ],
+        &[
+            "source",
+            "valuesSource",
+            "destination",
+            "syncPolicy",
+            "ignoreDifferences",
+        ],
+    )
+    .map_err(invalid)?;
+    let source = spec
+        .get("source")
+        .and_then(Value::as_object)
+        .ok_or_else(|| invalid("spec.source is missing".into()))?;
+    let mut source_out = Map::new();
+    copy_known(
+        source,
+        &mut source_out,
+        "spec.source",
+        &[
+            ("repoURL", "repo"),
+            ("path", "path"),
+            ("targetRevision", "ref"),
+            ("chart", "chart"),
+            ("version", "version"),
+            ("credential", "credential"),
+        ],
+        &[],
+    )
+    .map_err(invalid)?;
+    app.insert("source".into(), Value::Object(source_out));
+    if let Some(values_source) = spec.get("valuesSource") {
+        let values_source = values_source
+            .as_object()
+            .ok_or_else(|| invalid("spec.valuesSource: expected an object".into()))?;
+        let mut out = Map::new();
+        copy_known(
+            values_source,
+            &mut out,
+            "spec.valuesSource",
+            &[
+                ("repoURL", "repo"),
+                ("targetRevision", "ref"),
+                ("credential", "credential"),
+            ],
+            &[],
+        )
+        .map_err(invalid)?;
+        app.insert("values_source".into(), Value::Object(out));
+    }
+    let destination = spec
+        .get("destination")
+        .and_then(Value::as_object)
+        .ok_or_else(|| invalid("spec.destination is missing".into()))?;
+    let mut destination_out = Map::new();
+    copy_known(
+        destination,
+        &mut destination_out,
+        "spec.destination",
+        &[("namespace", "namespace"), ("cluster", "cluster")],
+        &[],
+    )
+    .map_err(invalid)?;
+    if let Some(cluster) = destination_out.get("cluster").and_then(Value::as_str)
+        && !LOCAL_CLUSTER_NAMES.contains(&cluster)
+    {
+        return Err(invalid(format!(
+            "spec.destination.cluster: {cluster:?} is not a cluster this server manages (it manages one: {})",
+            LOCAL_CLUSTER_NAMES.join(" or ")
+        )));
+    }
+    let destination_namespace = destination_out
+        .get("namespace")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("spec.destination.namespace is missing".into()))?
+        .to_string();
+    app.insert("namespace".into(), json!(destination_namespace));
+    if let Some(policy) = spec.get("syncPolicy") {
+        app.insert("sync".into(), sync_policy(policy).map_err(invalid)?);
+    }
+    if let Some(rules) = spec.get("ignoreDifferences") {
+        let rules = rules
+            .as_array()
+            .ok_or_else(|| invalid("spec.ignoreDifferences: expected a list".into()))?;
+        let mut out = Vec::new();
+        for (index, rule) in rules.iter().enumerate() {
+            let rule = rule.as_object().ok_or_else(|| {
+                invalid(format!(
+                    "spec.ignoreDifferences[{index}]: expected an object"
+                ))
+            })?;
+            let mut converted = Map::new();
+            copy_known(
+                rule,
+                &mut converted,
+                &format!("spec.ignoreDifferences[{index}]"),
+                &[
+                    ("group", "group"),
+                    ("kind", "kind"),
+                    ("name", "name"),
+                    ("namespace", "namespace"),
+                    ("jsonPointers", "json_pointers"),
+                ],
+                &[],
+            )
+            .map_err(invalid)?;
+            out.push(Value::Object(converted));
+        }
+        app.insert("ignore".into(), Value::Array(out));
+    }
+    let org = tenancy.org_of(namespace)?.name.clone();
+    app.insert("org".into(), json!(org));
+    let mut app: AppSpec =
+        serde_json::from_value(Value::Object(app)).map_err(|e| invalid(format!("spec: {e}")))?;
+    app.org = Some(org);
+    app.validate().map_err(|e| invalid(e.to_string()))?;
+    app.check_api_rules(rules)
+        .map_err(|e| invalid(e.to_string()))?;
+    let mut repos: Vec<&str> = app.source.repo.iter().map(String::as_str).collect();
+    if let Some(values) = &app.values_source {
+        repos.push(&values.repo);
+    }
+    tenancy.admit(namespace, &app.namespace, &repos)?;
+    Ok(app)
+}
+
+/// Copies the fields a map may have under their app names; a field it may not have is an error naming it, one in
+/// `handled` is left to the caller.
+fn copy_known(
+    from: &Map<String, Value>,
+    to: &mut Map<String, Value>,
+    at: &str,
+    renames: &[(&str, &str)],
+    handled: &[&str],
+) -> Result<(), String> {
+    for (key, value) in from {
+        if handled.contains(&key.as_str()) {
+            continue;
+        }
+        match renames.iter().find(|(from, _)| from == key) {
+            Some((_, to_key)) => {
+                to.insert((*to_key).to_string(), value.clone());
+            }
+            None => {
+                let known: Vec<&str> = renames
+                    .iter()
+                    .map(|(from, _)| *from)
+                    .chain(handled.iter().copied())
+                    .collect();
+                return Err(format!(
+                    "{at}.{key}: not a field of an Application (known: {})",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `spec.syncPolicy` as an app's `sync`: `automated` present turns automation on, its `prune` and `selfHeal` as
+/// Argo CD's; `prune` may also stand beside it (Weft prunes in manual syncs too).
+fn sync_policy(policy: &Value) -> Result<Value, String> {
+    let policy = policy
+        .as_object()
+        .ok_or("spec.syncPolicy: expected an object")?;
+    let mut out = Map::new();
+    copy_known(
+        policy,
+        &mut out,
+        "spec.syncPolicy",
+        &[
+            ("prune", "prune"),
+            ("createNamespace", "create_namespace"),
+            ("force", "force"),
+            ("replace", "replace"),
+            ("historyLimit", "history_limit"),
+            ("waveTimeoutSeconds", "wave_timeout_seconds"),
+        ],
+        &["automated", "fuse"],
+    )?;
+    if let Some(automated) = policy.get("automated") {
+        let automated = automated
+            .as_object()
+            .ok_or("spec.syncPolicy.automated: expected an object (prune, selfHeal)")?;
+        let mut flags = Map::new();
+        copy_known(
+            automated,
+            &mut flags,
+            "spec.syncPolicy.automated",
+            &[("prune", "prune"), ("selfHeal", "self_heal")],
+            &[],
+        )?;
+        out.insert("automated".into(), json!(true));
+        if flags.get("prune") == Some(&json!(true)) {
+            out.insert("prune".into(), json!(true));
+        }
+        if let Some(heal) = flags.get("self_heal") {
+            out.insert("self_heal".into(), heal.clone());
+        }
+    }
+    if let Some(fuse) = policy.get("fuse") {
+        let fuse = fuse
+            .as_object()
+            .ok_or("spec.syncPolicy.fuse: expected an object")?;
+        let mut converted = Map::new();
+        copy_known(
+            fuse,
+            &mut converted,
+            "spec.syncPolicy.fuse",
+            &[
+                ("maxDeletions", "max_deletions"),
+                ("maxRatio", "max_ratio"),
+                ("neverPrune", "never_prune"),
+            ],
+            &[],
+        )?;
+        out.insert("fuse".into(), Value::Object(converted));
+    }
+    Ok(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::applications::tenancy::OrgSpec;
+
+    fn tenancy() -> Tenancy {
+        Tenancy::new(vec![OrgSpec {
+            name: "shop".into(),
+            namespaces: vec!["shop-apps".into()],
+            destinations: vec!["shop-*".into()],
+            source_repos: vec!["https://git.example.com/shop/*".into()],
+        }])
+    }
+
+    fn application(spec: Value) -> Value {
+        json!({
+            "apiVersion": "weft.dev/v1alpha1",
+            "kind": "Application",
+            "metadata": {"name": "web", "namespace": "shop-apps", "generation": 3},
+            "spec": spec,
+        })
+    }
+
+    fn web() -> Value {
+        json!({
+            "type": "helm",
+            "env": "dev",
+            "source": {"repoURL": "https://git.example.com/shop/web.git", "path": "chart", "targetRevision": "v2"},
+            "parameters": {"replicaCount": 2, "image.tag": "1.4.2"},
+            "destination": {"namespace": "shop-web"},
+            "syncPolicy": {
+                "automated": {"prune": true, "selfHeal": true},
+                "createNamespace": true,
+                "fuse": {"maxDeletions": 5, "maxRatio": 0.5}
+            },
+            "ignoreDifferences": [{"kind": "Deployment", "jsonPointers": ["/spec/replicas"]}]
+        })
+    }
+
+    #[test]
+    fn an_application_reads_as_the_app_it_declares_with_its_namespace_org() {
+        let app = app_of(&application(web()), &tenancy(), &ApiAppRules::default()).unwrap();
+        assert_eq!(app.name, "web");
+        assert_eq!(app.org.as_deref(), Some("shop"));
+        assert_eq!(app.app_type, "helm");
+        assert_eq!(app.namespace, "shop-web");
+        assert_eq!(
+            app.source.repo.as_deref(),
+            Some("https://git.example.com/shop/web.git")
+        );
+        assert_eq!(app.source.path, "chart");
+        assert_eq!(app.source.reference, "v2");
+        assert!(app.sync.automated && app.sync.self_heal && app.sync.prune);
+        assert!(app.sync.create_namespace);
+        assert_eq!(app.sync.fuse.max_deletions, 5);
+        assert_eq!(app.parameters.len(), 2);
+        assert_eq!(app.ignore.len(), 1);
+        assert_eq!(app.ignore[0].json_pointers, vec!["/spec/replicas"]);
+    }
+
+    #[test]
+    fn an_application_cannot_claim_an_org_a_destination_or_a_source_its_namespace_lacks() {
+        // An org field in the spec is not a field at all.
+        let mut spec = web();
+        spec["org"] = json!("bank");
+        let refusal = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "InvalidSpec");
+        assert!(refusal.to_string().contains("spec.org"), "{refusal}");
+
+        let mut spec = web();
+        spec["destination"]["namespace"] = json!("kube-system");
+        let refusal = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "DestinationNotAllowed");
+
+        let mut spec = web();
+        spec["source"]["repoURL"] = json!("https://git.example.com/bank/vault.git");
+        let refusal = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "SourceNotAllowed");
+
+        let mut elsewhere = application(web());
+        elsewhere["metadata"]["namespace"] = json!("default");
+        let refusal = app_of(&elsewhere, &tenancy(), &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "NamespaceNotMapped");
+    }
+
+    #[test]
+    fn an_application_may_not_name_the_servers_own_files_or_environment() {
+        // What an operator's weft.toml app may name (a directory, a key file, an environment variable) an
+        // Application may not: those fields do not exist for it, and a directory source is refused.
+        for (field, value) in [
+            ("sshKey", json!("/root/.ssh/id_ed25519")),
+            ("passwordEnv", json!("AWS_SECRET_ACCESS_KEY")),
+            ("username", json!("root")),
+        ] {
+            let mut spec = web();
+            spec["source"][field] = value;
+            let refusal =
+                app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err();
+            assert!(refusal.to_string().contains(field), "{refusal}");
+        }
+        let mut spec = web();
+        spec["source"]["repoURL"] = json!("file:///etc");
+        let tenancy = Tenancy::new(vec![OrgSpec {
+            source_repos: vec!["*".into()],
+            ..tenancy().org_of("shop-apps").unwrap().clone()
+        }]);
+        let refusal = app_of(&application(spec), &tenancy, &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "InvalidSpec");
+        assert!(refusal.to_string().contains("file://"), "{refusal}");
+    }
+
+    #[test]
+    fn a_destination_cluster_this_server_does_not_manage_is_refused() {
+        let mut spec = web();
+        spec["destination"]["cluster"] = json!("production-eu");
+        let refusal = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err();
+        assert!(refusal.to_string().contains("production-eu"), "{refusal}");
+        let mut spec = web();
+        spec["destination"]["cluster"] = json!("in-cluster");
+        assert!(app_of(&application(spec), &tenancy(), &ApiAppRules::default()).is_ok());
+    }
+
+    #[test]
+    fn a_bad_value_is_refused_with_its_field_named() {
+        let mut spec = web();
+        spec["syncPolicy"]["fuse"]["maxRatio"] = json!("half");
+        let refusal = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "InvalidSpec");
+        let mut spec = web();
+        spec["type"] = json!("");
+        assert!(app_of(&application(spec), &tenancy(), &ApiAppRules::default()).is_err());
+    }
+}

@@ -1,0 +1,272 @@
+//! The operator's map of namespaces to orgs (`[[org]]`) and what each org's Application resources may name:
+//! destination namespaces and source repositories, as Argo CD's AppProject allow-lists. Pure: no I/O.
+
+use serde::{Deserialize, Serialize};
+
+/// `[[org]]`: an org, the namespaces whose Application resources are its apps, and what those may name.
+///
+/// Nothing an Application says about itself chooses its org: the namespace it lives in does. An org that lists
+/// no destinations or no source repositories allows none (fail closed); `"*"` allows any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrgSpec {
+    /// The org's name, as tokens and OIDC groups name it.
+    pub name: String,
+    /// Namespaces whose Application resources belong to this org (each namespace to at most one org).
+    #[serde(default)]
+    pub namespaces: Vec<String>,
+    /// Destination namespaces its Applications may deploy to: a name, a prefix ending in `*`, or `*`.
+    #[serde(default)]
+    pub destinations: Vec<String>,
+    /// Repositories its Applications may take sources from: a URL, a prefix ending in `*`, or `*`.
+    #[serde(default)]
+    pub source_repos: Vec<String>,
+}
+
+/// `[applications]`: whether Weft serves apps declared as `applications.weft.dev` resources.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApplicationsConfig {
+    /// Watch Application resources in the namespaces of the `[[org]]` entries and run them as apps.
+    pub enabled: bool,
+    /// Install (create or update) the `applications.weft.dev` definition at start.
+    pub install_crd: bool,
+}
+
+/// Whether `value` matches an allow-list entry: equal, a prefix when the entry ends in `*`, or anything for `*`.
+pub fn allowed_by(entry: &str, value: &str) -> bool {
+    match entry.strip_suffix('*') {
+        Some(prefix) => value.starts_with(prefix),
+        None => entry == value,
+    }
+}
+
+/// The orgs, looked up by namespace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tenancy {
+    orgs: Vec<OrgSpec>,
+}
+
+/// Why an Application may not be run as its namespace's org.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TenancyError {
+    /// No `[[org]]` lists the Application's namespace.
+    #[error(
+        "namespace {namespace} belongs to no org: the operator maps namespaces to orgs ([[org]] namespaces)"
+    )]
+    NamespaceNotMapped {
+        /// The Application's namespace.
+        namespace: String,
+    },
+    /// The destination namespace is not on the org's list.
+    #[error("org {org} may not deploy to namespace {destination} (allowed: {})", list(.allowed))]
+    DestinationNotAllowed {
+        /// The org.
+        org: String,
+        /// The destination namespace asked for.
+        destination: String,
+        /// The org's destinations.
+        allowed: Vec<String>,
+    },
+    /// The source repository is not on the org's list.
+    #[error("org {org} may not take sources from {repo} (allowed: {})", list(.allowed))]
+    SourceNotAllowed {
+        /// The org.
+        org: String,
+        /// The repository asked for.
+        repo: String,
+        /// The org's repositories.
+        allowed: Vec<String>,
+    },
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+impl Tenancy {
+    /// The orgs of the configuration.
+    pub fn new(orgs: Vec<OrgSpec>) -> Tenancy {
+        Tenancy { orgs }
+    }
+
+    /// Every namespace some org owns: where Application resources are watched.
+    pub fn namespaces(&self) -> Vec<String> {
+        let mut all: Vec<String> = self
+            .orgs
+            .iter()
+            .flat_map(|org| org.namespaces.iter().cloned())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
+
+    /// The org owning `namespace`.
+    pub fn org_of(&self, namespace: &str) -> Result<&OrgSpec, TenancyError> {
+        self.orgs
+            .iter()
+            .find(|org| org.namespaces.iter().any(|n| n == namespace))
+            .ok_or_else(|| TenancyError::NamespaceNotMapped {
+                namespace: namespace.to_string(),
+            })
+    }
+
+    /// Checks that an Application in `namespace` may deploy to `destination` from the repositories `repos`;
+    /// its org's name.
+    pub fn admit(
+        &self,
+        namespace: &str,
+        destination: &str,
+        repos: &[&str],
+    ) -> Result<String, TenancyError> {
+        let org = self.org_of(namespace)?;
+        if !org.destinations.iter().any(|d| allowed_by(d, destination)) {
+            return Err(TenancyError::DestinationNotAllowed {
+                org: org.name.clone(),
+                destination: destination.to_string(),
+                allowed: org.destinations.clone(),
+            });
+        }
+        for repo in repos {
+            if !org.source_repos.iter().any(|r| allowed_by(r, repo)) {
+                return Err(TenancyError::SourceNotAllowed {
+                    org: org.name.clone(),
+                    repo: repo.to_string(),
+                    allowed: org.source_repos.clone(),
+                });
+            }
+        }
+        Ok(org.name.clone())
+    }
+
+    /// Checks the orgs themselves: names present and unique, each namespace owned by one org, patterns with `*`
+    /// only at the end. The error names the entry (`org[1].namespaces`) and what is wrong.
+    pub fn validate(orgs: &[OrgSpec]) -> Result<(), (String, String)> {
+        let mut names = std::collections::BTreeSet::new();
+        let mut owners = std::collections::BTreeMap::new();
+        for (index, org) in orgs.iter().enumerate() {
+            if org.name.trim().is_empty() {
+                return Err((format!("org[{index}].name"), "must not be empty".into()));
+            }
+            if !names.insert(org.name.as_str()) {
+                return Err((
+                    format!("org[{index}].name"),
+                    format!("{:?} is defined twice", org.name),
+                ));
+            }
+            for namespace in &org.namespaces {
+                if let Some(other) = owners.insert(namespace.as_str(), org.name.as_str()) {
+                    return Err((
+                        format!("org[{index}].namespaces"),
+                        format!("namespace {namespace:?} is already org {other:?}'s"),
+                    ));
+                }
+            }
+            for (key, patterns) in [
+                ("destinations", &org.destinations),
+                ("source_repos", &org.source_repos),
+            ] {
+                if let Some(bad) = patterns
+                    .iter()
+                    .find(|p| p.is_empty() || p.trim_end_matches('*').contains('*'))
+                {
+                    return Err((
+                        format!("org[{index}].{key}"),
+                        format!("{bad:?}: a name, a prefix ending in *, or *"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shop() -> OrgSpec {
+        OrgSpec {
+            name: "shop".into(),
+            namespaces: vec!["shop-apps".into()],
+            destinations: vec!["shop-*".into()],
+            source_repos: vec!["https://git.example.com/shop/*".into()],
+        }
+    }
+
+    #[test]
+    fn an_application_gets_the_org_of_its_namespace_within_the_org_allow_lists() {
+        let tenancy = Tenancy::new(vec![shop()]);
+        assert_eq!(
+            tenancy.admit(
+                "shop-apps",
+                "shop-web",
+                &["https://git.example.com/shop/web.git"]
+            ),
+            Ok("shop".into())
+        );
+        assert!(matches!(
+            tenancy.admit(
+                "shop-apps",
+                "kube-system",
+                &["https://git.example.com/shop/web.git"]
+            ),
+            Err(TenancyError::DestinationNotAllowed { .. })
+        ));
+        assert!(matches!(
+            tenancy.admit(
+                "shop-apps",
+                "shop-web",
+                &["https://git.example.com/bank/vault.git"]
+            ),
+            Err(TenancyError::SourceNotAllowed { .. })
+        ));
+        assert_eq!(
+            tenancy.admit("elsewhere", "shop-web", &[]),
+            Err(TenancyError::NamespaceNotMapped {
+                namespace: "elsewhere".into()
+            })
+        );
+    }
+
+    #[test]
+    fn an_org_that_lists_nothing_allows_nothing() {
+        let mut org = shop();
+        org.destinations.clear();
+        org.source_repos.clear();
+        let tenancy = Tenancy::new(vec![org]);
+        let error = tenancy.admit("shop-apps", "shop-web", &[]).unwrap_err();
+        assert!(error.to_string().contains("allowed: none"), "{error}");
+    }
+
+    #[test]
+    fn a_star_allows_anything_and_a_prefix_only_what_starts_with_it() {
+        assert!(allowed_by("*", "anything"));
+        assert!(allowed_by("shop-*", "shop-web"));
+        assert!(!allowed_by("shop-*", "shopping"));
+        assert!(allowed_by("shop", "shop"));
+        assert!(!allowed_by("shop", "shop-web"));
+    }
+
+    #[test]
+    fn orgs_that_share_a_namespace_or_a_name_are_refused() {
+        let mut other = shop();
+        other.name = "bank".into();
+        let error = Tenancy::validate(&[shop(), other]).unwrap_err();
+        assert_eq!(error.0, "org[1].namespaces");
+        assert!(error.1.contains("already org \"shop\"'s"), "{}", error.1);
+        let error = Tenancy::validate(&[shop(), shop()]).unwrap_err();
+        assert_eq!(error.0, "org[1].name");
+        let mut bad = shop();
+        bad.destinations = vec!["sh*op".into()];
+        assert_eq!(
+            Tenancy::validate(&[bad]).unwrap_err().0,
+            "org[0].destinations"
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! Apps declared as Application resources (`applications.weft.dev`): the server installs the definition, runs an
+//! Application as the org its namespace maps to, writes its status back, follows edits and deletions, refuses what
+//! the org may not name or a name another origin holds, and says when the resource type is not served.
+
+use axum::body::Body;
+use http::{Method, Request, StatusCode};
+use http_body_util::BodyExt as _;
+use kube::api::{Api, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tower::ServiceExt as _;
+use weft_engine::applications::crd;
+use weft_engine::store::AppOrigin;
+use weft_tests::GitRepo;
+
+use crate::serve::{Cluster, cluster, config, deployment, eventually, options};
+
+const ADMIN: &str = "weft_applications_admin_token_00000000000000000";
+
+fn hash(token: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// The `[applications]`, `[[org]]`, `[sources]` and `[auth]` part of the configuration.
+fn tenancy_toml(install: bool) -> String {
+    format!(
+        "[applications]\nenabled = true\ninstall_crd = {install}\n\
+         [[org]]\nname = \"shop\"\nnamespaces = [\"shop-apps\"]\ndestinations = [\"shop-*\"]\nsource_repos = [\"file://*\"]\n\
+         [sources]\nallow_file_urls = true\n\
+         [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n",
+        hash(ADMIN)
+    )
+}
+
+fn applications(cluster: &Cluster, namespace: &str) -> Api<DynamicObject> {
+    Api::namespaced_with(cluster.client.clone(), namespace, &crd::api_resource())
+}
+
+fn application(name: &str, repo: &GitRepo, path: &str, destination: &str) -> DynamicObject {
+    serde_json::from_value(json!({
+        "apiVersion": "weft.dev/v1alpha1",
+        "kind": "Application",
+        "metadata": {"name": name, "namespace": "shop-apps"},
+        "spec": {
+            "type": "yaml",
+            "source": {"repoURL": format!("file://{}", repo.path().display()), "path": path, "targetRevision": "main"},
+            "destination": {"namespace": destination},
+            "syncPolicy": {"automated": {"prune": true, "selfHeal": true}, "createNamespace": true}
+        }
+    }))
+    .unwrap()
+}
+
+async fn ensure_namespace(cluster: &Cluster, name: &str) {
+    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(cluster.client.clone());
+    let namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
+    let _ = namespaces.create(&PostParams::default(), &namespace).await;
+}
+
+/// The Application's status once `check` accepts it.
+async fn status_when(
+    api: &Api<DynamicObject>,
+    name: &str,
+    what: &str,
+    check: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
+    let mut last = None;
+    loop {
+        if let Ok(object) = api.get(name).await {
+            if let Some(status) = object.data.get("status")
+                && check(status)
+            {
+                return status.clone();
+            }
+            last = Some(object.data);
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what} never happened; the Application was {last:#?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+async fn get(router: &axum::Router, path: &str) -> (StatusCode, Value) {
+    call(router, Method::GET, path).await
+}
+
+async fn call(router: &axum::Router, method: Method, path: &str) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("authorization", format!("Bearer {ADMIN}"))
+        .header("content-type", "application/json")
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_application_resource_runs_as_its_namespaces_org_reports_status_and_follows_edits_and_deletion()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[
+        ("v1/web.json", deployment("web", "shop/web:1.0", json!({}))),
+        ("v2/web.json", deployment("web", "shop/web:2.0", json!({}))),
+    ]);
+    let config = config(
+        &cluster,
+        data.path(),
+        &format!(
+            "[[app]]\nname = \"taken\"\norg = \"ops\"\ntype = \"yaml\"\nnamespace = \"shop-taken\"\n\
+             source = {{ repo = \"{}\", path = \"app/v1\", ref = \"main\" }}\n",
+            repo.path().display()
+        ),
+        &tenancy_toml(true),
+    );
+    let (server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+
+    // The server installs the definition; once it is served, an Application in the org's namespace is run.
+    let api = applications(&cluster, "shop-apps");
+    eventually("the Application definition is served", 300, async || {
+        api.list(&Default::default()).await.ok()
+    })
+    .await;
+    ensure_namespace(&cluster, "shop-apps").await;
+    api.create(
+        &PostParams::default(),
+        &application("shop-web", &repo, "app/v1", "shop-web"),
+    )
+    .await
+    .unwrap();
+    let status = status_when(
+        &api,
+        "shop-web",
+        "the Application synced and healthy",
+        |s| s["sync"]["status"] == "Synced" && s["health"]["status"] == "Healthy",
+    )
+    .await;
+    assert_eq!(status["org"], "shop");
+    assert_eq!(status["observedGeneration"], 1);
+    assert_eq!(status["conditions"][0]["type"], "Accepted");
+    assert_eq!(status["conditions"][0]["status"], "True");
+    assert!(
+        status["sync"]["revision"]
+            .as_str()
+            .is_some_and(|r| r.len() == 40),
+        "{status}"
+    );
+    assert!(
+        status["history"].as_array().is_some_and(|h| h.len() == 1),
+        "{status}"
+    );
+    let app = server
+        .state
+        .apps
+        .read()
+        .await
+        .get("shop-web")
+        .cloned()
+        .unwrap();
+    assert_eq!(app.origin, AppOrigin::Resource);
+    assert_eq!(app.org.as_deref(), Some("shop"));
+    let deployments: Api<k8s_openapi::api::apps::v1::Deployment> =
+        Api::namespaced(cluster.client.clone(), "shop-web");
+    let image = |d: &k8s_openapi::api::apps::v1::Deployment| {
+        d.spec.template.spec.as_ref().unwrap().containers[0]
+            .image
+            .clone()
+            .unwrap()
+    };
+    assert_eq!(
+        image(&deployments.get("web").await.unwrap()),
+        "shop/web:1.0"
+    );
+
+    // The API shows where it is declared, and will not change what the cluster declares.
+    let (code, row) = get(&router, "/v1/deploy/gitops/shop-web").await;
+    assert_eq!(code, StatusCode::OK, "{row}");
+    assert_eq!(row["origin"], "resource");
+    let (code, body) = call(&router, Method::DELETE, "/v1/deploy/applications/shop-web").await;
+    assert_eq!(code, StatusCode::CONFLICT, "{body}");
+    assert!(body.to_string().contains("Application resource"), "{body}");
+
+    // An edit is followed: the new path deploys, and the status observes the new generation.
+    api.patch(
+        "shop-web",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"source": {"path": "app/v2"}}})),
+    )
+    .await
+    .unwrap();
+    eventually("the edited Application deployed", 300, async || {
+        let deployment = deployments.get("web").await.ok()?;
+        (image(&deployment) == "shop/web:2.0").then_some(())
+    })
+    .await;
+    status_when(&api, "shop-web", "the status observed generation 2", |s| {
+        s["observedGeneration"] == 2 && s["history"].as_array().is_some_and(|h| h.len() == 2)
+    })
+    .await;
+
+    // What the org may not name is refused with the reason in the status, and never run.
+    api.create(
+        &PostParams::default(),
+        &application("sneaky", &repo, "app/v1", "kube-system"),
+    )
+    .await
+    .unwrap();
+    let status = status_when(&api, "sneaky", "the refusal", |s| {
+        s["conditions"][0]["status"] == "False"
+    })
+    .await;
+    assert_eq!(status["conditions"][0]["reason"], "DestinationNotAllowed");
+    assert!(
+        status["conditions"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("kube-system")
+    );
+    // A name the configuration holds is refused, naming the holder.
+    api.create(
+        &PostParams::default(),
+        &application("taken", &repo, "app/v1", "shop-taken"),
+    )
+    .await
+    .unwrap();
+    let status = status_when(&api, "taken", "the name refusal", |s| {
+        s["conditions"][0]["status"] == "False"
+    })
+    .await;
+    assert_eq!(status["conditions"][0]["reason"], "NameTaken");
+    assert!(
+        status["conditions"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("configuration file")
+    );
+    {
+        let apps = server.state.apps.read().await;
+        assert!(!apps.contains_key("sneaky"));
+        assert_eq!(apps.get("taken").map(|a| a.origin), Some(AppOrigin::Config));
+    }
+
+    // Deleting the Application removes the app from Weft; its workloads are left running.
+    api.delete("shop-web", &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually("the app removed", 300, async || {
+        (!server.state.apps.read().await.contains_key("shop-web")).then_some(())
+    })
+    .await;
+    let stored = server
+        .state
+        .store
+        .apps::<weft_engine::app::AppSpec>()
+        .await
+        .unwrap();
+    assert!(stored.iter().all(|a| a.spec.name != "shop-web"));
+    assert!(deployments.get("web").await.is_ok());
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_definition_the_gitops_plane_says_it_is_not_installed_and_why() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let config = config(&cluster, data.path(), "", &tenancy_toml(false));
+    let (server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+    let plane = eventually("the plane settles", 300, async || {
+        let (code, plane) = get(&router, "/v1/deploy/gitops").await;
+        (code == StatusCode::OK && plane["installed"] == false).then_some(plane)
+    })
+    .await;
+    assert!(
+        plane["reason"]
+            .as_str()
+            .unwrap()
+            .contains("applications.weft.dev"),
+        "{plane}"
+    );
+    assert_eq!(plane["applications"], json!([]));
+    // Installing it later is picked up: the watch retries.
+    weft_engine::applications::install_definition(&cluster.client)
+        .await
+        .unwrap();
+    eventually("the plane sees the definition", 300, async || {
+        let (code, plane) = get(&router, "/v1/deploy/gitops").await;
+        (code == StatusCode::OK && plane["installed"] == true).then_some(())
+    })
+    .await;
+    server.shutdown().await;
+}
