@@ -534,6 +534,47 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn another_managers_change_the_watch_has_not_delivered_yet_is_not_taken_for_drift() {
+    let mut world = World::new().await;
+    // Every Deployment watch event arrives three seconds late, as on a busy control plane.
+    world.sim.faults().add(FaultRule::new(
+        Some(Verb::Watch),
+        Some("deployments"),
+        FaultAction::DelayWatchEvents(Duration::from_secs(3)),
+    ));
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+
+    // Another manager annotates the Deployment (a field Weft does not declare): the server's copy moves on, the
+    // watch cache's does not for three seconds. A comparison in between, dry-running afresh, predicts from the
+    // server's copy: compared with the cache's older one, the annotation would look like drift.
+    world
+        .deployments()
+        .patch(
+            "web",
+            &PatchParams::apply("team-tooling").force(),
+            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "web", "annotations": {"team.example.com/owner": "checkout"}}})),
+        )
+        .await
+        .unwrap();
+    let revision = world.state.synced_revision.clone().unwrap();
+    let (status, comparison) = world
+        .deployer
+        .observe_fresh(&world.app, &world.state, &revision)
+        .await
+        .unwrap();
+    let diff = comparison
+        .diffs
+        .values()
+        .find(|d| d.reference.kind == "Deployment")
+        .unwrap();
+    assert!(diff.is_synced(), "{}", diff.unified);
+    assert_eq!(out_of_sync(&status), Vec::<String>::new(), "{status:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_unchanged_object_is_not_dry_run_again_and_one_changed_by_hand_is() {
     let mut world = World::new().await;
     world.repo.commit(&shop_files("shop/web:1.0"));

@@ -25,8 +25,8 @@ pub(crate) struct SimArgs {
     plain_http: bool,
     /// Inject the faults this YAML file lists, read again whenever it changes (a missing or empty file is no
     /// faults). Each rule: optional `verb` and `resource` (plural) to match; one of `error: CODE` (with
-    /// `message`), `tooManyRequests: RETRY_AFTER_SECONDS`, `latencyMs: N`, `dropWatchAfterMs: N`; optional
-    /// `times: N`.
+    /// `message`), `tooManyRequests: RETRY_AFTER_SECONDS`, `latencyMs: N`, `dropWatchAfterMs: N`,
+    /// `delayWatchEventsMs: N`; optional `times: N`.
     #[arg(long, value_name = "FILE")]
     faults: Option<PathBuf>,
 }

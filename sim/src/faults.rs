@@ -45,6 +45,9 @@ pub enum FaultAction {
     Latency(Duration),
     /// Serve the watch but end its stream after a while, as a dropped connection would.
     DropWatchAfter(Duration),
+    /// Serve the watch but deliver each of its events this long after it happened, as a busy control plane's
+    /// watch lags (lists and other requests are not delayed).
+    DelayWatchEvents(Duration),
 }
 
 /// One fault rule: which requests it matches, what it does, and how many times.
@@ -112,6 +115,8 @@ pub struct FaultDecision {
     pub error: Option<ApiError>,
     /// For watches: end the stream after this long.
     pub drop_watch_after: Option<Duration>,
+    /// For watches: deliver each change this long after it happened.
+    pub delay_watch_events: Option<Duration>,
 }
 
 /// A shared handle to a simulator's fault rules; clones control the same rules.
@@ -197,6 +202,11 @@ impl FaultInjector {
                     true
                 }
                 FaultAction::DropWatchAfter(_) => false,
+                FaultAction::DelayWatchEvents(delay) if verb == Verb::Watch => {
+                    decision.delay_watch_events = Some(*delay);
+                    true
+                }
+                FaultAction::DelayWatchEvents(_) => false,
                 FaultAction::Error { .. } | FaultAction::TooManyRequests { .. }
                     if decision.error.is_some() =>
                 {
@@ -266,6 +276,7 @@ struct FileRule {
     too_many_requests: Option<u32>,
     latency_ms: Option<u64>,
     drop_watch_after_ms: Option<u64>,
+    delay_watch_events_ms: Option<u64>,
     times: Option<u32>,
 }
 
@@ -286,8 +297,8 @@ impl Verb {
 }
 
 /// Reads a fault file: a YAML list of rules, each with an optional `verb` and `resource` (plural) to match, one
-/// action — `error: CODE` (with an optional `message`), `tooManyRequests: RETRY_AFTER_SECONDS`, `latencyMs: N` or
-/// `dropWatchAfterMs: N` — and optionally `times: N`. An empty file (or `[]`) is no faults.
+/// action — `error: CODE` (with an optional `message`), `tooManyRequests: RETRY_AFTER_SECONDS`, `latencyMs: N`,
+/// `dropWatchAfterMs: N` or `delayWatchEventsMs: N` — and optionally `times: N`. An empty file (or `[]`) is no faults.
 pub fn parse_fault_file(text: &str) -> Result<Vec<FaultRule>, FaultFileError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
@@ -332,6 +343,9 @@ pub fn parse_fault_file(text: &str) -> Result<Vec<FaultRule>, FaultFileError> {
             if let Some(ms) = rule.drop_watch_after_ms {
                 actions.push(FaultAction::DropWatchAfter(Duration::from_millis(ms)));
             }
+            if let Some(ms) = rule.delay_watch_events_ms {
+                actions.push(FaultAction::DelayWatchEvents(Duration::from_millis(ms)));
+            }
             if rule.message.is_some() && rule.error.is_none() {
                 return Err(wrong("message goes with error".into()));
             }
@@ -339,13 +353,14 @@ pub fn parse_fault_file(text: &str) -> Result<Vec<FaultRule>, FaultFileError> {
                 1 => actions.remove(0),
                 0 => {
                     return Err(wrong(
-                        "no action: give one of error, tooManyRequests, latencyMs, dropWatchAfterMs".into(),
+                        "no action: give one of error, tooManyRequests, latencyMs, dropWatchAfterMs, delayWatchEventsMs"
+                            .into(),
                     ));
                 }
                 _ => {
                     return Err(wrong(
-                        "more than one action: give one of error, tooManyRequests, latencyMs, dropWatchAfterMs \
-                         per rule"
+                        "more than one action: give one of error, tooManyRequests, latencyMs, dropWatchAfterMs, \
+                         delayWatchEventsMs per rule"
                             .into(),
                     ));
                 }
@@ -458,10 +473,15 @@ mod tests {
             "- verb: patch\n  resource: deployments\n  error: 503\n  times: 2\n\
              - tooManyRequests: 3\n\
              - verb: watch\n  dropWatchAfterMs: 1500\n\
-             - latencyMs: 250\n",
+             - latencyMs: 250\n\
+             - verb: watch\n  resource: deployments\n  delayWatchEventsMs: 3000\n",
         )
         .unwrap();
-        assert_eq!(rules.len(), 4);
+        assert_eq!(rules.len(), 5);
+        assert_eq!(
+            rules[4].action,
+            FaultAction::DelayWatchEvents(Duration::from_secs(3))
+        );
         assert_eq!(rules[0].verb, Some(Verb::Patch));
         assert_eq!(rules[0].resource.as_deref(), Some("deployments"));
         assert_eq!(rules[0].remaining, Some(2));
@@ -485,7 +505,7 @@ mod tests {
         let injector = FaultInjector::default();
         injector.add(FaultRule::error(None, None, 500));
         injector.replace(rules);
-        assert_eq!(injector.len(), 4);
+        assert_eq!(injector.len(), 5);
         let patch = injector.decide(Verb::Patch, "deployments");
         assert_eq!(patch.latency, Duration::from_millis(250));
         assert!(matches!(

@@ -198,6 +198,16 @@ pub fn version_of(api_version: &str) -> &str {
         .unwrap_or(api_version)
 }
 
+/// An object's `metadata.resourceVersion` as a number, to tell which of two copies of one object is newer. Kubernetes
+/// calls resource versions opaque, but kube-apiserver's (etcd revisions) and the simulator's are increasing numbers;
+/// `None` for a version that is not one, and callers then do not order copies.
+pub fn resource_version(object: &Value) -> Option<u64> {
+    object
+        .pointer("/metadata/resourceVersion")
+        .and_then(Value::as_str)
+        .and_then(|v| v.parse().ok())
+}
+
 fn is_kind(kind: &str) -> bool {
     kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         && kind.chars().all(|c| c.is_ascii_alphanumeric())

@@ -20,7 +20,7 @@ use crate::cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache
 use crate::health::{Assessment, HealthAssessor};
 use crate::logs::LogStore;
 use crate::plugin::RelatedObjects;
-use crate::resource::ResourceRef;
+use crate::resource::{ResourceRef, resource_version};
 use weft_sync::recreate::{RECREATE_HINT, refuses_in_place};
 
 /// What a sync is asked to do.
@@ -635,18 +635,12 @@ impl Syncer {
         let Ok(reference) = ResourceRef::of(applied) else {
             return;
         };
-        let Some(version) = applied
-            .pointer("/metadata/resourceVersion")
-            .and_then(Value::as_str)
-            .and_then(|v| v.parse::<u64>().ok())
-        else {
+        let Some(version) = resource_version(applied) else {
             return;
         };
         let caught_up = |cached: Option<&Value>| {
             cached
-                .and_then(|o| o.pointer("/metadata/resourceVersion"))
-                .and_then(Value::as_str)
-                .and_then(|v| v.parse::<u64>().ok())
+                .and_then(resource_version)
                 .is_some_and(|cached| cached >= version)
         };
         // Not a failure when the watch is slow: the sync goes on, and the next comparison corrects itself.

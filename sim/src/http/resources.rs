@@ -257,7 +257,7 @@ pub async fn handle(
                 namespace.filter(|namespace| !namespace.is_empty()),
                 &request.query,
                 request.header(header::ACCEPT),
-                decision.drop_watch_after,
+                &decision,
             )),
             Method::GET => list(state, &resource, &version, namespace.as_deref(), &request),
             Method::POST => {

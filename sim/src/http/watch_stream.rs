@@ -108,7 +108,7 @@ fn error_line(error: &ApiError) -> Bytes {
     )
 }
 
-/// Starts a watch and returns its streaming response.
+/// Starts a watch and returns its streaming response, with the faults decided for it (a drop, a delay).
 pub fn serve(
     state: &AppState,
     resource: &Arc<ResourceType>,
@@ -116,8 +116,9 @@ pub fn serve(
     namespace: Option<String>,
     params: &QueryParams,
     accept: &str,
-    drop_after: Option<Duration>,
+    faults: &crate::faults::FaultDecision,
 ) -> Response {
+    let (drop_after, delay) = (faults.drop_watch_after, faults.delay_watch_events);
     let query = match params.list_query() {
         Ok(query) => query,
         Err(error) => return super::response::error_response(&error),
@@ -152,7 +153,11 @@ pub fn serve(
                     timeout,
                     drop_after,
                 };
-                run_watch(filter, start, sender, settings).await;
+                let output = match delay {
+                    None => Output::Direct(sender),
+                    Some(delay) => Output::delayed(sender, delay),
+                };
+                run_watch(filter, start, output, settings).await;
             });
         }
         Err(error) => {
@@ -179,6 +184,50 @@ pub fn serve(
     response
 }
 
+/// Where a watch's lines go: straight to the response, or through a queue that holds each line until a fixed
+/// delay after it was produced (the `delayWatchEventsMs` fault), so a burst is late by the delay, not by the
+/// delay times its length.
+enum Output {
+    Direct(mpsc::Sender<Bytes>),
+    Delayed(
+        mpsc::UnboundedSender<(tokio::time::Instant, Bytes)>,
+        mpsc::Sender<Bytes>,
+    ),
+}
+
+impl Output {
+    fn delayed(sender: mpsc::Sender<Bytes>, delay: Duration) -> Output {
+        let (queue, mut lines) = mpsc::unbounded_channel::<(tokio::time::Instant, Bytes)>();
+        let out = sender.clone();
+        tokio::spawn(async move {
+            while let Some((at, line)) = lines.recv().await {
+                tokio::time::sleep_until(at + delay).await;
+                if out.send(line).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Output::Delayed(queue, sender)
+    }
+
+    /// Sends a line; an error when the client is gone.
+    async fn send(&self, line: Bytes) -> Result<(), ()> {
+        match self {
+            Output::Direct(sender) => sender.send(line).await.map_err(|_| ()),
+            Output::Delayed(queue, _) => queue
+                .send((tokio::time::Instant::now(), line))
+                .map_err(|_| ()),
+        }
+    }
+
+    /// Resolves when the client is gone.
+    async fn closed(&self) {
+        match self {
+            Output::Direct(sender) | Output::Delayed(_, sender) => sender.closed().await,
+        }
+    }
+}
+
 struct StreamSettings {
     send_initial: bool,
     bookmarks: bool,
@@ -190,7 +239,7 @@ struct StreamSettings {
 async fn run_watch(
     filter: WatchFilter,
     start: crate::apiserver::WatchStart,
-    sender: mpsc::Sender<Bytes>,
+    sender: Output,
     settings: StreamSettings,
 ) {
     let mut last_seen = start.revision;
