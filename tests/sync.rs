@@ -191,6 +191,21 @@ max_ratio = 0.5
         Api::namespaced(self.sim.client(), "shop")
     }
 
+    /// Applies `fields` to the `web` Deployment as field manager `manager` (forced), as another tool would.
+    async fn edit_web(&self, manager: &str, mut fields: Value) {
+        fields["apiVersion"] = json!("apps/v1");
+        fields["kind"] = json!("Deployment");
+        fields["metadata"]["name"] = json!("web");
+        self.deployments()
+            .patch(
+                "web",
+                &PatchParams::apply(manager).force(),
+                &Patch::Apply(fields),
+            )
+            .await
+            .unwrap();
+    }
+
     fn config_maps(&self) -> Api<ConfigMap> {
         Api::namespaced(self.sim.client(), "shop")
     }
@@ -489,14 +504,8 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
 
     // Someone scales the Deployment by hand.
     world
-        .deployments()
-        .patch(
-            "web",
-            &PatchParams::apply("kubectl-edit").force(),
-            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})),
-        )
-        .await
-        .unwrap();
+        .edit_web("kubectl-edit", json!({"spec": {"replicas": 5}}))
+        .await;
     let status = world
         .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
         .await;
@@ -550,15 +559,11 @@ async fn another_managers_change_the_watch_has_not_delivered_yet_is_not_taken_fo
     // watch cache's does not for three seconds. A comparison in between, dry-running afresh, predicts from the
     // server's copy: compared with the cache's older one, the annotation would look like drift.
     world
-        .deployments()
-        .patch(
-            "web",
-            &PatchParams::apply("team-tooling").force(),
-            &Patch::Apply(json!({"apiVersion": "apps/v1", "kind": "Deployment",
-                "metadata": {"name": "web", "annotations": {"team.example.com/owner": "checkout"}}})),
+        .edit_web(
+            "team-tooling",
+            json!({"metadata": {"annotations": {"team.example.com/owner": "checkout"}}}),
         )
-        .await
-        .unwrap();
+        .await;
     let revision = world.state.synced_revision.clone().unwrap();
     let (status, comparison) = world
         .deployer

@@ -83,6 +83,8 @@ struct Figures {
     /// In all, up to the end of the pass.
     compared_all: f64,
     dry_runs_all: f64,
+    /// Objects read from the server because the watch cache was behind a dry run.
+    reads_through: f64,
     cpu_total: f64,
     cpu_sim: f64,
     missed: f64,
@@ -119,7 +121,7 @@ impl Figures {
              \x20 Weft RSS: at start {start} MiB, peak {peak} MiB, steady {steady} MiB ({per_object:.1} KiB per managed \
              object above the start, {overall:.1} KiB with it)\n\
              \x20 during the pass: fleet page of 100 p50 {fleet50:.1} ms, p99 {fleet99:.1} ms; one app's tree p50 {tree50:.1} ms, p99 {tree99:.1} ms ({samples} samples each)\n\
-             \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs, {cpu_total:.1} CPU s (the simulator: {cpu_sim:.1}); \
+             \x20 in all: {compared_all} full comparisons, {dry_runs_all} dry runs ({reads_through} reads past a lagging cache), {cpu_total:.1} CPU s (the simulator: {cpu_sim:.1}); \
              operations finished: {succeeded} succeeded, {unsucceeded} failed ({n} first syncs expected); \
              times the reconciler fell behind the watch feed: {missed}; shutdown {shutdown:.2} s",
             n = self.n,
@@ -139,6 +141,7 @@ impl Figures {
             samples = self.samples,
             compared_all = self.compared_all,
             dry_runs_all = self.dry_runs_all,
+            reads_through = self.reads_through,
             cpu_total = self.cpu_total,
             cpu_sim = self.cpu_sim,
             succeeded = self.succeeded,
@@ -541,6 +544,7 @@ fn run(n: usize, plugins: &Path) -> anyhow::Result<Figures> {
         samples: fleet.len(),
         compared_all,
         dry_runs_all,
+        reads_through: metric(&after, "weft_reads_through_total"),
         cpu_total,
         cpu_sim,
         missed,

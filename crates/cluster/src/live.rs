@@ -295,6 +295,33 @@ impl LiveCache {
         })
     }
 
+    /// The object as the API server has it now, in the form the cache keeps (`managedFields` dropped), or `None`
+    /// when it does not exist: for a caller that knows the cache is behind the server (a dry run answered from a
+    /// newer version) and should not wait for the watch. The cache itself is fed by its watch only, so its order of
+    /// changes stays the server's.
+    pub async fn read_through(
+        &self,
+        reference: &ResourceRef,
+    ) -> Result<Option<Value>, ClusterError> {
+        let info = self
+            .catalog
+            .resolve(&reference.group, &reference.kind)
+            .await?;
+        let api: Api<DynamicObject> = if info.namespaced {
+            Api::namespaced_with(self.client.clone(), &reference.namespace, &info.resource)
+        } else {
+            Api::all_with(self.client.clone(), &info.resource)
+        };
+        let object =
+            api.get_opt(&reference.name)
+                .await
+                .map_err(|source| ClusterError::Request {
+                    context: format!("reading {reference}"),
+                    source,
+                })?;
+        Ok(object.map(|object| cached_json(&info, object)))
+    }
+
     /// The change feed.
     pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
         self.feed.subscribe()

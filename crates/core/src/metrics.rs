@@ -43,6 +43,8 @@ pub struct Metrics {
     /// Objects compared without a dry run: desired, live version and ignore rules as when one last found them in
     /// sync.
     pub dry_runs_skipped: Counter,
+    /// Objects read from the API server because the watch cache was behind a dry run's prediction.
+    pub reads_through: Counter,
     /// Times the reconciler fell behind the watch feed and had to compare every app again.
     pub watch_events_missed: Counter,
     /// Operations pending in the queue.
@@ -74,6 +76,7 @@ impl Metrics {
         let dry_runs = Counter::default();
         let dry_runs_skipped = Counter::default();
         let watch_events_missed = Counter::default();
+        let reads_through = Counter::default();
         let operations = Family::<PhaseLabels, Counter>::default();
         let plugin_calls = Family::<PluginLabels, Counter>::default();
         let plugin_errors = Family::<PluginLabels, Counter>::default();
@@ -102,6 +105,11 @@ impl Metrics {
             "dry_runs_skipped",
             "Objects compared without a dry run (nothing it rests on changed since one found them in sync)",
             dry_runs_skipped.clone(),
+        );
+        registry.register(
+            "reads_through",
+            "Objects read from the API server because the watch cache was behind a dry run's prediction",
+            reads_through.clone(),
         );
         registry.register(
             "watch_events_missed",
@@ -136,6 +144,7 @@ impl Metrics {
             comparisons_skipped,
             dry_runs,
             dry_runs_skipped,
+            reads_through,
             watch_events_missed,
             queue_depth,
             operations,

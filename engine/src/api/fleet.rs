@@ -565,7 +565,6 @@ mod tests {
     #[tokio::test(flavor = "multi_thread")]
     async fn filters_narrow_the_list_and_the_summary_counts_what_each_choice_would_show() {
         use crate::sync::observe::AppStatus;
-        use crate::sync::status::AppHealth;
         let fleet = Fleet::new(12).await;
         {
             // app-00..03 healthy and synced, app-04..05 degraded and out of sync, the rest not reconciled yet.
@@ -576,16 +575,8 @@ mod tests {
                 } else {
                     (HealthCode::Degraded, SyncCode::OutOfSync)
                 };
-                views.get_mut(&format!("app-{index:02}")).unwrap().status = Some(AppStatus {
-                    sync,
-                    health: AppHealth {
-                        status: health,
-                        message: None,
-                    },
-                    resources: Vec::new(),
-                    declared_version: None,
-                    running_version: None,
-                });
+                views.get_mut(&format!("app-{index:02}")).unwrap().status =
+                    Some(AppStatus::summary(sync, health));
             }
         }
         let listed = |page: Value| -> Vec<String> {

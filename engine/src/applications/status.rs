@@ -223,20 +223,10 @@ fn condition(
 mod tests {
     use super::*;
     use crate::sync::observe::AppStatus;
-    use crate::sync::status::AppHealth;
 
     fn view(sync: SyncCode, health: HealthCode) -> AppView {
         AppView {
-            status: Some(AppStatus {
-                sync,
-                health: AppHealth {
-                    status: health,
-                    message: None,
-                },
-                resources: Vec::new(),
-                declared_version: None,
-                running_version: None,
-            }),
+            status: Some(AppStatus::summary(sync, health)),
             ..AppView::default()
         }
     }

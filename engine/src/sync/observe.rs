@@ -62,6 +62,23 @@ pub struct AppStatus {
     pub running_version: Option<String>,
 }
 
+impl AppStatus {
+    /// A status of this sync and health with no objects listed (what a view shows before its objects are known,
+    /// and what tests of views start from).
+    pub fn summary(sync: SyncCode, health: HealthCode) -> AppStatus {
+        AppStatus {
+            sync,
+            health: AppHealth {
+                status: health,
+                message: None,
+            },
+            resources: Vec::new(),
+            declared_version: None,
+            running_version: None,
+        }
+    }
+}
+
 impl Syncer {
     /// The app's state from a comparison (hooks are not part of it).
     pub async fn observe(&self, app: &str, comparison: &Comparison) -> AppStatus {
