@@ -114,6 +114,12 @@ async fn an_application_resource_runs_as_its_namespaces_org_reports_status_and_f
     repo.commit(&[
         ("v1/web.json", deployment("web", "shop/web:1.0", json!({}))),
         ("v2/web.json", deployment("web", "shop/web:2.0", json!({}))),
+        (
+            "escape/planted.json",
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                   "metadata": {"name": "planted", "namespace": "kube-system"}, "data": {"a": "b"}})
+            .to_string(),
+        ),
     ]);
     let config = config(
         &cluster,
@@ -252,6 +258,31 @@ async fn an_application_resource_runs_as_its_namespaces_org_reports_status_and_f
         assert!(!apps.contains_key("sneaky"));
         assert_eq!(apps.get("taken").map(|a| a.origin), Some(AppOrigin::Config));
     }
+
+    // What its render places must be in its org's destinations too, not only its destination namespace: a
+    // ConfigMap the render puts in kube-system stops the app before anything is applied.
+    api.create(
+        &PostParams::default(),
+        &application("escape", &repo, "app/escape", "shop-escape"),
+    )
+    .await
+    .unwrap();
+    let status = status_when(&api, "escape", "the placement refusal", |s| {
+        s["health"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("kube-system"))
+    })
+    .await;
+    assert!(
+        status["health"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not among org shop's destinations"),
+        "{status}"
+    );
+    let config_maps: Api<k8s_openapi::api::core::v1::ConfigMap> =
+        Api::namespaced(cluster.client.clone(), "kube-system");
+    assert!(config_maps.get_opt("planted").await.unwrap().is_none());
 
     // Deleting the Application removes the app from Weft; its workloads are left running.
     api.delete("shop-web", &DeleteParams::default())

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::build::BuildSpec;
 use crate::render::AppSource;
-use crate::resource::is_dns_label;
+use crate::resource::{ResourceRef, is_dns_label};
 use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use weft_sync::PruneFuse;
 use weft_sync::normalize::IgnoreRule;
@@ -96,6 +97,86 @@ pub struct AppSpec {
     /// never by its text.
     #[serde(skip)]
     pub origin: crate::store::AppOrigin,
+    /// Where it may put objects, when someone other than the operator or an admin declared it (an Application
+    /// resource): set by the Application controller from its org's lists, never by its text.
+    #[serde(skip)]
+    pub confinement: Option<Confinement>,
+}
+
+/// Names the API's routes use as path segments, which apps cannot have.
+pub const RESERVED_NAMES: [&str; 2] = ["applications", "gitops"];
+
+/// Whether `value` matches an allow-list entry: equal, a prefix when the entry ends in `*`, or anything for `*`.
+pub fn allowed_by(entry: &str, value: &str) -> bool {
+    match entry.strip_suffix('*') {
+        Some(prefix) => value.starts_with(prefix),
+        None => entry == value,
+    }
+}
+
+/// Where an app declared by an org's team may put objects: only namespaced objects, only in its org's
+/// destination namespaces, and never Weft's own resources.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Confinement {
+    /// The org whose lists these are.
+    pub org: String,
+    /// The namespaces objects may be in: a name, a prefix ending in `*`, or `*`.
+    pub namespaces: Vec<String>,
+}
+
+/// A rendered object a confined app may not place; nothing of the render is applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{object}: {reason}; nothing of this render is applied")]
+pub struct PlacementError {
+    /// The object.
+    pub object: String,
+    /// Why it may not be placed.
+    pub reason: String,
+}
+
+impl Confinement {
+    /// Checks every desired object (namespaced kinds already given their namespace).
+    pub fn check(&self, desired: &[Value]) -> Result<(), PlacementError> {
+        for object in desired {
+            let refuse = |reason: String| PlacementError {
+                object: ResourceRef::of(object)
+                    .map(|r| r.to_string())
+                    .unwrap_or_else(|_| "a rendered object".into()),
+                reason,
+            };
+            let api_version = object["apiVersion"].as_str().unwrap_or_default();
+            if crate::resource::group_of(api_version) == "weft.dev" {
+                return Err(refuse(format!(
+                    "Weft's own resources are not org {}'s to declare",
+                    self.org
+                )));
+            }
+            match object
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+            {
+                None | Some("") => {
+                    return Err(refuse(format!(
+                        "a cluster-scoped object is not org {}'s to declare",
+                        self.org
+                    )));
+                }
+                Some(namespace) if !self.namespaces.iter().any(|p| allowed_by(p, namespace)) => {
+                    return Err(refuse(format!(
+                        "namespace {namespace} is not among org {}'s destinations ({})",
+                        self.org,
+                        if self.namespaces.is_empty() {
+                            "none".to_string()
+                        } else {
+                            self.namespaces.join(", ")
+                        }
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 impl crate::store::AppRecord for AppSpec {
@@ -296,6 +377,12 @@ impl AppSpec {
             return Err(error(
                 "name",
                 "must be a DNS label (lowercase letters, digits and '-', at most 63)".into(),
+            ));
+        }
+        if RESERVED_NAMES.contains(&self.name.as_str()) {
+            return Err(error(
+                "name",
+                format!("{:?} is reserved by the API's routes", self.name),
             ));
         }
         if !is_dns_label(&self.namespace) {
@@ -686,6 +773,39 @@ impl AppSpec {
             values: self.values.clone(),
             cluster: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod confinement_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn confinement() -> Confinement {
+        Confinement {
+            org: "shop".into(),
+            namespaces: vec!["shop-*".into()],
+        }
+    }
+
+    #[test]
+    fn a_confined_app_places_namespaced_objects_in_its_orgs_destinations_only() {
+        let inside = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "shop-web"}});
+        assert_eq!(confinement().check(std::slice::from_ref(&inside)), Ok(()));
+        let elsewhere = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "kube-system"}});
+        let error = confinement()
+            .check(&[inside.clone(), elsewhere])
+            .unwrap_err();
+        assert!(error.to_string().contains("kube-system"), "{error}");
+        let cluster_wide = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+            "metadata": {"name": "take-over"}});
+        let error = confinement().check(&[cluster_wide]).unwrap_err();
+        assert!(error.to_string().contains("cluster-scoped"), "{error}");
+        let application = json!({"apiVersion": "weft.dev/v1alpha1", "kind": "Application",
+            "metadata": {"name": "child", "namespace": "shop-web"}});
+        let error = confinement().check(&[application]).unwrap_err();
+        assert!(error.to_string().contains("Weft's own"), "{error}");
     }
 }
 

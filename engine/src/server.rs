@@ -437,8 +437,24 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
     }
     let rules = config.api_app_rules();
     let mut directory = apps.write().await;
+    // Resource apps enter the directory only through the Application controller, which checks them against the
+    // org's lists first (not from the store at start, where a revoked one would run until the first list); a
+    // reload keeps those it holds, unless the configuration now takes the name.
+    let resource_apps: Vec<(String, AppSpec)> = directory
+        .iter()
+        .filter(|(name, app)| {
+            app.origin == AppOrigin::Resource
+                && config.applications.enabled
+                && config.app(name).is_none()
+        })
+        .map(|(name, app)| (name.clone(), app.clone()))
+        .collect();
     directory.clear();
+    directory.extend(resource_apps);
     for app in store.apps::<AppSpec>().await? {
+        if app.origin == AppOrigin::Resource {
+            continue;
+        }
         // An app stored through the API before the rules it breaks existed stays in the store, untouched, but is
         // not run: it could name a host resource.
         if app.origin == AppOrigin::Api

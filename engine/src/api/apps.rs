@@ -10,9 +10,6 @@ use super::{ApiError, ApiState, Caller, require_admin, visible_app};
 use crate::app::AppSpec;
 use crate::store::AppOrigin;
 
-/// Names the routes use as path segments, which apps cannot have.
-const RESERVED: [&str; 2] = ["applications", "gitops"];
-
 fn parse(
     state: &ApiState,
     body: Result<Json<AppSpec>, JsonRejection>,
@@ -24,12 +21,6 @@ fn parse(
     // Only repositories and the operator's credentials by name: nothing of the server's own.
     app.check_api_rules(&state.server.api_rules)
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if RESERVED.contains(&app.name.as_str()) {
-        return Err(ApiError::bad_request(format!(
-            "{:?} is reserved by the API's routes",
-            app.name
-        )));
-    }
     Ok(app)
 }
 

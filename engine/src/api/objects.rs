@@ -94,6 +94,9 @@ fn uncomparable(error: ObserveError) -> ApiError {
         ObserveError::Compare(error) => {
             ApiError::unavailable(format!("the app cannot be compared now: {error}"))
         }
+        ObserveError::Placement(error) => ApiError::conflict(format!(
+            "the app's render places an object where its org may not: {error}"
+        )),
     }
 }
 

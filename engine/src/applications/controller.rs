@@ -119,6 +119,22 @@ struct Memory {
     states: HashMap<String, (Option<(String, String)>, AppState)>,
 }
 
+impl Memory {
+    /// Whether a watched change of `object` can change what was decided: a resource not decided yet, a new
+    /// generation, or a deletion under way.
+    fn changes_decision(&self, object: &DynamicObject) -> bool {
+        let key = (
+            object.metadata.namespace.clone().unwrap_or_default(),
+            object.metadata.name.clone().unwrap_or_default(),
+        );
+        object.metadata.deletion_timestamp.is_some()
+            || self
+                .decisions
+                .get(&key)
+                .is_none_or(|d| Some(d.generation) != object.metadata.generation)
+    }
+}
+
 impl ApplicationController {
     /// Runs until `shutdown` turns true.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
@@ -158,6 +174,11 @@ impl ApplicationController {
                         dirty = true;
                         let _ = self.plane.send(PlaneState::Served);
                     }
+                    // A status write (Weft's own, every one a watch event) changes no decision: only a new
+                    // generation (the spec), a new resource, a deletion or a relist does.
+                    Some(Ok(watcher::Event::Apply(object))) => {
+                        dirty |= memory.changes_decision(&object);
+                    }
                     Some(Ok(_)) => dirty = true,
                     Some(Err(error)) => {
                         let state = plane_error(&error);
@@ -187,17 +208,25 @@ impl ApplicationController {
     }
 
     /// Decides every Application and makes the store and the directory hold the accepted ones, and only them.
+    /// The directory is held for writing throughout, so an API create or a reload (which take it first) never
+    /// interleaves with these writes, and a name another origin took meanwhile is left to it.
     async fn apply_decisions(
         &self,
         objects: &[Value],
         memory: &mut Memory,
     ) -> Result<(), crate::store::StoreError> {
+        let mut directory = self.apps.write().await;
         let stored = self.store.apps::<AppSpec>().await?;
-        let taken: BTreeMap<String, AppOrigin> = stored
+        let mut taken: BTreeMap<String, AppOrigin> = stored
             .iter()
             .filter(|a| a.origin != AppOrigin::Resource)
             .map(|a| (a.spec.name.clone(), a.origin))
             .collect();
+        for (name, app) in directory.iter() {
+            if app.origin != AppOrigin::Resource {
+                taken.insert(name.clone(), app.origin);
+            }
+        }
         let decisions = decide(objects, &self.tenancy, &self.rules, &taken);
         let accepted: BTreeMap<&str, &AppSpec> = decisions
             .iter()
@@ -209,57 +238,29 @@ impl ApplicationController {
             .filter(|a| a.origin == AppOrigin::Resource)
             .map(|a| (a.spec.name.as_str(), &a.spec))
             .collect();
-        let mut changes: Vec<(String, Option<AppSpec>)> = Vec::new();
         for (name, app) in &accepted {
-            let mut stored_spec = held.get(name).map(|spec| (*spec).clone());
-            if let Some(spec) = &mut stored_spec {
-                spec.origin = AppOrigin::Resource;
-            }
-            if stored_spec.as_ref() != Some(*app) {
+            // What the store keeps is the spec; origin and confinement are the controller's to set.
+            let unchanged = held.get(name).is_some_and(|spec| {
+                let mut spec = (*spec).clone();
+                spec.origin = app.origin;
+                spec.confinement = app.confinement.clone();
+                spec == **app
+            });
+            if !unchanged {
                 self.store.put_app(*app, AppOrigin::Resource).await?;
-                changes.push((name.to_string(), Some((*app).clone())));
+            }
+            if directory.get(*name) != Some(*app) {
+                directory.insert(name.to_string(), (*app).clone());
             }
         }
-        let gone: BTreeSet<&str> = held
-            .keys()
-            .filter(|name| !accepted.contains_key(*name))
-            .copied()
-            .collect();
-        for name in &gone {
+        for name in held.keys().filter(|name| !accepted.contains_key(*name)) {
             self.store.delete_app(name).await?;
-            changes.push((name.to_string(), None));
         }
-        // Apps the store held from an earlier run that the directory lacks (or has stale) are put right too.
-        let missing: Vec<(String, AppSpec)> = {
-            let directory = self.apps.read().await;
-            accepted
-                .iter()
-                .filter(|(name, app)| directory.get(**name) != Some(**app))
-                .map(|(name, app)| (name.to_string(), (*app).clone()))
-                .collect()
-        };
-        if !changes.is_empty() || !missing.is_empty() {
-            let mut directory = self.apps.write().await;
-            for (name, app) in changes {
-                match app {
-                    Some(app) => {
-                        directory.insert(name, app);
-                    }
-                    // Only a resource app is removed: a name the configuration took since stays.
-                    None => {
-                        if directory
-                            .get(&name)
-                            .is_some_and(|a| a.origin == AppOrigin::Resource)
-                        {
-                            directory.remove(&name);
-                        }
-                    }
-                }
-            }
-            for (name, app) in missing {
-                directory.insert(name, app);
-            }
-        }
+        // Only resource apps leave the directory: a name the configuration or the API took stays theirs.
+        directory.retain(|name, app| {
+            app.origin != AppOrigin::Resource || accepted.contains_key(name.as_str())
+        });
+        drop(directory);
         memory.decisions = decisions
             .into_iter()
             .map(|d| ((d.namespace.clone(), d.name.clone()), d))
@@ -369,17 +370,24 @@ fn same_but_reconciled_at(a: &Value, b: &Value) -> bool {
     strip(a) == strip(b)
 }
 
-/// The merge patch that makes `previous` into `wanted`: keys `wanted` lacks are set to null (removed).
+/// The JSON merge patch (RFC 7386) that makes `previous` into `wanted`: nested objects are patched key by key, a
+/// key `wanted` lacks is set to null (removed), anything else is replaced whole.
 fn with_removals(previous: Option<&Value>, wanted: &Value) -> Value {
-    let mut patch: Map<String, Value> = wanted.as_object().cloned().unwrap_or_default();
-    if let Some(previous) = previous.and_then(Value::as_object) {
-        for key in previous.keys() {
-            if !patch.contains_key(key) {
-                patch.insert(key.clone(), Value::Null);
+    match (previous.and_then(Value::as_object), wanted.as_object()) {
+        (Some(previous), Some(wanted)) => {
+            let mut patch = Map::new();
+            for (key, value) in wanted {
+                patch.insert(key.clone(), with_removals(previous.get(key), value));
             }
+            for key in previous.keys() {
+                if !wanted.contains_key(key) {
+                    patch.insert(key.clone(), Value::Null);
+                }
+            }
+            Value::Object(patch)
         }
+        _ => wanted.clone(),
     }
-    Value::Object(patch)
 }
 
 /// The plane's state for a failed list: absent when the server does not serve the resource, an error otherwise.
@@ -411,11 +419,18 @@ mod tests {
     }
 
     #[test]
-    fn a_field_the_new_status_lacks_is_removed_by_the_patch() {
-        let previous = json!({"sync": {"status": "Synced"}, "lastOperation": {"id": "op-1"}});
-        let wanted = json!({"sync": {"status": "Unknown"}});
+    fn a_field_the_new_status_lacks_is_removed_by_the_patch_at_any_depth() {
+        let previous = json!({
+            "sync": {"status": "Synced", "revision": "abc"},
+            "health": {"status": "Degraded", "message": "crash loop"},
+            "lastOperation": {"id": "op-1"}
+        });
+        let wanted = json!({"sync": {"status": "Unknown"}, "health": {"status": "Healthy"}});
         let patch = with_removals(Some(&previous), &wanted);
         assert_eq!(patch["lastOperation"], Value::Null);
         assert_eq!(patch["sync"]["status"], "Unknown");
+        assert_eq!(patch["sync"]["revision"], Value::Null);
+        assert_eq!(patch["health"]["message"], Value::Null);
+        assert_eq!(patch["health"]["status"], "Healthy");
     }
 }

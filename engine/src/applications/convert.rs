@@ -38,7 +38,9 @@ impl Refusal {
             Refusal::NotAllowed(TenancyError::DestinationNotAllowed { .. }) => {
                 "DestinationNotAllowed"
             }
-            Refusal::NotAllowed(TenancyError::SourceNotAllowed { .. }) => "SourceNotAllowed",
+            Refusal::NotAllowed(
+                TenancyError::SourceNotAllowed { .. } | TenancyError::UnclearSource { .. },
+            ) => "SourceNotAllowed",
             Refusal::NameTaken { .. } => "NameTaken",
         }
     }
@@ -196,6 +198,11 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         repos.push(&values.repo);
     }
     tenancy.admit(namespace, &app.namespace, &repos)?;
+    // What it renders may go only where its org may deploy: checked on every render, before anything is applied.
+    app.confinement = Some(crate::app::Confinement {
+        org: tenancy.org_of(namespace)?.name.clone(),
+        namespaces: tenancy.org_of(namespace)?.destinations.clone(),
+    });
     Ok(app)
 }
 

@@ -56,25 +56,30 @@ pub fn decide(
     for object in ordered {
         let (_, namespace, name) = key(object);
         let org = tenancy.org_of(&namespace).ok().map(|org| org.name.clone());
-        let mut outcome = app_of(object, tenancy, rules);
-        if let Ok(app) = &outcome {
-            let mut app = app.clone();
-            app.origin = AppOrigin::Resource;
-            outcome = if let Some(origin) = taken.get(&app.name) {
-                Err(Refusal::NameTaken {
-                    name: app.name.clone(),
-                    holder: format!("an app {}", origin.described()),
-                })
-            } else if let Some(holder) = claimed.get(&app.name) {
-                Err(Refusal::NameTaken {
-                    name: app.name.clone(),
-                    holder: format!("the older Application {holder}"),
-                })
-            } else {
-                claimed.insert(app.name.clone(), format!("{namespace}/{name}"));
-                Ok(app)
-            };
-        }
+        // The name is held by the oldest Application that has it, valid or not: a team whose Application is
+        // refused for a while (a typo, a narrowed allow-list) does not lose its app's name, history and objects to
+        // another namespace's newer Application. Another org's namespace is not named to this one.
+        let outcome = if let Some(origin) = taken.get(&name) {
+            Err(Refusal::NameTaken {
+                name: name.clone(),
+                holder: format!("an app {}", origin.described()),
+            })
+        } else if let Some(holder) = claimed.get(&name) {
+            Err(Refusal::NameTaken {
+                name: name.clone(),
+                holder: if *holder == namespace {
+                    format!("an older Application in {namespace}")
+                } else {
+                    "an older Application in another namespace".to_string()
+                },
+            })
+        } else {
+            claimed.insert(name.clone(), namespace.clone());
+            app_of(object, tenancy, rules).map(|mut app| {
+                app.origin = AppOrigin::Resource;
+                app
+            })
+        };
         decisions.push(Decision {
             namespace,
             name,
@@ -146,8 +151,34 @@ mod tests {
             let loser = decisions.iter().find(|d| d.outcome.is_err()).unwrap();
             let refusal = loser.outcome.as_ref().unwrap_err();
             assert_eq!(refusal.reason(), "NameTaken");
-            assert!(refusal.to_string().contains("bank-apps/web"), "{refusal}");
+            assert!(
+                refusal.to_string().contains("another namespace"),
+                "{refusal}"
+            );
+            assert!(!refusal.to_string().contains("bank-apps"), "{refusal}");
         }
+    }
+
+    #[test]
+    fn a_refused_older_application_keeps_its_name_from_a_newer_one() {
+        let mut older = application("bank-apps", "web", "2026-12-01T00:00:00Z");
+        older["spec"]["destination"]["namespace"] = json!("");
+        let newer = application("shop-apps", "web", "2026-12-02T00:00:00Z");
+        let decisions = decide(
+            &[newer, older],
+            &tenancy(),
+            &ApiAppRules::default(),
+            &BTreeMap::new(),
+        );
+        assert!(
+            decisions.iter().all(|d| d.outcome.is_err()),
+            "{decisions:#?}"
+        );
+        let newer = decisions
+            .iter()
+            .find(|d| d.namespace == "shop-apps")
+            .unwrap();
+        assert_eq!(newer.outcome.as_ref().unwrap_err().reason(), "NameTaken");
     }
 
     #[test]

@@ -33,12 +33,37 @@ pub struct ApplicationsConfig {
     pub install_crd: bool,
 }
 
-/// Whether `value` matches an allow-list entry: equal, a prefix when the entry ends in `*`, or anything for `*`.
-pub fn allowed_by(entry: &str, value: &str) -> bool {
-    match entry.strip_suffix('*') {
-        Some(prefix) => value.starts_with(prefix),
-        None => entry == value,
+pub use crate::app::allowed_by;
+
+/// Why a repository URL is not matched against an allow-list at all: it says more than where it is, in ways that
+/// git or a server would read differently from the text (`..` or `.` segments, percent-escapes, backslashes, a
+/// query or fragment, credentials in the URL). `None` for a plain URL.
+pub fn unclear_repo_url(url: &str) -> Option<&'static str> {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    if after_scheme
+        .split(['/', ':'])
+        .any(|segment| segment == ".." || segment == ".")
+    {
+        return Some("it has a '.' or '..' segment");
     }
+    if url.contains('%') {
+        return Some("it has a percent-escape");
+    }
+    if url.contains('\\') {
+        return Some("it has a backslash");
+    }
+    if url.contains('?') || url.contains('#') {
+        return Some("it has a query or a fragment");
+    }
+    if url.contains("://")
+        && after_scheme
+            .split('/')
+            .next()
+            .is_some_and(|a| a.contains('@'))
+    {
+        return Some("it carries credentials");
+    }
+    None
 }
 
 /// The orgs, looked up by namespace.
@@ -67,6 +92,14 @@ pub enum TenancyError {
         destination: String,
         /// The org's destinations.
         allowed: Vec<String>,
+    },
+    /// The source repository's URL is not plain enough to be matched against a list.
+    #[error("repository {repo:?} is refused: {reason}")]
+    UnclearSource {
+        /// The repository asked for.
+        repo: String,
+        /// What is unclear about it.
+        reason: &'static str,
     },
     /// The source repository is not on the org's list.
     #[error("org {org} may not take sources from {repo} (allowed: {})", list(.allowed))]
@@ -133,6 +166,12 @@ impl Tenancy {
             });
         }
         for repo in repos {
+            if let Some(reason) = unclear_repo_url(repo) {
+                return Err(TenancyError::UnclearSource {
+                    repo: repo.to_string(),
+                    reason,
+                });
+            }
             if !org.source_repos.iter().any(|r| allowed_by(r, repo)) {
                 return Err(TenancyError::SourceNotAllowed {
                     org: org.name.clone(),
@@ -251,6 +290,30 @@ mod tests {
         assert!(!allowed_by("shop-*", "shopping"));
         assert!(allowed_by("shop", "shop"));
         assert!(!allowed_by("shop", "shop-web"));
+    }
+
+    #[test]
+    fn a_repository_url_that_climbs_escapes_or_carries_credentials_is_refused_before_matching() {
+        let tenancy = Tenancy::new(vec![shop()]);
+        for repo in [
+            "https://git.example.com/shop/../bank/vault.git",
+            "https://git.example.com/shop/%2e%2e/bank/vault.git",
+            "https://git.example.com/shop/./x.git",
+            "https://git.example.com/shop/web.git?ref=../../bank",
+            "https://git.example.com/shop/web.git#frag",
+            "https://user:pw@git.example.com/shop/web.git",
+            "https://git.example.com/shop\\..\\bank",
+        ] {
+            assert!(
+                matches!(
+                    tenancy.admit("shop-apps", "shop-web", &[repo]),
+                    Err(TenancyError::UnclearSource { .. })
+                ),
+                "{repo}"
+            );
+        }
+        assert!(unclear_repo_url("git@github.com:shop/web.git").is_none());
+        assert!(unclear_repo_url("https://git.example.com/shop/web.git").is_none());
     }
 
     #[test]

@@ -99,6 +99,9 @@ pub enum ObserveError {
     /// The render could not be compared with the cluster.
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// The render puts an object where the app may not (an Application's org's lists).
+    #[error(transparent)]
+    Placement(#[from] crate::app::PlacementError),
 }
 
 /// Why a rollback is refused. Nothing is changed.
@@ -536,6 +539,9 @@ impl Deployer {
         let desired = comparer
             .desired(&app.name, &app.namespace, &rendered)
             .await?;
+        if let Some(confinement) = &app.confinement {
+            confinement.check(&desired)?;
+        }
         let comparison = if fresh {
             comparer
                 .compare_fresh(&app.name, desired, &state.kinds, &app.ignore)

@@ -239,6 +239,11 @@ impl Syncer {
                 return outcome;
             }
         };
+        // An app an org's team declared places objects only where its org may deploy (before the plan boundary).
+        if let Some(Err(error)) = app.confinement.as_ref().map(|c| c.check(&desired)) {
+            operation.finish(OperationPhase::Error, error.to_string());
+            return outcome;
+        }
         let comparison = match self
             .comparer
             .compare(&app.name, desired, &request.previous_kinds, &app.ignore)
