@@ -339,6 +339,7 @@ impl Server {
                 }
             });
         }
+        let api_rules = Arc::new(config.api_app_rules());
         let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
         if config.applications.enabled {
             let controller = crate::applications::ApplicationController {
@@ -347,7 +348,7 @@ impl Server {
                 apps: apps.clone(),
                 views: views.clone(),
                 tenancy: crate::applications::Tenancy::new(config.orgs.clone()),
-                rules: Arc::new(config.api_app_rules()),
+                rules: api_rules.clone(),
                 install_crd: config.applications.install_crd,
                 plane,
             };
@@ -366,7 +367,7 @@ impl Server {
                 logs,
                 client,
                 ready,
-                api_rules: Arc::new(config.api_app_rules()),
+                api_rules,
                 reconcile_requests: requests,
                 applications,
             },

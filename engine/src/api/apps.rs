@@ -67,31 +67,20 @@ pub(crate) async fn create(
     Ok((StatusCode::CREATED, Json(app)))
 }
 
-async fn origin(state: &ApiState, name: &str) -> Result<Option<AppOrigin>, ApiError> {
-    let stored = state
-        .server
-        .store
-        .apps::<AppSpec>()
-        .await
-        .map_err(|e| ApiError::store("reading apps", e))?;
-    Ok(stored
-        .into_iter()
-        .find(|a| a.spec.name == name)
-        .map(|a| a.origin))
-}
-
 /// Refuses (409) to `verb` through the API an app declared in the configuration file or as an Application
-/// resource: it is changed where it is declared, or the next reload or watch event would undo the change.
-async fn declared_elsewhere(state: &ApiState, name: &str, verb: &str) -> Result<(), ApiError> {
-    match origin(state, name).await? {
-        Some(AppOrigin::Config) => Err(ApiError::conflict(format!(
+/// resource (its origin as the directory holds it): it is changed where it is declared, or the next reload or
+/// watch event would undo the change.
+fn declared_elsewhere(app: &AppSpec, verb: &str) -> Result<(), ApiError> {
+    let name = &app.name;
+    match app.origin {
+        AppOrigin::Config => Err(ApiError::conflict(format!(
             "app {name} is declared in the configuration file; {verb} it there"
         ))),
-        Some(AppOrigin::Resource) => Err(ApiError::conflict(format!(
+        AppOrigin::Resource => Err(ApiError::conflict(format!(
             "app {name} is declared as an Application resource (applications.weft.dev) in the cluster; {verb} it \
              there (kubectl)"
         ))),
-        Some(AppOrigin::Api) | None => Ok(()),
+        AppOrigin::Api => Ok(()),
     }
 }
 
@@ -107,7 +96,7 @@ pub(crate) async fn replace(
     Path(name): Path<String>,
     body: Result<Json<AppSpec>, JsonRejection>,
 ) -> Result<Json<AppSpec>, ApiError> {
-    visible_app(&state, &caller, &name).await?;
+    let existing = visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
     let app = parse(&state, body)?;
     if app.name != name {
@@ -116,7 +105,7 @@ pub(crate) async fn replace(
             app.name
         )));
     }
-    declared_elsewhere(&state, &name, "change").await?;
+    declared_elsewhere(&existing, "change")?;
     state
         .server
         .store
@@ -138,9 +127,9 @@ pub(crate) async fn delete(
     State(state): State<ApiState>,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    visible_app(&state, &caller, &name).await?;
+    let existing = visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
-    declared_elsewhere(&state, &name, "remove").await?;
+    declared_elsewhere(&existing, "remove")?;
     state
         .server
         .store

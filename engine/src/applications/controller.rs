@@ -23,6 +23,7 @@ use crate::app::{ApiAppRules, AppSpec};
 use crate::deploy::AppState;
 use crate::directory::AppDirectory;
 use crate::store::{AppOrigin, Store};
+use crate::sync::operation::OperationPhase;
 use crate::views::{AppView, AppViews};
 
 /// How long the controller waits for a burst of watch events to end before deciding again.
@@ -116,7 +117,7 @@ struct Memory {
     /// The last decisions, by (namespace, name).
     decisions: BTreeMap<(String, String), Decision>,
     /// Each app's stored state, with the operation (id, phase) it was read after.
-    states: HashMap<String, (Option<(String, String)>, AppState)>,
+    states: HashMap<String, (Option<(String, OperationPhase)>, AppState)>,
 }
 
 impl Memory {
@@ -293,7 +294,7 @@ impl ApplicationController {
                 Some(app) => {
                     let operation = view
                         .and_then(|v| v.operation.as_ref())
-                        .map(|op| (op.id.clone(), format!("{:?}", op.phase)));
+                        .map(|op| (op.id.clone(), op.phase));
                     let fresh = memory
                         .states
                         .get(&app.name)

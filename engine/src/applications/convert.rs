@@ -56,13 +56,14 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         .as_str()
         .ok_or_else(|| invalid("metadata.namespace is missing".into()))?;
     // The org first: a resource in a namespace nobody owns is not looked at further.
-    tenancy.org_of(namespace)?;
+    let org = tenancy.org_of(namespace)?;
     let spec = object
         .get("spec")
         .and_then(Value::as_object)
         .ok_or_else(|| invalid("spec is missing".into()))?;
     let mut app = Map::new();
     app.insert("name".into(), json!(name));
+    app.insert("org".into(), json!(org.name));
     copy_known(
         spec,
         &mut app,
@@ -85,14 +86,12 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         ],
     )
     .map_err(invalid)?;
-    let source = spec
-        .get("source")
-        .and_then(Value::as_object)
-        .ok_or_else(|| invalid("spec.source is missing".into()))?;
-    let mut source_out = Map::new();
-    copy_known(
-        source,
-        &mut source_out,
+    let required = |key: &str| {
+        spec.get(key)
+            .ok_or_else(|| invalid(format!("spec.{key} is missing")))
+    };
+    let source = renamed(
+        required("source")?,
         "spec.source",
         &[
             ("repoURL", "repo"),
@@ -102,43 +101,29 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             ("version", "version"),
             ("credential", "credential"),
         ],
-        &[],
     )
     .map_err(invalid)?;
-    app.insert("source".into(), Value::Object(source_out));
+    app.insert("source".into(), Value::Object(source));
     if let Some(values_source) = spec.get("valuesSource") {
-        let values_source = values_source
-            .as_object()
-            .ok_or_else(|| invalid("spec.valuesSource: expected an object".into()))?;
-        let mut out = Map::new();
-        copy_known(
+        let values_source = renamed(
             values_source,
-            &mut out,
             "spec.valuesSource",
             &[
                 ("repoURL", "repo"),
                 ("targetRevision", "ref"),
                 ("credential", "credential"),
             ],
-            &[],
         )
         .map_err(invalid)?;
-        app.insert("values_source".into(), Value::Object(out));
+        app.insert("values_source".into(), Value::Object(values_source));
     }
-    let destination = spec
-        .get("destination")
-        .and_then(Value::as_object)
-        .ok_or_else(|| invalid("spec.destination is missing".into()))?;
-    let mut destination_out = Map::new();
-    copy_known(
-        destination,
-        &mut destination_out,
+    let destination = renamed(
+        required("destination")?,
         "spec.destination",
         &[("namespace", "namespace"), ("cluster", "cluster")],
-        &[],
     )
     .map_err(invalid)?;
-    if let Some(cluster) = destination_out.get("cluster").and_then(Value::as_str)
+    if let Some(cluster) = destination.get("cluster").and_then(Value::as_str)
         && !LOCAL_CLUSTER_NAMES.contains(&cluster)
     {
         return Err(invalid(format!(
@@ -146,12 +131,10 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             LOCAL_CLUSTER_NAMES.join(" or ")
         )));
     }
-    let destination_namespace = destination_out
+    let destination_namespace = destination
         .get("namespace")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("spec.destination.namespace is missing".into()))?
-        .to_string();
-    app.insert("namespace".into(), json!(destination_namespace));
+        .ok_or_else(|| invalid("spec.destination.namespace is missing".into()))?;
+    app.insert("namespace".into(), destination_namespace.clone());
     if let Some(policy) = spec.get("syncPolicy") {
         app.insert("sync".into(), sync_policy(policy).map_err(invalid)?);
     }
@@ -161,15 +144,8 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             .ok_or_else(|| invalid("spec.ignoreDifferences: expected a list".into()))?;
         let mut out = Vec::new();
         for (index, rule) in rules.iter().enumerate() {
-            let rule = rule.as_object().ok_or_else(|| {
-                invalid(format!(
-                    "spec.ignoreDifferences[{index}]: expected an object"
-                ))
-            })?;
-            let mut converted = Map::new();
-            copy_known(
+            let rule = renamed(
                 rule,
-                &mut converted,
                 &format!("spec.ignoreDifferences[{index}]"),
                 &[
                     ("group", "group"),
@@ -178,18 +154,14 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
                     ("namespace", "namespace"),
                     ("jsonPointers", "json_pointers"),
                 ],
-                &[],
             )
             .map_err(invalid)?;
-            out.push(Value::Object(converted));
+            out.push(Value::Object(rule));
         }
         app.insert("ignore".into(), Value::Array(out));
     }
-    let org = tenancy.org_of(namespace)?.name.clone();
-    app.insert("org".into(), json!(org));
     let mut app: AppSpec =
         serde_json::from_value(Value::Object(app)).map_err(|e| invalid(format!("spec: {e}")))?;
-    app.org = Some(org);
     app.validate().map_err(|e| invalid(e.to_string()))?;
     app.check_api_rules(rules)
         .map_err(|e| invalid(e.to_string()))?;
@@ -200,10 +172,24 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
     tenancy.admit(namespace, &app.namespace, &repos)?;
     // What it renders may go only where its org may deploy: checked on every render, before anything is applied.
     app.confinement = Some(crate::app::Confinement {
-        org: tenancy.org_of(namespace)?.name.clone(),
-        namespaces: tenancy.org_of(namespace)?.destinations.clone(),
+        org: org.name.clone(),
+        namespaces: org.destinations.clone(),
     });
     Ok(app)
+}
+
+/// `value` (at `at`) as an object whose fields are all in `renames`, under their app names.
+fn renamed(
+    value: &Value,
+    at: &str,
+    renames: &[(&str, &str)],
+) -> Result<Map<String, Value>, String> {
+    let from = value
+        .as_object()
+        .ok_or_else(|| format!("{at}: expected an object"))?;
+    let mut to = Map::new();
+    copy_known(from, &mut to, at, renames, &[])?;
+    Ok(to)
 }
 
 /// Copies the fields a map may have under their app names; a field it may not have is an error naming it, one in
@@ -261,16 +247,10 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
         &["automated", "fuse"],
     )?;
     if let Some(automated) = policy.get("automated") {
-        let automated = automated
-            .as_object()
-            .ok_or("spec.syncPolicy.automated: expected an object (prune, selfHeal)")?;
-        let mut flags = Map::new();
-        copy_known(
+        let flags = renamed(
             automated,
-            &mut flags,
             "spec.syncPolicy.automated",
             &[("prune", "prune"), ("selfHeal", "self_heal")],
-            &[],
         )?;
         out.insert("automated".into(), json!(true));
         if flags.get("prune") == Some(&json!(true)) {
@@ -281,22 +261,16 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
         }
     }
     if let Some(fuse) = policy.get("fuse") {
-        let fuse = fuse
-            .as_object()
-            .ok_or("spec.syncPolicy.fuse: expected an object")?;
-        let mut converted = Map::new();
-        copy_known(
+        let fuse = renamed(
             fuse,
-            &mut converted,
             "spec.syncPolicy.fuse",
             &[
                 ("maxDeletions", "max_deletions"),
                 ("maxRatio", "max_ratio"),
                 ("neverPrune", "never_prune"),
             ],
-            &[],
         )?;
-        out.insert("fuse".into(), Value::Object(converted));
+        out.insert("fuse".into(), Value::Object(fuse));
     }
     Ok(Value::Object(out))
 }

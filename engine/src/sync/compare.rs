@@ -313,8 +313,8 @@ impl Comparer {
 }
 
 impl Comparer {
-    /// A forced server-side dry run of `object` and the cached live copy of the **same** resourceVersion, the
-    /// two to be compared. Forced: the prediction is what the object would be if Weft's fields were Weft's again,
+    /// A forced server-side dry run of `object` and a live copy of the **same** resourceVersion (the cache's, or
+    /// the server's when the cache is behind), the two to be compared. Forced: the prediction is what the object would be if Weft's fields were Weft's again,
     /// so another manager's change to them shows as drift instead of hiding behind a conflict. The same version:
     /// the server predicts from its newest copy, and the watch cache may lag it (seconds, on a busy control
     /// plane); compared with an older cached copy, a prediction shows another manager's latest change (a
