@@ -148,7 +148,11 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
             path: path.clone(),
             context: args.context.clone(),
         },
-        (None, Some(config)) => config.cluster.clone(),
+        // The app's destination cluster.
+        (None, Some(config)) => config
+            .cluster_of(&app)
+            .map(|cluster| cluster.connection())
+            .with_context(|| format!("app {} names a cluster no [[cluster]] configures", app.name))?,
         (None, None) => bail!(
             "no cluster: pass --kubeconfig (`weft sim --listen 127.0.0.1:6443 --kubeconfig FILE` serves a simulated one)"
         ),

@@ -73,7 +73,24 @@ async fn serve(
     replica: String,
 ) -> anyhow::Result<u8> {
     let listen = config.listen;
+    let embedded_default = args.config.is_none();
     let mut server = Server::start(config, registry, ServerOptions::new(replica)).await?;
+    if embedded_default {
+        // The example Application, declared in the management cluster as a team would with kubectl.
+        let client = server.state.clusters.default_member().client.clone();
+        let application = weft_engine::example::example_application(&server.config().data_dir());
+        tokio::spawn(async move {
+            if let Err(error) = weft_engine::example::declare_application(
+                &client,
+                &application,
+                Duration::from_secs(60),
+            )
+            .await
+            {
+                eprintln!("weft: {error}");
+            }
+        });
+    }
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("listening on {listen}"))?;
@@ -110,18 +127,39 @@ async fn serve(
     let config = server.config();
     eprintln!("weft: API listening on http://{addr}");
     eprintln!("weft: console at http://{addr}/ (sign in with an API token)");
-    match (&config.cluster, &server.simulator) {
-        (ClusterConfig::Simulator, Some((_, served))) => eprintln!(
-            "weft: cluster: the embedded simulator at {} (kubectl --kubeconfig {} get pods -A)",
-            served.url(),
-            config.data_dir().join("simulator.kubeconfig").display()
-        ),
-        (ClusterConfig::Kubeconfig { path, context }, _) => eprintln!(
-            "weft: cluster: {} (context {})",
-            path.display(),
-            context.as_deref().unwrap_or("current")
-        ),
-        _ => eprintln!("weft: cluster: in-cluster"),
+    let kubeconfig = config
+        .data_dir()
+        .join(weft_engine::server::SIMULATOR_KUBECONFIG);
+    for cluster in &config.clusters {
+        match cluster.connection() {
+            ClusterConfig::Simulator => {
+                let url = server
+                    .simulators
+                    .iter()
+                    .find(|s| s.name == cluster.name)
+                    .map(|s| s.served.url())
+                    .unwrap_or_default();
+                eprintln!(
+                    "weft: cluster {}: an embedded simulator at {url} (kubectl --kubeconfig {} --context {} get pods -A)",
+                    cluster.name,
+                    kubeconfig.display(),
+                    cluster.name
+                )
+            }
+            ClusterConfig::Kubeconfig { path, context } => eprintln!(
+                "weft: cluster {}: {} (context {})",
+                cluster.name,
+                path.display(),
+                context.as_deref().unwrap_or("current")
+            ),
+            ClusterConfig::InCluster => eprintln!("weft: cluster {}: in-cluster", cluster.name),
+        }
+    }
+    if config.applications.enabled && !server.simulators.is_empty() {
+        eprintln!(
+            "weft: Application resources: kubectl --kubeconfig {} get applications -A",
+            kubeconfig.display()
+        );
     }
     eprintln!("weft: store: {}", config.store_url());
     let names: Vec<String> = server.state.apps.read().await.keys().cloned().collect();

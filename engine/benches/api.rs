@@ -206,12 +206,11 @@ impl Fleet {
         let server = ServerState {
             store: store.clone(),
             queue: Queue::new(store.clone()),
-            deployer,
+            clusters: weft_engine::deploy::Clusters::single(simulator.client(), deployer),
             apps: weft_engine::directory::AppDirectory::new(directory),
             views: Arc::new(RwLock::new(views)),
             recent: Default::default(),
             logs,
-            client: simulator.client(),
             ready,
             api_rules: Arc::new(weft_engine::app::ApiAppRules::default()),
             reconcile_requests: Default::default(),

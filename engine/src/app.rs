@@ -40,8 +40,32 @@ pub enum Env {
 pub struct ApiAppRules {
     /// Whether `file://` repositories are allowed (`[sources] allow_file_urls`).
     pub allow_file_urls: bool,
+    /// Directories whose `file://` repositories are allowed even so (`[sources] file_url_roots`).
+    pub file_url_roots: Vec<std::path::PathBuf>,
     /// The operator's named credentials.
     pub credentials: CredentialSet,
+    /// The configured clusters' names (empty: any name passes here; the server refuses unknown ones later).
+    pub clusters: Vec<String>,
+}
+
+impl ApiAppRules {
+    /// Whether a `file://` URL may be named: all may with `allow_file_urls`, else those of a plain absolute path
+    /// (no `.` or `..` segment, no escapes) under one of `file_url_roots`.
+    pub fn allows_file_url(&self, url: &str) -> bool {
+        if self.allow_file_urls {
+            return true;
+        }
+        let Some(path) = url.strip_prefix("file://") else {
+            return false;
+        };
+        let path = std::path::Path::new(path);
+        let plain = path.is_absolute()
+            && !url.contains(['%', '\\', '?', '#'])
+            && path
+                .components()
+                .all(|c| matches!(c, std::path::Component::RootDir | std::path::Component::Normal(_)));
+        plain && self.file_url_roots.iter().any(|root| path.starts_with(root))
+    }
 }
 
 /// One app.
@@ -83,6 +107,9 @@ pub struct AppSpec {
     pub release: Option<String>,
     /// The destination namespace: namespaced objects without one go there.
     pub namespace: String,
+    /// The destination cluster: a configured cluster's name (default: the first configured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
     /// How it is synced.
     #[serde(default)]
     pub sync: SyncPolicy,
@@ -391,6 +418,14 @@ impl AppSpec {
                 format!("{:?} is not a namespace name", self.namespace),
             ));
         }
+        if let Some(cluster) = &self.cluster
+            && !is_dns_label(cluster)
+        {
+            return Err(error(
+                "cluster",
+                format!("{cluster:?} is not a cluster name"),
+            ));
+        }
         if let Some(org) = &self.org
             && org.trim().is_empty()
         {
@@ -564,6 +599,18 @@ impl AppSpec {
             key: key.to_string(),
             message,
         };
+        if let Some(cluster) = &self.cluster
+            && !rules.clusters.is_empty()
+            && !rules.clusters.contains(cluster)
+        {
+            return Err(error(
+                "cluster",
+                format!(
+                    "{cluster:?} is not a cluster this server manages (it manages: {})",
+                    rules.clusters.join(", ")
+                ),
+            ));
+        }
         let Some(repo) = &self.source.repo else {
             return Err(error(
                 "source.repo",
@@ -575,7 +622,7 @@ impl AppSpec {
         if let Some(values) = &self.values_source {
             match scheme_of(&values.repo) {
                 Some(Scheme::Https | Scheme::Ssh) => {}
-                Some(Scheme::File) if rules.allow_file_urls => {}
+                Some(Scheme::File) if rules.allows_file_url(&values.repo) => {}
                 _ => {
                     return Err(error(
                         "values_source.repo",
@@ -607,7 +654,7 @@ impl AppSpec {
         }
         match scheme_of(repo) {
             Some(Scheme::Https | Scheme::Ssh) => {}
-            Some(Scheme::File) if rules.allow_file_urls => {}
+            Some(Scheme::File) if rules.allows_file_url(repo) => {}
             Some(Scheme::File) => {
                 return Err(error(
                     "source.repo",
@@ -751,6 +798,9 @@ impl AppSpec {
         if let Some(build) = &self.build {
             identity["build"] = serde_json::json!(build);
         }
+        if let Some(cluster) = &self.cluster {
+            identity["cluster"] = serde_json::json!(cluster);
+        }
         hex::encode(Sha256::digest(identity.to_string().as_bytes()))
     }
 
@@ -833,6 +883,8 @@ source = { path = "examples/shop" }
     fn rules() -> ApiAppRules {
         ApiAppRules {
             allow_file_urls: false,
+            file_url_roots: vec![],
+            clusters: vec!["staging".into(), "production".into()],
             credentials: CredentialSet::new(vec![crate::source::CredentialSpec {
                 name: "acme".into(),
                 url: "https://git.example/acme/".into(),
@@ -848,6 +900,44 @@ source = { path = "examples/shop" }
     fn refused_key(app: &AppSpec, rules: &ApiAppRules) -> String {
         app.validate().unwrap();
         app.check_api_rules(rules).unwrap_err().key
+    }
+
+    #[test]
+    fn file_urls_under_a_root_are_allowed_and_no_others() {
+        let rules = ApiAppRules {
+            file_url_roots: vec!["/srv/weft/examples".into()],
+            ..ApiAppRules::default()
+        };
+        assert!(rules.allows_file_url("file:///srv/weft/examples/repo"));
+        for refused in [
+            "file:///srv/weft/examples/../../etc",
+            "file:///srv/weft/examples-other/repo",
+            "file:///srv/weft/examples/%2e%2e/x",
+            "file:///etc/passwd",
+            "file://relative/examples",
+            "https://srv/weft/examples/repo",
+        ] {
+            assert!(!rules.allows_file_url(refused), "{refused}");
+        }
+        assert!(
+            ApiAppRules {
+                allow_file_urls: true,
+                ..ApiAppRules::default()
+            }
+            .allows_file_url("file:///anywhere")
+        );
+    }
+
+    #[test]
+    fn an_api_app_names_only_a_cluster_the_server_manages() {
+        let rules = rules();
+        let source = r#"{ repo = "https://git.example/acme/shop.git" }"#;
+        api_app(source, "cluster = \"production\"")
+            .check_api_rules(&rules)
+            .unwrap();
+        api_app(source, "").check_api_rules(&rules).unwrap();
+        let elsewhere = api_app(source, "cluster = \"moon\"");
+        assert_eq!(refused_key(&elsewhere, &rules), "cluster");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! and the apps. Unknown keys and bad values are errors naming the file and the key; relative paths are relative
 //! to the file.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
@@ -28,9 +28,10 @@ pub struct Config {
     /// The store: `sqlite://PATH` (default: `weft.db` in the data directory) or `postgres://...`.
     #[serde(default)]
     pub store: Option<String>,
-    /// The cluster Weft manages.
-    #[serde(default)]
-    pub cluster: ClusterConfig,
+    /// The clusters Weft manages (`[[cluster]]`, each named; or one `[cluster]` table, named `default`). The
+    /// first is the default destination and the management cluster, where Application resources live.
+    #[serde(default = "default_clusters", rename = "cluster")]
+    pub clusters: Vec<ClusterEntry>,
     /// Plugins beyond the built-in ones.
     #[serde(default)]
     pub plugins: PluginConfig,
@@ -71,6 +72,9 @@ pub struct Config {
 pub struct SourcesConfig {
     /// Let API apps name `file://` repositories (a mirror on the server's disk; off by default).
     pub allow_file_urls: bool,
+    /// Directories whose `file://` repositories API apps and Application resources may name without
+    /// `allow_file_urls` (the embedded default's example repository).
+    pub file_url_roots: Vec<PathBuf>,
     /// Chart repositories and registries (`host[:port]`) reached over plain HTTP, such as a mirror on the server's
     /// network; every other chart repository is reached over HTTPS.
     pub chart_plain_http_hosts: Vec<String>,
@@ -102,7 +106,9 @@ impl Config {
     pub fn api_app_rules(&self) -> crate::app::ApiAppRules {
         crate::app::ApiAppRules {
             allow_file_urls: self.sources.allow_file_urls,
+            file_url_roots: self.sources.file_url_roots.clone(),
             credentials: self.credential_set(),
+            clusters: self.clusters.iter().map(|c| c.name.clone()).collect(),
         }
     }
 
@@ -119,6 +125,91 @@ impl Config {
     /// The configured credentials, for the git sources.
     pub fn credential_set(&self) -> CredentialSet {
         CredentialSet::new(self.credentials.clone())
+    }
+}
+
+/// One cluster from `[[cluster]]`: its name (what apps' `cluster` and Applications' `destination.cluster` say),
+/// the labels generators select it by, and how it is reached.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterEntry {
+    /// The cluster's name: a DNS label, unique.
+    pub name: String,
+    /// Labels, for generators that select clusters (`env = "prod"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// How it is reached: `simulator` (an embedded simulator of its own), `kubeconfig` (`path`, `context`) or
+    /// `in-cluster`.
+    #[serde(default)]
+    pub mode: ClusterMode,
+    /// The kubeconfig file (`mode = "kubeconfig"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+    /// The kubeconfig context (default: the file's current context).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+}
+
+/// How a configured cluster is reached.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClusterMode {
+    /// An embedded Kubernetes API simulator (the default: trying Weft can never touch a real cluster).
+    #[default]
+    Simulator,
+    /// A cluster from a kubeconfig file.
+    Kubeconfig,
+    /// The cluster Weft runs in, through its service account.
+    InCluster,
+}
+
+impl ClusterEntry {
+    /// An embedded simulator of this name.
+    pub fn simulator(name: &str) -> ClusterEntry {
+        ClusterEntry {
+            name: name.into(),
+            labels: BTreeMap::new(),
+            mode: ClusterMode::Simulator,
+            path: None,
+            context: None,
+        }
+    }
+
+    /// How to connect to it (checked by validation: a kubeconfig entry has its path).
+    pub fn connection(&self) -> ClusterConfig {
+        match (self.mode, &self.path) {
+            (ClusterMode::Kubeconfig, Some(path)) => ClusterConfig::Kubeconfig {
+                path: path.clone(),
+                context: self.context.clone(),
+            },
+            (ClusterMode::InCluster, _) => ClusterConfig::InCluster,
+            _ => ClusterConfig::Simulator,
+        }
+    }
+}
+
+/// The name a single `[cluster]` table's cluster has.
+pub const DEFAULT_CLUSTER: &str = "default";
+
+fn default_clusters() -> Vec<ClusterEntry> {
+    vec![ClusterEntry::simulator(DEFAULT_CLUSTER)]
+}
+
+/// Reads a single `[cluster]` table as the one `[[cluster]]` entry named `default`; whether it did.
+fn one_cluster_as_list(table: &mut toml::Table) -> bool {
+    match table.get_mut("cluster") {
+        Some(toml::Value::Table(one)) => {
+            let mut entry = std::mem::take(one);
+            if !entry.contains_key("name") {
+                entry.insert("name".into(), toml::Value::String(DEFAULT_CLUSTER.into()));
+            }
+            table.insert(
+                "cluster".into(),
+                toml::Value::Array(vec![toml::Value::Table(entry)]),
+            );
+            true
+        }
+        _ => false,
     }
 }
 
@@ -287,13 +378,15 @@ impl Config {
         let mut table: toml::Table =
             toml::from_str(text).map_err(|e| parse_error(e.to_string()))?;
         merge_sync_defaults(&mut table);
+        let one_cluster = one_cluster_as_list(&mut table);
         let mut config: Config =
             toml::from_str(&toml::to_string(&table).map_err(|e| parse_error(e.to_string()))?)
                 .map_err(|e: toml::de::Error| {
-                    // Re-parse the original text for the line of the error when the merge did not move it.
+                    // Re-parse the original text for the line of the error when the merge did not move it (a
+                    // single `[cluster]` table does not parse as the list it is read as).
                     match toml::from_str::<Config>(text) {
-                        Err(original) => parse_error(original.to_string()),
-                        Ok(_) => parse_error(e.to_string()),
+                        Err(original) if !one_cluster => parse_error(original.to_string()),
+                        _ => parse_error(e.to_string()),
                     }
                 })?;
         config.resolve_paths(base);
@@ -313,8 +406,13 @@ impl Config {
         for dir in &mut self.plugins.dirs {
             resolve(dir);
         }
-        if let ClusterConfig::Kubeconfig { path, .. } = &mut self.cluster {
-            resolve(path);
+        for dir in &mut self.sources.file_url_roots {
+            resolve(dir);
+        }
+        for cluster in &mut self.clusters {
+            if let Some(path) = &mut cluster.path {
+                resolve(path);
+            }
         }
         for app in &mut self.apps {
             if app.source.repo.is_none() {
@@ -432,11 +530,24 @@ impl Config {
                 "max_connections and header_timeout_seconds must be at least 1".into(),
             ));
         }
+        self.validate_clusters()
+            .map_err(|(key, message)| invalid(key, message))?;
         let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
             app.validate()
                 .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
+            if let Some(cluster) = &app.cluster
+                && self.cluster(cluster).is_none()
+            {
+                return Err(invalid(
+                    format!("app[{index}].cluster"),
+                    format!(
+                        "no [[cluster]] is named {cluster:?} (configured: {})",
+                        self.cluster_names().join(", ")
+                    ),
+                ));
+            }
             if let (Some(name), Some(repo)) = (&app.source.credential, &app.source.repo) {
                 // The operator's own apps may name any credential whose prefix covers their repository.
                 let spec = credentials.get(name).ok_or_else(|| {
@@ -513,6 +624,83 @@ pub fn default_data_dir() -> PathBuf {
 }
 
 /// Merges `[defaults.sync]` under every `[[app]]`'s `[sync]` (the app's keys win, tables merge key by key).
+impl Config {
+    /// The configured cluster of that name.
+    pub fn cluster(&self, name: &str) -> Option<&ClusterEntry> {
+        self.clusters.iter().find(|cluster| cluster.name == name)
+    }
+
+    /// The configured clusters' names, in order.
+    pub fn cluster_names(&self) -> Vec<&str> {
+        self.clusters.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    /// The cluster an app deploys to: the one it names, else the first.
+    pub fn cluster_of(&self, app: &AppSpec) -> Option<&ClusterEntry> {
+        match &app.cluster {
+            Some(name) => self.cluster(name),
+            None => self.clusters.first(),
+        }
+    }
+
+    fn validate_clusters(&self) -> Result<(), (String, String)> {
+        if self.clusters.is_empty() {
+            return Err(("cluster".into(), "at least one cluster is needed".into()));
+        }
+        let mut names = BTreeSet::new();
+        for (index, cluster) in self.clusters.iter().enumerate() {
+            let key = |field: &str| format!("cluster[{index}].{field}");
+            if !crate::resource::is_dns_label(&cluster.name) {
+                return Err((
+                    key("name"),
+                    format!("{:?} is not a DNS label (lowercase letters, digits and '-', at most 63)", cluster.name),
+                ));
+            }
+            if !names.insert(cluster.name.as_str()) {
+                return Err((
+                    key("name"),
+                    format!("{:?} is configured twice", cluster.name),
+                ));
+            }
+            match cluster.mode {
+                ClusterMode::Kubeconfig if cluster.path.is_none() => {
+                    return Err((key("path"), "mode = \"kubeconfig\" needs the file's path".into()));
+                }
+                ClusterMode::Simulator | ClusterMode::InCluster
+                    if cluster.path.is_some() || cluster.context.is_some() =>
+                {
+                    return Err((
+                        key("path"),
+                        "path and context are for mode = \"kubeconfig\"".into(),
+                    ));
+                }
+                _ => {}
+            }
+            for (label, value) in &cluster.labels {
+                if label.is_empty() || value.len() > 63 || label.len() > 253 {
+                    return Err((
+                        key("labels"),
+                        format!("{label:?} = {value:?}: a label key and a value of at most 63 characters"),
+                    ));
+                }
+            }
+        }
+        if self
+            .clusters
+            .iter()
+            .filter(|c| c.mode == ClusterMode::InCluster)
+            .count()
+            > 1
+        {
+            return Err((
+                "cluster".into(),
+                "only one cluster can be the one Weft runs in (mode = \"in-cluster\")".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 fn merge_sync_defaults(table: &mut toml::Table) {
     let Some(defaults) = table
         .get("defaults")
@@ -587,7 +775,7 @@ mod tests {
     #[test]
     fn an_empty_file_is_the_embedded_default() {
         let config = parse("").unwrap();
-        assert_eq!(config.cluster, ClusterConfig::Simulator);
+        assert_eq!(config.clusters, vec![ClusterEntry::simulator("default")]);
         assert_eq!(config.listen, default_listen());
         assert!(config.plugins.builtin);
         assert_eq!(config.defaults.reconcile_interval_seconds, 180);
@@ -640,8 +828,10 @@ prune = false
         )
         .unwrap();
         assert_eq!(config.data_dir(), PathBuf::from("/etc/weft/data"));
+        assert_eq!(config.clusters.len(), 1);
+        assert_eq!(config.clusters[0].name, DEFAULT_CLUSTER);
         assert_eq!(
-            config.cluster,
+            config.clusters[0].connection(),
             ClusterConfig::Kubeconfig {
                 path: "/etc/weft/kube/config".into(),
                 context: Some("staging".into())

@@ -12,7 +12,7 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
 
 use crate::app::AppSpec;
-use crate::deploy::{Deployer, RollbackTarget, SyncSpec};
+use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
 use crate::metrics::{PhaseLabels, metrics};
 use crate::store::{Claimant, Claimed, Store, StoreError};
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
@@ -308,8 +308,8 @@ pub struct Worker {
     pub store: Store,
     /// This replica's name and this start of it: its claims are fenced by both.
     pub claimant: Claimant,
-    /// Renders and syncs.
-    pub deployer: Deployer,
+    /// Renders and syncs, for each cluster.
+    pub clusters: Clusters,
     /// The apps.
     pub apps: AppDirectory,
     /// The concurrency limit of this replica.
@@ -580,6 +580,17 @@ impl Worker {
             self.finish(&operation, None, &cancel).await;
             return;
         }
+        let deployer = match self.clusters.for_app(&app) {
+            Ok(member) => member.deployer.clone(),
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("{error}; nothing was changed"),
+                );
+                self.finish(&operation, None, &cancel).await;
+                return;
+            }
+        };
         operation.begin_attempt(self.claimant.replica());
         if let Err(error) = self
             .store
@@ -603,15 +614,14 @@ impl Worker {
                     prune,
                     cancel: Some(cancel.clone()),
                 };
-                self.deployer
+                deployer
                     .sync(&app, &mut state, spec, &mut operation)
                     .await
             }
             OperationRequest::Rollback {
                 target,
                 disable_automated,
-            } => match self
-                .deployer
+            } => match deployer
                 .rollback(&app, &mut state, target, disable_automated, &mut operation)
                 .await
             {

@@ -12,9 +12,8 @@ use tokio::task::JoinSet;
 
 use crate::app::AppSpec;
 use crate::cluster::{ClusterError, connect};
-use crate::config::{ClusterConfig, Config};
-use crate::deploy::Builds;
-use crate::deploy::Deployer;
+use crate::config::{ClusterMode, Config};
+use crate::deploy::{Builds, ClusterMember, Clusters, Deployer};
 use crate::logs::LogStore;
 use crate::plugin::{HostError, PluginHost, World};
 use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
@@ -24,25 +23,7 @@ use crate::render::RenderCache;
 use crate::source::GitSources;
 use crate::store::{AppOrigin, Store, StoreError};
 
-/// The example app `weft serve` runs when it has no configuration: its manifests, built into the binary.
-pub const EXAMPLE_APP: [(&str, &str); 4] = [
-    (
-        "deployment.yaml",
-        include_str!("../../examples/apps/shop/deployment.yaml"),
-    ),
-    (
-        "service.yaml",
-        include_str!("../../examples/apps/shop/service.yaml"),
-    ),
-    (
-        "settings.yaml",
-        include_str!("../../examples/apps/shop/settings.yaml"),
-    ),
-    (
-        "worker.yaml",
-        include_str!("../../examples/apps/shop/worker.yaml"),
-    ),
-];
+pub use crate::example::{EXAMPLE_APP, default_config, write_example_app};
 
 /// Why the server cannot start or reload.
 #[derive(Debug, thiserror::Error)]
@@ -112,46 +93,34 @@ pub fn check_renderers(config: &Config, registry: &Registry) -> Result<(), Serve
     Ok(())
 }
 
-/// The configuration `weft serve` runs with when given none: the embedded simulator, the SQLite store in the data
-/// directory, and the example app (synced automatically, with self-heal and pruning).
-pub fn default_config(data_dir: &Path) -> Config {
-    let mut config = Config::parse("", Path::new("(built-in defaults)"), data_dir)
-        .expect("the empty configuration is valid");
-    config.data_dir = Some(data_dir.to_path_buf());
-    let example = data_dir.join("examples").join("shop");
-    let app: AppSpec = toml::from_str(&format!(
-        r#"
-name = "shop"
-org = "demo"
-role = "storefront"
-type = "yaml"
-namespace = "shop"
-source = {{ path = {:?} }}
-[sync]
-automated = true
-self_heal = true
-prune = true
-create_namespace = true
-"#,
-        example.to_string_lossy()
-    ))
-    .expect("the example app is valid");
-    config.apps.push(app);
-    config
+/// The kubeconfig `weft serve` writes into its data directory for its simulated clusters: a context per cluster,
+/// named as the cluster, the first current.
+pub const SIMULATOR_KUBECONFIG: &str = "simulator.kubeconfig";
+
+/// One embedded simulator serving a `simulator` cluster.
+#[derive(Debug)]
+pub struct SimulatedCluster {
+    /// The cluster's configured name (its kubeconfig context's name).
+    pub name: String,
+    /// The simulator.
+    pub simulator: weft_sim::Simulator,
+    /// Where it is served.
+    pub served: weft_sim::ServedSim,
 }
 
-/// Writes the example app's manifests into the data directory.
-pub fn write_example_app(data_dir: &Path) -> Result<PathBuf, ServeError> {
-    let dir = data_dir.join("examples").join("shop");
-    let io = |source| ServeError::DataDir {
-        path: dir.clone(),
-        source,
-    };
-    std::fs::create_dir_all(&dir).map_err(io)?;
-    for (name, text) in EXAMPLE_APP {
-        std::fs::write(dir.join(name), text).map_err(io)?;
+/// Writes one kubeconfig with a context per simulated cluster (named as the cluster), the first current.
+fn write_simulators_kubeconfig(
+    path: &Path,
+    simulators: &[SimulatedCluster],
+) -> std::io::Result<()> {
+    let clusters: Vec<(&str, SocketAddr, Option<&str>)> = simulators
+        .iter()
+        .map(|s| (s.name.as_str(), s.served.addr(), s.served.ca_pem()))
+        .collect();
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
     }
-    Ok(dir)
+    std::fs::write(path, weft_sim::kubeconfig_for_clusters(&clusters))
 }
 
 /// How a server runs, beyond its configuration (tests make it faster).
@@ -186,8 +155,8 @@ pub struct ServerState {
     pub store: Store,
     /// Queues operations.
     pub queue: Queue,
-    /// Renders, compares and syncs.
-    pub deployer: Deployer,
+    /// Renders, compares and syncs, for each cluster.
+    pub clusters: Clusters,
     /// The apps.
     pub apps: AppDirectory,
     /// What the reconciler last saw.
@@ -196,8 +165,6 @@ pub struct ServerState {
     pub recent: crate::recent::RecentComparisons,
     /// Operation logs.
     pub logs: LogStore,
-    /// The cluster client.
-    pub client: kube::Client,
     /// Whether the reconciler has reconciled every app once.
     pub ready: watch::Receiver<bool>,
     /// What an app defined through the API may name.
@@ -221,8 +188,8 @@ impl std::fmt::Debug for ServerState {
 pub struct Server {
     /// Shared parts.
     pub state: ServerState,
-    /// The embedded simulator, when it is the cluster, and where it is served for kubectl.
-    pub simulator: Option<(weft_sim::Simulator, weft_sim::ServedSim)>,
+    /// The embedded simulators, one per `simulator` cluster, and where each is served for kubectl.
+    pub simulators: Vec<SimulatedCluster>,
     config: Config,
     registry: Arc<Registry>,
     shutdown: watch::Sender<bool>,
@@ -243,27 +210,6 @@ impl Server {
             path: data_dir.clone(),
             source,
         })?;
-        let (client, simulator) = match &config.cluster {
-            ClusterConfig::Simulator => {
-                let sim = weft_sim::Simulator::new(options.simulator.clone());
-                let served = sim
-                    .serve_tls(SocketAddr::from(([127, 0, 0, 1], 0)))
-                    .await
-                    .map_err(|e| ServeError::DataDir {
-                        path: data_dir.clone(),
-                        source: std::io::Error::other(e.to_string()),
-                    })?;
-                let kubeconfig = data_dir.join("simulator.kubeconfig");
-                served
-                    .write_kubeconfig(&kubeconfig)
-                    .map_err(|e| ServeError::DataDir {
-                        path: kubeconfig.clone(),
-                        source: std::io::Error::other(e.to_string()),
-                    })?;
-                (sim.client(), Some((sim, served)))
-            }
-            other => (connect(other).await?, None),
-        };
         let store = Store::open(&config.store_url()).await?;
         let host = PluginHost::new(config.plugins.host_config())?;
         let logs = LogStore::default();
@@ -277,16 +223,58 @@ impl Server {
             git.clone(),
             Arc::new(tokio::sync::Semaphore::new(config.defaults.concurrency())),
         );
-        let deployer = Deployer::for_cluster(
-            client.clone(),
-            host,
-            registry.clone(),
-            git,
-            Some(RenderCache::new(data_dir.join("renders"))),
-            Some(config.chart_repositories()),
-            logs.clone(),
-        )
-        .with_builds(builds, logs.clone());
+        let mut simulators = Vec::new();
+        let mut members = Vec::new();
+        for entry in &config.clusters {
+            let client = match entry.mode {
+                ClusterMode::Simulator => {
+                    let sim = weft_sim::Simulator::new(options.simulator.clone());
+                    let served = sim
+                        .serve_tls(SocketAddr::from(([127, 0, 0, 1], 0)))
+                        .await
+                        .map_err(|e| ServeError::DataDir {
+                            path: data_dir.clone(),
+                            source: std::io::Error::other(e.to_string()),
+                        })?;
+                    let client = sim.client();
+                    simulators.push(SimulatedCluster {
+                        name: entry.name.clone(),
+                        simulator: sim,
+                        served,
+                    });
+                    client
+                }
+                _ => connect(&entry.connection()).await?,
+            };
+            // Each cluster has its own discovery, watch cache, applier, health and tree; renders share the
+            // sources, the plugins and the render cache (whose keys hold the cluster's facts).
+            let deployer = Deployer::for_cluster(
+                client.clone(),
+                host.clone(),
+                registry.clone(),
+                git.clone(),
+                Some(RenderCache::new(data_dir.join("renders"))),
+                Some(config.chart_repositories()),
+                logs.clone(),
+            )
+            .with_builds(builds.clone(), logs.clone());
+            members.push(ClusterMember::new(
+                entry.name.clone(),
+                entry.labels.clone(),
+                client,
+                deployer,
+            ));
+        }
+        if !simulators.is_empty() {
+            let kubeconfig = data_dir.join(SIMULATOR_KUBECONFIG);
+            write_simulators_kubeconfig(&kubeconfig, &simulators).map_err(|source| {
+                ServeError::DataDir {
+                    path: kubeconfig.clone(),
+                    source,
+                }
+            })?;
+        }
+        let clusters = Clusters::new(members);
         let apps = AppDirectory::default();
         sync_apps(&store, &apps, &config).await?;
         put_fleet_limit(&store, &config).await?;
@@ -298,7 +286,7 @@ impl Server {
         let worker = Worker {
             store: store.clone(),
             claimant: crate::store::Claimant::new(options.replica.clone()),
-            deployer: deployer.clone(),
+            clusters: clusters.clone(),
             apps: apps.clone(),
             limit: Arc::new(ConcurrencyLimit::new(config.defaults.concurrency())),
             fleet: Arc::new(crate::queue::FleetLimit::default()),
@@ -312,7 +300,7 @@ impl Server {
         let reconciler = Reconciler {
             store: store.clone(),
             queue: queue.clone(),
-            deployer: deployer.clone(),
+            clusters: clusters.clone(),
             apps: apps.clone(),
             views: views.clone(),
             interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
@@ -343,16 +331,21 @@ impl Server {
         let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
         if config.applications.enabled {
             let controller = crate::applications::ApplicationController {
-                client: client.clone(),
+                client: clusters.default_member().client.clone(),
                 store: store.clone(),
                 apps: apps.clone(),
                 views: views.clone(),
-                tenancy: crate::applications::Tenancy::new(config.orgs.clone()),
+                tenancy: crate::applications::Tenancy::new(config.orgs.clone()).with_clusters(
+                    config.clusters.iter().map(|c| c.name.clone()).collect(),
+                ),
                 rules: api_rules.clone(),
                 install_crd: config.applications.install_crd,
                 plane,
             };
             tasks.spawn(controller.run(shutdown_rx.clone()));
+        }
+        for member in clusters.iter() {
+            tasks.spawn(member.clone().probe(shutdown_rx.clone()));
         }
         tasks.spawn(reconciler.run(shutdown_rx));
         Ok(Server {
@@ -360,18 +353,17 @@ impl Server {
             state: ServerState {
                 queue: queue.with_store(store.interactive()),
                 store: store.interactive(),
-                deployer,
+                clusters,
                 apps,
                 views,
                 recent: Default::default(),
                 logs,
-                client,
                 ready,
                 api_rules,
                 reconcile_requests: requests,
                 applications,
             },
-            simulator,
+            simulators,
             config,
             registry,
             shutdown,

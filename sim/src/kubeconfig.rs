@@ -49,6 +49,40 @@ users:
     )
 }
 
+/// One kubeconfig for several served simulators: a cluster, user and context per `(name, address, CA)`, each named
+/// `name`, the first current; over TLS trusting the CA when given, else over plain HTTP.
+pub fn kubeconfig_for_clusters(clusters: &[(&str, SocketAddr, Option<&str>)]) -> String {
+    use base64::Engine as _;
+    let mut cluster_entries = String::new();
+    let mut contexts = String::new();
+    let mut users = String::new();
+    for (name, addr, ca_pem) in clusters {
+        match ca_pem {
+            Some(pem) => {
+                cluster_entries.push_str(&format!(
+                    "- name: {name}\n  cluster:\n    server: https://{addr}\n    certificate-authority-data: {}\n",
+                    base64::engine::general_purpose::STANDARD.encode(pem)
+                ));
+                users.push_str(&format!("- name: {name}\n  user:\n    token: {CONTEXT_NAME}\n"));
+            }
+            None => {
+                cluster_entries.push_str(&format!(
+                    "- name: {name}\n  cluster:\n    server: http://{addr}\n"
+                ));
+                users.push_str(&format!("- name: {name}\n  user: {{}}\n"));
+            }
+        }
+        contexts.push_str(&format!(
+            "- name: {name}\n  context:\n    cluster: {name}\n    namespace: default\n    user: {name}\n"
+        ));
+    }
+    let current = clusters.first().map_or(CONTEXT_NAME, |(name, _, _)| name);
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n{cluster_entries}contexts:\n{contexts}current-context: {current}\n\
+         preferences: {{}}\nusers:\n{users}"
+    )
+}
+
 /// Writes a plain-HTTP kubeconfig for a simulator served at an address, creating parent directories.
 pub fn write_kubeconfig(path: impl AsRef<Path>, addr: SocketAddr) -> Result<(), SimError> {
     write_kubeconfig_with(path, addr, None)
@@ -77,6 +111,31 @@ pub fn write_kubeconfig_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_kubeconfig_names_every_cluster_as_a_context_the_first_current() {
+        let staging: SocketAddr = "127.0.0.1:4321".parse().expect("addr");
+        let production: SocketAddr = "127.0.0.1:4322".parse().expect("addr");
+        let yaml = kubeconfig_for_clusters(&[
+            ("staging", staging, Some("PEM")),
+            ("production", production, None),
+        ]);
+        let parsed: serde_norway::Value = serde_norway::from_str(&yaml).expect("yaml");
+        assert_eq!(parsed["current-context"].as_str(), Some("staging"));
+        assert_eq!(
+            parsed["clusters"][0]["cluster"]["server"].as_str(),
+            Some("https://127.0.0.1:4321")
+        );
+        assert_eq!(
+            parsed["clusters"][1]["cluster"]["server"].as_str(),
+            Some("http://127.0.0.1:4322")
+        );
+        assert_eq!(
+            parsed["contexts"][1]["context"]["cluster"].as_str(),
+            Some("production")
+        );
+        assert_eq!(parsed["users"][0]["user"]["token"].as_str(), Some(CONTEXT_NAME));
+    }
 
     #[test]
     fn kubeconfig_names_the_server() {

@@ -106,6 +106,9 @@ pub use error::SimError;
 pub use faults::{
     FaultAction, FaultFileError, FaultId, FaultInjector, FaultRule, Verb, parse_fault_file,
 };
-pub use kubeconfig::{kubeconfig_with, kubeconfig_yaml, write_kubeconfig, write_kubeconfig_with};
+pub use kubeconfig::{
+    kubeconfig_for_clusters, kubeconfig_with, kubeconfig_yaml, write_kubeconfig,
+    write_kubeconfig_with,
+};
 pub use serve::ServedSim;
 pub use simulator::Simulator;

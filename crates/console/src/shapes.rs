@@ -30,6 +30,8 @@ pub struct Application {
     pub env: String,
     /// Its role.
     pub role: Option<String>,
+    /// The cluster it deploys to.
+    pub cluster: String,
     /// Where it comes from.
     pub repository: String,
     /// The version it declares.
@@ -150,6 +152,8 @@ pub struct PlaneApp {
     pub name: String,
     /// Where it is declared: `config`, `api` or `resource`.
     pub origin: String,
+    /// The cluster it deploys to.
+    pub cluster: String,
     /// The namespace.
     pub namespace: String,
     /// The org.

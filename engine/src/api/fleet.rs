@@ -73,6 +73,8 @@ impl Page {
 pub(crate) struct FleetState {
     apps: AppDirectory,
     views: AppViews,
+    /// The cluster of apps that name none.
+    default_cluster: Arc<str>,
 }
 
 impl FromRef<Arc<ApiState>> for FleetState {
@@ -80,6 +82,7 @@ impl FromRef<Arc<ApiState>> for FleetState {
         FleetState {
             apps: state.server.apps.clone(),
             views: state.server.views.clone(),
+            default_cluster: state.server.clusters.default_member().name.as_str().into(),
         }
     }
 }
@@ -139,7 +142,7 @@ pub(crate) async fn applications(
     let views = fleet.views.read().await;
     let visible = with_views_after(&apps, &views, page.after.as_deref())
         .filter(|(app, _)| caller.0.can_read(app.org.as_deref()))
-        .map(|(app, view)| RowSource::of(app, view))
+        .map(|(app, view)| RowSource::of(app, view, &fleet.default_cluster))
         .filter(|row| matcher.admits(row));
     let key = PageKey {
         scope: caller.0.org(),
@@ -222,6 +225,7 @@ async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiErr
     Ok(GitOpsApp {
         name: app.name.clone(),
         origin: app.origin,
+        cluster: state.server.clusters.name_for(app),
         namespace: app.namespace.clone(),
         project: app.org.clone(),
         repo_url: app.source.repo.clone(),
@@ -285,7 +289,7 @@ pub(crate) async fn summary(
         if !envs.contains(&app.env) {
             envs.push(app.env);
         }
-        let row = RowSource::of(app, view);
+        let row = RowSource::of(app, view, &fleet.default_cluster);
         if facets.admits(&row) {
             summary.health.count(row.health());
             summary.sync.count(row.sync());
@@ -412,12 +416,11 @@ mod tests {
             let server = ServerState {
                 store: store.clone(),
                 queue: Queue::new(store.clone()),
-                deployer,
+                clusters: crate::deploy::Clusters::single(simulator.client(), deployer),
                 apps: apps.clone(),
                 views: views.clone(),
                 recent: Default::default(),
                 logs,
-                client: simulator.client(),
                 ready: tokio::sync::watch::channel(true).1,
                 api_rules: Arc::new(crate::app::ApiAppRules::default()),
                 reconcile_requests: Default::default(),

@@ -66,8 +66,10 @@ pub(crate) async fn pod_logs(
         return Err(ApiError::bad_request("tail must be between 1 and 100000"));
     }
     let (status, comparison) = observe_now(&state, &app, false).await?;
-    let tree = state.server.deployer.tree(&status, &comparison).await;
-    let live = state.server.deployer.syncer().live().clone();
+    let member = super::objects::app_cluster(&state, &app)?;
+    let deployer = &member.deployer;
+    let tree = deployer.tree(&status, &comparison).await;
+    let live = deployer.syncer().live().clone();
     let mut targets = Vec::new();
     for node in tree
         .iter()
@@ -96,7 +98,7 @@ pub(crate) async fn pod_logs(
         }
     }
     let tail = Some(query.tail.unwrap_or(200));
-    let client = state.server.client.clone();
+    let client = member.client.clone();
     if !query.follow {
         let mut lines = Vec::new();
         for (namespace, pod, container) in &targets {

@@ -41,17 +41,12 @@ pub(crate) async fn observe_now(
         .app_state::<crate::deploy::AppState>(&app.name)
         .await
         .map_err(|e| ApiError::store("reading the app's state", e))?;
+    let deployer = &app_cluster(state, app)?.deployer;
     let view_revision = view.and_then(|v| v.revision);
     let revision = match view_revision.or_else(|| stored.synced_revision.clone()) {
         Some(revision) => revision,
-        None => state
-            .server
-            .deployer
-            .resolve(app)
-            .await
-            .map_err(unresolvable)?,
+        None => deployer.resolve(app).await.map_err(unresolvable)?,
     };
-    let deployer = &state.server.deployer;
     let observed = if refresh {
         deployer.observe_fresh(app, &stored, &revision).await
     } else {
@@ -80,6 +75,23 @@ pub(crate) struct ReadQuery {
 /// overlay is wrong, it renders invalid objects or kinds the cluster does not serve, its source cannot be read) is
 /// a 409 naming the fault; what the server may get past by itself (a plugin trapped or timed out, the cluster is
 /// unreachable) is a 503.
+/// The cluster the app deploys to: 409 for a cluster the server does not manage, 503 (at once, without waiting on
+/// its timeouts) for one that did not answer its last probe.
+pub(crate) fn app_cluster<'a>(
+    state: &'a ApiState,
+    app: &AppSpec,
+) -> Result<&'a crate::deploy::ClusterMember, ApiError> {
+    let member = state
+        .server
+        .clusters
+        .for_app(app)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    match member.unreachable() {
+        Some(reason) => Err(ApiError::unavailable(reason)),
+        None => Ok(member),
+    }
+}
+
 fn uncomparable(error: ObserveError) -> ApiError {
     match error {
         ObserveError::Render(failure) if fails_on_every_try(&failure) => ApiError::conflict(
@@ -140,7 +152,8 @@ pub(crate) async fn tree(
 ) -> Result<Json<Vec<Node>>, ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
     let (status, comparison) = observe_now(&state, &app, read.refresh).await?;
-    Ok(Json(state.server.deployer.tree(&status, &comparison).await))
+    let deployer = &app_cluster(&state, &app)?.deployer;
+    Ok(Json(deployer.tree(&status, &comparison).await))
 }
 
 /// The node `token` names in the tree of app `name`, with its reference and the comparison the tree comes from: 404
@@ -151,7 +164,7 @@ async fn tree_node(
     name: &str,
     token: &str,
     refresh: bool,
-) -> Result<(ResourceRef, Node, Comparison), ApiError> {
+) -> Result<(ResourceRef, Node, Comparison, crate::deploy::ClusterMember), ApiError> {
     let app = visible_app(state, caller, name).await?;
     let reference = ResourceRef::parse(token).map_err(|e| ApiError::bad_request(e.to_string()))?;
     if reference.is_secret() {
@@ -160,13 +173,14 @@ async fn tree_node(
         ));
     }
     let (status, comparison) = observe_now(state, &app, refresh).await?;
-    let tree = state.server.deployer.tree(&status, &comparison).await;
+    let member = app_cluster(state, &app)?.clone();
+    let tree = member.deployer.tree(&status, &comparison).await;
     let Some(node) = tree.into_iter().find(|node| node.r#ref == token) else {
         return Err(ApiError::not_found(format!(
             "app {name} has no object {token}"
         )));
     };
-    Ok((reference, node, comparison))
+    Ok((reference, node, comparison, member))
 }
 
 /// One node of the app's tree: its live manifest and, for the app's own objects, the desired manifest and the diff.
@@ -182,10 +196,9 @@ pub(crate) async fn resource(
     Path((name, token)): Path<(String, String)>,
     Query(read): Query<ReadQuery>,
 ) -> Result<Json<ResourceView>, ApiError> {
-    let (reference, node, comparison) =
+    let (reference, node, comparison, member) =
         tree_node(&state, &caller, &name, &token, read.refresh).await?;
-    let live = state
-        .server
+    let live = member
         .deployer
         .syncer()
         .live()
@@ -223,9 +236,9 @@ pub(crate) async fn events(
     State(state): State<ApiState>,
     Path((name, token)): Path<(String, String)>,
 ) -> Result<Json<Vec<EventView>>, ApiError> {
-    let (reference, node, _) = tree_node(&state, &caller, &name, &token, false).await?;
+    let (reference, node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
     let events = crate::cluster::object_events(
-        &state.server.client,
+        &member.client,
         &reference.namespace,
         &reference.kind,
         &reference.name,

@@ -67,6 +67,7 @@ pub(crate) struct RowSource<'a> {
     env: Env,
     role: Option<&'a str>,
     origin: crate::store::AppOrigin,
+    cluster: &'a str,
     repository: Repository<'a>,
     version: Option<&'a str>,
     running_version: Option<&'a str>,
@@ -78,8 +79,13 @@ pub(crate) struct RowSource<'a> {
 }
 
 impl<'a> RowSource<'a> {
-    /// The row of `app`, with its view when the reconciler has published one.
-    pub(crate) fn of(app: &'a AppSpec, view: Option<&'a AppView>) -> RowSource<'a> {
+    /// The row of `app`, with its view when the reconciler has published one; `default_cluster` is the cluster of
+    /// apps that name none.
+    pub(crate) fn of(
+        app: &'a AppSpec,
+        view: Option<&'a AppView>,
+        default_cluster: &'a str,
+    ) -> RowSource<'a> {
         let status = view.and_then(|v| v.status.as_ref());
         let (health, health_message) = match (status, view.and_then(|v| v.error.as_deref())) {
             (Some(status), _) => (status.health.status, status.health.message.as_deref()),
@@ -93,6 +99,7 @@ impl<'a> RowSource<'a> {
             env: app.env,
             role: app.role.as_deref(),
             origin: app.origin,
+            cluster: app.cluster.as_deref().unwrap_or(default_cluster),
             repository: Repository::of(app),
             version: status.and_then(|s| s.declared_version.as_deref()),
             running_version: status.and_then(|s| s.running_version.as_deref()),
@@ -138,6 +145,7 @@ impl<'a> RowSource<'a> {
             env: self.env,
             role: self.role.map(str::to_string),
             origin: self.origin,
+            cluster: self.cluster.to_string(),
             repository: self.repository.to_string(),
             version: self.version.map(str::to_string),
             running_version: self.running_version.map(str::to_string),
@@ -157,6 +165,7 @@ impl<'a> RowSource<'a> {
             && self.env == row.env
             && self.role == row.role.as_deref()
             && self.origin == row.origin
+            && self.cluster == row.cluster
             && self.repository.is_shown_as(&row.repository)
             && self.version == row.version.as_deref()
             && self.running_version == row.running_version.as_deref()
@@ -445,11 +454,11 @@ mod tests {
     #[test]
     fn rows_show_the_view_and_the_repository_and_say_when_not_reconciled() {
         let (with_repo, view) = (app("shop", Some("https://git/shop.git"), "deploy"), view());
-        let row = RowSource::of(&with_repo, Some(&view)).to_application();
+        let row = RowSource::of(&with_repo, Some(&view), "default").to_application();
         assert_eq!(
             serde_json::to_value(&row).unwrap(),
             json!({
-                "name": "shop", "namespace": "shop", "org": "demo", "env": "main", "role": "web", "origin": "config",
+                "name": "shop", "namespace": "shop", "org": "demo", "env": "main", "role": "web", "origin": "config", "cluster": "default",
                 "repository": "https://git/shop.git//deploy", "version": "1.4.2", "runningVersion": "1.4.1",
                 "health": "degraded", "healthMessage": "apps/Deployment shop/web: \"crash\" loop",
                 "sync": "out-of-sync", "phase": "succeeded", "endpoints": ["https://shop.example"],
@@ -457,10 +466,10 @@ mod tests {
         );
         let root = app("root", Some("https://git/root.git"), ".");
         assert_eq!(
-            RowSource::of(&root, None).to_application().repository,
+            RowSource::of(&root, None, "default").to_application().repository,
             "https://git/root.git"
         );
-        let local = RowSource::of(&app("local", None, "/srv/apps/local"), None).to_application();
+        let local = RowSource::of(&app("local", None, "/srv/apps/local"), None, "default").to_application();
         assert_eq!(local.repository, "/srv/apps/local");
         assert_eq!(local.health, HealthCode::Unknown);
         assert_eq!(local.health_message.as_deref(), Some("not reconciled yet"));
@@ -468,7 +477,7 @@ mod tests {
             error: Some("resolving the source: gone".into()),
             ..AppView::default()
         };
-        let row = RowSource::of(&root, Some(&failed)).to_application();
+        let row = RowSource::of(&root, Some(&failed), "default").to_application();
         assert_eq!(
             row.health_message.as_deref(),
             Some("resolving the source: gone")
@@ -480,7 +489,7 @@ mod tests {
     fn a_row_is_shown_by_its_own_application_and_by_no_changed_one() {
         let app = app("shop", Some("https://git/shop.git"), "deploy");
         let view = view();
-        let source = RowSource::of(&app, Some(&view));
+        let source = RowSource::of(&app, Some(&view), "default");
         let row = source.to_application();
         assert!(source.is_shown_by(&row));
         let changes: [fn(&mut Application); 13] = [
@@ -519,7 +528,7 @@ mod tests {
         let sources: Vec<RowSource<'_>> = apps
             .iter()
             .zip(&views)
-            .map(|(app, view)| RowSource::of(app, Some(view)))
+            .map(|(app, view)| RowSource::of(app, Some(view), "default"))
             .collect();
         assert_eq!(page(&rows, &sources, 2), expected_page(&sources, None));
         assert_eq!(rows.len(), 2);
@@ -535,7 +544,7 @@ mod tests {
         let sources: Vec<RowSource<'_>> = apps
             .iter()
             .zip(&views)
-            .map(|(app, view)| RowSource::of(app, Some(view)))
+            .map(|(app, view)| RowSource::of(app, Some(view), "default"))
             .collect();
         let answered = page(&rows, &sources, 1000);
         assert_eq!(answered, expected_page(&sources, None));
@@ -565,7 +574,7 @@ mod tests {
                 key,
                 owned
                     .iter()
-                    .map(|(app, view)| RowSource::of(app, Some(view))),
+                    .map(|(app, view)| RowSource::of(app, Some(view), "default")),
                 2,
                 |_| true,
             )
@@ -604,7 +613,7 @@ mod tests {
             let page = rows
                 .page(
                     admin(limit),
-                    apps.iter().map(|app| RowSource::of(app, None)),
+                    apps.iter().map(|app| RowSource::of(app, None, "default")),
                     1,
                     |_| true,
                 )
@@ -622,13 +631,13 @@ mod tests {
             app("b", None, "/b"),
             app("c", None, "/c"),
         ];
-        let sources: Vec<RowSource<'_>> = apps.iter().map(|app| RowSource::of(app, None)).collect();
+        let sources: Vec<RowSource<'_>> = apps.iter().map(|app| RowSource::of(app, None, "default")).collect();
         rows.page(admin(10), sources.into_iter(), 3, |_| true)
             .unwrap();
         assert_eq!(rows.len(), 3);
         // "b" and "c" are gone; "d" is new, so the cache is written and swept.
         let d = app("d", None, "/d");
-        let now = [RowSource::of(&apps[0], None), RowSource::of(&d, None)];
+        let now = [RowSource::of(&apps[0], None, "default"), RowSource::of(&d, None, "default")];
         rows.page(admin(10), now.into_iter(), 2, |name| {
             name == "a" || name == "d"
         })

@@ -31,6 +31,8 @@ pub struct Application {
     /// Where it is declared: `config` (weft.toml), `api`, or `resource` (an Application in the cluster).
     #[schema(value_type = String)]
     pub origin: crate::store::AppOrigin,
+    /// The cluster it deploys to.
+    pub cluster: String,
     /// The repository (or local path) it comes from.
     pub repository: String,
     /// The version it declares (the main workload's image tag in the render).
@@ -324,6 +326,8 @@ pub struct GitOpsApp {
     /// Where it is declared: `config` (weft.toml), `api`, or `resource` (an Application in the cluster).
     #[schema(value_type = String)]
     pub origin: crate::store::AppOrigin,
+    /// The cluster it deploys to.
+    pub cluster: String,
     /// Its destination namespace.
     pub namespace: String,
     /// Its org.

@@ -7,8 +7,9 @@ use serde_json::{Map, Value, json};
 use super::tenancy::{Tenancy, TenancyError};
 use crate::app::{ApiAppRules, AppSpec};
 
-/// The cluster names an Application's destination may give while Weft manages one cluster.
-pub const LOCAL_CLUSTER_NAMES: [&str; 2] = ["in-cluster", "default"];
+/// The name an Application's destination may give for the default (management) cluster, as Argo CD names the
+/// cluster it runs in.
+pub const IN_CLUSTER: &str = "in-cluster";
 
 /// Why an Application is not run. Its status carries the reason and the message.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -35,7 +36,9 @@ impl Refusal {
         match self {
             Refusal::InvalidSpec(_) => "InvalidSpec",
             Refusal::NotAllowed(TenancyError::NamespaceNotMapped { .. }) => "NamespaceNotMapped",
-            Refusal::NotAllowed(TenancyError::DestinationNotAllowed { .. }) => {
+            Refusal::NotAllowed(
+                TenancyError::DestinationNotAllowed { .. } | TenancyError::ClusterNotAllowed { .. },
+            ) => {
                 "DestinationNotAllowed"
             }
             Refusal::NotAllowed(
@@ -123,13 +126,22 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         &[("namespace", "namespace"), ("cluster", "cluster")],
     )
     .map_err(invalid)?;
-    if let Some(cluster) = destination.get("cluster").and_then(Value::as_str)
-        && !LOCAL_CLUSTER_NAMES.contains(&cluster)
-    {
-        return Err(invalid(format!(
-            "spec.destination.cluster: {cluster:?} is not a cluster this server manages (it manages one: {})",
-            LOCAL_CLUSTER_NAMES.join(" or ")
-        )));
+    let cluster = match destination.get("cluster") {
+        None => tenancy.default_cluster().to_string(),
+        Some(Value::String(name)) if name == IN_CLUSTER => tenancy.default_cluster().to_string(),
+        Some(Value::String(name)) if tenancy.clusters().contains(name) => name.clone(),
+        Some(other) => {
+            return Err(invalid(format!(
+                "spec.destination.cluster: {other} is not a cluster this server manages (it manages: {}; \
+                 {IN_CLUSTER} is {})",
+                tenancy.clusters().join(", "),
+                tenancy.default_cluster()
+            )));
+        }
+    };
+    // The default cluster is no cluster named, as for every other origin.
+    if cluster != tenancy.default_cluster() {
+        app.insert("cluster".into(), json!(cluster));
     }
     let destination_namespace = destination
         .get("namespace")
@@ -169,7 +181,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
     if let Some(values) = &app.values_source {
         repos.push(&values.repo);
     }
-    tenancy.admit(namespace, &app.namespace, &repos)?;
+    tenancy.admit(namespace, &cluster, &app.namespace, &repos)?;
     // What it renders may go only where its org may deploy: checked on every render, before anything is applied.
     app.confinement = Some(crate::app::Confinement {
         org: org.name.clone(),
@@ -282,6 +294,7 @@ mod tests {
 
     fn tenancy() -> Tenancy {
         Tenancy::new(vec![OrgSpec {
+            clusters: vec![],
             name: "shop".into(),
             namespaces: vec!["shop-apps".into()],
             destinations: vec!["shop-*".into()],
@@ -395,6 +408,28 @@ mod tests {
         let mut spec = web();
         spec["destination"]["cluster"] = json!("in-cluster");
         assert!(app_of(&application(spec), &tenancy(), &ApiAppRules::default()).is_ok());
+    }
+
+    #[test]
+    fn a_destination_cluster_is_one_the_server_manages_and_the_org_may_use() {
+        let clusters = vec!["staging".to_string(), "production".to_string()];
+        let mut spec = web();
+        spec["destination"]["cluster"] = json!("production");
+        let plain = tenancy().with_clusters(clusters.clone());
+        let refusal = app_of(&application(spec.clone()), &plain, &ApiAppRules::default()).unwrap_err();
+        assert_eq!(refusal.reason(), "DestinationNotAllowed");
+        let mut org = tenancy().org_of("shop-apps").unwrap().clone();
+        org.clusters = vec!["*".into()];
+        let open = Tenancy::new(vec![org]).with_clusters(clusters);
+        let app = app_of(&application(spec), &open, &ApiAppRules::default()).unwrap();
+        assert_eq!(app.cluster.as_deref(), Some("production"));
+        // The default cluster, by its name or as in-cluster, is no cluster named.
+        for name in ["staging", "in-cluster"] {
+            let mut spec = web();
+            spec["destination"]["cluster"] = json!(name);
+            let app = app_of(&application(spec), &open, &ApiAppRules::default()).unwrap();
+            assert_eq!(app.cluster, None, "{name}");
+        }
     }
 
     #[test]

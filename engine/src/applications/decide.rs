@@ -101,12 +101,14 @@ mod tests {
     fn tenancy() -> Tenancy {
         Tenancy::new(vec![
             OrgSpec {
+                clusters: vec![],
                 name: "shop".into(),
                 namespaces: vec!["shop-apps".into()],
                 destinations: vec!["*".into()],
                 source_repos: vec!["*".into()],
             },
             OrgSpec {
+                clusters: vec![],
                 name: "bank".into(),
                 namespaces: vec!["bank-apps".into()],
                 destinations: vec!["*".into()],

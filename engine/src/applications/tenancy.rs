@@ -18,6 +18,10 @@ pub struct OrgSpec {
     /// Destination namespaces its Applications may deploy to: a name, a prefix ending in `*`, or `*`.
     #[serde(default)]
     pub destinations: Vec<String>,
+    /// Destination clusters its Applications may deploy to: a name, a prefix ending in `*`, or `*` (default: only
+    /// the first configured cluster, the management cluster).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<String>,
     /// Repositories its Applications may take sources from: a URL, a prefix ending in `*`, or `*`.
     #[serde(default)]
     pub source_repos: Vec<String>,
@@ -66,10 +70,12 @@ pub fn unclear_repo_url(url: &str) -> Option<&'static str> {
     None
 }
 
-/// The orgs, looked up by namespace.
+/// The orgs, looked up by namespace, and the clusters Applications may name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tenancy {
     orgs: Vec<OrgSpec>,
+    /// The configured clusters' names, the default (management) cluster first.
+    clusters: Vec<String>,
 }
 
 /// Why an Application may not be run as its namespace's org.
@@ -82,6 +88,16 @@ pub enum TenancyError {
     NamespaceNotMapped {
         /// The Application's namespace.
         namespace: String,
+    },
+    /// The destination cluster is not on the org's list.
+    #[error("org {org} may not deploy to cluster {cluster} (allowed: {})", list(.allowed))]
+    ClusterNotAllowed {
+        /// The org.
+        org: String,
+        /// The cluster asked for.
+        cluster: String,
+        /// The org's clusters.
+        allowed: Vec<String>,
     },
     /// The destination namespace is not on the org's list.
     #[error("org {org} may not deploy to namespace {destination} (allowed: {})", list(.allowed))]
@@ -122,9 +138,30 @@ fn list(items: &[String]) -> String {
 }
 
 impl Tenancy {
-    /// The orgs of the configuration.
+    /// The orgs of the configuration, with one cluster (named `default`).
     pub fn new(orgs: Vec<OrgSpec>) -> Tenancy {
-        Tenancy { orgs }
+        Tenancy {
+            orgs,
+            clusters: vec![crate::config::DEFAULT_CLUSTER.to_string()],
+        }
+    }
+
+    /// With the configured clusters' names, the default (management) cluster first.
+    pub fn with_clusters(mut self, clusters: Vec<String>) -> Tenancy {
+        if !clusters.is_empty() {
+            self.clusters = clusters;
+        }
+        self
+    }
+
+    /// The configured clusters' names, the default first.
+    pub fn clusters(&self) -> &[String] {
+        &self.clusters
+    }
+
+    /// The default destination (and management) cluster.
+    pub fn default_cluster(&self) -> &str {
+        &self.clusters[0]
     }
 
     /// Every namespace some org owns: where Application resources are watched.
@@ -149,15 +186,32 @@ impl Tenancy {
             })
     }
 
-    /// Checks that an Application in `namespace` may deploy to `destination` from the repositories `repos`;
-    /// its org's name.
+    /// Checks that an Application in `namespace` may deploy to namespace `destination` of `cluster` from the
+    /// repositories `repos`; its org's name.
     pub fn admit(
         &self,
         namespace: &str,
+        cluster: &str,
         destination: &str,
         repos: &[&str],
     ) -> Result<String, TenancyError> {
         let org = self.org_of(namespace)?;
+        let cluster_allowed = if org.clusters.is_empty() {
+            cluster == self.default_cluster()
+        } else {
+            org.clusters.iter().any(|c| allowed_by(c, cluster))
+        };
+        if !cluster_allowed {
+            return Err(TenancyError::ClusterNotAllowed {
+                org: org.name.clone(),
+                cluster: cluster.to_string(),
+                allowed: if org.clusters.is_empty() {
+                    vec![self.default_cluster().to_string()]
+                } else {
+                    org.clusters.clone()
+                },
+            });
+        }
         if !org.destinations.iter().any(|d| allowed_by(d, destination)) {
             return Err(TenancyError::DestinationNotAllowed {
                 org: org.name.clone(),
@@ -208,6 +262,7 @@ impl Tenancy {
             }
             for (key, patterns) in [
                 ("destinations", &org.destinations),
+                ("clusters", &org.clusters),
                 ("source_repos", &org.source_repos),
             ] {
                 if let Some(bad) = patterns
@@ -235,38 +290,63 @@ mod tests {
             namespaces: vec!["shop-apps".into()],
             destinations: vec!["shop-*".into()],
             source_repos: vec!["https://git.example.com/shop/*".into()],
+            clusters: vec![],
         }
+    }
+
+    #[test]
+    fn an_org_deploys_to_the_default_cluster_unless_it_lists_others() {
+        let repos = ["https://git.example.com/shop/web.git"];
+        let tenancy = Tenancy::new(vec![shop()])
+            .with_clusters(vec!["staging".into(), "production".into()]);
+        assert_eq!(
+            tenancy.admit("shop-apps", "staging", "shop-web", &repos),
+            Ok("shop".into())
+        );
+        let error = tenancy
+            .admit("shop-apps", "production", "shop-web", &repos)
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "org shop may not deploy to cluster production (allowed: staging)"
+        );
+        let mut org = shop();
+        org.clusters = vec!["prod*".into()];
+        let tenancy = Tenancy::new(vec![org])
+            .with_clusters(vec!["staging".into(), "production".into()]);
+        assert!(tenancy.admit("shop-apps", "production", "shop-web", &repos).is_ok());
+        assert!(matches!(
+            tenancy.admit("shop-apps", "staging", "shop-web", &repos),
+            Err(TenancyError::ClusterNotAllowed { .. })
+        ));
     }
 
     #[test]
     fn an_application_gets_the_org_of_its_namespace_within_the_org_allow_lists() {
         let tenancy = Tenancy::new(vec![shop()]);
         assert_eq!(
-            tenancy.admit(
-                "shop-apps",
+            tenancy.admit("shop-apps", "default",
                 "shop-web",
                 &["https://git.example.com/shop/web.git"]
             ),
             Ok("shop".into())
         );
         assert!(matches!(
-            tenancy.admit(
-                "shop-apps",
+            tenancy.admit("shop-apps", "default",
                 "kube-system",
                 &["https://git.example.com/shop/web.git"]
             ),
             Err(TenancyError::DestinationNotAllowed { .. })
         ));
         assert!(matches!(
-            tenancy.admit(
-                "shop-apps",
+            tenancy.admit("shop-apps", "default",
                 "shop-web",
                 &["https://git.example.com/bank/vault.git"]
             ),
             Err(TenancyError::SourceNotAllowed { .. })
         ));
         assert_eq!(
-            tenancy.admit("elsewhere", "shop-web", &[]),
+            tenancy.admit("elsewhere", "default", "shop-web", &[]),
             Err(TenancyError::NamespaceNotMapped {
                 namespace: "elsewhere".into()
             })
@@ -279,7 +359,7 @@ mod tests {
         org.destinations.clear();
         org.source_repos.clear();
         let tenancy = Tenancy::new(vec![org]);
-        let error = tenancy.admit("shop-apps", "shop-web", &[]).unwrap_err();
+        let error = tenancy.admit("shop-apps", "default", "shop-web", &[]).unwrap_err();
         assert!(error.to_string().contains("allowed: none"), "{error}");
     }
 
@@ -306,7 +386,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    tenancy.admit("shop-apps", "shop-web", &[repo]),
+                    tenancy.admit("shop-apps", "default", "shop-web", &[repo]),
                     Err(TenancyError::UnclearSource { .. })
                 ),
                 "{repo}"

@@ -3,8 +3,13 @@
 //! version, the GitOps plane's rollback).
 
 mod builds;
+mod clusters;
 
 pub use builds::{AppBuild, Builds};
+pub use clusters::{
+    ClusterEvent, ClusterEvents, ClusterMember, Clusters, PROBE_INTERVAL, PROBE_TIMEOUT, Reach,
+    UnknownCluster,
+};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -12,13 +12,13 @@ use std::time::Duration;
 use backon::{BackoffBuilder, ExponentialBuilder};
 use jiff::Timestamp;
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use weft_cluster::LiveEvent;
 
 use crate::app::AppSpec;
-use crate::deploy::Deployer;
+use crate::deploy::Clusters;
 use crate::metrics::metrics;
 use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
 use crate::store::Store;
@@ -188,8 +188,8 @@ pub struct Reconciler {
     pub store: Store,
     /// Queues syncs.
     pub queue: Queue,
-    /// Renders and compares.
-    pub deployer: Deployer,
+    /// Renders and compares, for each cluster.
+    pub clusters: Clusters,
     /// The apps.
     pub apps: AppDirectory,
     /// Published views.
@@ -292,7 +292,7 @@ impl Reconciler {
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let this = std::sync::Arc::new(self);
         let parallelism = this.parallelism.max(1);
-        let mut events = this.deployer.syncer().live().subscribe();
+        let mut events = this.clusters.subscribe();
         let mut queue: DueQueue<Instant> = DueQueue::default();
         let mut tracked: HashMap<String, Tracked> = HashMap::new();
         // Apps being reconciled, and whether something of theirs changed meanwhile.
@@ -412,11 +412,7 @@ impl Reconciler {
                         this.on_live_event(event, soon, &mut in_flight, &mut tracked, &mut queue);
                         taken += 1;
                         if taken < EVENTS_PER_TURN {
-                            next = match events.try_recv() {
-                                Ok(event) => Some(Ok(event)),
-                                Err(broadcast::error::TryRecvError::Lagged(_)) => Some(Err(MissedEvents)),
-                                Err(_) => None,
-                            };
+                            next = events.try_recv().map(|event| event.map_err(|_| MissedEvents));
                         }
                     }
                 }
@@ -428,13 +424,13 @@ impl Reconciler {
     /// Secret that workloads read dirties its readers; missed events dirty every app.
     fn on_live_event(
         &self,
-        event: Result<LiveEvent, MissedEvents>,
+        event: Result<(String, LiveEvent), MissedEvents>,
         soon: Instant,
         in_flight: &mut HashMap<String, bool>,
         tracked: &mut HashMap<String, Tracked>,
         queue: &mut DueQueue<Instant>,
     ) {
-        let status_only = event.as_ref().is_ok_and(|event| event.status_only);
+        let status_only = event.as_ref().is_ok_and(|(_, event)| event.status_only);
         let touch = |app: &str,
                      in_flight: &mut HashMap<String, bool>,
                      tracked: &mut HashMap<String, Tracked>,
@@ -448,13 +444,14 @@ impl Reconciler {
             }
         };
         match event {
-            Ok(event) => {
+            Ok((cluster, event)) => {
                 // One of the app's objects, or an object one of them owns (an operator-made child a health check
                 // reads).
-                let app = event
-                    .app
-                    .clone()
-                    .or_else(|| self.deployer.syncer().live().app_owning(&event.reference));
+                let app = event.app.clone().or_else(|| {
+                    self.clusters
+                        .get(&cluster)
+                        .and_then(|member| member.deployer.syncer().live().app_owning(&event.reference))
+                });
                 if let Some(app) = app {
                     touch(&app, in_flight, tracked, queue);
                 } else if event.reference.kind == "Secret" && event.reference.group.is_empty() {
@@ -534,7 +531,26 @@ impl Reconciler {
                 return;
             }
         };
-        let revision = match self.deployer.resolve_since(&app, since).await {
+        let member = match self.clusters.for_app(&app) {
+            Ok(member) => member,
+            Err(error) => {
+                view.error = Some(error.to_string());
+                view.revision = state.synced_revision.clone();
+                self.views.write().await.insert(name.to_string(), view);
+                return;
+            }
+        };
+        // Its cluster did not answer the last probe: the app is unknown for that reason, and no slot of the
+        // reconciler waits on the cluster's timeouts meanwhile.
+        if let Some(reason) = member.unreachable() {
+            view.error = Some(reason);
+            view.revision = state.synced_revision.clone();
+            memory.clean = false;
+            self.views.write().await.insert(name.to_string(), view);
+            return;
+        }
+        let deployer = &member.deployer;
+        let revision = match deployer.resolve_since(&app, since).await {
             Ok(revision) => revision,
             Err(error) => {
                 view.error = Some(format!("resolving the source: {error}"));
@@ -610,9 +626,9 @@ impl Reconciler {
         memory.clean = false;
         metrics().comparisons.inc();
         let observed = if periodic {
-            self.deployer.observe_fresh(&app, &state, &revision).await
+            deployer.observe_fresh(&app, &state, &revision).await
         } else {
-            self.deployer.observe(&app, &state, &revision).await
+            deployer.observe(&app, &state, &revision).await
         };
         let (status, environment) = match observed {
             Ok((status, comparison)) => {

@@ -74,6 +74,7 @@ pub async fn show(
                         dt { "Applied revision" } dd {
                             @match &app.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => span.muted { "never synced" } }
                         }
+                        dt { "Cluster" } dd { (app.cluster) }
                         dt { "Namespace" } dd { (app.namespace) }
                         dt { "Org" } dd { (app.project.as_deref().unwrap_or("—")) }
                         dt { "Declared" } dd { (declared_in(&app.origin)) }

@@ -219,7 +219,7 @@ pub async fn show(
                     table.fleet {
                         caption.visually-hidden { "Applications" }
                         thead { tr {
-                            th scope="col" { "Name" } th scope="col" { "Org" } th scope="col" { "Env" }
+                            th scope="col" { "Name" } th scope="col" { "Org" } th scope="col" { "Cluster" } th scope="col" { "Env" }
                             th scope="col" { "Role" } th scope="col" { "Version (declared → running)" }
                             th scope="col" { "Health" } th scope="col" { "Sync" } th scope="col" { "Last operation" }
                             th scope="col" { "Endpoints" }
@@ -248,6 +248,7 @@ fn row(app: &Application) -> Markup {
         tr {
             th scope="row" { a href=(link) { (app.name) } }
             td data-label="Org" { (app.org.as_deref().unwrap_or("—")) }
+            td data-label="Cluster" { (app.cluster) }
             td data-label="Env" { (app.env) }
             td data-label="Role" { (app.role.as_deref().unwrap_or("—")) }
             td class=(if drift { "version drift" } else { "version" }) data-label="Version" {
