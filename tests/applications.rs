@@ -334,3 +334,119 @@ async fn without_the_definition_the_gitops_plane_says_it_is_not_installed_and_wh
     .await;
     server.shutdown().await;
 }
+
+/// Every file of Weft's chart (`deploy/helm/weft`), as `GitRepo::commit` takes them.
+fn chart_files() -> Vec<(String, String)> {
+    let root = weft_tests::workspace().join("deploy/helm/weft");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((relative, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    files
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn weft_installs_itself_from_its_chart_as_an_application_and_runs_weft_serve_in_cluster() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    let files = chart_files();
+    let borrowed: Vec<(&str, String)> = files
+        .iter()
+        .map(|(name, text)| (name.as_str(), text.clone()))
+        .collect();
+    repo.commit(&borrowed);
+    // The chart's own platform org: Weft's namespace, anything it deploys, its ClusterRole and binding.
+    let tenancy = format!(
+        "[applications]\nenabled = true\ninstall_crd = true\n\
+         [[org]]\nname = \"platform\"\nnamespaces = [\"weft-system\"]\ndestinations = [\"*\"]\nclusters = [\"*\"]\n\
+         cluster_kinds = [\"rbac.authorization.k8s.io/*\"]\nsource_repos = [\"file://*\"]\n\
+         [sources]\nallow_file_urls = true\n\
+         [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n",
+        hash(ADMIN)
+    );
+    let config = config(&cluster, data.path(), "", &tenancy);
+    let (server, _state) = weft_tests::serve_api(&config, options("a")).await;
+    let api = applications(&cluster, "weft-system");
+    eventually("the Application definition is served", 300, async || {
+        api.list(&Default::default()).await.ok()
+    })
+    .await;
+    ensure_namespace(&cluster, "weft-system").await;
+    // deploy/weft-application.yaml, its source this test's copy of the chart.
+    let mut weft: Value = serde_norway::from_str(
+        &std::fs::read_to_string(weft_tests::workspace().join("deploy/weft-application.yaml"))
+            .unwrap(),
+    )
+    .unwrap();
+    weft["spec"]["source"] = json!({"repoURL": format!("file://{}", repo.path().display()),
+                                    "path": "app", "targetRevision": "main"});
+    api.create(
+        &PostParams::default(),
+        &serde_json::from_value(weft).unwrap(),
+    )
+    .await
+    .unwrap();
+    status_when(&api, "weft", "Weft's install synced", |s| {
+        s["sync"]["status"] == "Synced"
+    })
+    .await;
+
+    // A Deployment whose pod runs `weft serve` with the chart's configuration, in-cluster, as its ServiceAccount.
+    let deployments: Api<k8s_openapi::api::apps::v1::Deployment> =
+        Api::namespaced(cluster.client.clone(), "weft-system");
+    let deployment = serde_json::to_value(deployments.get("weft").await.unwrap()).unwrap();
+    let pod = &deployment["spec"]["template"]["spec"];
+    assert_eq!(
+        pod["containers"][0]["args"],
+        json!([
+            "serve",
+            "--config",
+            "/etc/weft/weft.toml",
+            "--replica",
+            "$(POD_NAME)"
+        ])
+    );
+    assert_eq!(pod["serviceAccountName"], "weft");
+    assert_eq!(pod["securityContext"]["runAsNonRoot"], true);
+    assert_eq!(
+        pod["containers"][0]["readinessProbe"]["httpGet"]["path"],
+        "/readyz"
+    );
+    assert_eq!(
+        pod["containers"][0]["livenessProbe"]["httpGet"]["path"],
+        "/healthz"
+    );
+    let config_maps: Api<k8s_openapi::api::core::v1::ConfigMap> =
+        Api::namespaced(cluster.client.clone(), "weft-system");
+    let toml_text = config_maps.get("weft").await.unwrap().data.unwrap()["weft.toml"].clone();
+    let served = weft_engine::config::Config::parse(
+        &toml_text,
+        std::path::Path::new("/etc/weft/weft.toml"),
+        std::path::Path::new("/etc/weft"),
+    )
+    .unwrap();
+    assert_eq!(
+        served.clusters[0].connection(),
+        weft_engine::config::ClusterConfig::InCluster
+    );
+    assert!(served.applications.enabled);
+    let bindings: Api<k8s_openapi::api::rbac::v1::ClusterRoleBinding> =
+        Api::all(cluster.client.clone());
+    let binding = bindings.get("weft").await.unwrap();
+    assert_eq!(binding.subjects.unwrap()[0].name, "weft");
+    server.shutdown().await;
+}

@@ -152,7 +152,9 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
         (None, Some(config)) => config
             .cluster_of(&app)
             .map(|cluster| cluster.connection())
-            .with_context(|| format!("app {} names a cluster no [[cluster]] configures", app.name))?,
+            .with_context(|| {
+                format!("app {} names a cluster no [[cluster]] configures", app.name)
+            })?,
         (None, None) => bail!(
             "no cluster: pass --kubeconfig (`weft sim --listen 127.0.0.1:6443 --kubeconfig FILE` serves a simulated one)"
         ),

@@ -161,7 +161,7 @@ async fn serve(
             kubeconfig.display()
         );
     }
-    eprintln!("weft: store: {}", config.store_url());
+    eprintln!("weft: store: {}", config.store_url_shown());
     let names: Vec<String> = server.state.apps.read().await.keys().cloned().collect();
     eprintln!("weft: apps: {}", names.join(", "));
 

@@ -61,10 +61,17 @@ impl ApiAppRules {
         let path = std::path::Path::new(path);
         let plain = path.is_absolute()
             && !url.contains(['%', '\\', '?', '#'])
-            && path
-                .components()
-                .all(|c| matches!(c, std::path::Component::RootDir | std::path::Component::Normal(_)));
-        plain && self.file_url_roots.iter().any(|root| path.starts_with(root))
+            && path.components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::RootDir | std::path::Component::Normal(_)
+                )
+            });
+        plain
+            && self
+                .file_url_roots
+                .iter()
+                .any(|root| path.starts_with(root))
     }
 }
 
@@ -149,6 +156,12 @@ pub struct Confinement {
     pub org: String,
     /// The namespaces objects may be in: a name, a prefix ending in `*`, or `*`.
     pub namespaces: Vec<String>,
+    /// The org's own namespaces, where its Applications live: a rendered Application (apps of apps) may go there
+    /// and nowhere else, so a child is always its parent's org's.
+    pub application_namespaces: Vec<String>,
+    /// Cluster-scoped kinds it may declare, `group/Kind` (`Kind` for the core group), a prefix ending in `*`, or
+    /// `*` (Argo CD's cluster resource allow-list).
+    pub cluster_kinds: Vec<String>,
 }
 
 /// A rendered object a confined app may not place; nothing of the render is applied.
@@ -172,37 +185,66 @@ impl Confinement {
                 reason,
             };
             let api_version = object["apiVersion"].as_str().unwrap_or_default();
-            if crate::resource::group_of(api_version) == "weft.dev" {
-                return Err(refuse(format!(
-                    "Weft's own resources are not org {}'s to declare",
-                    self.org
-                )));
-            }
-            match object
+            let group = crate::resource::group_of(api_version);
+            let kind = object["kind"].as_str().unwrap_or_default();
+            let namespace = object
                 .pointer("/metadata/namespace")
                 .and_then(Value::as_str)
-            {
-                None | Some("") => {
-                    return Err(refuse(format!(
-                        "a cluster-scoped object is not org {}'s to declare",
-                        self.org
-                    )));
+                .filter(|n| !n.is_empty());
+            if group == "weft.dev" {
+                // A child Application, in one of the org's own namespaces: the controller runs it as the org's.
+                let child_application = kind == "Application"
+                    && namespace
+                        .is_some_and(|n| self.application_namespaces.iter().any(|own| own == n));
+                if child_application {
+                    continue;
+                }
+                return Err(refuse(format!(
+                    "Weft's own resources are not org {}'s to declare, but for Applications in its own namespaces ({})",
+                    self.org,
+                    listed(&self.application_namespaces)
+                )));
+            }
+            match namespace {
+                None => {
+                    let group_kind = if group.is_empty() {
+                        kind.to_string()
+                    } else {
+                        format!("{group}/{kind}")
+                    };
+                    if !self
+                        .cluster_kinds
+                        .iter()
+                        .any(|p| allowed_by(p, &group_kind))
+                    {
+                        return Err(refuse(format!(
+                            "a cluster-scoped object is not org {}'s to declare ({group_kind} is not among its \
+                             cluster kinds: {})",
+                            self.org,
+                            listed(&self.cluster_kinds)
+                        )));
+                    }
                 }
                 Some(namespace) if !self.namespaces.iter().any(|p| allowed_by(p, namespace)) => {
                     return Err(refuse(format!(
                         "namespace {namespace} is not among org {}'s destinations ({})",
                         self.org,
-                        if self.namespaces.is_empty() {
-                            "none".to_string()
-                        } else {
-                            self.namespaces.join(", ")
-                        }
+                        listed(&self.namespaces)
                     )));
                 }
                 Some(_) => {}
             }
         }
         Ok(())
+    }
+}
+
+/// A list for a message: its items, or `none`.
+fn listed(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
     }
 }
 
@@ -836,7 +878,38 @@ mod confinement_tests {
         Confinement {
             org: "shop".into(),
             namespaces: vec!["shop-*".into()],
+            application_namespaces: vec!["shop-apps".into()],
+            cluster_kinds: vec![],
         }
+    }
+
+    #[test]
+    fn a_confined_app_declares_child_applications_in_its_orgs_namespaces_and_cluster_kinds_it_is_given()
+     {
+        let child = |namespace: &str| {
+            json!({"apiVersion": "weft.dev/v1alpha1", "kind": "Application",
+                   "metadata": {"name": "child", "namespace": namespace}})
+        };
+        assert_eq!(confinement().check(&[child("shop-apps")]), Ok(()));
+        let error = confinement().check(&[child("bank-apps")]).unwrap_err();
+        assert!(error.to_string().contains("shop-apps"), "{error}");
+        let set = json!({"apiVersion": "weft.dev/v1alpha1", "kind": "ApplicationSet",
+                         "metadata": {"name": "set", "namespace": "shop-apps"}});
+        assert!(confinement().check(&[set]).is_err());
+        let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+                          "metadata": {"name": "weft"}});
+        let namespace =
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop-x"}});
+        let mut granted = confinement();
+        granted.cluster_kinds = vec!["rbac.authorization.k8s.io/*".into(), "Namespace".into()];
+        assert_eq!(granted.check(&[role.clone(), namespace.clone()]), Ok(()));
+        let error = confinement().check(&[role]).unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "rbac.authorization.k8s.io/ClusterRole is not among its cluster kinds: none"
+            ),
+            "{error}"
+        );
     }
 
     #[test]

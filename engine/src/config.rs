@@ -28,6 +28,10 @@ pub struct Config {
     /// The store: `sqlite://PATH` (default: `weft.db` in the data directory) or `postgres://...`.
     #[serde(default)]
     pub store: Option<String>,
+    /// An environment variable holding the store's URL instead (a PostgreSQL URL with its password, from a
+    /// Kubernetes Secret), read when the file is loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store_env: Option<String>,
     /// The clusters Weft manages (`[[cluster]]`, each named; or one `[cluster]` table, named `default`). The
     /// first is the default destination and the management cluster, where Application resources live.
     #[serde(default = "default_clusters", rename = "cluster")]
@@ -365,7 +369,53 @@ impl Config {
             source,
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Config::parse(&text, path, base)
+        let mut config = Config::parse(&text, path, base)?;
+        config.read_store_env(path, |name| std::env::var(name).ok())?;
+        Ok(config)
+    }
+
+    /// With `store_env`, the store's URL from that environment variable (`lookup` reads it), checked as `store` is.
+    pub fn read_store_env(
+        &mut self,
+        path: &Path,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), ConfigError> {
+        let Some(name) = &self.store_env else {
+            return Ok(());
+        };
+        let invalid = |message: String| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            key: "store_env".into(),
+            message,
+        };
+        let url = lookup(name)
+            .filter(|url| !url.trim().is_empty())
+            .ok_or_else(|| invalid(format!("the environment variable {name} is not set")))?;
+        if !(url.starts_with("sqlite:")
+            || url.starts_with("postgres://")
+            || url.starts_with("postgresql://"))
+        {
+            return Err(invalid(format!(
+                "{name} holds no store URL (expected sqlite://PATH or postgres://...)"
+            )));
+        }
+        self.store = Some(url);
+        Ok(())
+    }
+
+    /// The store's URL as it may be shown: a password in it replaced by `***`.
+    pub fn store_url_shown(&self) -> String {
+        let url = self.store_url();
+        match (url.find("://"), url.rfind('@')) {
+            (Some(scheme), Some(at)) if at > scheme => {
+                let credentials = &url[scheme + 3..at];
+                match credentials.split_once(':') {
+                    Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                    None => url,
+                }
+            }
+            _ => url,
+        }
     }
 
     /// Parses and checks configuration text; `path` names it in errors and relative paths are resolved against
@@ -490,6 +540,12 @@ impl Config {
             return Err(invalid(
                 "defaults.fleet_concurrency".into(),
                 "must be at least 1 (leave it out for no fleet-wide bound)".into(),
+            ));
+        }
+        if self.store.is_some() && self.store_env.is_some() {
+            return Err(invalid(
+                "store_env".into(),
+                "name the store's URL in store or in store_env, not both".into(),
             ));
         }
         if let Some(store) = &self.store
@@ -653,7 +709,10 @@ impl Config {
             if !crate::resource::is_dns_label(&cluster.name) {
                 return Err((
                     key("name"),
-                    format!("{:?} is not a DNS label (lowercase letters, digits and '-', at most 63)", cluster.name),
+                    format!(
+                        "{:?} is not a DNS label (lowercase letters, digits and '-', at most 63)",
+                        cluster.name
+                    ),
                 ));
             }
             if !names.insert(cluster.name.as_str()) {
@@ -664,7 +723,10 @@ impl Config {
             }
             match cluster.mode {
                 ClusterMode::Kubeconfig if cluster.path.is_none() => {
-                    return Err((key("path"), "mode = \"kubeconfig\" needs the file's path".into()));
+                    return Err((
+                        key("path"),
+                        "mode = \"kubeconfig\" needs the file's path".into(),
+                    ));
                 }
                 ClusterMode::Simulator | ClusterMode::InCluster
                     if cluster.path.is_some() || cluster.context.is_some() =>
@@ -680,7 +742,9 @@ impl Config {
                 if label.is_empty() || value.len() > 63 || label.len() > 253 {
                     return Err((
                         key("labels"),
-                        format!("{label:?} = {value:?}: a label key and a value of at most 63 characters"),
+                        format!(
+                            "{label:?} = {value:?}: a label key and a value of at most 63 characters"
+                        ),
                     ));
                 }
             }
@@ -782,6 +846,32 @@ mod tests {
         assert!(config.defaults.concurrency() >= DEFAULT_CONCURRENCY);
         assert_eq!(config.defaults.fleet_concurrency, None);
         assert!(config.store_url().starts_with("sqlite://"));
+    }
+
+    #[test]
+    fn the_store_url_can_come_from_the_environment_and_its_password_is_never_shown() {
+        let mut config = parse("store_env = \"WEFT_STORE_URL\"\n").unwrap();
+        let file = Path::new("/etc/weft/weft.toml");
+        let error = config
+            .clone()
+            .read_store_env(file, |_| None)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("WEFT_STORE_URL is not set"), "{error}");
+        let error = config
+            .clone()
+            .read_store_env(file, |_| Some("mysql://x".into()))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("no store URL"), "{error}");
+        config
+            .read_store_env(file, |name| {
+                (name == "WEFT_STORE_URL").then(|| "postgres://weft:s3cret@db:5432/weft".into())
+            })
+            .unwrap();
+        assert_eq!(config.store_url(), "postgres://weft:s3cret@db:5432/weft");
+        assert_eq!(config.store_url_shown(), "postgres://weft:***@db:5432/weft");
+        assert!(parse("store = \"sqlite://x\"\nstore_env = \"X\"\n").is_err());
     }
 
     #[test]

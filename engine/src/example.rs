@@ -239,7 +239,9 @@ pub async fn declare_application(
         .patch(
             namespace,
             &params,
-            &Patch::Apply(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}})),
+            &Patch::Apply(
+                json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}),
+            ),
         )
         .await
         .map_err(|e| failed(format!("namespace {namespace}: {e}")))?;
@@ -276,8 +278,13 @@ mod tests {
         let shop = config.app("shop").unwrap();
         assert_eq!(config.cluster_of(shop).unwrap().name, "staging");
         // The example Application reads as an app of org demo on production, within the org's lists.
-        let tenancy = crate::applications::Tenancy::new(config.orgs.clone())
-            .with_clusters(config.cluster_names().iter().map(|s| s.to_string()).collect());
+        let tenancy = crate::applications::Tenancy::new(config.orgs.clone()).with_clusters(
+            config
+                .cluster_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        );
         let app = crate::applications::convert::app_of(
             &example_application(dir.path()),
             &tenancy,
@@ -299,12 +306,20 @@ mod tests {
                 .args(["rev-parse", "main"])
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             String::from_utf8(out.stdout).unwrap()
         };
         let first = head(&example_repository(dir.path()));
         write_example_app(dir.path()).unwrap();
         assert_eq!(head(&example_repository(dir.path())), first);
-        assert!(example_repository(dir.path()).join("shop/deployment.yaml").is_file());
+        assert!(
+            example_repository(dir.path())
+                .join("shop/deployment.yaml")
+                .is_file()
+        );
     }
 }

@@ -614,9 +614,7 @@ impl Worker {
                     prune,
                     cancel: Some(cancel.clone()),
                 };
-                deployer
-                    .sync(&app, &mut state, spec, &mut operation)
-                    .await
+                deployer.sync(&app, &mut state, spec, &mut operation).await
             }
             OperationRequest::Rollback {
                 target,

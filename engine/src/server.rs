@@ -335,9 +335,8 @@ impl Server {
                 store: store.clone(),
                 apps: apps.clone(),
                 views: views.clone(),
-                tenancy: crate::applications::Tenancy::new(config.orgs.clone()).with_clusters(
-                    config.clusters.iter().map(|c| c.name.clone()).collect(),
-                ),
+                tenancy: crate::applications::Tenancy::new(config.orgs.clone())
+                    .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect()),
                 rules: api_rules.clone(),
                 install_crd: config.applications.install_crd,
                 plane,

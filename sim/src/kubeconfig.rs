@@ -63,7 +63,9 @@ pub fn kubeconfig_for_clusters(clusters: &[(&str, SocketAddr, Option<&str>)]) ->
                     "- name: {name}\n  cluster:\n    server: https://{addr}\n    certificate-authority-data: {}\n",
                     base64::engine::general_purpose::STANDARD.encode(pem)
                 ));
-                users.push_str(&format!("- name: {name}\n  user:\n    token: {CONTEXT_NAME}\n"));
+                users.push_str(&format!(
+                    "- name: {name}\n  user:\n    token: {CONTEXT_NAME}\n"
+                ));
             }
             None => {
                 cluster_entries.push_str(&format!(
@@ -134,7 +136,10 @@ mod tests {
             parsed["contexts"][1]["context"]["cluster"].as_str(),
             Some("production")
         );
-        assert_eq!(parsed["users"][0]["user"]["token"].as_str(), Some(CONTEXT_NAME));
+        assert_eq!(
+            parsed["users"][0]["user"]["token"].as_str(),
+            Some(CONTEXT_NAME)
+        );
     }
 
     #[test]

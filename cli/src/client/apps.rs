@@ -9,7 +9,7 @@ use super::{OutputFormat, RemoteArgs, block_on, print_json};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct AppsArgs {
-    /// `table` (NAME ORG ENV SYNC HEALTH VERSION RUNNING PHASE) or `json` (the items).
+    /// `table` (NAME ORG CLUSTER ENV SYNC HEALTH VERSION RUNNING PHASE) or `json` (the items).
     #[arg(short = 'o', long = "output", value_enum, default_value_t)]
     output: OutputFormat,
     #[command(flatten)]

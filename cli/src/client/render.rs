@@ -9,10 +9,10 @@ use super::wire::{AppRow, TreeNode};
 /// What an absent value shows as.
 const ABSENT: &str = "-";
 
-/// The fleet list: NAME ORG ENV SYNC HEALTH VERSION RUNNING PHASE.
+/// The fleet list: NAME ORG CLUSTER ENV SYNC HEALTH VERSION RUNNING PHASE.
 pub(crate) fn apps_table(rows: &[AppRow], painter: Painter) -> String {
     let mut table = painter.table(&[
-        "NAME", "ORG", "ENV", "SYNC", "HEALTH", "VERSION", "RUNNING", "PHASE",
+        "NAME", "ORG", "CLUSTER", "ENV", "SYNC", "HEALTH", "VERSION", "RUNNING", "PHASE",
     ]);
     for row in rows {
         let version = row.version.as_deref().unwrap_or(ABSENT);
@@ -26,6 +26,7 @@ pub(crate) fn apps_table(rows: &[AppRow], painter: Painter) -> String {
         table.add_row(vec![
             painter.cell(&row.name, Tone::Plain),
             painter.cell(row.org.as_deref().unwrap_or(ABSENT), Tone::Plain),
+            painter.cell(row.cluster.as_deref().unwrap_or(ABSENT), Tone::Plain),
             painter.cell(&row.env, Tone::Plain),
             painter.cell(row.sync.as_str(), sync_tone(row.sync)),
             painter.cell(row.health.as_str(), health_tone(row.health)),
@@ -206,7 +207,7 @@ Service web            synced   healthy
     #[test]
     fn the_fleet_table_shows_every_column_and_dashes_for_absent_values() {
         let rows: Vec<AppRow> = serde_json::from_value(json!([
-            {"name": "shop", "namespace": "shop", "org": "demo", "env": "main", "repository": "r",
+            {"name": "shop", "namespace": "shop", "org": "demo", "cluster": "production", "env": "main", "repository": "r",
              "version": "1.4.2", "runningVersion": "1.4.1", "health": "progressing", "sync": "out-of-sync",
              "phase": "running", "endpoints": []},
             {"name": "api", "namespace": "api", "env": "dev", "repository": "r", "health": "unknown",
@@ -215,9 +216,9 @@ Service web            synced   healthy
         .unwrap();
         let text = apps_table(&rows, Painter::new(false));
         let expected = "\
-NAME   ORG    ENV    SYNC          HEALTH        VERSION   RUNNING   PHASE
-shop   demo   main   out-of-sync   progressing   1.4.2     1.4.1     running
-api    -      dev    unknown       unknown       -         -         -
+NAME   ORG    CLUSTER      ENV    SYNC          HEALTH        VERSION   RUNNING   PHASE
+shop   demo   production   main   out-of-sync   progressing   1.4.2     1.4.1     running
+api    -      -            dev    unknown       unknown       -         -         -
 ";
         assert_eq!(text, expected);
         let coloured = apps_table(&rows, Painter::new(true));

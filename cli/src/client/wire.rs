@@ -28,6 +28,9 @@ pub(crate) struct AppRow {
     /// Its org.
     #[serde(default)]
     pub(crate) org: Option<String>,
+    /// The cluster it deploys to (absent from servers before clusters were named).
+    #[serde(default)]
+    pub(crate) cluster: Option<String>,
     /// Its environment.
     pub(crate) env: String,
     /// The declared version.

@@ -141,11 +141,14 @@ fn the_client_commands_against_a_served_weft() {
     assert_eq!(
         header,
         [
-            "NAME", "ORG", "ENV", "SYNC", "HEALTH", "VERSION", "RUNNING", "PHASE"
+            "NAME", "ORG", "CLUSTER", "ENV", "SYNC", "HEALTH", "VERSION", "RUNNING", "PHASE"
         ]
     );
     let row: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
-    assert_eq!(&row[..5], ["shop", "demo", "main", "synced", "healthy"]);
+    assert_eq!(
+        &row[..6],
+        ["shop", "demo", "staging", "test", "synced", "healthy"]
+    );
 
     // Colours only when asked for on a pipe: the check above is not vacuous.
     let forced = server.weft_with(&["apps"], &[("CLICOLOR_FORCE", "1")]);

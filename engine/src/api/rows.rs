@@ -466,10 +466,13 @@ mod tests {
         );
         let root = app("root", Some("https://git/root.git"), ".");
         assert_eq!(
-            RowSource::of(&root, None, "default").to_application().repository,
+            RowSource::of(&root, None, "default")
+                .to_application()
+                .repository,
             "https://git/root.git"
         );
-        let local = RowSource::of(&app("local", None, "/srv/apps/local"), None, "default").to_application();
+        let local =
+            RowSource::of(&app("local", None, "/srv/apps/local"), None, "default").to_application();
         assert_eq!(local.repository, "/srv/apps/local");
         assert_eq!(local.health, HealthCode::Unknown);
         assert_eq!(local.health_message.as_deref(), Some("not reconciled yet"));
@@ -631,13 +634,19 @@ mod tests {
             app("b", None, "/b"),
             app("c", None, "/c"),
         ];
-        let sources: Vec<RowSource<'_>> = apps.iter().map(|app| RowSource::of(app, None, "default")).collect();
+        let sources: Vec<RowSource<'_>> = apps
+            .iter()
+            .map(|app| RowSource::of(app, None, "default"))
+            .collect();
         rows.page(admin(10), sources.into_iter(), 3, |_| true)
             .unwrap();
         assert_eq!(rows.len(), 3);
         // "b" and "c" are gone; "d" is new, so the cache is written and swept.
         let d = app("d", None, "/d");
-        let now = [RowSource::of(&apps[0], None, "default"), RowSource::of(&d, None, "default")];
+        let now = [
+            RowSource::of(&apps[0], None, "default"),
+            RowSource::of(&d, None, "default"),
+        ];
         rows.page(admin(10), now.into_iter(), 2, |name| {
             name == "a" || name == "d"
         })

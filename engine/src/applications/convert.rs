@@ -38,9 +38,7 @@ impl Refusal {
             Refusal::NotAllowed(TenancyError::NamespaceNotMapped { .. }) => "NamespaceNotMapped",
             Refusal::NotAllowed(
                 TenancyError::DestinationNotAllowed { .. } | TenancyError::ClusterNotAllowed { .. },
-            ) => {
-                "DestinationNotAllowed"
-            }
+            ) => "DestinationNotAllowed",
             Refusal::NotAllowed(
                 TenancyError::SourceNotAllowed { .. } | TenancyError::UnclearSource { .. },
             ) => "SourceNotAllowed",
@@ -186,6 +184,8 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
     app.confinement = Some(crate::app::Confinement {
         org: org.name.clone(),
         namespaces: org.destinations.clone(),
+        application_namespaces: org.namespaces.clone(),
+        cluster_kinds: org.cluster_kinds.clone(),
     });
     Ok(app)
 }
@@ -295,6 +295,7 @@ mod tests {
     fn tenancy() -> Tenancy {
         Tenancy::new(vec![OrgSpec {
             clusters: vec![],
+            cluster_kinds: vec![],
             name: "shop".into(),
             namespaces: vec!["shop-apps".into()],
             destinations: vec!["shop-*".into()],
@@ -416,7 +417,8 @@ mod tests {
         let mut spec = web();
         spec["destination"]["cluster"] = json!("production");
         let plain = tenancy().with_clusters(clusters.clone());
-        let refusal = app_of(&application(spec.clone()), &plain, &ApiAppRules::default()).unwrap_err();
+        let refusal =
+            app_of(&application(spec.clone()), &plain, &ApiAppRules::default()).unwrap_err();
         assert_eq!(refusal.reason(), "DestinationNotAllowed");
         let mut org = tenancy().org_of("shop-apps").unwrap().clone();
         org.clusters = vec!["*".into()];

@@ -102,6 +102,7 @@ mod tests {
         Tenancy::new(vec![
             OrgSpec {
                 clusters: vec![],
+                cluster_kinds: vec![],
                 name: "shop".into(),
                 namespaces: vec!["shop-apps".into()],
                 destinations: vec!["*".into()],
@@ -109,6 +110,7 @@ mod tests {
             },
             OrgSpec {
                 clusters: vec![],
+                cluster_kinds: vec![],
                 name: "bank".into(),
                 namespaces: vec!["bank-apps".into()],
                 destinations: vec!["*".into()],

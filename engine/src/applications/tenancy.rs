@@ -25,6 +25,10 @@ pub struct OrgSpec {
     /// Repositories its Applications may take sources from: a URL, a prefix ending in `*`, or `*`.
     #[serde(default)]
     pub source_repos: Vec<String>,
+    /// Cluster-scoped kinds its Applications may declare, `group/Kind` (`Kind` for the core group), a prefix ending
+    /// in `*`, or `*` (default: none; Argo CD's cluster resource allow-list).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cluster_kinds: Vec<String>,
 }
 
 /// `[applications]`: whether Weft serves apps declared as `applications.weft.dev` resources.
@@ -263,6 +267,7 @@ impl Tenancy {
             for (key, patterns) in [
                 ("destinations", &org.destinations),
                 ("clusters", &org.clusters),
+                ("cluster_kinds", &org.cluster_kinds),
                 ("source_repos", &org.source_repos),
             ] {
                 if let Some(bad) = patterns
@@ -291,14 +296,15 @@ mod tests {
             destinations: vec!["shop-*".into()],
             source_repos: vec!["https://git.example.com/shop/*".into()],
             clusters: vec![],
+            cluster_kinds: vec![],
         }
     }
 
     #[test]
     fn an_org_deploys_to_the_default_cluster_unless_it_lists_others() {
         let repos = ["https://git.example.com/shop/web.git"];
-        let tenancy = Tenancy::new(vec![shop()])
-            .with_clusters(vec!["staging".into(), "production".into()]);
+        let tenancy =
+            Tenancy::new(vec![shop()]).with_clusters(vec!["staging".into(), "production".into()]);
         assert_eq!(
             tenancy.admit("shop-apps", "staging", "shop-web", &repos),
             Ok("shop".into())
@@ -312,9 +318,13 @@ mod tests {
         );
         let mut org = shop();
         org.clusters = vec!["prod*".into()];
-        let tenancy = Tenancy::new(vec![org])
-            .with_clusters(vec!["staging".into(), "production".into()]);
-        assert!(tenancy.admit("shop-apps", "production", "shop-web", &repos).is_ok());
+        let tenancy =
+            Tenancy::new(vec![org]).with_clusters(vec!["staging".into(), "production".into()]);
+        assert!(
+            tenancy
+                .admit("shop-apps", "production", "shop-web", &repos)
+                .is_ok()
+        );
         assert!(matches!(
             tenancy.admit("shop-apps", "staging", "shop-web", &repos),
             Err(TenancyError::ClusterNotAllowed { .. })
@@ -325,21 +335,27 @@ mod tests {
     fn an_application_gets_the_org_of_its_namespace_within_the_org_allow_lists() {
         let tenancy = Tenancy::new(vec![shop()]);
         assert_eq!(
-            tenancy.admit("shop-apps", "default",
+            tenancy.admit(
+                "shop-apps",
+                "default",
                 "shop-web",
                 &["https://git.example.com/shop/web.git"]
             ),
             Ok("shop".into())
         );
         assert!(matches!(
-            tenancy.admit("shop-apps", "default",
+            tenancy.admit(
+                "shop-apps",
+                "default",
                 "kube-system",
                 &["https://git.example.com/shop/web.git"]
             ),
             Err(TenancyError::DestinationNotAllowed { .. })
         ));
         assert!(matches!(
-            tenancy.admit("shop-apps", "default",
+            tenancy.admit(
+                "shop-apps",
+                "default",
                 "shop-web",
                 &["https://git.example.com/bank/vault.git"]
             ),
@@ -359,7 +375,9 @@ mod tests {
         org.destinations.clear();
         org.source_repos.clear();
         let tenancy = Tenancy::new(vec![org]);
-        let error = tenancy.admit("shop-apps", "default", "shop-web", &[]).unwrap_err();
+        let error = tenancy
+            .admit("shop-apps", "default", "shop-web", &[])
+            .unwrap_err();
         assert!(error.to_string().contains("allowed: none"), "{error}");
     }
 

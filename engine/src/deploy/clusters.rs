@@ -82,11 +82,23 @@ impl ClusterMember {
     /// Why its apps cannot be compared now, when its API server did not answer the last probe.
     pub fn unreachable(&self) -> Option<String> {
         match &*self.reach.borrow() {
-            Reach::Unreachable { reason } => Some(format!(
-                "cluster {} is unreachable: {reason}",
-                self.name
-            )),
+            Reach::Unreachable { reason } => {
+                Some(format!("cluster {} is unreachable: {reason}", self.name))
+            }
             _ => None,
+        }
+    }
+
+    /// Resolves once the cluster is unreachable (at once if it is now), with the reason.
+    pub async fn until_unreachable(&self) -> String {
+        let mut reach = self.reach.subscribe();
+        loop {
+            if let Some(reason) = self.unreachable() {
+                return reason;
+            }
+            if reach.changed().await.is_err() {
+                return std::future::pending().await;
+            }
         }
     }
 
@@ -134,7 +146,9 @@ impl ClusterMember {
 
 /// An app names a cluster the server does not manage.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("app {app} deploys to cluster {cluster:?}, which this server does not manage (it manages: {known})")]
+#[error(
+    "app {app} deploys to cluster {cluster:?}, which this server does not manage (it manages: {known})"
+)]
 pub struct UnknownCluster {
     /// The app.
     pub app: String,
@@ -215,7 +229,12 @@ impl Clusters {
             feeds: self
                 .members
                 .iter()
-                .map(|member| (member.name.clone(), member.deployer.syncer().live().subscribe()))
+                .map(|member| {
+                    (
+                        member.name.clone(),
+                        member.deployer.syncer().live().subscribe(),
+                    )
+                })
                 .collect(),
             next: 0,
         }
@@ -241,12 +260,8 @@ impl ClusterEvents {
             if self.feeds.is_empty() {
                 return std::future::pending().await;
             }
-            let (result, index, _) = select_all(
-                self.feeds
-                    .iter_mut()
-                    .map(|(_, feed)| Box::pin(feed.recv())),
-            )
-            .await;
+            let (result, index, _) =
+                select_all(self.feeds.iter_mut().map(|(_, feed)| Box::pin(feed.recv()))).await;
             match result {
                 Ok(event) => return Ok((self.feeds[index].0.clone(), event)),
                 Err(broadcast::error::RecvError::Closed) => {

@@ -448,9 +448,9 @@ impl Reconciler {
                 // One of the app's objects, or an object one of them owns (an operator-made child a health check
                 // reads).
                 let app = event.app.clone().or_else(|| {
-                    self.clusters
-                        .get(&cluster)
-                        .and_then(|member| member.deployer.syncer().live().app_owning(&event.reference))
+                    self.clusters.get(&cluster).and_then(|member| {
+                        member.deployer.syncer().live().app_owning(&event.reference)
+                    })
                 });
                 if let Some(app) = app {
                     touch(&app, in_flight, tracked, queue);
@@ -490,7 +490,30 @@ impl Reconciler {
 
     /// Reconciles one app now, with what the reconciler remembers of it; returns that memory, updated.
     async fn reconcile(&self, name: &str, mut memory: Tracked) -> Tracked {
-        self.visit(name, &mut memory).await;
+        let member = {
+            let apps = self.apps.read().await;
+            apps.get(name)
+                .and_then(|app| self.clusters.for_app(app).ok().cloned())
+        };
+        let Some(member) = member else {
+            self.visit(name, &mut memory).await;
+            return memory;
+        };
+        // A cluster that stops answering mid-visit (its requests wait on timeouts of minutes): the visit is
+        // dropped where it stands (it only reads and, at most, queues an operation in one transaction) and the app
+        // is unknown for that reason.
+        let unreachable = tokio::select! {
+            _ = self.visit(name, &mut memory) => None,
+            reason = member.until_unreachable() => Some(reason),
+        };
+        if let Some(reason) = unreachable {
+            memory.clean = false;
+            let mut views = self.views.write().await;
+            let view = views.entry(name.to_string()).or_default();
+            view.error = Some(reason);
+            view.status = None;
+            view.reconciled_at = Some(Timestamp::now());
+        }
         memory
     }
 
