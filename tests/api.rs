@@ -361,6 +361,19 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
         }
     }
     assert_eq!(seen, routes.len() * 4);
+    // Orphaned objects have no app and so no org: admins only.
+    for (role, expected) in [
+        (Role::Admin, StatusCode::OK),
+        (Role::Owner, StatusCode::FORBIDDEN),
+        (Role::Stranger, StatusCode::FORBIDDEN),
+        (Role::Anonymous, StatusCode::UNAUTHORIZED),
+    ] {
+        let (status, text) = api
+            .call(role, Method::GET, "/v1/deploy/orphans", None)
+            .await;
+        assert_eq!(status, expected, "{role:?}: {text}");
+        assert!(!text.contains(PLANTED));
+    }
 
     // Scope: each member sees its org's app only, in the list and in the plane.
     let names = |value: &Value, key: &str| -> Vec<String> {

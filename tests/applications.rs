@@ -450,3 +450,133 @@ async fn weft_installs_itself_from_its_chart_as_an_application_and_runs_weft_ser
     assert_eq!(binding.subjects.unwrap()[0].name, "weft");
     server.shutdown().await;
 }
+
+/// A child Application for the app-of-apps test: `path` of `repo` into namespace `destination`, with Weft's
+/// resources finalizer when `cascade`.
+fn child_application(
+    name: &str,
+    repo: &GitRepo,
+    path: &str,
+    destination: &str,
+    cascade: bool,
+) -> String {
+    let mut child = json!({
+        "apiVersion": "weft.dev/v1alpha1",
+        "kind": "Application",
+        "metadata": {"name": name, "namespace": "shop-apps"},
+        "spec": {
+            "type": "yaml",
+            "source": {"repoURL": format!("file://{}", repo.path().display()), "path": path, "targetRevision": "main"},
+            "destination": {"namespace": destination},
+            "syncPolicy": {"automated": {"prune": true, "selfHeal": true}, "createNamespace": true}
+        }
+    });
+    if cascade {
+        child["metadata"]["finalizers"] = json!([crd::RESOURCES_FINALIZER]);
+    }
+    child.to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_app_of_apps_runs_its_children_and_a_removed_child_takes_its_workloads_only_with_the_finalizer()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let workloads = GitRepo::new();
+    workloads.commit(&[
+        ("a/web.json", deployment("web-a", "shop/web:1.0", json!({}))),
+        ("b/web.json", deployment("web-b", "shop/web:1.0", json!({}))),
+    ]);
+    let marker = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                        "metadata": {"name": "fleet"}, "data": {"owner": "parent"}})
+    .to_string();
+    let parent_repo = GitRepo::new();
+    parent_repo.commit(&[
+        ("fleet.json", marker.clone()),
+        (
+            "child-a.json",
+            child_application("child-a", &workloads, "app/a", "shop-a", true),
+        ),
+        (
+            "child-b.json",
+            child_application("child-b", &workloads, "app/b", "shop-b", false),
+        ),
+    ]);
+    let config = config(&cluster, data.path(), "", &tenancy_toml(true));
+    let (server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+    let api = applications(&cluster, "shop-apps");
+    eventually("the Application definition is served", 300, async || {
+        api.list(&Default::default()).await.ok()
+    })
+    .await;
+    ensure_namespace(&cluster, "shop-apps").await;
+    let mut parent = application("parent", &parent_repo, "app", "shop-apps");
+    parent.data["spec"]["syncPolicy"]["fuse"] = json!({"maxDeletions": 5, "maxRatio": 1.0});
+    api.create(&PostParams::default(), &parent).await.unwrap();
+
+    // The parent's render holds two Applications: Weft applies them and runs them like any other.
+    for child in ["child-a", "child-b"] {
+        status_when(&api, child, "the child synced", |s| {
+            s["sync"]["status"] == "Synced" && s["health"]["status"] == "Healthy"
+        })
+        .await;
+    }
+    let deployments = |namespace: &str| -> Api<k8s_openapi::api::apps::v1::Deployment> {
+        Api::namespaced(cluster.client.clone(), namespace)
+    };
+    assert!(deployments("shop-a").get("web-a").await.is_ok());
+    assert!(deployments("shop-b").get("web-b").await.is_ok());
+    let (_, fleet) = get(&router, "/v1/deploy/applications").await;
+    let names: Vec<&str> = fleet["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["child-a", "child-b", "parent"]);
+
+    // Both children leave git: the parent prunes their Applications (within its fuse). The one with the
+    // resources finalizer takes its workloads with it; the other leaves them running, reported as orphaned.
+    parent_repo.commit(&[("fleet.json", marker)]);
+    eventually("child-a and its Deployment deleted", 300, async || {
+        let gone = api.get_opt("child-a").await.ok()?.is_none()
+            && deployments("shop-a").get_opt("web-a").await.ok()?.is_none();
+        gone.then_some(())
+    })
+    .await;
+    eventually("child-b's Application deleted", 300, async || {
+        api.get_opt("child-b").await.ok()?.is_none().then_some(())
+    })
+    .await;
+    eventually("the children gone from the fleet", 300, async || {
+        let apps = server.state.apps.read().await;
+        (!apps.contains_key("child-a") && !apps.contains_key("child-b")).then_some(())
+    })
+    .await;
+    assert!(
+        deployments("shop-b").get("web-b").await.is_ok(),
+        "left running"
+    );
+    let (code, orphans) = get(&router, "/v1/deploy/orphans").await;
+    assert_eq!(code, StatusCode::OK, "{orphans}");
+    let orphaned: Vec<(String, String)> = orphans
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["app"].as_str().unwrap().to_string(),
+                o["resource"]["ref"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        orphaned,
+        [(
+            "child-b".to_string(),
+            "apps:Deployment:shop-b:web-b".to_string()
+        )]
+    );
+    server.shutdown().await;
+}

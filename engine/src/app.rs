@@ -14,6 +14,10 @@ use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use weft_sync::PruneFuse;
 use weft_sync::normalize::IgnoreRule;
 
+/// The name of the cluster a single `[cluster]` table configures (and of the one cluster of a server built without
+/// a configuration).
+pub const DEFAULT_CLUSTER: &str = "default";
+
 /// How many deploys an app keeps by default.
 pub const DEFAULT_HISTORY_LIMIT: usize = 10;
 

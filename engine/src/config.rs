@@ -192,8 +192,7 @@ impl ClusterEntry {
     }
 }
 
-/// The name a single `[cluster]` table's cluster has.
-pub const DEFAULT_CLUSTER: &str = "default";
+pub use crate::app::DEFAULT_CLUSTER;
 
 fn default_clusters() -> Vec<ClusterEntry> {
     vec![ClusterEntry::simulator(DEFAULT_CLUSTER)]

@@ -340,6 +340,7 @@ impl Server {
                 rules: api_rules.clone(),
                 install_crd: config.applications.install_crd,
                 plane,
+                clusters: clusters.clone(),
             };
             tasks.spawn(controller.run(shutdown_rx.clone()));
         }

@@ -14,6 +14,7 @@ pub mod listener;
 mod logs;
 mod objects;
 mod openapi;
+mod orphans;
 mod rows;
 pub mod shapes;
 
@@ -84,6 +85,7 @@ pub fn router(state: ApiState) -> Router {
         .route("/v1/deploy/gitops", get(fleet::gitops))
         .route("/v1/deploy/gitops/{name}", get(fleet::gitops_one))
         .route("/v1/deploy/summary", get(fleet::summary))
+        .route("/v1/deploy/orphans", get(orphans::orphans))
         .route("/v1/deploy/reconcile", post(actions::reconcile))
         .route("/v1/deploy/{name}/tree", get(objects::tree))
         .route("/v1/deploy/{name}/resource/{ref}", get(objects::resource))

@@ -28,6 +28,7 @@ impl Modify for BearerAuth {
         super::fleet::gitops,
         super::fleet::gitops_one,
         super::fleet::summary,
+        super::orphans::orphans,
         super::objects::tree,
         super::objects::resource,
         super::objects::events,

@@ -66,6 +66,8 @@ pub struct ApplicationController {
     pub install_crd: bool,
     /// Where the plane's state is published.
     pub plane: watch::Sender<PlaneState>,
+    /// The clusters apps deploy to: where a cascading delete deletes an app's objects.
+    pub clusters: crate::deploy::Clusters,
 }
 
 impl std::fmt::Debug for ApplicationController {
@@ -118,6 +120,53 @@ struct Memory {
     decisions: BTreeMap<(String, String), Decision>,
     /// Each app's stored state, with the operation (id, phase) it was read after.
     states: HashMap<String, (Option<(String, OperationPhase)>, AppState)>,
+    /// The Applications whose cascading delete runs, by (namespace, name).
+    cascades: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
+    /// Stops cascades at shutdown.
+    shutdown: Option<watch::Receiver<bool>>,
+}
+
+/// How an Application being deleted goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Deletion {
+    /// Its app's objects are deleted first (it carries the resources finalizer).
+    Cascade,
+    /// It goes, its app's objects stay (reported as orphaned).
+    Orphan,
+}
+
+/// The Applications being deleted (a `deletionTimestamp`), and how.
+fn deletions(objects: &[Value]) -> BTreeMap<(String, String), Deletion> {
+    objects
+        .iter()
+        .filter(|o| {
+            o.pointer("/metadata/deletionTimestamp")
+                .is_some_and(|t| !t.is_null())
+        })
+        .map(|o| {
+            let key = (
+                o["metadata"]["namespace"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                o["metadata"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+            let cascade = o["metadata"]["finalizers"]
+                .as_array()
+                .is_some_and(|f| f.iter().any(|f| f == crd::RESOURCES_FINALIZER));
+            (
+                key,
+                if cascade {
+                    Deletion::Cascade
+                } else {
+                    Deletion::Orphan
+                },
+            )
+        })
+        .collect()
 }
 
 impl Memory {
@@ -152,7 +201,10 @@ impl ApplicationController {
             .default_backoff()
             .boxed();
         let _ = self.plane.send(PlaneState::Starting);
-        let mut memory = Memory::default();
+        let mut memory = Memory {
+            shutdown: Some(shutdown.clone()),
+            ..Memory::default()
+        };
         let mut listed = false;
         let mut dirty = false;
         let mut status_tick = tokio::time::interval(STATUS_EVERY);
@@ -229,10 +281,20 @@ impl ApplicationController {
             }
         }
         let decisions = decide(objects, &self.tenancy, &self.rules, &taken);
+        let deleting = deletions(objects);
+        let key = |d: &Decision| (d.namespace.clone(), d.name.clone());
+        // An Application being deleted stops running at once; one with the resources finalizer keeps its stored
+        // app (its state names the kinds to look in) until its objects are gone.
         let accepted: BTreeMap<&str, &AppSpec> = decisions
             .iter()
+            .filter(|d| !deleting.contains_key(&key(d)))
             .filter_map(|d| d.outcome.as_ref().ok())
             .map(|app| (app.name.as_str(), app))
+            .collect();
+        let cascading: Vec<(&Decision, &AppSpec)> = decisions
+            .iter()
+            .filter(|d| deleting.get(&key(d)) == Some(&Deletion::Cascade))
+            .filter_map(|d| d.outcome.as_ref().ok().map(|app| (d, app)))
             .collect();
         let held: BTreeMap<&str, &AppSpec> = stored
             .iter()
@@ -254,7 +316,11 @@ impl ApplicationController {
                 directory.insert(name.to_string(), (*app).clone());
             }
         }
-        for name in held.keys().filter(|name| !accepted.contains_key(*name)) {
+        let kept: BTreeSet<&str> = cascading.iter().map(|(_, app)| app.name.as_str()).collect();
+        for name in held
+            .keys()
+            .filter(|name| !accepted.contains_key(*name) && !kept.contains(*name))
+        {
             self.store.delete_app(name).await?;
         }
         // Only resource apps leave the directory: a name the configuration or the API took stays theirs.
@@ -262,10 +328,126 @@ impl ApplicationController {
             app.origin != AppOrigin::Resource || accepted.contains_key(name.as_str())
         });
         drop(directory);
+        for (decision, app) in &cascading {
+            self.start_cascade(memory, &decision.namespace, &decision.name, app);
+        }
+        // Refused Applications being deleted with the finalizer held no app of theirs: nothing to delete.
+        for decision in decisions
+            .iter()
+            .filter(|d| deleting.get(&key(d)) == Some(&Deletion::Cascade) && d.outcome.is_err())
+        {
+            if let Err(error) = self
+                .remove_finalizer(&decision.namespace, &decision.name)
+                .await
+            {
+                tracing::warn!(namespace = %decision.namespace, name = %decision.name, %error,
+                    "removing the resources finalizer of a refused Application");
+            }
+        }
         memory.decisions = decisions
             .into_iter()
             .map(|d| ((d.namespace.clone(), d.name.clone()), d))
             .collect();
+        Ok(())
+    }
+
+    /// Starts deleting `app`'s objects for the Application `namespace/name` (unless that already runs): every
+    /// second until none is left, then the finalizer is removed and the Application goes.
+    fn start_cascade(&self, memory: &Memory, namespace: &str, name: &str, app: &AppSpec) {
+        let key = (namespace.to_string(), name.to_string());
+        if !memory
+            .cascades
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key.clone())
+        {
+            return;
+        }
+        let this = self.clone();
+        let app = app.clone();
+        let cascades = memory.cascades.clone();
+        let mut shutdown = memory
+            .shutdown
+            .clone()
+            .unwrap_or_else(|| watch::channel(false).1);
+        tokio::spawn(async move {
+            let done = tokio::select! {
+                done = this.cascade(&key.0, &key.1, &app) => done,
+                _ = shutdown.wait_for(|stop| *stop) => false,
+            };
+            if !done {
+                tracing::info!(app = %app.name, "the cascading delete stops here; it goes on at the next start");
+            }
+            cascades
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&key);
+        });
+    }
+
+    /// Deletes the app's objects until none is left, then removes the Application's finalizer; whether it got
+    /// that far.
+    async fn cascade(&self, namespace: &str, name: &str, app: &AppSpec) -> bool {
+        let member = match self.clusters.for_app(app) {
+            Ok(member) => member.clone(),
+            Err(error) => {
+                tracing::warn!(app = %app.name, %error, "cannot delete the app's objects; the finalizer stays");
+                return false;
+            }
+        };
+        let kinds = match self.store.app_state::<AppState>(&app.name).await {
+            Ok(state) => state.kinds,
+            Err(error) => {
+                tracing::warn!(app = %app.name, %error, "reading the app's kinds for its cascading delete");
+                return false;
+            }
+        };
+        let syncer = member.deployer.syncer();
+        loop {
+            match crate::sync::cascade::delete_tracked(
+                syncer.live(),
+                syncer.applier(),
+                &app.name,
+                &kinds,
+            )
+            .await
+            {
+                Ok(outcome) if outcome.remaining == 0 => break,
+                Ok(outcome) => {
+                    for deleted in &outcome.deleted {
+                        tracing::info!(app = %app.name, object = %deleted, "deleted (the Application is being deleted with the resources finalizer)");
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(app = %app.name, %error, "the cascading delete failed; trying again");
+                }
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        match self.remove_finalizer(namespace, name).await {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!(%namespace, %name, %error, "removing the resources finalizer");
+                false
+            }
+        }
+    }
+
+    /// Removes Weft's resources finalizer from the Application, keeping any other.
+    async fn remove_finalizer(&self, namespace: &str, name: &str) -> Result<(), kube::Error> {
+        let api: Api<DynamicObject> =
+            Api::namespaced_with(self.client.clone(), namespace, &crd::api_resource());
+        let current = api.get(name).await?;
+        let finalizers: Vec<String> = current
+            .metadata
+            .finalizers
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|f| f != crd::RESOURCES_FINALIZER)
+            .collect();
+        let patch = json!({"metadata": {"finalizers": finalizers, "resourceVersion": current.metadata.resource_version}});
+        api.patch(name, &PatchParams::default(), &Patch::Merge(&patch))
+            .await?;
         Ok(())
     }
 

@@ -15,6 +15,10 @@ pub const KIND: &str = "Application";
 /// The resource's plural.
 pub const PLURAL: &str = "applications";
 
+/// The finalizer that makes deleting an Application delete its app's objects first (Argo CD's
+/// `resources-finalizer.argocd.argoproj.io`); without it they are left running and reported as orphaned.
+pub const RESOURCES_FINALIZER: &str = "weft.dev/resources-finalizer";
+
 /// The definition's text, as `kubectl apply -f` takes it.
 pub const DEFINITION_YAML: &str = include_str!("../../../deploy/crds/applications.weft.dev.yaml");
 

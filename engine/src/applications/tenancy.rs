@@ -146,7 +146,7 @@ impl Tenancy {
     pub fn new(orgs: Vec<OrgSpec>) -> Tenancy {
         Tenancy {
             orgs,
-            clusters: vec![crate::config::DEFAULT_CLUSTER.to_string()],
+            clusters: vec![crate::app::DEFAULT_CLUSTER.to_string()],
         }
     }
 

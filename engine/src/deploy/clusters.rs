@@ -177,7 +177,7 @@ impl Clusters {
     /// One cluster, named `default`.
     pub fn single(client: kube::Client, deployer: Deployer) -> Clusters {
         Clusters::new(vec![ClusterMember::new(
-            crate::config::DEFAULT_CLUSTER,
+            crate::app::DEFAULT_CLUSTER,
             BTreeMap::new(),
             client,
             deployer,

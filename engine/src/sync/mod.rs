@@ -3,8 +3,10 @@
 //! Before the plan boundary nothing changes in the cluster: [`compare`] turns a render into the desired set and
 //! diffs it against the live set ([`diff`], [`normalize`]); [`plan`] decides every step and its order ([`order`])
 //! with the prune fuse bounding deletions. After it, [`syncer`] applies the plan batch by batch and records an
-//! [`operation`]; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
+//! [`operation`]; [`cascade`] deletes every object of an app whose Application is deleted with the resources
+//! finalizer; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
+pub mod cascade;
 pub mod compare;
 pub mod dry_runs;
 pub mod observe;

@@ -130,6 +130,11 @@ impl Syncer {
         &self.live
     }
 
+    /// The applier.
+    pub fn applier(&self) -> &Applier {
+        &self.applier
+    }
+
     /// Health verdicts for live objects (`None` where nothing has an opinion).
     pub async fn assess(&self, objects: Vec<Value>) -> Vec<Option<Health>> {
         self.assessments(objects)

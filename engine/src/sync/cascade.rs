@@ -1,0 +1,73 @@
+//! Deleting every object an app tracks, on its cluster: what an Application deleted with Weft's resources
+//! finalizer asks for (Argo CD's cascading delete). Never a Secret it does not track, never another app's object.
+
+use std::collections::BTreeSet;
+
+use crate::cluster::{Applier, ApplyError, ClusterError, DeleteOutcome, LiveCache, Propagation};
+use crate::resource::ResourceRef;
+
+/// What one pass of a cascading delete did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CascadeOutcome {
+    /// Objects the server accepted a delete for in this pass.
+    pub deleted: Vec<ResourceRef>,
+    /// Objects of the app still live (being deleted, held by finalizers, or not deletable): the cascade is done
+    /// when none is left.
+    pub remaining: usize,
+}
+
+/// Why a cascading delete could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum CascadeError {
+    /// A kind the app had objects of cannot be watched now.
+    #[error("watching {group_kind}: {source}")]
+    Watch {
+        /// The kind.
+        group_kind: String,
+        /// Why.
+        #[source]
+        source: ClusterError,
+    },
+    /// The server refused a delete.
+    #[error(transparent)]
+    Delete(#[from] ApplyError),
+}
+
+/// Deletes every object labelled as `app`'s in the kinds it had objects of (`kinds`, from its last sync) and the
+/// kinds already watched; objects already being deleted are counted, not deleted again.
+pub async fn delete_tracked(
+    live: &LiveCache,
+    applier: &Applier,
+    app: &str,
+    kinds: &BTreeSet<(String, String)>,
+) -> Result<CascadeOutcome, CascadeError> {
+    for (group, kind) in kinds {
+        live.ensure(group, kind)
+            .await
+            .map_err(|source| CascadeError::Watch {
+                group_kind: if group.is_empty() {
+                    kind.clone()
+                } else {
+                    format!("{group}/{kind}")
+                },
+                source,
+            })?;
+    }
+    let mut outcome = CascadeOutcome::default();
+    for object in live.objects_of_app(app) {
+        let Ok(reference) = ResourceRef::of(&object) else {
+            continue;
+        };
+        outcome.remaining += 1;
+        if object
+            .pointer("/metadata/deletionTimestamp")
+            .is_some_and(|t| !t.is_null())
+        {
+            continue;
+        }
+        if applier.delete(&reference, Propagation::Background).await? == DeleteOutcome::Deleted {
+            outcome.deleted.push(reference);
+        }
+    }
+    Ok(outcome)
+}
