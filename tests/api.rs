@@ -251,6 +251,12 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
         (Method::GET, "/v1/deploy/summary".into(), None, false),
         (
             Method::GET,
+            "/v1/deploy/applicationsets".into(),
+            None,
+            false,
+        ),
+        (
+            Method::GET,
             "/v1/deploy/applications/shop".into(),
             None,
             false,

@@ -580,3 +580,164 @@ async fn an_app_of_apps_runs_its_children_and_a_removed_child_takes_its_workload
     );
     server.shutdown().await;
 }
+
+async fn post(router: &axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(path)
+        .header("authorization", format!("Bearer {ADMIN}"))
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_application_set_makes_an_app_per_directory_and_its_fleet_fuse_holds_a_shrink_and_a_broken_generator()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    let dirs = |names: &[&str]| -> Vec<(String, String)> {
+        names
+            .iter()
+            .map(|n| {
+                (
+                    format!("apps/{n}/web.json"),
+                    deployment(&format!("web-{n}"), "shop/web:1.0", json!({})),
+                )
+            })
+            .collect()
+    };
+    let commit = |files: Vec<(String, String)>| {
+        let borrowed: Vec<(&str, String)> =
+            files.iter().map(|(p, t)| (p.as_str(), t.clone())).collect();
+        repo.commit(&borrowed);
+    };
+    commit(dirs(&["a", "b", "c", "d"]));
+    let config = config(&cluster, data.path(), "", &tenancy_toml(true));
+    let (server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+    let sets: Api<DynamicObject> = Api::namespaced_with(
+        cluster.client.clone(),
+        "shop-apps",
+        &crd::set_api_resource(),
+    );
+    eventually("the ApplicationSet definition is served", 300, async || {
+        sets.list(&Default::default()).await.ok()
+    })
+    .await;
+    ensure_namespace(&cluster, "shop-apps").await;
+    let set: DynamicObject = serde_json::from_value(json!({
+        "apiVersion": "weft.dev/v1alpha1",
+        "kind": "ApplicationSet",
+        "metadata": {"name": "shops", "namespace": "shop-apps"},
+        "spec": {
+            "generators": [{"git": {"repoURL": format!("file://{}", repo.path().display()), "revision": "main",
+                                    "directories": [{"path": "app/apps/*"}]}}],
+            "template": {
+                "metadata": {"name": "shop-{{path.basename}}"},
+                "spec": {
+                    "type": "yaml",
+                    "source": {"repoURL": format!("file://{}", repo.path().display()), "path": "{{path}}", "targetRevision": "main"},
+                    "destination": {"namespace": "shop-{{path.basename}}"},
+                    "syncPolicy": {"automated": {"prune": true, "selfHeal": true}, "createNamespace": true}
+                }
+            },
+            "syncPolicy": {"fuse": {"maxDeletions": 5, "maxRatio": 0.5}}
+        }
+    }))
+    .unwrap();
+    sets.create(&PostParams::default(), &set).await.unwrap();
+
+    // One Application per directory, each run as an app of the namespace's org.
+    let api = applications(&cluster, "shop-apps");
+    status_when(&api, "shop-d", "a generated Application synced", |s| {
+        s["sync"]["status"] == "Synced"
+    })
+    .await;
+    let generated = |api: Api<DynamicObject>| async move {
+        let mut names: Vec<String> = api
+            .list(&Default::default())
+            .await
+            .unwrap()
+            .items
+            .into_iter()
+            .filter_map(|o| o.metadata.name)
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        generated(api.clone()).await,
+        ["shop-a", "shop-b", "shop-c", "shop-d"]
+    );
+    let deployments: Api<k8s_openapi::api::apps::v1::Deployment> =
+        Api::namespaced(cluster.client.clone(), "shop-b");
+    eventually("web-b deployed", 300, async || {
+        deployments.get_opt("web-b").await.ok()?.map(|_| ())
+    })
+    .await;
+
+    // Three of four directories vanish: more than half the set, so the fleet fuse deletes nothing.
+    commit(dirs(&["a"]));
+    let view = eventually("the fleet fuse holding three deletions", 300, async || {
+        let (_, sets) = get(&router, "/v1/deploy/applicationsets").await;
+        let view = sets.as_array()?.first()?.clone();
+        (view["held"].as_array()?.len() == 3).then_some(view)
+    })
+    .await;
+    assert_eq!(view["held"], json!(["shop-b", "shop-c", "shop-d"]));
+    assert!(
+        view["reason"].as_str().unwrap().contains("3 of 4"),
+        "{view}"
+    );
+    assert_eq!(generated(api.clone()).await.len(), 4, "nothing deleted");
+    let object = sets.get("shops").await.unwrap();
+    assert_eq!(object.data["status"]["fuse"]["held"], 3);
+
+    // A confirmation must name exactly what is held; then the deletions go.
+    let confirm = "/v1/deploy/applicationsets/shop-apps/shops/confirm";
+    let (code, body) = post(&router, confirm, json!({"delete": ["shop-b"]})).await;
+    assert_eq!(code, StatusCode::CONFLICT, "{body}");
+    let (code, body) = post(
+        &router,
+        confirm,
+        json!({"delete": ["shop-d", "shop-c", "shop-b"]}),
+    )
+    .await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{body}");
+    eventually("the confirmed deletions made", 300, async || {
+        (generated(api.clone()).await == ["shop-a"]).then_some(())
+    })
+    .await;
+
+    // A generator that fails (a branch that does not exist) deletes nothing, and says why.
+    sets.patch(
+        "shops",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"generators": [{"git": {
+            "repoURL": format!("file://{}", repo.path().display()), "revision": "no-such-branch",
+            "directories": [{"path": "app/apps/*"}]}}]}})),
+    )
+    .await
+    .unwrap();
+    let view = eventually("the broken generator reported", 300, async || {
+        let (_, sets) = get(&router, "/v1/deploy/applicationsets").await;
+        let view = sets.as_array()?.first()?.clone();
+        view["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no-such-branch"))
+            .then_some(view)
+    })
+    .await;
+    assert_eq!(view["held"], json!(["shop-a"]), "{view}");
+    assert_eq!(generated(api.clone()).await, ["shop-a"]);
+    server.shutdown().await;
+}

@@ -218,6 +218,7 @@ impl Fleet {
                 weft_engine::applications::PlaneState::Disabled,
             )
             .1,
+            sets: Default::default(),
         };
         let (_, token) =
             weft_engine::auth::create_token(&store, &Principal::admin(""), "api bench").await?;

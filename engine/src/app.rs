@@ -142,7 +142,7 @@ pub struct AppSpec {
 }
 
 /// Names the API's routes use as path segments, which apps cannot have.
-pub const RESERVED_NAMES: [&str; 2] = ["applications", "gitops"];
+pub const RESERVED_NAMES: [&str; 4] = ["applications", "applicationsets", "gitops", "orphans"];
 
 /// Whether `value` matches an allow-list entry: equal, a prefix when the entry ends in `*`, or anything for `*`.
 pub fn allowed_by(entry: &str, value: &str) -> bool {

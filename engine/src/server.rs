@@ -173,6 +173,8 @@ pub struct ServerState {
     pub reconcile_requests: crate::reconcile::ReconcileRequests,
     /// Whether Application resources are served and watched.
     pub applications: watch::Receiver<crate::applications::PlaneState>,
+    /// What the ApplicationSet controller last did of each set.
+    pub sets: crate::applications::SetViews,
 }
 
 impl std::fmt::Debug for ServerState {
@@ -329,7 +331,28 @@ impl Server {
         }
         let api_rules = Arc::new(config.api_app_rules());
         let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
+        let sets = crate::applications::SetViews::default();
         if config.applications.enabled {
+            let tenancy = crate::applications::Tenancy::new(config.orgs.clone())
+                .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect());
+            let set_controller = crate::applications::ApplicationSetController {
+                client: clusters.default_member().client.clone(),
+                store: store.clone(),
+                tenancy,
+                rules: api_rules.clone(),
+                git: git.clone(),
+                clusters: config
+                    .clusters
+                    .iter()
+                    .map(|c| crate::applications::generate::ClusterFacts {
+                        name: c.name.clone(),
+                        labels: c.labels.clone(),
+                    })
+                    .collect(),
+                interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
+                views: sets.clone(),
+            };
+            tasks.spawn(set_controller.run(shutdown_rx.clone()));
             let controller = crate::applications::ApplicationController {
                 client: clusters.default_member().client.clone(),
                 store: store.clone(),
@@ -362,6 +385,7 @@ impl Server {
                 api_rules,
                 reconcile_requests: requests,
                 applications,
+                sets,
             },
             simulators,
             config,

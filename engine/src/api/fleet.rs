@@ -428,6 +428,7 @@ mod tests {
                     crate::applications::PlaneState::Disabled,
                 )
                 .1,
+                sets: Default::default(),
             };
             let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
                 .await

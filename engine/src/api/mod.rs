@@ -16,6 +16,7 @@ mod objects;
 mod openapi;
 mod orphans;
 mod rows;
+mod sets;
 pub mod shapes;
 
 use std::sync::Arc;
@@ -86,6 +87,11 @@ pub fn router(state: ApiState) -> Router {
         .route("/v1/deploy/gitops/{name}", get(fleet::gitops_one))
         .route("/v1/deploy/summary", get(fleet::summary))
         .route("/v1/deploy/orphans", get(orphans::orphans))
+        .route("/v1/deploy/applicationsets", get(sets::list))
+        .route(
+            "/v1/deploy/applicationsets/{namespace}/{name}/confirm",
+            post(sets::confirm),
+        )
         .route("/v1/deploy/reconcile", post(actions::reconcile))
         .route("/v1/deploy/{name}/tree", get(objects::tree))
         .route("/v1/deploy/{name}/resource/{ref}", get(objects::resource))

@@ -29,6 +29,8 @@ impl Modify for BearerAuth {
         super::fleet::gitops_one,
         super::fleet::summary,
         super::orphans::orphans,
+        super::sets::list,
+        super::sets::confirm,
         super::objects::tree,
         super::objects::resource,
         super::objects::events,

@@ -96,20 +96,22 @@ pub enum InstallError {
     },
 }
 
-/// Creates or updates the `applications.weft.dev` definition by server-side apply (field manager `weft`).
+/// Creates or updates the `applications.weft.dev` and `applicationsets.weft.dev` definitions by server-side apply
+/// (field manager `weft`).
 pub async fn install_definition(client: &Client) -> Result<(), InstallError> {
-    let definition = crd::definition()?;
     let api: Api<CustomResourceDefinition> = Api::all(client.clone());
-    api.patch(
-        crd::NAME,
-        &PatchParams::apply(crate::cluster::FIELD_MANAGER).force(),
-        &Patch::Apply(&definition),
-    )
-    .await
-    .map_err(|source| InstallError::Apply {
-        name: crd::NAME,
-        source,
-    })?;
+    for (name, definition) in [
+        (crd::NAME, crd::definition()?),
+        (crd::SET_NAME, crd::set_definition()?),
+    ] {
+        api.patch(
+            name,
+            &PatchParams::apply(crate::cluster::FIELD_MANAGER).force(),
+            &Patch::Apply(&definition),
+        )
+        .await
+        .map_err(|source| InstallError::Apply { name, source })?;
+    }
     Ok(())
 }
 

@@ -9,14 +9,21 @@
 //! - [`decide`]: all resources at once: names held elsewhere or shared.
 //! - [`status`]: the status for an app's view and state.
 //! - [`controller`]: the watch, the store and directory kept in step, statuses written.
+//! - [`generate`]: an ApplicationSet's generators (list, git directories and files, clusters) to parameter sets.
+//! - [`set_plan`]: a set's template instantiated, and its deletions through the fleet-level prune fuse.
+//! - [`set_controller`]: the ApplicationSets watched, their Applications applied and deleted, statuses written.
 
 pub mod controller;
 pub mod convert;
 pub mod crd;
 pub mod decide;
+pub mod generate;
+pub mod set_controller;
+pub mod set_plan;
 pub mod status;
 pub mod tenancy;
 
 pub use controller::{ApplicationController, PlaneState, install_definition};
 pub use convert::Refusal;
+pub use set_controller::{ApplicationSetController, SetView, SetViews};
 pub use tenancy::{ApplicationsConfig, OrgSpec, Tenancy};

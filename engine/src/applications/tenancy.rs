@@ -223,6 +223,13 @@ impl Tenancy {
                 allowed: org.destinations.clone(),
             });
         }
+        self.admit_sources(namespace, repos)
+    }
+
+    /// Checks that resources in `namespace` may take sources from the repositories `repos` (plain URLs on the
+    /// org's list); its org's name.
+    pub fn admit_sources(&self, namespace: &str, repos: &[&str]) -> Result<String, TenancyError> {
+        let org = self.org_of(namespace)?;
         for repo in repos {
             if let Some(reason) = unclear_repo_url(repo) {
                 return Err(TenancyError::UnclearSource {
