@@ -16,6 +16,7 @@ mod lua_checks;
 mod plugin_host;
 mod reliability;
 mod render;
+mod replicas;
 mod serve;
 mod sim_health;
 mod sim_kube;

@@ -151,6 +151,7 @@ fn app_view(app: &AppSpec, index: usize) -> AppView {
         }),
         reconciled_at: Some(jiff::Timestamp::now()),
         compared_at: None,
+        replica: None,
         error: None,
         backoff: None,
         endpoints: if index.is_multiple_of(3) {
@@ -219,6 +220,10 @@ impl Fleet {
             )
             .1,
             sets: Default::default(),
+            membership: tokio::sync::watch::channel(weft_engine::replicas::Membership::alone(
+                "test",
+            ))
+            .1,
         };
         let (_, token) =
             weft_engine::auth::create_token(&store, &Principal::admin(""), "api bench").await?;

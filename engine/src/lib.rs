@@ -18,6 +18,8 @@
 //! - [`example`]: the embedded default: two simulated clusters, the example app, its repository and Application.
 //! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
 //! - [`reconcile`]: the reconciler loop: status on an interval and on watch events, automated sync, self-heal.
+//! - [`replicas`]: replicas sharing a store divide the apps: membership, owners by rendezvous hashing, views
+//!   exchanged.
 //! - [`recent`]: comparisons made for reads, reused while the reconciler's comparison of the app stands.
 //! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
@@ -36,6 +38,7 @@ pub mod example;
 pub mod queue;
 pub mod recent;
 pub mod reconcile;
+pub mod replicas;
 pub mod server;
 pub mod store;
 pub mod sync;

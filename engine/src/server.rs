@@ -175,6 +175,8 @@ pub struct ServerState {
     pub applications: watch::Receiver<crate::applications::PlaneState>,
     /// What the ApplicationSet controller last did of each set.
     pub sets: crate::applications::SetViews,
+    /// The replicas sharing the store, as this one last saw them.
+    pub membership: watch::Receiver<crate::replicas::Membership>,
 }
 
 impl std::fmt::Debug for ServerState {
@@ -285,9 +287,30 @@ impl Server {
         let (shutdown, shutdown_rx) = watch::channel(false);
         let (ready_tx, ready) = watch::channel(false);
         let mut tasks = JoinSet::new();
+        let claimant = crate::store::Claimant::new(options.replica.clone());
+        // Replicas sharing the store divide the apps: this one's membership, and the views it exchanges.
+        let keeper = crate::replicas::MembershipKeeper {
+            store: store.clone(),
+            replica: options.replica.clone(),
+            incarnation: claimant.incarnation().to_string(),
+            lease: options.lease,
+        };
+        let (membership_tx, membership) = watch::channel(keeper.join().await);
+        tasks.spawn(keeper.run(membership_tx, shutdown_rx.clone()));
+        tasks.spawn(
+            crate::replicas::ViewExchange {
+                store: store.clone(),
+                replica: options.replica.clone(),
+                views: views.clone(),
+                membership: membership.clone(),
+                every: Duration::from_secs(1),
+                refresh: Duration::from_secs(config.defaults.reconcile_interval_seconds.max(2) / 2),
+            }
+            .run(shutdown_rx.clone()),
+        );
         let worker = Worker {
             store: store.clone(),
-            claimant: crate::store::Claimant::new(options.replica.clone()),
+            claimant,
             clusters: clusters.clone(),
             apps: apps.clone(),
             limit: Arc::new(ConcurrencyLimit::new(config.defaults.concurrency())),
@@ -309,6 +332,7 @@ impl Server {
             parallelism: config.defaults.reconcile_concurrency,
             full_compare: Duration::from_secs(config.defaults.full_compare_seconds),
             requests: requests.clone(),
+            membership: membership.clone(),
         };
         {
             // Ready once every app has a view.
@@ -386,6 +410,7 @@ impl Server {
                 reconcile_requests: requests,
                 applications,
                 sets,
+                membership,
             },
             simulators,
             config,

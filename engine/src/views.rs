@@ -4,15 +4,15 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use jiff::Timestamp;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::RwLock;
 
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::Operation;
 
 /// What the reconciler last saw of one app.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct AppView {
     /// The commit the app's ref resolved to.
     pub revision: Option<String>,
@@ -33,6 +33,9 @@ pub struct AppView {
     pub operation: Option<Operation>,
     /// How many objects the app has.
     pub resources: usize,
+    /// The replica whose reconciler made this view (replicas sharing a store divide the apps among them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replica: Option<String>,
 }
 
 /// The reconciler's views of every app, shared with the API.

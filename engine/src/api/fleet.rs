@@ -429,6 +429,8 @@ mod tests {
                 )
                 .1,
                 sets: Default::default(),
+                membership: tokio::sync::watch::channel(crate::replicas::Membership::alone("test"))
+                    .1,
             };
             let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
                 .await

@@ -202,6 +202,9 @@ pub struct Reconciler {
     pub full_compare: Duration,
     /// Apps asked (through the API) to be reconciled now.
     pub requests: ReconcileRequests,
+    /// The replicas sharing the store, when this one shares the apps with others: it reconciles only those it
+    /// owns.
+    pub membership: watch::Receiver<crate::replicas::Membership>,
 }
 
 /// What a comparison was made from: while none of it changes and no watch event touched the app's objects (or
@@ -293,6 +296,7 @@ impl Reconciler {
         let this = std::sync::Arc::new(self);
         let parallelism = this.parallelism.max(1);
         let mut events = this.clusters.subscribe();
+        let mut membership = this.membership.clone();
         let mut queue: DueQueue<Instant> = DueQueue::default();
         let mut tracked: HashMap<String, Tracked> = HashMap::new();
         // Apps being reconciled, and whether something of theirs changed meanwhile.
@@ -314,7 +318,14 @@ impl Reconciler {
             let now = Instant::now();
             if std::mem::take(&mut directory_changed) {
                 let apps = this.apps.read().await;
-                for (name, spec) in apps.iter() {
+                // With replicas sharing the store, the apps this one owns; the others' views come from them.
+                let membership = membership.borrow_and_update().clone();
+                let mine: BTreeMap<String, AppSpec> = apps
+                    .iter()
+                    .filter(|(name, _)| membership.owns(name))
+                    .map(|(name, spec)| (name.clone(), spec.clone()))
+                    .collect();
+                for (name, spec) in mine.iter() {
                     if seen.get(name) == Some(spec) {
                         continue;
                     }
@@ -324,14 +335,14 @@ impl Reconciler {
                         None => queue.set(name, now),
                     }
                 }
-                queue.retain(|name| apps.contains_key(name));
-                tracked.retain(|name, _| apps.contains_key(name));
-                requested.retain(|name, _| apps.contains_key(name));
+                queue.retain(|name| mine.contains_key(name));
+                tracked.retain(|name, _| mine.contains_key(name));
+                requested.retain(|name, _| mine.contains_key(name));
                 this.views
                     .write()
                     .await
                     .retain(|name, _| apps.contains_key(name));
-                seen = apps.clone();
+                seen = mine;
             }
             while tasks.len() < parallelism {
                 let Some(name) = queue.pop_due(now) else {
@@ -357,6 +368,7 @@ impl Reconciler {
                 _ = tokio::time::sleep_until(wake_at) => {}
                 _ = shutdown.changed() => {}
                 _ = this.apps.changed() => directory_changed = true,
+                Ok(()) = membership.changed() => directory_changed = true,
                 _ = this.requests.requested() => {
                     let now = Instant::now();
                     for (name, since) in this.requests.take() {
@@ -533,6 +545,7 @@ impl Reconciler {
         };
         let mut view = AppView {
             reconciled_at: Some(Timestamp::now()),
+            replica: Some(self.membership.borrow().me.clone()),
             ..AppView::default()
         };
         // The latest operation is read before the app's state, never after: an operation that ends in between

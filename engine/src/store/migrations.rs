@@ -30,6 +30,11 @@ const SQLITE: &[Step] = &[
         "claim incarnation",
         include_str!("migrations/sqlite/0003_claim_incarnation.sql"),
     ),
+    (
+        4,
+        "replicas",
+        include_str!("migrations/sqlite/0004_replicas.sql"),
+    ),
 ];
 
 const POSTGRES: &[Step] = &[
@@ -47,6 +52,11 @@ const POSTGRES: &[Step] = &[
         3,
         "claim incarnation",
         include_str!("migrations/postgres/0003_claim_incarnation.sql"),
+    ),
+    (
+        4,
+        "replicas",
+        include_str!("migrations/postgres/0004_replicas.sql"),
     ),
 ];
 

@@ -18,6 +18,7 @@ mod plans;
 mod queue;
 pub mod record;
 mod records;
+mod replicas;
 mod settings;
 mod target;
 mod tokens;
@@ -35,6 +36,7 @@ pub use error::StoreError;
 pub use plans::QueryPlan;
 pub use queue::Claimed;
 pub use record::{AppRecord, OperationRecord, StateRecord};
+pub use replicas::PublishedView;
 pub use target::Backend;
 pub use tokens::StoredToken;
 

@@ -30,7 +30,7 @@ pub const TREE_CHILD_KINDS: [(&str, &str); 7] = [
 ];
 
 /// One of the app's objects.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceStatus {
     /// The object.
@@ -47,7 +47,7 @@ pub struct ResourceStatus {
 }
 
 /// The app's state.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AppStatus {
     /// Out of sync when any object is.

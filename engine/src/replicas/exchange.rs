@@ -1,0 +1,142 @@
+//! The views replicas publish of the apps they reconcile, and read of the others': each second this replica
+//! publishes what changed of its own (and all of them again every so often, so a view never ages out of sight)
+//! and takes the others' views of apps it does not reconcile into its own, for its API.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+use tokio::sync::watch;
+
+use super::shard::Membership;
+use crate::store::Store;
+use crate::views::{AppView, AppViews};
+
+/// This replica's side of the view exchange.
+#[derive(Debug, Clone)]
+pub struct ViewExchange {
+    /// The store shared with the other replicas.
+    pub store: Store,
+    /// This replica's name.
+    pub replica: String,
+    /// The views this replica's reconciler publishes and its API reads.
+    pub views: AppViews,
+    /// The members, to know which apps are this replica's.
+    pub membership: watch::Receiver<Membership>,
+    /// How often views are exchanged.
+    pub every: Duration,
+    /// How often an unchanged view is published all the same.
+    pub refresh: Duration,
+}
+
+/// What a view shows, but for when it was made: a view that says the same again need not be published.
+fn digest(view: &AppView) -> Option<[u8; 32]> {
+    let mut value = serde_json::to_value(view).ok()?;
+    if let Some(map) = value.as_object_mut() {
+        map.remove("reconciledAt");
+        map.remove("comparedAt");
+    }
+    Some(Sha256::digest(value.to_string().as_bytes()).into())
+}
+
+impl ViewExchange {
+    /// Exchanges views until `shutdown` turns true.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        let mut published: HashMap<String, ([u8; 32], Instant)> = HashMap::new();
+        let mut members_seen = Vec::new();
+        let mut cursor: i64 = 0;
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(self.every) => {}
+                _ = shutdown.changed() => return,
+            }
+            if *shutdown.borrow() {
+                return;
+            }
+            self.publish(&mut published, &mut members_seen).await;
+            if members_seen.len() > 1 {
+                cursor = self.take(cursor).await;
+            }
+        }
+    }
+
+    /// Publishes this replica's views that changed, or that were last published longer than `refresh` ago; nothing
+    /// while it is the only member (a replica that joins later gets every view: the members changed, so all are
+    /// published again).
+    async fn publish(
+        &self,
+        published: &mut HashMap<String, ([u8; 32], Instant)>,
+        members_seen: &mut Vec<String>,
+    ) {
+        let membership = self.membership.borrow().clone();
+        if membership.members != *members_seen {
+            published.clear();
+            *members_seen = membership.members.clone();
+        }
+        if membership.members.len() <= 1 {
+            return;
+        }
+        let now = Instant::now();
+        let mut batch = Vec::new();
+        let mut digests = Vec::new();
+        {
+            let views = self.views.read().await;
+            for (app, view) in views.iter() {
+                // Only views of apps it owns now: a view it made before the members changed is another's to make.
+                if view.replica.as_deref() != Some(self.replica.as_str()) || !membership.owns(app) {
+                    continue;
+                }
+                let Some(digest) = digest(view) else { continue };
+                let fresh = published.get(app).is_some_and(|(seen, at)| {
+                    *seen == digest && now.duration_since(*at) < self.refresh
+                });
+                if fresh {
+                    continue;
+                }
+                if let Ok(json) = serde_json::to_string(view) {
+                    batch.push((app.clone(), json));
+                    digests.push((app.clone(), digest));
+                }
+            }
+        }
+        match self.store.put_views(&self.replica, &batch).await {
+            Ok(()) => {
+                for (app, digest) in digests {
+                    published.insert(app, (digest, now));
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "publishing this replica's views failed; trying again")
+            }
+        }
+    }
+
+    /// Takes the views published since `cursor` of apps this replica does not reconcile; the new cursor.
+    async fn take(&self, cursor: i64) -> i64 {
+        let rows = match self.store.views_since(cursor).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                tracing::warn!(%error, "reading the other replicas' views failed; trying again");
+                return cursor;
+            }
+        };
+        let membership = self.membership.borrow().clone();
+        let mut next = cursor;
+        let mut views = self.views.write().await;
+        for row in rows {
+            next = next.max(row.updated_at);
+            if row.replica == self.replica || membership.owns(&row.app) {
+                continue;
+            }
+            match serde_json::from_str::<AppView>(&row.view) {
+                Ok(view) => {
+                    views.insert(row.app, view);
+                }
+                Err(error) => {
+                    tracing::warn!(app = %row.app, %error, "a published view does not read")
+                }
+            }
+        }
+        next
+    }
+}
