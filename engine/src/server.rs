@@ -375,6 +375,7 @@ impl Server {
                     .collect(),
                 interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
                 views: sets.clone(),
+                membership: membership.clone(),
             };
             tasks.spawn(set_controller.run(shutdown_rx.clone()));
             let controller = crate::applications::ApplicationController {
@@ -388,6 +389,7 @@ impl Server {
                 install_crd: config.applications.install_crd,
                 plane,
                 clusters: clusters.clone(),
+                membership: membership.clone(),
             };
             tasks.spawn(controller.run(shutdown_rx.clone()));
         }

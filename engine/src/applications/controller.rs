@@ -68,6 +68,9 @@ pub struct ApplicationController {
     pub plane: watch::Sender<PlaneState>,
     /// The clusters apps deploy to: where a cascading delete deletes an app's objects.
     pub clusters: crate::deploy::Clusters,
+    /// The replicas sharing the store: every replica decides every Application (each runs the apps it owns),
+    /// and only an app's owner writes its status and runs its cascading delete.
+    pub membership: watch::Receiver<crate::replicas::Membership>,
 }
 
 impl std::fmt::Debug for ApplicationController {
@@ -331,7 +334,9 @@ impl ApplicationController {
         });
         drop(directory);
         for (decision, app) in &cascading {
-            self.start_cascade(memory, &decision.namespace, &decision.name, app);
+            if self.membership.borrow().owns(&app.name) {
+                self.start_cascade(memory, &decision.namespace, &decision.name, app);
+            }
         }
         // Refused Applications being deleted with the finalizer held no app of theirs: nothing to delete.
         for decision in decisions
@@ -472,6 +477,10 @@ impl ApplicationController {
             else {
                 continue;
             };
+            // One replica writes each status: the owner of the Application's name.
+            if !self.membership.borrow().owns(name) {
+                continue;
+            }
             let app = decision.outcome.as_ref().ok();
             let view = app.and_then(|app| views.get(&app.name));
             let state = match app {

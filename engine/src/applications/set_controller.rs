@@ -102,6 +102,8 @@ pub struct ApplicationSetController {
     pub interval: Duration,
     /// Published views.
     pub views: SetViews,
+    /// The replicas sharing the store: one of them (the owner of `namespace/name`) runs each set.
+    pub membership: watch::Receiver<crate::replicas::Membership>,
 }
 
 impl std::fmt::Debug for ApplicationSetController {
@@ -167,10 +169,24 @@ impl ApplicationSetController {
                 continue;
             }
             present.insert(key_of(set));
+            let (namespace, name) = key_of(set);
             let object = match serde_json::to_value(set.as_ref()) {
                 Ok(object) => object,
                 Err(_) => continue,
             };
+            // Another replica runs it: its view is what that one wrote into the status.
+            if !self
+                .membership
+                .borrow()
+                .owns(&format!("{namespace}/{name}"))
+            {
+                let view = view_from_status(
+                    &object,
+                    self.tenancy.org_of(&namespace).ok().map(|o| o.name.clone()),
+                );
+                self.views.views.write().await.insert(key_of(set), view);
+                continue;
+            }
             let view = self.run_set(&object).await;
             self.write_status(&object, &view).await;
             self.views.views.write().await.insert(key_of(set), view);
@@ -400,6 +416,37 @@ impl ApplicationSetController {
         {
             tracing::warn!(%namespace, %name, %error, "writing an ApplicationSet's status");
         }
+    }
+}
+
+/// A set's view as the replica that runs it wrote it into its status.
+fn view_from_status(set: &Value, org: Option<String>) -> SetView {
+    let status = &set["status"];
+    let names = |value: &Value| -> Vec<String> {
+        value
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    SetView {
+        namespace: set["metadata"]["namespace"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        name: set["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        org,
+        applications: names(&status["applications"]),
+        held: names(&status["fuse"]["heldApplications"]),
+        reason: status["fuse"]["reason"].as_str().map(str::to_string),
+        error: status["error"].as_str().map(str::to_string),
     }
 }
 
