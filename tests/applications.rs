@@ -89,12 +89,28 @@ async fn get(router: &axum::Router, path: &str) -> (StatusCode, Value) {
 }
 
 async fn call(router: &axum::Router, method: Method, path: &str) -> (StatusCode, Value) {
+    call_as(router, method, path, ADMIN, None).await
+}
+
+async fn post(router: &axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
+    call_as(router, Method::POST, path, ADMIN, Some(body)).await
+}
+
+/// A request to `router` with `token`, and a JSON body when given; the status and the JSON answered (null when
+/// the answer is not JSON).
+pub(crate) async fn call_as(
+    router: &axum::Router,
+    method: Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
     let request = Request::builder()
         .method(method)
         .uri(path)
-        .header("authorization", format!("Bearer {ADMIN}"))
+        .header("authorization", format!("Bearer {token}"))
         .header("content-type", "application/json")
-        .body(Body::empty())
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
         .unwrap();
     let response = router.clone().oneshot(request).await.unwrap();
     let status = response.status();
@@ -579,23 +595,6 @@ async fn an_app_of_apps_runs_its_children_and_a_removed_child_takes_its_workload
         )]
     );
     server.shutdown().await;
-}
-
-async fn post(router: &axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(Method::POST)
-        .uri(path)
-        .header("authorization", format!("Bearer {ADMIN}"))
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,14 +4,11 @@
 
 use std::path::Path;
 
-use axum::body::Body;
-use http::{Request, StatusCode};
-use http_body_util::BodyExt as _;
+use http::StatusCode;
 use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-use tower::ServiceExt as _;
 use weft_engine::config::Config;
 use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_tests::GitRepo;
@@ -74,18 +71,7 @@ fn config(
 }
 
 async fn get(router: &axum::Router, path: &str) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .uri(path)
-        .header("authorization", format!("Bearer {ADMIN}"))
-        .body(Body::empty())
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
+    crate::applications::call_as(router, http::Method::GET, path, ADMIN, None).await
 }
 
 async fn has_deployment(cluster: &Cluster, namespace: &str) -> bool {

@@ -95,7 +95,12 @@ impl Site {
 
 /// Queues a sync of the shop on `server` and waits until it runs; returns its id.
 async fn sync_running(server: &Server) -> String {
-    let app = server.state.apps.read().await.get("shop").cloned().unwrap();
+    sync_of_running(server, "shop").await
+}
+
+/// Queues a sync of `app` on `server` and waits until it runs (on any replica); returns its id.
+pub(crate) async fn sync_of_running(server: &Server, app: &str) -> String {
+    let app = server.state.apps.read().await.get(app).cloned().unwrap();
     let id = server
         .state
         .queue

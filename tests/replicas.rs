@@ -8,9 +8,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tempfile::TempDir;
-use weft_engine::queue::OperationRequest;
 use weft_engine::server::{Server, ServerOptions};
-use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
+use weft_engine::sync::operation::{Operation, OperationPhase};
 use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_test_reference::PostgresServer;
 use weft_tests::GitRepo;
@@ -139,20 +138,14 @@ async fn three_replicas_reconcile_each_app_once_answer_for_the_whole_fleet_and_s
     // A sync of app-0 runs; the replica running it is killed mid-sync.
     let before = deploys(&replicas["weft-a"], "app-0").await;
     let any = &replicas["weft-a"];
-    let app = any.state.apps.read().await.get("app-0").cloned().unwrap();
-    let id = any
+    let id = crate::reliability::sync_of_running(any, "app-0").await;
+    let running = any
         .state
-        .queue
-        .enqueue(&app, Trigger::Manual, OperationRequest::sync())
+        .store
+        .operation::<Operation>(&id)
         .await
         .unwrap()
-        .id;
-    let store = any.state.store.clone();
-    let running = eventually("the sync running", 300, async || {
-        let op = store.operation::<Operation>(&id).await.ok()??;
-        (op.phase == OperationPhase::Running).then_some(op)
-    })
-    .await;
+        .unwrap();
     let victim = running.attempts[0].replica.clone();
     let killed_at = jiff::Timestamp::now();
     drop(replicas.remove(&victim));

@@ -149,16 +149,7 @@ fn deletions(objects: &[Value]) -> BTreeMap<(String, String), Deletion> {
                 .is_some_and(|t| !t.is_null())
         })
         .map(|o| {
-            let key = (
-                o["metadata"]["namespace"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-                o["metadata"]["name"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-            );
+            let key = super::decide::namespaced_name(o);
             let cascade = o["metadata"]["finalizers"]
                 .as_array()
                 .is_some_and(|f| f.iter().any(|f| f == crd::RESOURCES_FINALIZER));

@@ -26,6 +26,15 @@ pub struct Decision {
     pub outcome: Result<AppSpec, Refusal>,
 }
 
+/// A resource's `(namespace, name)` (empty strings for what it lacks).
+pub fn namespaced_name(object: &Value) -> (String, String) {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    (
+        text(&object["metadata"]["namespace"]),
+        text(&object["metadata"]["name"]),
+    )
+}
+
 /// Decides every Application: `taken` holds the names of apps from the other origins.
 pub fn decide(
     objects: &[Value],
@@ -35,19 +44,14 @@ pub fn decide(
 ) -> Vec<Decision> {
     let mut ordered: Vec<&Value> = objects.iter().collect();
     let key = |o: &Value| {
+        let (namespace, name) = namespaced_name(o);
         (
             o["metadata"]["creationTimestamp"]
                 .as_str()
                 .unwrap_or_default()
                 .to_string(),
-            o["metadata"]["namespace"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-            o["metadata"]["name"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            namespace,
+            name,
         )
     };
     ordered.sort_by_cached_key(|o| key(o));

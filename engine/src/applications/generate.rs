@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
+use weft_sdk::glob::Glob;
 
 /// One parameter set: names (`path.basename`, `cluster.name`, a list element's keys) to values.
 pub type Params = BTreeMap<String, String>;
@@ -36,10 +37,10 @@ pub struct GitGenerator {
     pub revision: String,
     /// An operator credential by name.
     pub credential: Option<String>,
-    /// Directory globs, each with whether it excludes.
-    pub directories: Vec<(String, bool)>,
+    /// Directory globs (`*` within a path segment, `**` across), each with whether it excludes.
+    pub directories: Vec<(Glob, bool)>,
     /// File globs.
-    pub files: Vec<String>,
+    pub files: Vec<Glob>,
 }
 
 /// A configured cluster, as the clusters generator sees it.
@@ -121,7 +122,7 @@ fn generator(index: usize, item: &Value) -> Result<Generator, GenerateError> {
             .filter(|u| !u.is_empty())
             .ok_or_else(|| bad("git.repoURL is missing".into()))?
             .to_string();
-        let globs = |key: &str| -> Result<Vec<(String, bool)>, GenerateError> {
+        let globs = |key: &str| -> Result<Vec<(Glob, bool)>, GenerateError> {
             let Some(items) = git.get(key) else {
                 return Ok(Vec::new());
             };
@@ -135,12 +136,14 @@ fn generator(index: usize, item: &Value) -> Result<Generator, GenerateError> {
                         .as_str()
                         .ok_or_else(|| bad(format!("git.{key}[].path is missing")))?;
                     check_glob(path).map_err(|m| bad(format!("git.{key}: {path:?}: {m}")))?;
-                    Ok((path.to_string(), item["exclude"].as_bool().unwrap_or(false)))
+                    let glob = Glob::with_separator(path, '/')
+                        .map_err(|e| bad(format!("git.{key}: {e}")))?;
+                    Ok((glob, item["exclude"].as_bool().unwrap_or(false)))
                 })
                 .collect()
         };
         let directories = globs("directories")?;
-        let files: Vec<String> = globs("files")?.into_iter().map(|(p, _)| p).collect();
+        let files: Vec<Glob> = globs("files")?.into_iter().map(|(g, _)| g).collect();
         if directories.is_empty() == files.is_empty() {
             return Err(bad("git: give directories or files (one of them)".into()));
         }
@@ -184,38 +187,6 @@ fn check_glob(glob: &str) -> Result<(), &'static str> {
         return Err("no empty, . or .. segments");
     }
     Ok(())
-}
-
-/// Whether `path` matches `glob` segment by segment: `*` matches any run of characters within a segment, `?` one
-/// character; there is no `**` (a glob names a depth).
-pub fn glob_matches(glob: &str, path: &str) -> bool {
-    let globs: Vec<&str> = glob.split('/').collect();
-    let parts: Vec<&str> = path.split('/').collect();
-    globs.len() == parts.len() && globs.iter().zip(&parts).all(|(g, p)| segment_matches(g, p))
-}
-
-fn segment_matches(glob: &str, text: &str) -> bool {
-    let glob: Vec<char> = glob.chars().collect();
-    let text: Vec<char> = text.chars().collect();
-    // Iterative wildcard matching with one backtrack point per `*`.
-    let (mut g, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if g < glob.len() && (glob[g] == '?' || glob[g] == text[t]) {
-            g += 1;
-            t += 1;
-        } else if g < glob.len() && glob[g] == '*' {
-            star = Some((g, t));
-            g += 1;
-        } else if let Some((star_g, star_t)) = star {
-            g = star_g + 1;
-            t = star_t + 1;
-            star = Some((star_g, star_t + 1));
-        } else {
-            return false;
-        }
-    }
-    glob[g..].iter().all(|c| *c == '*')
 }
 
 /// The parameter sets of a list generator: each element's keys, nested objects flattened with dots.
@@ -269,11 +240,11 @@ pub fn git_params(generator: &GitGenerator, root: &Path) -> Result<Vec<Params>, 
             let included = generator
                 .directories
                 .iter()
-                .any(|(glob, exclude)| !exclude && glob_matches(glob, directory));
+                .any(|(glob, exclude)| !exclude && glob.matches(directory));
             let excluded = generator
                 .directories
                 .iter()
-                .any(|(glob, exclude)| *exclude && glob_matches(glob, directory));
+                .any(|(glob, exclude)| *exclude && glob.matches(directory));
             if included && !excluded {
                 out.push(path_params(directory));
             }
@@ -281,7 +252,7 @@ pub fn git_params(generator: &GitGenerator, root: &Path) -> Result<Vec<Params>, 
     }
     for file in files
         .iter()
-        .filter(|file| generator.files.iter().any(|glob| glob_matches(glob, file)))
+        .filter(|file| generator.files.iter().any(|glob| glob.matches(file)))
     {
         let full = root.join(file);
         let size = std::fs::metadata(&full)
@@ -412,15 +383,8 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn globs_match_within_segments_and_name_a_depth() {
-        assert!(glob_matches("apps/*", "apps/web"));
-        assert!(!glob_matches("apps/*", "apps/web/base"));
-        assert!(glob_matches("envs/*.json", "envs/prod.json"));
-        assert!(!glob_matches("envs/*.json", "envs/prod.yaml"));
-        assert!(glob_matches("a?c/*-x*", "abc/q-xyz"));
-        assert!(glob_matches("*", "anything"));
-        assert!(!glob_matches("apps", "apps/web"));
+    fn glob(pattern: &str) -> Glob {
+        Glob::with_separator(pattern, '/').unwrap()
     }
 
     #[test]
@@ -483,7 +447,7 @@ mod tests {
             repo_url: "https://git.example/x.git".into(),
             revision: "HEAD".into(),
             credential: None,
-            directories: vec![("apps/*".into(), false), ("apps/old".into(), true)],
+            directories: vec![(glob("apps/*"), false), (glob("apps/old"), true)],
             files: vec![],
         };
         let params = git_params(&directories, root.path()).unwrap();
@@ -492,7 +456,7 @@ mod tests {
         assert_eq!(params[1]["path"], "apps/web");
         let files = GitGenerator {
             directories: vec![],
-            files: vec!["envs/*.json".into(), "envs/*.yaml".into()],
+            files: vec![glob("envs/*.{json,yaml}")],
             ..directories
         };
         let params = git_params(&files, root.path()).unwrap();
@@ -503,7 +467,7 @@ mod tests {
         assert_eq!(params[1]["path"], "envs");
         std::fs::write(root.path().join("envs/broken.json"), "[1, 2]").unwrap();
         let broken = GitGenerator {
-            files: vec!["envs/broken.json".into()],
+            files: vec![glob("envs/broken.json")],
             ..files
         };
         assert!(matches!(
