@@ -83,6 +83,11 @@ pub fn router(api: Router, config: ConsoleConfig) -> Router {
         .route("/apps/{name}/sync", post(pages::actions::sync))
         .route("/apps/{name}/rollback", post(pages::actions::rollback))
         .route("/apps/{name}/refresh", post(pages::actions::refresh))
+        .route("/applicationsets", get(pages::sets::show))
+        .route(
+            "/applicationsets/{namespace}/{name}/confirm",
+            post(pages::sets::confirm),
+        )
         .route("/ui/{asset}", get(assets::serve))
         .layer(axum::middleware::from_fn(security::headers))
         .with_state(state)

@@ -50,6 +50,26 @@ pub struct Application {
     pub endpoints: Vec<String>,
 }
 
+/// One row of `GET /v1/deploy/applicationsets`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ApplicationSet {
+    /// Its namespace.
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+    /// Its org.
+    pub org: Option<String>,
+    /// The Applications it makes.
+    pub applications: Vec<String>,
+    /// Its Applications the fleet fuse keeps from deletion.
+    pub held: Vec<String>,
+    /// Why.
+    pub reason: Option<String>,
+    /// Why its last pass failed.
+    pub error: Option<String>,
+}
+
 /// `GET /v1/deploy/applications`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]

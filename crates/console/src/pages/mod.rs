@@ -8,6 +8,7 @@ pub mod layout;
 pub mod logs;
 pub mod object;
 pub mod operation;
+pub mod sets;
 pub mod sign_in;
 
 use std::sync::Arc;
@@ -50,6 +51,32 @@ impl SignedIn {
     /// Whether the user may act (the API decides; this only hides controls it would refuse).
     pub fn admin(&self) -> bool {
         self.session.who.admin
+    }
+
+    /// A signed-in user for page tests: an admin, or a member of org `shop`.
+    #[cfg(test)]
+    pub fn for_tests(admin: bool) -> SignedIn {
+        let sessions = crate::session::Sessions::new(crate::session::SessionLimits {
+            idle: std::time::Duration::from_secs(60),
+            absolute: std::time::Duration::from_secs(600),
+            max: 10,
+        });
+        let who = crate::shapes::WhoAmI {
+            subject: "ada".into(),
+            admin,
+            org: (!admin).then(|| "shop".to_string()),
+        };
+        let (id, session) = sessions.create(
+            "t0k3n".into(),
+            who,
+            crate::session::SignInMethod::Token,
+            Instant::now(),
+        );
+        SignedIn {
+            session,
+            id,
+            client: ClientAddr(None),
+        }
     }
 }
 
