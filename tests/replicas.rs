@@ -49,7 +49,10 @@ impl Site {
     }
 
     async fn replica(&self, name: &str) -> Server {
-        let store = format!("store = \"{}\"", self.postgres.url());
+        let store = format!(
+            "store = \"{}\"\n[sources]\nallow_file_urls = true",
+            self.postgres.url()
+        );
         Server::start(
             config(&self.cluster, self.data.path(), &self.apps, &store),
             weft_tests::builtin_registry(),
@@ -133,6 +136,44 @@ async fn three_replicas_reconcile_each_app_once_answer_for_the_whole_fleet_and_s
     for (name, server) in &replicas {
         let views = server.state.views.read().await;
         assert_eq!(views.len(), APPS.len(), "{name}");
+    }
+
+    // An app defined through one replica's API is reconciled by its owner and seen by every replica; deleted
+    // through another's, it leaves every replica.
+    let api_app = json!({"name": "api-app", "type": "yaml", "namespace": "api-app",
+        "source": {"repo": format!("file://{}", site._repo.path().display()), "path": "app", "ref": "main"},
+        "sync": {"automated": true, "create_namespace": true, "wave_timeout_seconds": 30}});
+    let (code, body) = crate::applications::call_as(
+        &crate::reliability::router_of(&replicas["weft-c"]),
+        http::Method::POST,
+        "/v1/deploy/applications",
+        crate::api::ADMIN,
+        Some(api_app),
+    )
+    .await;
+    assert!(code.is_success(), "{code}: {body}");
+    let members_now: Vec<String> = replicas.keys().cloned().collect();
+    let api_owner = weft_engine::replicas::owner("api-app", &members_now).unwrap().to_string();
+    for (name, server) in &replicas {
+        eventually(&format!("{name} seeing api-app synced by its owner"), 300, async || {
+            (reconcilers(server).await.get("api-app") == Some(&api_owner)).then_some(())
+        })
+        .await;
+    }
+    let (code, body) = crate::applications::call_as(
+        &crate::reliability::router_of(&replicas["weft-a"]),
+        http::Method::DELETE,
+        "/v1/deploy/applications/api-app",
+        crate::api::ADMIN,
+        None,
+    )
+    .await;
+    assert!(code.is_success(), "{code}: {body}");
+    for (name, server) in &replicas {
+        eventually(&format!("{name} dropping api-app"), 300, async || {
+            (!server.state.apps.read().await.contains_key("api-app")).then_some(())
+        })
+        .await;
     }
 
     // A sync of app-0 runs; the replica running it is killed mid-sync.

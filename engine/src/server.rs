@@ -305,6 +305,8 @@ impl Server {
                 membership: membership.clone(),
                 every: Duration::from_secs(1),
                 refresh: Duration::from_secs(config.defaults.reconcile_interval_seconds.max(2) / 2),
+                apps: apps.clone(),
+                rules: Arc::new(config.api_app_rules()),
             }
             .run(shutdown_rx.clone()),
         );

@@ -62,8 +62,10 @@ pub struct ApplicationSet {
     pub org: Option<String>,
     /// The Applications it makes.
     pub applications: Vec<String>,
-    /// Its Applications the fleet fuse keeps from deletion.
+    /// Its Applications kept from deletion.
     pub held: Vec<String>,
+    /// Those the fleet fuse holds, which an admin may confirm.
+    pub confirmable: Vec<String>,
     /// Why.
     pub reason: Option<String>,
     /// Why its last pass failed.

@@ -61,11 +61,15 @@ pub(crate) async fn confirm(
     let Json(confirmation) = body.map_err(|e| ApiError::from_json_rejection(&e))?;
     let mut asked = confirmation.delete.clone();
     asked.sort();
-    let mut held = set.held.clone();
+    let mut held = set.confirmable.clone();
     held.sort();
     if held.is_empty() {
         return Err(ApiError::conflict(format!(
-            "ApplicationSet {namespace}/{name} holds no deletions"
+            "the fleet fuse of ApplicationSet {namespace}/{name} holds no deletions{}",
+            match &set.reason {
+                Some(reason) => format!(" ({reason})"),
+                None => String::new(),
+            }
         )));
     }
     if asked != held {

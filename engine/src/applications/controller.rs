@@ -201,6 +201,7 @@ impl ApplicationController {
             shutdown: Some(shutdown.clone()),
             ..Memory::default()
         };
+        let mut membership = self.membership.clone();
         let mut listed = false;
         let mut dirty = false;
         let mut status_tick = tokio::time::interval(STATUS_EVERY);
@@ -216,6 +217,8 @@ impl ApplicationController {
             };
             tokio::select! {
                 _ = shutdown.changed() => return,
+                // Other replicas came or went: the apps this one owns (statuses, cascades) changed.
+                Ok(()) = membership.changed() => dirty = true,
                 event = events.next() => match event {
                     None => return,
                     Some(Ok(watcher::Event::InitDone)) => {
@@ -401,16 +404,37 @@ impl ApplicationController {
             }
         };
         let syncer = member.deployer.syncer();
+        // Only what the app may place: another org's object that carries the same label is not this app's.
+        let may_delete = |object: &Value| {
+            app.confinement
+                .as_ref()
+                .is_none_or(|c| c.check(std::slice::from_ref(object)).is_ok())
+        };
         loop {
             match crate::sync::cascade::delete_tracked(
                 syncer.live(),
                 syncer.applier(),
                 &app.name,
                 &kinds,
+                may_delete,
             )
             .await
             {
-                Ok(outcome) if outcome.remaining == 0 => break,
+                Ok(outcome) if outcome.remaining == 0 => {
+                    // A sync that was running when the delete began could create objects again: the finalizer
+                    // goes only once no operation of the app runs.
+                    match self
+                        .store
+                        .last_operation::<crate::sync::operation::Operation>(&app.name)
+                        .await
+                    {
+                        Ok(Some(op)) if !op.phase.is_finished() => {}
+                        Ok(_) => break,
+                        Err(error) => {
+                            tracing::warn!(app = %app.name, %error, "reading the app's latest operation")
+                        }
+                    }
+                }
                 Ok(outcome) => {
                     for deleted in &outcome.deleted {
                         tracing::info!(app = %app.name, object = %deleted, "deleted (the Application is being deleted with the resources finalizer)");
@@ -422,13 +446,18 @@ impl ApplicationController {
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
-        match self.remove_finalizer(namespace, name).await {
-            Ok(()) => true,
-            Err(error) => {
-                tracing::warn!(%namespace, %name, %error, "removing the resources finalizer");
-                false
+        // A status write between reading the finalizers and patching them is a conflict: read and try again.
+        for attempt in 1..=5 {
+            match self.remove_finalizer(namespace, name).await {
+                Ok(()) => return true,
+                Err(kube::Error::Api(status)) if status.code == 409 && attempt < 5 => {}
+                Err(error) => {
+                    tracing::warn!(%namespace, %name, %error, "removing the resources finalizer");
+                    return false;
+                }
             }
         }
+        false
     }
 
     /// Removes Weft's resources finalizer from the Application, keeping any other.

@@ -40,8 +40,10 @@ pub struct SetView {
     pub org: Option<String>,
     /// The Applications it makes.
     pub applications: Vec<String>,
-    /// Its Applications the fleet fuse keeps from deletion.
+    /// Its Applications kept from deletion (a failed or empty generation, `Prune=false`, or the fleet fuse).
     pub held: Vec<String>,
+    /// Those the fleet fuse holds, which an admin may confirm (exactly these).
+    pub confirmable: Vec<String>,
     /// Why they are kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -130,10 +132,13 @@ impl ApplicationSetController {
         let mut dirty = false;
         let mut tick = tokio::time::interval(self.interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut membership = self.membership.clone();
         loop {
             let waiting = dirty && listed;
             tokio::select! {
                 _ = shutdown.changed() => return,
+                // Other replicas came or went: which sets this one runs changed.
+                Ok(()) = membership.changed() => dirty = true,
                 event = events.next() => match event {
                     None => return,
                     Some(Ok(watcher::Event::InitDone)) => {
@@ -247,6 +252,7 @@ impl ApplicationSetController {
             apply,
             delete,
             held,
+            confirmable,
             reason,
         } = set_plan::plan(
             wanted,
@@ -277,8 +283,9 @@ impl ApplicationSetController {
                 }
             }
         }
-        if confirmed.is_some() && held.is_empty() {
-            // A confirmation is for one set of deletions: once they went (or none is held), it is spent.
+        let current: BTreeSet<String> = confirmable.iter().cloned().collect();
+        if confirmed.as_ref().is_some_and(|c| *c != current) {
+            // A confirmation is for one set of deletions: once they went, or the fuse holds others, it is spent.
             if let Err(error) = self.store.put_setting(&key, "null").await {
                 tracing::warn!(%namespace, %name, %error, "clearing the set's confirmation");
             }
@@ -288,6 +295,7 @@ impl ApplicationSetController {
             .filter_map(|a| a["metadata"]["name"].as_str().map(str::to_string))
             .collect();
         view.held = held;
+        view.confirmable = confirmable;
         view.reason = reason;
         view
     }
@@ -398,7 +406,8 @@ impl ApplicationSetController {
             "org": view.org,
             "generated": view.applications.len(),
             "applications": view.applications,
-            "fuse": {"held": view.held.len(), "heldApplications": view.held, "reason": view.reason},
+            "fuse": {"held": view.held.len(), "heldApplications": view.held,
+                     "confirmable": view.confirmable, "reason": view.reason},
             "error": view.error,
         });
         if set.get("status") == Some(&status) {
@@ -445,6 +454,7 @@ fn view_from_status(set: &Value, org: Option<String>) -> SetView {
         org,
         applications: names(&status["applications"]),
         held: names(&status["fuse"]["heldApplications"]),
+        confirmable: names(&status["fuse"]["confirmable"]),
         reason: status["fuse"]["reason"].as_str().map(str::to_string),
         error: status["error"].as_str().map(str::to_string),
     }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use super::crd;
 use super::generate::Params;
 use crate::resource::is_dns_label;
-use crate::sync::{PruneCandidate, PruneFuse, RenderOutcome};
+use crate::sync::{KeepReason, PruneCandidate, PruneFuse, RenderOutcome};
 
 /// The label on every Application a set makes, naming the set.
 pub const SET_LABEL: &str = "weft.dev/applicationset";
@@ -148,8 +148,10 @@ pub struct SetPlan {
     pub apply: Vec<Value>,
     /// Names of its Applications to delete.
     pub delete: Vec<String>,
-    /// Names of its Applications the fuse keeps, with why.
+    /// Names of its Applications kept from deletion (by any of the fuse's rules).
     pub held: Vec<String>,
+    /// Those kept because the fleet fuse tripped: what a confirmation must name, exactly.
+    pub confirmable: Vec<String>,
     /// Why they are held, when the fuse tripped or generating failed or yielded nothing.
     pub reason: Option<String>,
 }
@@ -214,6 +216,12 @@ pub fn plan(
     SetPlan {
         apply,
         delete: decision.delete.into_iter().map(|id| id.name).collect(),
+        confirmable: decision
+            .kept
+            .iter()
+            .filter(|(_, why)| *why == KeepReason::FuseTripped)
+            .map(|(id, _)| id.name.clone())
+            .collect(),
         held: decision.kept.into_iter().map(|(id, _)| id.name).collect(),
         reason,
     }
@@ -296,6 +304,10 @@ mod tests {
         assert!(failed.apply.is_empty() && failed.delete.is_empty());
         assert_eq!(failed.held.len(), 2);
         assert!(failed.reason.unwrap().contains("unreachable"));
+        assert!(
+            failed.confirmable.is_empty(),
+            "nothing to confirm: generating failed"
+        );
         let empty = plan(Ok(vec![]), &existing, &fuse, None);
         assert!(empty.delete.is_empty());
         assert_eq!(empty.held.len(), 2);
@@ -310,6 +322,7 @@ mod tests {
         let held = plan(Ok(shrunk.clone()), &existing, &fuse, None);
         assert!(held.delete.is_empty());
         assert_eq!(held.held, ["shop-b", "shop-c", "shop-d"]);
+        assert_eq!(held.confirmable, held.held);
         assert!(held.reason.unwrap().contains("3 of 4"));
         assert_eq!(held.apply.len(), 1, "what it still wants is applied");
         let other = BTreeSet::from(["shop-b".to_string()]);

@@ -200,12 +200,7 @@ impl Tenancy {
         repos: &[&str],
     ) -> Result<String, TenancyError> {
         let org = self.org_of(namespace)?;
-        let cluster_allowed = if org.clusters.is_empty() {
-            cluster == self.default_cluster()
-        } else {
-            org.clusters.iter().any(|c| allowed_by(c, cluster))
-        };
-        if !cluster_allowed {
+        if !self.allows_cluster(org, cluster) {
             return Err(TenancyError::ClusterNotAllowed {
                 org: org.name.clone(),
                 cluster: cluster.to_string(),
@@ -224,6 +219,15 @@ impl Tenancy {
             });
         }
         self.admit_sources(namespace, repos)
+    }
+
+    /// Whether `org`'s Applications may deploy to `cluster` (its list, or the default cluster alone without one).
+    pub fn allows_cluster(&self, org: &OrgSpec, cluster: &str) -> bool {
+        if org.clusters.is_empty() {
+            cluster == self.default_cluster()
+        } else {
+            org.clusters.iter().any(|c| allowed_by(c, cluster))
+        }
     }
 
     /// Checks that resources in `namespace` may take sources from the repositories `repos` (plain URLs on the

@@ -522,6 +522,7 @@ impl Reconciler {
             memory.clean = false;
             let mut views = self.views.write().await;
             let view = views.entry(name.to_string()).or_default();
+            view.replica = Some(self.membership.borrow().me.clone());
             view.error = Some(reason);
             view.status = None;
             view.reconciled_at = Some(Timestamp::now());

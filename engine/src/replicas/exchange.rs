@@ -12,6 +12,9 @@ use super::shard::Membership;
 use crate::store::Store;
 use crate::views::{AppView, AppViews};
 
+/// How far before the last view read the next read starts, in ms.
+const READ_OVERLAP_MS: i64 = 10_000;
+
 /// This replica's side of the view exchange.
 #[derive(Debug, Clone)]
 pub struct ViewExchange {
@@ -27,6 +30,10 @@ pub struct ViewExchange {
     pub every: Duration,
     /// How often an unchanged view is published all the same.
     pub refresh: Duration,
+    /// The apps, whose API-defined ones come from the store while other replicas share it.
+    pub apps: crate::directory::AppDirectory,
+    /// What an app defined through the API may name.
+    pub rules: std::sync::Arc<crate::app::ApiAppRules>,
 }
 
 /// What a view shows, but for when it was made: a view that says the same again need not be published.
@@ -45,6 +52,7 @@ impl ViewExchange {
         let mut published: HashMap<String, ([u8; 32], Instant)> = HashMap::new();
         let mut members_seen = Vec::new();
         let mut cursor: i64 = 0;
+        let mut turns: u64 = 0;
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(self.every) => {}
@@ -54,8 +62,16 @@ impl ViewExchange {
                 return;
             }
             self.publish(&mut published, &mut members_seen).await;
+            turns += 1;
             if members_seen.len() > 1 {
                 cursor = self.take(cursor).await;
+                // The API apps every fifth turn: reading every spec is the heavier read.
+                if turns.is_multiple_of(5)
+                    && let Err(error) =
+                        super::directory::take_api_apps(&self.store, &self.apps, &self.rules).await
+                {
+                    tracing::warn!(%error, "reading the apps defined through the API failed; trying again");
+                }
             }
         }
     }
@@ -113,7 +129,13 @@ impl ViewExchange {
 
     /// Takes the views published since `cursor` of apps this replica does not reconcile; the new cursor.
     async fn take(&self, cursor: i64) -> i64 {
-        let rows = match self.store.views_since(cursor).await {
+        // With an overlap: on PostgreSQL a row is stamped when written and seen when committed, so one stamped
+        // earlier can appear after a later one was read. Taking a view again is harmless.
+        let rows = match self
+            .store
+            .views_since(cursor.saturating_sub(READ_OVERLAP_MS))
+            .await
+        {
             Ok(rows) => rows,
             Err(error) => {
                 tracing::warn!(%error, "reading the other replicas' views failed; trying again");

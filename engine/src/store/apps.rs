@@ -95,6 +95,10 @@ impl Store {
             .bind(name)
             .execute(&mut *transaction)
             .await?;
+        sqlx::query("DELETE FROM app_views WHERE app = $1")
+            .bind(name)
+            .execute(&mut *transaction)
+            .await?;
         transaction.commit().await?;
         Ok(deleted > 0)
     }

@@ -34,12 +34,14 @@ pub enum CascadeError {
 }
 
 /// Deletes every object labelled as `app`'s in the kinds it had objects of (`kinds`, from its last sync) and the
-/// kinds already watched; objects already being deleted are counted, not deleted again.
+/// kinds already watched, of those `may_delete` lets through (a confined app's own placement: a label is anyone's
+/// to set); objects already being deleted are counted, not deleted again.
 pub async fn delete_tracked(
     live: &LiveCache,
     applier: &Applier,
     app: &str,
     kinds: &BTreeSet<(String, String)>,
+    may_delete: impl Fn(&serde_json::Value) -> bool,
 ) -> Result<CascadeOutcome, CascadeError> {
     for (group, kind) in kinds {
         live.ensure(group, kind)
@@ -58,6 +60,9 @@ pub async fn delete_tracked(
         let Ok(reference) = ResourceRef::of(&object) else {
             continue;
         };
+        if !may_delete(&object) {
+            continue;
+        }
         outcome.remaining += 1;
         if object
             .pointer("/metadata/deletionTimestamp")

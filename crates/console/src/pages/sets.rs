@@ -68,11 +68,11 @@ fn body(user: &SignedIn, sets: &[ApplicationSet]) -> Markup {
                             td data-label="Held deletions" {
                                 @if set.held.is_empty() { span.muted { "none" } } @else {
                                     strong { (set.held.join(", ")) }
-                                    @if user.admin() {
+                                    @if user.admin() && !set.confirmable.is_empty() {
                                         form.inline method="post" action={"/applicationsets/" (segment(&set.namespace)) "/" (segment(&set.name)) "/confirm"} {
                                             input type="hidden" name="_csrf" value=(user.session.csrf());
-                                            input type="hidden" name="delete" value=(set.held.join(","));
-                                            button.danger type="submit" { "Confirm " (set.held.len()) " deletion" @if set.held.len() != 1 { "s" } }
+                                            input type="hidden" name="delete" value=(set.confirmable.join(","));
+                                            button.danger type="submit" { "Confirm " (set.confirmable.len()) " deletion" @if set.confirmable.len() != 1 { "s" } }
                                         }
                                     }
                                 }
@@ -158,6 +158,7 @@ mod tests {
             org: Some("shop".into()),
             applications: vec!["shop-a".into()],
             held: vec!["shop-b".into(), "shop-c".into()],
+            confirmable: vec!["shop-b".into(), "shop-c".into()],
             reason: Some(
                 "the fleet fuse holds 2 deletion(s): 2 of 3 live objects (67%) > max 50%".into(),
             ),
