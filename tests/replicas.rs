@@ -153,11 +153,15 @@ async fn three_replicas_reconcile_each_app_once_answer_for_the_whole_fleet_and_s
     .await;
     assert!(code.is_success(), "{code}: {body}");
     let members_now: Vec<String> = replicas.keys().cloned().collect();
-    let api_owner = weft_engine::replicas::owner("api-app", &members_now).unwrap().to_string();
+    let api_owner = weft_engine::replicas::owner("api-app", &members_now)
+        .unwrap()
+        .to_string();
     for (name, server) in &replicas {
-        eventually(&format!("{name} seeing api-app synced by its owner"), 300, async || {
-            (reconcilers(server).await.get("api-app") == Some(&api_owner)).then_some(())
-        })
+        eventually(
+            &format!("{name} seeing api-app synced by its owner"),
+            300,
+            async || (reconcilers(server).await.get("api-app") == Some(&api_owner)).then_some(()),
+        )
         .await;
     }
     let (code, body) = crate::applications::call_as(
