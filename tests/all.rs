@@ -13,6 +13,7 @@ mod hostile_plugins;
 mod image;
 mod layering;
 mod lua_checks;
+mod namespaced;
 mod plugin_host;
 mod reliability;
 mod render;

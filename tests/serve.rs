@@ -25,6 +25,8 @@ pub(crate) struct Cluster {
     pub(crate) kubeconfig: std::path::PathBuf,
     pub(crate) client: kube::Client,
     pub(crate) faults: weft_sim::FaultInjector,
+    /// Its namespace-bound tokens (the kubeconfig's client has none: it may do anything).
+    pub(crate) access: weft_sim::AccessGrants,
     _dir: TempDir,
 }
 
@@ -43,11 +45,12 @@ pub(crate) fn cluster() -> Cluster {
             let sim = Simulator::new(config);
             let served = sim.serve("127.0.0.1:0".parse().unwrap()).await.unwrap();
             served.write_kubeconfig(&path).unwrap();
-            tx.send(sim.faults().clone()).unwrap();
+            tx.send((sim.faults().clone(), sim.access().clone()))
+                .unwrap();
             std::future::pending::<()>().await;
         });
     });
-    let faults = rx.recv_timeout(Duration::from_secs(300)).unwrap();
+    let (faults, access) = rx.recv_timeout(Duration::from_secs(300)).unwrap();
     let client = futures::executor::block_on(async {
         let kubeconfig = kube::config::Kubeconfig::read_from(&kubeconfig).unwrap();
         let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
@@ -59,6 +62,7 @@ pub(crate) fn cluster() -> Cluster {
         kubeconfig,
         client,
         faults,
+        access,
         _dir: dir,
     }
 }

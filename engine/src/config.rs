@@ -152,6 +152,14 @@ pub struct ClusterEntry {
     /// The kubeconfig context (default: the file's current context).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// Only these namespaces (namespaced mode, for a service account bound by Roles): watched one by one, and
+    /// objects elsewhere refused before anything is applied. Empty: the whole cluster.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
+    /// In namespaced mode, whether cluster-scoped kinds may be watched and written too (the service account also
+    /// holds a ClusterRole for them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cluster_resources: bool,
 }
 
 /// How a configured cluster is reached.
@@ -176,7 +184,17 @@ impl ClusterEntry {
             mode: ClusterMode::Simulator,
             path: None,
             context: None,
+            namespaces: Vec::new(),
+            cluster_resources: false,
         }
+    }
+
+    /// Where on the cluster Weft may look and act.
+    pub fn scope(&self) -> crate::cluster::NamespaceScope {
+        crate::cluster::NamespaceScope::namespaces(
+            self.namespaces.iter().cloned(),
+            self.cluster_resources,
+        )
     }
 
     /// How to connect to it (checked by validation: a kubeconfig entry has its path).
@@ -587,6 +605,8 @@ impl Config {
         }
         self.validate_clusters()
             .map_err(|(key, message)| invalid(key, message))?;
+        self.validate_application_scope()
+            .map_err(|(key, message)| invalid(key, message))?;
         let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
@@ -698,6 +718,42 @@ impl Config {
         }
     }
 
+    /// Applications live on the management cluster (the first): in namespaced mode, their orgs' namespaces must be
+    /// among the watched ones, and the definition can be installed only with `cluster_resources`.
+    fn validate_application_scope(&self) -> Result<(), (String, String)> {
+        let Some(management) = self.clusters.first() else {
+            return Ok(());
+        };
+        let scope = management.scope();
+        if !self.applications.enabled || scope.watched_namespaces().is_none() {
+            return Ok(());
+        }
+        if self.applications.install_crd && !scope.allows_cluster_kinds() {
+            return Err((
+                "applications.install_crd".into(),
+                format!(
+                    "cluster {} is limited to namespaces ({scope}) and a definition is cluster-scoped: install \
+                     deploy/crds/ ahead (the chart's crds/ do) and set install_crd = false, or give Weft \
+                     cluster_resources",
+                    management.name
+                ),
+            ));
+        }
+        for org in &self.orgs {
+            if let Some(outside) = org.namespaces.iter().find(|n| !scope.allows_namespace(n)) {
+                return Err((
+                    "org.namespaces".into(),
+                    format!(
+                        "org {}'s namespace {outside} is not among cluster {}'s namespaces ({scope}), so its \
+                         Applications could not be watched",
+                        org.name, management.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn validate_clusters(&self) -> Result<(), (String, String)> {
         if self.clusters.is_empty() {
             return Err(("cluster".into(), "at least one cluster is needed".into()));
@@ -736,6 +792,23 @@ impl Config {
                     ));
                 }
                 _ => {}
+            }
+            if let Some(bad) = cluster
+                .namespaces
+                .iter()
+                .find(|n| !crate::resource::is_dns_label(n))
+            {
+                return Err((
+                    key("namespaces"),
+                    format!("{bad:?} is not a namespace name (a DNS label)"),
+                ));
+            }
+            if cluster.cluster_resources && cluster.namespaces.is_empty() {
+                return Err((
+                    key("cluster_resources"),
+                    "cluster_resources is for a cluster limited to namespaces (namespaces = [...])"
+                        .into(),
+                ));
             }
             for (label, value) in &cluster.labels {
                 if label.is_empty() || value.len() > 63 || label.len() > 253 {

@@ -253,7 +253,10 @@ impl Server {
             // Each cluster has its own discovery, watch cache, applier, health and tree; renders share the
             // sources, the plugins and the render cache (whose keys hold the cluster's facts).
             let deployer = Deployer::for_cluster(
-                client.clone(),
+                crate::deploy::ClusterAccess {
+                    client: client.clone(),
+                    scope: entry.scope(),
+                },
                 host.clone(),
                 registry.clone(),
                 git.clone(),
@@ -359,10 +362,26 @@ impl Server {
         let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
         let sets = crate::applications::SetViews::default();
         if config.applications.enabled {
+            // In namespaced mode the management cluster's resources are watched in the orgs' namespaces only.
+            let resource_namespaces = clusters
+                .default_member()
+                .deployer
+                .syncer()
+                .live()
+                .scope()
+                .watched_namespaces()
+                .map(|_| {
+                    config
+                        .orgs
+                        .iter()
+                        .flat_map(|org| org.namespaces.iter().cloned())
+                        .collect::<std::collections::BTreeSet<String>>()
+                });
             let tenancy = crate::applications::Tenancy::new(config.orgs.clone())
                 .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect());
             let set_controller = crate::applications::ApplicationSetController {
                 client: clusters.default_member().client.clone(),
+                namespaces: resource_namespaces.clone(),
                 store: store.clone(),
                 tenancy,
                 rules: api_rules.clone(),
@@ -382,6 +401,7 @@ impl Server {
             tasks.spawn(set_controller.run(shutdown_rx.clone()));
             let controller = crate::applications::ApplicationController {
                 client: clusters.default_member().client.clone(),
+                namespaces: resource_namespaces,
                 store: store.clone(),
                 apps: apps.clone(),
                 views: views.clone(),

@@ -72,6 +72,7 @@
 //! The `weft sim --listen ADDR --kubeconfig PATH` command is [`Simulator::serve`] followed by
 //! [`ServedSim::write_kubeconfig`].
 
+pub mod access;
 pub mod api_error;
 pub mod apiserver;
 pub mod catalog;
@@ -101,6 +102,7 @@ pub mod tls;
 pub mod update_rules;
 pub mod validate;
 
+pub use access::AccessGrants;
 pub use config::SimConfig;
 pub use error::SimError;
 pub use faults::{

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
+use crate::access::AccessGrants;
 use crate::apiserver::ApiServer;
 use crate::config::SimConfig;
 use crate::controllers;
@@ -19,6 +20,7 @@ use crate::serve::ServedSim;
 pub struct Simulator {
     server: Arc<ApiServer>,
     faults: FaultInjector,
+    access: AccessGrants,
     controllers: Option<JoinHandle<()>>,
 }
 
@@ -33,6 +35,7 @@ impl Simulator {
         Self {
             server,
             faults: FaultInjector::default(),
+            access: AccessGrants::default(),
             controllers,
         }
     }
@@ -42,6 +45,7 @@ impl Simulator {
         router(AppState {
             server: self.server.clone(),
             faults: self.faults.clone(),
+            access: self.access.clone(),
         })
     }
 
@@ -65,6 +69,11 @@ impl Simulator {
     /// The fault-injection rules of this cluster.
     pub fn faults(&self) -> &FaultInjector {
         &self.faults
+    }
+
+    /// The namespace-bound tokens of this cluster (tokens that act as a service account bound by Roles).
+    pub fn access(&self) -> &AccessGrants {
+        &self.access
     }
 
     /// The API server core, for direct inspection.

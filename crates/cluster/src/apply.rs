@@ -65,6 +65,8 @@ pub struct Applier {
     catalog: KindCatalog,
     retry: RetryPolicy,
     dry_run_support: Arc<tokio::sync::OnceCell<bool>>,
+    /// Where the dry-run probe goes: a namespace of a namespaced scope, or `None` for a cluster-scoped probe.
+    probe_namespace: Option<String>,
 }
 
 impl fmt::Debug for Applier {
@@ -85,7 +87,18 @@ impl Applier {
             catalog,
             retry: RetryPolicy::default(),
             dry_run_support: Arc::default(),
+            probe_namespace: None,
         }
+    }
+
+    /// Probes for dry-run support inside the scope: with a namespaced object in one of its namespaces when it does
+    /// not allow cluster-scoped kinds (a Role-bound service account may not even dry-run a Namespace).
+    pub fn with_scope(mut self, scope: &crate::NamespaceScope) -> Self {
+        self.probe_namespace = match scope.watched_namespaces() {
+            Some(namespaces) if !scope.allows_cluster_kinds() => namespaces.first().cloned(),
+            _ => None,
+        };
+        self
     }
 
     /// The same applier with another retry policy.
@@ -216,13 +229,17 @@ impl Applier {
         Ok(true)
     }
 
-    /// Whether the server supports server-side dry-run, probed once (a dry-run apply of a Namespace) and
-    /// cached. A server that rejects the dry-run parameter (400, 405, 415, 501) does not; other failures are
-    /// returned and the next call probes again.
+    /// Whether the server supports server-side dry-run, probed once (a dry-run apply of a Namespace, or of a
+    /// ConfigMap in a namespaced scope's first namespace) and cached. A server that rejects the dry-run parameter
+    /// (400, 405, 415, 501) does not; other failures are returned and the next call probes again.
     pub async fn supports_dry_run(&self) -> Result<bool, ApplyError> {
         let probe = || async {
-            let namespace = json!({"apiVersion": "v1", "kind": "Namespace",
-                "metadata": {"name": "weft-dry-run-probe"}});
+            let namespace = match &self.probe_namespace {
+                None => json!({"apiVersion": "v1", "kind": "Namespace",
+                    "metadata": {"name": "weft-dry-run-probe"}}),
+                Some(namespace) => json!({"apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": "weft-dry-run-probe", "namespace": namespace}}),
+            };
             let options = ApplyOptions {
                 dry_run: true,
                 ..ApplyOptions::default()

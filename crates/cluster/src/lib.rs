@@ -22,6 +22,7 @@ mod live;
 mod live_store;
 mod pod_logs;
 mod retry;
+mod scope;
 
 use std::time::Duration;
 
@@ -34,6 +35,7 @@ pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};
 pub use pod_logs::{log_stream, pod_log};
 pub use retry::RetryPolicy;
+pub use scope::{NamespaceScope, OutOfScope};
 
 /// What went wrong while finding kinds, watching them or reading from the cluster.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +105,9 @@ pub enum ClusterError {
         /// What went wrong.
         message: String,
     },
+    /// A kind or object outside the namespaces Weft may manage on the cluster.
+    #[error(transparent)]
+    OutOfScope(#[from] OutOfScope),
     /// A followed log stream broke while being read.
     #[error("reading the log of {pod}: {source}")]
     LogRead {

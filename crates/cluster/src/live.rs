@@ -1,6 +1,6 @@
 //! The live state of a cluster, kept by watchers: one `kube::runtime::watcher` per kind (at its preferred
-//! version, across all namespaces) feeding an in-memory store, with cheap synchronous queries by app, by owner
-//! and by reference, and a change feed the reconciler reacts to.
+//! version, across all namespaces, or one per namespace of a [`NamespaceScope`]) feeding an in-memory store,
+//! with cheap synchronous queries by app, by owner and by reference, and a change feed the reconciler reacts to.
 //!
 //! Secrets are watched only with the tracking label (`weft.dev/app`), so Weft never holds other Secrets in
 //! memory; every other kind is watched in full, because an app's resource tree includes unlabelled children
@@ -27,6 +27,7 @@ use tokio::task::JoinSet;
 
 use super::kinds::{KindCatalog, KindInfo};
 use super::live_store::{Change, KindStore};
+use super::scope::{NamespaceScope, OutOfScope};
 use super::{ClusterError, describe};
 use weft_core::resource::ResourceRef;
 use weft_core::tracking::TRACKING_LABEL;
@@ -65,16 +66,45 @@ pub struct LiveCache {
     /// The watcher tasks; dropping the set aborts them.
     tasks: Mutex<JoinSet<()>>,
     initial_sync_timeout: Duration,
+    scope: NamespaceScope,
 }
 
 /// The watched kinds by `(group, kind)`.
 type WatchedKinds = BTreeMap<(String, String), Arc<WatchedKind>>;
 
-/// One watched kind: what it is, its store and how far its watcher got.
+/// One watched kind: what it is, and its partitions (one across the cluster, or one per watched namespace).
 struct WatchedKind {
     info: KindInfo,
+    partitions: Vec<Arc<Partition>>,
+}
+
+/// What one watcher keeps: its store and how far it got.
+struct Partition {
+    /// The namespace it watches; `None` across the cluster.
+    namespace: Option<String>,
     store: RwLock<KindStore>,
     state: watch::Sender<SyncState>,
+}
+
+impl Partition {
+    fn new(namespace: Option<String>) -> Arc<Partition> {
+        Arc::new(Partition {
+            namespace,
+            store: RwLock::default(),
+            state: watch::channel(SyncState::Listing).0,
+        })
+    }
+
+    fn holds(&self, namespace: &str) -> bool {
+        self.namespace.as_deref().is_none_or(|own| own == namespace)
+    }
+}
+
+impl WatchedKind {
+    /// The partition objects of `namespace` are in.
+    fn partition(&self, namespace: &str) -> Option<&Arc<Partition>> {
+        self.partitions.iter().find(|p| p.holds(namespace))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,6 +122,7 @@ impl fmt::Debug for LiveCache {
         f.debug_struct("LiveCache")
             .field("kinds", &self.kinds())
             .field("initial_sync_timeout", &self.initial_sync_timeout)
+            .field("scope", &self.scope)
             .finish()
     }
 }
@@ -106,7 +137,20 @@ impl LiveCache {
             feed: broadcast::channel(FEED_CAPACITY).0,
             tasks: Mutex::new(JoinSet::new()),
             initial_sync_timeout: DEFAULT_INITIAL_SYNC_TIMEOUT,
+            scope: NamespaceScope::Cluster,
         }
+    }
+
+    /// Watches only the scope's namespaces (one watcher per namespace and kind) and refuses cluster-scoped kinds
+    /// it does not allow: for a service account bound by Roles in those namespaces.
+    pub fn with_scope(mut self, scope: NamespaceScope) -> Self {
+        self.scope = scope;
+        self
+    }
+
+    /// Where this cache watches.
+    pub fn scope(&self) -> &NamespaceScope {
+        &self.scope
     }
 
     /// How long [`LiveCache::ensure`] waits for a kind's initial list (60 s by default).
@@ -115,39 +159,55 @@ impl LiveCache {
         self
     }
 
-    /// Starts watching a kind (once; later calls only wait) and waits until its initial list is in the store.
-    /// Fails for unknown kinds, kinds that cannot be listed and watched, an initial list the server refuses
-    /// (4xx other than 429; the watcher keeps retrying), and an initial list that takes longer than the timeout.
+    /// Starts watching a kind (once; later calls only wait) and waits until its initial list is in the store
+    /// (every watched namespace's, in a namespaced scope).
+    /// Fails for unknown kinds, kinds that cannot be listed and watched, cluster-scoped kinds outside the scope,
+    /// an initial list the server refuses (4xx other than 429; the watcher keeps retrying), and an initial list
+    /// that takes longer than the timeout.
     pub async fn ensure(&self, group: &str, kind: &str) -> Result<(), ClusterError> {
         let existing = self.watched(group, kind);
         let watched = match existing {
             Some(watched) => watched,
             None => self.start(group, kind).await?,
         };
-        let mut state = watched.state.subscribe();
-        let waited = tokio::time::timeout(
-            self.initial_sync_timeout,
-            state.wait_for(|state| *state != SyncState::Listing),
-        )
-        .await;
-        let group_kind = watched.info.group_kind();
-        match waited {
-            Err(_) => Err(ClusterError::Timeout {
-                what: format!("the initial list of {group_kind}"),
-                after: self.initial_sync_timeout,
-            }),
-            Ok(Err(_)) => Err(ClusterError::WatchFailed {
-                group_kind,
-                message: "the watcher stopped".into(),
-            }),
-            Ok(Ok(state)) => match &*state {
-                SyncState::Failed(message) => Err(ClusterError::WatchFailed {
-                    group_kind,
-                    message: message.clone(),
-                }),
-                _ => Ok(()),
-            },
+        let deadline = tokio::time::Instant::now() + self.initial_sync_timeout;
+        for partition in &watched.partitions {
+            let mut state = partition.state.subscribe();
+            let waited = tokio::time::timeout_at(
+                deadline,
+                state.wait_for(|state| *state != SyncState::Listing),
+            )
+            .await;
+            let group_kind = match &partition.namespace {
+                Some(namespace) => {
+                    format!("{} in namespace {namespace}", watched.info.group_kind())
+                }
+                None => watched.info.group_kind(),
+            };
+            match waited {
+                Err(_) => {
+                    return Err(ClusterError::Timeout {
+                        what: format!("the initial list of {group_kind}"),
+                        after: self.initial_sync_timeout,
+                    });
+                }
+                Ok(Err(_)) => {
+                    return Err(ClusterError::WatchFailed {
+                        group_kind,
+                        message: "the watcher stopped".into(),
+                    });
+                }
+                Ok(Ok(state)) => {
+                    if let SyncState::Failed(message) = &*state {
+                        return Err(ClusterError::WatchFailed {
+                            group_kind,
+                            message: message.clone(),
+                        });
+                    }
+                }
+            }
         }
+        Ok(())
     }
 
     async fn start(&self, group: &str, kind: &str) -> Result<Arc<WatchedKind>, ClusterError> {
@@ -158,22 +218,38 @@ impl LiveCache {
                 verbs: info.verbs.clone(),
             });
         }
+        if !info.namespaced && !self.scope.allows_cluster_kinds() {
+            return Err(ClusterError::OutOfScope(OutOfScope {
+                object: info.group_kind(),
+                reason: format!(
+                    "the kind is cluster-scoped and Weft watches only namespaces {} here",
+                    self.scope
+                ),
+            }));
+        }
+        let partitions = match self.scope.watched_namespaces() {
+            Some(namespaces) if info.namespaced => namespaces
+                .iter()
+                .map(|namespace| Partition::new(Some(namespace.clone())))
+                .collect(),
+            _ => vec![Partition::new(None)],
+        };
         let mut kinds = self.kinds.write().unwrap_or_else(PoisonError::into_inner);
         let key = (group.to_string(), kind.to_string());
         if let Some(watched) = kinds.get(&key) {
             return Ok(watched.clone());
         }
-        let watched = Arc::new(WatchedKind {
-            info,
-            store: RwLock::default(),
-            state: watch::channel(SyncState::Listing).0,
-        });
+        let watched = Arc::new(WatchedKind { info, partitions });
         kinds.insert(key, watched.clone());
-        let task = run_watcher(self.client.clone(), watched.clone(), self.feed.clone());
-        self.tasks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .spawn(task);
+        let mut tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        for partition in &watched.partitions {
+            tasks.spawn(run_watcher(
+                self.client.clone(),
+                watched.info.clone(),
+                partition.clone(),
+                self.feed.clone(),
+            ));
+        }
         Ok(watched)
     }
 
@@ -195,8 +271,14 @@ impl LiveCache {
             .collect();
         kinds
             .iter()
-            .flat_map(|watched| {
-                visit(&watched.store.read().unwrap_or_else(PoisonError::into_inner))
+            .flat_map(|watched| &watched.partitions)
+            .flat_map(|partition| {
+                visit(
+                    &partition
+                        .store
+                        .read()
+                        .unwrap_or_else(PoisonError::into_inner),
+                )
             })
             .collect()
     }
@@ -230,7 +312,11 @@ impl LiveCache {
     /// tracking label.
     pub fn get(&self, reference: &ResourceRef) -> Option<Value> {
         let watched = self.watched(&reference.group, &reference.kind)?;
-        let store = watched.store.read().unwrap_or_else(PoisonError::into_inner);
+        let store = watched
+            .partition(&reference.namespace)?
+            .store
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
         store
             .get(&reference.namespace, &reference.name)
             .map(|object| object.value())
@@ -253,7 +339,11 @@ impl LiveCache {
             let (group, kind, namespace, name) = &current;
             let owners: Vec<(String, String, String)> = {
                 let watched = self.watched(group, kind)?;
-                let store = watched.store.read().unwrap_or_else(PoisonError::into_inner);
+                let store = watched
+                    .partition(namespace)?
+                    .store
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner);
                 let object = store.get(namespace, name)?;
                 if let Some(app) = object.app() {
                     return Some(app.to_string());
@@ -286,12 +376,14 @@ impl LiveCache {
     /// Whether an object is cached.
     fn contains(&self, group: &str, kind: &str, namespace: &str, name: &str) -> bool {
         self.watched(group, kind).is_some_and(|watched| {
-            watched
-                .store
-                .read()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get(namespace, name)
-                .is_some()
+            watched.partition(namespace).is_some_and(|partition| {
+                partition
+                    .store
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get(namespace, name)
+                    .is_some()
+            })
         })
     }
 
@@ -379,14 +471,16 @@ fn cached_json(info: &KindInfo, mut object: DynamicObject) -> Value {
     info.to_json(object)
 }
 
-/// Runs one kind's watcher until aborted: feeds the store, marks it synced, and publishes changes.
+/// Runs one kind's watcher (across the cluster or in the partition's namespace) until aborted: feeds the
+/// partition's store, marks it synced, and publishes changes.
 async fn run_watcher(
     client: Client,
-    watched: Arc<WatchedKind>,
+    info: KindInfo,
+    watched: Arc<Partition>,
     feed: broadcast::Sender<LiveEvent>,
 ) {
-    let info = &watched.info;
-    let api: Api<DynamicObject> = Api::all_with(client, &info.resource);
+    let info = &info;
+    let api: Api<DynamicObject> = info.api(client, watched.namespace.as_deref());
     let mut config = watcher::Config::default();
     if info.resource.group.is_empty() && info.resource.kind == "Secret" {
         config = config.labels(TRACKING_LABEL);
@@ -457,7 +551,7 @@ async fn run_watcher(
                 }
             }
             Err(error) => {
-                tracing::warn!(kind = %info.group_kind(), %error, "watch failed; retrying with backoff");
+                tracing::warn!(kind = %info.group_kind(), namespace = watched.namespace.as_deref().unwrap_or("*"), %error, "watch failed; retrying with backoff");
                 if let Some(message) = refusal(&error) {
                     watched.state.send_if_modified(|state| {
                         if *state == SyncState::Listing {

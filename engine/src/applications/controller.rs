@@ -6,11 +6,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt as _;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{DynamicObject, Patch, PatchParams};
-use kube::runtime::reflector::{self, store::Writer};
-use kube::runtime::{WatchStreamExt as _, watcher};
+use kube::runtime::watcher;
 use kube::{Api, Client};
 use serde_json::{Map, Value, json};
 use tokio::sync::watch;
@@ -52,6 +50,9 @@ pub enum PlaneState {
 pub struct ApplicationController {
     /// The cluster the resources live in.
     pub client: Client,
+    /// The namespaces the resources are watched in (namespaced mode: its orgs' namespaces); `None` across the
+    /// cluster.
+    pub namespaces: Option<BTreeSet<String>>,
     /// Where apps are stored (origin `resource`).
     pub store: Store,
     /// The apps the server runs.
@@ -189,13 +190,11 @@ impl ApplicationController {
         {
             tracing::warn!(%error, "could not install the Application definition; watching for it anyway");
         }
-        let resource = crd::api_resource();
-        let writer: Writer<DynamicObject> = Writer::new(resource.clone());
-        let reader = writer.as_reader();
-        let api: Api<DynamicObject> = Api::all_with(self.client.clone(), &resource);
-        let mut events = reflector::reflector(writer, watcher(api, watcher::Config::default()))
-            .default_backoff()
-            .boxed();
+        let mut reader = super::resource_watch::ResourceWatch::new(
+            &self.client,
+            &crd::api_resource(),
+            self.namespaces.as_ref(),
+        );
         let _ = self.plane.send(PlaneState::Starting);
         let mut memory = Memory {
             shutdown: Some(shutdown.clone()),
@@ -219,7 +218,7 @@ impl ApplicationController {
                 _ = shutdown.changed() => return,
                 // Other replicas came or went: the apps this one owns (statuses, cascades) changed.
                 Ok(()) = membership.changed() => dirty = true,
-                event = events.next() => match event {
+                event = reader.next() => match event {
                     None => return,
                     Some(Ok(watcher::Event::InitDone)) => {
                         listed = true;

@@ -57,6 +57,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_charts_definitions_are_the_ones_weft_installs() {
+        // Helm installs the chart's crds/ for a namespaced install, which cannot install them itself.
+        assert_eq!(
+            include_str!("../../../deploy/helm/weft/crds/applications.weft.dev.yaml"),
+            DEFINITION_YAML
+        );
+        assert_eq!(
+            include_str!("../../../deploy/helm/weft/crds/applicationsets.weft.dev.yaml"),
+            SET_DEFINITION_YAML
+        );
+    }
+
+    #[test]
     fn the_shipped_definition_serves_the_version_and_kind_the_controller_watches() {
         let definition = definition().unwrap();
         assert_eq!(definition["metadata"]["name"], NAME);

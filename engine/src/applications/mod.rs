@@ -11,6 +11,7 @@
 //! - [`controller`]: the watch, the store and directory kept in step, statuses written.
 //! - [`generate`]: an ApplicationSet's generators (list, git directories and files, clusters) to parameter sets.
 //! - [`set_plan`]: a set's template instantiated, and its deletions through the fleet-level prune fuse.
+//! - [`resource_watch`]: Applications and ApplicationSets watched across the cluster or namespace by namespace.
 //! - [`set_controller`]: the ApplicationSets watched, their Applications applied and deleted, statuses written.
 
 pub mod controller;
@@ -18,6 +19,7 @@ pub mod convert;
 pub mod crd;
 pub mod decide;
 pub mod generate;
+pub mod resource_watch;
 pub mod set_controller;
 pub mod set_plan;
 pub mod status;

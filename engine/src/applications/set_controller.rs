@@ -7,10 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt as _;
 use kube::api::{DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
-use kube::runtime::reflector::{self, store::Writer};
-use kube::runtime::{WatchStreamExt as _, watcher};
+use kube::runtime::watcher;
 use kube::{Api, Client};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -90,6 +88,9 @@ pub fn confirmation_key(namespace: &str, name: &str) -> String {
 pub struct ApplicationSetController {
     /// The management cluster.
     pub client: Client,
+    /// The namespaces the resources are watched in (namespaced mode: its orgs' namespaces); `None` across the
+    /// cluster.
+    pub namespaces: Option<BTreeSet<String>>,
     /// Where confirmations are kept.
     pub store: Store,
     /// The operator's org map.
@@ -121,13 +122,11 @@ impl std::fmt::Debug for ApplicationSetController {
 impl ApplicationSetController {
     /// Runs until `shutdown` turns true: a pass over every set after each change, each wake and each interval.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
-        let resource = crd::set_api_resource();
-        let writer: Writer<DynamicObject> = Writer::new(resource.clone());
-        let reader = writer.as_reader();
-        let api: Api<DynamicObject> = Api::all_with(self.client.clone(), &resource);
-        let mut events = reflector::reflector(writer, watcher(api, watcher::Config::default()))
-            .default_backoff()
-            .boxed();
+        let mut reader = super::resource_watch::ResourceWatch::new(
+            &self.client,
+            &crd::set_api_resource(),
+            self.namespaces.as_ref(),
+        );
         let mut listed = false;
         let mut dirty = false;
         let mut tick = tokio::time::interval(self.interval);
@@ -139,7 +138,7 @@ impl ApplicationSetController {
                 _ = shutdown.changed() => return,
                 // Other replicas came or went: which sets this one runs changed.
                 Ok(()) = membership.changed() => dirty = true,
-                event = events.next() => match event {
+                event = reader.next() => match event {
                     None => return,
                     Some(Ok(watcher::Event::InitDone)) => {
                         listed = true;

@@ -153,6 +153,32 @@ pub struct Deployer {
     cluster_facts: Option<ClusterFactsReader>,
 }
 
+/// How a deployer reaches its cluster: the client, and where on the cluster it may look and act.
+#[derive(Clone)]
+pub struct ClusterAccess {
+    /// The client.
+    pub client: kube::Client,
+    /// The namespaces it may watch and write (the whole cluster by default).
+    pub scope: crate::cluster::NamespaceScope,
+}
+
+impl std::fmt::Debug for ClusterAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterAccess")
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
+    }
+}
+
+impl From<kube::Client> for ClusterAccess {
+    fn from(client: kube::Client) -> Self {
+        ClusterAccess {
+            client,
+            scope: crate::cluster::NamespaceScope::Cluster,
+        }
+    }
+}
+
 impl Deployer {
     /// A deployer rendering with `pipeline` and syncing with `syncer`.
     pub fn new(pipeline: Arc<RenderPipeline>, syncer: Syncer) -> Self {
@@ -178,11 +204,11 @@ impl Deployer {
         self
     }
 
-    /// Everything a deployer needs for one cluster: discovery, the watch cache, the applier, health from the
-    /// registry's plugins, rendering with git checkouts in `git` (and chart dependencies from `charts`), and
-    /// operation logs in `logs`.
+    /// Everything a deployer needs for one cluster: discovery, the watch cache (across the cluster, or in the
+    /// namespaces of a scoped [`ClusterAccess`]), the applier, health from the registry's plugins, rendering with
+    /// git checkouts in `git` (and chart dependencies from `charts`), and operation logs in `logs`.
     pub fn for_cluster(
-        client: kube::Client,
+        access: impl Into<ClusterAccess>,
         host: PluginHost,
         registry: Arc<Registry>,
         git: GitSources,
@@ -190,9 +216,11 @@ impl Deployer {
         charts: Option<ChartRepositories>,
         logs: LogStore,
     ) -> Deployer {
+        let ClusterAccess { client, scope } = access.into();
         let catalog = KindCatalog::new(client.clone());
-        let live = Arc::new(LiveCache::new(client.clone(), catalog.clone()));
-        let applier = Applier::new(client.clone(), catalog.clone());
+        let live =
+            Arc::new(LiveCache::new(client.clone(), catalog.clone()).with_scope(scope.clone()));
+        let applier = Applier::new(client.clone(), catalog.clone()).with_scope(&scope);
         let assessor = Arc::new(HealthAssessor::new(
             host.clone(),
             (*registry).clone(),

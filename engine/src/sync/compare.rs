@@ -43,6 +43,9 @@ pub enum CompareError {
     /// The cluster could not be watched.
     #[error(transparent)]
     Cluster(#[from] ClusterError),
+    /// A rendered object is outside the namespaces Weft may manage on the cluster (nothing is applied).
+    #[error("{0}; nothing of this render is applied")]
+    OutOfScope(crate::cluster::OutOfScope),
 }
 
 /// The desired set, the live set, and how each desired object differs from its live counterpart.
@@ -155,6 +158,10 @@ impl Comparer {
             }
             let reference = ResourceRef::of(&object)
                 .map_err(|source| CompareError::Unnamed { index, source })?;
+            self.live
+                .scope()
+                .check(&reference)
+                .map_err(CompareError::OutOfScope)?;
             stamp(&mut object, app, &reference);
             desired.push(object);
         }
@@ -233,8 +240,9 @@ impl Comparer {
                 Ok(()) => {
                     looked_at.insert((group.clone(), kind.clone()));
                 }
-                // A kind the app had that the cluster no longer serves (its CRD is gone) has nothing to prune.
-                Err(ClusterError::UnknownKind { .. }) => {}
+                // A kind the app had that the cluster no longer serves (its CRD is gone), or that is no longer
+                // in Weft's scope there, has nothing to prune.
+                Err(ClusterError::UnknownKind { .. } | ClusterError::OutOfScope(_)) => {}
                 Err(error) => {
                     // A kind defined by a CRD in this very render is not served until the sync creates it.
                     let defined = defined_kinds(&desired);

@@ -397,7 +397,17 @@ impl Syncer {
         cancel: Option<&tokio::sync::watch::Receiver<bool>>,
         operation: &mut Operation,
     ) -> Result<(), Stop> {
-        if app.sync.create_namespace {
+        let scope = self.live.scope();
+        if app.sync.create_namespace && !scope.allows_cluster_kinds() {
+            // A Role-bound service account cannot create namespaces; the scoped ones exist (its Roles are in them).
+            self.log(
+                operation,
+                format!(
+                    "not creating namespace {}: Weft manages only namespaces {scope} on this cluster",
+                    app.namespace
+                ),
+            );
+        } else if app.sync.create_namespace {
             self.log(operation, format!("ensuring namespace {}", app.namespace));
             if let Err(error) = self.applier.ensure_namespace(&app.namespace).await {
                 return Err(Stop::Failed(format!(

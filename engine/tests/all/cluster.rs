@@ -575,3 +575,73 @@ async fn pod_logs_are_the_simulators_lines() {
         .unwrap();
     assert!(first.is_err());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_namespaced_cache_watches_only_its_namespaces_each_on_its_own_and_refuses_cluster_kinds()
+{
+    use weft_engine::cluster::NamespaceScope;
+    let cluster = cluster();
+    for namespace in ["team-a", "team-b", "team-c"] {
+        cluster.applier.ensure_namespace(namespace).await.unwrap();
+    }
+    let in_namespace = |name: &str, namespace: &str| {
+        let mut object = config_map(name, None, json!({"a": "b"}));
+        object["metadata"]["namespace"] = json!(namespace);
+        let reference = ResourceRef::of(&object).unwrap();
+        stamp(&mut object, "shop", &reference);
+        object
+    };
+    for (name, namespace) in [("one", "team-a"), ("two", "team-b"), ("three", "team-c")] {
+        cluster.apply(&in_namespace(name, namespace)).await;
+    }
+    let live = cluster
+        .live()
+        .with_scope(NamespaceScope::namespaces(["team-a", "team-b"], false));
+    live.ensure("", "ConfigMap").await.unwrap();
+    let names = |live: &LiveCache| {
+        let mut names: Vec<String> = live
+            .objects_of_app("shop")
+            .iter()
+            .map(|o| o["metadata"]["name"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&live), ["one", "two"]);
+    assert!(
+        live.get(&reference(&in_namespace("two", "team-b")))
+            .is_some()
+    );
+    assert!(
+        live.get(&reference(&in_namespace("three", "team-c")))
+            .is_none()
+    );
+
+    // After every watch is cut and its history compacted, each namespace relists on its own and keeps what the
+    // other holds; what changed meanwhile is seen.
+    cluster.sim.compact_watch_history();
+    cluster.sim.faults().add(
+        FaultRule::new(
+            Some(Verb::Watch),
+            Some("configmaps"),
+            FaultAction::DropWatchAfter(Duration::from_millis(10)),
+        )
+        .times(2),
+    );
+    cluster.apply(&in_namespace("four", "team-b")).await;
+    eventually("the cache to hold four, one and two", || async {
+        (names(&live) == ["four", "one", "two"]).then_some(())
+    })
+    .await;
+
+    // A cluster-scoped kind is refused without a request; a whole-cluster scope watches it.
+    let refused = live.ensure("", "Namespace").await.unwrap_err();
+    assert!(matches!(refused, ClusterError::OutOfScope(_)), "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("cluster-scoped and Weft watches only namespaces team-a, team-b"),
+        "{refused}"
+    );
+    cluster.live().ensure("", "Namespace").await.unwrap();
+}

@@ -20,6 +20,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 
+use crate::access::AccessGrants;
 use crate::api_error::ApiError;
 use crate::apiserver::ApiServer;
 use crate::faults::FaultInjector;
@@ -33,6 +34,8 @@ pub struct AppState {
     pub server: Arc<ApiServer>,
     /// The fault rules.
     pub faults: FaultInjector,
+    /// The namespace-bound tokens.
+    pub access: AccessGrants,
 }
 
 /// The router serving the whole Kubernetes API of a simulator.

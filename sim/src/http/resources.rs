@@ -204,6 +204,15 @@ pub async fn handle(
         return Err(ApiError::NoSuchResource);
     }
     let verb = request.verb();
+    state.access.check(
+        crate::access::bearer_token(request.header(header::AUTHORIZATION)),
+        crate::access::Access {
+            verb,
+            group: &resource.group,
+            plural: &resource.plural,
+            namespace: path.namespace.as_deref().filter(|_| resource.namespaced),
+        },
+    )?;
     let decision = state.faults.decide(verb, &resource.plural);
     if !decision.latency.is_zero() {
         tokio::time::sleep(decision.latency).await;

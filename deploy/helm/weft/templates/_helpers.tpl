@@ -34,3 +34,25 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "weft.postgres" -}}
 {{- if .Values.store.postgres.existingSecret -}}true{{- end -}}
 {{- end -}}
+
+{{- /*
+The namespaces Weft may use in namespaced mode (rbac.scope: namespaced): rbac.namespaces and, with Applications on,
+each org's own namespaces (where its Applications live); sorted, each once, as JSON.
+*/}}
+{{- define "weft.managedNamespaces" -}}
+{{- $namespaces := list -}}
+{{- range .Values.rbac.namespaces -}}
+{{- $namespaces = append $namespaces . -}}
+{{- end -}}
+{{- if .Values.applications.enabled -}}
+{{- range .Values.applications.orgs -}}
+{{- range (default (list $.Release.Namespace) .namespaces) -}}
+{{- $namespaces = append $namespaces . -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if not $namespaces -}}
+{{- fail "rbac.scope namespaced needs rbac.namespaces: the namespaces Weft may watch and deploy to" -}}
+{{- end -}}
+{{- $namespaces | uniq | sortAlpha | toJson -}}
+{{- end -}}
