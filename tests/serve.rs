@@ -878,11 +878,29 @@ async fn a_reload_adds_changes_and_removes_configured_apps() {
         .await
         .unwrap();
     assert_eq!(names(&server).await, vec!["one", "two"]);
-    server
+    let pending = server
         .reload(config(&cluster, data.path(), &two, ""))
         .await
         .unwrap();
     assert_eq!(names(&server).await, vec!["two"]);
+    assert!(
+        pending.is_empty(),
+        "apps are applied by a reload: {pending:?}"
+    );
+    // Settings a reload does not apply are named, against what the server started with (also on a later reload).
+    let org = "[applications]\nenabled = true\ninstall_crd = false\n\
+               [[org]]\nname = \"shop\"\nnamespaces = [\"shop-apps\"]\ndestinations = [\"shop-*\"]\n\
+               [api]\nmax_connections = 7\n";
+    let pending = server
+        .reload(config(&cluster, data.path(), &two, org))
+        .await
+        .unwrap();
+    assert_eq!(pending, ["api", "applications", "org"]);
+    let pending = server
+        .reload(config(&cluster, data.path(), &two, org))
+        .await
+        .unwrap();
+    assert_eq!(pending, ["api", "applications", "org"]);
     let stored: Vec<String> = server
         .state
         .store

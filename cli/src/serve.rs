@@ -174,7 +174,13 @@ async fn serve(
             _ = hangup.recv() => match &args.config {
                 Some(path) => match Config::load(path) {
                     Ok(new) => match server.reload(new).await {
-                        Ok(()) => eprintln!("weft: reloaded {}", path.display()),
+                        Ok(pending) if pending.is_empty() => eprintln!("weft: reloaded {}", path.display()),
+                        Ok(pending) => eprintln!(
+                            "weft: reloaded the apps of {}; changes to {} take effect at the next start (the running \
+                             server keeps what it started with)",
+                            path.display(),
+                            pending.join(", ")
+                        ),
                         Err(error) => eprintln!("weft: reloading {} failed, keeping the running configuration: {error}", path.display()),
                     },
                     Err(error) => eprintln!("weft: {error}; keeping the running configuration"),

@@ -710,6 +710,41 @@ impl Config {
         self.clusters.iter().map(|c| c.name.as_str()).collect()
     }
 
+    /// The keys of the settings a reload does not apply (they take effect at the next start) whose values differ
+    /// in `new`: everything but the apps and the concurrency limits.
+    pub fn changes_needing_restart(&self, new: &Config) -> Vec<&'static str> {
+        let defaults = |config: &Config| Defaults {
+            concurrency: None,
+            fleet_concurrency: None,
+            // Merged into each app's sync policy when read, so a reload applies it through the apps.
+            sync: toml::Table::new(),
+            ..config.defaults.clone()
+        };
+        let mut changed = Vec::new();
+        let mut check = |key: &'static str, differs: bool| {
+            if differs {
+                changed.push(key);
+            }
+        };
+        check("listen", self.listen != new.listen);
+        check("data_dir", self.data_dir != new.data_dir);
+        check(
+            "store",
+            self.store != new.store || self.store_env != new.store_env,
+        );
+        check("cluster", self.clusters != new.clusters);
+        check("plugins", self.plugins != new.plugins);
+        check("defaults", defaults(self) != defaults(new));
+        check("auth", self.auth != new.auth);
+        check("health", self.health != new.health);
+        check("credential", self.credentials != new.credentials);
+        check("sources", self.sources != new.sources);
+        check("api", self.api != new.api);
+        check("applications", self.applications != new.applications);
+        check("org", self.orgs != new.orgs);
+        changed
+    }
+
     /// The cluster an app deploys to: the one it names, else the first.
     pub fn cluster_of(&self, app: &AppSpec) -> Option<&ClusterEntry> {
         match &app.cluster {

@@ -195,6 +195,8 @@ pub struct Server {
     /// The embedded simulators, one per `simulator` cluster, and where each is served for kubectl.
     pub simulators: Vec<SimulatedCluster>,
     config: Config,
+    /// The configuration it started with: what the settings a reload does not apply still come from.
+    started_with: Config,
     registry: Arc<Registry>,
     shutdown: watch::Sender<bool>,
     tasks: JoinSet<()>,
@@ -437,6 +439,7 @@ impl Server {
                 membership,
             },
             simulators,
+            started_with: config.clone(),
             config,
             registry,
             shutdown,
@@ -449,9 +452,11 @@ impl Server {
         &self.config
     }
 
-    /// Applies a new configuration's apps (added, changed, removed; apps added through the API stay). Other
-    /// settings take effect at the next start, except the concurrency limit, which is read from the store.
-    pub async fn reload(&mut self, config: Config) -> Result<(), ServeError> {
+    /// Applies a new configuration's apps (added, changed, removed; apps added through the API stay) and the
+    /// concurrency limits, which are read from the store. Other settings take effect at the next start: returns
+    /// the keys of those that differ from what the server started with (`org`, `cluster`, ...), for the caller to
+    /// say so, since they do not run yet.
+    pub async fn reload(&mut self, config: Config) -> Result<Vec<&'static str>, ServeError> {
         check_renderers(&config, &self.registry)?;
         sync_apps(&self.state.store, &self.state.apps, &config).await?;
         if let Some(concurrency) = config.defaults.concurrency {
@@ -461,8 +466,9 @@ impl Server {
                 .await?;
         }
         put_fleet_limit(&self.state.store, &config).await?;
+        let pending = self.started_with.changes_needing_restart(&config);
         self.config = config;
-        Ok(())
+        Ok(pending)
     }
 
     /// Stops the worker (its operations stop at a safe point and go back to the queue) and the reconciler.
