@@ -84,6 +84,7 @@ pub fn router(api: Router, config: ConsoleConfig) -> Router {
         .route("/apps/{name}/rollback", post(pages::actions::rollback))
         .route("/apps/{name}/refresh", post(pages::actions::refresh))
         .route("/applicationsets", get(pages::sets::show))
+        .route("/orphans", get(pages::orphans::show))
         .route(
             "/applicationsets/{namespace}/{name}/confirm",
             post(pages::sets::confirm),

@@ -50,6 +50,30 @@ pub struct Application {
     pub endpoints: Vec<String>,
 }
 
+/// One row of `GET /v1/deploy/orphans`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Orphan {
+    /// The cluster it is in.
+    pub cluster: String,
+    /// The app its tracking label names, which no longer runs.
+    pub app: String,
+    /// The object.
+    pub resource: OrphanRef,
+}
+
+/// The object of an [`Orphan`].
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct OrphanRef {
+    /// Its kind.
+    pub kind: String,
+    /// Its namespace (empty for a cluster-scoped object).
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+}
+
 /// One row of `GET /v1/deploy/applicationsets`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

@@ -199,7 +199,10 @@ pub async fn show(
     let body = html! {
         div.heading {
             h1 { "Applications" }
-            p { a href="/applicationsets" { "ApplicationSets" } }
+            p {
+                a href="/applicationsets" { "ApplicationSets" }
+                @if user.admin() { " · " a href="/orphans" { "Orphaned objects" } }
+            }
             p.muted #fleet-count data-live="count" { (summary.apps) " app" @if summary.apps != 1 { "s" } @if filtered { " match" } }
         }
         (filter_form(&q, &summary, sort, size))

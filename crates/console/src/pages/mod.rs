@@ -8,6 +8,7 @@ pub mod layout;
 pub mod logs;
 pub mod object;
 pub mod operation;
+pub mod orphans;
 pub mod sets;
 pub mod sign_in;
 
