@@ -18,6 +18,7 @@ use weft_tests::GitRepo;
 use crate::serve::{Cluster, cluster, deployment, eventually, options};
 
 const TOKEN: &str = "weft-namespaced-service-account";
+const ADMIN: &str = "weft_namespaced_admin_token_0000000000000000000";
 const USER: &str = "system:serviceaccount:weft-system:weft";
 
 /// The served simulator's kubeconfig with the Role-bound token as its user's credentials.
@@ -49,9 +50,14 @@ fn config(data: &Path, kubeconfig: &Path, apps: &str) -> Config {
          [defaults]\nreconcile_interval_seconds = 1\n\
          [applications]\nenabled = true\ninstall_crd = false\n\
          [[org]]\nname = \"team\"\nnamespaces = [\"team-apps\"]\ndestinations = [\"team-*\"]\nsource_repos = [\"file://*\"]\n\
-         [sources]\nallow_file_urls = true\n{apps}",
+         [sources]\nallow_file_urls = true\n\
+         [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n{apps}",
         data.display(),
         kubeconfig.display(),
+        {
+            use sha2::Digest as _;
+            hex::encode(sha2::Sha256::digest(ADMIN.as_bytes()))
+        },
     );
     Config::parse(&text, Path::new("test.toml"), data).unwrap()
 }
@@ -104,7 +110,8 @@ async fn with_a_role_bound_service_account_weft_works_inside_its_namespaces_and_
     ]
     .concat();
     let config = config(data.path(), &kubeconfig, &apps);
-    let (server, _state) = weft_tests::serve_api(&config, options("a")).await;
+    let (server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
 
     // The app in a namespace Weft may use syncs, its namespace left as it is (a Role cannot create one).
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
@@ -146,6 +153,21 @@ async fn with_a_role_bound_service_account_weft_works_inside_its_namespaces_and_
     assert!(
         cluster_wide.contains("ClusterRole") && cluster_wide.contains("cluster-scoped"),
         "{cluster_wide}"
+    );
+    // The API says so as a conflict to fix in the app, not as an outage to wait out.
+    let (code, body) = crate::applications::call_as(
+        &router,
+        http::Method::GET,
+        "/v1/deploy/elsewhere/tree",
+        ADMIN,
+        None,
+    )
+    .await;
+    assert_eq!(code, http::StatusCode::CONFLICT, "{body}");
+    assert!(
+        body.to_string()
+            .contains("not among the namespaces Weft manages here"),
+        "{body}"
     );
     let team_b: Api<Deployment> = Api::namespaced(cluster.client.clone(), "team-b");
     assert!(team_b.get_opt("web").await.unwrap().is_none());

@@ -257,3 +257,90 @@ async fn three_replicas_reconcile_each_app_once_answer_for_the_whole_fleet_and_s
         server.shutdown().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reconcile_now_asked_of_a_replica_that_does_not_own_the_app_reaches_its_owner() {
+    const ADMIN: &str = "weft_replicas_admin_token_00000000000000000000";
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let postgres = PostgresServer::start();
+    let repo = GitRepo::new();
+    let settings = |mode: &str| {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"},
+               "data": {"mode": mode}})
+        .to_string()
+    };
+    repo.commit(&[("settings.json", settings("one"))]);
+    // An interval far longer than the test: only a request makes the owner look at the repository again.
+    let text = format!(
+        "data_dir = \"{}\"\nstore = \"{}\"\n[sources]\nallow_file_urls = true\n\
+         [cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 3600\n\
+         [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n{}",
+        data.path().display(),
+        postgres.url(),
+        cluster.kubeconfig.display(),
+        {
+            use sha2::Digest as _;
+            hex::encode(sha2::Sha256::digest(ADMIN.as_bytes()))
+        },
+        app_toml("shop", repo.path(), "automated = true"),
+    );
+    let config =
+        weft_engine::config::Config::parse(&text, std::path::Path::new("t.toml"), data.path())
+            .unwrap();
+    let options = |name: &str| ServerOptions {
+        poll: Duration::from_millis(100),
+        lease: LEASE,
+        ..ServerOptions::new(name)
+    };
+    let (a, a_api) = weft_tests::serve_api(&config, options("weft-a")).await;
+    let (b, b_api) = weft_tests::serve_api(&config, options("weft-b")).await;
+    for server in [&a, &b] {
+        let mut membership = server.state.membership.clone();
+        eventually("both replicas are members", 300, async || {
+            (membership.borrow_and_update().members.len() == 2).then_some(())
+        })
+        .await;
+    }
+    let members = vec!["weft-a".to_string(), "weft-b".to_string()];
+    let owner_name = weft_engine::replicas::owner("shop", &members).unwrap();
+    let (owner, other_api) = if owner_name == "weft-a" {
+        (&a, b_api)
+    } else {
+        (&b, a_api)
+    };
+    let revision = |server: &Server| {
+        let views = server.state.views.clone();
+        async move {
+            views
+                .read()
+                .await
+                .get("shop")
+                .and_then(|v| v.revision.clone())
+        }
+    };
+    let first = eventually("the owner reconciled the app", 300, async || {
+        revision(owner).await
+    })
+    .await;
+
+    // A new commit, and "reconcile now" asked of the replica that does not own the app.
+    let second = repo.commit(&[("settings.json", settings("two"))]);
+    assert_ne!(first, second);
+    let router = weft_engine::api::router(other_api);
+    let (code, body) = crate::applications::call_as(
+        &router,
+        http::Method::POST,
+        "/v1/deploy/reconcile",
+        ADMIN,
+        Some(json!({"apps": ["shop"]})),
+    )
+    .await;
+    assert_eq!(code, http::StatusCode::ACCEPTED, "{body}");
+    eventually("the owner reconciled the new commit", 300, async || {
+        (revision(owner).await.as_deref() == Some(second.as_str())).then_some(())
+    })
+    .await;
+    a.shutdown().await;
+    b.shutdown().await;
+}

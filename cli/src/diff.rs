@@ -168,21 +168,33 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
         .as_ref()
         .map(Config::credential_set)
         .unwrap_or_default();
+    // Namespaced mode as the server runs it: the same watches, the same refusals before anything is compared.
+    let scope = config
+        .as_ref()
+        .and_then(|config| config.cluster_of(&app))
+        .map(|cluster| cluster.scope())
+        .unwrap_or_default();
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(diff(app, registry, credentials, cluster, args.plan_only))
+    runtime.block_on(diff(
+        app,
+        registry,
+        credentials,
+        (cluster, scope),
+        args.plan_only,
+    ))
 }
 
 async fn diff(
     app: AppSpec,
     registry: Registry,
     credentials: weft_engine::source::CredentialSet,
-    cluster: ClusterConfig,
+    (cluster, scope): (ClusterConfig, weft_engine::cluster::NamespaceScope),
     plan_only: bool,
 ) -> anyhow::Result<u8> {
     let client = connect(&cluster).await?;
     let cache = crate::render::cache_root();
     let deployer = Deployer::for_cluster(
-        client,
+        weft_engine::deploy::ClusterAccess { client, scope },
         PluginHost::new(HostConfig::default())?,
         Arc::new(registry),
         GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024).with_credentials(credentials),

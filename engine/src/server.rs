@@ -302,6 +302,7 @@ impl Server {
         };
         let (membership_tx, membership) = watch::channel(keeper.join().await);
         tasks.spawn(keeper.run(membership_tx, shutdown_rx.clone()));
+        let requests = crate::reconcile::ReconcileRequests::default();
         tasks.spawn(
             crate::replicas::ViewExchange {
                 store: store.clone(),
@@ -312,6 +313,7 @@ impl Server {
                 refresh: Duration::from_secs(config.defaults.reconcile_interval_seconds.max(2) / 2),
                 apps: apps.clone(),
                 rules: Arc::new(config.api_app_rules()),
+                reconcile_requests: requests.clone(),
             }
             .run(shutdown_rx.clone()),
         );
@@ -328,7 +330,6 @@ impl Server {
             views: Some(views.clone()),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));
-        let requests = crate::reconcile::ReconcileRequests::default();
         let reconciler = Reconciler {
             store: store.clone(),
             queue: queue.clone(),

@@ -250,6 +250,16 @@ impl Applier {
                     code: 400 | 405 | 415 | 501,
                     ..
                 }) => Ok(false),
+                // In a namespaced scope the probe's namespace may be missing or lack a Role: compare the cautious
+                // way rather than ask again on every comparison.
+                Err(
+                    error @ ApplyError::Api {
+                        code: 403 | 404, ..
+                    },
+                ) if self.probe_namespace.is_some() => {
+                    tracing::warn!(%error, "cannot probe for server-side dry run in the scope; comparing without it");
+                    Ok(false)
+                }
                 Err(error) => Err(error),
             }
         };

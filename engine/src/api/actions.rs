@@ -115,10 +115,27 @@ pub(crate) async fn reconcile(
     };
     require_admin(&caller)?;
     let count = names.len();
+    // An app another replica reconciles is asked for through the store, where that replica looks each second.
+    let membership = state.server.membership.borrow().clone();
+    let (here, elsewhere): (Vec<String>, Vec<String>) =
+        names.into_iter().partition(|name| membership.owns(name));
+    // Each request's value differs (time and a random tag), so the owner sees every one as new.
+    let stamp = format!("{} {:016x}", jiff::Timestamp::now(), fastrand::u64(..));
+    for name in &elsewhere {
+        state
+            .server
+            .store
+            .put_setting(
+                &format!("{}{name}", crate::replicas::RECONCILE_REQUEST_PREFIX),
+                &stamp,
+            )
+            .await
+            .map_err(|error| ApiError::store("asking another replica to reconcile", error))?;
+    }
     state
         .server
         .reconcile_requests
-        .request(names, std::time::Instant::now());
+        .request(here, std::time::Instant::now());
     Ok((
         StatusCode::ACCEPTED,
         Json(ReconcileRequested { apps: count }),

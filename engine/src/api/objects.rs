@@ -99,7 +99,9 @@ fn uncomparable(error: ObserveError) -> ApiError {
         ),
         ObserveError::Render(failure) => unresolvable(failure),
         ObserveError::Compare(
-            error @ (CompareError::Unnamed { .. } | CompareError::Kind { .. }),
+            error @ (CompareError::Unnamed { .. }
+            | CompareError::Kind { .. }
+            | CompareError::OutOfScope(_)),
         ) => ApiError::conflict(format!(
             "the app's render cannot be applied to this cluster: {error}"
         )),
@@ -237,6 +239,20 @@ pub(crate) async fn events(
     Path((name, token)): Path<(String, String)>,
 ) -> Result<Json<Vec<EventView>>, ApiError> {
     let (reference, node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
+    // A cluster-scoped object's Events are in `default`, which a namespaced scope may not include.
+    let events_namespace = if reference.namespace.is_empty() {
+        "default"
+    } else {
+        reference.namespace.as_str()
+    };
+    let scope = member.deployer.syncer().live().scope();
+    if !scope.allows_namespace(events_namespace) {
+        return Err(ApiError::conflict(format!(
+            "the object's events are in namespace {events_namespace}, which Weft may not read on cluster {} \
+             (it manages only namespaces {scope})",
+            member.name
+        )));
+    }
     let events = crate::cluster::object_events(
         &member.client,
         &reference.namespace,

@@ -608,8 +608,8 @@ fn plane_error(error: &watcher::Error) -> PlaneState {
     match error {
         watcher::Error::InitialListFailed(kube::Error::Api(status)) if status.code == 404 => {
             PlaneState::NotServed(format!(
-                "the cluster does not serve {}/{} (install the definition: [applications] install_crd = true, or \
-                 kubectl apply -f deploy/crds/applications.weft.dev.yaml)",
+                "the cluster does not serve {}/{} (install the definition: kubectl apply -f deploy/crds/ (the \
+                 chart's crds/ hold the same), or [applications] install_crd = true where Weft may install it)",
                 crd::NAME,
                 crd::VERSION
             ))

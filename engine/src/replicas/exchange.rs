@@ -1,6 +1,7 @@
 //! The views replicas publish of the apps they reconcile, and read of the others': each second this replica
 //! publishes what changed of its own (and all of them again every so often, so a view never ages out of sight)
-//! and takes the others' views of apps it does not reconcile into its own, for its API.
+//! and takes the others' views of apps it does not reconcile into its own, for its API. It also takes the
+//! "reconcile now" requests another replica's API received for apps this one reconciles.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -14,6 +15,10 @@ use crate::views::{AppView, AppViews};
 
 /// How far before the last view read the next read starts, in ms.
 const READ_OVERLAP_MS: i64 = 10_000;
+
+/// The settings key prefix of a "reconcile now" request for an app another replica reconciles (the app's name
+/// follows; the value changes with each request).
+pub const RECONCILE_REQUEST_PREFIX: &str = "reconcile-requested/";
 
 /// This replica's side of the view exchange.
 #[derive(Debug, Clone)]
@@ -34,6 +39,8 @@ pub struct ViewExchange {
     pub apps: crate::directory::AppDirectory,
     /// What an app defined through the API may name.
     pub rules: std::sync::Arc<crate::app::ApiAppRules>,
+    /// This replica's reconciler's requests, which forwarded ones join.
+    pub reconcile_requests: crate::reconcile::ReconcileRequests,
 }
 
 /// What a view shows, but for when it was made: a view that says the same again need not be published.
@@ -53,6 +60,7 @@ impl ViewExchange {
         let mut members_seen = Vec::new();
         let mut cursor: i64 = 0;
         let mut turns: u64 = 0;
+        let mut requests_seen: HashMap<String, String> = HashMap::new();
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(self.every) => {}
@@ -62,6 +70,7 @@ impl ViewExchange {
                 return;
             }
             self.publish(&mut published, &mut members_seen).await;
+            self.take_reconcile_requests(&mut requests_seen).await;
             turns += 1;
             if members_seen.len() > 1 {
                 cursor = self.take(cursor).await;
@@ -73,6 +82,37 @@ impl ViewExchange {
                     tracing::warn!(%error, "reading the apps defined through the API failed; trying again");
                 }
             }
+        }
+    }
+
+    /// Passes the forwarded "reconcile now" requests for apps this replica reconciles, new since the last look, to
+    /// its reconciler (every turn, whatever the members: the replica that forwarded one may have seen others).
+    async fn take_reconcile_requests(&self, seen: &mut HashMap<String, String>) {
+        let requests = match self
+            .store
+            .settings_with_prefix(RECONCILE_REQUEST_PREFIX)
+            .await
+        {
+            Ok(requests) => requests,
+            Err(error) => {
+                tracing::debug!(%error, "reading forwarded reconcile requests failed; trying again");
+                return;
+            }
+        };
+        let membership = self.membership.borrow().clone();
+        let mut wanted = Vec::new();
+        for (key, value) in requests {
+            let Some(app) = key.strip_prefix(RECONCILE_REQUEST_PREFIX) else {
+                continue;
+            };
+            if !membership.owns(app) || seen.get(app) == Some(&value) {
+                continue;
+            }
+            seen.insert(app.to_string(), value);
+            wanted.push(app.to_string());
+        }
+        if !wanted.is_empty() {
+            self.reconcile_requests.request(wanted, Instant::now());
         }
     }
 

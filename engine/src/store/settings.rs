@@ -27,4 +27,27 @@ impl Store {
         .await?;
         Ok(())
     }
+
+    /// Every setting whose key starts with `prefix` (an ASCII prefix not ending in `\x7f`), by key.
+    pub async fn settings_with_prefix(
+        &self,
+        prefix: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        // A key range rather than LIKE, which would read `_` and `%` in the prefix as wildcards.
+        let mut end = prefix.as_bytes().to_vec();
+        if let Some(last) = end.last_mut() {
+            *last = last.saturating_add(1);
+        }
+        let end = String::from_utf8_lossy(&end).into_owned();
+        let rows = sqlx::query(
+            "SELECT key, value FROM settings WHERE key >= $1 AND key < $2 ORDER BY key",
+        )
+        .bind(prefix)
+        .bind(end)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| Ok((row.try_get("key")?, row.try_get("value")?)))
+            .collect()
+    }
 }

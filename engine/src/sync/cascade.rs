@@ -44,16 +44,20 @@ pub async fn delete_tracked(
     may_delete: impl Fn(&serde_json::Value) -> bool,
 ) -> Result<CascadeOutcome, CascadeError> {
     for (group, kind) in kinds {
-        live.ensure(group, kind)
-            .await
-            .map_err(|source| CascadeError::Watch {
-                group_kind: if group.is_empty() {
-                    kind.clone()
-                } else {
-                    format!("{group}/{kind}")
-                },
-                source,
-            })?;
+        match live.ensure(group, kind).await {
+            // A kind the cluster no longer serves, or that is outside Weft's scope there, holds nothing to delete.
+            Err(crate::cluster::ClusterError::UnknownKind { .. })
+            | Err(crate::cluster::ClusterError::OutOfScope(_)) => continue,
+            other => other,
+        }
+        .map_err(|source| CascadeError::Watch {
+            group_kind: if group.is_empty() {
+                kind.clone()
+            } else {
+                format!("{group}/{kind}")
+            },
+            source,
+        })?;
     }
     let mut outcome = CascadeOutcome::default();
     for object in live.objects_of_app(app) {

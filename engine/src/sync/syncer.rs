@@ -398,8 +398,11 @@ impl Syncer {
         operation: &mut Operation,
     ) -> Result<(), Stop> {
         let scope = self.live.scope();
-        if app.sync.create_namespace && !scope.allows_cluster_kinds() {
-            // A Role-bound service account cannot create namespaces; the scoped ones exist (its Roles are in them).
+        if app.sync.create_namespace
+            && !(scope.allows_cluster_kinds() && scope.allows_namespace(&app.namespace))
+        {
+            // A Role-bound service account cannot create namespaces; the scoped ones exist (its Roles are in them),
+            // and one outside the scope is not Weft's to make.
             self.log(
                 operation,
                 format!(
