@@ -313,7 +313,12 @@ impl Server {
                 refresh: Duration::from_secs(config.defaults.reconcile_interval_seconds.max(2) / 2),
                 apps: apps.clone(),
                 rules: Arc::new(config.api_app_rules()),
-                reconcile_requests: requests.clone(),
+                reconcile_now: {
+                    let requests = requests.clone();
+                    crate::replicas::ReconcileNow(Arc::new(move |apps| {
+                        requests.request(apps, std::time::Instant::now())
+                    }))
+                },
             }
             .run(shutdown_rx.clone()),
         );

@@ -39,8 +39,19 @@ pub struct ViewExchange {
     pub apps: crate::directory::AppDirectory,
     /// What an app defined through the API may name.
     pub rules: std::sync::Arc<crate::app::ApiAppRules>,
-    /// This replica's reconciler's requests, which forwarded ones join.
-    pub reconcile_requests: crate::reconcile::ReconcileRequests,
+    /// Hands forwarded "reconcile now" requests to this replica's reconciler (a function rather than the
+    /// reconciler's request queue: the reconciler depends on this module, not the other way round).
+    pub reconcile_now: ReconcileNow,
+}
+
+/// Asks this replica's reconciler to reconcile apps now, their sources fetched anew.
+#[derive(Clone)]
+pub struct ReconcileNow(pub std::sync::Arc<dyn Fn(Vec<String>) + Send + Sync>);
+
+impl std::fmt::Debug for ReconcileNow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReconcileNow")
+    }
 }
 
 /// What a view shows, but for when it was made: a view that says the same again need not be published.
@@ -112,7 +123,7 @@ impl ViewExchange {
             wanted.push(app.to_string());
         }
         if !wanted.is_empty() {
-            self.reconcile_requests.request(wanted, Instant::now());
+            (self.reconcile_now.0)(wanted);
         }
     }
 

@@ -9,6 +9,6 @@ pub mod exchange;
 pub mod membership;
 pub mod shard;
 
-pub use exchange::{RECONCILE_REQUEST_PREFIX, ViewExchange};
+pub use exchange::{RECONCILE_REQUEST_PREFIX, ReconcileNow, ViewExchange};
 pub use membership::MembershipKeeper;
 pub use shard::{Membership, owner};
