@@ -371,14 +371,11 @@ impl Server {
         let sets = crate::applications::SetViews::default();
         if config.applications.enabled {
             // In namespaced mode the management cluster's resources are watched in the orgs' namespaces only.
-            let resource_namespaces = clusters
-                .default_member()
-                .deployer
-                .syncer()
-                .live()
-                .scope()
-                .watched_namespaces()
-                .map(|_| {
+            let resource_namespaces = config
+                .clusters
+                .first()
+                .is_some_and(|management| management.scope().watched_namespaces().is_some())
+                .then(|| {
                     config
                         .orgs
                         .iter()

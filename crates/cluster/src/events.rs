@@ -27,6 +27,15 @@ pub struct ObjectEvent {
     pub source: Option<String>,
 }
 
+/// The namespace an object's Events are in: its own, or `default` for a cluster-scoped object.
+pub fn events_namespace(namespace: &str) -> &str {
+    if namespace.is_empty() {
+        "default"
+    } else {
+        namespace
+    }
+}
+
 /// The Events whose involved object is `kind` `name` in `namespace` (cluster-scoped objects' Events are in
 /// `default`), and, when `uid` is given, that very object (not an earlier one of the same name); newest first.
 pub async fn object_events(
@@ -36,11 +45,7 @@ pub async fn object_events(
     name: &str,
     uid: Option<&str>,
 ) -> Result<Vec<ObjectEvent>, ClusterError> {
-    let namespace = if namespace.is_empty() {
-        "default"
-    } else {
-        namespace
-    };
+    let namespace = events_namespace(namespace);
     let events: Api<Event> = Api::namespaced(client.clone(), namespace);
     let params = ListParams::default()
         .fields(&format!(

@@ -29,7 +29,7 @@ use std::time::Duration;
 pub use apply::{Applier, ApplyOptions, DeleteOutcome, FIELD_MANAGER, Propagation};
 pub use apply_error::ApplyError;
 pub use connect::{ClusterConfig, connect};
-pub use events::{MAX_OBJECT_EVENTS, ObjectEvent, object_events};
+pub use events::{MAX_OBJECT_EVENTS, ObjectEvent, events_namespace, object_events};
 pub use facts::ClusterFactsReader;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};

@@ -26,7 +26,7 @@ use tokio::sync::{broadcast, watch};
 use tokio::task::JoinSet;
 
 use super::kinds::{KindCatalog, KindInfo};
-use super::live_store::{Change, KindStore};
+use super::live_store::{CachedObject, Change, KindStore};
 use super::scope::{NamespaceScope, OutOfScope};
 use super::{ClusterError, describe};
 use weft_core::resource::ResourceRef;
@@ -101,9 +101,20 @@ impl Partition {
 }
 
 impl WatchedKind {
-    /// The partition objects of `namespace` are in.
-    fn partition(&self, namespace: &str) -> Option<&Arc<Partition>> {
-        self.partitions.iter().find(|p| p.holds(namespace))
+    /// Reads the cached object `namespace/name` with `read`; `None` when it is not cached (or its namespace is
+    /// not watched).
+    fn with_object<T>(
+        &self,
+        namespace: &str,
+        name: &str,
+        read: impl FnOnce(&Arc<CachedObject>) -> T,
+    ) -> Option<T> {
+        let partition = self.partitions.iter().find(|p| p.holds(namespace))?;
+        let store = partition
+            .store
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        store.get(namespace, name).map(read)
     }
 }
 
@@ -311,15 +322,10 @@ impl LiveCache {
     /// One object; `None` when it does not exist, its kind is not watched, or it is a Secret without the
     /// tracking label.
     pub fn get(&self, reference: &ResourceRef) -> Option<Value> {
-        let watched = self.watched(&reference.group, &reference.kind)?;
-        let store = watched
-            .partition(&reference.namespace)?
-            .store
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
-        store
-            .get(&reference.namespace, &reference.name)
-            .map(|object| object.value())
+        self.watched(&reference.group, &reference.kind)?
+            .with_object(&reference.namespace, &reference.name, |object| {
+                object.value()
+            })
     }
 
     /// The app an object belongs to through its owners: its own tracking label, else the first labelled object up
@@ -337,23 +343,23 @@ impl LiveCache {
         );
         for _ in 0..MAX_LEVELS {
             let (group, kind, namespace, name) = &current;
-            let owners: Vec<(String, String, String)> = {
-                let watched = self.watched(group, kind)?;
-                let store = watched
-                    .partition(namespace)?
-                    .store
-                    .read()
-                    .unwrap_or_else(PoisonError::into_inner);
-                let object = store.get(namespace, name)?;
-                if let Some(app) = object.app() {
-                    return Some(app.to_string());
-                }
-                object
-                    .owners()
-                    .iter()
-                    .map(|o| (o.group.to_string(), o.kind.to_string(), o.name.to_string()))
-                    .collect()
-            };
+            // Its app, else its owners.
+            let (app, owners): (Option<String>, Vec<(String, String, String)>) = self
+                .watched(group, kind)?
+                .with_object(namespace, name, |object| match object.app() {
+                    Some(app) => (Some(app.to_string()), Vec::new()),
+                    None => (
+                        None,
+                        object
+                            .owners()
+                            .iter()
+                            .map(|o| (o.group.to_string(), o.kind.to_string(), o.name.to_string()))
+                            .collect(),
+                    ),
+                })?;
+            if app.is_some() {
+                return app;
+            }
             // A namespaced owner shares its child's namespace; a cluster-scoped one has none.
             let namespace = namespace.clone();
             current = owners.into_iter().find_map(|(group, kind, name)| {
@@ -375,16 +381,9 @@ impl LiveCache {
 
     /// Whether an object is cached.
     fn contains(&self, group: &str, kind: &str, namespace: &str, name: &str) -> bool {
-        self.watched(group, kind).is_some_and(|watched| {
-            watched.partition(namespace).is_some_and(|partition| {
-                partition
-                    .store
-                    .read()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .get(namespace, name)
-                    .is_some()
-            })
-        })
+        self.watched(group, kind)
+            .and_then(|watched| watched.with_object(namespace, name, |_| ()))
+            .is_some()
     }
 
     /// The object as the API server has it now, in the form the cache keeps (`managedFields` dropped), or `None`

@@ -240,11 +240,7 @@ pub(crate) async fn events(
 ) -> Result<Json<Vec<EventView>>, ApiError> {
     let (reference, node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
     // A cluster-scoped object's Events are in `default`, which a namespaced scope may not include.
-    let events_namespace = if reference.namespace.is_empty() {
-        "default"
-    } else {
-        reference.namespace.as_str()
-    };
+    let events_namespace = crate::cluster::events_namespace(&reference.namespace);
     let scope = member.deployer.syncer().live().scope();
     if !scope.allows_namespace(events_namespace) {
         return Err(ApiError::conflict(format!(
