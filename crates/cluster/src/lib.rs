@@ -120,6 +120,15 @@ pub enum ClusterError {
 }
 
 impl ClusterError {
+    /// Whether `ensure` failed because the kind holds nothing Weft can see there: the cluster no longer serves it
+    /// (its CRD is gone), or it is outside Weft's namespace scope. Nothing of it is live, nothing is to prune.
+    pub fn kind_holds_nothing(&self) -> bool {
+        matches!(
+            self,
+            ClusterError::UnknownKind { .. } | ClusterError::OutOfScope(_)
+        )
+    }
+
     /// The HTTP status code of the API error behind this error, if it came from one.
     pub fn status_code(&self) -> Option<u16> {
         match self {

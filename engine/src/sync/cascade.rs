@@ -45,9 +45,7 @@ pub async fn delete_tracked(
 ) -> Result<CascadeOutcome, CascadeError> {
     for (group, kind) in kinds {
         match live.ensure(group, kind).await {
-            // A kind the cluster no longer serves, or that is outside Weft's scope there, holds nothing to delete.
-            Err(crate::cluster::ClusterError::UnknownKind { .. })
-            | Err(crate::cluster::ClusterError::OutOfScope(_)) => continue,
+            Err(error) if error.kind_holds_nothing() => continue,
             other => other,
         }
         .map_err(|source| CascadeError::Watch {

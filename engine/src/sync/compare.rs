@@ -240,9 +240,8 @@ impl Comparer {
                 Ok(()) => {
                     looked_at.insert((group.clone(), kind.clone()));
                 }
-                // A kind the app had that the cluster no longer serves (its CRD is gone), or that is no longer
-                // in Weft's scope there, has nothing to prune.
-                Err(ClusterError::UnknownKind { .. } | ClusterError::OutOfScope(_)) => {}
+                // A kind the app had that the cluster no longer serves, or that is out of scope, has nothing to prune.
+                Err(error) if error.kind_holds_nothing() => {}
                 Err(error) => {
                     // A kind defined by a CRD in this very render is not served until the sync creates it.
                     let defined = defined_kinds(&desired);
