@@ -84,14 +84,12 @@ impl ViewExchange {
             self.take_reconcile_requests(&mut requests_seen).await;
             turns += 1;
             if members_seen.len() > 1 {
-                cursor = self.take(cursor).await;
-                // The API apps every fifth turn: reading every spec is the heavier read.
-                if turns.is_multiple_of(5)
-                    && let Err(error) =
-                        super::directory::take_api_apps(&self.store, &self.apps, &self.rules).await
-                {
-                    tracing::warn!(%error, "reading the apps defined through the API failed; trying again");
+                // The API apps every fifth turn (reading every spec is the heavier read), and at once when a view
+                // names an app this replica does not know yet (see `take`).
+                if turns.is_multiple_of(5) {
+                    self.take_api_apps().await;
                 }
+                cursor = self.take(cursor).await;
             }
         }
     }
@@ -178,7 +176,19 @@ impl ViewExchange {
         }
     }
 
-    /// Takes the views published since `cursor` of apps this replica does not reconcile; the new cursor.
+    /// Makes the directory's API apps those of the store.
+    async fn take_api_apps(&self) {
+        if let Err(error) =
+            super::directory::take_api_apps(&self.store, &self.apps, &self.rules).await
+        {
+            tracing::warn!(%error, "reading the apps defined through the API failed; trying again");
+        }
+    }
+
+    /// Takes the views published since `cursor` of apps this replica does not reconcile; the new cursor. A view of
+    /// an app the directory does not hold (one defined through another replica's API) first brings the store's API
+    /// apps in, so the app is in this replica's directory by the time its view is: a delete or change asked of this
+    /// replica finds it.
     async fn take(&self, cursor: i64) -> i64 {
         // With an overlap: on PostgreSQL a row is stamped when written and seen when committed, so one stamped
         // earlier can appear after a later one was read. Taking a view again is harmless.
@@ -195,6 +205,17 @@ impl ViewExchange {
         };
         let membership = self.membership.borrow().clone();
         let mut next = cursor;
+        let unknown_app = {
+            let apps = self.apps.read().await;
+            rows.iter().any(|row| {
+                row.replica != self.replica
+                    && !membership.owns(&row.app)
+                    && !apps.contains_key(&row.app)
+            })
+        };
+        if unknown_app {
+            self.take_api_apps().await;
+        }
         let mut views = self.views.write().await;
         for row in rows {
             next = next.max(row.updated_at);
