@@ -174,12 +174,26 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
         .and_then(|config| config.cluster_of(&app))
         .map(|cluster| cluster.scope())
         .unwrap_or_default();
+    // The deploy gates the server would run on this app's plan.
+    let gates = config
+        .as_ref()
+        .map(|config| {
+            (
+                config.gates.clone(),
+                config
+                    .cluster_of(&app)
+                    .map(|cluster| cluster.name.clone())
+                    .unwrap_or_default(),
+            )
+        })
+        .unwrap_or_default();
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(diff(
         app,
         registry,
         credentials,
         (cluster, scope),
+        gates,
         args.plan_only,
     ))
 }
@@ -189,19 +203,26 @@ async fn diff(
     registry: Registry,
     credentials: weft_engine::source::CredentialSet,
     (cluster, scope): (ClusterConfig, weft_engine::cluster::NamespaceScope),
+    (gates, cluster_name): (Vec<weft_engine::sync::gates::GateEntry>, String),
     plan_only: bool,
 ) -> anyhow::Result<u8> {
     let client = connect(&cluster).await?;
     let cache = crate::render::cache_root();
+    let host = PluginHost::new(HostConfig::default())?;
+    let registry = Arc::new(registry);
+    let gates = Arc::new(weft_engine::sync::gates::GateSet::load(
+        &gates, &host, &registry,
+    )?);
     let deployer = Deployer::for_cluster(
         weft_engine::deploy::ClusterAccess { client, scope },
-        PluginHost::new(HostConfig::default())?,
-        Arc::new(registry),
+        host,
+        registry,
         GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024).with_credentials(credentials),
         None,
         None,
         LogStore::default(),
-    );
+    )
+    .with_gates(gates, &cluster_name);
     let mut state = AppState {
         kinds: COMMON_KINDS
             .iter()
@@ -244,6 +265,11 @@ async fn diff(
             stray.reference
         ));
     }
+    let mut denied = false;
+    for gate in &operation.gates {
+        out.push_str(&gate_lines(gate));
+        denied |= gate.verdict == weft_engine::sync::gates::GateVerdict::Deny;
+    }
     for step in &plan.steps {
         out.push_str(&format!(
             "{:<10} {} ({})\n",
@@ -277,11 +303,37 @@ async fn diff(
         }
     }
     crate::print_stdout(&out)?;
-    Ok(if plan.is_noop() {
+    Ok(if plan.is_noop() && !denied {
         0
     } else {
         crate::exit::FAILED
     })
+}
+
+/// A gate's verdict as `weft diff` prints it: `gate NAME: VERDICT` and a line per reason (or the failure).
+pub(crate) fn gate_lines(gate: &weft_engine::sync::gates::GateResult) -> String {
+    use weft_engine::sync::gates::GateVerdict;
+    let verdict = match gate.verdict {
+        GateVerdict::Allow => "allow",
+        GateVerdict::Warn => "warn",
+        GateVerdict::Deny => "deny",
+    };
+    let mut out = format!(
+        "gate {}: {verdict}{}\n",
+        gate.gate,
+        if gate.verdict == GateVerdict::Deny && !gate.overridable {
+            " (not overridable)"
+        } else {
+            ""
+        }
+    );
+    if let Some(failure) = &gate.failure {
+        out.push_str(&format!("  the gate failed (fail closed): {failure}\n"));
+    }
+    for reason in &gate.reasons {
+        out.push_str(&format!("  {reason}\n"));
+    }
+    out
 }
 
 fn action_word(action: Action) -> &'static str {

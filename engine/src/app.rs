@@ -50,6 +50,8 @@ pub struct ApiAppRules {
     pub credentials: CredentialSet,
     /// The configured clusters' names (empty: any name passes here; the server refuses unknown ones later).
     pub clusters: Vec<String>,
+    /// The declared deploy gates' names: an app may name only these.
+    pub gates: Vec<String>,
 }
 
 impl ApiAppRules {
@@ -127,6 +129,10 @@ pub struct AppSpec {
     /// Differences to ignore.
     #[serde(default)]
     pub ignore: Vec<IgnoreRule>,
+    /// Deploy gates it runs besides those its env and org run by default (`[[gate]]` names in weft.toml). An app
+    /// can add gates, never drop one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gates: Vec<String>,
     /// Build an image from the source before rendering (`[app.build]`); the image reference becomes a render
     /// parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -645,6 +651,19 @@ impl AppSpec {
             key: key.to_string(),
             message,
         };
+        if let Some(gate) = self.gates.iter().find(|gate| !rules.gates.contains(gate)) {
+            return Err(error(
+                "gates",
+                format!(
+                    "no gate {gate:?} is declared on this server (declared: {})",
+                    if rules.gates.is_empty() {
+                        "none".to_string()
+                    } else {
+                        rules.gates.join(", ")
+                    }
+                ),
+            ));
+        }
         if let Some(cluster) = &self.cluster
             && !rules.clusters.is_empty()
             && !rules.clusters.contains(cluster)
@@ -962,6 +981,7 @@ source = { path = "examples/shop" }
             allow_file_urls: false,
             file_url_roots: vec![],
             clusters: vec!["staging".into(), "production".into()],
+            gates: Vec::new(),
             credentials: CredentialSet::new(vec![crate::source::CredentialSpec {
                 name: "acme".into(),
                 url: "https://git.example/acme/".into(),

@@ -67,6 +67,9 @@ pub struct Config {
     /// (`[[org]]`).
     #[serde(default, rename = "org")]
     pub orgs: Vec<crate::applications::OrgSpec>,
+    /// Deploy gates (`[[gate]]`): plugins that judge every sync's plan before anything is applied.
+    #[serde(default, rename = "gate", skip_serializing_if = "Vec::is_empty")]
+    pub gates: Vec<crate::sync::gates::GateEntry>,
 }
 
 /// `[sources]`: what an app defined through the API may name. Apps in this file may name anything the server can
@@ -113,6 +116,7 @@ impl Config {
             file_url_roots: self.sources.file_url_roots.clone(),
             credentials: self.credential_set(),
             clusters: self.clusters.iter().map(|c| c.name.clone()).collect(),
+            gates: self.gates.iter().map(|g| g.name.clone()).collect(),
         }
     }
 
@@ -247,7 +251,7 @@ pub struct PluginConfig {
     /// Load the built-in plugins.
     pub builtin: bool,
     /// The most a plugin of each world may be given, whatever its manifest's `[limits]` ask
-    /// (`[plugins.ceilings.health]`, `.renderer`, `.build-steer`, with the keys of a manifest's `[limits]`).
+    /// (`[plugins.ceilings.health]`, `.renderer`, `.build-steer`, `.gate`, with the keys of a manifest's `[limits]`).
     pub ceilings: CeilingsConfig,
     /// The largest component file loaded, in MiB.
     pub max_component_mib: u64,
@@ -278,6 +282,8 @@ pub struct CeilingsConfig {
     pub renderer: crate::plugin::LimitOverrides,
     /// For build steering.
     pub build_steer: crate::plugin::LimitOverrides,
+    /// For deploy gates.
+    pub gate: crate::plugin::LimitOverrides,
 }
 
 impl PluginConfig {
@@ -289,6 +295,7 @@ impl PluginConfig {
                 &self.ceilings.health,
                 &self.ceilings.renderer,
                 &self.ceilings.build_steer,
+                &self.ceilings.gate,
             ),
             max_component_bytes: self.max_component_mib.saturating_mul(1024 * 1024),
             compile_budget: std::time::Duration::from_secs(self.compile_budget_seconds),
@@ -607,11 +614,15 @@ impl Config {
             .map_err(|(key, message)| invalid(key, message))?;
         self.validate_application_scope()
             .map_err(|(key, message)| invalid(key, message))?;
+        crate::sync::gates::config::validate(&self.gates)
+            .map_err(|(key, message)| invalid(key, message))?;
         let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
             app.validate()
                 .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
+            crate::sync::gates::config::check_references(&self.gates, app)
+                .map_err(|message| invalid(format!("app[{index}].gates"), message))?;
             if let Some(cluster) = &app.cluster
                 && self.cluster(cluster).is_none()
             {

@@ -36,6 +36,9 @@ pub enum OperationRequest {
         /// Accept deletions past the prune fuse.
         #[serde(default)]
         confirmed: bool,
+        /// An admin's override of the deploy gates' denies, with who and why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        override_gates: Option<crate::sync::gates::GateOverride>,
     },
     /// A rollback.
     #[serde(rename_all = "camelCase")]
@@ -56,6 +59,7 @@ impl OperationRequest {
             prune: None,
             dry_run: false,
             confirmed: false,
+            override_gates: None,
         }
     }
 }
@@ -606,6 +610,7 @@ impl Worker {
                 prune,
                 dry_run,
                 confirmed,
+                override_gates,
             } => {
                 let spec = SyncSpec {
                     revision,
@@ -613,6 +618,7 @@ impl Worker {
                     confirmed,
                     prune,
                     cancel: Some(cancel.clone()),
+                    gate_override: override_gates,
                 };
                 deployer.sync(&app, &mut state, spec, &mut operation).await
             }

@@ -56,6 +56,9 @@ pub enum ServeError {
     /// The configuration cannot be (re)loaded.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+    /// A `[[gate]]` cannot be loaded (its plugin is missing, of another world, or does not load).
+    #[error(transparent)]
+    Gate(#[from] crate::sync::gates::GateSetError),
     /// A configured app has a type no renderer plugin serves, so it could never render.
     #[error(
         "app {app} has type {app_type:?}, which no renderer plugin serves (known: {}); build or add the plugin, \
@@ -220,6 +223,11 @@ impl Server {
         let host = PluginHost::new(config.plugins.host_config())?;
         let logs = LogStore::default();
         let registry = Arc::new(registry);
+        let gates = Arc::new(crate::sync::gates::GateSet::load(
+            &config.gates,
+            &host,
+            &registry,
+        )?);
         let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
             .with_credentials(config.credential_set());
         // Builds share the deploy concurrency: at most as many at once as operations may run.
@@ -266,7 +274,8 @@ impl Server {
                 Some(config.chart_repositories()),
                 logs.clone(),
             )
-            .with_builds(builds.clone(), logs.clone());
+            .with_builds(builds.clone(), logs.clone())
+            .with_gates(gates.clone(), &entry.name);
             members.push(ClusterMember::new(
                 entry.name.clone(),
                 entry.labels.clone(),

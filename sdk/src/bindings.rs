@@ -35,3 +35,15 @@ pub mod build_steer {
         default_bindings_module: "weft_sdk::bindings::build_steer",
     });
 }
+
+/// The `gate` world.
+#[cfg(feature = "gate")]
+pub mod gate {
+    wit_bindgen::generate!({
+        world: "gate",
+        path: "wit",
+        pub_export_macro: true,
+        export_macro_name: "export_gate_world",
+        default_bindings_module: "weft_sdk::bindings::gate",
+    });
+}

@@ -99,9 +99,37 @@ mod imp {
     }
 }
 
+#[cfg(all(
+    target_arch = "wasm32",
+    not(feature = "health"),
+    not(feature = "renderer"),
+    not(feature = "build-steer"),
+    feature = "gate"
+))]
+mod imp {
+    use super::Level;
+    use crate::bindings::gate::weft::plugin::log as host;
+
+    pub(super) fn log(level: Level, message: &str) {
+        let level = match level {
+            Level::Trace => host::Level::Trace,
+            Level::Debug => host::Level::Debug,
+            Level::Info => host::Level::Info,
+            Level::Warn => host::Level::Warn,
+            Level::Error => host::Level::Error,
+        };
+        host::log(level, message);
+    }
+}
+
 #[cfg(not(all(
     target_arch = "wasm32",
-    any(feature = "health", feature = "renderer", feature = "build-steer")
+    any(
+        feature = "health",
+        feature = "renderer",
+        feature = "build-steer",
+        feature = "gate"
+    )
 )))]
 mod imp {
     use super::Level;

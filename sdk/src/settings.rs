@@ -11,7 +11,7 @@ pub fn get() -> String {
 
 /// Runs `f` with `settings` as what [`get`] returns on this thread (native builds only: inside Wasm the host
 /// decides).
-#[cfg(not(all(target_arch = "wasm32", feature = "health")))]
+#[cfg(not(all(target_arch = "wasm32", any(feature = "health", feature = "gate"))))]
 pub fn with_settings<T>(settings: &str, f: impl FnOnce() -> T) -> T {
     imp::CURRENT.with(|current| {
         let previous = current.replace(settings.to_string());
@@ -28,7 +28,14 @@ mod imp {
     }
 }
 
-#[cfg(not(all(target_arch = "wasm32", feature = "health")))]
+#[cfg(all(target_arch = "wasm32", not(feature = "health"), feature = "gate"))]
+mod imp {
+    pub(super) fn get() -> String {
+        crate::bindings::gate::weft::plugin::settings::get()
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", any(feature = "health", feature = "gate"))))]
 mod imp {
     use std::cell::RefCell;
 

@@ -26,6 +26,10 @@ pub(crate) struct SyncArgs {
     /// Accept the deletions past the prune fuse.
     #[arg(long)]
     confirm: bool,
+    /// Override the deploy gates' denies for this sync, giving why (admin; recorded with your name). A gate
+    /// marked non-overridable still denies.
+    #[arg(long, value_name = "REASON")]
+    override_gates: Option<String>,
     /// Follow the operation's steps until it ends; exit 0 when it succeeded, 1 when it failed.
     #[arg(long)]
     watch: bool,
@@ -64,6 +68,9 @@ fn sync_body(args: &SyncArgs) -> Value {
     }
     body.insert("dryRun".into(), json!(args.dry_run));
     body.insert("confirmed".into(), json!(args.confirm));
+    if let Some(reason) = &args.override_gates {
+        body.insert("overrideGates".into(), json!(reason));
+    }
     Value::Object(body)
 }
 
@@ -176,6 +183,15 @@ mod tests {
         assert_eq!(
             sync_body(&args),
             json!({"revision": "v2", "prune": true, "dryRun": false, "confirmed": true})
+        );
+        let Test::Sync(args) =
+            parse(&["sync", "shop", "--override-gates", "hotfix for INC-42"]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            sync_body(&args),
+            json!({"dryRun": false, "confirmed": false, "overrideGates": "hotfix for INC-42"})
         );
         let Test::Sync(args) = parse(&["sync", "shop", "--dry-run"]).unwrap() else {
             panic!()

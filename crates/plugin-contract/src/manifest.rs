@@ -208,6 +208,18 @@ impl PluginManifest {
         }
         self.check_build_language()?;
         match self.world {
+            World::Gate
+                if self.template
+                    || !self.kinds.is_empty()
+                    || !self.app_types.is_empty()
+                    || !self.child_kinds.is_empty() =>
+            {
+                Err(
+                    "a gate plugin serves no kinds or app types: `[[gate]]` entries in weft.toml name it, each with                      its settings; remove `kinds`, `app-types`, `child-kinds` and `template`"
+                        .into(),
+                )
+            }
+            World::Gate => Ok(()),
             World::HealthCheck if self.template && !self.kinds.is_empty() => Err(
                 "a template plugin serves no kinds by itself (its instances do): remove `kinds` or `template`"
                     .into(),

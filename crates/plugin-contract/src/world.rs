@@ -1,6 +1,6 @@
-//! The three kinds of plugin, one per world of `wit/plugin.wit`.
+//! The four kinds of plugin, one per world of `wit/plugin.wit`.
 
-/// The three kinds of plugin, one per WIT world.
+/// The four kinds of plugin, one per WIT world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum World {
@@ -10,6 +10,8 @@ pub enum World {
     Renderer,
     /// Plans and steers builds.
     BuildSteer,
+    /// Judges a sync's plan before anything is applied.
+    Gate,
 }
 
 impl World {
@@ -19,6 +21,7 @@ impl World {
             World::HealthCheck => "health-check",
             World::Renderer => "renderer",
             World::BuildSteer => "build-steer",
+            World::Gate => "gate",
         }
     }
 }

@@ -36,3 +36,16 @@ pub(crate) mod build_steer {
         },
     });
 }
+
+/// `gate`.
+pub(crate) mod gate {
+    wasmtime::component::bindgen!({
+        world: "gate",
+        path: "../../wit",
+        with: {
+            "weft:plugin/types": super::health_check::weft::plugin::types,
+            "weft:plugin/log": super::health_check::weft::plugin::log,
+            "weft:plugin/settings": super::health_check::weft::plugin::settings,
+        },
+    });
+}

@@ -133,6 +133,7 @@ pub(crate) struct HostInner {
     pub(crate) guest_health_linker: Linker<CallState>,
     pub(crate) render_linker: Linker<CallState>,
     pub(crate) steer_linker: Linker<CallState>,
+    pub(crate) gate_linker: Linker<CallState>,
     /// Components whose compilation ran past the budget, by sha256: never compiled again by this process.
     pub(crate) refused: std::sync::Mutex<std::collections::HashMap<String, Duration>>,
 }
@@ -206,6 +207,12 @@ impl PluginHost {
             |state| state,
         )
         .map_err(|e| HostError::Engine(format!("{e:#}")))?;
+        let mut gate_linker = Linker::new(&metered);
+        bindings::gate::Gate::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+            &mut gate_linker,
+            |state| state,
+        )
+        .map_err(|e| HostError::Engine(format!("{e:#}")))?;
         Ok(PluginHost {
             inner: Arc::new(HostInner {
                 config: config.clone(),
@@ -220,6 +227,7 @@ impl PluginHost {
                 guest_health_linker,
                 render_linker,
                 steer_linker,
+                gate_linker,
                 refused: std::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         })
@@ -351,9 +359,10 @@ impl HostInner {
         }
     }
 
-    /// Whether a world runs with a step budget.
+    /// Whether a world runs with a step budget (renderers and gates: both run policy or template code whose
+    /// cost depends on its input).
     pub(crate) fn metered(world: World) -> bool {
-        world == World::Renderer
+        matches!(world, World::Renderer | World::Gate)
     }
 }
 

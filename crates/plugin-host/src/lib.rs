@@ -13,6 +13,7 @@ mod bindings;
 mod call;
 mod epoch;
 mod error;
+mod gate;
 mod guest_wasi;
 mod health;
 mod host;
@@ -24,6 +25,7 @@ mod state;
 mod steer;
 
 pub use error::{CallError, Failure, LoadError};
+pub use gate::GatePlugin;
 pub use health::{CallReport, HealthPlugin, HealthResults};
 pub use host::{DEFAULT_KEEP_RESIDENT, HostConfig, HostError, LoadedComponent, PluginHost};
 pub use limits::{CallLimits, LimitCeilings, LimitOverrides};

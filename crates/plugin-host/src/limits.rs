@@ -57,6 +57,16 @@ impl CallLimits {
         fuel: None,
     };
 
+    /// Defaults for deploy gates: 128 MiB, 5 s, 1 MiB of output, 64 KiB of logs, and a step budget of 5 billion
+    /// fuel units (a gate judges a plan of hundreds of objects; CEL policies are bounded per call).
+    pub const GATE: CallLimits = CallLimits {
+        memory_bytes: 128 * MIB,
+        timeout: Duration::from_secs(5),
+        max_output_bytes: MIB,
+        max_log_bytes: 64 * 1024,
+        fuel: Some(5_000_000_000),
+    };
+
     /// These limits, none above `ceiling`'s (a budget the ceiling does not set stays as it is).
     pub fn within(self, ceiling: &CallLimits) -> CallLimits {
         CallLimits {
@@ -104,6 +114,8 @@ pub struct LimitCeilings {
     pub render: CallLimits,
     /// For build steering: by default 256 MiB, 10 s, 4 MiB of output, 256 KiB of logs.
     pub steer: CallLimits,
+    /// For deploy gates: by default 256 MiB, 30 s, 4 MiB of output, 256 KiB of logs, 20 billion fuel units.
+    pub gate: CallLimits,
 }
 
 impl Default for LimitCeilings {
@@ -123,6 +135,13 @@ impl Default for LimitCeilings {
                 timeout: Duration::from_secs(10),
                 ..CallLimits::STEER
             },
+            gate: CallLimits {
+                memory_bytes: 256 * MIB,
+                timeout: Duration::from_secs(30),
+                max_output_bytes: 4 * MIB,
+                max_log_bytes: 256 * 1024,
+                fuel: Some(20_000_000_000),
+            },
         }
     }
 }
@@ -134,21 +153,24 @@ impl LimitCeilings {
             super::World::HealthCheck => &self.health,
             super::World::Renderer => &self.render,
             super::World::BuildSteer => &self.steer,
+            super::World::Gate => &self.gate,
         }
     }
 
-    /// These ceilings with the operator's changes (`[plugins.ceilings.health]`, `.renderer`, `.build-steer`, in
-    /// the shape of a manifest's `[limits]`).
+    /// These ceilings with the operator's changes (`[plugins.ceilings.health]`, `.renderer`, `.build-steer`,
+    /// `.gate`, in the shape of a manifest's `[limits]`).
     pub fn with_overrides(
         self,
         health: &LimitOverrides,
         render: &LimitOverrides,
         steer: &LimitOverrides,
+        gate: &LimitOverrides,
     ) -> LimitCeilings {
         LimitCeilings {
             health: self.health.with_overrides(health),
             render: self.render.with_overrides(render),
             steer: self.steer.with_overrides(steer),
+            gate: self.gate.with_overrides(gate),
         }
     }
 }

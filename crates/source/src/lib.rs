@@ -7,6 +7,7 @@
 pub mod charts;
 mod credentials;
 mod git;
+pub mod images;
 mod overlay;
 mod view;
 

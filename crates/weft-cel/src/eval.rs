@@ -52,12 +52,26 @@ pub(crate) fn eval<'a>(expr: &'a Expr, scope: &mut Scope<'a>) -> Result<Value<'a
         Expr::Ident(name) => scope.lookup(name),
         Expr::Select(target, field) => {
             let target = eval(target, scope)?;
+            let key = Value::Str(Cow::Borrowed(field.as_str()));
+            if let Value::Optional(_) = target {
+                // Selecting on an optional keeps the chain optional: `a.?b.c` is none when `b` or `c` is absent.
+                return optional_lookup(target, |inner| inner.get(&key));
+            }
             target
-                .get(&Value::Str(Cow::Borrowed(field)))?
+                .get(&key)?
                 .ok_or_else(|| EvalError::new(format!("no such key: {field}")))
         }
-        Expr::Has(target, field) => {
+        Expr::OptSelect(target, field) => {
             let target = eval(target, scope)?;
+            let key = Value::Str(Cow::Borrowed(field.as_str()));
+            optional_lookup(target, |inner| inner.get(&key))
+        }
+        Expr::Has(target, field) => {
+            let target = match eval(target, scope)? {
+                Value::Optional(None) => return Ok(Value::Bool(false)),
+                Value::Optional(Some(inner)) => *inner,
+                other => other,
+            };
             Ok(Value::Bool(
                 target.get(&Value::Str(Cow::Borrowed(field)))?.is_some(),
             ))
@@ -65,7 +79,15 @@ pub(crate) fn eval<'a>(expr: &'a Expr, scope: &mut Scope<'a>) -> Result<Value<'a
         Expr::Index(target, index) => {
             let target = eval(target, scope)?;
             let index = eval(index, scope)?;
+            if let Value::Optional(_) = target {
+                return optional_lookup(target, |inner| lookup_index(inner, &index));
+            }
             self::index(&target, &index)
+        }
+        Expr::OptIndex(target, index) => {
+            let target = eval(target, scope)?;
+            let index = eval(index, scope)?;
+            optional_lookup(target, |inner| lookup_index(inner, &index))
         }
         Expr::List(items) => Ok(Value::List(
             items
@@ -144,7 +166,35 @@ fn logical<'a>(
     }
 }
 
+/// `lookup` applied to an optional's value (a plain value is taken as present), as an optional: none when the
+/// target is none or `lookup` finds nothing.
+fn optional_lookup<'a>(
+    target: Value<'a>,
+    lookup: impl FnOnce(&Value<'a>) -> Result<Option<Value<'a>>, EvalError>,
+) -> Result<Value<'a>, EvalError> {
+    let inner = match target {
+        Value::Optional(None) => return Ok(Value::Optional(None)),
+        Value::Optional(Some(inner)) => *inner,
+        other => other,
+    };
+    Ok(Value::Optional(lookup(&inner)?.map(Box::new)))
+}
+
 fn index<'a>(target: &Value<'a>, index: &Value<'a>) -> Result<Value<'a>, EvalError> {
+    lookup_index(target, index)?.ok_or_else(|| match target {
+        Value::JsonList(_) | Value::List(_) => EvalError::new(format!(
+            "index out of range: {}",
+            to_text(index).unwrap_or_default()
+        )),
+        _ => EvalError::new(format!(
+            "no such key: {}",
+            to_text(index).unwrap_or_else(|| index.type_name().into())
+        )),
+    })
+}
+
+/// The item at `index` of a list or map; `None` when out of range or absent, an error for a wrong index type.
+fn lookup_index<'a>(target: &Value<'a>, index: &Value<'a>) -> Result<Option<Value<'a>>, EvalError> {
     match target {
         Value::JsonList(_) | Value::List(_) => {
             let position = match index {
@@ -153,24 +203,13 @@ fn index<'a>(target: &Value<'a>, index: &Value<'a>) -> Result<Value<'a>, EvalErr
                 Value::Double(d) if d.fract() == 0.0 && *d >= 0.0 => Some(*d as usize),
                 other => return Err(no_overload("_[_]", &[target, other])),
             };
-            let item = match (target, position) {
+            Ok(match (target, position) {
                 (Value::JsonList(items), Some(p)) => items.get(p).map(Value::from_json),
                 (Value::List(items), Some(p)) => items.get(p).cloned(),
                 _ => None,
-            };
-            item.ok_or_else(|| {
-                EvalError::new(format!(
-                    "index out of range: {}",
-                    to_text(index).unwrap_or_default()
-                ))
             })
         }
-        _ => target.get(index)?.ok_or_else(|| {
-            EvalError::new(format!(
-                "no such key: {}",
-                to_text(index).unwrap_or_else(|| index.type_name().into())
-            ))
-        }),
+        _ => target.get(index),
     }
 }
 
@@ -358,6 +397,33 @@ fn call<'a>(function: Function, args: &[Value<'a>]) -> Result<Value<'a>, EvalErr
             _ => Err(fail()),
         },
         (Function::Dyn, [value]) => Ok(value.clone()),
+        (Function::OptionalOf, [value]) => Ok(Value::some(value.clone())),
+        (Function::OptionalNone, []) => Ok(Value::Optional(None)),
+        (Function::OptionalOfNonZeroValue, [value]) => Ok(if value.is_zero() {
+            Value::Optional(None)
+        } else {
+            Value::some(value.clone())
+        }),
+        (Function::HasValue, [Value::Optional(inner)]) => Ok(Value::Bool(inner.is_some())),
+        (Function::Value, [Value::Optional(inner)]) => inner
+            .as_deref()
+            .cloned()
+            .ok_or_else(|| EvalError::new("optional.none() dereference")),
+        (Function::OrValue, [Value::Optional(inner), default]) => {
+            Ok(inner.as_deref().cloned().unwrap_or_else(|| default.clone()))
+        }
+        (Function::Or, [first @ Value::Optional(Some(_)), Value::Optional(_)]) => Ok(first.clone()),
+        (Function::Or, [Value::Optional(None), second @ Value::Optional(_)]) => Ok(second.clone()),
+        (
+            Function::Split
+            | Function::Join
+            | Function::Replace
+            | Function::Substring
+            | Function::IndexOf
+            | Function::LastIndexOf
+            | Function::CharAt,
+            _,
+        ) => crate::strings::call(function, args).unwrap_or_else(|| Err(fail())),
         _ => Err(fail()),
     }
 }

@@ -100,7 +100,8 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Token>, CompileError> {
                 "false" => TokenKind::False,
                 "null" => TokenKind::Null,
                 "in" => TokenKind::In,
-                _ if RESERVED.contains(&word) => {
+                // A reserved word may name a field (`request.namespace`), as in cel-go, not a variable or function.
+                _ if RESERVED.contains(&word) && !after_dot(&tokens) => {
                     return Err(CompileError::new(
                         at,
                         format!("{word:?} is a reserved word"),
@@ -133,6 +134,15 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Token>, CompileError> {
         at: source.len(),
     });
     Ok(tokens)
+}
+
+/// Whether the last token is `.` or `.?` (so the next word is a field name).
+fn after_dot(tokens: &[Token]) -> bool {
+    match tokens {
+        [.., last] if last.kind == TokenKind::Punct(".") => true,
+        [.., dot, last] => last.kind == TokenKind::Punct("?") && dot.kind == TokenKind::Punct("."),
+        _ => false,
+    }
 }
 
 /// A quoted string starting at `start` (the quote): its text and the offset after it. Handles `'`, `"`, triple
@@ -311,6 +321,8 @@ mod tests {
         assert!(tokenize("'open").is_err());
         assert!(tokenize("a # b").is_err());
         assert!(tokenize("var").is_err());
+        assert!(tokenize("a + namespace").is_err());
+        assert!(tokenize("request.namespace == a.?package").is_ok());
         assert!(tokenize("99999999999999999999").is_err());
         assert!(tokenize("b'bytes'").is_err());
     }

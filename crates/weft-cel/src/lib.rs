@@ -13,8 +13,12 @@
 //! semantics (`&&` and `||` commutative over errors, heterogeneous numeric equality and ordering, same-type
 //! arithmetic with overflow errors, `in`), the conditional, and the functions `size`, `contains`, `startsWith`,
 //! `endsWith`, `matches` (RE2 syntax via `regex-lite`), `lowerAscii`, `upperAscii`, `trim`, `int`, `uint`,
-//! `double`, `string`, `bool` and `dyn`. Not covered (a compile error says so): timestamps and durations, bytes,
-//! optional syntax, type values, protobuf messages.
+//! `double`, `string`, `bool` and `dyn`; the strings extension Kubernetes enables (`split`, `join`, `replace`,
+//! `substring`, `indexOf`, `lastIndexOf`, `charAt`; `indexOf`/`lastIndexOf` on lists too), and optional values
+//! (`a.?b`, `a[?k]`, `optional.of`/`none`/`ofNonZeroValue`, `hasValue()`, `value()`, `orValue()`, `or()`), as
+//! Kubernetes' admission policies use them. Not covered (a compile error says so): timestamps and durations, bytes,
+//! optional list and map entries (`[?x]`, `{?k: v}`), `optMap`/`optFlatMap`, type values, protobuf messages, and
+//! Kubernetes' own libraries (`quantity`, `url`, `ip`, `authorizer`, ...).
 //!
 //! Names resolve to macro variables, then `self` (the object), then the object's top-level fields, so both Flux's
 //! `status.conditions...` and `self.status.conditions...` work.
@@ -22,6 +26,7 @@
 mod eval;
 mod lexer;
 mod parser;
+mod strings;
 mod value;
 
 use serde_json::Value as Json;

@@ -1,7 +1,8 @@
 //! Tokens into an expression tree, following CEL's grammar and operator precedence (lowest first: `?:`, `||`,
 //! `&&`, relations and `in`, `+ -`, `* / %`, unary `! -`, member access and calls). Macros (`has`, `all`,
 //! `exists`, `exists_one`, `filter`, `map`) and function names are resolved here, so an unknown function is a
-//! compile error rather than a surprise at run time.
+//! compile error rather than a surprise at run time. Optional selection (`a.?b`, `a[?k]`) and the `optional.*`
+//! functions are parsed here too; optional list and map literal entries (`[?x]`, `{?k: v}`) are not supported.
 
 use crate::CompileError;
 use crate::lexer::{Token, TokenKind};
@@ -61,6 +62,24 @@ pub(crate) enum Function {
     String,
     Bool,
     Dyn,
+    // The strings extension (`split`, `join`, ...), as Kubernetes enables it; `indexOf` and `lastIndexOf` also take
+    // a list, as Kubernetes' list library does.
+    Split,
+    Join,
+    Replace,
+    Substring,
+    IndexOf,
+    LastIndexOf,
+    CharAt,
+    // Optional values: `optional.of(x)`, `optional.none()`, `optional.ofNonZeroValue(x)`, and the methods
+    // `hasValue()`, `value()`, `orValue(default)`, `or(other)`.
+    OptionalOf,
+    OptionalNone,
+    OptionalOfNonZeroValue,
+    HasValue,
+    Value,
+    OrValue,
+    Or,
 }
 
 impl Function {
@@ -80,6 +99,17 @@ impl Function {
             "string" => Function::String,
             "bool" => Function::Bool,
             "dyn" => Function::Dyn,
+            "split" => Function::Split,
+            "join" => Function::Join,
+            "replace" => Function::Replace,
+            "substring" => Function::Substring,
+            "indexOf" => Function::IndexOf,
+            "lastIndexOf" => Function::LastIndexOf,
+            "charAt" => Function::CharAt,
+            "hasValue" => Function::HasValue,
+            "value" => Function::Value,
+            "orValue" => Function::OrValue,
+            "or" => Function::Or,
             _ => return None,
         })
     }
@@ -91,8 +121,12 @@ pub(crate) enum Expr {
     Literal(Literal),
     Ident(String),
     Select(Box<Expr>, String),
+    /// `target.?field`: an optional value, none when the field is absent.
+    OptSelect(Box<Expr>, String),
     Has(Box<Expr>, String),
     Index(Box<Expr>, Box<Expr>),
+    /// `target[?index]`: an optional value, none when the key or index is absent.
+    OptIndex(Box<Expr>, Box<Expr>),
     Call(Function, Vec<Expr>),
     List(Vec<Expr>),
     Map(Vec<(Expr, Expr)>),
@@ -303,6 +337,7 @@ impl Parser {
         let mut expr = self.primary()?;
         loop {
             if self.eat(".") {
+                let optional = self.eat("?");
                 let field = match self.advance() {
                     TokenKind::Ident(name) => name,
                     other => {
@@ -310,16 +345,23 @@ impl Parser {
                             .error(format!("expected a field name, found {}", describe(&other))));
                     }
                 };
-                if self.eat("(") {
+                if optional {
+                    expr = Expr::OptSelect(Box::new(expr), field);
+                } else if self.eat("(") {
                     let args = self.arguments(")")?;
                     expr = self.method(expr, &field, args)?;
                 } else {
                     expr = Expr::Select(Box::new(expr), field);
                 }
             } else if self.eat("[") {
+                let optional = self.eat("?");
                 let index = self.expr()?;
                 self.expect("]")?;
-                expr = Expr::Index(Box::new(expr), Box::new(index));
+                expr = if optional {
+                    Expr::OptIndex(Box::new(expr), Box::new(index))
+                } else {
+                    Expr::Index(Box::new(expr), Box::new(index))
+                };
             } else {
                 return Ok(expr);
             }
@@ -417,6 +459,16 @@ impl Parser {
                 step: step.unwrap_or_else(|| Box::new(Expr::Literal(Literal::Null))),
             });
         }
+        if matches!(&target, Expr::Ident(namespace) if namespace == "optional") {
+            let function = match name {
+                "of" => Function::OptionalOf,
+                "none" => Function::OptionalNone,
+                "ofNonZeroValue" => Function::OptionalOfNonZeroValue,
+                _ => return Err(self.error(format!("unknown function \"optional.{name}\""))),
+            };
+            check_arity(function, args.len(), false).map_err(|m| self.error(m))?;
+            return Ok(Expr::Call(function, args));
+        }
         let function = Function::by_name(name)
             .ok_or_else(|| self.error(format!("unknown function {name:?}")))?;
         check_arity(function, args.len(), true).map_err(|m| self.error(m))?;
@@ -455,9 +507,17 @@ impl Parser {
 /// Whether a function takes that many arguments (a method's target not counted).
 fn check_arity(function: Function, args: usize, method: bool) -> Result<(), String> {
     let total = args + usize::from(method);
-    let expected = match function {
-        Function::Contains | Function::StartsWith | Function::EndsWith | Function::Matches => 2,
-        _ => 1,
+    // How many arguments, the target of a method call included.
+    let (least, most) = match function {
+        Function::Contains | Function::StartsWith | Function::EndsWith | Function::Matches => {
+            (2, 2)
+        }
+        Function::OrValue | Function::Or | Function::CharAt => (2, 2),
+        Function::Split | Function::Substring | Function::IndexOf | Function::LastIndexOf => (2, 3),
+        Function::Join => (1, 2),
+        Function::Replace => (3, 4),
+        Function::OptionalNone => (0, 0),
+        _ => (1, 1),
     };
     let method_only = matches!(
         function,
@@ -467,6 +527,17 @@ fn check_arity(function: Function, args: usize, method: bool) -> Result<(), Stri
             | Function::LowerAscii
             | Function::UpperAscii
             | Function::Trim
+            | Function::Split
+            | Function::Join
+            | Function::Replace
+            | Function::Substring
+            | Function::IndexOf
+            | Function::LastIndexOf
+            | Function::CharAt
+            | Function::HasValue
+            | Function::Value
+            | Function::OrValue
+            | Function::Or
     );
     if method_only && !method {
         return Err(format!(
@@ -474,11 +545,19 @@ fn check_arity(function: Function, args: usize, method: bool) -> Result<(), Stri
             lower_first(function)
         ));
     }
-    if total != expected {
+    if total < least || total > most {
+        let (least, most) = (
+            least.saturating_sub(usize::from(method)),
+            most.saturating_sub(usize::from(method)),
+        );
+        let count = if least == most {
+            least.to_string()
+        } else {
+            format!("{least} to {most}")
+        };
         return Err(format!(
-            "{} takes {} argument(s)",
-            lower_first(function),
-            expected - usize::from(method)
+            "{} takes {count} argument(s)",
+            lower_first(function)
         ));
     }
     Ok(())

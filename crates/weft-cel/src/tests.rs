@@ -143,3 +143,106 @@ fn compile_errors_give_the_column() {
     let error = Program::compile("'é' == é").unwrap_err();
     assert_eq!(error.column, 8, "{error}");
 }
+
+#[test]
+fn the_strings_extension_works_in_characters() {
+    let w = widget();
+    for source in [
+        "'a,b,,c'.split(',') == ['a', 'b', '', 'c']",
+        "'a,b,c'.split(',', 2) == ['a', 'b,c'] && 'a,b'.split(',', 0) == [] && 'abc'.split('') == ['a', 'b', 'c']",
+        "'abc'.split('', 2) == ['a', 'bc'] && ''.split(',') == ['']",
+        "['a', 'b'].join() == 'ab' && ['a', 'b'].join('/') == 'a/b' && [].join('-') == ''",
+        "'registry.example.com/app:1'.split(':')[0].split('/')[0] == 'registry.example.com'",
+        "'aaa'.replace('a', 'b') == 'bbb' && 'aaa'.replace('a', 'b', 2) == 'bba' && 'aaa'.replace('a', 'b', -1) == 'bbb'",
+        "'héllo'.substring(1) == 'éllo' && 'héllo'.substring(1, 3) == 'él' && 'abc'.substring(3) == ''",
+        "'héllo'.indexOf('l') == 2 && 'héllo'.lastIndexOf('l') == 3 && 'abc'.indexOf('z') == -1",
+        "'abcabc'.indexOf('bc', 2) == 4 && 'abcabc'.lastIndexOf('bc', 3) == 1 && 'abc'.indexOf('') == 0",
+        "'abc'.lastIndexOf('') == 3 && 'ab'.indexOf('abc') == -1 && 'abc'.charAt(1) == 'b' && 'abc'.charAt(3) == ''",
+        "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && ['x'].indexOf('y') == -1",
+        "metadata.name.split('').size() == 1 && 'a.b'.split('.', -1).size() == 2",
+    ] {
+        assert!(truth(source, &w), "{source}");
+    }
+    assert!(
+        eval("'abc'.substring(2, 1)", &w)
+            .unwrap_err()
+            .message
+            .contains("index out of range")
+    );
+    assert!(eval("'abc'.substring(-1)", &w).is_err());
+    assert!(eval("'abc'.indexOf('a', 4)", &w).is_err());
+    assert!(eval("'abc'.charAt(4)", &w).is_err());
+    assert!(
+        eval("[1, 2].join()", &w)
+            .unwrap_err()
+            .message
+            .contains("list of strings")
+    );
+    assert!(
+        eval("'a'.split(1)", &w)
+            .unwrap_err()
+            .message
+            .contains("no such overload")
+    );
+    let error = Program::compile("split('a', ',')").unwrap_err();
+    assert!(error.message.contains("called as a method"), "{error}");
+    let error = Program::compile("'a'.replace('a')").unwrap_err();
+    assert!(
+        error.message.contains("replace takes 2 to 3 argument(s)"),
+        "{error}"
+    );
+}
+
+#[test]
+fn optional_selection_gives_none_for_absent_fields() {
+    let w = widget();
+    for source in [
+        "metadata.?labels.hasValue() && metadata.?annotations.hasValue() == false",
+        "metadata.?annotations.orValue({}).size() == 0",
+        "metadata.?labels[?'tier'].orValue('') == 'web'",
+        "metadata.?labels[?'team'].orValue('none') == 'none'",
+        "metadata.?annotations.owner.orValue('x') == 'x'",
+        "metadata.?labels.tier.value() == 'web'",
+        "status.conditions[?5].hasValue() == false && status.conditions[?0].type.value() == 'Ready'",
+        "has(metadata.?labels.tier) && !has(metadata.?annotations.owner)",
+        "optional.of(1).value() == 1 && !optional.none().hasValue()",
+        "optional.ofNonZeroValue('').hasValue() == false && optional.ofNonZeroValue([1]).hasValue()",
+        "optional.none().or(optional.of(2)).value() == 2 && optional.of(1).or(optional.of(2)).value() == 1",
+        "optional.none() == optional.none() && optional.of(1) != optional.none() && optional.of(1) == optional.of(1.0)",
+        "self.?spec.?replicas.orValue(1) == 3",
+    ] {
+        assert!(truth(source, &w), "{source}");
+    }
+    assert_eq!(
+        eval("optional.none().value()", &w).unwrap_err().message,
+        "optional.none() dereference"
+    );
+    assert!(
+        eval("metadata.?labels.tier.missing.orValue(1)", &w)
+            .unwrap_err()
+            .message
+            .contains("cannot select a field from a string")
+    );
+    assert!(eval("spec.replicas.?x", &w).is_err());
+    assert_eq!(eval("metadata.?nothing", &w).unwrap(), json!(null));
+    assert_eq!(eval("metadata.?name", &w).unwrap(), json!("w"));
+    assert!(
+        Program::compile("optional.maybe(1)")
+            .unwrap_err()
+            .message
+            .contains("unknown function \"optional.maybe\"")
+    );
+    assert!(Program::compile("optional.none(1)").is_err());
+    assert!(Program::compile("x.?").is_err());
+}
+
+#[test]
+fn reserved_words_name_fields_but_not_variables() {
+    let request = json!({"request": {"namespace": "shop", "package": "p"}, "namespace": "top"});
+    assert!(truth(
+        "request.namespace == 'shop' && request.?package.orValue('') == 'p'",
+        &request
+    ));
+    let error = Program::compile("namespace == 'top'").unwrap_err();
+    assert!(error.message.contains("reserved word"), "{error}");
+}

@@ -25,6 +25,8 @@ pub(crate) enum Value<'a> {
     JsonMap(&'a serde_json::Map<String, Json>),
     /// A map literal.
     Map(Vec<(Value<'a>, Value<'a>)>),
+    /// An optional value (`a.?b`, `optional.of(x)`): `None` is `optional.none()`.
+    Optional(Option<Box<Value<'a>>>),
 }
 
 impl<'a> Value<'a> {
@@ -55,6 +57,7 @@ impl<'a> Value<'a> {
             Value::Str(_) => "string",
             Value::JsonList(_) | Value::List(_) => "list",
             Value::JsonMap(_) | Value::Map(_) => "map",
+            Value::Optional(_) => "optional_type",
         }
     }
 
@@ -110,7 +113,27 @@ impl<'a> Value<'a> {
         }
     }
 
-    /// The value as owned JSON (what a caller gets back from an evaluation).
+    /// An optional holding `value`.
+    pub(crate) fn some(value: Value<'a>) -> Value<'a> {
+        Value::Optional(Some(Box::new(value)))
+    }
+
+    /// Whether the value is its type's zero value (`optional.ofNonZeroValue` gives none for those).
+    pub(crate) fn is_zero(&self) -> bool {
+        match self {
+            Value::Null => true,
+            Value::Bool(b) => !b,
+            Value::Int(i) => *i == 0,
+            Value::Uint(u) => *u == 0,
+            Value::Double(d) => *d == 0.0,
+            Value::Str(s) => s.is_empty(),
+            Value::Optional(inner) => inner.is_none(),
+            other => other.len() == Some(0),
+        }
+    }
+
+    /// The value as owned JSON (what a caller gets back from an evaluation); an optional as its value, or null when
+    /// it has none.
     pub(crate) fn to_json(&self) -> Json {
         match self {
             Value::Null => Json::Null,
@@ -128,6 +151,7 @@ impl<'a> Value<'a> {
                     .map(|(k, v)| (to_text(k).unwrap_or_default(), v.to_json()))
                     .collect(),
             ),
+            Value::Optional(inner) => inner.as_ref().map_or(Json::Null, |v| v.to_json()),
         }
     }
 }
@@ -162,6 +186,12 @@ pub(crate) fn equals(a: &Value<'_>, b: &Value<'_>) -> bool {
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Uint(x), Value::Uint(y)) => x == y,
         (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Optional(x), Value::Optional(y)) => match (x, y) {
+            (None, None) => true,
+            (Some(x), Some(y)) => equals(x, y),
+            _ => false,
+        },
+        (Value::Optional(_), _) | (_, Value::Optional(_)) => false,
         (Value::JsonList(_) | Value::List(_), Value::JsonList(_) | Value::List(_)) => {
             let (x, y) = (
                 a.list_items().unwrap_or_default(),

@@ -52,11 +52,24 @@ pub(crate) async fn sync(
             "revision must be 1 to 255 characters",
         ));
     }
+    let override_gates = match body.override_gates {
+        Some(reason) if reason.trim().is_empty() || reason.len() > 1024 => {
+            return Err(ApiError::bad_request(
+                "override_gates is the reason for the override: 1 to 1024 characters",
+            ));
+        }
+        Some(reason) => Some(crate::sync::gates::GateOverride {
+            by: caller.0.subject().to_string(),
+            reason: reason.trim().to_string(),
+        }),
+        None => None,
+    };
     let request = OperationRequest::Sync {
         revision: body.revision,
         prune: body.prune,
         dry_run: body.dry_run,
         confirmed: body.confirmed,
+        override_gates,
     };
     let operation = state
         .server

@@ -262,6 +262,18 @@ pub struct GitOpsOperation {
     /// or the image reused).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub build: Option<BuildReport>,
+    /// What each deploy gate said of the plan (`gate`, `plugin`, `verdict` allow|warn|deny, `reasons` with
+    /// `object`, `rule`, `message`, `failure` when the gate itself failed, `overridable`), in the order they ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub gates: Vec<crate::sync::gates::GateResult>,
+    /// An admin's override of the gates' denies for this sync: `by` and `reason`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub gate_override: Option<crate::sync::gates::GateOverride>,
+    /// The digest each image was pinned to (reference as rendered → `sha256:…`).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub images: std::collections::BTreeMap<String, String>,
 }
 
 impl From<&Operation> for GitOpsOperation {
@@ -277,6 +289,9 @@ impl From<&Operation> for GitOpsOperation {
             revision: op.revision.clone(),
             automated: op.automated(),
             build: op.build.clone(),
+            gates: op.gates.clone(),
+            gate_override: op.gate_override.clone(),
+            images: op.images.clone(),
         }
     }
 }
@@ -401,6 +416,10 @@ pub struct SyncBody {
     /// Accept deletions past the prune fuse.
     #[serde(default)]
     pub confirmed: bool,
+    /// Override the deploy gates' denies for this sync, giving why (recorded with the caller's name); a gate
+    /// marked non-overridable still denies.
+    #[serde(default)]
+    pub override_gates: Option<String>,
 }
 
 /// `POST /v1/deploy/reconcile`: which apps to reconcile now (every app the caller may read when absent).

@@ -30,6 +30,7 @@ use crate::resource::ResourceRef;
 use crate::source::GitSources;
 use crate::sync::compare::{CompareError, Comparer, Comparison};
 use crate::sync::fingerprint::environment_digest;
+use crate::sync::gates::{GateOverride, GateRun, GateSet};
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
 use crate::sync::status::{declared_version, image_tag, main_workload_image};
@@ -77,6 +78,8 @@ pub struct SyncSpec {
     pub prune: Option<bool>,
     /// Stops the sync at the next safe point when it turns `true` (shutdown).
     pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
+    /// An admin's override of the deploy gates' (overridable) denies, for this sync.
+    pub gate_override: Option<GateOverride>,
 }
 
 /// Where a rollback goes.
@@ -151,6 +154,8 @@ pub struct Deployer {
     /// What the destination cluster serves, for renderers that adapt to it; `None` renders without (as
     /// `helm template` does).
     cluster_facts: Option<ClusterFactsReader>,
+    /// The deploy gates and the destination cluster's name they are told.
+    gates: Option<(Arc<GateSet>, String)>,
 }
 
 /// How a deployer reaches its cluster: the client, and where on the cluster it may look and act.
@@ -187,7 +192,14 @@ impl Deployer {
             syncer,
             builds: None,
             cluster_facts: None,
+            gates: None,
         }
+    }
+
+    /// Runs `gates` on every sync's plan before anything is applied, telling them the destination is `cluster`.
+    pub fn with_gates(mut self, gates: Arc<GateSet>, cluster: &str) -> Self {
+        self.gates = Some((gates, cluster.to_string()));
+        self
     }
 
     /// Renders for the cluster `reader` reads: every render carries its version and served APIs (Helm's
@@ -401,6 +413,22 @@ impl Deployer {
             prune: spec.prune,
             previous_kinds: state.kinds.clone(),
             cancel: spec.cancel.clone(),
+            gates: self.gates.as_ref().map(|(set, cluster)| GateRun {
+                set: set.clone(),
+                cluster: cluster.clone(),
+                digests: Default::default(),
+                build: state
+                    .build
+                    .as_ref()
+                    .and_then(|build| build.built.as_ref())
+                    .filter(|built| built.commit == revision)
+                    .map(|built| weft_sdk::gate::BuildRecord {
+                        commit: built.commit.clone(),
+                        image: built.image.clone(),
+                        kind: built.plan.kind.clone(),
+                    }),
+                override_: spec.gate_override.clone(),
+            }),
         };
         let outcome = self.syncer.sync(app, request, operation).await;
         if spec.dry_run || outcome.interrupted {

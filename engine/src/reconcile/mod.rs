@@ -760,6 +760,7 @@ impl Reconciler {
             prune: None,
             dry_run: false,
             confirmed: false,
+            override_gates: None,
         };
         // Queued only if the latest operation is still the one this decision read: one that came since (a
         // rollback suspending automation) makes the decision stale, and the next round decides again.

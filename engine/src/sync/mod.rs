@@ -2,13 +2,14 @@
 //!
 //! Before the plan boundary nothing changes in the cluster: [`compare`] turns a render into the desired set and
 //! diffs it against the live set ([`diff`], [`normalize`]); [`plan`] decides every step and its order ([`order`])
-//! with the prune fuse bounding deletions. After it, [`syncer`] applies the plan batch by batch and records an
+//! with the prune fuse bounding deletions, and the deploy [`gates`] judge it. After it, [`syncer`] applies the plan batch by batch and records an
 //! [`operation`]; [`cascade`] deletes every object of an app whose Application is deleted with the resources
 //! finalizer; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
 pub mod cascade;
 pub mod compare;
 pub mod dry_runs;
+pub mod gates;
 pub mod observe;
 pub mod operation;
 pub mod syncer;

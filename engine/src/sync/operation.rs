@@ -137,6 +137,15 @@ pub struct Operation {
     /// with its plan and reason. Absent from records written before builds were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<BuildReport>,
+    /// What each deploy gate said of the plan, in the order they ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gates: Vec<super::gates::GateResult>,
+    /// An admin's override of the gates' denies for this sync, with who and why (only when a deny was set aside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_override: Option<super::gates::GateOverride>,
+    /// The digest each image was pinned to for this sync (reference as rendered → `sha256:…`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub images: std::collections::BTreeMap<String, String>,
 }
 
 impl Operation {
@@ -157,6 +166,9 @@ impl Operation {
             fuse_tripped: None,
             resources: Vec::new(),
             build: None,
+            gates: Vec::new(),
+            gate_override: None,
+            images: Default::default(),
         }
     }
 

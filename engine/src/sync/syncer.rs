@@ -40,6 +40,8 @@ pub struct SyncRequest {
     pub prune: Option<bool>,
     /// Kinds the app had objects of before (from its last sync), where objects to prune may be.
     pub previous_kinds: BTreeSet<(String, String)>,
+    /// The deploy gates to run on the plan, before anything is applied.
+    pub gates: Option<super::gates::GateRun>,
     /// Set to `true` to stop the sync at the next safe point (between batches): the operation is left running,
     /// for the caller to put back in the queue.
     pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
@@ -317,6 +319,50 @@ impl Syncer {
             );
         }
 
+        let mut gate_denial = None;
+        if let Some(run) = &request.gates
+            && !run.set.names_for(app).is_empty()
+        {
+            let gate_request = super::gates::request::gate_request(
+                app,
+                &run.cluster,
+                &request.revision,
+                &sync_plan,
+                &comparison,
+                &run.digests,
+                run.build.clone(),
+            );
+            let results = run.set.run(app, &gate_request).await;
+            for result in &results {
+                self.log(operation, result.summary());
+            }
+            operation.gates = results;
+            match super::gates::verdicts::decide(&operation.gates, run.override_.as_ref()) {
+                super::gates::GateDecision::Proceed { overridden } => {
+                    if let (false, Some(by)) = (overridden.is_empty(), &run.override_) {
+                        self.log(
+                            operation,
+                            format!(
+                                "the deny of gate {} is overridden by {} for this sync: {}",
+                                overridden.join(", "),
+                                by.by,
+                                by.reason
+                            ),
+                        );
+                        operation.gate_override = Some(by.clone());
+                    }
+                }
+                super::gates::GateDecision::Stop(message) => gate_denial = Some(message),
+            }
+        }
+        if let (Some(message), false) = (&gate_denial, request.dry_run) {
+            self.log(operation, message.clone());
+            operation.finish(OperationPhase::Error, message.clone());
+            outcome.plan = Some(sync_plan);
+            outcome.comparison = Some(comparison);
+            return outcome;
+        }
+
         if request.dry_run {
             operation.resources = sync_plan
                 .steps
@@ -328,9 +374,15 @@ impl Syncer {
                     message: step.reason.clone(),
                 })
                 .collect();
+            let gates = gate_denial
+                .map(|message| format!("; a sync would be {message}"))
+                .unwrap_or_default();
             operation.finish(
                 OperationPhase::Succeeded,
-                format!("dry run, nothing was changed: {}", sync_plan.summary()),
+                format!(
+                    "dry run, nothing was changed: {}{gates}",
+                    sync_plan.summary()
+                ),
             );
             outcome.plan = Some(sync_plan);
             outcome.comparison = Some(comparison);

@@ -1,11 +1,13 @@
 //! OCI registries as Helm stores charts in them: `oci://host/path` plus the chart's name is the repository, the
 //! version is the tag (`+` written `_`), the chart is the manifest's one layer of Helm's chart media type, fetched
 //! by its digest. Tags are listed when the version is a range. Registries that want a token get one from the realm
-//! their `WWW-Authenticate` names.
+//! their `WWW-Authenticate` names; that authentication (challenge, token, login) is shared with the image
+//! resolver ([`crate::images`]).
 
 use serde::Deserialize;
 
 use super::ChartError;
+use crate::Credentials;
 
 /// Helm's media type for a chart's archive layer.
 pub const CHART_LAYER: &str = "application/vnd.cncf.helm.chart.content.v1.tar+gzip";
@@ -174,6 +176,103 @@ pub fn challenge(header: &str) -> Option<Challenge> {
     Some(challenge)
 }
 
+/// How a registry request authenticates: shared by the chart repositories and the image resolver.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Auth {
+    /// Anonymously.
+    None,
+    /// HTTP Basic, with the operator's user and password.
+    Basic(String, String),
+    /// A token the registry's realm issued.
+    Bearer(String),
+}
+
+impl Auth {
+    /// The login an operator's credential gives a registry (an SSH key gives none).
+    pub(crate) fn login(credentials: Option<Credentials>) -> Auth {
+        match credentials {
+            Some(Credentials::Basic { username, password }) => Auth::Basic(username, password),
+            _ => Auth::None,
+        }
+    }
+
+    /// The `Authorization` header's value, when there is one.
+    pub(crate) fn header(&self) -> Option<String> {
+        match self {
+            Auth::None => None,
+            Auth::Basic(user, password) => {
+                use base64::Engine;
+                let token =
+                    base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+                Some(format!("Basic {token}"))
+            }
+            Auth::Bearer(token) => Some(format!("Bearer {token}")),
+        }
+    }
+}
+
+/// Where a Bearer challenge's token is asked for: the realm with the challenge's scope (else pull access to
+/// `repository`) and service.
+pub(crate) fn token_url(challenge: &Challenge, repository: &str) -> String {
+    let scope = challenge
+        .scope
+        .clone()
+        .unwrap_or_else(|| format!("repository:{repository}:pull"));
+    let separator = if challenge.realm.contains('?') {
+        '&'
+    } else {
+        '?'
+    };
+    let mut url = format!("{}{separator}scope={}", challenge.realm, encode(&scope));
+    if let Some(service) = &challenge.service {
+        url.push_str(&format!("&service={}", encode(service)));
+    }
+    url
+}
+
+/// The token in a realm's answer (`token`, or OAuth's `access_token`), or what is wrong with the answer.
+pub(crate) fn token_of(body: &[u8]) -> Result<String, String> {
+    let answer: serde_json::Value =
+        serde_json::from_slice(body).map_err(|e| format!("not a token answer: {e}"))?;
+    answer["token"]
+        .as_str()
+        .or_else(|| answer["access_token"].as_str())
+        .filter(|token| !token.is_empty())
+        .map(String::from)
+        .ok_or_else(|| "the answer holds no token".to_string())
+}
+
+/// Whether the host sends requests to `url`: HTTPS to any host, plain HTTP only to a host (`host[:port]`) the
+/// operator lists.
+pub(crate) fn reachable(url: &str, plain_http_hosts: &[String]) -> bool {
+    let host_of = |rest: &str| {
+        rest.split(['/', '?', '#'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    if let Some(rest) = url.strip_prefix("https://") {
+        !host_of(rest).is_empty()
+    } else if let Some(rest) = url.strip_prefix("http://") {
+        let host = host_of(rest);
+        plain_http_hosts.contains(&host)
+    } else {
+        false
+    }
+}
+
+/// Percent-encodes a query value.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +328,32 @@ mod tests {
             challenge(r#"Basic realm="Registry""#).unwrap().scheme,
             "Basic"
         );
+    }
+
+    #[test]
+    fn tokens_are_asked_of_the_realm_with_the_scope_and_read_from_either_field() {
+        let mut bearer =
+            challenge(r#"Bearer realm="https://auth.example/token",service="reg x""#).unwrap();
+        assert_eq!(
+            token_url(&bearer, "shop/web"),
+            "https://auth.example/token?scope=repository%3Ashop%2Fweb%3Apull&service=reg%20x"
+        );
+        bearer.realm = "https://auth.example/token?v=2".into();
+        bearer.scope = Some("repository:a:pull".into());
+        bearer.service = None;
+        assert_eq!(
+            token_url(&bearer, "ignored"),
+            "https://auth.example/token?v=2&scope=repository%3Aa%3Apull"
+        );
+        assert_eq!(token_of(br#"{"token":"t1"}"#).unwrap(), "t1");
+        assert_eq!(token_of(br#"{"access_token":"t2"}"#).unwrap(), "t2");
+        assert!(token_of(br#"{"token":""}"#).is_err());
+        assert!(token_of(b"<html>").is_err());
+        let listed = vec!["127.0.0.1:5000".to_string()];
+        assert!(reachable("https://anywhere.example/x", &listed));
+        assert!(reachable("http://127.0.0.1:5000/token", &listed));
+        assert!(!reachable("http://127.0.0.1:5001/token", &listed));
+        assert!(!reachable("ftp://127.0.0.1:5000/", &listed));
+        assert!(!reachable("https:///x", &listed));
     }
 }

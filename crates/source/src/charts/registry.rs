@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use super::index::{entries, pick, resolve_url};
-use super::oci::{self, Reference};
+use super::oci::{self, Auth, Reference};
 use super::{ChartCache, ChartError, FetchedChart, Wanted, digest_of};
-use crate::{CredentialSet, Credentials};
+use crate::CredentialSet;
 
 /// The largest repository index read (public indexes run to tens of MiB).
 const MAX_INDEX_BYTES: u64 = 128 * 1024 * 1024;
@@ -14,14 +14,6 @@ const MAX_INDEX_BYTES: u64 = 128 * 1024 * 1024;
 const MAX_CHART_BYTES: u64 = 32 * 1024 * 1024;
 /// The largest manifest, tag list or token answer read.
 const MAX_SMALL_BYTES: u64 = 4 * 1024 * 1024;
-
-/// How a request authenticates.
-#[derive(Clone)]
-enum Auth {
-    None,
-    Basic(String, String),
-    Bearer(String),
-}
 
 /// The chart repositories the server reaches.
 #[derive(Clone)]
@@ -72,10 +64,7 @@ impl ChartRepositories {
 
     /// Fetches `wanted` for an app of `org` (`None` for the operator's own apps).
     pub fn fetch(&self, wanted: &Wanted, org: Option<&str>) -> Result<FetchedChart, ChartError> {
-        let auth = match self.credentials.for_url(&wanted.repository, org)? {
-            Some(Credentials::Basic { username, password }) => Auth::Basic(username, password),
-            _ => Auth::None,
-        };
+        let auth = Auth::login(self.credentials.for_url(&wanted.repository, org)?);
         if wanted.repository.starts_with("oci://") {
             self.fetch_oci(wanted, &auth)
         } else {
@@ -89,37 +78,17 @@ impl ChartRepositories {
 
     /// Checks a classic repository's (or a download's) URL: HTTPS, or HTTP to a listed host.
     fn checked_url(&self, url: &str) -> Result<(), ChartError> {
-        let host_of = |rest: &str| {
-            rest.split(['/', '?', '#'])
-                .next()
-                .unwrap_or_default()
-                .to_string()
-        };
-        if let Some(rest) = url.strip_prefix("https://") {
-            if !host_of(rest).is_empty() {
-                return Ok(());
-            }
-        } else if let Some(rest) = url.strip_prefix("http://")
-            && self.plain_http(&host_of(rest))
-        {
-            return Ok(());
+        if oci::reachable(url, &self.plain_http_hosts) {
+            Ok(())
+        } else {
+            Err(ChartError::UnsupportedUrl(url.to_string()))
         }
-        Err(ChartError::UnsupportedUrl(url.to_string()))
     }
 
     fn get(&self, url: &str, accept: &str, auth: &Auth, limit: u64) -> Result<Answer, ChartError> {
         let mut request = self.agent.get(url).header("Accept", accept);
-        match auth {
-            Auth::None => {}
-            Auth::Basic(user, password) => {
-                use base64::Engine;
-                let token =
-                    base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
-                request = request.header("Authorization", format!("Basic {token}"));
-            }
-            Auth::Bearer(token) => {
-                request = request.header("Authorization", format!("Bearer {token}"))
-            }
+        if let Some(header) = auth.header() {
+            request = request.header("Authorization", header);
         }
         let unreachable = |message: String| ChartError::Unreachable {
             url: url.to_string(),
@@ -287,33 +256,17 @@ impl ChartRepositories {
         challenge: &oci::Challenge,
         auth: &Auth,
     ) -> Result<String, ChartError> {
-        let scope = challenge
-            .scope
-            .clone()
-            .unwrap_or_else(|| format!("repository:{}:pull", reference.repository));
-        let mut url = format!("{}?scope={}", challenge.realm, encode(&scope));
-        if let Some(service) = &challenge.service {
-            url.push_str(&format!("&service={}", encode(service)));
-        }
+        let url = oci::token_url(challenge, &reference.repository);
         self.checked_url(&url)
             .map_err(|_| ChartError::UnsupportedUrl(challenge.realm.clone()))?;
         let body = Self::ok(
             self.get(&url, "application/json", auth, MAX_SMALL_BYTES)?,
             &challenge.realm,
         )?;
-        let answer: serde_json::Value =
-            serde_json::from_slice(&body).map_err(|e| ChartError::Invalid {
-                url: challenge.realm.clone(),
-                message: format!("not a token answer: {e}"),
-            })?;
-        answer["token"]
-            .as_str()
-            .or_else(|| answer["access_token"].as_str())
-            .map(String::from)
-            .ok_or_else(|| ChartError::Invalid {
-                url: challenge.realm.clone(),
-                message: "the answer holds no token".into(),
-            })
+        oci::token_of(&body).map_err(|message| ChartError::Invalid {
+            url: challenge.realm.clone(),
+            message,
+        })
     }
 
     fn fetch_oci(&self, wanted: &Wanted, auth: &Auth) -> Result<FetchedChart, ChartError> {
@@ -392,16 +345,4 @@ fn no_version(wanted: &Wanted, versions: impl Iterator<Item = String>) -> ChartE
             available.join(", ")
         },
     }
-}
-
-/// Percent-encodes a query value.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
 }
