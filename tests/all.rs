@@ -8,6 +8,7 @@ mod builds;
 mod charts;
 mod clusters;
 mod conformance;
+mod gates;
 mod hardening;
 mod hostile_plugins;
 mod image;

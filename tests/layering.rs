@@ -19,6 +19,8 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-sdk", 1, "the plugin SDK and contract bindings, shared by host and guests"),
     ("weft-sim", 1, "the Kubernetes API simulator"),
     // Guests: plugins, built for Wasm; they see only the foundations.
+    ("gate-cel", 2, "guest"),
+    ("gate-policy", 2, "guest"),
     ("health-cel", 2, "guest"),
     ("health-cluster", 2, "guest"),
     ("health-core", 2, "guest"),

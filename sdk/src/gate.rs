@@ -241,7 +241,8 @@ pub mod glue {
     //! public API.
 
     use super::{
-        AppFacts, BuildRecord, Change, DeployGate, GateRequest, Image, PlannedObject, Reason, Verdict,
+        AppFacts, BuildRecord, Change, DeployGate, GateRequest, Image, PlannedObject, Reason,
+        Verdict,
     };
     use crate::bindings::gate::exports::weft::plugin::deploy_gate as wit;
     use crate::bindings::gate::weft::plugin::types;

@@ -137,7 +137,10 @@ pub fn containers(pod_spec: &Value) -> Vec<ContainerRef<'_>> {
 
 /// Rewrites every container image of an object's pod spec with `rewrite` (which returns the new image, or `None`
 /// to leave it); how many it changed.
-pub fn rewrite_images(object: &mut Value, mut rewrite: impl FnMut(&str) -> Option<String>) -> usize {
+pub fn rewrite_images(
+    object: &mut Value,
+    mut rewrite: impl FnMut(&str) -> Option<String>,
+) -> usize {
     let Some(spec) = pod_spec_mut(object) else {
         return 0;
     };
@@ -176,11 +179,18 @@ mod tests {
             Some(&["spec", "jobTemplate", "spec", "template", "spec"][..])
         );
         let rollout = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "spec": {"template": {"spec": {"containers": [{"image": "y"}]}}}});
-        assert_eq!(pod_spec_keys(&rollout), Some(&["spec", "template", "spec"][..]));
+        assert_eq!(
+            pod_spec_keys(&rollout),
+            Some(&["spec", "template", "spec"][..])
+        );
         assert!(pod_spec(&rollout).is_some());
-        assert_eq!(pod_spec_keys(&json!({"kind": "ConfigMap", "data": {}})), None);
+        assert_eq!(
+            pod_spec_keys(&json!({"kind": "ConfigMap", "data": {}})),
+            None
+        );
         // A custom resource called Pod is not a Pod.
-        let custom = json!({"apiVersion": "example.com/v1", "kind": "Pod", "spec": {"containers": []}});
+        let custom =
+            json!({"apiVersion": "example.com/v1", "kind": "Pod", "spec": {"containers": []}});
         assert_eq!(pod_spec_keys(&custom), None);
     }
 
@@ -206,7 +216,9 @@ mod tests {
         });
         assert_eq!(changed, 1);
         assert_eq!(
-            deployment.pointer("/spec/template/spec/containers/0/image").unwrap(),
+            deployment
+                .pointer("/spec/template/spec/containers/0/image")
+                .unwrap(),
             "web:1@sha256:ab"
         );
     }

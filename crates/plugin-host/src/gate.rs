@@ -47,8 +47,8 @@ impl PluginHost {
         limits: CallLimits,
     ) -> Result<GatePlugin, LoadError> {
         let pre = instance_pre(&self.inner.gate_linker, component, World::Gate)?;
-        let pre = GatePre::new(pre)
-            .map_err(|e| wrong_world(component, World::Gate, format!("{e:#}")))?;
+        let pre =
+            GatePre::new(pre).map_err(|e| wrong_world(component, World::Gate, format!("{e:#}")))?;
         Ok(GatePlugin {
             name: name.into(),
             sha256: component.sha256.as_str().into(),
@@ -86,7 +86,13 @@ impl GatePlugin {
         let wit_request = request_to_wit(request);
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.settings = self.settings.clone();
-        let mut store = new_store(&self.host, World::Gate, Sandbox::Native, &self.limits, state);
+        let mut store = new_store(
+            &self.host,
+            World::Gate,
+            Sandbox::Native,
+            &self.limits,
+            state,
+        );
         let raw = self
             .pre
             .instantiate(&mut store)

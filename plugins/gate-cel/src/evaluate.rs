@@ -94,20 +94,14 @@ impl CompiledPolicy {
         let validations: Vec<CompiledValidation> = spec
             .validations
             .iter()
-            .map(
-                |Validation {
-                     expression,
-                     message,
-                     message_expression,
-                     ..
-                 }| CompiledValidation {
-                    expression: Expression::compile("", expression),
-                    message: message.clone().filter(|m| !m.trim().is_empty()),
-                    message_expression: message_expression
-                        .as_deref()
-                        .map(|source| Expression::compile("", source)),
-                },
-            )
+            .map(|validation: &Validation| CompiledValidation {
+                expression: Expression::compile("", &validation.expression),
+                message: validation.message.clone().filter(|m| !m.trim().is_empty()),
+                message_expression: validation
+                    .message_expression
+                    .as_deref()
+                    .map(|source| Expression::compile("", source)),
+            })
             .collect();
         let compiled = CompiledPolicy {
             name: policy.name().to_string(),
@@ -379,7 +373,7 @@ mod tests {
     }
 
     #[test]
-    fn a_messages_falls_back_from_expression_to_message_to_the_expression() {
+    fn a_message_falls_back_from_expression_to_message_to_the_expression() {
         let validation = |message: Option<&str>, expression: Option<&str>| CompiledValidation {
             expression: Expression::compile("", "object.x > 1"),
             message: message.map(str::to_string),

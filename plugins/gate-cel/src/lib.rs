@@ -17,6 +17,31 @@
 //!   It stands in for a binding's `validationActions`: bindings are not read.
 //! - `plurals` (optional): resource names for kinds whose plural the convention does not give (see below).
 //!
+//! In `weft.toml`:
+//!
+//! ```toml
+//! [[gate]]
+//! name = "cluster-policies"
+//! plugin = "gate-cel"
+//! envs = ["main"]
+//! [gate.settings]
+//! policies = ['''
+//! apiVersion: admissionregistration.k8s.io/v1
+//! kind: ValidatingAdmissionPolicy
+//! metadata:
+//!   name: demo-policy.example.com
+//! spec:
+//!   matchConstraints:
+//!     resourceRules:
+//!     - apiGroups: ["apps"]
+//!       apiVersions: ["v1"]
+//!       operations: ["CREATE", "UPDATE"]
+//!       resources: ["deployments"]
+//!   validations:
+//!   - expression: "object.spec.replicas <= 5"
+//! ''']
+//! ```
+//!
 //! Every finding is a reason whose `object` is the planned object's reference and whose `rule` is the policy's
 //! name.
 //!
@@ -55,6 +80,11 @@
 //! `userInfo`: no user is known, so user-based exemptions never apply), `namespaceObject` (the plan's `Namespace`
 //! when it has one, else a `Namespace` with only its name and name label; null for cluster-scoped objects),
 //! `params` (null) and `variables`. Secrets arrive without their data.
+//!
+//! The objects are the rendered manifests, not what the API server would validate: nothing is defaulted, so a
+//! field the API server fills in (a Deployment's `spec.replicas`, a container's `imagePullPolicy`) is absent unless
+//! the manifest sets it. Guard such fields with `has()` or `.?field.orValue(...)`, as policies for objects created
+//! without them must anyway.
 //!
 //! # Not supported
 //!

@@ -44,15 +44,19 @@ impl GateEntry {
     pub fn applies_to(&self, app: &AppSpec) -> bool {
         app.gates.iter().any(|name| *name == self.name)
             || self.envs.contains(&app.env)
-            || self.orgs.iter().any(|org| {
-                org == "*" || app.org.as_deref() == Some(org.as_str())
-            })
+            || self
+                .orgs
+                .iter()
+                .any(|org| org == "*" || app.org.as_deref() == Some(org.as_str()))
     }
 }
 
 /// The gates `app` runs, in the order they are configured.
 pub fn for_app<'a>(entries: &'a [GateEntry], app: &AppSpec) -> Vec<&'a GateEntry> {
-    entries.iter().filter(|entry| entry.applies_to(app)).collect()
+    entries
+        .iter()
+        .filter(|entry| entry.applies_to(app))
+        .collect()
 }
 
 /// Checks the entries: names are DNS labels, unique, and plugins named. The key and message of the first error.
@@ -78,7 +82,10 @@ pub fn validate(entries: &[GateEntry]) -> Result<(), (String, String)> {
             ));
         }
         if !seen.insert(entry.name.as_str()) {
-            return Err((key("name"), format!("gate {:?} is declared twice", entry.name)));
+            return Err((
+                key("name"),
+                format!("gate {:?} is declared twice", entry.name),
+            ));
         }
         if entry.plugin.trim().is_empty() {
             return Err((key("plugin"), "name the gate plugin it runs".into()));
@@ -145,7 +152,10 @@ source = { path = "app" }"#,
             names(&app(Env::Main, Some("acme"), &[])),
             ["strict", "acme-rules", "everyone"]
         );
-        assert_eq!(names(&app(Env::Dev, None, &["opt-in"])), ["opt-in", "everyone"]);
+        assert_eq!(
+            names(&app(Env::Dev, None, &["opt-in"])),
+            ["opt-in", "everyone"]
+        );
         assert_eq!(names(&app(Env::Test, Some("other"), &[])), ["everyone"]);
     }
 
@@ -168,6 +178,9 @@ source = { path = "app" }"#,
         let err = validate(&[a.clone(), a.clone()]).unwrap_err();
         assert!(err.1.contains("declared twice"), "{err:?}");
         let err = check_references(&[a], &app(Env::Main, None, &["missing"])).unwrap_err();
-        assert!(err.contains("\"missing\"") && err.contains("declared: a"), "{err}");
+        assert!(
+            err.contains("\"missing\"") && err.contains("declared: a"),
+            "{err}"
+        );
     }
 }

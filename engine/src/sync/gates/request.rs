@@ -175,7 +175,12 @@ mod tests {
         let pinned_by_weft = json!({"kind": "Deployment", "spec": {"template": {"spec": {"containers": [
             {"name": "web", "image": "registry.example/web:1.4.2@sha256:aa"},
             {"name": "side", "image": "proxy@sha256:bb"}]}}}});
-        note_images(&pinned_by_weft, "apps:Deployment:shop:web", &digests, &mut images);
+        note_images(
+            &pinned_by_weft,
+            "apps:Deployment:shop:web",
+            &digests,
+            &mut images,
+        );
         let web = &images["registry.example/web:1.4.2"];
         assert_eq!(web.digest.as_deref(), Some("sha256:aa"));
         assert!(!web.pinned_in_source);

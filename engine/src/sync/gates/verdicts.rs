@@ -163,7 +163,11 @@ mod tests {
             gate,
             "gate-policy",
             overridable,
-            Verdict::Deny(vec![Reason::new("apps:Deployment:shop:web", "no-latest", "web:latest")]),
+            Verdict::Deny(vec![Reason::new(
+                "apps:Deployment:shop:web",
+                "no-latest",
+                "web:latest",
+            )]),
         )
     }
 
@@ -191,24 +195,36 @@ mod tests {
 
     #[test]
     fn one_deny_stops_the_sync_naming_the_gate_the_object_and_the_rule() {
-        let results = [GateResult::answered("a", "p", true, Verdict::Allow), deny("latest", true)];
+        let results = [
+            GateResult::answered("a", "p", true, Verdict::Allow),
+            deny("latest", true),
+        ];
         let GateDecision::Stop(message) = decide(&results, None) else {
             panic!("a deny stops the sync")
         };
         assert!(message.contains("nothing was changed"), "{message}");
         assert!(
-            message.contains("gate latest denied: apps:Deployment:shop:web: [no-latest] web:latest"),
+            message
+                .contains("gate latest denied: apps:Deployment:shop:web: [no-latest] web:latest"),
             "{message}"
         );
     }
 
     #[test]
     fn a_failed_gate_denies() {
-        let failed = GateResult::failed("pss", "gate-policy", true, "plugin gate-policy timed out after 5s");
+        let failed = GateResult::failed(
+            "pss",
+            "gate-policy",
+            true,
+            "plugin gate-policy timed out after 5s",
+        );
         let GateDecision::Stop(message) = decide(&[failed], None) else {
             panic!("fail closed")
         };
-        assert!(message.contains("failed, which denies (fail closed): plugin gate-policy timed out"), "{message}");
+        assert!(
+            message.contains("failed, which denies (fail closed): plugin gate-policy timed out"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -1,0 +1,279 @@
+//! Deploy gates in a running server: the built-in `gate-policy` plugin judges each sync's plan before anything is
+//! applied. A deny stops the sync with the cluster untouched and the reasons in the operation record; a warn is
+//! recorded and the sync goes on; an admin's override is recorded with who and why, and refused for a gate marked
+//! non-overridable; a gate that fails denies (fail closed), naming the plugin. A Secret's values never reach a
+//! gate.
+
+use std::path::Path;
+
+use axum::http::Method;
+use k8s_openapi::api::apps::v1::Deployment;
+use kube::api::Api;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use weft_engine::config::Config;
+use weft_tests::GitRepo;
+
+use crate::api::ADMIN;
+use crate::applications::call_as;
+use crate::serve::{Cluster, cluster, deployment, eventually, options};
+
+fn config(cluster: &Cluster, data: &Path, repo: &GitRepo, gates: &str, app_extra: &str) -> Config {
+    let text = format!(
+        "data_dir = \"{}\"\n\
+         [[cluster]]\nname = \"staging\"\nmode = \"kubeconfig\"\npath = \"{}\"\n\
+         [defaults]\nreconcile_interval_seconds = 1\n\
+         [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"alice\" }}]\n\
+         {gates}\n\
+         [[app]]\nname = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\n{app_extra}\n\
+         source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n\
+         [app.sync]\ncreate_namespace = true\nwave_timeout_seconds = 30\n",
+        data.display(),
+        cluster.kubeconfig.display(),
+        weft_engine::auth::hash_token(ADMIN),
+        repo.path().display(),
+    );
+    Config::parse(&text, Path::new("test.toml"), data).unwrap()
+}
+
+/// Asks for a sync through the API and waits for its operation to end; the operation as the API shows it.
+async fn sync(router: &axum::Router, body: Value) -> Value {
+    let (code, queued) = call_as(
+        router,
+        Method::POST,
+        "/v1/deploy/shop/sync",
+        ADMIN,
+        Some(body),
+    )
+    .await;
+    assert!(code.is_success(), "{code}: {queued}");
+    let id = queued["id"].as_str().unwrap().to_string();
+    eventually(&format!("operation {id} to finish"), 300, async || {
+        let (_, operation) = call_as(
+            router,
+            Method::GET,
+            &format!("/v1/deploy/shop/operations/{id}"),
+            ADMIN,
+            None,
+        )
+        .await;
+        (!matches!(
+            operation["phase"].as_str(),
+            Some("pending" | "running") | None
+        ))
+        .then_some(operation)
+    })
+    .await
+}
+
+async fn web_exists(cluster: &Cluster) -> bool {
+    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+    deployments.get_opt("web").await.unwrap().is_some()
+}
+
+const GATES: &str = r#"
+[[gate]]
+name = "no-latest"
+plugin = "gate-policy"
+settings = { rules = ["no-latest"] }
+envs = ["main"]
+
+[[gate]]
+name = "limits"
+plugin = "gate-policy"
+settings = { rules = ["resources"], action = "warn" }
+orgs = ["*"]
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deny_stops_the_sync_before_anything_is_applied_and_an_admins_override_is_recorded_with_who_and_why()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[
+        ("web.json", deployment("web", "shop/web:latest", json!({}))),
+        (
+            "creds.json",
+            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "creds"},
+                   "stringData": {"password": "planted-gate-secret"}})
+            .to_string(),
+        ),
+    ]);
+    let config = config(&cluster, data.path(), &repo, GATES, "");
+    let (_server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+
+    // The plan creates a Deployment running `:latest`: the main env's gate denies, the org-wide one warns.
+    let denied = sync(&router, json!({})).await;
+    assert_eq!(denied["phase"], "error", "{denied:#}");
+    let message = denied["message"].as_str().unwrap();
+    assert!(message.contains("denied, nothing was changed"), "{message}");
+    assert!(message.contains("gate no-latest denied"), "{message}");
+    let gates = denied["gates"].as_array().unwrap();
+    assert_eq!(gates.len(), 2, "{denied:#}");
+    assert_eq!(gates[0]["gate"], "no-latest");
+    assert_eq!(gates[0]["verdict"], "deny");
+    assert_eq!(gates[0]["reasons"][0]["object"], "apps:Deployment:shop:web");
+    assert_eq!(gates[0]["reasons"][0]["rule"], "no-latest");
+    assert_eq!(gates[1]["gate"], "limits");
+    assert_eq!(gates[1]["verdict"], "warn");
+    assert!(
+        gates[1]["reasons"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("limits"),
+        "{denied:#}"
+    );
+    assert!(
+        !web_exists(&cluster).await,
+        "a denied sync applied the Deployment"
+    );
+    assert!(
+        !denied.to_string().contains("planted-gate-secret"),
+        "a Secret's value reached the record"
+    );
+    // The operation's log says the same, for `weft sync --watch`.
+    let id = denied["id"].as_str().unwrap();
+    let (_, log) = call_as(
+        &router,
+        Method::GET,
+        &format!("/v1/deploy/shop/operations/{id}/log"),
+        ADMIN,
+        None,
+    )
+    .await;
+    let log = log.to_string();
+    assert!(log.contains("gate no-latest denied"), "{log}");
+    assert!(log.contains("gate limits warned"), "{log}");
+
+    // A dry run shows what a sync would meet.
+    let dry = sync(&router, json!({"dryRun": true})).await;
+    assert_eq!(dry["phase"], "succeeded", "{dry:#}");
+    assert!(
+        dry["message"]
+            .as_str()
+            .unwrap()
+            .contains("a sync would be denied"),
+        "{dry:#}"
+    );
+
+    // An override needs a reason.
+    let (code, body) = call_as(
+        &router,
+        Method::POST,
+        "/v1/deploy/shop/sync",
+        ADMIN,
+        Some(json!({"overrideGates": "  "})),
+    )
+    .await;
+    assert_eq!(code, 400, "{body}");
+
+    // The admin overrides for one sync: it goes on, and the record says who and why.
+    let overridden = sync(
+        &router,
+        json!({"overrideGates": "INC-42: roll the hotfix now"}),
+    )
+    .await;
+    assert_eq!(overridden["phase"], "succeeded", "{overridden:#}");
+    assert_eq!(
+        overridden["gateOverride"]["by"], "token:alice",
+        "{overridden:#}"
+    );
+    assert_eq!(
+        overridden["gateOverride"]["reason"],
+        "INC-42: roll the hotfix now"
+    );
+    assert_eq!(overridden["gates"][0]["verdict"], "deny");
+    assert!(web_exists(&cluster).await);
+
+    // The next sync without an override is denied again: an override is for one sync.
+    let again = sync(&router, json!({})).await;
+    assert_eq!(again["phase"], "error", "{again:#}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gate_that_fails_denies_naming_the_plugin_and_a_non_overridable_deny_refuses_the_override()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    // The app names the broken gate itself (it runs no gate by default: its env is dev).
+    let gates = r#"
+[[gate]]
+name = "broken"
+plugin = "gate-policy"
+settings = { rules = ["no-such-rule"] }
+overridable = false
+"#;
+    let config = config(
+        &cluster,
+        data.path(),
+        &repo,
+        gates,
+        "env = \"dev\"\ngates = [\"broken\"]",
+    );
+    let (_server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+
+    let denied = sync(&router, json!({"overrideGates": "trying anyway"})).await;
+    assert_eq!(denied["phase"], "error", "{denied:#}");
+    let gate = &denied["gates"][0];
+    assert_eq!(gate["verdict"], "deny", "{denied:#}");
+    assert_eq!(gate["overridable"], false);
+    let failure = gate["failure"].as_str().unwrap();
+    assert!(
+        failure.contains("gate-policy") && failure.contains("no-such-rule"),
+        "{failure}"
+    );
+    let message = denied["message"].as_str().unwrap();
+    assert!(message.contains("fail closed"), "{message}");
+    assert!(
+        message.contains("the override was refused: gate broken is not overridable"),
+        "{message}"
+    );
+    assert!(denied.get("gateOverride").is_none(), "{denied:#}");
+    assert!(!web_exists(&cluster).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gate_naming_a_missing_plugin_stops_the_start_and_an_app_naming_an_undeclared_gate_is_refused()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let missing = config(
+        &cluster,
+        data.path(),
+        &repo,
+        "[[gate]]\nname = \"x\"\nplugin = \"no-such-gate\"\n",
+        "",
+    );
+    let error =
+        weft_engine::server::Server::start(missing, weft_tests::builtin_registry(), options("a"))
+            .await
+            .err()
+            .expect("a gate without its plugin must not start");
+    let error = error.to_string();
+    assert!(
+        error.contains("gate x: no plugin \"no-such-gate\"") && error.contains("gate-policy"),
+        "{error}"
+    );
+    let undeclared = Config::parse(
+        &format!(
+            "data_dir = \"{}\"\n[[app]]\nname = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\ngates = [\"pss\"]\n\
+             source = {{ path = \"app\" }}\n",
+            data.path().display()
+        ),
+        Path::new("test.toml"),
+        data.path(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        undeclared.contains("app[0].gates") && undeclared.contains("no gate \"pss\""),
+        "{undeclared}"
+    );
+}
