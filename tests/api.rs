@@ -109,7 +109,7 @@ pub(crate) async fn api_limited(
         )
     };
     let text = format!(
-        "data_dir = \"{}\"\n[sources]\nallow_file_urls = {allow_file_urls}\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
+        "data_dir = \"{}\"\n[images]\npin = false\n[sources]\nallow_file_urls = {allow_file_urls}\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
          tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}",
         data.path().display(),
         hash_token(ADMIN),

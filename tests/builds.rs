@@ -799,6 +799,8 @@ async fn served() -> Served {
     chart_files(&repo);
     let text = format!(
         r#"data_dir = "{}"
+[images]
+pin = false
 [defaults]
 reconcile_interval_seconds = 1
 [auth]

@@ -55,7 +55,7 @@ fn config(
     apps: &str,
 ) -> Config {
     let text = format!(
-        "data_dir = \"{}\"\n\
+        "data_dir = \"{}\"\n[images]\npin = false\n\
          [[cluster]]\nname = \"staging\"\nmode = \"kubeconfig\"\npath = \"{}\"\n\
          [[cluster]]\nname = \"production\"\nlabels = {{ env = \"production\" }}\nmode = \"kubeconfig\"\npath = \"{}\"\n\
          [[cluster]]\nname = \"edge\"\nmode = \"kubeconfig\"\npath = \"{}\"\n\

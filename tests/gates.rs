@@ -22,6 +22,7 @@ fn config(cluster: &Cluster, data: &Path, repo: &GitRepo, gates: &str, app_extra
     let text = format!(
         "data_dir = \"{}\"\n\
          [[cluster]]\nname = \"staging\"\nmode = \"kubeconfig\"\npath = \"{}\"\n\
+         [images]\npin = false\n\
          [defaults]\nreconcile_interval_seconds = 1\n\
          [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"alice\" }}]\n\
          {gates}\n\

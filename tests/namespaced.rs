@@ -45,7 +45,7 @@ fn app(name: &str, namespace: &str, path: &str, repo: &GitRepo) -> String {
 
 fn config(data: &Path, kubeconfig: &Path, apps: &str) -> Config {
     let text = format!(
-        "data_dir = \"{}\"\n\
+        "data_dir = \"{}\"\n[images]\npin = false\n\
          [[cluster]]\nname = \"team\"\nmode = \"kubeconfig\"\npath = \"{}\"\nnamespaces = [\"team-a\", \"team-apps\"]\n\
          [defaults]\nreconcile_interval_seconds = 1\n\
          [applications]\nenabled = true\ninstall_crd = false\n\

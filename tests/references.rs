@@ -600,7 +600,7 @@ async fn applications_are_created_listed_edited_and_deleted_with_kubectl() {
     ]);
     let data = tempfile::tempdir().expect("tempdir");
     let text = format!(
-        "data_dir = \"{}\"\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 2\n\
+        "data_dir = \"{}\"\n[images]\npin = false\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 2\n\
          [applications]\nenabled = true\ninstall_crd = true\n\
          [[org]]\nname = \"shop\"\nnamespaces = [\"shop-apps\"]\ndestinations = [\"shop-*\"]\nsource_repos = [\"file://*\"]\n\
          [sources]\nallow_file_urls = true\n",

@@ -273,7 +273,7 @@ async fn reconcile_now_asked_of_a_replica_that_does_not_own_the_app_reaches_its_
     repo.commit(&[("settings.json", settings("one"))]);
     // An interval far longer than the test: only a request makes the owner look at the repository again.
     let text = format!(
-        "data_dir = \"{}\"\nstore = \"{}\"\n[sources]\nallow_file_urls = true\n\
+        "data_dir = \"{}\"\nstore = \"{}\"\n[images]\npin = false\n[sources]\nallow_file_urls = true\n\
          [cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 3600\n\
          [auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n{}",
         data.path().display(),

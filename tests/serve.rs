@@ -101,7 +101,7 @@ pub(crate) fn app_toml(name: &str, repo: &Path, sync: &str) -> String {
 
 pub(crate) fn config(cluster: &Cluster, data: &Path, apps: &str, extra: &str) -> Config {
     let text = format!(
-        "data_dir = \"{}\"\n{extra}\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 1\n{apps}",
+        "data_dir = \"{}\"\n{extra}\n[images]\npin = false\n[cluster]\nmode = \"kubeconfig\"\npath = \"{}\"\n[defaults]\nreconcile_interval_seconds = 1\n{apps}",
         data.display(),
         cluster.kubeconfig.display()
     );

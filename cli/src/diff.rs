@@ -187,13 +187,17 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
             )
         })
         .unwrap_or_default();
+    // Images pinned as the server pins them.
+    let images = config
+        .as_ref()
+        .map(|config| (config.image_resolver(), config.images.pin));
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(diff(
         app,
         registry,
         credentials,
         (cluster, scope),
-        gates,
+        (gates, images),
         args.plan_only,
     ))
 }
@@ -203,7 +207,10 @@ async fn diff(
     registry: Registry,
     credentials: weft_engine::source::CredentialSet,
     (cluster, scope): (ClusterConfig, weft_engine::cluster::NamespaceScope),
-    (gates, cluster_name): (Vec<weft_engine::sync::gates::GateEntry>, String),
+    ((gates, cluster_name), images): (
+        (Vec<weft_engine::sync::gates::GateEntry>, String),
+        Option<(weft_engine::source::images::ImageResolver, bool)>,
+    ),
     plan_only: bool,
 ) -> anyhow::Result<u8> {
     let client = connect(&cluster).await?;
@@ -223,6 +230,10 @@ async fn diff(
         LogStore::default(),
     )
     .with_gates(gates, &cluster_name);
+    let deployer = match images {
+        Some((resolver, pin)) => deployer.with_images(resolver, pin),
+        None => deployer,
+    };
     let mut state = AppState {
         kinds: COMMON_KINDS
             .iter()
@@ -264,6 +275,9 @@ async fn diff(
             "warning: {} carries the app's label but was not applied by it\n",
             stray.reference
         ));
+    }
+    for (reference, digest) in &operation.images {
+        out.push_str(&format!("image {reference} pinned to {digest}\n"));
     }
     let mut denied = false;
     for gate in &operation.gates {

@@ -162,6 +162,19 @@ async fn serve(
         );
     }
     eprintln!("weft: store: {}", config.store_url_shown());
+    if embedded_default {
+        eprintln!(
+            "weft: images: not resolved to digests (the example's images are never pulled by the simulated clusters, \
+             so this runs offline; with [images] pin = true, the default of a configuration, every image is resolved \
+             through its registry before a sync and applied as image@sha256:...)"
+        );
+    } else if config.images.pin {
+        eprintln!("weft: images: pinned to their digests before every sync ([images] pin = true)");
+    } else {
+        eprintln!(
+            "weft: images: applied as rendered, not resolved to digests ([images] pin = false)"
+        );
+    }
     let names: Vec<String> = server.state.apps.read().await.keys().cloned().collect();
     eprintln!("weft: apps: {}", names.join(", "));
 

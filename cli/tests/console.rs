@@ -90,6 +90,8 @@ fn write_config(dir: &Path, issuer: &str) -> Result<PathBuf, Failed> {
         &config,
         format!(
             r#"data_dir = "{data}"
+[images]
+pin = false
 
 # Single sign-on through the test's OpenID provider; its ID tokens are checked with the engine's test key.
 [[auth.oidc]]

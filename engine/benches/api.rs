@@ -148,6 +148,7 @@ fn app_view(app: &AppSpec, index: usize) -> AppView {
             resources,
             declared_version: Some(format!("1.4.{}", index % 10)),
             running_version: Some(format!("1.4.{}", (index + usize::from(drifted)) % 10)),
+            image_moves: Vec::new(),
         }),
         reconciled_at: Some(jiff::Timestamp::now()),
         compared_at: None,

@@ -129,6 +129,10 @@ pub struct AppSpec {
     /// Differences to ignore.
     #[serde(default)]
     pub ignore: Vec<IgnoreRule>,
+    /// Resolve its images to digests and apply them pinned (`image@sha256:…`); the server's `[images] pin` when
+    /// unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin_images: Option<bool>,
     /// Deploy gates it runs besides those its env and org run by default (`[[gate]]` names in weft.toml). An app
     /// can add gates, never drop one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

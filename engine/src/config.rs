@@ -67,9 +67,35 @@ pub struct Config {
     /// (`[[org]]`).
     #[serde(default, rename = "org")]
     pub orgs: Vec<crate::applications::OrgSpec>,
+    /// How images are pinned by digest (`[images]`).
+    #[serde(default)]
+    pub images: ImagesConfig,
     /// Deploy gates (`[[gate]]`): plugins that judge every sync's plan before anything is applied.
     #[serde(default, rename = "gate", skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<crate::sync::gates::GateEntry>,
+}
+
+/// `[images]`: resolving every container image to its digest through its registry before a sync and applying it
+/// pinned (`image@sha256:…`), so what the gates checked is what runs and a redeploy runs the same bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ImagesConfig {
+    /// Pin the images of apps that do not say (`pin_images` in an app). Default `true`.
+    pub pin: bool,
+    /// How long a tag's resolution is reused, in seconds (tag moves show in an app's view after at most this).
+    pub cache_seconds: u64,
+    /// Registries (`host[:port]`) reached over plain HTTP; every other one over HTTPS.
+    pub plain_http_hosts: Vec<String>,
+}
+
+impl Default for ImagesConfig {
+    fn default() -> Self {
+        ImagesConfig {
+            pin: true,
+            cache_seconds: 60,
+            plain_http_hosts: Vec::new(),
+        }
+    }
 }
 
 /// `[sources]`: what an app defined through the API may name. Apps in this file may name anything the server can
@@ -118,6 +144,16 @@ impl Config {
             clusters: self.clusters.iter().map(|c| c.name.clone()).collect(),
             gates: self.gates.iter().map(|g| g.name.clone()).collect(),
         }
+    }
+
+    /// The resolver of image digests: the operator's credentials (a `[[credential]]` whose url covers
+    /// `oci://<registry>/<repository>`), the plain-HTTP registries and the cache lifetime of `[images]`.
+    pub fn image_resolver(&self) -> weft_source::images::ImageResolver {
+        weft_source::images::ImageResolver::new(
+            self.credential_set(),
+            self.images.plain_http_hosts.clone(),
+            std::time::Duration::from_secs(self.images.cache_seconds),
+        )
     }
 
     /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the plain-HTTP

@@ -86,6 +86,13 @@ labels = {{ env = "production" }}
 enabled = true
 install_crd = true
 
+# The example's images (shop/web:1.0, ...) name no registry Weft could reach offline, and the simulated clusters
+# never pull them: this configuration runs anywhere without a network, so images are not resolved to digests.
+# Against a real cluster keep the default (`pin = true`): every image is resolved through its registry before a
+# sync and applied as image@sha256:..., and an image that does not resolve stops the sync before anything changes.
+[images]
+pin = false
+
 [[org]]
 name = "demo"
 namespaces = ["{EXAMPLE_APPLICATIONS_NAMESPACE}"]

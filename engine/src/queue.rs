@@ -39,6 +39,9 @@ pub enum OperationRequest {
         /// An admin's override of the deploy gates' denies, with who and why.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         override_gates: Option<crate::sync::gates::GateOverride>,
+        /// Resolve every image again, even for the revision that runs.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        refresh_images: bool,
     },
     /// A rollback.
     #[serde(rename_all = "camelCase")]
@@ -60,6 +63,7 @@ impl OperationRequest {
             dry_run: false,
             confirmed: false,
             override_gates: None,
+            refresh_images: false,
         }
     }
 }
@@ -611,8 +615,10 @@ impl Worker {
                 dry_run,
                 confirmed,
                 override_gates,
+                refresh_images,
             } => {
                 let spec = SyncSpec {
+                    refresh_images,
                     revision,
                     dry_run,
                     confirmed,

@@ -98,6 +98,7 @@ mod tests {
                 resources: Vec::new(),
                 declared_version: None,
                 running_version: None,
+                image_moves: Vec::new(),
             },
             Comparison::default(),
         ))

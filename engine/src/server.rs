@@ -228,6 +228,7 @@ impl Server {
             &host,
             &registry,
         )?);
+        let image_resolver = config.image_resolver();
         let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
             .with_credentials(config.credential_set());
         // Builds share the deploy concurrency: at most as many at once as operations may run.
@@ -275,7 +276,8 @@ impl Server {
                 logs.clone(),
             )
             .with_builds(builds.clone(), logs.clone())
-            .with_gates(gates.clone(), &entry.name);
+            .with_gates(gates.clone(), &entry.name)
+            .with_images(image_resolver.clone(), config.images.pin);
             members.push(ClusterMember::new(
                 entry.name.clone(),
                 entry.labels.clone(),

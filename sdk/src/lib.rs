@@ -48,6 +48,7 @@ pub mod dispatch;
 pub mod gate;
 pub mod glob;
 mod health;
+pub mod image;
 pub mod log;
 pub mod manifests;
 mod number;

@@ -30,6 +30,9 @@ pub(crate) struct SyncArgs {
     /// marked non-overridable still denies.
     #[arg(long, value_name = "REASON")]
     override_gates: Option<String>,
+    /// Resolve every image to its digest again, even for the revision that runs (to deploy a tag that moved).
+    #[arg(long)]
+    refresh_images: bool,
     /// Follow the operation's steps until it ends; exit 0 when it succeeded, 1 when it failed.
     #[arg(long)]
     watch: bool,
@@ -70,6 +73,9 @@ fn sync_body(args: &SyncArgs) -> Value {
     body.insert("confirmed".into(), json!(args.confirm));
     if let Some(reason) = &args.override_gates {
         body.insert("overrideGates".into(), json!(reason));
+    }
+    if args.refresh_images {
+        body.insert("refreshImages".into(), json!(true));
     }
     Value::Object(body)
 }

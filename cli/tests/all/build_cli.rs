@@ -262,7 +262,7 @@ fn serve_built_app() -> Served {
     std::fs::write(
         &config,
         format!(
-            "data_dir = \"{}\"\n[auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n\
+            "data_dir = \"{}\"\n[images]\npin = false\n[auth]\ntokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}]\n\
              [[app]]\nname = \"shop\"\ntype = \"helm\"\nnamespace = \"shop\"\nsource = {{ path = \"app\" }}\n\
              [app.sync]\ncreate_namespace = true\nwave_timeout_seconds = 30\n[app.build]\nbuilder = \"command\"\n\
              overrides = {{ install = \"sh steps.sh install\", build = \"sh steps.sh build\" }}\n",

@@ -4,27 +4,19 @@
 //! Without the registry the checks are reported ignored, and under CI (`CI=true`) they fail.
 
 use std::path::{Path, PathBuf};
-use std::process::{ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use sha2::Digest;
 use weft_source::images::{Clock, ImageError, ImageReference, ImageResolver};
 use weft_source::{CredentialSet, CredentialSpec};
-use weft_test_reference::{Failed, Reference};
+use weft_test_reference::{Failed, OCI_INDEX, OCI_MANIFEST, Reference, Registry};
 
-const OCI_MANIFEST: &str = "application/vnd.oci.image.manifest.v1+json";
-const OCI_INDEX: &str = "application/vnd.oci.image.index.v1+json";
 /// Long enough that nothing expires during a check on a loaded machine unless the check moves the clock.
 const TTL: Duration = Duration::from_secs(3600);
 
 fn main() -> ExitCode {
-    let registry = Reference::command(
-        "docker-registry",
-        &["/usr/bin/docker-registry"],
-        &["--version"],
-        "apt-get install docker-registry (the CNCF distribution registry)",
-    );
+    let registry = Reference::docker_registry();
     let binary = registry.path().map(Path::to_path_buf).unwrap_or_default();
     let trial = |name: &str, check: fn(&Path)| {
         let binary = binary.clone();
@@ -54,246 +46,29 @@ fn main() -> ExitCode {
     weft_test_reference::run(&[&registry], trials)
 }
 
-/// A login for the registry.
-#[derive(Clone)]
-struct Login {
-    user: String,
-    password: String,
+/// Pushes a one-layer `architecture`/linux image whose layer holds `content`, tagged `tag` (or by digest alone
+/// when `None`); the manifest's digest.
+fn push_image(
+    registry: &Registry,
+    repository: &str,
+    tag: Option<&str>,
+    architecture: &str,
+    content: &str,
+) -> String {
+    let config = format!(
+        r#"{{"architecture":"{architecture}","os":"linux","config":{{"Labels":{{"content":"{content}"}}}},"rootfs":{{"type":"layers","diff_ids":[]}}}}"#
+    );
+    registry.push_image(repository, tag, config.as_bytes(), content.as_bytes())
 }
 
-/// A distribution registry on a free loopback port, serving plain HTTP from a temporary directory, deletes
-/// enabled, optionally behind htpasswd; stopped on drop.
-struct Registry {
-    process: std::process::Child,
-    address: String,
-    login: Option<Login>,
-    agent: ureq::Agent,
-    directory: tempfile::TempDir,
+/// `rest` (`shop/web:1.4.2`) in `registry`.
+fn reference(registry: &Registry, rest: &str) -> ImageReference {
+    ImageReference::parse(&format!("{}/{rest}", registry.host())).unwrap_or_else(|e| panic!("{e}"))
 }
 
-impl Drop for Registry {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
-}
-
-impl Registry {
-    fn start(binary: &Path, login: Option<Login>) -> Registry {
-        let directory = tempfile::tempdir().expect("tempdir");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let address = format!("127.0.0.1:{port}");
-        let mut config = format!(
-            "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    \
-             rootdirectory: {}\n  delete:\n    enabled: true\nhttp:\n  addr: {address}\n",
-            directory.path().join("data").display()
-        );
-        if let Some(login) = &login {
-            let hash = bcrypt::hash(&login.password, 4).expect("a bcrypt hash");
-            let htpasswd = directory.path().join("htpasswd");
-            std::fs::write(&htpasswd, format!("{}:{hash}\n", login.user)).expect("htpasswd");
-            config.push_str(&format!(
-                "auth:\n  htpasswd:\n    realm: weft-test\n    path: {}\n",
-                htpasswd.display()
-            ));
-        }
-        let config_file = directory.path().join("config.yml");
-        std::fs::write(&config_file, config).expect("config");
-        let log = std::fs::File::create(directory.path().join("registry.log")).expect("log file");
-        let process = std::process::Command::new(binary)
-            .arg("serve")
-            .arg(&config_file)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("the registry starts");
-        let agent = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(60)))
-            .http_status_as_error(false)
-            .build()
-            .into();
-        let mut registry = Registry {
-            process,
-            address,
-            login,
-            agent,
-            directory,
-        };
-        registry.wait_until_ready();
-        registry
-    }
-
-    /// Waits for `/v2/` to answer (401 included, under htpasswd); bounded generously, only to catch a registry
-    /// that never comes up.
-    fn wait_until_ready(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        let url = format!("http://{}/v2/", self.address);
-        loop {
-            if let Ok(response) = self.agent.get(&url).call()
-                && matches!(response.status().as_u16(), 200 | 401)
-            {
-                return;
-            }
-            if let Ok(Some(status)) = self.process.try_wait() {
-                panic!("the registry exited ({status}): {}", self.log());
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the registry did not answer {url} within 120 s: {}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(self.directory.path().join("registry.log")).unwrap_or_default()
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.address)
-    }
-
-    fn authorized<B>(&self, request: ureq::RequestBuilder<B>) -> ureq::RequestBuilder<B> {
-        match &self.login {
-            Some(login) => {
-                use base64::Engine;
-                let token = base64::engine::general_purpose::STANDARD
-                    .encode(format!("{}:{}", login.user, login.password));
-                request.header("Authorization", format!("Basic {token}"))
-            }
-            None => request,
-        }
-    }
-
-    /// Uploads a blob to `repository` (monolithic: POST for an upload, PUT with the digest); its digest.
-    fn push_blob(&self, repository: &str, bytes: &[u8]) -> String {
-        let digest = digest_of(bytes);
-        let started = self
-            .authorized(
-                self.agent
-                    .post(self.url(&format!("/v2/{repository}/blobs/uploads/"))),
-            )
-            .send_empty()
-            .expect("upload started");
-        assert_eq!(started.status().as_u16(), 202, "starting an upload");
-        let location = started
-            .headers()
-            .get("location")
-            .and_then(|v| v.to_str().ok())
-            .expect("the upload's location")
-            .to_string();
-        let location = if location.starts_with("http") {
-            location
-        } else {
-            self.url(&location)
-        };
-        let separator = if location.contains('?') { '&' } else { '?' };
-        let finished = self
-            .authorized(
-                self.agent
-                    .put(format!("{location}{separator}digest={digest}"))
-                    .header("Content-Type", "application/octet-stream"),
-            )
-            .send(bytes)
-            .expect("upload finished");
-        assert_eq!(finished.status().as_u16(), 201, "finishing an upload");
-        digest
-    }
-
-    /// Puts a manifest under `reference` (a tag or a digest); the digest the registry gives it.
-    fn push_manifest(
-        &self,
-        repository: &str,
-        reference: &str,
-        media_type: &str,
-        manifest: &[u8],
-    ) -> String {
-        let mut response = self
-            .authorized(
-                self.agent
-                    .put(self.url(&format!("/v2/{repository}/manifests/{reference}")))
-                    .header("Content-Type", media_type),
-            )
-            .send(manifest)
-            .expect("manifest pushed");
-        let status = response.status().as_u16();
-        assert_eq!(
-            status,
-            201,
-            "pushing a manifest: {}",
-            response.body_mut().read_to_string().unwrap_or_default()
-        );
-        let digest = response
-            .headers()
-            .get("docker-content-digest")
-            .and_then(|v| v.to_str().ok())
-            .expect("the manifest's digest")
-            .to_string();
-        assert_eq!(
-            digest,
-            digest_of(manifest),
-            "a manifest's digest is its bytes'"
-        );
-        digest
-    }
-
-    /// Pushes a one-layer image whose layer holds `content`, tagged `tag` (or by digest alone when `None`); the
-    /// manifest's digest and size.
-    fn push_image(&self, repository: &str, tag: Option<&str>, content: &str) -> (String, usize) {
-        let config = format!(
-            r#"{{"architecture":"amd64","os":"linux","config":{{"Labels":{{"content":"{content}"}}}},"rootfs":{{"type":"layers","diff_ids":[]}}}}"#
-        );
-        let config_digest = self.push_blob(repository, config.as_bytes());
-        let layer_digest = self.push_blob(repository, content.as_bytes());
-        let manifest = serde_json::json!({
-            "schemaVersion": 2,
-            "mediaType": OCI_MANIFEST,
-            "config": {
-                "mediaType": "application/vnd.oci.image.config.v1+json",
-                "digest": config_digest,
-                "size": config.len(),
-            },
-            "layers": [{
-                "mediaType": "application/vnd.oci.image.layer.v1.tar",
-                "digest": layer_digest,
-                "size": content.len(),
-            }],
-        })
-        .to_string();
-        let digest = digest_of(manifest.as_bytes());
-        let reference = tag.unwrap_or(&digest).to_string();
-        let pushed = self.push_manifest(repository, &reference, OCI_MANIFEST, manifest.as_bytes());
-        (pushed, manifest.len())
-    }
-
-    /// Deletes the manifest with `digest`.
-    fn delete_manifest(&self, repository: &str, digest: &str) {
-        let response = self
-            .authorized(
-                self.agent
-                    .delete(self.url(&format!("/v2/{repository}/manifests/{digest}"))),
-            )
-            .call()
-            .expect("manifest deleted");
-        assert_eq!(response.status().as_u16(), 202, "deleting a manifest");
-    }
-
-    fn reference(&self, rest: &str) -> ImageReference {
-        ImageReference::parse(&format!("{}/{rest}", self.address)).unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// A resolver reaching this registry over plain HTTP, with `credentials`, on `clock`.
-    fn resolver(&self, credentials: CredentialSet, clock: Clock) -> ImageResolver {
-        ImageResolver::with_clock(credentials, vec![self.address.clone()], TTL, clock)
-    }
-}
-
-fn digest_of(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
+/// A resolver reaching `registry` over plain HTTP, with `credentials`, on `clock`.
+fn resolver(registry: &Registry, credentials: CredentialSet, clock: Clock) -> ImageResolver {
+    ImageResolver::with_clock(credentials, vec![registry.host()], TTL, clock)
 }
 
 /// A clock the check moves by hand, and the means to move it.

@@ -283,7 +283,14 @@ const SHORT_DIGEST_HEX: usize = 12;
 /// last `:` after the last `/`); a digest, which pins what runs and so wins over a tag, as a short digest
 /// (`app@sha256:abcdef1234567890...` -> `sha256:abcdef123456`); `latest` when there is neither.
 pub fn image_tag(image: &str) -> String {
-    if let Some((_, digest)) = image.split_once('@') {
+    if let Some((name, digest)) = image.split_once('@') {
+        // Pinned with its tag kept (`web:1.4.2@sha256:…`, as Weft pins): the tag is the version.
+        let last_segment = name.rsplit('/').next().unwrap_or(name);
+        if let Some((_, tag)) = last_segment.rsplit_once(':')
+            && !tag.is_empty()
+        {
+            return tag.to_string();
+        }
         return match digest.split_once(':') {
             Some((algorithm, hex)) => {
                 let short: String = hex.chars().take(SHORT_DIGEST_HEX).collect();
@@ -438,11 +445,9 @@ mod tests {
             image_tag(&format!("repo:5000/app@sha256:{hex}")),
             "sha256:abcdef123456"
         );
-        // The digest pins what runs, so it wins over a tag next to it.
-        assert_eq!(
-            image_tag(&format!("app:1.2@sha256:{hex}")),
-            "sha256:abcdef123456"
-        );
+        // Pinned with its tag kept (as Weft pins images): the tag is the version a person reads; the digest is in
+        // the operation's and the history's images.
+        assert_eq!(image_tag(&format!("app:1.2@sha256:{hex}")), "1.2");
     }
 
     fn workload(api_version: &str, kind: &str, name: &str, image: &str) -> Value {

@@ -6,7 +6,8 @@
 //! fails instead, naming the tool and how to install it. Running the ignored checks anyway (`--ignored`,
 //! `--include-ignored`) fails them too, since there is nothing to run them against.
 //!
-//! Also a throwaway PostgreSQL server ([`PostgresServer`]) for the store's and the reliability suite's tests.
+//! Also a throwaway PostgreSQL server ([`PostgresServer`]) for the store's and the reliability suite's tests, and a
+//! throwaway CNCF distribution registry ([`Registry`]) to push images to and resolve them from.
 //!
 //! Must not depend on anything of Weft's: plugin crates use it for their parity tests.
 
@@ -14,8 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod postgres;
+mod registry;
 
 pub use postgres::{POSTGRES_INSTALL, PostgresServer, postgres_bin_dir};
+pub use registry::{
+    OCI_CONFIG, OCI_INDEX, OCI_LAYER, OCI_MANIFEST, REGISTRY_INSTALL, Registry, digest_of, htpasswd,
+};
 
 pub use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -97,6 +102,17 @@ impl Reference {
             &["/usr/bin/kubectl"],
             &["version", "--client"],
             "install kubectl from the Kubernetes release or your distribution",
+        )
+    }
+
+    /// The CNCF distribution registry, `docker-registry`, at `/usr/bin/docker-registry` or on `PATH`; run with
+    /// [`Registry::start`].
+    pub fn docker_registry() -> Reference {
+        Reference::command(
+            "docker-registry",
+            &["/usr/bin/docker-registry"],
+            &["--version"],
+            REGISTRY_INSTALL,
         )
     }
 

@@ -70,6 +70,7 @@ pub(crate) async fn sync(
         dry_run: body.dry_run,
         confirmed: body.confirmed,
         override_gates,
+        refresh_images: body.refresh_images,
     };
     let operation = state
         .server

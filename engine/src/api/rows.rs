@@ -417,6 +417,7 @@ mod tests {
                 resources: Vec::new(),
                 declared_version: Some("1.4.2".into()),
                 running_version: Some("1.4.1".into()),
+                image_moves: Vec::new(),
             }),
             endpoints: vec!["https://shop.example".into()],
             operation: Some(operation),

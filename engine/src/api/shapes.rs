@@ -420,6 +420,9 @@ pub struct SyncBody {
     /// marked non-overridable still denies.
     #[serde(default)]
     pub override_gates: Option<String>,
+    /// Resolve every image to its digest again, even for the revision that runs (to deploy a tag that moved).
+    #[serde(default)]
+    pub refresh_images: bool,
 }
 
 /// `POST /v1/deploy/reconcile`: which apps to reconcile now (every app the caller may read when absent).

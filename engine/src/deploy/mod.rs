@@ -4,6 +4,7 @@
 
 mod builds;
 mod clusters;
+pub mod images;
 
 pub use builds::{AppBuild, Builds};
 pub use clusters::{
@@ -37,6 +38,9 @@ use crate::sync::status::{declared_version, image_tag, main_workload_image};
 use crate::sync::syncer::{SyncOutcome, SyncRequest, Syncer};
 use crate::sync::tree::Node;
 
+/// How long an observation waits for the registries to say whether the app's tags moved.
+pub const TAG_MOVE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What Weft remembers about one app between operations.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -57,6 +61,10 @@ pub struct AppState {
     pub pinned_version: Option<String>,
     /// Automated sync turned off by a rollback that asked for it.
     pub automation_suspended: bool,
+    /// The digests the app's images were pinned to at its last successful sync (what runs): a redeploy of the
+    /// same revision reuses them, and tag moves are looked for against them.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub images: images::Digests,
     /// For an app with `[app.build]`: its last successful build (the plan later builds replay, the image an
     /// unchanged commit and plan reuse) and the record of its last build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,6 +88,8 @@ pub struct SyncSpec {
     pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
     /// An admin's override of the deploy gates' (overridable) denies, for this sync.
     pub gate_override: Option<GateOverride>,
+    /// Resolve every image again, even for the revision that runs (to deploy a tag that moved).
+    pub refresh_images: bool,
 }
 
 /// Where a rollback goes.
@@ -156,6 +166,8 @@ pub struct Deployer {
     cluster_facts: Option<ClusterFactsReader>,
     /// The deploy gates and the destination cluster's name they are told.
     gates: Option<(Arc<GateSet>, String)>,
+    /// The image resolver, and whether apps that do not say pin their images.
+    images: Option<(weft_source::images::ImageResolver, bool)>,
 }
 
 /// How a deployer reaches its cluster: the client, and where on the cluster it may look and act.
@@ -193,7 +205,60 @@ impl Deployer {
             builds: None,
             cluster_facts: None,
             gates: None,
+            images: None,
         }
+    }
+
+    /// Pins every sync's images to their digests through `resolver` (apps that do not say follow `pin_by_default`);
+    /// without this no image is resolved.
+    pub fn with_images(
+        mut self,
+        resolver: weft_source::images::ImageResolver,
+        pin_by_default: bool,
+    ) -> Self {
+        self.images = Some((resolver, pin_by_default));
+        self
+    }
+
+    /// The resolver, when `app`'s images are pinned.
+    fn image_resolver(&self, app: &AppSpec) -> Option<&weft_source::images::ImageResolver> {
+        let (resolver, by_default) = self.images.as_ref()?;
+        app.pin_images.unwrap_or(*by_default).then_some(resolver)
+    }
+
+    /// Pins the images of `objects` for a sync: digests reused as `reuse` allows from `known`, the rest resolved;
+    /// logged to the operation. The digests, or why one image did not resolve.
+    async fn pin_images(
+        &self,
+        app: &AppSpec,
+        objects: &mut [Value],
+        known: &images::Digests,
+        reuse: images::Reuse,
+    ) -> Result<images::Digests, images::Unresolved> {
+        let Some(resolver) = self.image_resolver(app) else {
+            return Ok(images::Digests::new());
+        };
+        let references = images::unpinned_references(objects);
+        let mut digests = images::reused(&references, known, reuse);
+        let resolver = resolver.clone();
+        let org = app.org.clone();
+        let wanted = references.clone();
+        let digests = tokio::task::spawn_blocking(move || {
+            images::resolve_missing(&resolver, &wanted, &mut digests, org.as_deref())
+                .map(|()| digests)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Err(images::Unresolved {
+                reference: references.iter().next().cloned().unwrap_or_default(),
+                source: weft_source::images::ImageError::InvalidReference {
+                    reference: String::new(),
+                    reason: format!("the resolving task failed: {e}"),
+                },
+            })
+        })?;
+        images::apply_pins(objects, &digests);
+        Ok(digests)
     }
 
     /// Runs `gates` on every sync's plan before anything is applied, telling them the destination is `cluster`.
@@ -380,16 +445,33 @@ impl Deployer {
             }
         };
         let pinned = state.pinned_version.clone();
-        self.run(app, state, revision, pinned, spec, operation)
-            .await
+        // A redeploy of the revision that runs runs the same bytes, whatever its tags point to now.
+        let reuse = if !spec.refresh_images && state.synced_revision.as_deref() == Some(&revision) {
+            images::Reuse::Running
+        } else {
+            images::Reuse::Nothing
+        };
+        let known = state.images.clone();
+        self.run(
+            app,
+            state,
+            revision,
+            pinned,
+            (known, reuse),
+            spec,
+            operation,
+        )
+        .await
     }
 
+    #[allow(clippy::too_many_arguments)]
     async fn run(
         &self,
         app: &AppSpec,
         state: &mut AppState,
         revision: String,
         pinned: Option<String>,
+        (known, reuse): (images::Digests, images::Reuse),
         spec: SyncSpec,
         operation: &mut Operation,
     ) -> SyncOutcome {
@@ -404,6 +486,25 @@ impl Deployer {
             Err(message) => Err(message),
         };
         let declared = rendered.as_ref().ok().and_then(|o| declared_version(o));
+        // Every image pinned to its digest before the plan, so the gates judge and the cluster runs the same bytes;
+        // an image that does not resolve stops the sync here, with nothing applied.
+        let rendered = match rendered {
+            Ok(mut objects) => match self.pin_images(app, &mut objects, &known, reuse).await {
+                Ok(digests) => {
+                    operation.images = digests;
+                    Ok(objects)
+                }
+                Err(unresolved) => {
+                    operation.revision = Some(revision.clone());
+                    operation.finish(
+                        OperationPhase::Error,
+                        format!("{unresolved}; nothing was changed"),
+                    );
+                    return SyncOutcome::default();
+                }
+            },
+            Err(message) => Err(message),
+        };
         let request = SyncRequest {
             trigger: operation.trigger.clone(),
             revision: revision.clone(),
@@ -416,7 +517,7 @@ impl Deployer {
             gates: self.gates.as_ref().map(|(set, cluster)| GateRun {
                 set: set.clone(),
                 cluster: cluster.clone(),
-                digests: Default::default(),
+                digests: operation.images.clone(),
                 build: state
                     .build
                     .as_ref()
@@ -445,6 +546,7 @@ impl Deployer {
                 .collect();
         }
         if operation.phase == OperationPhase::Succeeded {
+            state.images = operation.images.clone();
             state.synced_revision = Some(revision.clone());
             state.synced_digest = Some(app.render_digest());
             state.synced_environment = outcome
@@ -513,7 +615,7 @@ impl Deployer {
         if app.sync.automated && !state.automation_suspended && !disable_automated {
             return Err(RollbackError::Automated(app.name.clone()));
         }
-        let (revision, pinned) =
+        let (revision, pinned, recorded) =
             match &target {
                 RollbackTarget::History { history_id } => {
                     let entry = state.history.get(*history_id).ok_or_else(|| {
@@ -528,7 +630,7 @@ impl Deployer {
                                 .join(", "),
                         }
                     })?;
-                    (entry.revision.clone(), None)
+                    (entry.revision.clone(), None, entry.images.clone())
                 }
                 RollbackTarget::Version { version } => {
                     if state.history.by_version(version).is_none() {
@@ -548,7 +650,12 @@ impl Deployer {
                         .synced_revision
                         .clone()
                         .ok_or_else(|| RollbackError::NothingDeployed(app.name.clone()))?;
-                    (current, Some(version.clone()))
+                    let recorded = state
+                        .history
+                        .by_version(version)
+                        .map(|entry| entry.images.clone())
+                        .unwrap_or_default();
+                    (current, Some(version.clone()), recorded)
                 }
             };
         if disable_automated && app.sync.automated {
@@ -559,8 +666,17 @@ impl Deployer {
             revision: Some(revision.clone()),
             ..SyncSpec::default()
         };
+        // A rollback runs the bytes that ran then: the digests its history entry recorded.
         Ok(self
-            .run(app, state, revision, pinned, spec, operation)
+            .run(
+                app,
+                state,
+                revision,
+                pinned,
+                (recorded, images::Reuse::Recorded),
+                spec,
+                operation,
+            )
             .await)
     }
 
@@ -593,9 +709,14 @@ impl Deployer {
         fresh: bool,
     ) -> Result<(AppStatus, Comparison), ObserveError> {
         let image = state.build.as_ref().and_then(AppBuild::image);
-        let rendered = self
+        let mut rendered = self
             .render_with_image(app, revision, state.pinned_version.as_deref(), image)
             .await?;
+        // Pinned as the last sync pinned them (no registry call): a synced app compares equal to what runs.
+        let resolver = self.image_resolver(app).cloned();
+        if resolver.is_some() {
+            images::apply_pins(&mut rendered, &state.images);
+        }
         let comparer = self.syncer.comparer();
         let desired = comparer
             .desired(&app.name, &app.namespace, &rendered)
@@ -612,8 +733,32 @@ impl Deployer {
                 .compare(&app.name, desired, &state.kinds, &app.ignore)
                 .await?
         };
-        let status = self.syncer.observe(&app.name, &comparison).await;
+        let mut status = self.syncer.observe(&app.name, &comparison).await;
+        if let Some(resolver) = resolver
+            && !state.images.is_empty()
+        {
+            status.image_moves = self.tag_moves(resolver, app, &state.images).await;
+        }
         Ok((status, comparison))
+    }
+
+    /// The app's tags that now point elsewhere than what runs, looked up through the resolver's cache; nothing
+    /// when the registries do not answer within [`TAG_MOVE_WAIT`] (the view reports moves, not outages).
+    async fn tag_moves(
+        &self,
+        resolver: weft_source::images::ImageResolver,
+        app: &AppSpec,
+        running: &images::Digests,
+    ) -> Vec<String> {
+        let running = running.clone();
+        let org = app.org.clone();
+        let look = tokio::task::spawn_blocking(move || {
+            images::tag_moves(&resolver, &running, org.as_deref())
+        });
+        match tokio::time::timeout(TAG_MOVE_WAIT, look).await {
+            Ok(Ok(moves)) => moves.iter().map(ToString::to_string).collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// The app's resource tree.

@@ -761,6 +761,7 @@ impl Reconciler {
             dry_run: false,
             confirmed: false,
             override_gates: None,
+            refresh_images: false,
         };
         // Queued only if the latest operation is still the one this decision read: one that came since (a
         // rollback suspending automation) makes the decision stale, and the next round decides again.
@@ -837,6 +838,7 @@ mod tests {
                 .collect(),
             declared_version: None,
             running_version: None,
+            image_moves: Vec::new(),
         }
     }
 

@@ -60,6 +60,10 @@ pub struct AppStatus {
     pub declared_version: Option<String>,
     /// The image tag the live main workload runs.
     pub running_version: Option<String>,
+    /// Tags that now point to another digest than the one that runs (`web:1.4.2 now points to …`), for apps whose
+    /// images are pinned.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image_moves: Vec<String>,
 }
 
 impl AppStatus {
@@ -75,6 +79,7 @@ impl AppStatus {
             resources: Vec::new(),
             declared_version: None,
             running_version: None,
+            image_moves: Vec::new(),
         }
     }
 }
@@ -171,6 +176,7 @@ impl Syncer {
             declared_version: declared_version(&desired_owned),
             running_version: running_version(&live_workloads),
             resources,
+            image_moves: Vec::new(),
         }
     }
 

@@ -237,6 +237,9 @@ pub struct Deploy {
     pub version: Option<String>,
     /// The operation that applied it.
     pub operation: String,
+    /// The digest each image was pinned to (reference as rendered → `sha256:…`): what a rollback to it runs.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub images: std::collections::BTreeMap<String, String>,
 }
 
 /// An app's deploy history, newest last, bounded.
@@ -282,6 +285,7 @@ impl History {
             automated: operation.automated(),
             version,
             operation: operation.id.clone(),
+            images: operation.images.clone(),
         });
         while self.entries.len() > self.limit {
             self.entries.pop_front();

@@ -205,6 +205,9 @@ impl Syncer {
                 }
             ),
         );
+        for (reference, digest) in &operation.images {
+            self.log(operation, format!("image {reference} pinned to {digest}"));
+        }
         let outcome = self.run(app, request, operation).await;
         let message = operation.message.clone().unwrap_or_default();
         self.log(

@@ -1,25 +1,21 @@
-//! Image references (registry, repository, tag, digest) as the Docker/OCI reference grammar reads them, and the
-//! `allowed_registries` patterns they are matched against.
+//! Image references (registry, repository, tag, digest) as the `allowed_registries` patterns and `no-latest` see
+//! them, and those patterns.
 //!
-//! Normalisation follows Docker's: a first path component is a registry host only when it has a `.` or a `:`, is
-//! `localhost`, or has an upper-case letter; otherwise the image is on Docker Hub (`nginx` is
-//! `docker.io/library/nginx`, `bitnami/redis` is `docker.io/bitnami/redis`), and `index.docker.io` is `docker.io`.
-//! Hosts compare without case.
+//! References are read by the SDK's [`weft_sdk::image::ImageReference`], the Docker/OCI reference grammar the host
+//! reads them with too (`nginx` is `docker.io/library/nginx`, `bitnami/redis` is `docker.io/bitnami/redis`,
+//! `index.docker.io` is `docker.io`). On top of it, hosts compare without case here: a registry is lowercased, so
+//! `Index.Docker.IO/nginx` is Docker Hub's `library/nginx` as well.
 
-/// Docker Hub's canonical host.
-pub const DOCKER_HUB: &str = "docker.io";
+use weft_sdk::image::{self, DOCKER_HUB, LEGACY_DOCKER_HUB};
 
-/// Docker Hub's legacy host, the same registry.
-const DOCKER_HUB_LEGACY: &str = "index.docker.io";
-
-/// A parsed image reference.
+/// A parsed image reference, its registry case-folded for matching.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageRef {
     /// The registry host, lower case, with its port if any (`docker.io`, `localhost:5000`).
     pub registry: String,
     /// The repository path within the registry (`library/nginx`, `acme/web`).
     pub repository: String,
-    /// The tag, when the reference names one.
+    /// The tag, when the reference names one (never an implied `latest`).
     pub tag: Option<String>,
     /// The digest (`sha256:…`), when the reference names one.
     pub digest: Option<String>,
@@ -28,48 +24,19 @@ pub struct ImageRef {
 impl ImageRef {
     /// Parses `reference`; the error says what is wrong with it.
     pub fn parse(reference: &str) -> Result<ImageRef, String> {
-        if reference.is_empty() {
-            return Err("it is empty".to_string());
-        }
-        if reference
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control())
-        {
-            return Err("it contains whitespace".to_string());
-        }
-        let (named, digest) = match reference.split_once('@') {
-            Some((named, digest)) => {
-                check_digest(digest)?;
-                (named, Some(digest.to_string()))
-            }
-            None => (reference, None),
-        };
-        let (name, tag) = match named.rfind(':') {
-            Some(colon) if !named[colon + 1..].contains('/') => {
-                let tag = &named[colon + 1..];
-                check_tag(tag)?;
-                (&named[..colon], Some(tag.to_string()))
-            }
-            _ => (named, None),
-        };
-        if name.is_empty() {
-            return Err("it has no repository name".to_string());
-        }
-        let (registry, repository) = match name.split_once('/') {
-            Some((first, rest)) if is_host(first) => (normalise_host(first), rest),
-            _ => (DOCKER_HUB.to_string(), name),
-        };
-        check_repository(repository)?;
-        let repository = if registry == DOCKER_HUB && !repository.contains('/') {
-            format!("library/{repository}")
+        let parsed = image::ImageReference::parse(reference).map_err(|e| e.to_string())?;
+        let registry = normalise_host(parsed.registry());
+        // A Docker Hub host written in another case is Docker Hub's too, official images under `library/`.
+        let repository = if registry == DOCKER_HUB && !parsed.repository().contains('/') {
+            format!("library/{}", parsed.repository())
         } else {
-            repository.to_string()
+            parsed.repository().to_string()
         };
         Ok(ImageRef {
             registry,
             repository,
-            tag,
-            digest,
+            tag: parsed.written_tag().map(str::to_string),
+            digest: parsed.digest().map(str::to_string),
         })
     }
 
@@ -79,78 +46,13 @@ impl ImageRef {
     }
 }
 
-/// Whether Docker reads `component`, the first of a name, as a registry host.
-fn is_host(component: &str) -> bool {
-    component.contains('.')
-        || component.contains(':')
-        || component == "localhost"
-        || component.chars().any(|c| c.is_ascii_uppercase())
-}
-
 fn normalise_host(host: &str) -> String {
     let host = host.to_ascii_lowercase();
-    if host == DOCKER_HUB_LEGACY {
+    if host == LEGACY_DOCKER_HUB {
         DOCKER_HUB.to_string()
     } else {
         host
     }
-}
-
-fn check_digest(digest: &str) -> Result<(), String> {
-    let Some((algorithm, encoded)) = digest.split_once(':') else {
-        return Err(format!("digest {digest:?} is not algorithm:hex"));
-    };
-    let algorithm_ok = !algorithm.is_empty()
-        && algorithm
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+._-".contains(c));
-    let encoded_ok = !encoded.is_empty()
-        && encoded
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "=_-".contains(c));
-    let sha256_ok = algorithm != "sha256"
-        || (encoded.len() == 64
-            && encoded
-                .chars()
-                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));
-    if algorithm_ok && encoded_ok && sha256_ok {
-        Ok(())
-    } else {
-        Err(format!("digest {digest:?} is malformed"))
-    }
-}
-
-fn check_tag(tag: &str) -> Result<(), String> {
-    let well_formed = !tag.is_empty()
-        && tag.len() <= 128
-        && !tag.starts_with(['.', '-'])
-        && tag
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
-    if well_formed {
-        Ok(())
-    } else {
-        Err(format!("tag {tag:?} is malformed"))
-    }
-}
-
-fn check_repository(repository: &str) -> Result<(), String> {
-    for component in repository.split('/') {
-        if component.is_empty() {
-            return Err(format!(
-                "repository {repository:?} has an empty path component"
-            ));
-        }
-        if !component
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c))
-        {
-            return Err(format!(
-                "repository {repository:?} may only have lower-case letters, digits and . _ -"
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// One `allowed_registries` entry: a registry host, or a host and a path prefix.
@@ -186,11 +88,12 @@ impl RegistryPattern {
         if host.is_empty() {
             return Err("it has no host".to_string());
         }
+        image::check_registry(host).map_err(|e| e.to_string())?;
         if let Some(path) = path {
             if path.contains(':') {
                 return Err("a registry entry has no tag".to_string());
             }
-            check_repository(path)?;
+            image::check_repository(path).map_err(|e| e.to_string())?;
         }
         Ok(RegistryPattern {
             host: normalise_host(host),
@@ -281,12 +184,12 @@ mod tests {
             ("", "empty"),
             ("nginx:", "tag"),
             ("nginx:-x", "tag"),
-            ("Nginx", "lower-case"),
-            ("ghcr.io//web", "empty path"),
+            ("Nginx", "lowercase"),
+            ("ghcr.io//web", "empty component"),
             ("nginx@sha256:abc", "digest"),
             ("nginx@latest", "digest"),
-            ("my image", "whitespace"),
-            (":1.0", "repository"),
+            ("my image", "not a repository path component"),
+            (":1.0", "names no repository"),
         ] {
             let error = ImageRef::parse(reference).unwrap_err();
             assert!(error.contains(says), "{reference:?}: {error}");
