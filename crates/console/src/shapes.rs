@@ -381,6 +381,52 @@ pub struct OperationRecord {
     pub build: Option<Value>,
     /// Each start by a replica.
     pub attempts: Vec<Value>,
+    /// What each deploy gate said of the plan, in order.
+    pub gates: Vec<GateResult>,
+    /// An admin's override of the gates' denies.
+    pub gate_override: Option<GateOverride>,
+    /// The digest each image was pinned to.
+    pub images: std::collections::BTreeMap<String, String>,
+}
+
+/// One deploy gate's verdict on an operation's plan.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct GateResult {
+    /// The gate's name.
+    pub gate: String,
+    /// The plugin it ran.
+    pub plugin: String,
+    /// `allow`, `warn` or `deny`.
+    pub verdict: String,
+    /// Each finding.
+    pub reasons: Vec<GateReason>,
+    /// Why the gate itself failed (a deny).
+    pub failure: Option<String>,
+    /// Whether an admin may override its deny.
+    pub overridable: bool,
+}
+
+/// One finding of a gate.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct GateReason {
+    /// The object (`group:Kind:namespace:name`), empty for the whole plan.
+    pub object: String,
+    /// The rule.
+    pub rule: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// An admin's override of the gates' denies for one sync.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct GateOverride {
+    /// Who.
+    pub by: String,
+    /// Why.
+    pub reason: String,
 }
 
 /// One Event of `GET /v1/deploy/{name}/resource/{ref}/events`.

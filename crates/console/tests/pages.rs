@@ -125,7 +125,28 @@ fn api(calls: Calls) -> Router {
             })
         }
     };
+    let g = guard.clone();
+    let operation = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |_, path| {
+                let overridable = !path.ends_with("/op-fixed");
+                Json(json!({"id": "op-9", "app": "shop", "phase": "error", "trigger": {"type": "manual"},
+                    "revision": "abc123", "confirmed": false, "fuseTripped": null, "resources": [],
+                    "message": "denied, nothing was changed: gate no-latest denied: …",
+                    "images": {"registry.example/shop/web:1.4.2":
+                        "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
+                    "gates": [
+                        {"gate": "no-latest", "plugin": "gate-policy", "verdict": "deny", "overridable": overridable,
+                         "reasons": [{"object": "apps:Deployment:shop:web", "rule": "no-latest",
+                                      "message": "container \"web\" runs image \"shop/web:latest\""}]},
+                        {"gate": "pss", "plugin": "gate-policy", "verdict": "allow", "overridable": true}]}))
+                .into_response()
+            })
+        }
+    };
     Router::new()
+        .route("/v1/deploy/{name}/operations/{id}", get(operation))
         .route("/v1/whoami", get(whoami))
         .route("/v1/deploy/applications", get(list))
         .route("/v1/deploy/summary", get(summary))
@@ -392,4 +413,38 @@ async fn a_member_sees_no_write_controls_and_another_orgs_app_is_not_found() {
         StatusCode::SEE_OTHER,
         "back to the app page, which says why"
     );
+}
+
+#[tokio::test]
+async fn an_operation_shows_its_pinned_images_and_gate_verdicts_and_offers_an_admin_the_override_only_when_allowed()
+ {
+    let console = Console::new();
+    let cookie = console.sign_in(ADMIN).await;
+    let page = console
+        .get("/apps/shop/operations/op-9", Some(&cookie))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    for expected in [
+        "Deploy gates",
+        "no-latest",
+        "apps:Deployment:shop:web",
+        "badge gate deny",
+        "badge gate allow",
+        "registry.example/shop/web:1.4.2",
+        "sha256:0123456789ab",
+        "name=\"override_gates\"",
+        "Override the gates and sync",
+    ] {
+        assert!(
+            page.body.contains(expected),
+            "{expected} missing from {}",
+            page.body
+        );
+    }
+    // A gate that may not be overridden offers no override.
+    let fixed = console
+        .get("/apps/shop/operations/op-fixed", Some(&cookie))
+        .await;
+    assert!(!fixed.body.contains("Override the gates"), "{}", fixed.body);
+    assert!(fixed.body.contains("is not overridable"), "{}", fixed.body);
 }

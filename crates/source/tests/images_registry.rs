@@ -62,12 +62,12 @@ fn push_image(
 }
 
 /// `rest` (`shop/web:1.4.2`) in `registry`.
-fn reference(registry: &Registry, rest: &str) -> ImageReference {
+fn reference_in(registry: &Registry, rest: &str) -> ImageReference {
     ImageReference::parse(&format!("{}/{rest}", registry.host())).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A resolver reaching `registry` over plain HTTP, with `credentials`, on `clock`.
-fn resolver(registry: &Registry, credentials: CredentialSet, clock: Clock) -> ImageResolver {
+fn resolver_for(registry: &Registry, credentials: CredentialSet, clock: Clock) -> ImageResolver {
     ImageResolver::with_clock(credentials, vec![registry.host()], TTL, clock)
 }
 
@@ -91,10 +91,10 @@ fn resolved(result: Result<weft_source::images::Resolved, ImageError>) -> String
 
 fn a_tag_resolves_to_the_pushed_manifests_digest_and_an_index_to_its_own(binary: &Path) {
     let registry = Registry::start(binary, None);
-    let (web, _) = registry.push_image("shop/web", Some("1.4.2"), "web 1.4.2");
-    let resolver = registry.resolver(CredentialSet::default(), manual_clock().0);
+    let web = push_image(&registry, "shop/web", Some("1.4.2"), "amd64", "web 1.4.2");
+    let resolver = resolver_for(&registry, CredentialSet::default(), manual_clock().0);
 
-    let reference = registry.reference("shop/web:1.4.2");
+    let reference = reference_in(&registry, "shop/web:1.4.2");
     let answer = resolver
         .resolve(&reference, None)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -102,28 +102,17 @@ fn a_tag_resolves_to_the_pushed_manifests_digest_and_an_index_to_its_own(binary:
     assert_eq!(answer.media_type.as_deref(), Some(OCI_MANIFEST));
     assert_eq!(
         answer.pinned,
-        format!("{}/shop/web:1.4.2@{web}", registry.address)
+        format!("{}/shop/web:1.4.2@{web}", registry.host())
     );
     assert!(!answer.cached);
     assert!(resolver.resolve(&reference, None).is_ok_and(|r| r.cached));
 
     // A multi-platform image: two platform manifests by digest, an index referencing both under a tag.
-    let (amd64, amd64_size) = registry.push_image("shop/multi", None, "amd64 layer");
-    let (arm64, arm64_size) = registry.push_image("shop/multi", None, "arm64 layer");
-    let index = serde_json::json!({
-        "schemaVersion": 2,
-        "mediaType": OCI_INDEX,
-        "manifests": [
-            {"mediaType": OCI_MANIFEST, "digest": amd64, "size": amd64_size,
-             "platform": {"architecture": "amd64", "os": "linux"}},
-            {"mediaType": OCI_MANIFEST, "digest": arm64, "size": arm64_size,
-             "platform": {"architecture": "arm64", "os": "linux"}},
-        ],
-    })
-    .to_string();
-    let index_digest = registry.push_manifest("shop/multi", "2.0", OCI_INDEX, index.as_bytes());
+    let amd64 = push_image(&registry, "shop/multi", None, "amd64", "amd64 layer");
+    let arm64 = push_image(&registry, "shop/multi", None, "arm64", "arm64 layer");
+    let index_digest = registry.push_index("shop/multi", "2.0", &[&amd64, &arm64]);
     let multi = resolver
-        .resolve(&registry.reference("shop/multi:2.0"), None)
+        .resolve(&reference_in(&registry, "shop/multi:2.0"), None)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         multi.digest, index_digest,
@@ -134,19 +123,19 @@ fn a_tag_resolves_to_the_pushed_manifests_digest_and_an_index_to_its_own(binary:
     assert_eq!(multi.media_type.as_deref(), Some(OCI_INDEX));
 
     // A reference by digest is answered as written.
-    let by_digest = registry.reference(&format!("shop/multi@{amd64}"));
+    let by_digest = reference_in(&registry, &format!("shop/multi@{amd64}"));
     assert_eq!(resolved(resolver.resolve(&by_digest, None)), amd64);
 }
 
 fn a_moved_tag_shows_in_a_fresh_resolution_while_the_cache_keeps_the_old_digest(binary: &Path) {
     let registry = Registry::start(binary, None);
-    let (first, _) = registry.push_image("shop/web", Some("stable"), "first");
+    let first = push_image(&registry, "shop/web", Some("stable"), "amd64", "first");
     let (clock, elapsed) = manual_clock();
-    let resolver = registry.resolver(CredentialSet::default(), clock);
-    let stable = registry.reference("shop/web:stable");
+    let resolver = resolver_for(&registry, CredentialSet::default(), clock);
+    let stable = reference_in(&registry, "shop/web:stable");
     assert_eq!(resolved(resolver.resolve(&stable, None)), first);
 
-    let (second, _) = registry.push_image("shop/web", Some("stable"), "second");
+    let second = push_image(&registry, "shop/web", Some("stable"), "amd64", "second");
     assert_ne!(first, second);
     assert_eq!(
         resolved(resolver.resolve_fresh(&stable, None)),
@@ -177,9 +166,9 @@ fn a_moved_tag_shows_in_a_fresh_resolution_while_the_cache_keeps_the_old_digest(
 
 fn a_deleted_manifest_is_a_missing_tag_naming_the_reference(binary: &Path) {
     let registry = Registry::start(binary, None);
-    let (doomed, _) = registry.push_image("shop/web", Some("1.4.2"), "doomed");
-    let resolver = registry.resolver(CredentialSet::default(), manual_clock().0);
-    let reference = registry.reference("shop/web:1.4.2");
+    let doomed = push_image(&registry, "shop/web", Some("1.4.2"), "amd64", "doomed");
+    let resolver = resolver_for(&registry, CredentialSet::default(), manual_clock().0);
+    let reference = reference_in(&registry, "shop/web:1.4.2");
     assert_eq!(resolved(resolver.resolve_fresh(&reference, None)), doomed);
 
     registry.delete_manifest("shop/web", &doomed);
@@ -188,33 +177,29 @@ fn a_deleted_manifest_is_a_missing_tag_naming_the_reference(binary: &Path) {
         .expect_err("the tag is gone");
     assert_eq!(
         error.to_string(),
-        format!("{}/shop/web:1.4.2: no such tag", registry.address)
+        format!("{}/shop/web:1.4.2: no such tag", registry.host())
     );
     assert!(matches!(error, ImageError::NotFound { .. }));
     let never_pushed = resolver
-        .resolve(&registry.reference("shop/web:9.9.9"), None)
+        .resolve(&reference_in(&registry, "shop/web:9.9.9"), None)
         .expect_err("never pushed");
     assert!(matches!(never_pushed, ImageError::NotFound { .. }));
     let no_repository = resolver
-        .resolve(&registry.reference("shop/nothing"), None)
+        .resolve(&reference_in(&registry, "shop/nothing"), None)
         .expect_err("no such repository");
     assert_eq!(
         no_repository.to_string(),
-        format!("{}/shop/nothing:latest: no such tag", registry.address)
+        format!("{}/shop/nothing:latest: no such tag", registry.host())
     );
 }
 
 fn with_htpasswd_only_the_operators_credential_resolves(binary: &Path) {
-    let login = Login {
-        user: "ci".into(),
-        password: "s3cr3t-pw".into(),
-    };
-    let registry = Registry::start(binary, Some(login.clone()));
-    let (web, _) = registry.push_image("shop/web", Some("1.4.2"), "private");
-    let reference = registry.reference("shop/web:1.4.2");
+    let (user, password) = ("ci", "s3cr3t-pw");
+    let registry = Registry::start(binary, Some((user, password)));
+    let web = push_image(&registry, "shop/web", Some("1.4.2"), "amd64", "private");
+    let reference = reference_in(&registry, "shop/web:1.4.2");
 
-    let anonymous = registry
-        .resolver(CredentialSet::default(), manual_clock().0)
+    let anonymous = resolver_for(&registry, CredentialSet::default(), manual_clock().0)
         .resolve(&reference, None)
         .expect_err("refused without credentials");
     assert!(
@@ -235,16 +220,17 @@ fn with_htpasswd_only_the_operators_credential_resolves(binary: &Path) {
         std::fs::write(&file, format!("{password}\n")).expect("password file");
         CredentialSpec {
             name: name.into(),
-            url: format!("oci://{}/shop/", registry.address),
-            username: Some(login.user.clone()),
+            url: format!("oci://{}/shop/", registry.host()),
+            username: Some(user.into()),
             password_env: None,
             password_file: Some(file),
             ssh_key: None,
             orgs: orgs.iter().map(|o| o.to_string()).collect(),
         }
     };
-    let operator = registry.resolver(
-        CredentialSet::new(vec![credential("shop", &login.password, &["acme"])]),
+    let operator = resolver_for(
+        &registry,
+        CredentialSet::new(vec![credential("shop", password, &["acme"])]),
         manual_clock().0,
     );
     assert_eq!(resolved(operator.resolve(&reference, Some("acme"))), web);
@@ -262,13 +248,13 @@ fn with_htpasswd_only_the_operators_credential_resolves(binary: &Path) {
         "{other_org}"
     );
 
-    let wrong = registry
-        .resolver(
-            CredentialSet::new(vec![credential("wrong", "not-the-password", &[])]),
-            manual_clock().0,
-        )
-        .resolve(&reference, None)
-        .expect_err("refused with the wrong password");
+    let wrong = resolver_for(
+        &registry,
+        CredentialSet::new(vec![credential("wrong", "not-the-password", &[])]),
+        manual_clock().0,
+    )
+    .resolve(&reference, None)
+    .expect_err("refused with the wrong password");
     assert!(
         matches!(
             wrong,

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use sha2::Digest as _;
 
 /// How to get the registry when it is missing.
-pub const REGISTRY_INSTALL: &str = "apt-get install docker-registry (the CNCF distribution registry)";
+pub const REGISTRY_INSTALL: &str =
+    "apt-get install docker-registry (the CNCF distribution registry)";
 /// An OCI image manifest's media type.
 pub const OCI_MANIFEST: &str = "application/vnd.oci.image.manifest.v1+json";
 /// An OCI image index's media type (a multi-platform image).
@@ -214,8 +215,10 @@ impl Registry {
         let entries: Vec<serde_json::Value> = manifests
             .iter()
             .map(|digest| {
-                let (media_type, bytes) =
-                    self.get(&format!("/v2/{repository}/manifests/{digest}"), OCI_MANIFEST);
+                let (media_type, bytes) = self.get(
+                    &format!("/v2/{repository}/manifests/{digest}"),
+                    OCI_MANIFEST,
+                );
                 let mut entry = serde_json::json!({
                     "mediaType": media_type.unwrap_or_else(|| OCI_MANIFEST.to_string()),
                     "digest": digest,

@@ -39,6 +39,8 @@ pub struct SyncForm {
     prune: Option<String>,
     dry_run: Option<String>,
     confirmed: Option<String>,
+    /// Why the deploy gates' deny is overridden (an override when given).
+    override_gates: Option<String>,
 }
 
 /// The API's sync body.
@@ -51,6 +53,8 @@ struct SyncBody {
     prune: Option<bool>,
     dry_run: bool,
     confirmed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    override_gates: Option<String>,
 }
 
 /// Where an action's failure goes: back to the app's page, which says why.
@@ -104,6 +108,7 @@ pub async fn sync(
         prune: ticked(&form.prune).then_some(true),
         dry_run: ticked(&form.dry_run),
         confirmed: ticked(&form.confirmed),
+        override_gates: form.override_gates,
     };
     let started: Result<OperationSummary, _> = state
         .api

@@ -1,5 +1,6 @@
 //! One operation: what started it, its phase and message, why the prune fuse stopped it (with a confirm for an
-//! admin), each object's result, a build's attempts, and its log, streaming while it runs.
+//! admin), the images it pinned, what each deploy gate said (with an override for an admin when every deny may be
+//! overridden), each object's result, a build's attempts, and its log, streaming while it runs.
 
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -76,6 +77,57 @@ pub async fn show(
                 @if dry_run { dt { "Dry run" } dd { "yes: nothing was changed" } }
             }
             @if let Some(message) = &record.summary.message { p.message { (message) } }
+            @if !record.images.is_empty() {
+                h2 { "Images" }
+                div.table-wrap { table {
+                    thead { tr { th scope="col" { "Image" } th scope="col" { "Pinned to" } } }
+                    tbody { @for (reference, digest) in &record.images { tr {
+                        th scope="row" { code { (reference) } }
+                        td { code title=(digest) { (short_digest(digest)) } }
+                    } } }
+                } }
+            }
+            @if !record.gates.is_empty() {
+                h2 { "Deploy gates" }
+                @if let Some(over) = &record.gate_override {
+                    div.flash.warn role="status" {
+                        strong { "The gates' deny was overridden by " (over.by) ": " } (over.reason)
+                    }
+                }
+                div.table-wrap { table {
+                    thead { tr { th scope="col" { "Gate" } th scope="col" { "Verdict" } th scope="col" { "Object" }
+                                 th scope="col" { "Rule" } th scope="col" { "Why" } } }
+                    tbody { @for gate in &record.gates {
+                        @if gate.reasons.is_empty() { tr {
+                            th scope="row" { (gate.gate) }
+                            td { span class={"badge gate " (gate.verdict)} { (gate.verdict) } }
+                            td { "—" } td { "—" }
+                            td { @match &gate.failure { Some(f) => { "the gate failed, which denies: " (f) }, None => "" } }
+                        } }
+                        @for reason in &gate.reasons { tr {
+                            th scope="row" { (gate.gate) }
+                            td { span class={"badge gate " (gate.verdict)} { (gate.verdict) } }
+                            td { @if reason.object.is_empty() { "the plan" } @else { code { (reason.object) } } }
+                            td { code { (reason.rule) } }
+                            td { (reason.message) }
+                        } }
+                    } }
+                } }
+                @let denied: Vec<_> = record.gates.iter().filter(|g| g.verdict == "deny").collect();
+                @if user.admin() && !dry_run && !running && !denied.is_empty() && record.gate_override.is_none() {
+                    @if denied.iter().all(|g| g.overridable) {
+                        form.inline method="post" action=(format!("{app_link}/sync"))
+                            data-confirm="Sync past the gates' deny? The override is recorded with your name." {
+                            input type="hidden" name="_csrf" value=(user.session.csrf());
+                            @if let Some(r) = &record.summary.revision { input type="hidden" name="revision" value=(r); }
+                            label { "Why " input type="text" name="override_gates" required maxlength="1024"; }
+                            button.danger type="submit" { "Override the gates and sync" }
+                        }
+                    } @else {
+                        p.muted { "A gate that denied is not overridable: fix the objects it names." }
+                    }
+                }
+            }
             @if !record.resources.is_empty() {
                 h2 { "Objects" }
                 div.table-wrap { table {
@@ -120,6 +172,14 @@ pub async fn show(
         ],
         body,
     ))
+}
+
+/// `sha256:` and the first 12 hex digits.
+fn short_digest(digest: &str) -> String {
+    match digest.split_once(':') {
+        Some((algorithm, hex)) => format!("{algorithm}:{}", &hex[..hex.len().min(12)]),
+        None => digest.to_string(),
+    }
 }
 
 /// `GET /apps/{name}/operations/{id}/stream`: the API's followed operation log, relayed.
