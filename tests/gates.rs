@@ -252,11 +252,16 @@ async fn a_gate_naming_a_missing_plugin_stops_the_start_and_an_app_naming_an_und
         "[[gate]]\nname = \"x\"\nplugin = \"no-such-gate\"\n",
         "",
     );
-    let error =
-        weft_engine::server::Server::start(missing, weft_tests::builtin_registry(), options("a"))
-            .await
-            .err()
-            .expect("a gate without its plugin must not start");
+    let error = match weft_engine::server::Server::start(
+        missing,
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    {
+        Ok(_) => panic!("a gate without its plugin must not start"),
+        Err(error) => error,
+    };
     let error = error.to_string();
     assert!(
         error.contains("gate x: no plugin \"no-such-gate\"") && error.contains("gate-policy"),

@@ -6,6 +6,7 @@
 
 #[path = "references/apiserver_parity.rs"]
 mod apiserver_parity;
+mod image_pinning;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +21,7 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 use weft_sim::{ServedSim, SimConfig, Simulator};
-use weft_test_reference::{Failed, Reference};
+use weft_test_reference::{Failed, Reference, Registry};
 
 /// The kubectl the checks run, found once by `main`.
 static KUBECTL: OnceLock<PathBuf> = OnceLock::new();
@@ -432,78 +433,22 @@ async fn delete_with_cascade() {
     assert!(listed.starts_with("replicaset.apps/kept-"), "{listed}");
 }
 
-/// A distribution registry on a free local port, serving plain HTTP from a temporary directory; stopped on drop.
-struct Registry {
-    process: std::process::Child,
-    address: String,
-    _directory: tempfile::TempDir,
-}
-
-impl Registry {
-    fn start(binary: &std::path::Path) -> Registry {
-        let directory = tempfile::tempdir().expect("tempdir");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let address = format!("127.0.0.1:{port}");
-        let config = directory.path().join("config.yml");
-        std::fs::write(
-            &config,
-            format!(
-                "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {address}\n",
-                directory.path().join("data").display()
-            ),
-        )
-        .expect("config");
-        let process = std::process::Command::new(binary)
-            .arg("serve")
-            .arg(&config)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the registry starts");
-        let registry = Registry {
-            process,
-            address,
-            _directory: directory,
-        };
-        // Ready when it answers; bounded only to catch a registry that never comes up.
-        let deadline = std::time::Instant::now() + Duration::from_secs(300);
-        while std::net::TcpStream::connect(&registry.address).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the registry never listened"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        registry
-    }
-
-    /// Pushes a chart archive with Helm's own library.
-    fn push_with_helm(&self, archive: &std::path::Path) {
-        let script = format!(
-            "import helm_python as h\nh.push({:?}, 'oci://{}/charts', plain_http=True)\n",
-            archive.display().to_string(),
-            self.address
-        );
-        let output = std::process::Command::new("python3")
-            .args(["-c", &script])
-            .output()
-            .expect("python3 runs");
-        assert!(
-            output.status.success(),
-            "helm push failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-}
-
-impl Drop for Registry {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
+/// Pushes a chart archive to `registry` with Helm's own library.
+fn push_with_helm(registry: &Registry, archive: &std::path::Path) {
+    let script = format!(
+        "import helm_python as h\nh.push({:?}, 'oci://{}/charts', plain_http=True)\n",
+        archive.display().to_string(),
+        registry.host()
+    );
+    let output = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "helm push failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// Helm pushes the corpus's worker and common charts; a chart in git depends on them by `oci://`, by an exact
@@ -513,12 +458,12 @@ fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
     use weft_engine::render::AppSource;
     use weft_engine::source::{CredentialSet, Repository};
 
-    let registry = Registry::start(&registry_binary);
+    let registry = Registry::start(&registry_binary, None);
     let archives = weft_tests::workspace().join("tests/render/helm/charts/packed-deps/charts");
-    registry.push_with_helm(&archives.join("worker-2.0.1.tgz"));
-    registry.push_with_helm(&archives.join("common-1.4.0.tgz"));
+    push_with_helm(&registry, &archives.join("worker-2.0.1.tgz"));
+    push_with_helm(&registry, &archives.join("common-1.4.0.tgz"));
 
-    let oci = format!("oci://{}/charts", registry.address);
+    let oci = format!("oci://{}/charts", registry.host());
     let repo = weft_tests::GitRepo::new();
     repo.commit(&[
         (
@@ -540,7 +485,7 @@ fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
     let pipeline = weft_tests::render_pipeline(cache.path()).with_charts(ChartRepositories::new(
         ChartCache::new(cache.path().join("charts")),
         CredentialSet::default(),
-        vec![registry.address.clone()],
+        vec![registry.host()],
     ));
     let source = AppSource::Git {
         repository: Repository::new(repo.path().display().to_string()),
@@ -821,12 +766,7 @@ fn main() -> ExitCode {
             on_runtime(apiserver_parity::a_limited_list_says_how_many_items_remain)
         }),
     ];
-    let registry = Reference::command(
-        "docker-registry",
-        &["/usr/bin/docker-registry"],
-        &["--version"],
-        "apt-get install docker-registry (the CNCF distribution registry)",
-    );
+    let registry = Reference::docker_registry();
     let helm = Reference::python_module("helm_python", "helm-python-sdk");
     let mut trials = trials;
     // Needs both: the first one missing reports the check ignored (failed under CI).
@@ -853,5 +793,22 @@ fn main() -> ExitCode {
             Ok(())
         },
     ));
+    for (name, check) in [
+        (
+            "weft_pins_images_to_the_registrys_digests_and_keeps_them_until_asked",
+            image_pinning::weft_pins_images_to_the_registrys_digests_and_keeps_them_until_asked
+                as fn(&std::path::Path),
+        ),
+        (
+            "a_registry_behind_a_login_is_reached_with_the_operators_credential_only",
+            image_pinning::a_registry_behind_a_login_is_reached_with_the_operators_credential_only,
+        ),
+    ] {
+        let binary = registry.path().map(|p| p.to_path_buf()).unwrap_or_default();
+        trials.push(registry.trial(name, move || {
+            check(&binary);
+            Ok(())
+        }));
+    }
     weft_test_reference::run(&[&kubectl, &registry, &helm], trials)
 }

@@ -207,16 +207,14 @@ async fn diff(
     registry: Registry,
     credentials: weft_engine::source::CredentialSet,
     (cluster, scope): (ClusterConfig, weft_engine::cluster::NamespaceScope),
-    ((gates, cluster_name), images): (
-        (Vec<weft_engine::sync::gates::GateEntry>, String),
-        Option<(weft_engine::source::images::ImageResolver, bool)>,
-    ),
+    (gates, images): (Gates, Option<Images>),
     plan_only: bool,
 ) -> anyhow::Result<u8> {
     let client = connect(&cluster).await?;
     let cache = crate::render::cache_root();
     let host = PluginHost::new(HostConfig::default())?;
     let registry = Arc::new(registry);
+    let (gates, cluster_name) = gates;
     let gates = Arc::new(weft_engine::sync::gates::GateSet::load(
         &gates, &host, &registry,
     )?);
@@ -323,6 +321,12 @@ async fn diff(
         crate::exit::FAILED
     })
 }
+
+/// The configured gates and the name of the cluster they are told.
+type Gates = (Vec<weft_engine::sync::gates::GateEntry>, String);
+
+/// The image resolver and whether apps that do not say pin their images.
+type Images = (weft_engine::source::images::ImageResolver, bool);
 
 /// A gate's verdict as `weft diff` prints it: `gate NAME: VERDICT` and a line per reason (or the failure).
 pub(crate) fn gate_lines(gate: &weft_engine::sync::gates::GateResult) -> String {

@@ -79,7 +79,7 @@ impl Change {
 /// One object of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlannedObject {
-    /// `group/version Kind namespace/name`, as `apps/v1 Deployment shop/web`.
+    /// `group:Kind:namespace:name`, as `apps:Deployment:shop:web` (how Weft names objects everywhere).
     pub reference: String,
     /// What the sync does to it.
     pub change: Change,

@@ -1,5 +1,6 @@
 //! `weft diff APP --server URL`: the plan from a Weft server. A dry-run sync is queued and its log, which is the
-//! plan, is printed; exit 0 when nothing would change, 1 when something would.
+//! plan (with the images it pins and what each deploy gate says), is printed; exit 0 when nothing would change and
+//! no gate would deny, 1 otherwise.
 
 use anyhow::bail;
 use serde_json::json;
@@ -37,6 +38,15 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
             .resources
             .iter()
             .any(|result| result.action.changes_cluster());
-        Ok(if changes { crate::exit::FAILED } else { 0 })
+        // A plan the deploy gates would deny is not a clean plan either (the log above says which gate and why).
+        let denied = operation
+            .gates
+            .iter()
+            .any(|gate| gate.verdict == weft_engine::sync::gates::GateVerdict::Deny);
+        Ok(if changes || denied {
+            crate::exit::FAILED
+        } else {
+            0
+        })
     })
 }

@@ -82,13 +82,14 @@ pub struct Unresolved {
     pub source: ImageError,
 }
 
-/// Resolves every reference not in `digests` (through the resolver's cache), adding them; the first that does not
-/// resolve stops it. Blocking (registry calls): run it on a blocking thread.
+/// Resolves every reference not in `digests` (through the resolver's cache, or past it when `fresh`), adding
+/// them; the first that does not resolve stops it. Blocking (registry calls): run it on a blocking thread.
 pub fn resolve_missing(
     resolver: &ImageResolver,
     references: &BTreeSet<String>,
     digests: &mut Digests,
     org: Option<&str>,
+    fresh: bool,
 ) -> Result<(), Unresolved> {
     for reference in references {
         if digests.contains_key(reference) {
@@ -99,7 +100,12 @@ pub fn resolve_missing(
             source,
         };
         let parsed = ImageReference::parse(reference).map_err(unresolved)?;
-        let resolved = resolver.resolve(&parsed, org).map_err(unresolved)?;
+        let resolved = if fresh {
+            resolver.resolve_fresh(&parsed, org)
+        } else {
+            resolver.resolve(&parsed, org)
+        }
+        .map_err(unresolved)?;
         digests.insert(reference.clone(), resolved.digest);
     }
     Ok(())

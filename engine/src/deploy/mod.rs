@@ -234,6 +234,7 @@ impl Deployer {
         objects: &mut [Value],
         known: &images::Digests,
         reuse: images::Reuse,
+        refresh: bool,
     ) -> Result<images::Digests, images::Unresolved> {
         let Some(resolver) = self.image_resolver(app) else {
             return Ok(images::Digests::new());
@@ -243,8 +244,10 @@ impl Deployer {
         let resolver = resolver.clone();
         let org = app.org.clone();
         let wanted = references.clone();
+        // Asked to resolve again, the registry is asked now, not the cache.
+        let fresh = reuse == images::Reuse::Nothing && refresh;
         let digests = tokio::task::spawn_blocking(move || {
-            images::resolve_missing(&resolver, &wanted, &mut digests, org.as_deref())
+            images::resolve_missing(&resolver, &wanted, &mut digests, org.as_deref(), fresh)
                 .map(|()| digests)
         })
         .await
@@ -489,7 +492,10 @@ impl Deployer {
         // Every image pinned to its digest before the plan, so the gates judge and the cluster runs the same bytes;
         // an image that does not resolve stops the sync here, with nothing applied.
         let rendered = match rendered {
-            Ok(mut objects) => match self.pin_images(app, &mut objects, &known, reuse).await {
+            Ok(mut objects) => match self
+                .pin_images(app, &mut objects, &known, reuse, spec.refresh_images)
+                .await
+            {
                 Ok(digests) => {
                     operation.images = digests;
                     Ok(objects)
@@ -734,23 +740,21 @@ impl Deployer {
                 .await?
         };
         let mut status = self.syncer.observe(&app.name, &comparison).await;
-        if let Some(resolver) = resolver
-            && !state.images.is_empty()
-        {
-            status.image_moves = self.tag_moves(resolver, app, &state.images).await;
-        }
+        status.image_moves = self.image_moves(app, state).await;
         Ok((status, comparison))
     }
 
-    /// The app's tags that now point elsewhere than what runs, looked up through the resolver's cache; nothing
-    /// when the registries do not answer within [`TAG_MOVE_WAIT`] (the view reports moves, not outages).
-    async fn tag_moves(
-        &self,
-        resolver: weft_source::images::ImageResolver,
-        app: &AppSpec,
-        running: &images::Digests,
-    ) -> Vec<String> {
-        let running = running.clone();
+    /// The app's tags that now point elsewhere than what runs (its state's digests), looked up through the
+    /// resolver's cache, so at most once per cache lifetime; nothing when its images are not pinned, or when the
+    /// registries do not answer within [`TAG_MOVE_WAIT`] (the view reports moves, not outages).
+    pub async fn image_moves(&self, app: &AppSpec, state: &AppState) -> Vec<String> {
+        let Some(resolver) = self.image_resolver(app).cloned() else {
+            return Vec::new();
+        };
+        if state.images.is_empty() {
+            return Vec::new();
+        }
+        let running = state.images.clone();
         let org = app.org.clone();
         let look = tokio::task::spawn_blocking(move || {
             images::tag_moves(&resolver, &running, org.as_deref())

@@ -625,6 +625,10 @@ impl Reconciler {
             {
                 previous.reconciled_at = view.reconciled_at;
                 previous.operation = last.clone();
+                // Nothing the comparison rests on changed, but a tag may have moved in its registry.
+                if let Some(status) = previous.status.as_mut() {
+                    status.image_moves = deployer.image_moves(&app, &state).await;
+                }
                 *backoff = Backoff::default();
                 metrics().comparisons_skipped.inc();
                 self.views.write().await.insert(name.to_string(), previous);

@@ -88,7 +88,7 @@ pub enum ImageError {
 pub struct Resolved {
     /// `sha256:<hex>` of the manifest or index the tag names; a digest the reference was written with, as written.
     pub digest: String,
-    /// The reference pinned to the digest ([`ImageReference::pinned`]).
+    /// The reference pinned to the digest ([`ImageReference::pinned`](weft_sdk::image::ImageReference::pinned)).
     pub pinned: String,
     /// The media type the registry served the manifest as (an OCI index or Docker manifest list for a
     /// multi-platform image), when it said; `None` for a reference written with its digest.

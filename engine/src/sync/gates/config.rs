@@ -42,7 +42,7 @@ impl GateEntry {
 
     /// Whether `app` runs this gate: it names it, or its env or org is one the gate applies to by default.
     pub fn applies_to(&self, app: &AppSpec) -> bool {
-        app.gates.iter().any(|name| *name == self.name)
+        app.gates.contains(&self.name)
             || self.envs.contains(&app.env)
             || self
                 .orgs
