@@ -283,3 +283,161 @@ async fn a_gate_naming_a_missing_plugin_stops_the_start_and_an_app_naming_an_und
         "{undeclared}"
     );
 }
+
+/// A gate of `behaviour` (the hostile gate's settings), named by the app.
+fn hostile_gate(name: &str, behaviour: &str) -> weft_engine::sync::gates::GateEntry {
+    toml::from_str(&format!(
+        "name = \"{name}\"\nplugin = \"hostile-gate\"\nsettings = \"{behaviour}\"\norgs = [\"*\"]"
+    ))
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gate_that_loops_panics_floods_or_errs_denies_naming_the_plugin_and_why() {
+    let registry = weft_tests::registry_with_test_plugin("hostile-gate");
+    let host = weft_engine::plugin::PluginHost::new(Default::default()).unwrap();
+    let entries = vec![
+        hostile_gate("looping", "loop"),
+        hostile_gate("panicking", "panic"),
+        hostile_gate("flooding", "huge"),
+        hostile_gate("erring", "error"),
+        hostile_gate("nameless", "blank-rule"),
+        hostile_gate("calm", "allow"),
+    ];
+    let gates = weft_engine::sync::gates::GateSet::load(&entries, &host, &registry).unwrap();
+    let app: weft_engine::app::AppSpec = toml::from_str(
+        "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \"app\" }",
+    )
+    .unwrap();
+    let request = weft_sdk::gate::GateRequest {
+        app: Default::default(),
+        revision: "abc".into(),
+        objects: Vec::new(),
+        images: Vec::new(),
+        build: None,
+    };
+    // Every gate runs, in order, whatever the ones before it did.
+    let results = gates.run(&app, &request).await;
+    let by_gate: std::collections::BTreeMap<&str, &weft_engine::sync::gates::GateResult> =
+        results.iter().map(|r| (r.gate.as_str(), r)).collect();
+    assert_eq!(results.len(), 6, "{results:#?}");
+    for (gate, expected) in [
+        ("looping", "timed out"),
+        ("panicking", "panicked: "),
+        ("flooding", "bytes of output"),
+        ("erring", "the gate could not judge this plan"),
+        ("nameless", "a reason names no rule"),
+    ] {
+        let result = by_gate[gate];
+        assert_eq!(
+            result.verdict,
+            weft_engine::sync::gates::GateVerdict::Deny,
+            "{result:#?}"
+        );
+        let failure = result.failure.as_deref().unwrap_or_default();
+        assert!(
+            failure.starts_with("plugin hostile-gate ") && failure.contains(expected),
+            "{gate}: {failure}"
+        );
+    }
+    assert_eq!(
+        by_gate["calm"].verdict,
+        weft_engine::sync::gates::GateVerdict::Allow
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gate_is_shown_the_plan_and_the_images_but_never_a_secrets_values() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[
+        ("web.json", deployment("web", "shop/web:1.0", json!({}))),
+        (
+            "creds.json",
+            json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "creds"},
+                   "data": {"password": "cGxhbnRlZC1kYXRhLXZhbHVl"},
+                   "stringData": {"token": "planted-string-data-value"}})
+            .to_string(),
+        ),
+    ]);
+    let gates = "[[gate]]\nname = \"echo\"\nplugin = \"hostile-gate\"\nsettings = \"echo\"\norgs = [\"*\"]\n";
+    let config = config(&cluster, data.path(), &repo, gates, "");
+    let (_server, state) = weft_tests::serve_api_with(
+        &config,
+        options("a"),
+        weft_tests::registry_with_test_plugin("hostile-gate"),
+    )
+    .await;
+    let router = weft_engine::api::router(state);
+    let denied = sync(&router, json!({})).await;
+    assert_eq!(denied["phase"], "error", "{denied:#}");
+    let reasons = denied["gates"][0]["reasons"].as_array().unwrap();
+    let shown = |object: &str| {
+        reasons
+            .iter()
+            .find(|r| r["object"] == object)
+            .and_then(|r| r["message"].as_str())
+            .map(|m| serde_json::from_str::<Value>(m).unwrap())
+    };
+    let secret = shown(":Secret:shop:creds").expect("the Secret is in the plan");
+    assert_eq!(secret["metadata"]["name"], "creds");
+    assert!(
+        secret.get("data").is_none() && secret.get("stringData").is_none(),
+        "{secret}"
+    );
+    let web = shown("apps:Deployment:shop:web").expect("the Deployment is in the plan");
+    assert_eq!(
+        web.pointer("/spec/template/spec/containers/0/image")
+            .unwrap(),
+        "shop/web:1.0"
+    );
+    let text = denied.to_string();
+    assert!(
+        !text.contains("planted-string-data-value") && !text.contains("cGxhbnRlZC1kYXRhLXZhbHVl"),
+        "a Secret's value reached a gate"
+    );
+    assert!(
+        reasons.iter().any(
+            |r| r["rule"] == "image" && r["message"].as_str().unwrap().contains("shop/web:1.0")
+        ),
+        "{reasons:#?}"
+    );
+    assert!(!web_exists(&cluster).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_validating_admission_policy_denies_a_plan_before_the_cluster_sees_it() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    // The test's Deployment asks for 2 replicas; the policy the clusters run allows 1.
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let policy = r#"apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replica-limit}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+  validations:
+  - expression: "object.spec.replicas <= 1"
+    messageExpression: "'at most 1 replica, not ' + string(object.spec.replicas)"
+"#;
+    // The YAML as an operator pastes it: a TOML multi-line literal string.
+    let gates = format!(
+        "[[gate]]\nname = \"cluster-policies\"\nplugin = \"gate-cel\"\norgs = [\"*\"]\n\
+         settings = {{ policies = ['''\n{policy}'''] }}\n"
+    );
+    let config = config(&cluster, data.path(), &repo, &gates, "");
+    let (_server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let router = weft_engine::api::router(state);
+    let denied = sync(&router, json!({})).await;
+    assert_eq!(denied["phase"], "error", "{denied:#}");
+    let reason = &denied["gates"][0]["reasons"][0];
+    assert_eq!(reason["object"], "apps:Deployment:shop:web", "{denied:#}");
+    assert_eq!(reason["rule"], "replica-limit");
+    assert_eq!(reason["message"], "at most 1 replica, not 2");
+    assert!(!web_exists(&cluster).await);
+}

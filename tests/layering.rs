@@ -38,6 +38,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("steer-detect", 2, "guest"),
     ("escape-renderer", 2, "guest"),
     ("hostile", 2, "guest"),
+    ("hostile-gate", 2, "guest"),
     ("secret-snoop", 2, "guest"),
     // What every host layer shares.
     ("weft-core", 3, "names, tracking marks, Secret redaction, YAML, logs, metrics"),

@@ -173,7 +173,7 @@ impl GateSet {
                     &entry.name,
                     &entry.plugin,
                     entry.overridable,
-                    error.to_string(),
+                    format!("plugin {} {}", entry.plugin, error.failure),
                 ),
             };
             results.push(result);
