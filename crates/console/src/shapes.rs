@@ -229,6 +229,10 @@ pub struct PlaneApp {
     pub error: Option<String>,
     /// Why automation waits.
     pub waiting: Option<String>,
+    /// Tags that now point to another digest than what runs.
+    pub image_moves: Vec<String>,
+    /// The digests its images run pinned to.
+    pub images: std::collections::BTreeMap<String, String>,
     /// The latest operation.
     pub operation: Option<OperationSummary>,
     /// The history, newest first.

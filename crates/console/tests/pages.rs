@@ -99,6 +99,7 @@ fn api(calls: Calls) -> Router {
                 }
                 Json(json!({"name": "shop", "namespace": "shop", "project": "demo", "sync": "synced",
                             "health": "healthy", "automated": true, "selfHeal": true, "resources": 0,
+                            "imageMoves": ["web:1.4.2 now points to a different digest (sha256:bbbb) than what runs (sha256:aaaa)"],
                             "history": [{"id": 2, "revision": "b"}, {"id": 1, "revision": "a"}]}))
                 .into_response()
             })
@@ -353,6 +354,14 @@ async fn writes_need_the_sessions_csrf_token_from_this_site_and_then_go_through_
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.body.contains("action=\"/apps/shop/sync\""));
     assert!(page.body.contains("Roll back"));
+    assert!(
+        page.body.contains("An image tag moved: ")
+            && page
+                .body
+                .contains("web:1.4.2 now points to a different digest"),
+        "{}",
+        page.body
+    );
     let csrf = csrf_of(&page.body);
 
     let syncs = |console: &Console| {

@@ -250,6 +250,8 @@ async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiErr
             .as_ref()
             .and_then(|v| v.operation.as_ref())
             .map(GitOpsOperation::from),
+        images: stored.images.clone(),
+        image_moves: status.map(|s| s.image_moves.clone()).unwrap_or_default(),
         history: stored
             .history
             .entries()

@@ -317,6 +317,9 @@ pub struct GitOpsDeploy {
     /// The version it deployed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// The digests its images were pinned to: what a rollback to it runs.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub images: std::collections::BTreeMap<String, String>,
 }
 
 impl From<&Deploy> for GitOpsDeploy {
@@ -328,6 +331,7 @@ impl From<&Deploy> for GitOpsDeploy {
             deployed_at: deploy.deployed_at,
             automated: deploy.automated,
             version: deploy.version.clone(),
+            images: deploy.images.clone(),
         }
     }
 }
@@ -383,6 +387,12 @@ pub struct GitOpsApp {
     /// Its latest operation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<GitOpsOperation>,
+    /// The digests its images run pinned to (reference as rendered → `sha256:…`), when its images are pinned.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub images: std::collections::BTreeMap<String, String>,
+    /// Tags that now point to another digest than the one that runs (`web:1.4.2 now points to …`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub image_moves: Vec<String>,
     /// Its deploy history, newest first.
     pub history: Vec<GitOpsDeploy>,
 }

@@ -61,6 +61,9 @@ pub async fn show(
             @if let Some(error) = &app.error {
                 div.flash.error role="alert" { strong { "This app cannot be compared: " } (error) }
             }
+            @for moved in &app.image_moves {
+                div.flash.warn { strong { "An image tag moved: " } (moved) }
+            }
             @if let Some(waiting) = &app.waiting {
                 div.flash.warn { strong { "Automation waits: " } (waiting) }
             }
