@@ -170,10 +170,27 @@ async fn a_deny_stops_the_sync_before_anything_is_applied_and_an_admins_override
     .await;
     assert_eq!(code, 400, "{body}");
 
-    // The admin overrides for one sync: it goes on, and the record says who and why.
+    // An override names the revision whose denied plan it overrides.
+    let (code, body) = call_as(
+        &router,
+        Method::POST,
+        "/v1/deploy/shop/sync",
+        ADMIN,
+        Some(json!({"overrideGates": "no revision named"})),
+    )
+    .await;
+    assert_eq!(code, 400, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("revision"),
+        "{body}"
+    );
+
+    // The admin overrides for one sync of the revision the gates denied: it goes on, and the record says who and
+    // why.
+    let revision = denied["revision"].as_str().unwrap().to_string();
     let overridden = sync(
         &router,
-        json!({"overrideGates": "INC-42: roll the hotfix now"}),
+        json!({"overrideGates": "INC-42: roll the hotfix now", "revision": revision}),
     )
     .await;
     assert_eq!(overridden["phase"], "succeeded", "{overridden:#}");
@@ -218,7 +235,13 @@ overridable = false
     let (_server, state) = weft_tests::serve_api(&config, options("a")).await;
     let router = weft_engine::api::router(state);
 
-    let denied = sync(&router, json!({"overrideGates": "trying anyway"})).await;
+    let first = sync(&router, json!({})).await;
+    let revision = first["revision"].as_str().unwrap().to_string();
+    let denied = sync(
+        &router,
+        json!({"overrideGates": "trying anyway", "revision": revision}),
+    )
+    .await;
     assert_eq!(denied["phase"], "error", "{denied:#}");
     let gate = &denied["gates"][0];
     assert_eq!(gate["verdict"], "deny", "{denied:#}");

@@ -86,6 +86,10 @@ pub struct ImagesConfig {
     pub cache_seconds: u64,
     /// Registries (`host[:port]`) reached over plain HTTP; every other one over HTTPS.
     pub plain_http_hosts: Vec<String>,
+    /// Registries (`host[:port]`) on the server's own network (loopback, private, link-local addresses) that Weft
+    /// may call; any other such host in an image reference is refused, so an app cannot make the server call its
+    /// own network. The plain-HTTP hosts are listed already.
+    pub private_hosts: Vec<String>,
 }
 
 impl Default for ImagesConfig {
@@ -94,6 +98,7 @@ impl Default for ImagesConfig {
             pin: true,
             cache_seconds: 60,
             plain_http_hosts: Vec::new(),
+            private_hosts: Vec::new(),
         }
     }
 }
@@ -154,6 +159,7 @@ impl Config {
             self.images.plain_http_hosts.clone(),
             std::time::Duration::from_secs(self.images.cache_seconds),
         )
+        .with_private_hosts(self.images.private_hosts.clone())
     }
 
     /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the plain-HTTP
@@ -789,6 +795,8 @@ impl Config {
         check("api", self.api != new.api);
         check("applications", self.applications != new.applications);
         check("org", self.orgs != new.orgs);
+        check("gate", self.gates != new.gates);
+        check("images", self.images != new.images);
         changed
     }
 

@@ -83,7 +83,8 @@ pub struct PlannedObject {
     pub reference: String,
     /// What the sync does to it.
     pub change: Change,
-    /// The desired object (for a prune: the live object being deleted), Secrets' data removed.
+    /// The desired object (for a prune: the live object being deleted); a Secret reduced to its kind, type and
+    /// identifying metadata.
     pub manifest: serde_json::Value,
     /// A summary of the diff against the live object; empty for create and unchanged.
     pub diff: String,
@@ -369,12 +370,12 @@ mod tests {
     fn a_verdict_with_no_reasons_allows() {
         assert_eq!(Verdict::deny_if_any(vec![]), Verdict::Allow);
         assert_eq!(Verdict::warn_if_any(vec![]), Verdict::Allow);
-        let reason = Reason::new("v1 Pod a/b", "no-latest", "image x:latest");
+        let reason = Reason::new(":Pod:a:b", "no-latest", "image x:latest");
         assert_eq!(
             Verdict::deny_if_any(vec![reason.clone()]).reasons(),
             std::slice::from_ref(&reason)
         );
-        assert_eq!(reason.to_string(), "v1 Pod a/b: [no-latest] image x:latest");
+        assert_eq!(reason.to_string(), ":Pod:a:b: [no-latest] image x:latest");
     }
 
     #[test]

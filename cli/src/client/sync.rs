@@ -27,8 +27,8 @@ pub(crate) struct SyncArgs {
     #[arg(long)]
     confirm: bool,
     /// Override the deploy gates' denies for this sync, giving why (admin; recorded with your name). A gate
-    /// marked non-overridable still denies.
-    #[arg(long, value_name = "REASON")]
+    /// marked non-overridable still denies. Needs --revision: the commit whose denied plan you reviewed.
+    #[arg(long, value_name = "REASON", requires = "revision")]
     override_gates: Option<String>,
     /// Resolve every image to its digest again, even for the revision that runs (to deploy a tag that moved).
     #[arg(long)]
@@ -190,15 +190,22 @@ mod tests {
             sync_body(&args),
             json!({"revision": "v2", "prune": true, "dryRun": false, "confirmed": true})
         );
-        let Test::Sync(args) =
-            parse(&["sync", "shop", "--override-gates", "hotfix for INC-42"]).unwrap()
-        else {
+        let Test::Sync(args) = parse(&[
+            "sync",
+            "shop",
+            "--revision",
+            "abc123",
+            "--override-gates",
+            "hotfix for INC-42",
+        ])
+        .unwrap() else {
             panic!()
         };
         assert_eq!(
             sync_body(&args),
-            json!({"dryRun": false, "confirmed": false, "overrideGates": "hotfix for INC-42"})
+            json!({"revision": "abc123", "dryRun": false, "confirmed": false, "overrideGates": "hotfix for INC-42"})
         );
+        assert!(parse(&["sync", "shop", "--override-gates", "no revision"]).is_err());
         let Test::Sync(args) = parse(&["sync", "shop", "--dry-run"]).unwrap() else {
             panic!()
         };

@@ -253,21 +253,9 @@ fn workload_priority(object: &Value) -> Option<usize> {
         .position(|(g, k)| *g == group && *k == kind)
 }
 
-/// The first container's image of an object that runs pods: a Pod's spec, the pod template of a Deployment,
-/// ReplicaSet, StatefulSet, DaemonSet or Job (or any kind shaped like them), or a CronJob's job template.
+/// The first container's image of an object that runs pods (where its pod spec is: [`weft_sdk::pods`]).
 pub fn workload_image(object: &Value) -> Option<&str> {
-    let spec = object.get("spec")?;
-    let pod_spec = if spec.get("containers").is_some() {
-        spec
-    } else if let Some(template) = spec.get("template") {
-        template.get("spec")?
-    } else {
-        spec.get("jobTemplate")?
-            .get("spec")?
-            .get("template")?
-            .get("spec")?
-    };
-    pod_spec
+    weft_sdk::pods::pod_spec(object)?
         .get("containers")?
         .as_array()?
         .first()?
@@ -280,8 +268,9 @@ pub fn workload_image(object: &Value) -> Option<&str> {
 const SHORT_DIGEST_HEX: usize = 12;
 
 /// The version an image reference names: its tag (`repo:5000/app:1.2` -> `1.2`, the tag being what follows the
-/// last `:` after the last `/`); a digest, which pins what runs and so wins over a tag, as a short digest
-/// (`app@sha256:abcdef1234567890...` -> `sha256:abcdef123456`); `latest` when there is neither.
+/// last `:` after the last `/`), also when a digest pins it (`app:1.2@sha256:…` -> `1.2`, as Weft pins); a digest
+/// alone as a short digest (`app@sha256:abcdef1234567890...` -> `sha256:abcdef123456`); `latest` when there is
+/// neither.
 pub fn image_tag(image: &str) -> String {
     if let Some((name, digest)) = image.split_once('@') {
         // Pinned with its tag kept (`web:1.4.2@sha256:…`, as Weft pins): the tag is the version.

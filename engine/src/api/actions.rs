@@ -58,6 +58,14 @@ pub(crate) async fn sync(
                 "override_gates is the reason for the override: 1 to 1024 characters",
             ));
         }
+        // An override sets aside what the gates said of one plan the admin looked at: it names its revision, so a
+        // sync that resolves a newer commit meanwhile is not waved through.
+        Some(_) if body.revision.is_none() => {
+            return Err(ApiError::bad_request(
+                "override_gates needs the revision whose denied plan it overrides (revision: the commit the gates \
+                 denied)",
+            ));
+        }
         Some(reason) => Some(crate::sync::gates::GateOverride {
             by: caller.0.subject().to_string(),
             reason: reason.trim().to_string(),

@@ -427,7 +427,7 @@ pub struct SyncBody {
     #[serde(default)]
     pub confirmed: bool,
     /// Override the deploy gates' denies for this sync, giving why (recorded with the caller's name); a gate
-    /// marked non-overridable still denies.
+    /// marked non-overridable still denies. Needs `revision`: the commit whose denied plan it overrides.
     #[serde(default)]
     pub override_gates: Option<String>,
     /// Resolve every image to its digest again, even for the revision that runs (to deploy a tag that moved).

@@ -72,14 +72,20 @@ pub fn reused(references: &BTreeSet<String>, known: &Digests, reuse: Reuse) -> D
     }
 }
 
-/// A reference that did not resolve, and why.
+/// Why a sync's images could not be pinned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("image {reference} could not be resolved to a digest: {source}")]
-pub struct Unresolved {
-    /// The reference as rendered.
-    pub reference: String,
-    /// Why.
-    pub source: ImageError,
+pub enum Unresolved {
+    /// A reference did not resolve.
+    #[error("image {reference} could not be resolved to a digest: {source}")]
+    Image {
+        /// The reference as rendered.
+        reference: String,
+        /// Why.
+        source: ImageError,
+    },
+    /// The resolving task itself failed (the server is stopping, or it panicked).
+    #[error("the images could not be resolved: {0}")]
+    Interrupted(String),
 }
 
 /// Resolves every reference not in `digests` (through the resolver's cache, or past it when `fresh`), adding
@@ -95,7 +101,7 @@ pub fn resolve_missing(
         if digests.contains_key(reference) {
             continue;
         }
-        let unresolved = |source| Unresolved {
+        let unresolved = |source| Unresolved::Image {
             reference: reference.clone(),
             source,
         };

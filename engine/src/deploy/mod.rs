@@ -41,6 +41,9 @@ use crate::sync::tree::Node;
 /// How long an observation waits for the registries to say whether the app's tags moved.
 pub const TAG_MOVE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// The least time between two looks at one app's tags (the resolver's cache lifetime when that is longer).
+pub const TAG_MOVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// What Weft remembers about one app between operations.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -168,6 +171,16 @@ pub struct Deployer {
     gates: Option<(Arc<GateSet>, String)>,
     /// The image resolver, and whether apps that do not say pin their images.
     images: Option<(weft_source::images::ImageResolver, bool)>,
+    /// Per app: when its tags were last looked up, for which running digests, and the moves found.
+    tag_moves: Arc<std::sync::Mutex<std::collections::HashMap<String, TagMoveLook>>>,
+}
+
+/// One look at an app's tags: when, against which running digests, and what moved.
+#[derive(Debug, Clone)]
+struct TagMoveLook {
+    at: std::time::Instant,
+    running: images::Digests,
+    moves: Vec<String>,
 }
 
 /// How a deployer reaches its cluster: the client, and where on the cluster it may look and act.
@@ -206,6 +219,7 @@ impl Deployer {
             cluster_facts: None,
             gates: None,
             images: None,
+            tag_moves: Default::default(),
         }
     }
 
@@ -243,23 +257,14 @@ impl Deployer {
         let mut digests = images::reused(&references, known, reuse);
         let resolver = resolver.clone();
         let org = app.org.clone();
-        let wanted = references.clone();
         // Asked to resolve again, the registry is asked now, not the cache.
         let fresh = reuse == images::Reuse::Nothing && refresh;
         let digests = tokio::task::spawn_blocking(move || {
-            images::resolve_missing(&resolver, &wanted, &mut digests, org.as_deref(), fresh)
+            images::resolve_missing(&resolver, &references, &mut digests, org.as_deref(), fresh)
                 .map(|()| digests)
         })
         .await
-        .unwrap_or_else(|e| {
-            Err(images::Unresolved {
-                reference: references.iter().next().cloned().unwrap_or_default(),
-                source: weft_source::images::ImageError::InvalidReference {
-                    reference: String::new(),
-                    reason: format!("the resolving task failed: {e}"),
-                },
-            })
-        })?;
+        .unwrap_or_else(|e| Err(images::Unresolved::Interrupted(e.to_string())))?;
         images::apply_pins(objects, &digests);
         Ok(digests)
     }
@@ -656,11 +661,15 @@ impl Deployer {
                         .synced_revision
                         .clone()
                         .ok_or_else(|| RollbackError::NothingDeployed(app.name.clone()))?;
-                    let recorded = state
-                        .history
-                        .by_version(version)
-                        .map(|entry| entry.images.clone())
-                        .unwrap_or_default();
+                    // The version's recorded digests over those that run now (the other images stay as they run).
+                    let mut recorded = state.images.clone();
+                    recorded.extend(
+                        state
+                            .history
+                            .by_version(version)
+                            .map(|entry| entry.images.clone())
+                            .unwrap_or_default(),
+                    );
                     (current, Some(version.clone()), recorded)
                 }
             };
@@ -754,15 +763,53 @@ impl Deployer {
         if state.images.is_empty() {
             return Vec::new();
         }
+        // At most one look per app and cache lifetime (at least TAG_MOVE_EVERY): a registry that hangs costs one
+        // blocking lookup per app now and then, not one per reconcile; meanwhile the last answer stands.
+        let every = resolver.ttl().max(TAG_MOVE_EVERY);
+        {
+            let mut memory = self
+                .tag_moves
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let last = memory.get(&app.name);
+            if let Some(last) = last
+                && last.running == state.images
+                && last.at.elapsed() < every
+            {
+                return last.moves.clone();
+            }
+            let moves = last
+                .filter(|last| last.running == state.images)
+                .map(|last| last.moves.clone())
+                .unwrap_or_default();
+            memory.insert(
+                app.name.clone(),
+                TagMoveLook {
+                    at: std::time::Instant::now(),
+                    running: state.images.clone(),
+                    moves,
+                },
+            );
+        }
         let running = state.images.clone();
         let org = app.org.clone();
         let look = tokio::task::spawn_blocking(move || {
             images::tag_moves(&resolver, &running, org.as_deref())
         });
-        match tokio::time::timeout(TAG_MOVE_WAIT, look).await {
+        let moves: Vec<String> = match tokio::time::timeout(TAG_MOVE_WAIT, look).await {
             Ok(Ok(moves)) => moves.iter().map(ToString::to_string).collect(),
             _ => Vec::new(),
+        };
+        if let Some(last) = self
+            .tag_moves
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_mut(&app.name)
+            .filter(|last| last.running == state.images)
+        {
+            last.moves = moves.clone();
         }
+        moves
     }
 
     /// The app's resource tree.
@@ -771,8 +818,8 @@ impl Deployer {
     }
 }
 
-/// Pins the image tag of the main workload's first container to `version` (`repo/app:1.4` -> `repo/app:1.2`);
-/// returns whether anything changed.
+/// Pins the image tag of the main workload's first container to `version` (`repo/app:1.4` -> `repo/app:1.2`) in
+/// every container that runs that image; returns whether anything changed.
 pub fn pin_version(objects: &mut [Value], version: &str) -> bool {
     let Some(image) = main_workload_image(objects).map(str::to_string) else {
         return false;
@@ -780,36 +827,17 @@ pub fn pin_version(objects: &mut [Value], version: &str) -> bool {
     if image_tag(&image) == version {
         return false;
     }
-    let repository = image_repository(&image);
-    let pinned = format!("{repository}:{version}");
-    let mut changed = false;
+    let name = weft_sdk::image::ImageReference::parse(&image)
+        .map(|reference| reference.written_name().to_string())
+        .unwrap_or_else(|_| image.split(['@']).next().unwrap_or(&image).to_string());
+    let pinned = format!("{name}:{version}");
+    let mut changed = 0;
     for object in objects.iter_mut() {
-        for pointer in [
-            "/spec/template/spec/containers",
-            "/spec/jobTemplate/spec/template/spec/containers",
-            "/spec/containers",
-        ] {
-            if let Some(containers) = object.pointer_mut(pointer).and_then(Value::as_array_mut) {
-                for container in containers {
-                    if container.get("image").and_then(Value::as_str) == Some(image.as_str()) {
-                        container["image"] = Value::String(pinned.clone());
-                        changed = true;
-                    }
-                }
-            }
-        }
+        changed += weft_sdk::pods::rewrite_images(object, |current| {
+            (current == image).then(|| pinned.clone())
+        });
     }
-    changed
-}
-
-/// An image reference without its tag or digest (`reg:5000/app:1.2` -> `reg:5000/app`).
-fn image_repository(image: &str) -> &str {
-    let without_digest = image.split_once('@').map(|(r, _)| r).unwrap_or(image);
-    let slash = without_digest.rfind('/').map(|i| i + 1).unwrap_or(0);
-    match without_digest[slash..].rfind(':') {
-        Some(colon) => &without_digest[..slash + colon],
-        None => without_digest,
-    }
+    changed > 0
 }
 
 #[cfg(test)]
@@ -844,7 +872,5 @@ mod tests {
             "reg:5000/shop/web:1.2"
         );
         assert!(!pin_version(&mut objects, "1.2"));
-        assert_eq!(image_repository("app@sha256:abc"), "app");
-        assert_eq!(image_repository("reg:5000/app"), "reg:5000/app");
     }
 }

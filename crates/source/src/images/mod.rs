@@ -2,6 +2,7 @@
 //! to the digest of the manifest (or, for a multi-platform image, the index) a registry serves under them, through
 //! the OCI distribution API ([`ImageResolver`]), with the operator's credentials and a short-lived cache.
 
+mod address;
 mod cache;
 #[cfg(test)]
 mod fake_registry;
@@ -55,6 +56,18 @@ pub enum ImageError {
         with_credential: bool,
         /// The URL the credential is looked up for (`oci://<registry>/<repository>`).
         credential_url: String,
+    },
+    /// The registry's host (or its token service's) is on the server's own network (loopback, private,
+    /// link-local) and the operator did not list it: an app's image cannot make the server call it.
+    #[error(
+        "{reference}: {host} is an address of the server's own network; Weft calls it only when the operator lists it \
+         in [images] private_hosts (or plain_http_hosts)"
+    )]
+    PrivateAddress {
+        /// The reference with its tag.
+        reference: String,
+        /// The host refused.
+        host: String,
     },
     /// The registry (or its token service) could not be reached, or answered that it cannot serve now (HTTP 429,
     /// 5xx).

@@ -46,6 +46,8 @@ pub struct ImageResolver {
 struct Inner {
     credentials: CredentialSet,
     plain_http_hosts: Vec<String>,
+    /// Hosts on the server's own network it may call (besides the plain-HTTP ones).
+    private_hosts: Vec<String>,
     agent: ureq::Agent,
     cache: DigestCache,
 }
@@ -140,7 +142,9 @@ impl ImageResolver {
         let agent = ureq::Agent::config_builder()
             .timeout_global(Some(REQUEST_TIMEOUT))
             .http_status_as_error(false)
-            .max_redirects(5)
+            // A registry's manifest answers are not redirected; a redirect could send the request (and the next
+            // one's login) anywhere, so none is followed.
+            .max_redirects(0)
             .user_agent("weft")
             .build()
             .into();
@@ -148,10 +152,37 @@ impl ImageResolver {
             inner: Arc::new(Inner {
                 credentials,
                 plain_http_hosts,
+                private_hosts: Vec::new(),
                 agent,
                 cache: DigestCache::new(ttl, clock),
             }),
         }
+    }
+
+    /// This resolver, also calling `hosts` (`host[:port]`) although they are on the server's own network (loopback,
+    /// private, link-local addresses are refused otherwise, as an app's image reference names them). Plain-HTTP
+    /// hosts are listed already.
+    pub fn with_private_hosts(self, hosts: Vec<String>) -> Self {
+        let inner = Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
+            credentials: shared.credentials.clone(),
+            plain_http_hosts: shared.plain_http_hosts.clone(),
+            private_hosts: shared.private_hosts.clone(),
+            agent: shared.agent.clone(),
+            cache: shared.cache.empty_like(),
+        });
+        ImageResolver {
+            inner: Arc::new(Inner {
+                private_hosts: hosts,
+                ..inner
+            }),
+        }
+    }
+
+    /// Whether `host` may be called: listed by the operator, or not on the server's own network.
+    fn may_call(&self, host: &str) -> bool {
+        self.inner.plain_http_hosts.iter().any(|h| h == host)
+            || self.inner.private_hosts.iter().any(|h| h == host)
+            || !super::address::is_private_host(host)
     }
 
     /// How long a resolved digest is kept.
@@ -184,8 +215,9 @@ impl ImageResolver {
         Ok(resolved(reference, entry, false))
     }
 
-    /// The registry's answer now, neither reading nor changing the cache (to see whether a tag moved); a digest
-    /// written in the reference is still returned without a request.
+    /// The registry's answer now, past the cache, which then holds it (a sync asked to resolve again, so what the
+    /// next lookups see is what it deployed); a digest written in the reference is still returned without a
+    /// request.
     pub fn resolve_fresh(
         &self,
         reference: &ImageReference,
@@ -194,7 +226,14 @@ impl ImageResolver {
         if let Some(resolved) = self.written(reference) {
             return Ok(resolved);
         }
+        let key = Key {
+            registry: reference.registry().to_string(),
+            repository: reference.repository().to_string(),
+            tag: reference.tag().unwrap_or(DEFAULT_TAG).to_string(),
+            org: org.map(String::from),
+        };
         let entry = self.ask_registry(reference, org)?;
+        self.inner.cache.put(key, entry.clone());
         Ok(resolved(reference, entry, false))
     }
 
@@ -221,6 +260,12 @@ impl ImageResolver {
         reference: &ImageReference,
         org: Option<&str>,
     ) -> Result<Entry, ImageError> {
+        if !self.may_call(reference.api_host()) {
+            return Err(ImageError::PrivateAddress {
+                reference: reference.tagged(),
+                host: reference.api_host().to_string(),
+            });
+        }
         let scheme = if self.plain_http(reference) {
             "http"
         } else {
@@ -297,6 +342,16 @@ impl ImageResolver {
                 realm,
                 "the registry's token realm is neither HTTPS nor a plain-HTTP host the operator lists".into(),
             ));
+        }
+        let realm_host = url
+            .split_once("://")
+            .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or_default())
+            .unwrap_or_default();
+        if !self.may_call(realm_host) {
+            return Err(ImageError::PrivateAddress {
+                reference: session.tagged.clone(),
+                host: realm_host.to_string(),
+            });
         }
         let answer = self.send(
             session,
@@ -537,7 +592,8 @@ mod tests {
         );
         assert_eq!(registry.requests().len(), 2);
 
-        clock.advance(Duration::from_secs(1));
+        // The fresh answer was taken at 59 s and lives its own 60 s.
+        clock.advance(Duration::from_secs(60));
         let expired = resolver
             .resolve(&web, None)
             .unwrap_or_else(|e| panic!("{e}"));

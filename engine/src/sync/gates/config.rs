@@ -33,17 +33,22 @@ fn overridable_by_default() -> bool {
 
 impl GateEntry {
     /// The settings as the JSON text a plugin reads (empty when there are none).
-    pub fn settings_json(&self) -> String {
+    pub fn settings_json(&self) -> Result<String, serde_json::Error> {
         self.settings
             .as_ref()
-            .and_then(|settings| serde_json::to_string(settings).ok())
-            .unwrap_or_default()
+            .map(serde_json::to_string)
+            .transpose()
+            .map(Option::unwrap_or_default)
     }
 
-    /// Whether `app` runs this gate: it names it, or its env or org is one the gate applies to by default.
+    /// Whether `app` runs this gate: it names it, or its env or org is one the gate applies to by default. An app
+    /// an org's team declared as an Application resource chose its own `env`, so it cannot use it to escape a gate:
+    /// it runs the gates of every env.
     pub fn applies_to(&self, app: &AppSpec) -> bool {
+        let env_chosen_by_tenant = app.origin == crate::store::AppOrigin::Resource;
         app.gates.contains(&self.name)
             || self.envs.contains(&app.env)
+            || (env_chosen_by_tenant && !self.envs.is_empty())
             || self
                 .orgs
                 .iter()
@@ -157,6 +162,10 @@ source = { path = "app" }"#,
             ["opt-in", "everyone"]
         );
         assert_eq!(names(&app(Env::Test, Some("other"), &[])), ["everyone"]);
+        // A team's Application says `env: dev` itself: it still runs production's gates.
+        let mut tenant = app(Env::Dev, Some("acme"), &[]);
+        tenant.origin = crate::store::AppOrigin::Resource;
+        assert_eq!(names(&tenant), ["strict", "acme-rules", "everyone"]);
     }
 
     #[test]
@@ -165,9 +174,17 @@ source = { path = "app" }"#,
             "name = \"pss\"\nplugin = \"gate-policy\"\noverridable = false\nsettings = { rules = [\"pss-restricted\"] }",
         );
         assert!(!gate.overridable);
-        assert_eq!(gate.settings_json(), r#"{"rules":["pss-restricted"]}"#);
+        assert_eq!(
+            gate.settings_json().unwrap(),
+            r#"{"rules":["pss-restricted"]}"#
+        );
         assert!(entry("name = \"x\"\nplugin = \"p\"").overridable);
-        assert_eq!(entry("name = \"x\"\nplugin = \"p\"").settings_json(), "");
+        assert_eq!(
+            entry("name = \"x\"\nplugin = \"p\"")
+                .settings_json()
+                .unwrap(),
+            ""
+        );
     }
 
     #[test]

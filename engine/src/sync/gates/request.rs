@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 use weft_sdk::gate::{AppFacts, BuildRecord, Change, GateRequest, Image, PlannedObject};
+use weft_sdk::image::ImageReference;
 
 use crate::app::AppSpec;
 use crate::resource::ResourceRef;
@@ -51,7 +52,7 @@ pub fn gate_request(
         }
         objects.push(PlannedObject {
             diff: diff_summary(comparison, &step.reference, change),
-            manifest: without_secret_values(manifest),
+            manifest: weft_core::secrets::metadata_only(&manifest),
             reference,
             change,
         });
@@ -88,17 +89,13 @@ fn note_images(
         let Some(image) = container.image() else {
             continue;
         };
-        // A pinned render carries `name@sha256:…`; the gate sees the reference as written and its digest.
-        let (written, digest) = match image.split_once('@') {
-            Some((name, digest)) if digests.values().any(|d| d == digest) => {
-                let original = digests
-                    .iter()
-                    .find(|(original, d)| *d == digest && original.starts_with(name))
-                    .map(|(original, _)| original.clone())
-                    .unwrap_or_else(|| image.to_string());
-                (original, Some(digest.to_string()))
-            }
-            _ => (image.to_string(), digests.get(image).cloned()),
+        // A render Weft pinned carries `name[:tag]@sha256:…`; the gate sees the reference as written, its digest,
+        // and that Weft pinned it (the written reference whose pinned form this is exactly).
+        let (written, digest) = match digests.iter().find(|(original, digest)| {
+            ImageReference::parse(original).is_ok_and(|reference| reference.pinned(digest) == image)
+        }) {
+            Some((original, digest)) => (original.clone(), Some(digest.clone())),
+            None => (image.to_string(), digests.get(image).cloned()),
         };
         let entry = images.entry(written.clone()).or_insert_with(|| Image {
             pinned_in_source: written.contains("@sha256:"),
@@ -137,32 +134,10 @@ fn diff_summary(comparison: &Comparison, reference: &ResourceRef, change: Change
     summary
 }
 
-/// A Secret without `data` and `stringData` (no plugin ever receives a Secret's values); anything else as it is.
-fn without_secret_values(mut object: Value) -> Value {
-    if weft_core::secrets::is_secret(&object)
-        && let Some(map) = object.as_object_mut()
-    {
-        map.remove("data");
-        map.remove("stringData");
-    }
-    object
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn a_secrets_values_never_reach_a_gate() {
-        let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
-            "data": {"password": "aHVudGVyMg=="}, "stringData": {"token": "t"}});
-        let cleaned = without_secret_values(secret);
-        assert!(cleaned.get("data").is_none() && cleaned.get("stringData").is_none());
-        assert_eq!(cleaned["metadata"]["name"], "s");
-        let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "b"}});
-        assert_eq!(without_secret_values(config.clone()), config);
-    }
 
     #[test]
     fn images_name_their_objects_and_digests_whether_pinned_by_weft_or_in_the_source() {
@@ -188,5 +163,59 @@ mod tests {
         let side = &images["proxy@sha256:bb"];
         assert!(side.pinned_in_source);
         assert_eq!(side.digest.as_deref(), Some("sha256:bb"));
+    }
+
+    #[test]
+    fn a_pruned_secret_reaches_a_gate_without_its_values_or_its_last_applied_annotation() {
+        use crate::resource::ResourceRef;
+        use crate::sync::order::Phase;
+        use crate::sync::plan::{PlanStep, Stage};
+        let live = json!({"apiVersion": "v1", "kind": "Secret",
+            "metadata": {"name": "creds", "namespace": "shop", "annotations": {
+                "kubectl.kubernetes.io/last-applied-configuration":
+                    "{\"stringData\":{\"password\":\"planted-in-annotation\"}}"}},
+            "data": {"password": "cGxhbnRlZA=="}});
+        let reference = ResourceRef::of(&live).unwrap();
+        let plan = SyncPlan {
+            steps: vec![PlanStep {
+                reference: reference.clone(),
+                action: Action::Prune,
+                reason: "no longer rendered".into(),
+                phase: Phase::Sync,
+                stage: Stage::Prune,
+                hook: false,
+                object: None,
+            }],
+            fuse_tripped: None,
+            strays: Vec::new(),
+        };
+        let comparison = Comparison {
+            desired: Vec::new(),
+            live: vec![live],
+            diffs: Default::default(),
+            kinds: Default::default(),
+            refused: Default::default(),
+        };
+        let app: AppSpec = toml::from_str(
+            "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \"app\" }",
+        )
+        .unwrap();
+        let request = gate_request(
+            &app,
+            "staging",
+            "abc",
+            &plan,
+            &comparison,
+            &Digests::new(),
+            None,
+        );
+        assert_eq!(request.objects.len(), 1);
+        assert_eq!(request.objects[0].change, Change::Prune);
+        let shown = request.objects[0].manifest.to_string();
+        assert!(shown.contains("creds"), "{shown}");
+        assert!(
+            !shown.contains("planted") && !shown.contains("cGxhbnRlZA"),
+            "a Secret's value reached a gate: {shown}"
+        );
     }
 }

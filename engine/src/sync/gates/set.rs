@@ -113,8 +113,11 @@ impl GateSet {
                 )
                 .map_err(|e| load(e.to_string()))?;
             let limits = CallLimits::GATE.with_overrides(&registered.manifest.limits);
+            let settings = entry
+                .settings_json()
+                .map_err(|e| load(format!("its settings cannot be given as JSON: {e}")))?;
             let plugin = host
-                .gate_plugin(&component, &entry.name, &entry.settings_json(), limits)
+                .gate_plugin(&component, &entry.name, &settings, limits)
                 .map_err(|e| load(e.to_string()))?;
             gates.push(LoadedGate {
                 entry: entry.clone(),
@@ -132,12 +135,20 @@ impl GateSet {
         &self.entries
     }
 
-    /// The names of the gates `app` runs, in order.
+    /// The names of the gates `app` runs, in order (with those it names that were not loaded, which deny).
     pub fn names_for(&self, app: &AppSpec) -> Vec<String> {
-        config::for_app(&self.entries, app)
+        let mut names: Vec<String> = config::for_app(&self.entries, app)
             .iter()
             .map(|entry| entry.name.clone())
-            .collect()
+            .collect();
+        let unloaded: Vec<String> = app
+            .gates
+            .iter()
+            .filter(|name| !names.contains(name))
+            .cloned()
+            .collect();
+        names.extend(unloaded);
+        names
     }
 
     /// Runs the gates `app` runs on `request`, in order, every one of them (a deny does not hide the next gate's
@@ -149,6 +160,19 @@ impl GateSet {
             .map(|gate| (gate.entry.name.as_str(), gate))
             .collect();
         let mut results = Vec::new();
+        // A gate the app names that this server did not load (declared by a reload after it started) denies.
+        for name in app
+            .gates
+            .iter()
+            .filter(|name| !self.entries.iter().any(|e| e.name == **name))
+        {
+            results.push(GateResult::failed(
+                name,
+                "",
+                false,
+                "no such gate was loaded when this server started (gates take effect at the next start)",
+            ));
+        }
         for entry in config::for_app(&self.entries, app) {
             let Some(gate) = by_name.get(entry.name.as_str()) else {
                 results.push(GateResult::failed(

@@ -48,12 +48,14 @@ pub fn pinned(context: &Context, pod: &PodSpec, findings: &mut Findings) {
     }
 }
 
-/// `no-latest`: an image passes when its reference names a digest, or a tag other than `latest`.
-pub fn no_latest(pod: &PodSpec, findings: &mut Findings) {
+/// `no-latest`: an image passes when its reference names a digest, or a tag other than `latest`. An image the host
+/// pinned is judged as the source wrote it: `web:latest` pinned by Weft is still `:latest`.
+pub fn no_latest(context: &Context, pod: &PodSpec, findings: &mut Findings) {
     for container in pod.containers() {
         let Some(reference) = container.image() else {
             continue;
         };
+        let reference = context.as_written(reference);
         match ImageRef::parse(reference) {
             Err(why) => findings.add(
                 NO_LATEST,
@@ -222,5 +224,39 @@ mod tests {
         let manifest = deployment(json!({"containers": [{"name": "web"}]}));
         assert!(messages("no-latest", manifest.clone()).is_empty());
         assert!(messages("images-pinned", manifest).is_empty());
+    }
+
+    #[test]
+    fn an_image_the_host_pinned_is_still_latest_when_the_source_said_latest() {
+        let reasons = findings_with(
+            &["no-latest"],
+            one(&format!("shop/web:latest@{SHA}")),
+            vec![image("shop/web:latest", Some(SHA), false)],
+        );
+        assert_eq!(reasons.len(), 1, "{reasons:?}");
+        assert!(
+            reasons[0].1.contains("\"shop/web:latest\", tagged latest"),
+            "{reasons:?}"
+        );
+        // Pinned in the source itself: the author chose the digest.
+        assert!(
+            findings_with(
+                &["no-latest"],
+                one(&format!("shop/web:latest@{SHA}")),
+                vec![image(&format!("shop/web:latest@{SHA}"), Some(SHA), true)],
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn an_image_the_host_pinned_counts_as_pinned() {
+        assert!(
+            pinned(
+                one(&format!("nginx:1.25@{SHA}")),
+                vec![image("nginx:1.25", Some(SHA), false)]
+            )
+            .is_empty()
+        );
     }
 }

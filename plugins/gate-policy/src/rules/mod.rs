@@ -20,6 +20,8 @@ pub struct Context<'a> {
     allowed_registries: &'a [RegistryPattern],
     /// The references (as rendered) that the request says are pinned: by a digest in the source or a resolved one.
     pinned: BTreeSet<&'a str>,
+    /// The images Weft pinned, as they appear in the manifests (`web:1.4.2@sha256:…`) → as the source wrote them.
+    pinned_by_host: std::collections::BTreeMap<String, &'a str>,
 }
 
 impl<'a> Context<'a> {
@@ -37,7 +39,18 @@ impl<'a> Context<'a> {
             })
             .map(|image| image.reference.as_str())
             .collect();
+        let pinned_by_host = request
+            .images
+            .iter()
+            .filter(|image| !image.pinned_in_source)
+            .filter_map(|image| {
+                let digest = image.digest.as_deref()?;
+                let written = weft_sdk::image::ImageReference::parse(&image.reference).ok()?;
+                Some((written.pinned(digest), image.reference.as_str()))
+            })
+            .collect();
         Context {
+            pinned_by_host,
             allowed_registries: &settings.allowed_registries,
             pinned,
         }
@@ -45,7 +58,16 @@ impl<'a> Context<'a> {
 
     /// Whether the request says `reference` is pinned to a digest.
     pub fn is_pinned(&self, reference: &str) -> bool {
-        self.pinned.contains(reference)
+        self.pinned.contains(reference) || self.pinned_by_host.contains_key(reference)
+    }
+
+    /// The reference as the source wrote it: for an image the host pinned (`web:latest@sha256:…` in the manifest),
+    /// the written one (`web:latest`), so a tag rule judges what the author chose; any other as it is.
+    pub fn as_written<'r>(&'r self, reference: &'r str) -> &'r str {
+        self.pinned_by_host
+            .get(reference)
+            .copied()
+            .unwrap_or(reference)
     }
 
     /// Whether `image` comes from an allowed registry.
@@ -87,7 +109,7 @@ impl<'a> Findings<'a> {
 pub fn run(rule: Rule, context: &Context, pod: &PodSpec, findings: &mut Findings) {
     match rule {
         Rule::ImagesPinned => images::pinned(context, pod, findings),
-        Rule::NoLatest => images::no_latest(pod, findings),
+        Rule::NoLatest => images::no_latest(context, pod, findings),
         Rule::Resources => resources::check(pod, findings),
         Rule::NoPrivileged => privileged::check(pod, findings),
         Rule::PssBaseline => pss::check(pss::Profile::Baseline, pod, findings),
