@@ -8,6 +8,7 @@
 //! from a table of well-known kinds, not from discovery.
 
 use std::collections::BTreeMap;
+use weft_k8s::selector::LabelRequirement;
 
 use serde_json::Value;
 use weft_sdk::gate::{AppFacts, Change, PlannedObject};
@@ -247,23 +248,30 @@ fn rule_matches(rule: &Rule, target: &Target) -> bool {
         && scope
 }
 
-/// Whether a label selector selects these labels (an empty selector selects everything).
+/// Whether a label selector selects these labels (an empty selector selects everything), by Kubernetes' rules as
+/// `weft-k8s` implements them for the whole of Weft.
 pub fn selects(selector: &LabelSelector, labels: &BTreeMap<String, String>) -> bool {
-    let by_value = selector
+    let label = |key: &str| labels.get(key).map(String::as_str);
+    let requirements: Vec<LabelRequirement> = selector
         .match_labels
         .iter()
-        .all(|(key, value)| labels.get(key) == Some(value));
-    let by_expression = selector.match_expressions.iter().all(|requirement| {
-        let value = labels.get(&requirement.key);
-        match requirement.operator.as_str() {
-            "In" => value.is_some_and(|v| requirement.values.contains(v)),
-            "NotIn" => value.is_none_or(|v| !requirement.values.contains(v)),
-            "Exists" => value.is_some(),
-            "DoesNotExist" => value.is_none(),
-            _ => false,
-        }
-    });
-    by_value && by_expression
+        .map(|(key, value)| LabelRequirement::Equals(key.clone(), value.clone()))
+        .chain(selector.match_expressions.iter().map(|requirement| {
+            let key = requirement.key.clone();
+            let values = requirement.values.clone();
+            match requirement.operator.as_str() {
+                "In" => LabelRequirement::In(key, values),
+                "NotIn" => LabelRequirement::NotIn(key, values),
+                "Exists" => LabelRequirement::Exists(key),
+                "DoesNotExist" => LabelRequirement::DoesNotExist(key),
+                // Refused when the policy is read; were one to come through, it selects nothing.
+                _ => LabelRequirement::In(key, Vec::new()),
+            }
+        }))
+        .collect();
+    requirements
+        .iter()
+        .all(|requirement| requirement.holds(&label))
 }
 
 #[cfg(test)]

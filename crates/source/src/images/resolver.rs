@@ -124,6 +124,16 @@ impl Session<'_> {
     }
 }
 
+/// The cache's key of a tag for an app of `org` (one org never reads what another's credentials got).
+fn cache_key(reference: &ImageReference, org: Option<&str>) -> Key {
+    Key {
+        registry: reference.registry().to_string(),
+        repository: reference.repository().to_string(),
+        tag: reference.tag().unwrap_or(DEFAULT_TAG).to_string(),
+        org: org.map(String::from),
+    }
+}
+
 impl ImageResolver {
     /// A resolver sending the operator's `credentials` to the registries they cover, reaching `plain_http_hosts`
     /// (`host[:port]`) over plain HTTP and every other registry over HTTPS, and keeping answers for `ttl`
@@ -201,12 +211,7 @@ impl ImageResolver {
         if let Some(resolved) = self.written(reference) {
             return Ok(resolved);
         }
-        let key = Key {
-            registry: reference.registry().to_string(),
-            repository: reference.repository().to_string(),
-            tag: reference.tag().unwrap_or(DEFAULT_TAG).to_string(),
-            org: org.map(String::from),
-        };
+        let key = cache_key(reference, org);
         if let Some(entry) = self.inner.cache.get(&key) {
             return Ok(resolved(reference, entry, true));
         }
@@ -226,12 +231,7 @@ impl ImageResolver {
         if let Some(resolved) = self.written(reference) {
             return Ok(resolved);
         }
-        let key = Key {
-            registry: reference.registry().to_string(),
-            repository: reference.repository().to_string(),
-            tag: reference.tag().unwrap_or(DEFAULT_TAG).to_string(),
-            org: org.map(String::from),
-        };
+        let key = cache_key(reference, org);
         let entry = self.ask_registry(reference, org)?;
         self.inner.cache.put(key, entry.clone());
         Ok(resolved(reference, entry, false))
