@@ -267,6 +267,17 @@ pub fn workload_image(object: &Value) -> Option<&str> {
 /// How many characters of a digest's hex a short digest keeps (`sha256:abcdef123456`).
 const SHORT_DIGEST_HEX: usize = 12;
 
+/// A digest as people read it: its algorithm and the first hex digits (`sha256:abcdef123456`).
+pub fn short_digest(digest: &str) -> String {
+    match digest.split_once(':') {
+        Some((algorithm, hex)) => {
+            let short: String = hex.chars().take(SHORT_DIGEST_HEX).collect();
+            format!("{algorithm}:{short}")
+        }
+        None => digest.to_string(),
+    }
+}
+
 /// The version an image reference names: its tag (`repo:5000/app:1.2` -> `1.2`, the tag being what follows the
 /// last `:` after the last `/`), also when a digest pins it (`app:1.2@sha256:…` -> `1.2`, as Weft pins); a digest
 /// alone as a short digest (`app@sha256:abcdef1234567890...` -> `sha256:abcdef123456`); `latest` when there is
@@ -280,13 +291,7 @@ pub fn image_tag(image: &str) -> String {
         {
             return tag.to_string();
         }
-        return match digest.split_once(':') {
-            Some((algorithm, hex)) => {
-                let short: String = hex.chars().take(SHORT_DIGEST_HEX).collect();
-                format!("{algorithm}:{short}")
-            }
-            None => digest.to_string(),
-        };
+        return short_digest(digest);
     }
     let last_segment = image.rsplit('/').next().unwrap_or(image);
     match last_segment.rsplit_once(':') {

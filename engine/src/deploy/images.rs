@@ -9,6 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 use weft_source::images::{ImageError, ImageReference, ImageResolver};
 
+use crate::sync::status::short_digest;
+
 /// Reference as rendered → `sha256:…`.
 pub type Digests = BTreeMap<String, String>;
 
@@ -134,16 +136,9 @@ impl std::fmt::Display for TagMove {
             f,
             "{} now points to a different digest ({}) than what runs ({}); a sync with refreshed images deploys it",
             self.reference,
-            short(&self.now),
-            short(&self.running)
+            short_digest(&self.now),
+            short_digest(&self.running)
         )
-    }
-}
-
-fn short(digest: &str) -> String {
-    match digest.split_once(':') {
-        Some((algorithm, hex)) => format!("{algorithm}:{}", &hex[..hex.len().min(12)]),
-        None => digest.to_string(),
     }
 }
 

@@ -412,22 +412,7 @@ mod tests {
         parse_all(&[Value::String(text.to_string())])
     }
 
-    const DEMO: &str = r#"
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: "demo-policy.example.com"
-spec:
-  failurePolicy: Fail
-  matchConstraints:
-    resourceRules:
-    - apiGroups:   ["apps"]
-      apiVersions: ["v1"]
-      operations:  ["CREATE", "UPDATE"]
-      resources:   ["deployments"]
-  validations:
-    - expression: "object.spec.replicas <= 5"
-"#;
+    use crate::tests::DEMO;
 
     #[test]
     fn the_kubernetes_docs_example_parses() {

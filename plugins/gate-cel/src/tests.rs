@@ -7,7 +7,7 @@ use weft_sdk::{ErrorKind, PluginError};
 use super::*;
 
 /// The Kubernetes documentation's example policy.
-const DEMO: &str = r#"
+pub(crate) const DEMO: &str = r#"
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata:

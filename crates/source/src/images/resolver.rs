@@ -208,16 +208,7 @@ impl ImageResolver {
         reference: &ImageReference,
         org: Option<&str>,
     ) -> Result<Resolved, ImageError> {
-        if let Some(resolved) = self.written(reference) {
-            return Ok(resolved);
-        }
-        let key = cache_key(reference, org);
-        if let Some(entry) = self.inner.cache.get(&key) {
-            return Ok(resolved(reference, entry, true));
-        }
-        let entry = self.ask_registry(reference, org)?;
-        self.inner.cache.put(key, entry.clone());
-        Ok(resolved(reference, entry, false))
+        self.resolve_with(reference, org, true)
     }
 
     /// The registry's answer now, past the cache, which then holds it (a sync asked to resolve again, so what the
@@ -228,10 +219,23 @@ impl ImageResolver {
         reference: &ImageReference,
         org: Option<&str>,
     ) -> Result<Resolved, ImageError> {
+        self.resolve_with(reference, org, false)
+    }
+
+    /// A written digest as is; else the cache's answer when `from_cache` and fresh; else the registry's, cached.
+    fn resolve_with(
+        &self,
+        reference: &ImageReference,
+        org: Option<&str>,
+        from_cache: bool,
+    ) -> Result<Resolved, ImageError> {
         if let Some(resolved) = self.written(reference) {
             return Ok(resolved);
         }
         let key = cache_key(reference, org);
+        if from_cache && let Some(entry) = self.inner.cache.get(&key) {
+            return Ok(resolved(reference, entry, true));
+        }
         let entry = self.ask_registry(reference, org)?;
         self.inner.cache.put(key, entry.clone());
         Ok(resolved(reference, entry, false))
