@@ -149,6 +149,11 @@ pub struct AppSpec {
     /// resource): set by the Application controller from its org's lists, never by its text.
     #[serde(skip)]
     pub confinement: Option<Confinement>,
+    /// Which incarnation of its name it is, when it has them: an Application resource's uid (deleted and created
+    /// again, it is another app, which owns nothing of the first). Set by the Application controller, never by
+    /// its text.
+    #[serde(skip)]
+    pub incarnation: Option<String>,
 }
 
 /// Names the API's routes use as path segments, which apps cannot have.
@@ -449,6 +454,15 @@ pub struct SpecError {
 }
 
 impl AppSpec {
+    /// Who the app is, as the objects it applies name it: its org, its name and its incarnation.
+    pub fn identity(&self) -> crate::sync::tracking::AppIdentity {
+        crate::sync::tracking::AppIdentity::new(
+            self.org.as_deref(),
+            &self.name,
+            self.incarnation.as_deref(),
+        )
+    }
+
     /// Checks every setting that can be checked without I/O.
     pub fn validate(&self) -> Result<(), SpecError> {
         let error = |key: &str, message: String| SpecError {
@@ -680,6 +694,31 @@ impl AppSpec {
                 ),
             ));
         }
+        // Whatever the source (a chart repository too): the host's commands and secrets are the operator's.
+        if let Some(build) = &self.build
+            && build.builder == crate::build::BuilderKind::Command
+        {
+            return Err(error(
+                "build.builder",
+                "the command backend runs the plan's commands on the server; an app defined through the API \
+                 builds with buildkit, podman or buildah"
+                    .into(),
+            ));
+        }
+        for (key, set) in [
+            ("source.username", self.source.username.is_some()),
+            ("source.password_env", self.source.password_env.is_some()),
+            ("source.ssh_key", self.source.ssh_key.is_some()),
+        ] {
+            if set {
+                return Err(error(
+                    key,
+                    "is the operator's to set: define a [[credential]] in weft.toml and name it with \
+                     source.credential"
+                        .into(),
+                ));
+            }
+        }
         let Some(repo) = &self.source.repo else {
             return Err(error(
                 "source.repo",
@@ -756,35 +795,11 @@ impl AppSpec {
                 ));
             }
         }
-        for (key, set) in [
-            ("source.username", self.source.username.is_some()),
-            ("source.password_env", self.source.password_env.is_some()),
-            ("source.ssh_key", self.source.ssh_key.is_some()),
-        ] {
-            if set {
-                return Err(error(
-                    key,
-                    "is the operator's to set: define a [[credential]] in weft.toml and name it with \
-                     source.credential"
-                        .into(),
-                ));
-            }
-        }
         if let Some(name) = &self.source.credential {
             rules
                 .credentials
                 .check(name, repo, self.org.as_deref())
                 .map_err(|e| error("source.credential", e.to_string()))?;
-        }
-        if let Some(build) = &self.build
-            && build.builder == crate::build::BuilderKind::Command
-        {
-            return Err(error(
-                "build.builder",
-                "the command backend runs the plan's commands on the server; an app defined through the API \
-                 builds with buildkit, podman or buildah"
-                    .into(),
-            ));
         }
         Ok(())
     }
@@ -1076,6 +1091,12 @@ source = { path = "examples/shop" }
             "[build]\nbuilder = \"command\"",
         );
         assert_eq!(refused_key(&command, &rules), "build.builder");
+        // A chart app too: the chart branch once returned before the build and credential checks.
+        let chart_command = api_app(
+            r#"{ repo = "https://charts.example", chart = "web", version = "1.0.0" }"#,
+            "[build]\nbuilder = \"command\"",
+        );
+        assert_eq!(refused_key(&chart_command, &rules), "build.builder");
     }
 
     #[test]

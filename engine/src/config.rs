@@ -469,19 +469,9 @@ impl Config {
         Ok(())
     }
 
-    /// The store's URL as it may be shown: a password in it replaced by `***`.
+    /// The store's URL as it may be shown: its password and every password-bearing parameter replaced by `***`.
     pub fn store_url_shown(&self) -> String {
-        let url = self.store_url();
-        match (url.find("://"), url.rfind('@')) {
-            (Some(scheme), Some(at)) if at > scheme => {
-                let credentials = &url[scheme + 3..at];
-                match credentials.split_once(':') {
-                    Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
-                    None => url,
-                }
-            }
-            _ => url,
-        }
+        weft_core::redact::url(&self.store_url())
     }
 
     /// Parses and checks configuration text; `path` names it in errors and relative paths are resolved against
@@ -1033,6 +1023,26 @@ mod tests {
             .unwrap();
         assert_eq!(config.store_url(), "postgres://weft:s3cret@db:5432/weft");
         assert_eq!(config.store_url_shown(), "postgres://weft:***@db:5432/weft");
+        for (url, shown) in [
+            (
+                "postgres://weft@db/weft?password=s3cret",
+                "postgres://weft@db/weft?password=***",
+            ),
+            (
+                "postgres://db/weft?user=weft&password=s3cret",
+                "postgres://db/weft?user=weft&password=***",
+            ),
+            (
+                "postgres://db/weft?user=weft&PassWord=s3cret&sslmode=require",
+                "postgres://db/weft?user=weft&PassWord=***&sslmode=require",
+            ),
+        ] {
+            let mut config = parse("store_env = \"WEFT_STORE_URL\"\n").unwrap();
+            config
+                .read_store_env(file, |_| Some(url.to_string()))
+                .unwrap();
+            assert_eq!(config.store_url_shown(), shown);
+        }
         assert!(parse("store = \"sqlite://x\"\nstore_env = \"X\"\n").is_err());
     }
 

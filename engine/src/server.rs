@@ -220,6 +220,8 @@ impl Server {
             source,
         })?;
         let store = Store::open(&config.store_url()).await?;
+        // Which apps own what was tracked by name alone before identities; every cluster's syncer shares it.
+        let legacy = Arc::new(crate::sync::legacy::LegacyClaims::default());
         let host = PluginHost::new(config.plugins.host_config())?;
         let logs = LogStore::default();
         let registry = Arc::new(registry);
@@ -275,6 +277,7 @@ impl Server {
                 Some(config.chart_repositories()),
                 logs.clone(),
             )
+            .with_legacy(legacy.clone())
             .with_builds(builds.clone(), logs.clone())
             .with_gates(gates.clone(), &entry.name)
             .with_images(image_resolver.clone(), config.images.pin);
@@ -297,6 +300,7 @@ impl Server {
         let clusters = Clusters::new(members);
         let apps = AppDirectory::default();
         sync_apps(&store, &apps, &config).await?;
+        legacy.replace(store.legacy_tracking_claims().await?);
         put_fleet_limit(&store, &config).await?;
         let queue = Queue::new(store.clone());
         let views: AppViews = Arc::new(RwLock::new(BTreeMap::new()));
@@ -473,6 +477,10 @@ impl Server {
     pub async fn reload(&mut self, config: Config) -> Result<Vec<&'static str>, ServeError> {
         check_renderers(&config, &self.registry)?;
         sync_apps(&self.state.store, &self.state.apps, &config).await?;
+        self.state
+            .clusters
+            .legacy()
+            .replace(self.state.store.legacy_tracking_claims().await?);
         if let Some(concurrency) = config.defaults.concurrency {
             self.state
                 .store

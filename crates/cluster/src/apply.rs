@@ -160,6 +160,49 @@ impl Applier {
         Ok(info.to_json(applied))
     }
 
+    /// Writes `labels` and `annotations` into one object's metadata with a JSON merge patch that carries the
+    /// `resource_version` it was read at, so a change made meanwhile fails with a conflict instead of being
+    /// overwritten; nothing else of the object changes (no field manager takes anything over).
+    pub async fn mark(
+        &self,
+        reference: &ResourceRef,
+        resource_version: &str,
+        labels: &serde_json::Map<String, Value>,
+        annotations: &serde_json::Map<String, Value>,
+    ) -> Result<Value, ApplyError> {
+        let target = target(
+            &reference.group_kind(),
+            &reference.namespace,
+            &reference.name,
+        );
+        let info = self
+            .catalog
+            .resolve(&reference.group, &reference.kind)
+            .await
+            .map_err(|source| ApplyError::Kind {
+                target: target.clone(),
+                source,
+            })?;
+        let namespace = info.namespaced.then_some(reference.namespace.as_str());
+        let api = &info.api(self.client.clone(), namespace);
+        let body = json!({"metadata": {
+            "resourceVersion": resource_version,
+            "labels": labels,
+            "annotations": annotations,
+        }});
+        let (params, patch, name) = (
+            &PatchParams::default(),
+            &Patch::Merge(&body),
+            &reference.name,
+        );
+        let marked = self
+            .retry
+            .run(move || api.patch(name, params, patch))
+            .await
+            .map_err(|(error, attempts)| ApplyError::from_client(target, error, attempts))?;
+        Ok(info.to_json(marked))
+    }
+
     /// Deletes one object (at its kind's preferred version) with a propagation policy; a missing object is
     /// [`DeleteOutcome::AlreadyGone`].
     pub async fn delete(

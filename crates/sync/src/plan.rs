@@ -10,7 +10,7 @@ use super::diff::ObjectDiff;
 use super::fuse::{KeepReason, PruneCandidate, PruneDecision, PruneFuse, RenderOutcome};
 use super::order::{Phase, Placement, PlacementError, is_foundation, kind_rank, placement};
 use super::recreate::{RECREATE_HINT, allows_recreate};
-use super::tracking::{Ownership, ownership};
+use super::tracking::{Ownership, Tracker, ownership};
 use weft_core::resource::{RefError, ResourceRef};
 
 /// What a step does to its object.
@@ -113,6 +113,14 @@ pub enum PlanError {
     /// Two desired objects have the same identity.
     #[error("{0} is rendered twice")]
     Duplicate(ResourceRef),
+    /// A desired object exists live, tracked for another app (another org's, an earlier incarnation of this
+    /// name's, an orphan): Weft never takes an object over from another app.
+    #[error(
+        "{0} already exists, tracked for another app (another org's, or an earlier app of this name); Weft never \
+         takes an object over from another app: rename it in the render, or ask an admin to adopt the orphaned \
+         object into this app"
+    )]
+    Foreign(ResourceRef),
     /// A desired object's sync annotations are invalid.
     #[error("{reference}: {source}")]
     Placement {
@@ -126,14 +134,16 @@ pub enum PlanError {
 /// What a plan is made from.
 #[derive(Debug, Clone, Copy)]
 pub struct PlanInput<'a> {
-    /// The app's name (its tracking label value).
-    pub app: &'a str,
+    /// The app: its identity, and whether it owns objects tracked by its name alone.
+    pub app: &'a Tracker,
     /// The desired objects, namespaced and stamped; empty when the render failed.
     pub desired: &'a [Value],
     /// How the render went (an empty or failed render never prunes).
     pub render: RenderOutcome,
-    /// The app's live set: every live object carrying its tracking label.
+    /// The app's live set: every live object tracked for it.
     pub live: &'a [Value],
+    /// Desired objects that exist live tracked for another app (refused: never taken over).
+    pub foreign: &'a BTreeMap<ResourceRef, String>,
     /// The diff of each desired object that exists live.
     pub diffs: &'a BTreeMap<ResourceRef, ObjectDiff>,
     /// Whether the app prunes at all.
@@ -152,6 +162,9 @@ pub struct PlanInput<'a> {
 
 /// Makes the plan.
 pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
+    if let Some(reference) = input.foreign.keys().next() {
+        return Err(PlanError::Foreign(reference.clone()));
+    }
     let mut steps = Vec::new();
     let mut desired_refs = BTreeSet::new();
     let live_by_ref: BTreeMap<ResourceRef, &Value> = input
@@ -219,7 +232,7 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
     let mut owned = 0;
     for (reference, object) in &live_by_ref {
         match ownership(object, input.app) {
-            Ownership::Owned => owned += 1,
+            Ownership::Owned => {}
             Ownership::Copied { tracking_id } => {
                 strays.push(Stray {
                     reference: reference.clone(),
@@ -233,7 +246,13 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
             placement(object),
             Ok(Some(Placement { hook: true, .. })) | Ok(None)
         );
-        if desired_refs.contains(reference) || is_hook {
+        // The fuse's ratio is of what the user sees as the app's objects: hooks (Jobs left by their deletion
+        // policy) are not among them.
+        if is_hook {
+            continue;
+        }
+        owned += 1;
+        if desired_refs.contains(reference) {
             continue;
         }
         candidates.push(PruneCandidate::of(object));
@@ -411,7 +430,11 @@ mod tests {
 
     use super::*;
     use crate::diff::diff_subset;
-    use crate::tracking::stamp;
+    use crate::tracking::{AppIdentity, stamp};
+
+    fn shop() -> Tracker {
+        Tracker::new(AppIdentity::new(Some("acme"), "shop", None))
+    }
 
     fn object(api_version: &str, kind: &str, name: &str, annotations: Value) -> Value {
         let mut object = json!({
@@ -426,7 +449,7 @@ mod tests {
                 .remove("namespace");
         }
         let reference = ResourceRef::of(&object).unwrap();
-        stamp(&mut object, "shop", &reference);
+        stamp(&mut object, &shop().identity, &reference);
         object
     }
 
@@ -442,6 +465,7 @@ mod tests {
         confirmed: bool,
         render: Option<RenderOutcome>,
         refused: BTreeMap<ResourceRef, String>,
+        foreign: BTreeMap<ResourceRef, String>,
         recreate: bool,
     }
 
@@ -455,6 +479,7 @@ mod tests {
                 confirmed: false,
                 render: None,
                 refused: BTreeMap::new(),
+                foreign: BTreeMap::new(),
                 recreate: false,
             }
         }
@@ -475,12 +500,13 @@ mod tests {
                 }
             }
             plan(PlanInput {
-                app: "shop",
+                app: &shop(),
                 desired: &self.desired,
                 render: self
                     .render
                     .unwrap_or(RenderOutcome::Rendered(self.desired.len())),
                 live: &self.live,
+                foreign: &self.foreign,
                 diffs: &diffs,
                 prune: self.prune,
                 fuse: &self.fuse,
@@ -685,7 +711,7 @@ mod tests {
     fn strays_hooks_and_apps_without_prune_are_never_pruned() {
         let mut copy = config_map("copy");
         copy["metadata"]["annotations"]["weft.dev/tracking-id"] =
-            json!("shop:/ConfigMap:shop/original");
+            json!("acme/shop:/ConfigMap:shop/original");
         let old_hook = object(
             "batch/v1",
             "Job",
@@ -700,7 +726,7 @@ mod tests {
             plan.strays,
             vec![Stray {
                 reference: ResourceRef::new("", "ConfigMap", "shop", "copy"),
-                tracking_id: Some("shop:/ConfigMap:shop/original".into())
+                tracking_id: Some("acme/shop:/ConfigMap:shop/original".into())
             }]
         );
         let touched: Vec<(String, Action)> = actions(&plan)
@@ -719,6 +745,62 @@ mod tests {
             .unwrap();
         assert_eq!(gone.action, Action::Keep);
         assert!(gone.reason.contains("does not prune"), "{}", gone.reason);
+    }
+
+    #[test]
+    fn the_fuses_ratio_counts_the_objects_the_user_sees_not_hooks() {
+        // 13 objects the user sees and 2 finished hook Jobs; 3 no longer rendered: 3 of 13 (23%), not 3 of 15.
+        let desired: Vec<Value> = (0..10).map(|n| config_map(&format!("cm-{n}"))).collect();
+        let mut live = desired.clone();
+        live.extend(["gone-1", "gone-2", "gone-3"].map(config_map));
+        for name in ["migrate-1", "migrate-2"] {
+            live.push(object(
+                "batch/v1",
+                "Job",
+                name,
+                json!({"weft.dev/hook": "PreSync"}),
+            ));
+        }
+        let mut fixture = Fixture::new(desired, live);
+        fixture.fuse.max_ratio = 0.22;
+        fixture.fuse.max_deletions = 100;
+        let tripped = fixture.plan().unwrap().fuse_tripped.unwrap();
+        assert!(tripped.contains("3 of 13"), "{tripped}");
+        fixture.fuse.max_ratio = 0.24;
+        assert!(fixture.plan().unwrap().fuse_tripped.is_none());
+    }
+
+    #[test]
+    fn an_object_another_app_tracks_is_never_taken_over() {
+        let wanted = config_map("shared");
+        let mut fixture = Fixture::new(vec![wanted.clone(), config_map("mine")], Vec::new());
+        fixture
+            .foreign
+            .insert(ResourceRef::of(&wanted).unwrap(), "other/shop@uid-1".into());
+        let error = fixture.plan().unwrap_err();
+        assert_eq!(error, PlanError::Foreign(ResourceRef::of(&wanted).unwrap()));
+        let text = error.to_string();
+        assert!(text.contains("tracked for another app"), "{text}");
+        assert!(!text.contains("other/shop"), "{text}");
+    }
+
+    #[test]
+    fn objects_of_another_incarnation_of_the_name_are_neither_counted_nor_pruned() {
+        let desired = vec![config_map("a")];
+        let mut earlier = config_map("left-behind");
+        let reference = ResourceRef::of(&earlier).unwrap();
+        stamp(
+            &mut earlier,
+            &AppIdentity::new(Some("other"), "shop", Some("uid-1")),
+            &reference,
+        );
+        let mut legacy = config_map("legacy");
+        legacy["metadata"]["annotations"]["weft.dev/tracking-id"] =
+            json!("shop:/ConfigMap:shop/legacy");
+        let live = vec![config_map("a"), earlier, legacy];
+        let plan = Fixture::new(desired, live).plan().unwrap();
+        assert_eq!(actions(&plan), vec![("a".into(), Action::Unchanged)]);
+        assert!(plan.strays.is_empty());
     }
 
     #[test]

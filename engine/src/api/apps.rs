@@ -136,6 +136,8 @@ pub(crate) async fn delete(
         .delete_app(&name)
         .await
         .map_err(|e| ApiError::store("deleting the app", e))?;
+    // What it applied before identities is orphaned with it.
+    state.server.clusters.legacy().forget(&name);
     state.server.apps.write().await.remove(&name);
     Ok(StatusCode::NO_CONTENT)
 }

@@ -29,6 +29,7 @@ impl Modify for BearerAuth {
         super::fleet::gitops_one,
         super::fleet::summary,
         super::orphans::orphans,
+        super::orphans::adopt,
         super::sets::list,
         super::sets::confirm,
         super::objects::tree,

@@ -1,17 +1,26 @@
-//! Orphaned objects: live objects that carry an app's tracking label where no app of that name runs any more (an
-//! Application deleted without the resources finalizer leaves its workloads so). Admins only: an orphan has no
-//! app, so no org to scope it to. Never a Secret.
+//! Orphaned objects: live objects that carry an app's tracking label but that no running app owns — left by an app
+//! that was deleted (an Application deleted without the resources finalizer leaves its workloads so), by another
+//! incarnation of a name, or tracked by name alone before apps had identities with no app claiming them. Admins
+//! only: an orphan's org is not the caller's to judge. Never a Secret. An admin may hand an orphan to an app
+//! (`adopt`); nothing else ever does.
+
+use std::collections::BTreeMap;
 
 use axum::Json;
-use axum::extract::State;
-use serde::Serialize;
-use serde_json::Value;
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::shapes::WireRef;
 use super::{ApiError, ApiState, Caller, require_admin};
-use crate::resource::ResourceRef;
-use crate::sync::tracking::TRACKING_LABEL;
+use crate::app::AppSpec;
+use crate::resource::{ResourceRef, resource_version};
+use crate::sync::legacy::LegacyClaims;
+use crate::sync::tracking::{
+    Ownership, TRACKING_ANNOTATION, TRACKING_LABEL, Tracked, label_of, ownership, tracked,
+    tracking_id,
+};
 
 /// One orphaned object.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -19,14 +28,20 @@ use crate::sync::tracking::TRACKING_LABEL;
 pub struct Orphan {
     /// The cluster it is in.
     pub cluster: String,
-    /// The app its tracking label names, which no longer runs.
+    /// The app name its tracking label carries.
     pub app: String,
+    /// Whom its tracking annotation names: `ORG/APP` or `ORG/APP@UID` (`~` for no org), or the bare app name of
+    /// an object tracked before apps had identities; none for a label set without a tracking annotation. What
+    /// `adopt` takes as `trackedAs`.
+    pub tracked_as: Option<String>,
+    /// The org its tracking annotation names, when it names one.
+    pub org: Option<String>,
     /// The object.
     pub resource: WireRef,
 }
 
-/// The objects in every cluster's watched kinds labelled for an app that no longer runs, by cluster, app and
-/// object.
+/// The objects in every cluster's watched kinds that carry an app's tracking label and that no running app owns,
+/// by cluster, app and object.
 #[utoipa::path(get, path = "/v1/deploy/orphans", tag = "fleet",
     responses((status = 200, body = Vec<Orphan>), (status = 401, body = super::shapes::ErrorBody),
               (status = 403, body = super::shapes::ErrorBody)))]
@@ -35,28 +50,29 @@ pub(crate) async fn orphans(
     State(state): State<ApiState>,
 ) -> Result<Json<Vec<Orphan>>, ApiError> {
     require_admin(&caller)?;
-    let running: std::collections::BTreeSet<String> =
-        state.server.apps.read().await.keys().cloned().collect();
+    let running: BTreeMap<String, AppSpec> = state.server.apps.read().await.clone();
+    let legacy = state.server.clusters.legacy().clone();
     let mut found = Vec::new();
     for member in state.server.clusters.iter() {
         for object in member.deployer.syncer().live().all() {
-            let Some(app) = object
-                .pointer("/metadata/labels")
-                .and_then(|labels| labels.get(TRACKING_LABEL))
-                .and_then(Value::as_str)
-            else {
+            let Some(marks) = leftover(&object, &running, &legacy) else {
                 continue;
             };
             let Ok(reference) = ResourceRef::of(&object) else {
                 continue;
             };
-            if running.contains(app) || reference.is_secret() {
+            if reference.is_secret() {
                 continue;
             }
             let api_version = object["apiVersion"].as_str().unwrap_or("v1");
             found.push(Orphan {
                 cluster: member.name.clone(),
-                app: app.to_string(),
+                app: label_of(&object).unwrap_or_default().to_string(),
+                org: match &marks {
+                    Some(Tracked::App { identity, .. }) => identity.org().map(str::to_string),
+                    _ => None,
+                },
+                tracked_as: marks.as_ref().map(Tracked::owner_key),
                 resource: WireRef::new(&reference, api_version),
             });
         }
@@ -65,4 +81,232 @@ pub(crate) async fn orphans(
         (&a.cluster, &a.app, &a.resource.token).cmp(&(&b.cluster, &b.app, &b.resource.token))
     });
     Ok(Json(found))
+}
+
+/// Whether `object` is an orphan: it carries a tracking label, and no running app owns it (as its own object or a
+/// copy of one). `Some` with what its tracking annotation says (`None` for a label alone); `None` for an object
+/// that is not an orphan.
+fn leftover(
+    object: &Value,
+    running: &BTreeMap<String, AppSpec>,
+    legacy: &LegacyClaims,
+) -> Option<Option<Tracked>> {
+    let name = label_of(object)?;
+    if let Some(app) = running.get(name)
+        && ownership(object, &legacy.tracker(app)) != Ownership::Foreign
+    {
+        return None;
+    }
+    Some(tracked(object))
+}
+
+/// `POST /v1/deploy/{name}/adopt`: which orphans to hand to the app.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct AdoptRequest {
+    /// The orphans' `trackedAs` (as `GET /v1/deploy/orphans` lists it): every orphan on the app's cluster tracked
+    /// so is adopted, unless `resources` narrows them.
+    tracked_as: String,
+    /// Only these objects (`group:kind:namespace:name` tokens).
+    #[serde(default)]
+    resources: Option<Vec<String>>,
+}
+
+/// One object an adoption did not take, and why.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct NotAdopted {
+    /// The object.
+    resource: WireRef,
+    /// Why.
+    reason: String,
+}
+
+/// What an adoption did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Adoption {
+    /// The app that adopted them.
+    app: String,
+    /// Its tracking identity, now written on the adopted objects.
+    identity: String,
+    /// The objects now the app's (Secrets are counted, not named).
+    adopted: Vec<WireRef>,
+    /// How many Secrets were adopted with them.
+    secrets: usize,
+    /// Objects it did not take.
+    refused: Vec<NotAdopted>,
+}
+
+/// Hands orphans to an app: their tracking marks are rewritten to the app's identity, so it lists, compares and
+/// (when no longer rendered) prunes them from its next reconcile. Admins only; only objects no running app owns,
+/// and only where the app may place objects. Nothing else in Weft ever makes another app's object this app's.
+#[utoipa::path(post, path = "/v1/deploy/{name}/adopt", tag = "app",
+    params(("name" = String, Path, description = "The app that adopts")),
+    request_body = AdoptRequest,
+    responses((status = 200, body = Adoption), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
+pub(crate) async fn adopt(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+    Json(request): Json<AdoptRequest>,
+) -> Result<Json<Adoption>, ApiError> {
+    require_admin(&caller)?;
+    let running: BTreeMap<String, AppSpec> = state.server.apps.read().await.clone();
+    let Some(app) = running.get(&name).cloned() else {
+        return Err(ApiError::not_found(format!("no app {name:?}")));
+    };
+    let wanted: Option<Vec<ResourceRef>> = request
+        .resources
+        .as_ref()
+        .map(|tokens| {
+            tokens
+                .iter()
+                .map(|token| ResourceRef::parse(token))
+                .collect::<Result<_, _>>()
+        })
+        .transpose()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let member = super::objects::app_cluster(&state, &app)?;
+    let legacy = state.server.clusters.legacy().clone();
+    let identity = app.identity();
+    let syncer = member.deployer.syncer();
+    let mut adoption = Adoption {
+        app: name.clone(),
+        identity: identity.key(),
+        adopted: Vec::new(),
+        secrets: 0,
+        refused: Vec::new(),
+    };
+    for object in syncer.live().all() {
+        let Some(Some(marks)) = leftover(&object, &running, &legacy) else {
+            continue;
+        };
+        if marks.owner_key() != request.tracked_as {
+            continue;
+        }
+        let Ok(reference) = ResourceRef::of(&object) else {
+            continue;
+        };
+        if wanted.as_ref().is_some_and(|w| !w.contains(&reference)) {
+            continue;
+        }
+        let api_version = object["apiVersion"].as_str().unwrap_or("v1");
+        let wire = WireRef::new(&reference, api_version);
+        if let Some(Err(error)) = app
+            .confinement
+            .as_ref()
+            .map(|c| c.check(std::slice::from_ref(&object)))
+        {
+            adoption.refused.push(NotAdopted {
+                resource: wire,
+                reason: format!("the app may not place it: {error}"),
+            });
+            continue;
+        }
+        let mut labels = Map::new();
+        labels.insert(TRACKING_LABEL.into(), Value::String(name.clone()));
+        let mut annotations = Map::new();
+        annotations.insert(
+            TRACKING_ANNOTATION.into(),
+            Value::String(tracking_id(&identity, &reference)),
+        );
+        let version = resource_version(&object).unwrap_or_default().to_string();
+        match syncer
+            .applier()
+            .mark(&reference, &version, &labels, &annotations)
+            .await
+        {
+            Ok(_) => {
+                tracing::info!(app = %name, object = %reference, from = %request.tracked_as, admin = %caller.0.subject(),
+                    "adopted an orphaned object");
+                if reference.is_secret() {
+                    adoption.secrets += 1;
+                } else {
+                    adoption.adopted.push(wire);
+                }
+            }
+            Err(error) => adoption.refused.push(NotAdopted {
+                resource: if reference.is_secret() {
+                    WireRef::new(
+                        &ResourceRef::new("", "Secret", &reference.namespace, "-"),
+                        "v1",
+                    )
+                } else {
+                    wire
+                },
+                reason: error.to_string(),
+            }),
+        }
+    }
+    if adoption.adopted.is_empty() && adoption.secrets == 0 && adoption.refused.is_empty() {
+        return Err(ApiError::not_found(format!(
+            "no orphan on app {name}'s cluster is tracked as {:?} (GET /v1/deploy/orphans lists them)",
+            request.tracked_as
+        )));
+    }
+    state
+        .server
+        .reconcile_requests
+        .request([name], std::time::Instant::now());
+    Ok(Json(adoption))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::sync::tracking::{AppIdentity, stamp};
+
+    fn app(org: &str, name: &str, uid: Option<&str>) -> AppSpec {
+        let mut app: AppSpec = toml::from_str(&format!(
+            "name = {name:?}\norg = {org:?}\ntype = \"yaml\"\nnamespace = \"x\"\nsource = {{ repo = \"https://git.example/x.git\" }}\n"
+        ))
+        .unwrap();
+        app.incarnation = uid.map(str::to_string);
+        app
+    }
+
+    fn object_of(identity: &AppIdentity) -> Value {
+        let mut object = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "namespace": "a-apps"}});
+        let reference = ResourceRef::of(&object).unwrap();
+        stamp(&mut object, identity, &reference);
+        object
+    }
+
+    #[test]
+    fn what_a_deleted_app_left_is_an_orphan_even_when_another_org_takes_its_name() {
+        let legacy = LegacyClaims::default();
+        let first = app("a", "reuse-y", Some("uid-a"));
+        let left = object_of(&first.identity());
+        let mut running = BTreeMap::new();
+        running.insert("reuse-y".to_string(), first.clone());
+        assert_eq!(leftover(&left, &running, &legacy), None);
+        // A deleted; B takes the name.
+        running.insert("reuse-y".to_string(), app("b", "reuse-y", Some("uid-b")));
+        let marks = leftover(&left, &running, &legacy).unwrap().unwrap();
+        assert_eq!(marks.owner_key(), "a/reuse-y@uid-a");
+        running.clear();
+        assert!(leftover(&left, &running, &legacy).is_some());
+    }
+
+    #[test]
+    fn a_legacy_object_is_an_orphan_unless_its_claimant_runs() {
+        let mut object = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "namespace": "shop", "labels": {TRACKING_LABEL: "shop"},
+                         "annotations": {TRACKING_ANNOTATION: "shop:/ConfigMap:shop/c"}}});
+        let mut running = BTreeMap::new();
+        running.insert("shop".to_string(), app("acme", "shop", None));
+        let legacy = LegacyClaims::new([("shop".to_string(), Some("acme".to_string()))]);
+        assert_eq!(leftover(&object, &running, &legacy), None);
+        let unclaimed = LegacyClaims::default();
+        assert!(leftover(&object, &running, &unclaimed).is_some());
+        // A label without a tracking annotation is nobody's.
+        object["metadata"]["annotations"] = json!({});
+        assert_eq!(leftover(&object, &running, &legacy), Some(None));
+    }
 }

@@ -305,6 +305,7 @@ impl ApplicationController {
                 let mut spec = (*spec).clone();
                 spec.origin = app.origin;
                 spec.confinement = app.confinement.clone();
+                spec.incarnation = app.incarnation.clone();
                 spec == **app
             });
             if !unchanged {
@@ -320,6 +321,7 @@ impl ApplicationController {
             .filter(|name| !accepted.contains_key(*name) && !kept.contains(*name))
         {
             self.store.delete_app(name).await?;
+            self.clusters.legacy().forget(name);
         }
         // Only resource apps leave the directory: a name the configuration or the API took stays theirs.
         directory.retain(|name, app| {
@@ -413,7 +415,7 @@ impl ApplicationController {
             match crate::sync::cascade::delete_tracked(
                 syncer.live(),
                 syncer.applier(),
-                &app.name,
+                &syncer.tracker(app),
                 &kinds,
                 may_delete,
             )

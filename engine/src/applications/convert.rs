@@ -187,6 +187,12 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         application_namespaces: org.namespaces.clone(),
         cluster_kinds: org.cluster_kinds.clone(),
     });
+    // Each Application is its own incarnation of the name: what an earlier one left behind is not this one's.
+    app.incarnation = object
+        .pointer("/metadata/uid")
+        .and_then(Value::as_str)
+        .filter(|uid| !uid.is_empty())
+        .map(str::to_string);
     Ok(app)
 }
 

@@ -174,6 +174,11 @@ impl Clusters {
         }
     }
 
+    /// Which apps own objects tracked by name alone (one set, shared by every cluster's syncer).
+    pub fn legacy(&self) -> &Arc<crate::sync::legacy::LegacyClaims> {
+        self.members[0].deployer.syncer().legacy()
+    }
+
     /// One cluster, named `default`.
     pub fn single(client: kube::Client, deployer: Deployer) -> Clusters {
         Clusters::new(vec![ClusterMember::new(

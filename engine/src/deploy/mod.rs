@@ -269,6 +269,12 @@ impl Deployer {
         Ok(digests)
     }
 
+    /// Tells apps' objects apart with these legacy tracking claims (one set for every cluster).
+    pub fn with_legacy(mut self, legacy: Arc<crate::sync::legacy::LegacyClaims>) -> Self {
+        self.syncer = self.syncer.with_legacy(legacy);
+        self
+    }
+
     /// Runs `gates` on every sync's plan before anything is applied, telling them the destination is `cluster`.
     pub fn with_gates(mut self, gates: Arc<GateSet>, cluster: &str) -> Self {
         self.gates = Some((gates, cluster.to_string()));
@@ -733,22 +739,23 @@ impl Deployer {
             images::apply_pins(&mut rendered, &state.images);
         }
         let comparer = self.syncer.comparer();
+        let tracker = self.syncer.tracker(app);
         let desired = comparer
-            .desired(&app.name, &app.namespace, &rendered)
+            .desired(&tracker.identity, &app.namespace, &rendered)
             .await?;
         if let Some(confinement) = &app.confinement {
             confinement.check(&desired)?;
         }
         let comparison = if fresh {
             comparer
-                .compare_fresh(&app.name, desired, &state.kinds, &app.ignore)
+                .compare_fresh(&tracker, desired, &state.kinds, &app.ignore)
                 .await?
         } else {
             comparer
-                .compare(&app.name, desired, &state.kinds, &app.ignore)
+                .compare(&tracker, desired, &state.kinds, &app.ignore)
                 .await?
         };
-        let mut status = self.syncer.observe(&app.name, &comparison).await;
+        let mut status = self.syncer.observe(&tracker, &comparison).await;
         status.image_moves = self.image_moves(app, state).await;
         Ok((status, comparison))
     }

@@ -99,8 +99,26 @@ impl Store {
             .bind(name)
             .execute(&mut *transaction)
             .await?;
+        // What the app applied before identities is orphaned with it: a later app of the name does not own it.
+        sqlx::query("DELETE FROM legacy_tracking WHERE name = $1")
+            .bind(name)
+            .execute(&mut *transaction)
+            .await?;
         transaction.commit().await?;
         Ok(deleted > 0)
+    }
+
+    /// The apps (name, org) that own objects tracked by their name alone: those stored when tracking was upgraded
+    /// to identities, and not deleted since.
+    pub async fn legacy_tracking_claims(
+        &self,
+    ) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        let rows = sqlx::query("SELECT name, org FROM legacy_tracking ORDER BY name")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("name")?, row.try_get("org")?)))
+            .collect()
     }
 
     /// Every stored app, by name.

@@ -35,6 +35,11 @@ const SQLITE: &[Step] = &[
         "replicas",
         include_str!("migrations/sqlite/0004_replicas.sql"),
     ),
+    (
+        5,
+        "legacy tracking",
+        include_str!("migrations/sqlite/0005_legacy_tracking.sql"),
+    ),
 ];
 
 const POSTGRES: &[Step] = &[
@@ -57,6 +62,11 @@ const POSTGRES: &[Step] = &[
         4,
         "replicas",
         include_str!("migrations/postgres/0004_replicas.sql"),
+    ),
+    (
+        5,
+        "legacy tracking",
+        include_str!("migrations/postgres/0005_legacy_tracking.sql"),
     ),
 ];
 

@@ -137,36 +137,9 @@ pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
     Err(unsupported())
 }
 
-/// The URL with any password replaced by `***` (in the user info and in a `password=` parameter).
+/// The URL with its password and password-bearing parameters hidden: the one redaction, `weft_core::redact::url`.
 pub(super) fn redact(url: &str) -> String {
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    let mut out = match base.split_once("://") {
-        Some((scheme, rest)) => {
-            let authority_end = rest.find('/').unwrap_or(rest.len());
-            let (authority, path) = rest.split_at(authority_end);
-            let authority = match authority.rsplit_once('@') {
-                Some((user_info, host)) => match user_info.split_once(':') {
-                    Some((user, _password)) => format!("{user}:***@{host}"),
-                    None => authority.to_string(),
-                },
-                None => authority.to_string(),
-            };
-            format!("{scheme}://{authority}{path}")
-        }
-        None => base.to_string(),
-    };
-    if !query.is_empty() {
-        let pairs: Vec<String> = query
-            .split('&')
-            .map(|pair| match pair.split_once('=') {
-                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
-                _ => pair.to_string(),
-            })
-            .collect();
-        out.push('?');
-        out.push_str(&pairs.join("&"));
-    }
-    out
+    weft_core::redact::url(url)
 }
 
 /// Decodes `%XX` escapes, as sqlx does for a SQLite path; `None` for a bad escape or non-UTF-8 result.

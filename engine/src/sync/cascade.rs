@@ -1,10 +1,12 @@
 //! Deleting every object an app tracks, on its cluster: what an Application deleted with Weft's resources
-//! finalizer asks for (Argo CD's cascading delete). Never a Secret it does not track, never another app's object.
+//! finalizer asks for (Argo CD's cascading delete). Never a Secret it does not track, never another app's object
+//! (another org's or another incarnation's of the same name, or a copy).
 
 use std::collections::BTreeSet;
 
 use crate::cluster::{Applier, ApplyError, ClusterError, DeleteOutcome, LiveCache, Propagation};
 use crate::resource::ResourceRef;
+use crate::sync::tracking::{Ownership, Tracker, ownership};
 
 /// What one pass of a cascading delete did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -33,13 +35,14 @@ pub enum CascadeError {
     Delete(#[from] ApplyError),
 }
 
-/// Deletes every object labelled as `app`'s in the kinds it had objects of (`kinds`, from its last sync) and the
-/// kinds already watched, of those `may_delete` lets through (a confined app's own placement: a label is anyone's
-/// to set); objects already being deleted are counted, not deleted again.
+/// Deletes every object the app `tracker` stands for owns (its tracking marks name the app's identity and the
+/// object itself) in the kinds it had objects of (`kinds`, from its last sync) and the kinds already watched, of
+/// those `may_delete` lets through (a confined app's own placement: a label is anyone's to set); objects already
+/// being deleted are counted, not deleted again.
 pub async fn delete_tracked(
     live: &LiveCache,
     applier: &Applier,
-    app: &str,
+    tracker: &Tracker,
     kinds: &BTreeSet<(String, String)>,
     may_delete: impl Fn(&serde_json::Value) -> bool,
 ) -> Result<CascadeOutcome, CascadeError> {
@@ -58,11 +61,11 @@ pub async fn delete_tracked(
         })?;
     }
     let mut outcome = CascadeOutcome::default();
-    for object in live.objects_of_app(app) {
+    for object in live.objects_of_app(tracker.name()) {
         let Ok(reference) = ResourceRef::of(&object) else {
             continue;
         };
-        if !may_delete(&object) {
+        if ownership(&object, tracker) != Ownership::Owned || !may_delete(&object) {
             continue;
         }
         outcome.remaining += 1;

@@ -15,7 +15,7 @@ use super::dry_runs::{DryRunInputs, InSyncDryRuns};
 use super::fingerprint::{secrets_to_look_up, stamp_fingerprints};
 use super::normalize::IgnoreRule;
 use super::order::placement;
-use super::tracking::stamp;
+use super::tracking::{AppIdentity, Ownership, Tracker, ownership, stamp, tracked};
 use crate::cluster::{Applier, ApplyError, ApplyOptions, ClusterError, KindCatalog, LiveCache};
 use crate::metrics::metrics;
 use crate::resource::{RefError, ResourceRef, resource_version};
@@ -53,7 +53,7 @@ pub enum CompareError {
 pub struct Comparison {
     /// Desired objects: namespaced and stamped with the app's tracking label and annotation.
     pub desired: Vec<Value>,
-    /// Every live object with the app's tracking label, in the kinds looked at.
+    /// Every live object tracked for this app (its own and copies of them), in the kinds looked at.
     pub live: Vec<Value>,
     /// Per desired object that exists live: its diff (hooks are not compared).
     pub diffs: BTreeMap<ResourceRef, ObjectDiff>,
@@ -62,6 +62,9 @@ pub struct Comparison {
     /// Desired objects a server-side dry run says the API will not update in place (an immutable field changed),
     /// with the API's message.
     pub refused: BTreeMap<ResourceRef, String>,
+    /// Desired objects that exist live tracked for another app (another org's, another incarnation of this name,
+    /// an orphan), with how that app is named: never applied over; an admin may hand orphans to this app.
+    pub foreign: BTreeMap<ResourceRef, String>,
 }
 
 impl Comparison {
@@ -115,11 +118,11 @@ impl Comparer {
     }
 
     /// Makes rendered objects desired: namespaced kinds without a namespace go to `namespace`; every object is
-    /// stamped for `app`. Kinds defined by a CustomResourceDefinition in the same render are taken at the scope
+    /// stamped for the app `app` identifies. Kinds defined by a CustomResourceDefinition in the same render are taken at the scope
     /// the CRD declares (the cluster cannot know them yet).
     pub async fn desired(
         &self,
-        app: &str,
+        app: &AppIdentity,
         namespace: &str,
         rendered: &[Value],
     ) -> Result<Vec<Value>, CompareError> {
@@ -198,7 +201,7 @@ impl Comparer {
     /// again while nothing that finding rests on has changed.
     pub async fn compare(
         &self,
-        app: &str,
+        app: &Tracker,
         desired: Vec<Value>,
         also: &BTreeSet<(String, String)>,
         ignore: &[IgnoreRule],
@@ -211,7 +214,7 @@ impl Comparer {
     /// periodic full comparison).
     pub async fn compare_fresh(
         &self,
-        app: &str,
+        app: &Tracker,
         desired: Vec<Value>,
         also: &BTreeSet<(String, String)>,
         ignore: &[IgnoreRule],
@@ -222,7 +225,7 @@ impl Comparer {
 
     async fn compare_with(
         &self,
-        app: &str,
+        app: &Tracker,
         desired: Vec<Value>,
         also: &BTreeSet<(String, String)>,
         ignore: &[IgnoreRule],
@@ -251,7 +254,14 @@ impl Comparer {
                 }
             }
         }
-        let live = self.live.objects_of_app(app);
+        // The objects that carry the app's name and were applied for this very app (its org, its incarnation):
+        // another app's leftovers under the same name are not listed, read, adopted or pruned through this one.
+        let live: Vec<Value> = self
+            .live
+            .objects_of_app(app.name())
+            .into_iter()
+            .filter(|object| ownership(object, app) != Ownership::Foreign)
+            .collect();
         let live_by_ref: BTreeMap<ResourceRef, &Value> = live
             .iter()
             .filter_map(|o| ResourceRef::of(o).ok().map(|r| (r, o)))
@@ -261,18 +271,24 @@ impl Comparer {
         let now = std::time::Instant::now();
         let mut diffs = BTreeMap::new();
         let mut refused = BTreeMap::new();
+        let mut foreign = BTreeMap::new();
         for object in &desired {
             let Ok(reference) = ResourceRef::of(object) else {
+                continue;
+            };
+            let Some(live_object) = live_by_ref.get(&reference) else {
+                // Not the app's: an object of that name that another app tracks (another org's, an earlier
+                // incarnation's) is never taken over by applying over it, nor re-created as a hook.
+                if let Some(owner) = self.tracked_by_another(app, &reference) {
+                    foreign.insert(reference.clone(), owner);
+                }
                 continue;
             };
             let is_hook = !matches!(placement(object), Ok(Some(p)) if !p.hook);
             if is_hook {
                 continue;
             }
-            let Some(live_object) = live_by_ref.get(&reference) else {
-                continue;
-            };
-            let inputs = DryRunInputs::new(app, &reference, object, live_object, ignore);
+            let inputs = DryRunInputs::new(app.name(), &reference, object, live_object, ignore);
             let remembered = memory == Memory::Use && self.in_sync.in_sync(&inputs, now);
             let diff = if dry_run && remembered {
                 // The same desired object against the same live version, compared under the same rules, when a
@@ -291,7 +307,8 @@ impl Comparer {
                 {
                     Ok((predicted, live_now)) => {
                         let diff = diff_predicted(&reference, &predicted, &live_now, ignore);
-                        let inputs = DryRunInputs::new(app, &reference, object, &live_now, ignore);
+                        let inputs =
+                            DryRunInputs::new(app.name(), &reference, object, &live_now, ignore);
                         self.in_sync.record(inputs, diff.is_synced(), now);
                         diff
                     }
@@ -315,7 +332,16 @@ impl Comparer {
             diffs,
             kinds: looked_at,
             refused,
+            foreign,
         })
+    }
+
+    /// Who tracks the live object `reference` names, when it is tracked for an app other than `app` (another
+    /// identity, or a legacy mark `app` does not own); `None` when it is not live or tracked for nobody.
+    fn tracked_by_another(&self, app: &Tracker, reference: &ResourceRef) -> Option<String> {
+        let live = self.live.get(reference)?;
+        let marks = tracked(&live)?;
+        (ownership(&live, app) == Ownership::Foreign).then(|| marks.owner_key())
     }
 }
 

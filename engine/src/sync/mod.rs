@@ -10,6 +10,7 @@ pub mod cascade;
 pub mod compare;
 pub mod dry_runs;
 pub mod gates;
+pub mod legacy;
 pub mod observe;
 pub mod operation;
 pub mod syncer;

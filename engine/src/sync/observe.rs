@@ -13,7 +13,7 @@ use super::status::{
     AppHealth, HealthCode, SyncCode, app_health, app_sync, declared_version, running_version,
 };
 use super::syncer::Syncer;
-use super::tracking::{Ownership, ownership};
+use super::tracking::{Ownership, Tracker, ownership};
 use super::tree::{Node, NodeStatus, build_tree};
 use crate::resource::ResourceRef;
 
@@ -86,7 +86,7 @@ impl AppStatus {
 
 impl Syncer {
     /// The app's state from a comparison (hooks are not part of it).
-    pub async fn observe(&self, app: &str, comparison: &Comparison) -> AppStatus {
+    pub async fn observe(&self, app: &Tracker, comparison: &Comparison) -> AppStatus {
         let desired: Vec<&Value> = comparison
             .desired
             .iter()

@@ -70,6 +70,8 @@ enum Stop {
 #[derive(Debug, Clone)]
 pub struct Syncer {
     comparer: Comparer,
+    /// The apps that own objects tracked by name alone.
+    legacy: Arc<super::legacy::LegacyClaims>,
     applier: Applier,
     live: Arc<LiveCache>,
     health: Arc<HealthAssessor>,
@@ -109,12 +111,29 @@ impl Syncer {
     ) -> Self {
         Syncer {
             comparer,
+            legacy: Arc::default(),
             applier,
             live,
             health,
             logs,
             poll: Duration::from_millis(100),
         }
+    }
+
+    /// Takes legacy tracking claims (shared by every cluster's syncer).
+    pub fn with_legacy(mut self, legacy: Arc<super::legacy::LegacyClaims>) -> Self {
+        self.legacy = legacy;
+        self
+    }
+
+    /// The legacy tracking claims.
+    pub fn legacy(&self) -> &Arc<super::legacy::LegacyClaims> {
+        &self.legacy
+    }
+
+    /// How the app's objects are told from others': its identity, and whether it owns legacy-tracked objects.
+    pub fn tracker(&self, app: &AppSpec) -> super::tracking::Tracker {
+        self.legacy.tracker(app)
     }
 
     /// The comparer (for status and diffs outside a sync).
@@ -235,9 +254,10 @@ impl Syncer {
                 return outcome;
             }
         };
+        let tracker = self.tracker(app);
         let desired = match self
             .comparer
-            .desired(&app.name, &app.namespace, rendered)
+            .desired(&tracker.identity, &app.namespace, rendered)
             .await
         {
             Ok(desired) => desired,
@@ -256,7 +276,7 @@ impl Syncer {
         }
         let comparison = match self
             .comparer
-            .compare(&app.name, desired, &request.previous_kinds, &app.ignore)
+            .compare(&tracker, desired, &request.previous_kinds, &app.ignore)
             .await
         {
             Ok(comparison) => comparison,
@@ -270,10 +290,11 @@ impl Syncer {
         };
         let fuse = app.sync.fuse.fuse();
         let sync_plan = match plan(PlanInput {
-            app: &app.name,
+            app: &tracker,
             desired: &comparison.desired,
             render,
             live: &comparison.live,
+            foreign: &comparison.foreign,
             diffs: &comparison.diffs,
             prune: request.prune.unwrap_or(app.sync.prune),
             fuse: &fuse,

@@ -13,7 +13,7 @@ use weft_engine::cluster::{
     LiveEvent, Propagation, log_stream, pod_log,
 };
 use weft_engine::resource::ResourceRef;
-use weft_engine::sync::tracking::stamp;
+use weft_engine::sync::tracking::{AppIdentity, stamp};
 use weft_sim::{FaultAction, FaultRule, SimConfig, Simulator, Verb};
 
 /// How long a condition may take to hold: generous, for a loaded machine (waits end as soon as it holds).
@@ -54,7 +54,7 @@ fn config_map(name: &str, app: Option<&str>, data: Value) -> Value {
         "metadata": {"name": name, "namespace": "default"}, "data": data});
     if let Some(app) = app {
         let reference = ResourceRef::of(&object).unwrap();
-        stamp(&mut object, app, &reference);
+        stamp(&mut object, &AppIdentity::new(None, app, None), &reference);
     }
     object
 }
@@ -162,7 +162,11 @@ async fn the_live_cache_follows_applies_and_owner_trees() {
     }
     let mut desired = deployment("web", 2);
     let desired_ref = reference(&desired);
-    stamp(&mut desired, "shop", &desired_ref);
+    stamp(
+        &mut desired,
+        &AppIdentity::new(None, "shop", None),
+        &desired_ref,
+    );
     cluster.apply(&desired).await;
 
     let found = live
@@ -207,7 +211,7 @@ async fn secrets_are_cached_only_with_the_tracking_label() {
             "metadata": {"name": name, "namespace": "default"}, "stringData": {"password": "hunter2"}});
         if let Some(app) = app {
             let object_ref = reference(&object);
-            stamp(&mut object, app, &object_ref);
+            stamp(&mut object, &AppIdentity::new(None, app, None), &object_ref);
         }
         object
     };
@@ -588,7 +592,11 @@ async fn a_namespaced_cache_watches_only_its_namespaces_each_on_its_own_and_refu
         let mut object = config_map(name, None, json!({"a": "b"}));
         object["metadata"]["namespace"] = json!(namespace);
         let reference = ResourceRef::of(&object).unwrap();
-        stamp(&mut object, "shop", &reference);
+        stamp(
+            &mut object,
+            &AppIdentity::new(None, "shop", None),
+            &reference,
+        );
         object
     };
     for (name, namespace) in [("one", "team-a"), ("two", "team-b"), ("three", "team-c")] {

@@ -44,17 +44,69 @@ pub struct SignInForm {
 
 /// Where to go after signing in: a path of this site, else the fleet (never another site).
 pub fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(next)
-            if next.starts_with('/')
-                && !next.starts_with("//")
-                && !next.contains('\\')
-                && !next.starts_with("/sign-") =>
-        {
-            next.to_string()
-        }
-        _ => "/apps".to_string(),
+    next.and_then(same_site_path)
+        .unwrap_or_else(|| "/apps".to_string())
+}
+
+/// `next` as a path of this site (re-serialised, so what the browser gets is what was checked), or `None` when it
+/// could lead anywhere else: it holds no whitespace, it begins with one `/`, and neither it nor any percent-decoding
+/// of it holds a control character or a backslash or begins with `//` (browsers drop tabs and newlines from a URL
+/// and read `\` as `/`, so `/%09/evil.example` and `/\evil.example` would be `//evil.example`).
+fn same_site_path(next: &str) -> Option<String> {
+    const BASE: &str = "http://console.invalid/";
+    if next.len() > 2048 || next.starts_with("/sign-") {
+        return None;
     }
+    if next.chars().any(char::is_whitespace) {
+        return None;
+    }
+    let mut text = next.to_string();
+    for _ in 0..4 {
+        let unsafe_char = |c: char| c.is_control() || c == '\\';
+        if !text.starts_with('/') || text.starts_with("//") || text.chars().any(unsafe_char) {
+            return None;
+        }
+        match percent_decoded(&text) {
+            Some(decoded) if decoded != text => text = decoded,
+            Some(_) => break,
+            None => return None,
+        }
+    }
+    let base = reqwest::Url::parse(BASE).ok()?;
+    let joined = base.join(next).ok()?;
+    if joined.origin() != base.origin() || !joined.username().is_empty() {
+        return None;
+    }
+    let mut path = joined.path().to_string();
+    if let Some(query) = joined.query() {
+        path.push('?');
+        path.push_str(query);
+    }
+    (!path.starts_with("//") && !path.starts_with("/sign-")).then_some(path)
+}
+
+/// `text` with its `%XX` escapes decoded; `None` when the bytes are not UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| text.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// Whether the request came over HTTPS (directly or through a proxy that says so): the cookie is then Secure.
@@ -342,6 +394,8 @@ mod tests {
     #[test]
     fn after_sign_in_the_browser_goes_only_to_a_path_of_this_site() {
         assert_eq!(safe_next(Some("/apps/shop?x=1")), "/apps/shop?x=1");
+        assert_eq!(safe_next(Some("/apps/a%20b")), "/apps/a%20b");
+        assert_eq!(safe_next(Some("/apps/caf\u{e9}")), "/apps/caf%C3%A9");
         for bad in [
             "//evil.example",
             "https://evil.example",
@@ -349,6 +403,26 @@ mod tests {
             "apps",
             "/sign-in",
             "",
+            // Browsers drop tabs, newlines and carriage returns from URLs: each would be `//evil.example`.
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r/evil.example",
+            "/%09/evil.example",
+            "/%0a/evil.example",
+            "/%0D/evil.example",
+            "/%2509/evil.example",
+            "/%2F/evil.example",
+            "/%5C/evil.example",
+            "/%5c%5cevil.example",
+            "/ /evil.example",
+            "/\u{0}/evil.example",
+            "/\u{85}/evil.example",
+            "/\u{3000}/evil.example",
+            "/%ff/x",
+            "\\\\evil.example",
+            "http:evil.example",
+            "javascript:alert(1)",
+            "/sign-out",
         ] {
             assert_eq!(safe_next(Some(bad)), "/apps", "{bad}");
         }

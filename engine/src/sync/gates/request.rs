@@ -195,6 +195,7 @@ mod tests {
             diffs: Default::default(),
             kinds: Default::default(),
             refused: Default::default(),
+            foreign: Default::default(),
         };
         let app: AppSpec = toml::from_str(
             "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \"app\" }",

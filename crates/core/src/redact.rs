@@ -1,0 +1,186 @@
+//! Hiding the secrets a connection URL can carry before it is printed, logged or stored: the password of its user
+//! information and every query parameter that holds a password, token or key. The one function every URL Weft shows
+//! goes through.
+
+/// What replaces a hidden value.
+pub const HIDDEN: &str = "***";
+
+/// `url` with its password and every password-bearing query parameter replaced by `***`.
+///
+/// The user information is everything between `scheme://` and the `@` that ends it (the last `@` followed by a host,
+/// so a password holding `@`, `/`, `?` or `:` is hidden whole); only what follows its first `:` is hidden, the user
+/// stays. A query parameter is hidden when its name, percent-decoded and in any case, names a password, a secret or
+/// a token (`password`, `sslpassword`, `PassWord`, `pass%77ord`, `pwd`, `access_token`, ...). Text that is not a URL
+/// comes back as it is.
+pub fn url(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else {
+        return hide_query(url, None);
+    };
+    let (scheme, rest) = url.split_at(scheme_end + 3);
+    let (authority_and_path, query_start) = match user_info_end(rest) {
+        Some(at) => {
+            let user_info = &rest[..at];
+            let after = &rest[at..];
+            let shown = match user_info.split_once(':') {
+                Some((user, _)) => format!("{user}:{HIDDEN}"),
+                None => user_info.to_string(),
+            };
+            (
+                format!("{scheme}{shown}{after}"),
+                scheme.len() + shown.len(),
+            )
+        }
+        None => (url.to_string(), scheme.len()),
+    };
+    hide_query(&authority_and_path, Some(query_start))
+}
+
+/// Where the user information of `rest` (the URL after `scheme://`) ends: the position of its `@`, if any.
+fn user_info_end(rest: &str) -> Option<usize> {
+    rest.match_indices('@').rev().map(|(at, _)| at).find(|&at| {
+        let host = &rest[at + 1..];
+        let host = &host[..host.find(['/', '?', '#']).unwrap_or(host.len())];
+        host.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-._:[]%,".contains(c))
+    })
+}
+
+/// `text` with the values of password-bearing query parameters hidden; the query starts at the first `?` at or
+/// after `from` (anywhere when `from` is `None`).
+fn hide_query(text: &str, from: Option<usize>) -> String {
+    let start = from.unwrap_or(0);
+    let Some(question) = text.get(start..).and_then(|tail| tail.find('?')) else {
+        return text.to_string();
+    };
+    let question = start + question;
+    let (base, query) = text.split_at(question + 1);
+    let (query, fragment) = match query.split_once('#') {
+        Some((query, fragment)) => (query, Some(fragment)),
+        None => (query, None),
+    };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if bears_secret(key) => format!("{key}={HIDDEN}"),
+            _ => pair.to_string(),
+        })
+        .collect();
+    let mut out = format!("{base}{}", pairs.join("&"));
+    if let Some(fragment) = fragment {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    out
+}
+
+/// Whether a query parameter's name says its value is a secret.
+fn bears_secret(key: &str) -> bool {
+    let key = percent_decoded(key).to_ascii_lowercase();
+    let key = key.trim();
+    [
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "key",
+        "credential",
+        "auth",
+    ]
+    .iter()
+    .any(|word| key.contains(word))
+}
+
+/// `text` with `%XX` escapes decoded (a bad escape is kept as it is; bytes that are not UTF-8 are replaced).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| text.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_in_the_user_information_is_hidden_whatever_it_holds() {
+        assert_eq!(
+            url("postgres://weft:s3cr%40t@db.example:5432/weft?sslmode=require"),
+            "postgres://weft:***@db.example:5432/weft?sslmode=require"
+        );
+        for password in ["p@ss", "a/b", "a?b", "a:b", "a#b", "p@ss/w?rd"] {
+            let shown = url(&format!("postgres://weft:{password}@db/weft"));
+            assert_eq!(shown, "postgres://weft:***@db/weft", "{password}");
+        }
+        assert_eq!(
+            url("postgresql://weft:x@[::1]:5432,db2:5433/weft"),
+            "postgresql://weft:***@[::1]:5432,db2:5433/weft"
+        );
+        assert_eq!(url("postgres://weft@db/weft"), "postgres://weft@db/weft");
+    }
+
+    #[test]
+    fn every_password_bearing_query_parameter_is_hidden() {
+        assert_eq!(
+            url("postgres://weft@host/weft?password=hunter2"),
+            "postgres://weft@host/weft?password=***"
+        );
+        assert_eq!(
+            url("postgres://host/weft?user=weft&password=hunter2&sslmode=require"),
+            "postgres://host/weft?user=weft&password=***&sslmode=require"
+        );
+        for key in [
+            "PASSWORD",
+            "PassWord",
+            "pass%77ord",
+            "%70assword",
+            "sslpassword",
+            "pwd",
+            "access_token",
+            "client_secret",
+            "sslkey",
+        ] {
+            let shown = url(&format!("postgres://host/weft?{key}=hunter2&x=1"));
+            assert!(!shown.contains("hunter2"), "{key}: {shown}");
+            assert!(shown.ends_with("&x=1"), "{key}: {shown}");
+        }
+        assert_eq!(
+            url("postgres://host/weft?password=a@b&x=1"),
+            "postgres://host/weft?password=***&x=1"
+        );
+        assert_eq!(
+            url("postgres://u:p@host/weft?password=q#frag"),
+            "postgres://u:***@host/weft?password=***#frag"
+        );
+    }
+
+    #[test]
+    fn urls_without_secrets_are_unchanged() {
+        for text in [
+            "sqlite:///tmp/a.db",
+            "sqlite:///tmp/a@b.db",
+            "sqlite:data/store.db?mode=rwc",
+            "sqlite::memory:",
+            "postgres://weft@db/weft?sslmode=require&application_name=weft",
+            "not a url",
+        ] {
+            assert_eq!(url(text), text);
+        }
+    }
+}
