@@ -22,8 +22,8 @@ use weft_tests::GitRepo;
 
 const PLANTED: &str = "planted-secret-value-7f3a";
 pub(crate) const ADMIN: &str = "weft_test_admin_token_0000000000000000000000000";
-const ACME: &str = "weft_test_acme_member_token_000000000000000000000";
-const OTHER: &str = "weft_test_other_member_token_00000000000000000000";
+pub(crate) const ACME: &str = "weft_test_acme_member_token_000000000000000000000";
+pub(crate) const OTHER: &str = "weft_test_other_member_token_00000000000000000000";
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Role {
@@ -96,6 +96,17 @@ pub(crate) async fn api_limited(
     per_second: u32,
     allow_file_urls: bool,
 ) -> Api {
+    api_configured(seconds, registry, per_second, allow_file_urls, "").await
+}
+
+/// [`api_limited`] with `extra` appended to the server's configuration (an `[api]` table, say).
+pub(crate) async fn api_configured(
+    seconds: u64,
+    registry: weft_engine::registry::Registry,
+    per_second: u32,
+    allow_file_urls: bool,
+    extra: &str,
+) -> Api {
     let data = TempDir::new().unwrap();
     let shop = GitRepo::new();
     shop.commit(&app_files("shop"));
@@ -110,7 +121,7 @@ pub(crate) async fn api_limited(
     };
     let text = format!(
         "data_dir = \"{}\"\n[images]\npin = false\n[sources]\nallow_file_urls = {allow_file_urls}\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
-         tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}",
+         tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}{extra}",
         data.path().display(),
         hash_token(ADMIN),
         hash_token(ACME),

@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use weft_engine::api::listener::{self, ListenerLimits};
 
-use crate::api::{ADMIN, Role, api, api_limited};
+use crate::api::{ACME, ADMIN, OTHER, Role, api, api_configured, api_limited};
 
 /// Apps an admin might post to reach the host, each with the key the refusal names.
 fn hostile_apps(attacker: SocketAddr, marker: &std::path::Path) -> Vec<(Value, &'static str)> {
@@ -252,6 +252,7 @@ async fn the_listener_caps_connections_times_out_slow_and_idle_ones_and_keeps_he
     let limits = ListenerLimits {
         max_connections: 4,
         header_timeout: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(1),
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let served = tokio::spawn(listener::serve(tcp, api.router.clone(), limits, async {
@@ -332,4 +333,408 @@ async fn the_listener_caps_connections_times_out_slow_and_idle_ones_and_keeps_he
     let _ = stop.send(());
     served.await.unwrap();
     api.server.shutdown().await;
+}
+
+/// The generous bound on anything the server should do "soon" on a loaded machine.
+const SOON: Duration = Duration::from_secs(120);
+
+/// Serves `app` through the API's listener with `limits`; stop it with the sender.
+fn listen(
+    app: axum::Router,
+    limits: ListenerLimits,
+) -> (
+    SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let tcp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    tcp.set_nonblocking(true).unwrap();
+    let addr = tcp.local_addr().unwrap();
+    let tcp = TcpListener::from_std(tcp).unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(listener::serve(tcp, app, limits, async {
+        let _ = stopped.await;
+    }));
+    (addr, stop, served)
+}
+
+/// Reads an answer's head (through the blank line): its status and the head's text.
+async fn read_head(stream: &mut TcpStream) -> (u16, String) {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    tokio::time::timeout(SOON, async {
+        while !head.ends_with(b"\r\n\r\n") {
+            if stream.read(&mut byte).await.unwrap_or(0) == 0 {
+                break;
+            }
+            head.push(byte[0]);
+        }
+    })
+    .await
+    .expect("the server answers");
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head)
+}
+
+/// One request on a fresh connection, `Connection: close`, with `token` as the bearer and `body` if any: the
+/// status, the head and the body.
+async fn raw_call(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: weft\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    if let Some(body) = body {
+        request.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ));
+    } else {
+        request.push_str("\r\n");
+    }
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let (status, head) = read_head(&mut stream).await;
+    let mut rest = Vec::new();
+    tokio::time::timeout(SOON, stream.read_to_end(&mut rest))
+        .await
+        .expect("the server finishes its answer")
+        .ok();
+    (status, head, String::from_utf8_lossy(&rest).into_owned())
+}
+
+/// Opens a followed log stream as `token`: the connection (held open while it streams), the status and the head.
+async fn open_stream(addr: SocketAddr, path: &str, token: &str) -> (TcpStream, u16, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: weft\r\nAuthorization: Bearer {token}\r\n\r\n")
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let (status, head) = read_head(&mut stream).await;
+    (stream, status, head)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_body_sent_a_byte_at_a_time_is_cut_off_with_408_on_every_route_the_consoles_too() {
+    let api = api().await;
+    let app = api.router.clone().merge(weft_console::router(
+        api.router.clone(),
+        weft_console::ConsoleConfig::default(),
+    ));
+    let body_timeout = Duration::from_secs(2);
+    let (addr, stop, served) = listen(
+        app,
+        ListenerLimits {
+            max_connections: 5,
+            header_timeout: Duration::from_secs(10),
+            body_timeout,
+        },
+    );
+    // The attack: headers promising 100 bytes of body, then a byte every half second, on four of five slots (the
+    // console's sign-in and sign-out, which need no credential, and the API's app creation).
+    let mut drips = Vec::new();
+    for (path, auth) in [
+        ("/sign-in", ""),
+        ("/sign-in", ""),
+        ("/sign-out", ""),
+        (
+            "/v1/deploy/applications",
+            "Authorization: Bearer weft_nobody\r\n",
+        ),
+    ] {
+        let stream = TcpStream::connect(addr).await.unwrap();
+        let (mut reader, mut writer) = stream.into_split();
+        let sent = tokio::time::Instant::now();
+        writer
+            .write_all(
+                format!(
+                    "POST {path} HTTP/1.1\r\nHost: weft\r\n{auth}Content-Type: application/x-www-form-urlencoded\r\n\
+                     Content-Length: 100\r\n\r\n"
+                )
+                .as_bytes(),
+            )
+            .await
+            .unwrap();
+        let dripping = tokio::spawn(async move {
+            for _ in 0..99 {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                if writer.write_all(b"t").await.is_err() {
+                    break;
+                }
+            }
+            writer
+        });
+        let answer = tokio::spawn(async move {
+            let mut all = Vec::new();
+            let read = tokio::time::timeout(SOON, reader.read_to_end(&mut all)).await;
+            (read.is_ok(), sent.elapsed(), all)
+        });
+        drips.push((path, dripping, answer));
+    }
+    // Meanwhile the admin is served on the slot left.
+    let (status, _, body) = raw_call(addr, "GET", "/v1/whoami", Some(ADMIN), None).await;
+    assert_eq!(status, 200, "{body}");
+    // Each dripping request is answered 408 and its connection closed, after the body deadline (never, without
+    // one: the 100th byte is never sent).
+    for (path, dripping, answer) in drips {
+        let (closed, elapsed, all) = answer.await.unwrap();
+        assert!(closed, "{path}: the connection was never closed");
+        let text = String::from_utf8_lossy(&all);
+        assert!(text.starts_with("HTTP/1.1 408"), "{path}: {text}");
+        assert!(
+            text.to_ascii_lowercase().contains("connection: close"),
+            "{path}: {text}"
+        );
+        assert!(text.contains(r#""error":"timeout""#), "{path}: {text}");
+        assert!(elapsed >= body_timeout, "{path}: cut off after {elapsed:?}");
+        dripping.abort();
+    }
+    // Every slot is free again, and a body sent at once still reaches its handler (an unreadable one is the
+    // handler's 400, not the listener's) while one over the limit is refused before it is read.
+    let (status, _, body) = raw_call(addr, "GET", "/v1/whoami", Some(ADMIN), None).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = raw_call(
+        addr,
+        "POST",
+        "/v1/deploy/applications",
+        Some(ADMIN),
+        Some("{not json"),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /sign-in HTTP/1.1\r\nHost: weft\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+              Content-Length: 10000000\r\n\r\ntoken=x",
+        )
+        .await
+        .unwrap();
+    let (status, head) = read_head(&mut stream).await;
+    assert_eq!(status, 413, "{head}");
+    let _ = stop.send(());
+    served.await.unwrap();
+    api.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn followed_streams_are_bounded_per_principal_and_in_total_and_an_admin_still_gets_in() {
+    // Twelve connections; streams: two per principal, five in all, two of them kept for admins.
+    let api = api_configured(
+        1,
+        weft_tests::builtin_registry(),
+        10_000,
+        true,
+        "[api]\nmax_connections = 12\nmax_streams_per_principal = 2\nmax_streams = 5\n",
+    )
+    .await;
+    let (addr, stop, served) = listen(
+        api.router.clone(),
+        ListenerLimits {
+            max_connections: 12,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+        },
+    );
+    api.synced("shop").await;
+    api.synced("blog").await;
+    const SHOP: &str = "/v1/deploy/shop/logs?follow=true";
+    const BLOG: &str = "/v1/deploy/blog/logs?follow=true";
+    // The attack: one member opens streams as fast as it can. Two open...
+    let mut acme = Vec::new();
+    for _ in 0..2 {
+        let (stream, status, head) = open_stream(addr, SHOP, ACME).await;
+        assert_eq!(status, 200, "{head}");
+        acme.push(stream);
+    }
+    // ...the rest are refused, saying why and when to come back.
+    for _ in 0..5 {
+        let (status, head, body) = raw_call(addr, "GET", SHOP, Some(ACME), None).await;
+        assert_eq!(status, 429, "{head}{body}");
+        assert!(
+            head.to_ascii_lowercase().contains("retry-after: "),
+            "{head}"
+        );
+        let error: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(error["error"], "too_many_streams", "{body}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("max_streams_per_principal"),
+            "{body}"
+        );
+    }
+    // The admin is served, and another member's stream opens.
+    let (status, _, body) = raw_call(addr, "GET", "/v1/whoami", Some(ADMIN), None).await;
+    assert_eq!(status, 200, "{body}");
+    let (other, status, head) = open_stream(addr, BLOG, OTHER).await;
+    assert_eq!(status, 200, "{head}");
+    // Members now hold their share of the total (five, less two kept for admins): another member's stream is
+    // refused, and an admin still follows a log.
+    let (status, head, body) = raw_call(addr, "GET", BLOG, Some(OTHER), None).await;
+    assert_eq!(status, 429, "{head}{body}");
+    assert!(
+        head.to_ascii_lowercase().contains("retry-after: "),
+        "{head}"
+    );
+    let error: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(error["error"], "too_many_streams", "{body}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("most followed log streams"),
+        "{body}"
+    );
+    let (admin_stream, status, head) = open_stream(addr, SHOP, ADMIN).await;
+    assert_eq!(status, 200, "{head}");
+    let (status, _, body) = raw_call(addr, "GET", "/v1/whoami", Some(ADMIN), None).await;
+    assert_eq!(status, 200, "{body}");
+    // Once the member's streams are closed, it may open them again.
+    drop(acme);
+    let deadline = tokio::time::Instant::now() + SOON;
+    let mut reopened = Vec::new();
+    while reopened.len() < 2 {
+        let (stream, status, head) = open_stream(addr, SHOP, ACME).await;
+        if status == 200 {
+            reopened.push(stream);
+            continue;
+        }
+        assert_eq!(status, 429, "{head}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "closed streams never gave their places back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop((reopened, other, admin_stream));
+    let _ = stop.send(());
+    served.await.unwrap();
+    api.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flood_of_sso_sign_in_starts_from_one_address_is_refused_and_evicts_no_one_elses() {
+    // A provider whose token endpoint refuses every code: a callback that reaches it proves its sign-in was still
+    // waiting (a forgotten one is "expired or not started", without asking the provider).
+    let idp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    idp.set_nonblocking(true).unwrap();
+    let idp_addr = idp.local_addr().unwrap();
+    let token_endpoint = axum::Router::new().route(
+        "/token",
+        axum::routing::post(|| async {
+            (
+                StatusCode::BAD_REQUEST,
+                axum::Json(json!({"error": "invalid_grant"})),
+            )
+        }),
+    );
+    let idp_server = tokio::spawn(async move {
+        axum::serve(TcpListener::from_std(idp).unwrap(), token_endpoint)
+            .await
+            .ok();
+    });
+    let console = weft_console::router(
+        axum::Router::new(),
+        weft_console::ConsoleConfig {
+            oidc: vec![weft_console::OidcProvider {
+                name: "Test".into(),
+                issuer: "https://idp.test".into(),
+                client_id: "weft".into(),
+                client_secret: None,
+                redirect_url: None,
+                scopes: vec!["openid".into()],
+                authorization_endpoint: Some("https://idp.test/authorize".into()),
+                token_endpoint: Some(format!("http://{idp_addr}/token")),
+            }],
+            ..Default::default()
+        },
+    );
+    let get = |path: String, from: [u8; 4], cookie: Option<String>| {
+        let console = console.clone();
+        async move {
+            let mut request = axum::http::Request::builder()
+                .uri(path)
+                .header("host", "weft.test");
+            if let Some(cookie) = cookie {
+                request = request.header("cookie", cookie);
+            }
+            let mut request = request.body(axum::body::Body::empty()).unwrap();
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(SocketAddr::from((from, 40000))));
+            let response = tower::ServiceExt::oneshot(console, request).await.unwrap();
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = http_body_util::BodyExt::collect(response.into_body())
+                .await
+                .unwrap()
+                .to_bytes();
+            (status, headers, String::from_utf8_lossy(&body).into_owned())
+        }
+    };
+    // A user starts signing in: the state in the provider's URL, the binding in a cookie.
+    let (status, headers, _) = get("/sign-in/oidc/0".into(), [192, 0, 2, 1], None).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let location = headers["location"].to_str().unwrap();
+    let state = location
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("state="))
+        .unwrap()
+        .to_string();
+    let binding = headers["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    // The attack: one address starts sign-ins as fast as it can.
+    let flood_started = tokio::time::Instant::now();
+    let (mut started, mut refused) = (0u64, 0u64);
+    for _ in 0..400 {
+        let (status, headers, _) = get("/sign-in/oidc/0".into(), [198, 51, 100, 7], None).await;
+        match status {
+            StatusCode::SEE_OTHER => started += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                refused += 1;
+                assert!(headers.contains_key("retry-after"));
+            }
+            other => panic!("a start answered {other}"),
+        }
+    }
+    // A burst of 20 and one a second after: however slowly the machine ran the flood, most of it was refused.
+    let allowed = 20 + flood_started.elapsed().as_secs() + 1;
+    assert!(
+        started <= allowed,
+        "{started} starts allowed (at most {allowed})"
+    );
+    assert!(refused >= 400 - allowed, "only {refused} refused");
+    // Another address still starts a sign-in...
+    let (status, _, body) = get("/sign-in/oidc/0".into(), [203, 0, 113, 5], None).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    // ...and the user's sign-in still waits: its callback reaches the provider (which refuses the made-up code).
+    let (status, _, body) = get(
+        format!("/sign-in/oidc/callback?state={state}&code=made-up"),
+        [192, 0, 2, 1],
+        Some(binding),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(body.contains("refused: invalid_grant"), "{body}");
+    idp_server.abort();
 }

@@ -234,6 +234,7 @@ pub(crate) fn router_of(server: &Server) -> axum::Router {
         server: server.state.clone(),
         auth: std::sync::Arc::new(authenticator),
         limiter: std::sync::Arc::new(weft_engine::auth::RateLimiter::new(&Default::default())),
+        streams: std::sync::Arc::new(weft_engine::api::StreamLimits::new(16, 256)),
     })
 }
 

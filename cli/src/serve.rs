@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use weft_engine::api::ApiState;
 use weft_engine::api::listener::{self, ListenerLimits};
+use weft_engine::api::{ApiState, StreamLimits};
 use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::registry::Registry;
@@ -106,19 +106,23 @@ async fn serve(
         );
         save_cli_token(&token);
     }
+    let api_config = &server.config().api;
+    let limits = ListenerLimits {
+        max_connections: api_config.max_connections,
+        header_timeout: Duration::from_secs(api_config.header_timeout_seconds),
+        body_timeout: Duration::from_secs(api_config.body_timeout_seconds),
+    }
+    .fitted_to_descriptors();
     let api = weft_engine::api::router(ApiState {
         server: server.state.clone(),
         auth: Arc::new(authenticator),
         limiter: Arc::new(RateLimiter::new(&auth_config.rate_limit)),
+        // Streams are bounded by the connections the listener really serves.
+        streams: Arc::new(StreamLimits::configured(api_config, limits.max_connections)),
     });
     // The console at `/`, on the same listener: it reaches the server only through the API router.
     let console = console_config(&auth_config)?;
     let app = api.clone().merge(weft_console::router(api, console));
-    let limits = ListenerLimits {
-        max_connections: server.config().api.max_connections,
-        header_timeout: Duration::from_secs(server.config().api.header_timeout_seconds),
-    }
-    .fitted_to_descriptors();
     let (stop_http, stop_http_rx) = tokio::sync::oneshot::channel::<()>();
     let http = tokio::spawn(listener::serve(listener, app, limits, async {
         let _ = stop_http_rx.await;

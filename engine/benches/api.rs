@@ -236,6 +236,7 @@ impl Fleet {
             server,
             auth: Arc::new(Authenticator::new(&AuthConfig::default(), store)?),
             limiter: Arc::new(RateLimiter::new(&unlimited)),
+            streams: Arc::new(api::StreamLimits::new(16, 256)),
         });
         let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
         let addr = listener.local_addr()?;

@@ -128,6 +128,14 @@ pub struct ApiConfig {
     /// How long a client may take to send a request's headers, and how long a kept-alive connection may sit idle
     /// between requests, in seconds.
     pub header_timeout_seconds: u64,
+    /// How long a client may take to send a request's body once its headers are in, in seconds; past it the
+    /// answer is 408 and the connection is closed.
+    pub body_timeout_seconds: u64,
+    /// The most followed log streams (pod logs, operation logs) one principal may hold open at once.
+    pub max_streams_per_principal: usize,
+    /// The most followed log streams open at once, from everyone; at most half of `max_connections`, which is
+    /// also the default (a share of it kept for admins), so streams never take the connections other requests need.
+    pub max_streams: Option<usize>,
 }
 
 impl Default for ApiConfig {
@@ -135,6 +143,9 @@ impl Default for ApiConfig {
         ApiConfig {
             max_connections: 512,
             header_timeout_seconds: 10,
+            body_timeout_seconds: 10,
+            max_streams_per_principal: 16,
+            max_streams: None,
         }
     }
 }
@@ -636,10 +647,28 @@ impl Config {
                     .into(),
             ));
         }
-        if self.api.max_connections == 0 || self.api.header_timeout_seconds == 0 {
+        if self.api.max_connections == 0
+            || self.api.header_timeout_seconds == 0
+            || self.api.body_timeout_seconds == 0
+            || self.api.max_streams_per_principal == 0
+        {
             return Err(invalid(
                 "api".into(),
-                "max_connections and header_timeout_seconds must be at least 1".into(),
+                "max_connections, header_timeout_seconds, body_timeout_seconds and max_streams_per_principal must \
+                 be at least 1"
+                    .into(),
+            ));
+        }
+        if let Some(streams) = self.api.max_streams
+            && !(1..=(self.api.max_connections / 2).max(1)).contains(&streams)
+        {
+            return Err(invalid(
+                "api.max_streams".into(),
+                format!(
+                    "must be between 1 and half of max_connections ({}): streams stay open, and the other \
+                     connections are what everyone else (an admin among them) is served on",
+                    (self.api.max_connections / 2).max(1)
+                ),
             ));
         }
         self.validate_clusters()
@@ -986,6 +1015,28 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.to_string().contains("org[1].namespaces"), "{error}");
+    }
+
+    #[test]
+    fn streams_are_at_most_half_the_connections_and_bodies_have_a_deadline() {
+        let config = parse("").unwrap();
+        assert_eq!(config.api.body_timeout_seconds, 10);
+        assert_eq!(config.api.max_streams_per_principal, 16);
+        assert_eq!(config.api.max_streams, None);
+        let config = parse("[api]\nmax_connections = 40\nmax_streams = 20\n").unwrap();
+        assert_eq!(config.api.max_streams, Some(20));
+        for (text, key) in [
+            (
+                "[api]\nmax_connections = 40\nmax_streams = 21\n",
+                "api.max_streams",
+            ),
+            ("[api]\nmax_streams = 0\n", "api.max_streams"),
+            ("[api]\nbody_timeout_seconds = 0\n", "api"),
+            ("[api]\nmax_streams_per_principal = 0\n", "api"),
+        ] {
+            let error = parse(text).unwrap_err().to_string();
+            assert!(error.contains(key), "{text}: {error}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
-use weft_engine::api::ApiState;
+use weft_engine::api::{ApiState, StreamLimits};
 use weft_engine::auth::{Authenticator, RateLimiter};
 use weft_engine::config::Config;
 use weft_engine::server::{Server, ServerOptions};
@@ -167,6 +167,10 @@ pub async fn serve_api_with(
         server: server.state.clone(),
         auth: Arc::new(auth),
         limiter: Arc::new(RateLimiter::new(&config.auth.rate_limit)),
+        streams: Arc::new(StreamLimits::configured(
+            &config.api,
+            config.api.max_connections,
+        )),
     };
     (server, state)
 }

@@ -2,8 +2,13 @@
 //! browser that started it by a cookie of its own, and a `nonce` the ID token must carry. The ID token becomes the
 //! session's credential only once the API accepts it: its signature, issuer, audience and expiry are checked where
 //! every bearer token is, with no second validator here.
+//!
+//! Starting a sign-in needs no credential, so starts are bounded per client address (an IPv6 address by its /64):
+//! a rate (a burst, then one a second) and a number waiting at once, past which that address's own oldest is
+//! forgotten. Past the global bound a start is refused; no address's flood can forget another's sign-in.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -12,13 +17,23 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 use subtle::ConstantTimeEq as _;
+use weft_core::rate_limit::{RateLimitConfig, RateLimiter};
 
 use crate::session::random_token;
 
 /// How long a started sign-in may take at the provider.
 pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(600);
-/// The most sign-ins waiting for their callback; past it the oldest is forgotten.
-const MAX_PENDING: usize = 10_000;
+/// The most sign-ins waiting for their callback; past it a start is refused (none is forgotten for it).
+pub const MAX_PENDING: usize = 10_000;
+/// The most sign-ins one client address may have waiting; past it that address's own oldest is forgotten.
+pub const MAX_PENDING_PER_CLIENT: usize = 16;
+/// Sign-in starts per client address: a burst of 20, then one a second.
+pub const STARTS_PER_CLIENT: RateLimitConfig = RateLimitConfig {
+    requests_per_second: 1,
+    burst: 20,
+};
+/// What a start refused because too many sign-ins are under way is told to wait.
+pub const BUSY_RETRY_AFTER: Duration = Duration::from_secs(30);
 /// The cookie that binds a started sign-in to its browser.
 pub const BINDING_COOKIE: &str = "weft_oidc";
 
@@ -61,6 +76,12 @@ pub enum OidcError {
     /// The ID token is not the one this sign-in asked for.
     #[error("the sign-in provider's answer is not valid: {0}")]
     BadToken(String),
+    /// This client address started sign-ins faster than the rate allows; it may start one after the wait.
+    #[error("too many sign-ins started from your address; try again in {} s", .0.as_secs().max(1))]
+    TooManyStarts(Duration),
+    /// As many sign-ins as are held are under way.
+    #[error("too many sign-ins are under way; try again in a moment")]
+    Busy,
 }
 
 /// A sign-in waiting for its callback.
@@ -73,6 +94,10 @@ struct Pending {
     next: String,
     redirect_uri: String,
     started: Instant,
+    /// The client address that started it ([`client_key`]).
+    client: String,
+    /// Its place in the order of starts (which is older when two started at the same instant).
+    seq: u64,
 }
 
 /// Where to send the browser to start a sign-in, and the cookie that binds it.
@@ -106,7 +131,27 @@ pub struct Oidc {
     providers: Vec<OidcProvider>,
     endpoints: Mutex<HashMap<usize, Endpoints>>,
     pending: Mutex<HashMap<String, Pending>>,
+    /// The next start's [`Pending::seq`].
+    next_seq: std::sync::atomic::AtomicU64,
+    /// The most sign-ins waiting, in all and per client address.
+    max_pending: usize,
+    max_pending_per_client: usize,
+    /// Starts per client address.
+    starts: RateLimiter,
     http: reqwest::Client,
+}
+
+/// The key a client address is bounded by: an IPv4 address (an IPv4-mapped IPv6 one too), an IPv6 address's /64
+/// (what one host is given), or `unknown` when the listener did not record it.
+pub fn client_key(client: Option<IpAddr>) -> String {
+    match client.map(|ip| ip.to_canonical()) {
+        Some(IpAddr::V4(v4)) => v4.to_string(),
+        Some(IpAddr::V6(v6)) => {
+            let [a, b, c, d, ..] = v6.segments();
+            format!("{a:x}:{b:x}:{c:x}:{d:x}::/64")
+        }
+        None => "unknown".to_string(),
+    }
 }
 
 /// `base64url(sha256(verifier))`: the PKCE S256 challenge.
@@ -121,8 +166,24 @@ pub fn unverified_claims(jwt: &str) -> Option<serde_json::Value> {
 }
 
 impl Oidc {
-    /// The console's providers.
+    /// The console's providers, with sign-in starts bounded by [`MAX_PENDING`], [`MAX_PENDING_PER_CLIENT`] and
+    /// [`STARTS_PER_CLIENT`].
     pub fn new(providers: Vec<OidcProvider>) -> Self {
+        Self::bounded(
+            providers,
+            MAX_PENDING,
+            MAX_PENDING_PER_CLIENT,
+            &STARTS_PER_CLIENT,
+        )
+    }
+
+    /// The console's providers, with sign-in starts bounded as given.
+    fn bounded(
+        providers: Vec<OidcProvider>,
+        max_pending: usize,
+        max_pending_per_client: usize,
+        starts: &RateLimitConfig,
+    ) -> Self {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(15))
@@ -133,6 +194,10 @@ impl Oidc {
             providers,
             endpoints: Mutex::default(),
             pending: Mutex::default(),
+            next_seq: std::sync::atomic::AtomicU64::new(0),
+            max_pending: max_pending.max(1),
+            max_pending_per_client: max_pending_per_client.max(1),
+            starts: RateLimiter::new(starts),
             http,
         }
     }
@@ -203,16 +268,23 @@ impl Oidc {
         Ok(endpoints)
     }
 
-    /// Starts a sign-in with provider `index`: where to send the browser, with a fresh state, nonce and PKCE
-    /// verifier kept here; `callback` is the console's callback URL made from the request (used when the provider
-    /// names none).
+    /// Starts a sign-in with provider `index` for the browser at `client`: where to send the browser, with a fresh
+    /// state, nonce and PKCE verifier kept here; `callback` is the console's callback URL made from the request
+    /// (used when the provider names none). Refused past the rate of starts for `client`'s address, and while as
+    /// many sign-ins as are held are under way; past the number one address may have waiting, its own oldest is
+    /// forgotten.
     pub async fn start(
         &self,
         index: usize,
+        client: Option<IpAddr>,
         next: String,
         callback: String,
         now: Instant,
     ) -> Result<Started, OidcError> {
+        let client = client_key(client);
+        self.starts
+            .check(&client, now)
+            .map_err(OidcError::TooManyStarts)?;
         let provider = self.providers.get(index).ok_or(OidcError::NoProvider)?;
         let endpoints = self.endpoints(index).await?;
         let (state, nonce, verifier, binding) = (
@@ -241,13 +313,18 @@ impl Oidc {
         let location = format!("{}{separator}{query}", endpoints.authorization);
         let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
         pending.retain(|_, p| now.saturating_duration_since(p.started) < SIGN_IN_WINDOW);
-        if pending.len() >= MAX_PENDING
-            && let Some(oldest) = pending
+        let own = pending.values().filter(|p| p.client == client).count();
+        if own >= self.max_pending_per_client {
+            if let Some(oldest) = pending
                 .iter()
-                .min_by_key(|(_, p)| p.started)
+                .filter(|(_, p)| p.client == client)
+                .min_by_key(|(_, p)| (p.started, p.seq))
                 .map(|(k, _)| k.clone())
-        {
-            pending.remove(&oldest);
+            {
+                pending.remove(&oldest);
+            }
+        } else if pending.len() >= self.max_pending {
+            return Err(OidcError::Busy);
         }
         pending.insert(
             state,
@@ -259,6 +336,10 @@ impl Oidc {
                 next,
                 redirect_uri,
                 started: now,
+                client,
+                seq: self
+                    .next_seq
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             },
         );
         Ok(Started { location, binding })
@@ -385,22 +466,95 @@ mod tests {
 
     /// Starts a sign-in: its state and binding.
     async fn start_one(oidc: &Oidc, now: Instant) -> (String, String) {
+        start_from(oidc, None, now).await.unwrap()
+    }
+
+    /// Starts a sign-in from `client`: its state and binding.
+    async fn start_from(
+        oidc: &Oidc,
+        client: Option<IpAddr>,
+        now: Instant,
+    ) -> Result<(String, String), OidcError> {
         let started = oidc
             .start(
                 0,
+                client,
                 "/apps".into(),
                 "http://weft.test/sign-in/oidc/callback".into(),
                 now,
             )
-            .await
-            .unwrap();
+            .await?;
         let state = started
             .location
             .split('&')
             .find_map(|kv| kv.strip_prefix("state="))
             .unwrap()
             .to_string();
-        (state, started.binding)
+        Ok((state, started.binding))
+    }
+
+    fn is_pending(oidc: &Oidc, state: &str) -> bool {
+        oidc.pending.lock().unwrap().contains_key(state)
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_starts_from_one_address_is_refused_and_forgets_no_one_elses_sign_in() {
+        let oidc = Oidc::bounded(
+            vec![provider()],
+            8,
+            3,
+            &RateLimitConfig {
+                requests_per_second: 1,
+                burst: 5,
+            },
+        );
+        let now = Instant::now();
+        let victim: IpAddr = "192.0.2.1".parse().unwrap();
+        let attacker: IpAddr = "198.51.100.7".parse().unwrap();
+        let (victims, _) = start_from(&oidc, Some(victim), now).await.unwrap();
+        // The attacker's burst, then a refusal saying when to come back.
+        let mut floods = Vec::new();
+        for _ in 0..5 {
+            floods.push(start_from(&oidc, Some(attacker), now).await.unwrap().0);
+        }
+        let refused = start_from(&oidc, Some(attacker), now).await;
+        assert!(
+            matches!(refused, Err(OidcError::TooManyStarts(wait)) if wait <= Duration::from_secs(1)),
+            "{refused:?}"
+        );
+        // Only the attacker's own three newest wait: its flood forgot its own oldest, not the victim's.
+        assert!(floods[..2].iter().all(|state| !is_pending(&oidc, state)));
+        assert!(floods[2..].iter().all(|state| is_pending(&oidc, state)));
+        assert!(is_pending(&oidc, &victims));
+        // Many addresses filling the table are refused past it; still no one's sign-in is forgotten.
+        let mut others = 0;
+        for host in 1..=20u8 {
+            match start_from(&oidc, Some(IpAddr::from([10, 0, 0, host])), now).await {
+                Ok(_) => others += 1,
+                Err(OidcError::Busy) => {}
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(others, 8 - 4);
+        assert!(is_pending(&oidc, &victims));
+        assert!(floods[2..].iter().all(|state| is_pending(&oidc, state)));
+        // A second later the attacker may start one more, which again forgets only its own oldest.
+        let later = now + Duration::from_secs(1);
+        let (again, _) = start_from(&oidc, Some(attacker), later).await.unwrap();
+        assert!(is_pending(&oidc, &again) && !is_pending(&oidc, &floods[2]));
+        assert!(is_pending(&oidc, &victims));
+        // Expired sign-ins make room again.
+        let expired = now + SIGN_IN_WINDOW + Duration::from_secs(60);
+        assert!(start_from(&oidc, Some(victim), expired).await.is_ok());
+    }
+
+    #[test]
+    fn an_ipv6_client_is_bounded_by_its_64_and_a_mapped_ipv4_one_as_ipv4() {
+        let key = |text: &str| client_key(Some(text.parse().unwrap()));
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:192.0.2.1"), "192.0.2.1");
+        assert_eq!(client_key(None), "unknown");
     }
 
     #[tokio::test]
@@ -411,6 +565,7 @@ mod tests {
         let started = oidc
             .start(
                 0,
+                None,
                 "/apps/shop".into(),
                 "http://weft.test/sign-in/oidc/callback".into(),
                 now,
@@ -452,7 +607,7 @@ mod tests {
             .await;
         assert!(matches!(late, Err(OidcError::UnknownState)), "{late:?}");
         assert!(matches!(
-            oidc.start(1, "/".into(), String::new(), now).await,
+            oidc.start(1, None, "/".into(), String::new(), now).await,
             Err(OidcError::NoProvider)
         ));
     }

@@ -1,7 +1,7 @@
 //! The vocabulary every Weft layer shares: naming one object ([`resource`]), the marks that say which app applied
 //! an object ([`tracking`]), what may be known of a Secret outside the host ([`secrets`]), YAML as Weft prints it
-//! ([`yaml`]), bounded log streams clients follow ([`logs`]), the process's metrics ([`metrics`]) and URLs
-//! with their passwords hidden ([`redact`]).
+//! ([`yaml`]), bounded log streams clients follow ([`logs`]), the process's metrics ([`metrics`]), URLs
+//! with their passwords hidden ([`redact`]) and token-bucket rate limits ([`rate_limit`]).
 //!
 //! It is the bottom of the engine's layers: of Weft's crates it depends only on the SDK (for the identity renderers give), and nothing here does I/O beyond
 //! the in-memory log streams.
@@ -9,6 +9,7 @@
 pub mod declared;
 pub mod logs;
 pub mod metrics;
+pub mod rate_limit;
 pub mod redact;
 pub mod resource;
 pub mod secrets;

@@ -107,6 +107,13 @@ impl ApiError {
         error
     }
 
+    /// 429 for a bound other than the request rate (too many open streams), saying which, with when to retry.
+    pub fn too_many(message: impl Into<String>, retry_after: Duration) -> Self {
+        let mut error = Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_streams", message);
+        error.retry_after = Some(retry_after);
+        error
+    }
+
     /// 503.
     pub fn unavailable(message: impl Into<String>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)

@@ -449,6 +449,7 @@ mod tests {
                 server,
                 auth: Arc::new(Authenticator::new(&AuthConfig::default(), store).unwrap()),
                 limiter: Arc::new(RateLimiter::new(&unlimited)),
+                streams: Arc::new(super::super::StreamLimits::new(16, 256)),
             });
             Fleet {
                 router,

@@ -1,17 +1,21 @@
 //! The API's listener: a connection cap, a deadline for each request's headers that is also the idle timeout of a
-//! kept-alive connection, `/healthz` still answered at the cap, and a bounded drain on shutdown. Callers that open
-//! connections and send nothing, or send headers a byte at a time, cannot hold the server's descriptors.
+//! kept-alive connection, a deadline for each request's body, `/healthz` still answered at the cap, and a bounded
+//! drain on shutdown. Callers that open connections and send nothing, or send headers or a body a byte at a time,
+//! cannot hold the server's descriptors. The body deadline holds for every route served here, the console's too.
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use hyper::body::Incoming;
+use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -19,7 +23,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::ApiError;
+use super::{ApiError, BODY_LIMIT};
 
 /// Connections taken past the cap, each answering one request (`/healthz`, or a 503 for anything else) and closed.
 pub const OVERFLOW_CONNECTIONS: usize = 64;
@@ -37,6 +41,8 @@ pub struct ListenerLimits {
     pub max_connections: usize,
     /// How long a client may take to send a request's headers, and a kept-alive connection may stay idle.
     pub header_timeout: Duration,
+    /// How long a client may take to send a request's body once its headers are in.
+    pub body_timeout: Duration,
 }
 
 impl ListenerLimits {
@@ -97,11 +103,12 @@ pub async fn serve(
                 drop(stream);
                 continue;
             };
-        let service =
-            tower::ServiceExt::map_request(router, move |mut request: Request<Incoming>| {
-                request.extensions_mut().insert(ConnectInfo(peer));
-                request
-            });
+        let body_timeout = limits.body_timeout;
+        let service = tower::service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            let router = router.clone();
+            async move { Ok::<_, Infallible>(read_body_within(router, body_timeout, request).await) }
+        });
         let mut builder = http1::Builder::new();
         builder
             .timer(TokioTimer::new())
@@ -122,6 +129,65 @@ pub async fn serve(
         () = graceful.shutdown() => {}
         () = tokio::time::sleep(DRAIN) => {}
     }
+}
+
+/// Reads the request's body, at most [`BODY_LIMIT`] bytes of it, within `deadline` of its headers, then hands the
+/// request to `router`. A body that is late is a 408, one too large a 413, one that breaks off a 400; each closes
+/// the connection (the rest of the body is never read), so a client sending a byte now and then holds its
+/// connection for `deadline` at most.
+async fn read_body_within(
+    router: Router,
+    deadline: Duration,
+    request: Request<Incoming>,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let body = if body.is_end_stream() {
+        Body::empty()
+    } else if body.size_hint().lower() > BODY_LIMIT as u64 {
+        return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+    } else {
+        match tokio::time::timeout(deadline, Limited::new(body, BODY_LIMIT).collect()).await {
+            Ok(Ok(collected)) => Body::from(collected.to_bytes()),
+            Ok(Err(error)) if error.is::<LengthLimitError>() => {
+                return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+            }
+            Ok(Err(error)) => {
+                return closing(
+                    StatusCode::BAD_REQUEST,
+                    format!("the request's body could not be read: {error}"),
+                );
+            }
+            Err(_) => {
+                return closing(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request's body did not arrive within {} s of its headers",
+                        deadline.as_secs_f64()
+                    ),
+                );
+            }
+        }
+    };
+    match tower::ServiceExt::oneshot(router, Request::from_parts(parts, body)).await {
+        Ok(response) => response,
+        Err(never) => match never {},
+    }
+}
+
+fn too_large() -> String {
+    format!(
+        "the request's body is larger than {} KiB",
+        BODY_LIMIT / 1024
+    )
+}
+
+/// An error answer in the JSON shape after which the connection closes.
+fn closing(status: StatusCode, message: String) -> Response {
+    let mut response = ApiError::from_status(status, message).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// What a connection past the cap gets: `/healthz` answers, anything else is a 503 saying why; either way the
@@ -153,6 +219,7 @@ mod tests {
         let limits = ListenerLimits {
             max_connections: usize::MAX,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
         }
         .fitted_to_descriptors();
         assert!(limits.max_connections >= 1);
@@ -160,6 +227,7 @@ mod tests {
         let small = ListenerLimits {
             max_connections: 3,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
         }
         .fitted_to_descriptors();
         assert_eq!(small.max_connections, 3);

@@ -14,6 +14,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use super::objects::observe_now;
+use super::streams::holding;
 use super::{ApiError, ApiState, Caller, visible_app};
 use crate::cluster::{log_stream, pod_log};
 use crate::logs::FollowEvent;
@@ -54,7 +55,9 @@ pub(crate) struct PodLogs {
     params(("name" = String, Path, description = "The app"), LogQuery),
     responses((status = 200, body = PodLogs, description = "JSON, or server-sent events with follow=true"),
               (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
-              (status = 409, body = super::shapes::ErrorBody), (status = 503, body = super::shapes::ErrorBody)))]
+              (status = 409, body = super::shapes::ErrorBody),
+              (status = 429, body = super::shapes::ErrorBody, description = "too many followed streams"),
+              (status = 503, body = super::shapes::ErrorBody)))]
 pub(crate) async fn pod_logs(
     caller: Caller,
     State(state): State<ApiState>,
@@ -65,6 +68,11 @@ pub(crate) async fn pod_logs(
     if query.tail.is_some_and(|t| !(1..=100_000).contains(&t)) {
         return Err(ApiError::bad_request("tail must be between 1 and 100000"));
     }
+    // A followed stream takes its place before any work is done for it.
+    let permit = query
+        .follow
+        .then(|| state.streams.acquire(&caller.0))
+        .transpose()?;
     let (status, comparison) = observe_now(&state, &app, false).await?;
     let member = super::objects::app_cluster(&state, &app)?;
     let deployer = &member.deployer;
@@ -136,6 +144,7 @@ pub(crate) async fn pod_logs(
         })
         .collect();
     let merged = stream::select_all(streams);
+    let merged = holding(merged, permit.expect("a followed stream holds a permit"));
     Ok(Sse::new(merged)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response())
@@ -169,7 +178,8 @@ pub(crate) struct OperationLog {
     params(("name" = String, Path, description = "The app"), ("id" = String, Path, description = "The operation"),
            LogQuery),
     responses((status = 200, body = OperationLog, description = "JSON, or server-sent events with follow=true"),
-              (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody)))]
+              (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
+              (status = 429, body = super::shapes::ErrorBody, description = "too many followed streams")))]
 pub(crate) async fn operation_log(
     caller: Caller,
     State(state): State<ApiState>,
@@ -211,7 +221,8 @@ pub(crate) async fn operation_log(
         })
         .into_response());
     }
-    let events = follow.into_stream().map(|event| {
+    let permit = state.streams.acquire(&caller.0)?;
+    let events = holding(follow.into_stream(), permit).map(|event| {
         Ok::<_, Infallible>(match event {
             FollowEvent::Line(line) => Event::default()
                 .event("line")

@@ -18,6 +18,7 @@ mod orphans;
 mod rows;
 mod sets;
 pub mod shapes;
+mod streams;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +34,7 @@ use tower_http::timeout::TimeoutLayer;
 pub use caller::Caller;
 pub use error::ApiError;
 pub use openapi::openapi;
+pub use streams::{StreamLimits, StreamPermit};
 
 use crate::app::AppSpec;
 use crate::auth::{Authenticator, RateLimiter};
@@ -48,6 +50,8 @@ pub struct ApiState {
     pub auth: Arc<Authenticator>,
     /// Per-principal rate limits.
     pub limiter: Arc<RateLimiter>,
+    /// The bounds on followed log streams (`[api]`'s, through [`StreamLimits::configured`]).
+    pub streams: Arc<StreamLimits>,
 }
 
 impl std::fmt::Debug for ApiState {
@@ -108,7 +112,7 @@ pub fn router(state: ApiState) -> Router {
             StatusCode::SERVICE_UNAVAILABLE,
             REQUEST_TIMEOUT,
         ));
-    // Followed logs stream for as long as the client stays.
+    // Followed logs stream for as long as the client stays (as many as `state.streams` allows).
     let streaming = Router::new()
         .route("/v1/deploy/{name}/logs", get(logs::pod_logs))
         .route(

@@ -471,7 +471,7 @@ pub struct RollbackBody {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ErrorBody {
     /// A stable code: `unauthorized`, `forbidden`, `not_found`, `bad_request`, `conflict`, `rate_limited`,
-    /// `unavailable`, `internal`.
+    /// `too_many_streams`, `timeout`, `payload_too_large`, `unavailable`, `internal`.
     pub error: String,
     /// What went wrong, in words.
     pub message: String,

@@ -145,24 +145,9 @@ pub struct KeyConfig {
     pub secret_env: Option<String>,
 }
 
-/// The per-principal rate limit: a token bucket refilled at `requests_per_second`, holding at most `burst`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RateLimitConfig {
-    /// Sustained requests per second.
-    pub requests_per_second: u32,
-    /// Requests allowed at once after a quiet spell.
-    pub burst: u32,
-}
-
-impl Default for RateLimitConfig {
-    fn default() -> Self {
-        RateLimitConfig {
-            requests_per_second: 50,
-            burst: 100,
-        }
-    }
-}
+/// The per-principal rate limit: a token bucket refilled at `requests_per_second`, holding at most `burst` (the
+/// limiter and its rate are `weft-core`'s, shared with the console).
+pub use weft_core::rate_limit::RateLimitConfig;
 
 /// A wrong value in `[auth]`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -8,14 +8,14 @@
 //! - [`tokens`]: making tokens, hashing them, the first admin token.
 //! - [`jwt`]: checking JWTs against configured issuers and keys.
 //! - [`config`]: the `[auth]` table.
-//! - [`rate_limit`]: per-principal token buckets.
+//! - [`rate_limit`]: per-principal token buckets (`weft-core`'s limiter, shared with the console).
 //! - [`token_cache`]: a short-lived memo of stored-token lookups.
 
 pub mod config;
 mod error;
 pub mod jwt;
 pub mod principal;
-pub mod rate_limit;
+pub use weft_core::rate_limit;
 pub mod token_cache;
 pub mod tokens;
 
@@ -29,9 +29,9 @@ pub use config::{
 pub use error::{AuthError, Denied};
 pub use jwt::JwtValidator;
 pub use principal::{Principal, PrincipalError};
-pub use rate_limit::RateLimiter;
 pub use token_cache::TokenCache;
 pub use tokens::{create_token, ensure_first_admin_token, hash_token, new_token};
+pub use weft_core::rate_limit::RateLimiter;
 
 use crate::store::Store;
 

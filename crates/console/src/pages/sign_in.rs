@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::header::{HOST, SET_COOKIE};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::header::{HOST, RETRY_AFTER, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 use serde::Deserialize;
@@ -15,7 +15,7 @@ use super::SignedIn;
 use super::layout::shell;
 use crate::assets::ICON_PATH;
 use crate::client::Asker;
-use crate::oidc::{BINDING_COOKIE, SIGN_IN_WINDOW};
+use crate::oidc::{BINDING_COOKIE, BUSY_RETRY_AFTER, OidcError, SIGN_IN_WINDOW};
 use crate::security::same_origin;
 use crate::session::{
     COOKIE as SESSION_COOKIE, SignInMethod, clear_cookie, request_cookie, set_cookie,
@@ -249,6 +249,7 @@ pub struct OidcStartQuery {
 /// `GET /sign-in/oidc/{index}`: off to the provider, with a fresh state bound to this browser.
 pub async fn oidc_start(
     State(state): State<ConsoleState>,
+    client: ClientAddr,
     Path(index): Path<usize>,
     headers: HeaderMap,
     Query(query): Query<OidcStartQuery>,
@@ -266,7 +267,13 @@ pub async fn oidc_start(
     let callback = format!("{scheme}://{host}/sign-in/oidc/callback");
     match state
         .oidc
-        .start(index, next.clone(), callback, Instant::now())
+        .start(
+            index,
+            client.0.map(|addr| addr.ip()),
+            next.clone(),
+            callback,
+            Instant::now(),
+        )
         .await
     {
         Ok(started) => (
@@ -282,11 +289,22 @@ pub async fn oidc_start(
             Redirect::to(&started.location),
         )
             .into_response(),
-        Err(error) => (
-            StatusCode::BAD_GATEWAY,
-            form_page(&state, &next, Some(&error.to_string())),
-        )
-            .into_response(),
+        Err(error) => {
+            let (status, retry_after) = match &error {
+                OidcError::TooManyStarts(wait) => (StatusCode::TOO_MANY_REQUESTS, Some(*wait)),
+                OidcError::Busy => (StatusCode::SERVICE_UNAVAILABLE, Some(BUSY_RETRY_AFTER)),
+                OidcError::NoProvider => (StatusCode::NOT_FOUND, None),
+                _ => (StatusCode::BAD_GATEWAY, None),
+            };
+            let mut response =
+                (status, form_page(&state, &next, Some(&error.to_string()))).into_response();
+            if let Some(wait) = retry_after {
+                response
+                    .headers_mut()
+                    .insert(RETRY_AFTER, HeaderValue::from(wait.as_secs().max(1)));
+            }
+            response
+        }
     }
 }
 

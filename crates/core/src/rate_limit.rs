@@ -1,5 +1,6 @@
-//! Per-principal rate limiting: one token bucket per key (a principal's subject), refilled continuously; the
-//! clock is passed in, so the limiter is pure and tested without sleeping.
+//! Rate limiting: one token bucket per key (the API's principals and client addresses, the console's sign-in
+//! starts per client address), refilled continuously; the clock is passed in, so the limiter is pure and tested
+//! without sleeping. One implementation for the engine and the console.
 //!
 //! Memory stays bounded: a bucket that has refilled to full is indistinguishable from a new one, so idle buckets
 //! are forgotten whenever the table has doubled since the last sweep, and past a hard cap the least recently used
@@ -9,14 +10,34 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::config::RateLimitConfig;
+use serde::{Deserialize, Serialize};
+
+/// A rate: a token bucket refilled at `requests_per_second`, holding at most `burst` (`[auth.rate_limit]` of
+/// `weft.toml` for the API's principals).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitConfig {
+    /// Sustained requests per second.
+    pub requests_per_second: u32,
+    /// Requests allowed at once after a quiet spell.
+    pub burst: u32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        RateLimitConfig {
+            requests_per_second: 50,
+            burst: 100,
+        }
+    }
+}
 
 /// The most keys tracked at once by default.
 pub const DEFAULT_MAX_KEYS: usize = 100_000;
 /// Below this many keys the table is never swept.
 const MIN_SWEEP_AT: usize = 1024;
 
-/// A token-bucket rate limiter keyed by principal subject.
+/// A token-bucket rate limiter keyed by any string (a principal's subject, a client address).
 #[derive(Debug)]
 pub struct RateLimiter {
     /// Tokens added per second.
