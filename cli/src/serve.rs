@@ -28,7 +28,9 @@ pub(crate) struct ServeArgs {
     /// The data directory (overrides the configuration).
     #[arg(long)]
     data_dir: Option<PathBuf>,
-    /// This replica's name in the queue (default: the host name and process id).
+    /// This replica's name in the queue (default: the host name and a hash of the data directory, the same on every
+    /// start, so a restarted process takes back at once what it was running; processes sharing a data directory and
+    /// a store need names of their own).
     #[arg(long)]
     replica: Option<String>,
     #[command(flatten)]
@@ -56,12 +58,16 @@ fn load(args: &ServeArgs) -> anyhow::Result<Config> {
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let config = load(&args)?;
     let registry = crate::configured::registry(&args.sources, &config)?;
-    let replica = args.replica.clone().unwrap_or_else(|| {
-        let host = std::fs::read_to_string("/etc/hostname")
-            .map(|h| h.trim().to_string())
-            .unwrap_or_else(|_| "weft".into());
-        format!("{host}-{}", std::process::id())
-    });
+    let replica = match args.replica.clone() {
+        Some(replica) => replica,
+        None => {
+            // Created now, so the first start's name (from the directory's canonical path) is the next one's.
+            let data_dir = config.data_dir();
+            std::fs::create_dir_all(&data_dir)
+                .with_context(|| format!("creating the data directory {}", data_dir.display()))?;
+            weft_engine::server::default_replica(&data_dir)
+        }
+    };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(serve(args, config, registry, replica))
 }

@@ -14,7 +14,7 @@ use tokio::task::JoinSet;
 use crate::app::AppSpec;
 use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
 use crate::metrics::{PhaseLabels, metrics};
-use crate::store::{Claimant, Claimed, Store, StoreError};
+use crate::store::{Claimant, Claimed, Holder, Store, StoreError};
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
 
 /// What an operation is asked to do; stored with it.
@@ -332,84 +332,276 @@ pub struct Worker {
     pub wake: Arc<Notify>,
     /// The reconciler's views, whose latest operation is updated as operations start and end.
     pub views: Option<crate::views::AppViews>,
+    /// The operations' log streams, where an operation this replica stops running says why.
+    pub logs: Option<crate::logs::LogStore>,
 }
 
-/// Keeps the leases of the operations this process runs alive, every third of a lease, until shutdown; an
-/// operation whose claim is gone (its lease ran out while this process stalled, and another replica requeued or
-/// took it) is told to stop at its next safe point, since its outcome here will not be recorded.
+/// Why this replica no longer holds an operation it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Lost {
+    /// Another replica, or another start of this one, claimed it (after this one's lease ran out).
+    TakenBy(Claimant),
+    /// Its lease ran out and it was put back in the queue, where it waits for a replica.
+    Requeued,
+    /// Another replica finished it (named when its record says who).
+    FinishedBy(Option<String>),
+    /// It is no longer in the store.
+    Gone,
+    /// The store refused this replica's write for the operation, and could not say who holds it.
+    Refused(String),
+}
+
+impl Lost {
+    /// What became of operation `id`, which replica start `me` ran (and ended `outcome`, when it got that far),
+    /// for the logs.
+    fn describe(&self, id: &str, me: &Claimant, outcome: Option<&str>) -> String {
+        let what = match self {
+            Lost::TakenBy(holder) if holder.replica() == me.replica() => {
+                format!(
+                    "lost its claim to another start of the same replica, {holder}, which now runs it"
+                )
+            }
+            Lost::TakenBy(holder) => {
+                format!("lost its claim to replica {holder}; another replica now runs it")
+            }
+            Lost::Requeued => {
+                "lost its claim: its lease ran out and the operation was put back in the queue, \
+                               where another replica will take it"
+                    .into()
+            }
+            Lost::FinishedBy(Some(replica)) => {
+                format!("lost its claim; replica {replica} has already finished the operation")
+            }
+            Lost::FinishedBy(None) => {
+                "lost its claim; another replica has already finished the operation".into()
+            }
+            Lost::Gone => "lost its claim; the operation is no longer in the store".into(),
+            Lost::Refused(error) => format!("lost its claim ({error})"),
+        };
+        let outcome = outcome
+            .map(|outcome| format!(" (its outcome here, {outcome}, is not recorded)"))
+            .unwrap_or_default();
+        format!(
+            "{id}: replica {me} {what}. It stopped running it and records nothing of it{outcome}"
+        )
+    }
+}
+
+/// What became of operation `id`, run by `me`, whose claim the store no longer shows as `me`'s; `None` while it
+/// still is, or when the store cannot say now (the next renewal asks again).
+async fn what_became_of(store: &Store, me: &Claimant, id: &str) -> Option<Lost> {
+    match store.holder(id).await {
+        Ok(Holder::Claimant(holder)) if holder == *me => None,
+        Ok(Holder::Claimant(holder)) => Some(Lost::TakenBy(holder)),
+        Ok(Holder::Queue) => Some(Lost::Requeued),
+        Ok(Holder::Finished) => {
+            let by = match store.operation::<Operation>(id).await {
+                Ok(Some(stored)) => stored.attempts.last().map(|a| a.replica.clone()),
+                _ => None,
+            };
+            // Its last attempt this replica's: the end it has just recorded itself, read by a renewal that raced
+            // the record — nothing was lost.
+            (by.as_deref() != Some(me.replica())).then_some(Lost::FinishedBy(by))
+        }
+        Ok(Holder::Nobody) => Some(Lost::Gone),
+        Err(error) => {
+            tracing::debug!(%error, "looking up who holds {id} failed");
+            None
+        }
+    }
+}
+
+/// Whether the end of `operation` is already recorded as this replica wrote it: a write that went through although
+/// the store's answer was lost (an outage at the commit), seen when it is tried again.
+async fn recorded(store: &Store, operation: &Operation) -> bool {
+    matches!(
+        store.operation::<Operation>(&operation.id).await,
+        Ok(Some(stored)) if stored.phase == operation.phase
+            && stored.finished_at == operation.finished_at
+            && stored.attempts == operation.attempts
+    )
+}
+
+/// How often leases are renewed: every third of a lease, so that a renewal can fail or come late once and the
+/// next still keeps the claim.
+fn renewal_interval(lease: Duration) -> Duration {
+    lease / 3
+}
+
+/// How late a renewal came: the time since the previous one beyond the interval it is due at.
+fn renewal_lateness(since_previous: Duration, every: Duration) -> Duration {
+    since_previous.saturating_sub(every)
+}
+
+/// Whether a renewal came late enough to warn about: more than half the lease after the previous one, when one
+/// more such delay lets the lease run out and another replica take the operations.
+fn renewal_is_late(since_previous: Duration, lease: Duration) -> bool {
+    since_previous > lease / 2
+}
+
+/// Records one renewal, `since_previous` after the previous one: its lateness in the metrics, and a warning when
+/// it came late enough to put the claims at risk.
+fn record_renewal(since_previous: Duration, lease: Duration, operations: usize) {
+    let every = renewal_interval(lease);
+    let late = renewal_lateness(since_previous, every);
+    metrics()
+        .lease_renewal_lateness_seconds
+        .observe(late.as_secs_f64());
+    if renewal_is_late(since_previous, lease) {
+        metrics().lease_renewals_late.inc();
+        tracing::warn!(
+            "the leases of {operations} operation(s) were renewed {late:?} late, {since_previous:?} after the \
+             previous renewal (due every {every:?}, lease {lease:?}): the store or this process is slow; were a \
+             lease to run out, another replica would take its operation over"
+        );
+    }
+}
+
+/// Keeps the leases of the operations this process runs alive, every third of a lease, until shutdown, measuring
+/// how late each renewal comes. An operation whose claim is gone (its lease ran out while this process stalled
+/// or lost the store, and another replica requeued, took or finished it) is told at once: it stops wherever it
+/// waits, since nothing it does here is recorded any more, and says what became of it.
 async fn renew_leases(
     worker: Arc<Worker>,
     running: Arc<RunningSet>,
     shutdown: watch::Receiver<bool>,
 ) {
-    let mut tick = tokio::time::interval(worker.lease / 3);
+    // A connection of their own: renewals never wait behind the operations' and the reconciler's work for one.
+    let leases = worker.store.leases();
+    let mut tick = tokio::time::interval(renewal_interval(worker.lease));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // When the leases were last extended (or there were none to extend).
+    let mut renewed_at = tokio::time::Instant::now();
     loop {
         tick.tick().await;
-        let ids = running.ids();
+        let ids = running.held();
         if ids.is_empty() {
             if *shutdown.borrow() {
                 return;
             }
+            renewed_at = tokio::time::Instant::now();
             continue;
         }
-        match worker
-            .store
-            .renew(&worker.claimant, &ids, worker.lease)
-            .await
-        {
+        match leases.renew(&worker.claimant, &ids, worker.lease).await {
             Ok(renewed) => {
+                let now = tokio::time::Instant::now();
+                record_renewal(now - renewed_at, worker.lease, ids.len());
+                renewed_at = now;
                 for id in ids.iter().filter(|id| !renewed.contains(id)) {
-                    tracing::warn!(
-                        "{id} is no longer held by replica {} (its lease ran out and it was requeued); stopping \
-                         it here at the next safe point",
-                        worker.claimant
-                    );
-                    running.stop(id);
+                    if let Some(lost) = worker.lost(id).await {
+                        running.lose(id, lost);
+                    }
                 }
             }
-            Err(error) => tracing::warn!("renewing leases failed: {error}"),
+            Err(error) => tracing::warn!(
+                "renewing the leases of {} operation(s) failed: {error}; the last renewal was {:?} ago, and \
+                 another replica may take them over once {:?} pass without one",
+                ids.len(),
+                renewed_at.elapsed(),
+                worker.lease
+            ),
         }
     }
 }
 
-/// The operations this process runs, each with the switch that stops it at its next safe point.
+/// What an operation's task listens to.
+#[derive(Debug, Clone)]
+struct Signals {
+    /// Turns `true` when this replica stops: the operation stops at its next safe point and is handed back.
+    stop: watch::Receiver<bool>,
+    /// Set when the operation's claim is no longer this replica's: it stops at once, wherever it waits.
+    lost: watch::Receiver<Option<Lost>>,
+}
+
+impl Signals {
+    /// Why the claim is gone, if it is.
+    fn lost(&self) -> Option<Lost> {
+        self.lost.borrow().clone()
+    }
+}
+
+/// Resolves once the claim is lost, with why (never, if the operation's entry is gone).
+async fn claim_lost(mut lost: watch::Receiver<Option<Lost>>) -> Lost {
+    loop {
+        if let Some(lost) = lost.borrow_and_update().clone() {
+            return lost;
+        }
+        if lost.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
+}
+
+/// One operation this process runs: its switches.
+#[derive(Debug)]
+struct Entry {
+    stop: watch::Sender<bool>,
+    lost: watch::Sender<Option<Lost>>,
+}
+
+/// The operations this process runs, each with the switches that stop it.
 #[derive(Debug, Default)]
 struct RunningSet {
-    operations: std::sync::Mutex<BTreeMap<String, watch::Sender<bool>>>,
+    operations: std::sync::Mutex<BTreeMap<String, Entry>>,
 }
 
 impl RunningSet {
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, watch::Sender<bool>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Entry>> {
         self.operations.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Registers an operation; returns the receiver it checks at safe points.
-    fn start(&self, id: &str, stopping: bool) -> watch::Receiver<bool> {
+    /// Registers an operation; returns the signals its task listens to.
+    fn start(&self, id: &str, stopping: bool) -> Signals {
         let (stop, stopped) = watch::channel(stopping);
-        self.lock().insert(id.to_string(), stop);
-        stopped
+        let (lost_tx, lost) = watch::channel(None);
+        self.lock().insert(
+            id.to_string(),
+            Entry {
+                stop,
+                lost: lost_tx,
+            },
+        );
+        Signals {
+            stop: stopped,
+            lost,
+        }
     }
 
     fn end(&self, id: &str) {
         self.lock().remove(id);
     }
 
+    /// Every operation this process runs.
     fn ids(&self) -> Vec<String> {
         self.lock().keys().cloned().collect()
     }
 
-    /// Asks one operation to stop at its next safe point.
-    fn stop(&self, id: &str) {
-        if let Some(stop) = self.lock().get(id) {
-            let _ = stop.send(true);
+    /// The operations whose claim this process still holds, as far as it knows: those whose leases it renews.
+    fn held(&self) -> Vec<String> {
+        self.lock()
+            .iter()
+            .filter(|(_, entry)| entry.lost.borrow().is_none())
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Tells one operation its claim is gone (once: the first reason stands).
+    fn lose(&self, id: &str, lost: Lost) {
+        if let Some(entry) = self.lock().get(id) {
+            entry.lost.send_if_modified(|current| {
+                let first = current.is_none();
+                if first {
+                    *current = Some(lost);
+                }
+                first
+            });
         }
     }
 
     /// Asks every operation to stop at its next safe point.
     fn stop_all(&self) {
-        for stop in self.lock().values() {
-            let _ = stop.send(true);
+        for entry in self.lock().values() {
+            let _ = entry.stop.send(true);
         }
     }
 }
@@ -480,11 +672,10 @@ impl Worker {
                 .requeue_expired_except::<Operation>(&running_set.ids())
                 .await
             {
-                Ok(ids) if !ids.is_empty() => {
-                    tracing::warn!(
-                        "requeued operations of a replica that stopped answering: {ids:?}"
-                    )
-                }
+                Ok(ids) if !ids.is_empty() => tracing::warn!(
+                    "put back in the queue the operations whose lease ran out (their replica stopped renewing \
+                     it): {ids:?}"
+                ),
                 Ok(_) => {}
                 Err(error) => tracing::warn!("requeueing expired operations failed: {error}"),
             }
@@ -515,12 +706,12 @@ impl Worker {
                             let worker = this.clone();
                             let set = running_set.clone();
                             let id = claim.operation.id.clone();
-                            let cancel = set.start(&id, *shutdown.borrow());
+                            let signals = set.start(&id, *shutdown.borrow());
                             running.spawn(async move {
                                 // Leaves the set however the task ends, a panic included, so a lease is
                                 // never renewed for an operation nothing runs.
                                 let _running = Running { set, id };
-                                worker.execute(claim, cancel).await;
+                                worker.execute(claim, signals).await;
                             });
                         }
                     }
@@ -543,7 +734,7 @@ impl Worker {
         while running.join_next().await.is_some() {}
     }
 
-    async fn execute(&self, claim: Claimed<Operation>, cancel: watch::Receiver<bool>) {
+    async fn execute(&self, claim: Claimed<Operation>, signals: Signals) {
         let mut operation = claim.operation;
         let name = operation.app.clone();
         let Some(app) = self.apps.read().await.get(&name).cloned() else {
@@ -551,7 +742,7 @@ impl Worker {
                 OperationPhase::Error,
                 format!("app {name} no longer exists; nothing was changed"),
             );
-            self.finish(&operation, None, &cancel).await;
+            self.finish(&operation, None, &signals).await;
             return;
         };
         let request: OperationRequest = match serde_json::from_value(claim.request) {
@@ -561,7 +752,7 @@ impl Worker {
                     OperationPhase::Error,
                     format!("unreadable request: {error}"),
                 );
-                self.finish(&operation, None, &cancel).await;
+                self.finish(&operation, None, &signals).await;
                 return;
             }
         };
@@ -572,10 +763,7 @@ impl Worker {
                     "reading the state of {name} failed ({error}); handing {} back",
                     operation.id
                 );
-                let _ = self
-                    .store
-                    .release::<Operation>(&operation.id, &self.claimant)
-                    .await;
+                self.hand_back(&operation.id).await;
                 return;
             }
         };
@@ -585,7 +773,7 @@ impl Worker {
                 "automated sync is suspended for this app (a rollback asked for it); nothing was changed — a \
                  manual sync turns it back on",
             );
-            self.finish(&operation, None, &cancel).await;
+            self.finish(&operation, None, &signals).await;
             return;
         }
         let deployer = match self.clusters.for_app(&app) {
@@ -595,64 +783,74 @@ impl Worker {
                     OperationPhase::Error,
                     format!("{error}; nothing was changed"),
                 );
-                self.finish(&operation, None, &cancel).await;
+                self.finish(&operation, None, &signals).await;
                 return;
             }
         };
         operation.begin_attempt(self.claimant.replica());
-        if let Err(error) = self
+        match self
             .store
             .update_operation(&operation, &self.claimant)
             .await
         {
-            tracing::warn!("recording that {} runs failed: {error}", operation.id);
+            Ok(()) => {}
+            Err(StoreError::NotClaimed { .. })
+                if let Some(lost) = self.lost(&operation.id).await =>
+            {
+                self.abandon(&operation.id, &lost, None);
+                return;
+            }
+            Err(error) => tracing::warn!("recording that {} runs failed: {error}", operation.id),
         }
         self.publish(&operation).await;
-        let outcome = match request {
-            OperationRequest::Sync {
-                revision,
-                prune,
-                dry_run,
-                confirmed,
-                override_gates,
-                refresh_images,
-            } => {
-                let spec = SyncSpec {
-                    refresh_images,
+        let id = operation.id.clone();
+        let work = async {
+            match request {
+                OperationRequest::Sync {
                     revision,
+                    prune,
                     dry_run,
                     confirmed,
-                    prune,
-                    cancel: Some(cancel.clone()),
-                    gate_override: override_gates,
-                };
-                deployer.sync(&app, &mut state, spec, &mut operation).await
-            }
-            OperationRequest::Rollback {
-                target,
-                disable_automated,
-            } => match deployer
-                .rollback(&app, &mut state, target, disable_automated, &mut operation)
-                .await
-            {
-                Ok(outcome) => outcome,
-                Err(error) => {
-                    operation.finish(OperationPhase::Error, error.to_string());
-                    Default::default()
+                    override_gates,
+                    refresh_images,
+                } => {
+                    let spec = SyncSpec {
+                        refresh_images,
+                        revision,
+                        dry_run,
+                        confirmed,
+                        prune,
+                        cancel: Some(signals.stop.clone()),
+                        gate_override: override_gates,
+                    };
+                    deployer.sync(&app, &mut state, spec, &mut operation).await
                 }
-            },
+                OperationRequest::Rollback {
+                    target,
+                    disable_automated,
+                } => match deployer
+                    .rollback(&app, &mut state, target, disable_automated, &mut operation)
+                    .await
+                {
+                    Ok(outcome) => outcome,
+                    Err(error) => {
+                        operation.finish(OperationPhase::Error, error.to_string());
+                        Default::default()
+                    }
+                },
+            }
+        };
+        // A claim that is lost stops the operation at once, wherever it waits (a hook, a wave's health, an apply,
+        // a build): another replica holds it now, and nothing done here would be recorded.
+        let outcome = tokio::select! {
+            outcome = work => outcome,
+            lost = claim_lost(signals.lost.clone()) => {
+                self.abandon(&id, &lost, None);
+                return;
+            }
         };
         if outcome.interrupted {
-            match self
-                .store
-                .release::<Operation>(&operation.id, &self.claimant)
-                .await
-            {
-                Ok(()) => {
-                    tracing::info!("{} stopped at a safe point and handed back", operation.id)
-                }
-                Err(error) => tracing::warn!("handing {} back failed: {error}", operation.id),
-            }
+            self.hand_back(&operation.id).await;
             return;
         }
         if !operation.phase.is_finished() {
@@ -661,18 +859,56 @@ impl Worker {
                 "the operation ended without an outcome",
             );
         }
-        self.finish(&operation, Some(&state), &cancel).await;
+        self.finish(&operation, Some(&state), &signals).await;
+    }
+
+    /// Hands an operation this replica stopped back to the queue, and says truthfully where it went.
+    async fn hand_back(&self, id: &str) {
+        match self.store.release::<Operation>(id, &self.claimant).await {
+            Ok(()) => {
+                tracing::info!("{id} stopped at a safe point and was handed back to the queue")
+            }
+            Err(StoreError::NotClaimed { .. }) => {
+                let lost = self.lost(id).await.unwrap_or_else(|| {
+                    Lost::Refused("the store no longer has it claimed by this replica".into())
+                });
+                self.abandon(id, &lost, None);
+            }
+            Err(error) => tracing::warn!(
+                "handing {id} back failed: {error}; it stays claimed by replica {} until its lease runs out \
+                 (within {:?}), then goes back to the queue",
+                self.claimant,
+                self.lease
+            ),
+        }
+    }
+
+    /// What became of an operation this replica runs whose claim the store no longer shows as its own.
+    async fn lost(&self, id: &str) -> Option<Lost> {
+        what_became_of(&self.store, &self.claimant, id).await
+    }
+
+    /// Stops running `id` here for good: the claim is gone. Says what became of it, in the process's log and in
+    /// the operation's log stream.
+    fn abandon(&self, id: &str, lost: &Lost, outcome: Option<&str>) {
+        let message = lost.describe(id, &self.claimant, outcome);
+        tracing::warn!("{message}");
+        if let Some(logs) = &self.logs {
+            logs.append(id, message);
+            logs.close(id);
+        }
     }
 
     /// Records the operation's end and the app's state in one write. A store that fails (an outage, a lost
-    /// connection) is retried with backoff while this replica keeps the operation's lease, so the outcome and the
-    /// history entry of a deploy that happened are not lost; only when the claim is gone (another replica took the
-    /// operation) or this replica stops does it give up, and the operation goes back to the queue.
+    /// connection, a full disk) is retried with backoff while this replica keeps the operation's lease, so the
+    /// outcome and the history entry of a deploy that happened are not lost. It gives up when the claim is gone
+    /// (another replica holds, requeued or finished the operation: its record is that replica's to write) or when
+    /// this replica stops (the claim then runs out and the operation is run again).
     async fn finish(
         &self,
         operation: &Operation,
         state: Option<&crate::deploy::AppState>,
-        stop: &watch::Receiver<bool>,
+        signals: &Signals,
     ) {
         metrics()
             .operations
@@ -680,8 +916,13 @@ impl Worker {
                 phase: operation.phase.as_str().to_string(),
             })
             .inc();
+        let outcome = operation.phase.as_str();
         let mut backoff = FINISH_RETRY_FIRST;
         loop {
+            if let Some(lost) = signals.lost() {
+                self.abandon(&operation.id, &lost, Some(outcome));
+                return;
+            }
             let written = async {
                 // The app's state as stored, when the operation brings none: never a default in its place.
                 let state = match state {
@@ -695,21 +936,35 @@ impl Worker {
             .await;
             match written {
                 Ok(()) => break,
-                // The lease ran out while this replica worked (it stalled or lost the store) and another replica
-                // holds the operation now: its record and the app's state are that replica's to write.
-                Err(StoreError::NotClaimed { .. }) => {
-                    tracing::warn!(
-                        "{} was taken over by another replica after this one's lease ran out; its outcome here \
-                         ({}) is not recorded",
-                        operation.id,
-                        operation.phase.as_str()
+                Err(StoreError::OperationFinished(_)) if recorded(&self.store, operation).await => {
+                    tracing::info!(
+                        "the end of {} ({outcome}) was recorded by an earlier attempt whose answer the store lost",
+                        operation.id
                     );
+                    break;
+                }
+                // The lease ran out while this replica worked (it stalled or lost the store): the record and the
+                // app's state are whoever holds the operation now to write.
+                Err(
+                    error @ (StoreError::NotClaimed { .. }
+                    | StoreError::OperationFinished(_)
+                    | StoreError::UnknownOperation(_)),
+                ) => {
+                    let lost = self
+                        .lost(&operation.id)
+                        .await
+                        .unwrap_or_else(|| Lost::Refused(error.to_string()));
+                    self.abandon(&operation.id, &lost, Some(outcome));
                     return;
                 }
-                Err(error) if *stop.borrow() => {
+                Err(error) if *signals.stop.borrow() => {
                     tracing::error!(
-                        "recording the end of {} failed ({error}) as this replica stops; it goes back to the queue",
-                        operation.id
+                        "recording the end of {} ({outcome}) failed ({error}) as this replica stops: it stays claimed \
+                         by replica {} until its lease runs out (within {:?}) or the replica starts again, then goes \
+                         back to the queue and runs again",
+                        operation.id,
+                        self.claimant,
+                        self.lease
                     );
                     return;
                 }
@@ -718,7 +973,10 @@ impl Worker {
                         "recording the end of {} failed: {error}; retrying in {backoff:?}, keeping its lease",
                         operation.id
                     );
-                    tokio::time::sleep(backoff).await;
+                    tokio::select! {
+                        _ = tokio::time::sleep(backoff) => {}
+                        _ = claim_lost(signals.lost.clone()) => {}
+                    }
                     backoff = (backoff * 2).min(FINISH_RETRY_MOST);
                 }
             }
@@ -749,5 +1007,154 @@ impl Worker {
         {
             view.operation = Some(operation.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renewals_are_due_every_third_of_a_lease_measured_by_how_late_they_come_and_warned_about_past_half_of_it()
+     {
+        let lease = Duration::from_secs(30);
+        let every = renewal_interval(lease);
+        assert_eq!(every, Duration::from_secs(10));
+        assert_eq!(
+            renewal_lateness(Duration::from_secs(4), every),
+            Duration::ZERO
+        );
+        assert_eq!(renewal_lateness(every, every), Duration::ZERO);
+        assert_eq!(
+            renewal_lateness(Duration::from_millis(17_250), every),
+            Duration::from_millis(7_250)
+        );
+        assert!(!renewal_is_late(Duration::from_secs(15), lease));
+        assert!(renewal_is_late(Duration::from_millis(15_001), lease));
+
+        let before = metrics().lease_renewals_late.get();
+        record_renewal(Duration::from_secs(10), lease, 2);
+        record_renewal(Duration::from_secs(25), lease, 2);
+        assert!(metrics().lease_renewals_late.get() > before);
+        let text = metrics().encode();
+        assert!(
+            text.contains("weft_lease_renewal_lateness_seconds_bucket"),
+            "{text}"
+        );
+        assert!(text.contains("weft_lease_renewals_late_total"), "{text}");
+    }
+
+    #[test]
+    fn a_replica_that_lost_a_claim_says_who_has_the_operation_now_and_never_that_it_went_back_to_the_queue_unless_it_did()
+     {
+        let me = Claimant::with_incarnation("weft-0", "aaaaaaaa00000000");
+        let other = Claimant::with_incarnation("weft-1", "bbbbbbbb00000000");
+        let taken = Lost::TakenBy(other).describe("op-1", &me, None);
+        assert!(
+            taken.contains("op-1: replica weft-0 (start aaaaaaaa) lost its claim to replica weft-1 (start bbbbbbbb)"),
+            "{taken}"
+        );
+        assert!(taken.contains("another replica now runs it"), "{taken}");
+        assert!(
+            !taken.contains("queue") && !taken.contains("handed back"),
+            "{taken}"
+        );
+
+        let restarted = Claimant::with_incarnation("weft-0", "cccccccc00000000");
+        let same_name = Lost::TakenBy(restarted).describe("op-1", &me, None);
+        assert!(
+            same_name.contains("another start of the same replica"),
+            "{same_name}"
+        );
+
+        let requeued = Lost::Requeued.describe("op-1", &me, None);
+        assert!(requeued.contains("put back in the queue"), "{requeued}");
+
+        let finished =
+            Lost::FinishedBy(Some("weft-1".into())).describe("op-1", &me, Some("succeeded"));
+        assert!(
+            finished.contains("replica weft-1 has already finished"),
+            "{finished}"
+        );
+        assert!(
+            finished.contains("its outcome here, succeeded, is not recorded"),
+            "{finished}"
+        );
+        assert!(!finished.contains("queue"), "{finished}");
+    }
+
+    #[test]
+    fn the_running_set_renews_only_the_claims_it_still_holds_and_keeps_the_first_reason_one_was_lost()
+     {
+        let set = RunningSet::default();
+        let first = set.start("op-1", false);
+        let _second = set.start("op-2", false);
+        assert_eq!(set.held(), ["op-1", "op-2"]);
+        set.lose("op-1", Lost::Requeued);
+        set.lose("op-1", Lost::Gone);
+        assert_eq!(set.held(), ["op-2"]);
+        assert_eq!(set.ids(), ["op-1", "op-2"]);
+        assert_eq!(first.lost(), Some(Lost::Requeued));
+        assert!(!*first.stop.borrow());
+        set.stop_all();
+        assert!(*first.stop.borrow());
+        set.end("op-1");
+        assert_eq!(set.ids(), ["op-2"]);
+    }
+
+    #[tokio::test]
+    async fn what_became_of_an_operation_is_read_from_the_store_and_its_own_recorded_end_is_not_a_loss()
+     {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let (a, b) = (
+            Claimant::with_incarnation("weft-a", "aaaaaaaa00000000"),
+            Claimant::with_incarnation("weft-b", "bbbbbbbb00000000"),
+        );
+        let lease = Duration::from_secs(3600);
+        let queued = Operation::queued("op-1", "shop", Trigger::Manual);
+        store
+            .enqueue(&queued, &serde_json::json!({}))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.claim::<Operation>(&a, 1, lease).await.unwrap().len(),
+            1
+        );
+        assert_eq!(what_became_of(&store, &a, "op-1").await, None);
+
+        store.release::<Operation>("op-1", &a).await.unwrap();
+        assert_eq!(
+            what_became_of(&store, &a, "op-1").await,
+            Some(Lost::Requeued)
+        );
+
+        let mut operation = store.claim::<Operation>(&b, 1, lease).await.unwrap()[0]
+            .operation
+            .clone();
+        assert_eq!(
+            what_became_of(&store, &a, "op-1").await,
+            Some(Lost::TakenBy(b.clone()))
+        );
+
+        operation.begin_attempt(b.replica());
+        store.update_operation(&operation, &b).await.unwrap();
+        operation.finish(OperationPhase::Succeeded, "synced");
+        store
+            .finish(&operation, "shop", &crate::deploy::AppState::default(), &b)
+            .await
+            .unwrap();
+        assert_eq!(
+            what_became_of(&store, &a, "op-1").await,
+            Some(Lost::FinishedBy(Some("weft-b".into())))
+        );
+        // A renewal by b that raced b's own finish: nothing was lost.
+        assert_eq!(what_became_of(&store, &b, "op-1").await, None);
+        // Tried again after an answer the store lost, the finish is found already recorded.
+        assert!(recorded(&store, &operation).await);
+        let mut other = operation.clone();
+        other.finish(OperationPhase::Failed, "another outcome");
+        assert!(!recorded(&store, &other).await);
+
+        assert_eq!(what_became_of(&store, &a, "op-2").await, Some(Lost::Gone));
     }
 }

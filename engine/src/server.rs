@@ -151,6 +151,30 @@ impl ServerOptions {
     }
 }
 
+/// The replica name a server takes when it is given none: the host's name and a short hash of the data
+/// directory's canonical path (`myhost-3fa2c0ff`).
+///
+/// The same on every start of a `weft serve` over the same data directory, so a process killed and started again
+/// takes back at once what it held (a start hands back the claims of its name's earlier starts) instead of
+/// waiting out their leases, as it did when each start was named after its process id. Two processes sharing a
+/// data directory and a store need names of their own (`--replica`): under one name, each start would hand back
+/// the other's work. The directory should exist (it is created before the server starts), so that the first
+/// start's name is the next one's.
+pub fn default_replica(data_dir: &Path) -> String {
+    use sha2::Digest as _;
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|host| host.trim().to_string())
+        .filter(|host| !host.is_empty())
+        .unwrap_or_else(|| "weft".into());
+    let directory = std::fs::canonicalize(data_dir)
+        .or_else(|_| std::path::absolute(data_dir))
+        .unwrap_or_else(|_| data_dir.to_path_buf());
+    let digest = sha2::Sha256::digest(directory.to_string_lossy().as_bytes());
+    format!("{host}-{}", hex::encode(&digest[..4]))
+}
+
 /// A running server's shared parts (what the API reads and acts on).
 #[derive(Clone)]
 pub struct ServerState {
@@ -348,6 +372,7 @@ impl Server {
             poll: options.poll,
             wake: queue.wake(),
             views: Some(views.clone()),
+            logs: Some(logs.clone()),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));
         let reconciler = Reconciler {
@@ -565,4 +590,34 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
         directory.insert(spec.name.clone(), spec);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_replica_name_is_the_same_for_a_data_directory_however_it_is_named_and_differs_between_them()
+     {
+        let root = tempfile::tempdir().unwrap();
+        let (one, two) = (root.path().join("one"), root.path().join("two"));
+        std::fs::create_dir_all(&one).unwrap();
+        std::fs::create_dir_all(&two).unwrap();
+        let name = default_replica(&one);
+        assert_eq!(default_replica(&one), name, "the same on every start");
+        assert_eq!(default_replica(&root.path().join("two/../one")), name);
+        #[cfg(unix)]
+        {
+            let link = root.path().join("link");
+            std::os::unix::fs::symlink(&one, &link).unwrap();
+            assert_eq!(default_replica(&link), name);
+        }
+        assert_ne!(default_replica(&two), name);
+        let (host, hash) = name.rsplit_once('-').unwrap();
+        assert!(!host.is_empty(), "{name}");
+        assert!(
+            hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+            "{name}"
+        );
+    }
 }

@@ -49,6 +49,11 @@ pub struct Metrics {
     pub watch_events_missed: Counter,
     /// Operations pending in the queue.
     pub queue_depth: Gauge,
+    /// How late each renewal of this replica's leases came, beyond the interval it is due at (a third of the
+    /// lease): a store or a process too slow to keep its claims.
+    pub lease_renewal_lateness_seconds: Histogram,
+    /// Renewals late enough to be warned about (more than half a lease after the one before).
+    pub lease_renewals_late: Counter,
     /// Operations finished, by phase.
     pub operations: Family<PhaseLabels, Counter>,
     /// Plugin calls.
@@ -71,6 +76,8 @@ impl Metrics {
         let mut registry = Registry::with_prefix("weft");
         let reconcile_seconds = Histogram::new(exponential_buckets(0.005, 2.0, 14));
         let queue_depth = Gauge::default();
+        let lease_renewal_lateness_seconds = Histogram::new(exponential_buckets(0.01, 2.0, 14));
+        let lease_renewals_late = Counter::default();
         let comparisons = Counter::default();
         let comparisons_skipped = Counter::default();
         let dry_runs = Counter::default();
@@ -122,6 +129,16 @@ impl Metrics {
             queue_depth.clone(),
         );
         registry.register(
+            "lease_renewal_lateness_seconds",
+            "How late each renewal of this replica's leases came, beyond the third of a lease it is due every",
+            lease_renewal_lateness_seconds.clone(),
+        );
+        registry.register(
+            "lease_renewals_late",
+            "Lease renewals more than half a lease after the one before (another replica may take the operations)",
+            lease_renewals_late.clone(),
+        );
+        registry.register(
             "operations",
             "Operations finished, by phase",
             operations.clone(),
@@ -147,6 +164,8 @@ impl Metrics {
             reads_through,
             watch_events_missed,
             queue_depth,
+            lease_renewal_lateness_seconds,
+            lease_renewals_late,
             operations,
             plugin_calls,
             plugin_errors,

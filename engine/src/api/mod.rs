@@ -218,8 +218,13 @@ async fn healthz() -> &'static str {
     "ok"
 }
 
-/// Ready: the store answers (within a second: a probe must not hang on a database that is away) and every app
-/// has been reconciled once.
+/// Ready: the store answers and takes writes (each within a second: a probe must not hang on a database that is
+/// away) and every app has been reconciled once.
+///
+/// The write probe ([`Store::probe_write`](crate::store::Store::probe_write)) is what tells a full or failing
+/// disk, on which a ping still answers: the queue cannot record anything then. A probe that only waited for
+/// another writer (SQLite's lock, a busy pool, its deadline) does not make the replica unready: the store takes
+/// writes, just not at that instant.
 async fn readyz(State(state): State<ApiState>) -> (StatusCode, String) {
     let interactive = state.server.store.interactive();
     match tokio::time::timeout(READY_WAIT, interactive.ping()).await {
@@ -236,6 +241,18 @@ async fn readyz(State(state): State<ApiState>) -> (StatusCode, String) {
                 format!("the store does not answer within {READY_WAIT:?}"),
             );
         }
+    }
+    match tokio::time::timeout(READY_WAIT, interactive.probe_write()).await {
+        Ok(Err(error)) if error.is_unwritable() || !error.is_unavailable() => {
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("store unwritable: {error}"),
+            );
+        }
+        Ok(Err(error)) => {
+            tracing::debug!(%error, "the readiness write probe waited for another writer")
+        }
+        Ok(Ok(())) | Err(_) => {}
     }
     if !*state.server.ready.borrow() {
         return (

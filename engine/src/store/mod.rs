@@ -23,18 +23,20 @@ mod settings;
 mod target;
 mod tokens;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::any::AnyPoolOptions;
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Connection as _, Executor};
 
 pub use apps::{AppOrigin, StoredApp};
 pub use claimant::Claimant;
 pub use error::StoreError;
 pub use plans::QueryPlan;
-pub use queue::Claimed;
+pub use queue::{Claimed, Holder};
 pub use record::{AppRecord, OperationRecord, StateRecord};
 pub use replicas::PublishedView;
 pub use target::Backend;
@@ -49,18 +51,30 @@ pub const INTERACTIVE_WAIT: Duration = Duration::from_millis(800);
 
 /// The store: a handle on a connection pool; clones are cheap and share it.
 ///
-/// There are two pools on one database: a patient one for background work, which rides out a busy moment, and a
+/// There are three pools on one database: a patient one for background work, which rides out a busy moment; a
 /// small interactive one ([`Store::interactive`]) whose calls give up within [`INTERACTIVE_WAIT`], so a request
-/// fails fast with the reason (an API answers 503) instead of hanging while the database is away.
+/// fails fast with the reason (an API answers 503) instead of hanging while the database is away; and one
+/// connection for renewing leases ([`Store::leases`]), which never waits behind the rest of the work for a
+/// connection.
 #[derive(Debug, Clone)]
 pub struct Store {
     /// The pool this handle's calls use.
     pool: AnyPool,
-    /// The other pool, closed with this one (none for an in-memory database, which has one connection).
-    sibling: Option<AnyPool>,
-    /// Whether `pool` is the interactive one.
-    interactive: bool,
+    /// Every pool on the database, closed together.
+    pools: Arc<Pools>,
     backend: Backend,
+    /// A cap on the SQLite file's pages that every connection takes before use ([`Store::limit_pages`]): 0 for
+    /// none ever set.
+    page_limit: Arc<AtomicU64>,
+}
+
+/// The pools on one database. An in-memory database has only the patient one: the database lives as long as its
+/// one connection.
+#[derive(Debug)]
+struct Pools {
+    patient: AnyPool,
+    interactive: Option<AnyPool>,
+    leases: Option<AnyPool>,
 }
 
 impl Store {
@@ -90,7 +104,13 @@ impl Store {
             (Backend::Sqlite, false) => AnyPoolOptions::new().max_connections(4),
             (Backend::Postgres, _) => AnyPoolOptions::new().max_connections(10),
         };
-        let options = waiting(options.acquire_timeout(PATIENT), target.backend, PATIENT);
+        let page_limit = Arc::new(AtomicU64::new(0));
+        let options = waiting(
+            options.acquire_timeout(PATIENT),
+            target.backend,
+            PATIENT,
+            &page_limit,
+        );
         let connect_error = |source| StoreError::Connect {
             target: target::redact(url),
             source,
@@ -101,9 +121,18 @@ impl Store {
             let options = AnyPoolOptions::new()
                 .max_connections(4)
                 .acquire_timeout(INTERACTIVE_WAIT);
-            waiting(options, target.backend, INTERACTIVE_WAIT).connect_lazy(&target.url)
+            waiting(options, target.backend, INTERACTIVE_WAIT, &page_limit)
+                .connect_lazy(&target.url)
         });
         let interactive = interactive.transpose().map_err(connect_error)?;
+        // One connection of its own, connected when first used.
+        let leases = (!target.memory).then(|| {
+            let options = AnyPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(PATIENT);
+            waiting(options, target.backend, PATIENT, &page_limit).connect_lazy(&target.url)
+        });
+        let leases = leases.transpose().map_err(connect_error)?;
         if target.file.is_some() {
             // Persistent in the file: readers do not block the writer, nor it them.
             pool.execute("PRAGMA journal_mode = WAL")
@@ -112,10 +141,14 @@ impl Store {
         }
         migrations::run(&pool, target.backend).await?;
         Ok(Store {
-            pool,
-            sibling: interactive,
-            interactive: false,
+            pool: pool.clone(),
+            pools: Arc::new(Pools {
+                patient: pool,
+                interactive,
+                leases,
+            }),
             backend: target.backend,
+            page_limit,
         })
     }
 
@@ -123,14 +156,22 @@ impl Store {
     /// or locked, with an error that [`StoreError::is_unavailable`] recognizes: for answering requests. Called
     /// on an interactive handle, or on an in-memory store, it returns the same kind of handle.
     pub fn interactive(&self) -> Store {
-        match &self.sibling {
-            Some(interactive) if !self.interactive => Store {
-                pool: interactive.clone(),
-                sibling: Some(self.pool.clone()),
-                interactive: true,
-                backend: self.backend,
-            },
-            _ => self.clone(),
+        self.through(self.pools.interactive.as_ref())
+    }
+
+    /// A handle on the same database whose calls go through a connection of their own, patient like background
+    /// work but never waiting behind it for a connection: for renewing leases, which must come on time however
+    /// busy the store is (on SQLite they still take their turn at its one writer). On an in-memory store, the same
+    /// handle.
+    pub fn leases(&self) -> Store {
+        self.through(self.pools.leases.as_ref())
+    }
+
+    /// A handle whose calls go through `pool`, this one's when there is none.
+    fn through(&self, pool: Option<&AnyPool>) -> Store {
+        Store {
+            pool: pool.unwrap_or(&self.pool).clone(),
+            ..self.clone()
         }
     }
 
@@ -140,17 +181,61 @@ impl Store {
         Ok(())
     }
 
+    /// Whether the database takes a write now (through this handle's pool): a transaction that writes a row
+    /// big enough to need pages of its own (8 KiB, into the settings table) and deletes it again before it
+    /// commits, so nothing stays and no reader ever sees it. A full disk, a failing one or a read-only database
+    /// fails it as it fails the queue's writes ([`StoreError::is_unwritable`]), while a ping still answers.
+    pub async fn probe_write(&self) -> Result<(), StoreError> {
+        static PROBES: AtomicU64 = AtomicU64::new(0);
+        let key = format!(
+            "weft.store-probe.{}.{}",
+            std::process::id(),
+            PROBES.fetch_add(1, Ordering::Relaxed)
+        );
+        let payload = "weft store probe ".repeat(PROBE_BYTES / 17 + 1);
+        let mut transaction = self.begin().await?;
+        sqlx::query("INSERT INTO settings (key, value) VALUES ($1, $2)")
+            .bind(&key)
+            .bind(payload)
+            .execute(&mut *transaction)
+            .await?;
+        sqlx::query("DELETE FROM settings WHERE key = $1")
+            .bind(&key)
+            .execute(&mut *transaction)
+            .await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// Caps the SQLite database at `pages` pages (`PRAGMA max_page_count`, taken by every connection of every
+    /// handle on this store before its next use), or lifts the cap (`None`): a full disk on demand, for tests and
+    /// drills. A write that needs a page beyond the cap fails with SQLITE_FULL, "database or disk is full", and
+    /// SQLite rolls its transaction back, as when the filesystem fills. A cap below the file's size holds it at
+    /// its size. No effect on PostgreSQL.
+    pub fn limit_pages(&self, pages: Option<u64>) {
+        // SQLite's largest page count: what a lifted cap sets.
+        const UNCAPPED: u64 = 4_294_967_294;
+        let pages = pages.map_or(UNCAPPED, |pages| pages.clamp(1, UNCAPPED));
+        self.page_limit.store(pages, Ordering::Relaxed);
+    }
+
     /// The database behind the store.
     pub fn backend(&self) -> Backend {
         self.backend
     }
 
-    /// Closes every connection of this store's pools (and of its clones and interactive handles); later calls
-    /// fail.
+    /// Closes every connection of this store's pools (and of its clones and other handles); later calls fail.
     pub async fn close(&self) {
-        self.pool.close().await;
-        if let Some(sibling) = &self.sibling {
-            sibling.close().await;
+        let pools = &self.pools;
+        for pool in [
+            Some(&pools.patient),
+            pools.interactive.as_ref(),
+            pools.leases.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            pool.close().await;
         }
     }
 
@@ -165,26 +250,100 @@ impl Store {
     }
 }
 
-/// Pool options that wait at most `wait` for another writer on SQLite (its busy timeout).
+/// How big the row of a [write probe](Store::probe_write) is: more than a page (SQLite's are 4 KiB), so that it
+/// needs pages of its own rather than room left in one.
+const PROBE_BYTES: usize = 8 * 1024;
+
+/// Pool options that wait at most `wait` for another writer on SQLite (its busy timeout), and that let no
+/// connection back into the pool, or out of it, inside a transaction ([`settle`]).
 ///
 /// A SQLite connection is a file handle in this process, not a socket that can go stale, so it is not pinged
 /// before each use (`test_before_acquire`): at 10,000 apps that ping took 2.7% of Weft's CPU, two fifths of the
 /// store's.
-fn waiting(options: AnyPoolOptions, backend: Backend, wait: Duration) -> AnyPoolOptions {
+fn waiting(
+    options: AnyPoolOptions,
+    backend: Backend,
+    wait: Duration,
+    page_limit: &Arc<AtomicU64>,
+) -> AnyPoolOptions {
+    let options = options.after_release(move |connection, _| Box::pin(settle(connection, backend)));
     match backend {
         Backend::Sqlite => {
+            let (on_connect, on_acquire) = (page_limit.clone(), page_limit.clone());
             options
                 .test_before_acquire(false)
                 .after_connect(move |connection, _| {
+                    let pages = on_connect.load(Ordering::Relaxed);
                     Box::pin(async move {
                         let busy = format!("PRAGMA busy_timeout = {}", wait.as_millis());
                         connection.execute(busy.as_str()).await?;
-                        Ok(())
+                        cap_pages(connection, pages).await
+                    })
+                })
+                .before_acquire(move |connection, _| {
+                    let pages = on_acquire.load(Ordering::Relaxed);
+                    Box::pin(async move {
+                        if !settle(connection, backend).await? {
+                            return Ok(false);
+                        }
+                        cap_pages(connection, pages).await?;
+                        Ok(true)
                     })
                 })
         }
         Backend::Postgres => options,
     }
+}
+
+/// Applies a [page cap](Store::limit_pages) to a SQLite connection, when one was ever set (0: never).
+async fn cap_pages(connection: &mut sqlx::AnyConnection, pages: u64) -> Result<(), sqlx::Error> {
+    if pages != 0 {
+        let cap = format!("PRAGMA max_page_count = {pages}");
+        connection.execute(cap.as_str()).await?;
+    }
+    Ok(())
+}
+
+/// Whether a connection going back to its pool (or coming out of it) may be used again: `true` once it is outside
+/// any transaction; `false`, with a warning, for one that cannot be brought out, which the pool then closes.
+///
+/// A transaction dropped without a commit asks the driver for a rollback on its way back. When SQLite has already
+/// rolled the transaction back itself — what it does when a write fails with SQLITE_FULL, IOERR or NOMEM — the
+/// driver's ROLLBACK fails ("no transaction is active") and sqlx 0.8 keeps counting the connection as inside a
+/// transaction, so every later `BEGIN` on it failed with "attempted to call begin_with at non-zero transaction
+/// depth", long after the disk had room again. Such a connection is set straight (a transaction opened behind the
+/// driver's back for its rollback to end); one that really is inside a transaction is discarded.
+async fn settle(
+    connection: &mut sqlx::AnyConnection,
+    backend: Backend,
+) -> Result<bool, sqlx::Error> {
+    if !connection.is_in_transaction() {
+        return Ok(true);
+    }
+    // A dropped transaction's rollback may still be on its way to the connection: a round trip lets it land.
+    connection.ping().await?;
+    if !connection.is_in_transaction() {
+        return Ok(true);
+    }
+    if backend == Backend::Sqlite && connection.execute("BEGIN").await.is_ok() {
+        // SQLite took the BEGIN, so no transaction was open: the driver's rollback of this one evens its count.
+        let rolled_back = <<sqlx::Any as sqlx::Database>::TransactionManager as sqlx::TransactionManager>::rollback(
+            connection,
+        )
+        .await;
+        if rolled_back.is_ok() && !connection.is_in_transaction() {
+            tracing::warn!(
+                "a store connection came back counted inside a transaction the database had already ended (a \
+                 write failed: a full disk?); it was set straight"
+            );
+            return Ok(true);
+        }
+    }
+    tracing::warn!(
+        "a store connection came back inside a transaction that could not be rolled back; it is closed, and the \
+         pool opens another"
+    );
+    Ok(false)
 }
 
 /// A value in its stored form (JSON text).
@@ -247,6 +406,86 @@ mod tests {
                 .unwrap()
                 .as_deref(),
             Some("8")
+        );
+    }
+
+    /// Caps `store` at the pages it has and fills what room is left in them, as a full filesystem would.
+    async fn fill(store: &Store) {
+        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        store.limit_pages(Some(u64::try_from(pages).unwrap()));
+        let mut n = 0;
+        for size in [3000, 300, 30, 1] {
+            loop {
+                n += 1;
+                match store
+                    .put_setting(&format!("ballast.{n}"), &"x".repeat(size))
+                    .await
+                {
+                    Ok(()) => {}
+                    Err(error) if error.is_unwritable() => break,
+                    Err(error) => panic!("filling the store: {error}"),
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_write_probe_leaves_nothing_behind() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        store.probe_write().await.unwrap();
+        store.interactive().probe_write().await.unwrap();
+        assert_eq!(store.settings_with_prefix("weft.").await.unwrap(), []);
+    }
+
+    #[tokio::test]
+    async fn writes_that_fail_on_a_full_disk_leave_no_connection_stuck_and_go_through_once_there_is_room()
+     {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("weft.db").display());
+        let store = Store::open(&url).await.unwrap();
+        fill(&store).await;
+        // Failing writing transactions on every connection of both pools: SQLite rolls each back itself.
+        for _ in 0..3 {
+            let attempts = (0..6).map(|_| store.probe_write());
+            for outcome in futures::future::join_all(attempts).await {
+                let error = outcome.unwrap_err();
+                assert!(error.is_unwritable() && error.is_unavailable(), "{error:?}");
+                assert!(error.to_string().contains("full"), "{error}");
+            }
+            let error = store.interactive().probe_write().await.unwrap_err();
+            assert!(error.is_unwritable(), "{error:?}");
+        }
+        store.ping().await.unwrap();
+
+        // Room again: every connection takes a transaction (none still counts itself inside the failed one).
+        store.limit_pages(None);
+        for _ in 0..3 {
+            let attempts = (0..6).map(|_| store.probe_write());
+            for outcome in futures::future::join_all(attempts).await {
+                outcome.unwrap();
+            }
+            store.interactive().probe_write().await.unwrap();
+        }
+        store.put_setting("concurrency", "3").await.unwrap();
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn an_in_memory_store_keeps_its_data_when_a_write_fails_for_want_of_room() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        store.put_setting("concurrency", "4").await.unwrap();
+        fill(&store).await;
+        for _ in 0..3 {
+            assert!(store.probe_write().await.unwrap_err().is_unwritable());
+        }
+        store.limit_pages(None);
+        store.probe_write().await.unwrap();
+        assert_eq!(
+            store.setting("concurrency").await.unwrap().as_deref(),
+            Some("4")
         );
     }
 

@@ -19,6 +19,19 @@ pub struct Claimed<O> {
     pub request: Value,
 }
 
+/// Who holds an operation, as the store has it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holder {
+    /// No operation has this id.
+    Nobody,
+    /// It has finished: its record no longer changes.
+    Finished,
+    /// It is pending in the queue, claimed by no replica.
+    Queue,
+    /// A replica's start holds it.
+    Claimant(Claimant),
+}
+
 /// The oldest pending, unclaimed operations (what a claim takes).
 pub(super) const CLAIM_SELECT: &str = "SELECT id, body, request FROM operations \
      WHERE finished = 0 AND claimed_by IS NULL ORDER BY seq LIMIT $1";
@@ -330,6 +343,31 @@ impl Store {
         }
         transaction.commit().await?;
         Ok(renewed)
+    }
+
+    /// Who holds the operation now: what a replica that finds its claim gone asks, to say truthfully what became
+    /// of the operation.
+    pub async fn holder(&self, id: &str) -> Result<Holder, StoreError> {
+        // Counts and MAX read the same on SQLite and PostgreSQL (BIGINT, TEXT), unlike the `finished` column.
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS known, COUNT(CASE WHEN finished = 0 THEN 1 END) AS open, \
+             MAX(claimed_by) AS replica, MAX(claim_incarnation) AS incarnation FROM operations WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        let (known, open): (i64, i64) = (row.try_get("known")?, row.try_get("open")?);
+        let replica: Option<String> = row.try_get("replica")?;
+        let incarnation: Option<String> = row.try_get("incarnation")?;
+        Ok(match (known, open, replica) {
+            (0, _, _) => Holder::Nobody,
+            (_, 0, _) => Holder::Finished,
+            (_, _, None) => Holder::Queue,
+            (_, _, Some(replica)) => Holder::Claimant(Claimant::with_incarnation(
+                replica,
+                incarnation.unwrap_or_default(),
+            )),
+        })
     }
 
     /// Puts back in the queue every unfinished operation claimed under `claimant`'s replica name by another

@@ -1,0 +1,277 @@
+//! The queue on a store whose disk fills mid-sync (issue 36, finding 9): the first write failed with "database or
+//! disk is full", and from then on every writing transaction failed with "attempted to call begin_with at non-zero
+//! transaction depth" long after space was freed (SQLite had rolled the failed transaction back itself, and sqlx
+//! 0.8 let the connection back into its pool still counted inside it), while `/readyz` answered 200.
+//!
+//! The full disk is SQLite's own `max_page_count` on every connection of the store ([`Store::limit_pages`]), the
+//! rest of the file's pages filled: a write that needs a page more fails with SQLITE_FULL and SQLite rolls its
+//! transaction back, exactly as when the filesystem fills. A real small filesystem (a tmpfs) needs privileges a
+//! test run does not have; the error, and what SQLite does with the transaction, are the same.
+//!
+//! PostgreSQL's disk is not filled here: its data directory would have to live on a filesystem of its own that the
+//! test can fill, which needs a mount (root, or a user namespace the test binary cannot enter once it runs threads)
+//! that a developer's machine or CI does not grant a test. What can be shown without one is: a PostgreSQL store
+//! that refuses writes (the server made read-only, SQLSTATE 25006, classified with disk full, 53100, and SQLite's
+//! FULL as unwritable, hence unavailable: [`StoreError::is_unwritable`]) fails the write probe that readiness
+//! makes, while it still answers, and passes it again once it takes writes; PostgreSQL's driver ends its count of
+//! the transaction on every rollback, so no connection is left counted inside one.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use sqlx::Connection as _;
+use tempfile::TempDir;
+use weft_engine::server::Server;
+use weft_engine::store::{Store, StoreError};
+use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
+use weft_sim::{FaultRule, Verb};
+use weft_test_reference::PostgresServer;
+use weft_tests::GitRepo;
+
+use crate::reliability::{call, router_of, sync_of_running};
+use crate::serve::{app_toml, cluster, config, deployment, eventually, hook, image, options};
+
+/// SQLite's primary result code for "database or disk is full".
+const SQLITE_FULL: &str = "13";
+
+/// Fills the store's file as a full filesystem would: every connection of `store` capped at the pages the file
+/// has, and the room left in them taken by ballast rows, through a connection of the test's own.
+async fn fill(store: &Store, url: &str) -> sqlx::SqliteConnection {
+    let mut filler = sqlx::SqliteConnection::connect(url).await.unwrap();
+    sqlx::query("PRAGMA busy_timeout = 30000")
+        .execute(&mut filler)
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE ballast (n INTEGER PRIMARY KEY, fill BLOB)")
+        .execute(&mut filler)
+        .await
+        .unwrap();
+    let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(&mut filler)
+        .await
+        .unwrap();
+    store.limit_pages(Some(u64::try_from(pages).unwrap()));
+    sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
+        .execute(&mut filler)
+        .await
+        .unwrap();
+    for size in [4000, 400, 40, 1] {
+        loop {
+            let inserted = sqlx::query("INSERT INTO ballast (fill) VALUES (zeroblob($1))")
+                .bind(size)
+                .execute(&mut filler)
+                .await;
+            match inserted {
+                Ok(_) => {}
+                Err(sqlx::Error::Database(error))
+                    if error.code().as_deref() == Some(SQLITE_FULL) =>
+                {
+                    break;
+                }
+                Err(error) => panic!("filling the store: {error}"),
+            }
+        }
+    }
+    filler
+}
+
+/// Gives the room back: the cap lifted and the ballast dropped.
+async fn free(store: &Store, mut filler: sqlx::SqliteConnection) {
+    store.limit_pages(None);
+    sqlx::query("PRAGMA max_page_count = 4294967294")
+        .execute(&mut filler)
+        .await
+        .unwrap();
+    sqlx::query("DROP TABLE ballast")
+        .execute(&mut filler)
+        .await
+        .unwrap();
+    filler.close().await.unwrap();
+}
+
+async fn finished(server: &Server, id: &str) -> Operation {
+    eventually(&format!("{id} to finish"), 300, async || {
+        let op = server.state.store.operation::<Operation>(id).await.ok()??;
+        op.phase.is_finished().then_some(op)
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_there_is_room()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[
+        ("migrate.json", hook("migrate")),
+        ("web.json", deployment("web", "shop/web:1.0", json!({}))),
+    ]);
+    let apps = app_toml("shop", repo.path(), "");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("weft-0"),
+    )
+    .await
+    .unwrap();
+    let url = server.config().store_url();
+    let store = server.state.store.clone();
+    let router = router_of(&server);
+    let readiness = async |wanted: StatusCode| {
+        let (status, text) = call(&router, "GET", "/readyz", crate::api::ADMIN).await;
+        (status == wanted).then_some(text)
+    };
+    eventually("readiness", 300, async || readiness(StatusCode::OK).await).await;
+
+    // A sync runs (its workload's apply slowed), and the disk fills under it.
+    let slow = cluster.faults.add(FaultRule::new(
+        Some(Verb::Patch),
+        Some("deployments"),
+        weft_sim::FaultAction::Latency(Duration::from_secs(3)),
+    ));
+    let id = sync_of_running(&server, "shop").await;
+    let filler = fill(&store, &url).await;
+
+    // The queue's writing transactions fail for want of room, and say so, as unavailable (a caller retries): four
+    // at once, so that every connection of the pool has had one fail under it.
+    let writes = (0..4).map(|n| {
+        let operation = Operation::queued(
+            format!("ballast-{n}"),
+            format!("ballast-{n}"),
+            Trigger::Manual,
+        );
+        let store = store.clone();
+        async move {
+            let request = json!({"kind": "sync", "padding": "x".repeat(64 * 1024)});
+            store.enqueue_if_latest(&operation, &request, None).await
+        }
+    });
+    for written in futures::future::join_all(writes).await {
+        let error: StoreError = written.unwrap_err();
+        assert!(error.is_unwritable() && error.is_unavailable(), "{error:?}");
+        assert!(error.to_string().contains("full"), "{error}");
+    }
+    // Readiness says why the replica cannot work, though the store still answers reads; liveness stays.
+    let unready = eventually(
+        "readiness to say the store is unwritable",
+        300,
+        async || readiness(StatusCode::SERVICE_UNAVAILABLE).await,
+    )
+    .await;
+    assert!(unready.contains("store unwritable"), "{unready}");
+    assert!(unready.contains("full"), "{unready}");
+    let (status, _) = call(&router, "GET", "/healthz", crate::api::ADMIN).await;
+    assert_eq!(status, StatusCode::OK);
+    store.ping().await.unwrap();
+
+    // The sync goes on in the cluster meanwhile.
+    eventually("the sync to apply the workload", 300, async || {
+        (image(&cluster.client, "shop", "web").await.as_deref() == Some("shop/web:1.0"))
+            .then_some(())
+    })
+    .await;
+    cluster.faults.remove(slow);
+
+    // Room again: the sync's end is recorded, readiness comes back, and a sync queued through the API is claimed
+    // and finishes — no connection is left counted inside a transaction the disk ended.
+    free(&store, filler).await;
+    let done = finished(&server, &id).await;
+    assert_eq!(done.phase, OperationPhase::Succeeded, "{:?}", done.message);
+    assert_eq!(done.attempts.len(), 1, "{:#?}", done.attempts);
+    // Its log says it finished, and nothing of a lost claim or of a return to the queue.
+    let lines: Vec<String> = server
+        .state
+        .logs
+        .lines(&id)
+        .into_iter()
+        .map(|line| line.text)
+        .collect();
+    assert!(
+        lines.iter().any(|line| line.starts_with("succeeded")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|line| line.contains("lost its claim") || line.contains("queue")),
+        "{lines:#?}"
+    );
+    let history = store
+        .app_state::<weft_engine::deploy::AppState>("shop")
+        .await
+        .unwrap()
+        .history;
+    assert_eq!(history.entries().count(), 1);
+    eventually("readiness again", 300, async || {
+        readiness(StatusCode::OK).await
+    })
+    .await;
+    let (status, text) = call(&router, "POST", "/v1/deploy/shop/sync", crate::api::ADMIN).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{text}");
+    let queued: Value = serde_json::from_str(&text).unwrap();
+    let next = queued["id"].as_str().unwrap().to_string();
+    let done = finished(&server, &next).await;
+    assert_eq!(done.phase, OperationPhase::Succeeded, "{:?}", done.message);
+    assert_eq!(done.attempts.len(), 1, "{:#?}", done.attempts);
+    // None of the refused writes left anything behind.
+    for n in 0..4 {
+        assert!(
+            store
+                .operation::<Operation>(&format!("ballast-{n}"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_postgresql_store_that_refuses_writes_fails_the_write_probe_while_it_answers_and_passes_it_once_it_writes_again()
+ {
+    let postgres = PostgresServer::start();
+    let store = Store::open(postgres.url()).await.unwrap();
+    store.probe_write().await.unwrap();
+    store.interactive().probe_write().await.unwrap();
+    let mut admin = sqlx::PgConnection::connect(postgres.url()).await.unwrap();
+    let run = async |admin: &mut sqlx::PgConnection, sql: &str| {
+        sqlx::query(sql).execute(admin).await.unwrap();
+    };
+    // The server made read-only for every session but this one.
+    run(&mut admin, "SET default_transaction_read_only = off").await;
+    run(
+        &mut admin,
+        "ALTER SYSTEM SET default_transaction_read_only = on",
+    )
+    .await;
+    run(&mut admin, "SELECT pg_reload_conf()").await;
+    for handle in [store.clone(), store.interactive()] {
+        let error = eventually("the probe to be refused", 300, async || {
+            handle.probe_write().await.err()
+        })
+        .await;
+        assert!(error.is_unwritable() && error.is_unavailable(), "{error:?}");
+        assert!(error.to_string().contains("read-only"), "{error}");
+        handle.ping().await.unwrap();
+    }
+    let error = store.put_setting("concurrency", "2").await.unwrap_err();
+    assert!(error.is_unwritable(), "{error:?}");
+
+    run(
+        &mut admin,
+        "ALTER SYSTEM RESET default_transaction_read_only",
+    )
+    .await;
+    run(&mut admin, "SELECT pg_reload_conf()").await;
+    for handle in [store.clone(), store.interactive()] {
+        eventually("the probe to pass again", 300, async || {
+            handle.probe_write().await.ok()
+        })
+        .await;
+    }
+    store.put_setting("concurrency", "2").await.unwrap();
+    admin.close().await.unwrap();
+    store.close().await;
+}
