@@ -17,6 +17,7 @@ mod image;
 mod layering;
 mod lua_checks;
 mod namespaced;
+mod outbound;
 mod plugin_host;
 mod reliability;
 mod render;

@@ -299,7 +299,7 @@ async fn a_repository_over_plain_http_needs_the_operator_to_list_its_host() {
         .await
         .unwrap_err()
         .to_string();
-    assert!(error.contains("chart_plain_http_hosts"), "{error}");
+    assert!(error.contains("[outbound] plain_http_hosts"), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

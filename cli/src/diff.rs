@@ -164,9 +164,10 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
             "the configuration's cluster is the embedded simulator, which lives inside `weft serve`; pass --kubeconfig to diff against a cluster"
         );
     }
-    let credentials = config
+    // Sources reached as the server reaches them: its credentials, through its outbound guard.
+    let sources = config
         .as_ref()
-        .map(Config::credential_set)
+        .map(|config| (config.credential_set(), config.outbound_guard()))
         .unwrap_or_default();
     // Namespaced mode as the server runs it: the same watches, the same refusals before anything is compared.
     let scope = config
@@ -195,7 +196,7 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
     runtime.block_on(diff(
         app,
         registry,
-        credentials,
+        sources,
         (cluster, scope),
         (gates, images),
         args.plan_only,
@@ -205,7 +206,10 @@ pub(crate) fn run(args: DiffArgs) -> anyhow::Result<u8> {
 async fn diff(
     app: AppSpec,
     registry: Registry,
-    credentials: weft_engine::source::CredentialSet,
+    (credentials, guard): (
+        weft_engine::source::CredentialSet,
+        weft_engine::source::outbound::OutboundGuard,
+    ),
     (cluster, scope): (ClusterConfig, weft_engine::cluster::NamespaceScope),
     (gates, images): (Gates, Option<Images>),
     plan_only: bool,
@@ -222,7 +226,9 @@ async fn diff(
         weft_engine::deploy::ClusterAccess { client, scope },
         host,
         registry,
-        GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024).with_credentials(credentials),
+        GitSources::new(cache.join("git"), 2 * 1024 * 1024 * 1024)
+            .with_credentials(credentials)
+            .with_guard(guard),
         None,
         None,
         LogStore::default(),

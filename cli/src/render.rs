@@ -210,7 +210,8 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
         PluginHost::new(HostConfig::default())?,
         Arc::new(registry),
         GitSources::new(config.data_dir().join("git"), 2 * 1024 * 1024 * 1024)
-            .with_credentials(config.credential_set()),
+            .with_credentials(config.credential_set())
+            .with_guard(config.outbound_guard()),
         (!args.no_cache).then(|| RenderCache::new(config.data_dir().join("renders"))),
     )
     .with_charts(config.chart_repositories());
@@ -235,6 +236,7 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
             &app.render_request(),
             &app.value_files,
             app.org.as_deref(),
+            None,
         )?
         .manifests;
     print_manifests(&manifests)

@@ -167,6 +167,37 @@ pub fn allowed_by(entry: &str, value: &str) -> bool {
     }
 }
 
+/// Why a repository URL is not matched against an allow-list at all: it says more than where it is, in ways that
+/// git or a server would read differently from the text (`..` or `.` segments, percent-escapes, backslashes, a
+/// query or fragment, credentials in the URL). `None` for a plain URL.
+pub fn unclear_repo_url(url: &str) -> Option<&'static str> {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    if after_scheme
+        .split(['/', ':'])
+        .any(|segment| segment == ".." || segment == ".")
+    {
+        return Some("it has a '.' or '..' segment");
+    }
+    if url.contains('%') {
+        return Some("it has a percent-escape");
+    }
+    if url.contains('\\') {
+        return Some("it has a backslash");
+    }
+    if url.contains('?') || url.contains('#') {
+        return Some("it has a query or a fragment");
+    }
+    if url.contains("://")
+        && after_scheme
+            .split('/')
+            .next()
+            .is_some_and(|a| a.contains('@'))
+    {
+        return Some("it carries credentials");
+    }
+    None
+}
+
 /// Where an app declared by an org's team may put objects: only namespaced objects, only in its org's
 /// destination namespaces, and never Weft's own resources.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -181,6 +212,27 @@ pub struct Confinement {
     /// Cluster-scoped kinds it may declare, `group/Kind` (`Kind` for the core group), a prefix ending in `*`, or
     /// `*` (Argo CD's cluster resource allow-list).
     pub cluster_kinds: Vec<String>,
+    /// The repositories it may take sources from (`source_repos`): a URL, a prefix ending in `*`, or `*`. Its own
+    /// are checked when it is admitted; those its files name (a chart's dependencies) before each fetch.
+    pub source_repos: Vec<String>,
+}
+
+/// A confined app takes chart dependencies only from repositories its org lists, as it does its own sources.
+impl weft_source::outbound::SourceRules for Confinement {
+    fn admit(&self, url: &str) -> Result<(), String> {
+        if let Some(reason) = unclear_repo_url(url) {
+            return Err(format!("the repository is refused: {reason}"));
+        }
+        if self.source_repos.iter().any(|p| allowed_by(p, url)) {
+            Ok(())
+        } else {
+            Err(format!(
+                "org {} may not take sources from it (allowed: {})",
+                self.org,
+                listed(&self.source_repos)
+            ))
+        }
+    }
 }
 
 /// A rendered object a confined app may not place; nothing of the render is applied.
@@ -922,6 +974,30 @@ mod confinement_tests {
             namespaces: vec!["shop-*".into()],
             application_namespaces: vec!["shop-apps".into()],
             cluster_kinds: vec![],
+            source_repos: vec![
+                "https://git.example.com/shop/*".into(),
+                "oci://registry.example.com/shop/*".into(),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_confined_app_takes_chart_dependencies_only_from_its_orgs_source_repos() {
+        use weft_source::outbound::SourceRules as _;
+        let shop = confinement();
+        assert_eq!(shop.admit("oci://registry.example.com/shop/charts"), Ok(()));
+        assert_eq!(shop.admit("https://git.example.com/shop/charts"), Ok(()));
+        for url in [
+            "https://127.0.0.1:8443/charts",
+            "oci://registry.example.com/bank/charts",
+            "https://git.example.com/shop/../bank/charts",
+            "https://git.example.com/shop/%2e%2e/bank",
+        ] {
+            let refused = shop.admit(url).expect_err(url);
+            assert!(
+                refused.contains("org shop") || refused.contains("refused"),
+                "{url}: {refused}"
+            );
         }
     }
 

@@ -70,6 +70,9 @@ pub struct Config {
     /// How images are pinned by digest (`[images]`).
     #[serde(default)]
     pub images: ImagesConfig,
+    /// The hosts of the server's own network Weft may call, and those it reaches over plain HTTP (`[outbound]`).
+    #[serde(default)]
+    pub outbound: OutboundConfig,
     /// Deploy gates (`[[gate]]`): plugins that judge every sync's plan before anything is applied.
     #[serde(default, rename = "gate", skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<crate::sync::gates::GateEntry>,
@@ -84,12 +87,24 @@ pub struct ImagesConfig {
     pub pin: bool,
     /// How long a tag's resolution is reused, in seconds (tag moves show in an app's view after at most this).
     pub cache_seconds: u64,
-    /// Registries (`host[:port]`) reached over plain HTTP; every other one over HTTPS.
+    /// Registries (`host[:port]`) reached over plain HTTP; every other one over HTTPS. Added to
+    /// `[outbound] plain_http_hosts` (one list for every outbound request).
     pub plain_http_hosts: Vec<String>,
-    /// Registries (`host[:port]`) on the server's own network (loopback, private, link-local addresses) that Weft
-    /// may call; any other such host in an image reference is refused, so an app cannot make the server call its
-    /// own network. The plain-HTTP hosts are listed already.
+    /// The older name of `[outbound] allowed_hosts` (hosts on the server's own network Weft may call), added to it.
     pub private_hosts: Vec<String>,
+}
+
+/// `[outbound]`: what every request an app can cause (chart repositories and their dependencies, image registries,
+/// git remotes) may reach. Hosts on the server's own network (loopback, private, link-local, carrier-grade NAT
+/// addresses, `localhost`) are refused unless listed here, whatever spelling or name leads to them; plain HTTP is
+/// used only for hosts listed here. Entries are `host` (the scheme's default port) or `host:port`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OutboundConfig {
+    /// Hosts on the server's own network Weft may call (an internal registry, chart mirror or git server).
+    pub allowed_hosts: Vec<String>,
+    /// Hosts reached over plain HTTP (and so allowed on the server's own network); every other host over HTTPS.
+    pub plain_http_hosts: Vec<String>,
 }
 
 impl Default for ImagesConfig {
@@ -114,7 +129,8 @@ pub struct SourcesConfig {
     /// `allow_file_urls` (the embedded default's example repository).
     pub file_url_roots: Vec<PathBuf>,
     /// Chart repositories and registries (`host[:port]`) reached over plain HTTP, such as a mirror on the server's
-    /// network; every other chart repository is reached over HTTPS.
+    /// network; every other chart repository is reached over HTTPS. The older name of `[outbound] plain_http_hosts`,
+    /// added to it.
     pub chart_plain_http_hosts: Vec<String>,
 }
 
@@ -162,24 +178,38 @@ impl Config {
         }
     }
 
+    /// The one guard every outbound request an app can cause goes through: `[outbound]`, with the older lists
+    /// (`[images] private_hosts`, `[images] plain_http_hosts`, `[sources] chart_plain_http_hosts`) added to it.
+    pub fn outbound_guard(&self) -> weft_source::outbound::OutboundGuard {
+        let joined =
+            |lists: &[&Vec<String>]| lists.iter().flat_map(|l| l.iter().cloned()).collect();
+        weft_source::outbound::OutboundGuard::new(&weft_source::outbound::OutboundRules {
+            allowed_hosts: joined(&[&self.outbound.allowed_hosts, &self.images.private_hosts]),
+            plain_http_hosts: joined(&[
+                &self.outbound.plain_http_hosts,
+                &self.images.plain_http_hosts,
+                &self.sources.chart_plain_http_hosts,
+            ]),
+        })
+    }
+
     /// The resolver of image digests: the operator's credentials (a `[[credential]]` whose url covers
-    /// `oci://<registry>/<repository>`), the plain-HTTP registries and the cache lifetime of `[images]`.
+    /// `oci://<registry>/<repository>`), the outbound guard and the cache lifetime of `[images]`.
     pub fn image_resolver(&self) -> weft_source::images::ImageResolver {
         weft_source::images::ImageResolver::new(
             self.credential_set(),
-            self.images.plain_http_hosts.clone(),
+            self.outbound_guard(),
             std::time::Duration::from_secs(self.images.cache_seconds),
         )
-        .with_private_hosts(self.images.private_hosts.clone())
     }
 
-    /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the plain-HTTP
-    /// hosts of `[sources]`, archives cached under the data directory.
+    /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the outbound
+    /// guard, archives cached under the data directory.
     pub fn chart_repositories(&self) -> crate::charts::ChartRepositories {
         crate::charts::ChartRepositories::new(
             crate::charts::ChartCache::new(self.data_dir().join("charts")),
             self.credential_set(),
-            self.sources.chart_plain_http_hosts.clone(),
+            self.outbound_guard(),
         )
     }
 
@@ -639,6 +669,21 @@ impl Config {
         }
         crate::applications::Tenancy::validate(&self.orgs)
             .map_err(|(key, message)| invalid(key, message))?;
+        for (key, hosts) in [
+            ("outbound.allowed_hosts", &self.outbound.allowed_hosts),
+            ("outbound.plain_http_hosts", &self.outbound.plain_http_hosts),
+            ("images.private_hosts", &self.images.private_hosts),
+            ("images.plain_http_hosts", &self.images.plain_http_hosts),
+            (
+                "sources.chart_plain_http_hosts",
+                &self.sources.chart_plain_http_hosts,
+            ),
+        ] {
+            for host in hosts {
+                weft_source::outbound::check_listed(host)
+                    .map_err(|message| invalid(key.into(), message))?;
+            }
+        }
         if self.applications.enabled && self.orgs.iter().all(|org| org.namespaces.is_empty()) {
             return Err(invalid(
                 "applications.enabled".into(),
@@ -816,6 +861,7 @@ impl Config {
         check("org", self.orgs != new.orgs);
         check("gate", self.gates != new.gates);
         check("images", self.images != new.images);
+        check("outbound", self.outbound != new.outbound);
         changed
     }
 

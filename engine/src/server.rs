@@ -256,7 +256,8 @@ impl Server {
         )?);
         let image_resolver = config.image_resolver();
         let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
-            .with_credentials(config.credential_set());
+            .with_credentials(config.credential_set())
+            .with_guard(config.outbound_guard());
         // Builds share the deploy concurrency: at most as many at once as operations may run.
         let builds = Builds::new(
             host.clone(),

@@ -16,6 +16,7 @@ use weft_core::metrics::{PluginLabels, metrics};
 use weft_plugin_host::registry::Registry;
 use weft_plugin_host::{CallError, CallLimits, LoadError, PluginHost, RendererPlugin, World};
 use weft_source::charts::{self, ChartError, ChartRepositories, FetchedChart};
+use weft_source::outbound::SourceRules;
 use weft_source::{GitError, GitSources, OverlaySource, Repository, SourceLimits, SourceView};
 
 /// Where an app's tree is.
@@ -70,6 +71,7 @@ struct RenderJob<'a> {
     request: &'a RenderRequest,
     value_files: &'a [String],
     org: Option<&'a str>,
+    sources: Option<&'a dyn SourceRules>,
 }
 
 /// What separates the two pinned revisions of an [`AppSource::WithValues`].
@@ -307,12 +309,14 @@ impl RenderPipeline {
         app_type: &str,
         request: &RenderRequest,
     ) -> Result<Rendered, RenderFailure> {
-        self.render_with_value_files(source, revision, app_type, request, &[], None)
+        self.render_with_value_files(source, revision, app_type, request, &[], None, None)
     }
 
     /// Renders as [`RenderPipeline::render`] does, with values files read from the app's tree (through the same
     /// read-only view the plugin gets, so they cannot escape it) placed before the request's own values. A chart's
-    /// dependencies from chart repositories are fetched with the credentials an app of `org` may use.
+    /// dependencies from chart repositories are fetched with the credentials an app of `org` may use, each from a
+    /// repository `sources` admits when the app is held to a list (an org's Application: its `source_repos`).
+    #[allow(clippy::too_many_arguments)]
     pub fn render_with_value_files(
         &self,
         source: &AppSource,
@@ -321,12 +325,14 @@ impl RenderPipeline {
         request: &RenderRequest,
         value_files: &[String],
         org: Option<&str>,
+        sources: Option<&dyn SourceRules>,
     ) -> Result<Rendered, RenderFailure> {
         let job = RenderJob {
             app_type,
             request,
             value_files,
             org,
+            sources,
         };
         match source {
             AppSource::WithValues { main, values, .. } => {
@@ -360,6 +366,7 @@ impl RenderPipeline {
             request,
             value_files,
             org,
+            sources,
         } = *job;
         let mut request = request.clone();
         let mut value_files = value_files.to_vec();
@@ -482,7 +489,7 @@ impl RenderPipeline {
             request.values = values;
         }
         let request = &request;
-        let dependencies = self.chart_dependencies(&open_view()?, org)?;
+        let dependencies = self.chart_dependencies(&open_view()?, org, sources)?;
         let mut path_key = path_key;
         for chart in &dependencies {
             path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
@@ -570,7 +577,7 @@ impl RenderPipeline {
     }
 
     /// The archives of the chart dependencies `view`'s `Chart.yaml` takes from chart repositories and `charts/` lacks,
-    /// at `Chart.lock`'s versions where it pins them.
+    /// at `Chart.lock`'s versions where it pins them; each repository admitted by `sources` first, when given.
     fn chart_dependencies(
         &self,
         view: &SourceView,
@@ -582,6 +589,7 @@ impl RenderPipeline {
         let lock = view.read_to_string("Chart.lock").ok();
         let vendored: Vec<String> = view
             .list_dir("charts")
+        sources: Option<&dyn SourceRules>,
             .map(|entries| entries.into_iter().map(|e| e.name).collect())
             .unwrap_or_default();
         let wanted = charts::wanted(&chart_yaml, lock.as_deref(), &vendored)?;
@@ -600,7 +608,13 @@ impl RenderPipeline {
         };
         wanted
             .iter()
-            .map(|w| repositories.fetch(w, org).map_err(RenderFailure::Charts))
+            .map(|w| {
+                match sources {
+                    Some(rules) => repositories.fetch_admitted(w, org, rules),
+                    None => repositories.fetch(w, org),
+                }
+                .map_err(RenderFailure::Charts)
+            })
             .collect()
     }
 

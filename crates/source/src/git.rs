@@ -28,7 +28,8 @@ use std::time::{Instant, SystemTime};
 
 use sha2::{Digest, Sha256};
 
-use super::credentials::{CredentialError, CredentialSet, Credentials, scheme_of};
+use super::credentials::{CredentialError, CredentialSet, Credentials, Scheme, scheme_of};
+use crate::outbound::{OutboundGuard, Refused};
 
 /// A repository and how to reach it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +97,10 @@ pub enum GitError {
         /// Why.
         source: CredentialError,
     },
+    /// The outbound guard refused the repository's host (on the server's own network and not listed, plain HTTP
+    /// to an unlisted host, a name that does not resolve); git was not run.
+    #[error(transparent)]
+    Refused(#[from] Refused),
     /// The URL is not one git may be run on (an unknown transport, or a host that reads as an option).
     #[error(
         "{url:?} is not a repository URL Weft accepts (https://, ssh://, git@host:path, file:// or a path)"
@@ -138,6 +143,7 @@ impl GitError {
                 command: "fetch".into(),
                 message: format!("{url}: {source}"),
             },
+            GitError::Refused(refused) => GitError::Refused(refused.clone()),
             GitError::Url { url } => GitError::Url { url: url.clone() },
             GitError::Io { path, source } => GitError::Io {
                 path: path.clone(),
@@ -177,6 +183,7 @@ pub struct GitSources {
     cache: PathBuf,
     max_checkout_bytes: u64,
     credentials: CredentialSet,
+    guard: OutboundGuard,
     polls: Arc<RepositoryPolls>,
 }
 
@@ -187,8 +194,85 @@ impl GitSources {
             cache: cache.into(),
             max_checkout_bytes,
             credentials: CredentialSet::default(),
+            guard: OutboundGuard::default(),
             polls: Arc::default(),
         }
+    }
+
+    /// These sources reaching remotes through `guard` (by default, a guard that lists no host): a remote's host is
+    /// checked before git runs, and git connects only to the addresses checked.
+    pub fn with_guard(mut self, guard: OutboundGuard) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// Where git may connect for `repo`: nowhere for a path or `file://` (no network), else the addresses the guard
+    /// checked for the remote's host.
+    fn pin(&self, repo: &Repository) -> Result<Pin, GitError> {
+        let scheme = match scheme_of(&repo.url) {
+            Some(Scheme::Path | Scheme::File) => return Ok(Pin::Local),
+            Some(Scheme::Https) => "https",
+            Some(Scheme::Http) => "http",
+            Some(Scheme::Ssh) => "ssh",
+            None => {
+                return Err(GitError::Url {
+                    url: repo.url.clone(),
+                });
+            }
+        };
+        let refused = |refusal| {
+            GitError::Refused(Refused {
+                what: format!("repository {}", repo.url),
+                refusal,
+            })
+        };
+        let Some((host, port)) = remote_host(&repo.url) else {
+            return Err(refused(crate::outbound::Refusal::new(
+                crate::outbound::Reason::Unreadable,
+                repo.url.clone(),
+            )));
+        };
+        let addresses = self.guard.addresses(scheme, &host, port).map_err(refused)?;
+        let port = port.unwrap_or(if scheme == "ssh" {
+            22
+        } else if scheme == "http" {
+            80
+        } else {
+            443
+        });
+        let bare = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(&host)
+            .to_ascii_lowercase();
+        if crate::outbound::parse_literal(&bare).is_some() {
+            // An address: git connects to it as written, and it is the one checked.
+            return Ok(Pin::Address);
+        }
+        Ok(match scheme {
+            "ssh" => Pin::Ssh {
+                address: addresses[0].ip().to_string(),
+                // The name ssh would look the host key up under, so known_hosts is read as before.
+                alias: if port == 22 {
+                    bare
+                } else {
+                    format!("[{bare}]:{port}")
+                },
+            },
+            _ => Pin::Http {
+                resolve: format!(
+                    "{bare}:{port}:{}",
+                    addresses
+                        .iter()
+                        .map(|a| match a.ip() {
+                            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+                            v4 => v4.to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+            },
+        })
     }
 
     /// These sources with the operator's named credentials.
@@ -433,10 +517,12 @@ impl GitSources {
 
     /// Creates or updates the bare mirror of a repository.
     fn fetch(&self, repo: &Repository) -> Result<PathBuf, GitError> {
+        let pin = self.pin(repo)?;
         let mirror = self.mirror_path(repo);
         if mirror.is_dir() {
-            run(
+            run_pinned(
                 repo,
+                &pin,
                 &mirror,
                 &[
                     "fetch",
@@ -457,8 +543,9 @@ impl GitSources {
             .map_err(|e| io_error(&repos, e))?;
         let work = staging.path().join("mirror.git");
         let url = local_url(&repo.url);
-        run(
+        run_pinned(
             repo,
+            &pin,
             &repos,
             &[
                 "clone",
@@ -584,12 +671,80 @@ const ALLOWED_PROTOCOLS: &str = "file:https:http:ssh";
 const SSH_WITH_KEY: &str = "ssh -i \"$WEFT_GIT_SSH_KEY\" -o IdentitiesOnly=yes -o BatchMode=yes \
                             -o StrictHostKeyChecking=accept-new";
 
+/// The options that pin ssh to the address the guard checked, the host key still looked up under the host's name:
+/// constants, the values given through the environment.
+const SSH_PINNED: &str =
+    "-o \"HostName=$WEFT_GIT_SSH_ADDRESS\" -o \"HostKeyAlias=$WEFT_GIT_SSH_HOST\"";
+
+/// Proxies the environment may name: a proxy resolves names itself, past the guard's check, so git uses none.
+const PROXY_VARIABLES: [&str; 8] = [
+    "http_proxy",
+    "HTTP_PROXY",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+];
+
+/// Where git may connect for a command, as the guard checked it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Pin {
+    /// Nowhere: a local repository, or a command that only reads the mirror.
+    Local,
+    /// The address the URL spells (checked as such).
+    Address,
+    /// curl's `host:port:address[,address]`: the addresses a remote's name resolved to when checked.
+    Http {
+        /// The `http.curloptResolve` entry.
+        resolve: String,
+    },
+    /// ssh to the address checked, the host key looked up under `alias`.
+    Ssh {
+        /// The address.
+        address: String,
+        /// `host`, or `[host]:port` off port 22.
+        alias: String,
+    },
+}
+
+/// The host (as written, brackets kept) and port of a remote URL: `https://`, `http://`, `ssh://` or scp-like
+/// `user@host:path`; `None` when there is none to read.
+fn remote_host(url: &str) -> Option<(String, Option<u16>)> {
+    if url.contains("://") {
+        return crate::outbound::url_parts(url).map(|(_, host, port)| {
+            let host = if host.contains(':') {
+                format!("[{host}]")
+            } else {
+                host
+            };
+            (host, port)
+        });
+    }
+    // scp-like: `user@host:path`, or `user@[address]:path` (what `scheme_of` reads as ssh always has the user).
+    let after_user = url.split_once('@').map_or(url, |(_, rest)| rest);
+    if let Some(bracketed) = after_user.strip_prefix('[') {
+        let (host, after) = bracketed.split_once(']')?;
+        return after.starts_with(':').then(|| (format!("[{host}]"), None));
+    }
+    let (host, _) = after_user.split_once(':')?;
+    Some((host.to_string(), None))
+}
+
 fn git(repo: &Repository, dir: &Path, args: &[&str]) -> io::Result<Output> {
     git_command(repo, dir, args).output()
 }
 
-/// The git command for `args` in `dir`, with the repository's credentials in its environment.
+/// The git command for `args` in `dir`, with the repository's credentials in its environment, for a command that
+/// reaches no remote (or a local one).
 fn git_command(repo: &Repository, dir: &Path, args: &[&str]) -> Command {
+    git_command_pinned(repo, &Pin::Local, dir, args)
+}
+
+/// The git command for `args` in `dir`, with the repository's credentials in its environment and connecting only
+/// where `pin` says.
+fn git_command_pinned(repo: &Repository, pin: &Pin, dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new("git");
     command
         .current_dir(dir)
@@ -602,28 +757,47 @@ fn git_command(repo: &Repository, dir: &Path, args: &[&str]) -> Command {
         // Whatever the machine's or the user's git configuration says, nothing of it runs here.
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null");
+    for variable in PROXY_VARIABLES {
+        command.env_remove(variable);
+    }
+    // Configuration through the environment, so none of it shows in a process list or a URL. No redirect is
+    // followed: it could lead to a host the guard did not check (and take a credential along).
+    let mut config = vec![("http.followRedirects", "false".to_string())];
     match &repo.credentials {
         Some(Credentials::Basic { username, password }) => {
             let token = STANDARD.encode(format!("{username}:{password}").as_bytes());
-            // Passed as configuration through the environment, so it never shows in a process list or a URL; no
-            // redirect may take it to another host.
-            command
-                .env("GIT_CONFIG_COUNT", "2")
-                .env("GIT_CONFIG_KEY_0", "http.extraHeader")
-                .env(
-                    "GIT_CONFIG_VALUE_0",
-                    format!("Authorization: Basic {token}"),
-                )
-                .env("GIT_CONFIG_KEY_1", "http.followRedirects")
-                .env("GIT_CONFIG_VALUE_1", "false");
+            config.push(("http.extraHeader", format!("Authorization: Basic {token}")));
         }
         Some(Credentials::SshKey { path }) => {
-            command
-                .env("GIT_SSH_COMMAND", SSH_WITH_KEY)
-                .env("WEFT_GIT_SSH_KEY", path);
+            command.env("WEFT_GIT_SSH_KEY", path);
         }
         // Resolved by `GitSources::prepared` before git runs; unresolved, nothing is sent.
         Some(Credentials::Named(_)) | None => {}
+    }
+    let with_key = matches!(&repo.credentials, Some(Credentials::SshKey { .. }));
+    match pin {
+        Pin::Http { resolve } => config.push(("http.curloptResolve", resolve.clone())),
+        Pin::Ssh { address, alias } => {
+            let ssh = if with_key {
+                format!("{SSH_WITH_KEY} {SSH_PINNED}")
+            } else {
+                format!("ssh {SSH_PINNED}")
+            };
+            command
+                .env("GIT_SSH_COMMAND", ssh)
+                .env("WEFT_GIT_SSH_ADDRESS", address)
+                .env("WEFT_GIT_SSH_HOST", alias);
+        }
+        Pin::Local | Pin::Address if with_key => {
+            command.env("GIT_SSH_COMMAND", SSH_WITH_KEY);
+        }
+        Pin::Local | Pin::Address => {}
+    }
+    command.env("GIT_CONFIG_COUNT", config.len().to_string());
+    for (index, (key, value)) in config.into_iter().enumerate() {
+        command
+            .env(format!("GIT_CONFIG_KEY_{index}"), key)
+            .env(format!("GIT_CONFIG_VALUE_{index}"), value);
     }
     command.args(args);
     command
@@ -631,10 +805,17 @@ fn git_command(repo: &Repository, dir: &Path, args: &[&str]) -> Command {
 
 /// Runs git and classifies a failure from what it printed.
 fn run(repo: &Repository, dir: &Path, args: &[&str]) -> Result<(), GitError> {
-    let out = git(repo, dir, args).map_err(|e| GitError::Git {
-        command: args.first().copied().unwrap_or("").to_string(),
-        message: format!("cannot run git: {e}"),
-    })?;
+    run_pinned(repo, &Pin::Local, dir, args)
+}
+
+/// Runs git connecting only where `pin` says, and classifies a failure from what it printed.
+fn run_pinned(repo: &Repository, pin: &Pin, dir: &Path, args: &[&str]) -> Result<(), GitError> {
+    let out = git_command_pinned(repo, pin, dir, args)
+        .output()
+        .map_err(|e| GitError::Git {
+            command: args.first().copied().unwrap_or("").to_string(),
+            message: format!("cannot run git: {e}"),
+        })?;
     if out.status.success() {
         return Ok(());
     }
@@ -1044,6 +1225,150 @@ pub(crate) mod tests {
             })
         ));
         assert!(!dir.path().join("cache").join("repos").exists());
+    }
+
+    /// A loopback listener counting the connections it accepts (each closed at once).
+    fn counting_listener() -> (std::net::SocketAddr, Arc<AtomicU64>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicU64::new(0));
+        let count = accepted.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stream.is_ok() {
+                    count.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+        });
+        (address, accepted)
+    }
+
+    #[test]
+    fn a_remote_on_the_servers_own_network_is_refused_before_git_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = GitSources::new(dir.path().join("cache"), 1 << 20);
+        let (address, accepted) = counting_listener();
+        let port = address.port();
+        for url in [
+            format!("https://127.0.0.1:{port}/shop.git"),
+            format!("http://127.0.0.1:{port}/shop.git"),
+            format!("https://2130706433:{port}/shop.git"),
+            format!("https://[::1]:{port}/shop.git"),
+            format!("https://localhost:{port}/shop.git"),
+            format!("ssh://git@127.0.0.1:{port}/shop.git"),
+            format!("ssh://git@[::ffff:127.0.0.1]:{port}/shop.git"),
+            "git@localhost:shop.git".to_string(),
+            "git@127.0.0.1:shop.git".to_string(),
+            "git@169.254.169.254:shop.git".to_string(),
+        ] {
+            let error = sources
+                .resolve(&Repository::new(url.clone()), "main")
+                .expect_err(&url);
+            assert!(
+                matches!(&error, GitError::Refused(r) if r.what == format!("repository {url}")),
+                "{url}: {error}"
+            );
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 0);
+        assert!(!dir.path().join("cache").join("repos").exists());
+    }
+
+    #[test]
+    fn git_connects_only_to_the_address_the_guard_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let (address, accepted) = counting_listener();
+        let port = address.port();
+        // `pinned.invalid` resolves nowhere but in the guard's table: git reaches the listener only through the pin.
+        let guard = OutboundGuard::new(&crate::outbound::OutboundRules {
+            allowed_hosts: vec![format!("pinned.invalid:{port}")],
+            plain_http_hosts: vec![format!("plain.invalid:{port}")],
+        })
+        .with_names(vec![
+            ("pinned.invalid".into(), vec![address.ip()]),
+            ("plain.invalid".into(), vec![address.ip()]),
+        ]);
+        let sources = GitSources::new(dir.path().join("cache"), 1 << 20).with_guard(guard);
+        for url in [
+            format!("https://pinned.invalid:{port}/shop.git"),
+            format!("http://plain.invalid:{port}/shop.git"),
+        ] {
+            let before = accepted.load(Ordering::SeqCst);
+            let error = sources
+                .resolve(&Repository::new(url.clone()), "main")
+                .expect_err("the listener speaks no git");
+            assert!(!matches!(error, GitError::Refused(_)), "{url}: {error}");
+            assert!(
+                accepted.load(Ordering::SeqCst) > before,
+                "{url}: git connected to the checked address"
+            );
+        }
+        // Plain HTTP to a host listed only as allowed is still refused.
+        let error = sources
+            .resolve(
+                &Repository::new(format!("http://pinned.invalid:{port}/shop.git")),
+                "main",
+            )
+            .expect_err("refused");
+        assert!(matches!(error, GitError::Refused(_)), "{error}");
+
+        // ssh is pointed at the checked address, the host key looked up under the name.
+        let repo = Repository::new(format!("ssh://git@pinned.invalid:{port}/shop.git"));
+        let pin = sources.pin(&repo).unwrap();
+        assert_eq!(
+            pin,
+            Pin::Ssh {
+                address: "127.0.0.1".into(),
+                alias: format!("[pinned.invalid]:{port}"),
+            }
+        );
+        let bin = dir.path().join("bin");
+        fs::create_dir_all(&bin).unwrap();
+        let args_file = dir.path().join("ssh-args");
+        let ssh = bin.join("ssh");
+        fs::write(
+            &ssh,
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '{}'; done\nexit 255\n",
+                args_file.display()
+            ),
+        )
+        .unwrap();
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(&ssh, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let mut command =
+            git_command_pinned(&repo, &pin, dir.path(), &["ls-remote", "--", &repo.url]);
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![bin.clone()];
+        paths.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(paths).unwrap());
+        assert!(!command.output().unwrap().status.success());
+        let args = fs::read_to_string(&args_file).expect("git ran the stand-in ssh");
+        let args: Vec<&str> = args.lines().collect();
+        assert!(args.contains(&"HostName=127.0.0.1"), "{args:?}");
+        assert!(
+            args.contains(&format!("HostKeyAlias=[pinned.invalid]:{port}").as_str()),
+            "{args:?}"
+        );
+    }
+
+    #[test]
+    fn remote_hosts_are_read_as_git_reads_them() {
+        for (url, host, port) in [
+            ("https://git.example/a.git", "git.example", None),
+            (
+                "https://user@git.example:8443/a.git",
+                "git.example",
+                Some(8443),
+            ),
+            ("ssh://git@[::1]:2222/a.git", "[::1]", Some(2222)),
+            ("git@github.com:shop/web.git", "github.com", None),
+            ("git@[fd00::1]:shop/web.git", "[fd00::1]", None),
+        ] {
+            assert_eq!(remote_host(url), Some((host.to_string(), port)), "{url}");
+        }
+        assert_eq!(remote_host("https://a@b@c/x"), None);
     }
 
     #[test]

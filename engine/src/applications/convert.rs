@@ -186,6 +186,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         namespaces: org.destinations.clone(),
         application_namespaces: org.namespaces.clone(),
         cluster_kinds: org.cluster_kinds.clone(),
+        source_repos: org.source_repos.clone(),
     });
     // Each Application is its own incarnation of the name: what an earlier one left behind is not this one's.
     app.incarnation = object

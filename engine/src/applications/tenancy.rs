@@ -41,38 +41,7 @@ pub struct ApplicationsConfig {
     pub install_crd: bool,
 }
 
-pub use crate::app::allowed_by;
-
-/// Why a repository URL is not matched against an allow-list at all: it says more than where it is, in ways that
-/// git or a server would read differently from the text (`..` or `.` segments, percent-escapes, backslashes, a
-/// query or fragment, credentials in the URL). `None` for a plain URL.
-pub fn unclear_repo_url(url: &str) -> Option<&'static str> {
-    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    if after_scheme
-        .split(['/', ':'])
-        .any(|segment| segment == ".." || segment == ".")
-    {
-        return Some("it has a '.' or '..' segment");
-    }
-    if url.contains('%') {
-        return Some("it has a percent-escape");
-    }
-    if url.contains('\\') {
-        return Some("it has a backslash");
-    }
-    if url.contains('?') || url.contains('#') {
-        return Some("it has a query or a fragment");
-    }
-    if url.contains("://")
-        && after_scheme
-            .split('/')
-            .next()
-            .is_some_and(|a| a.contains('@'))
-    {
-        return Some("it carries credentials");
-    }
-    None
-}
+pub use crate::app::{allowed_by, unclear_repo_url};
 
 /// The orgs, looked up by namespace, and the clusters Applications may name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -408,6 +408,8 @@ impl Deployer {
         let revision_owned = revision.to_string();
         let value_files = app.value_files.clone();
         let org = app.org.clone();
+        // An org's Application takes chart dependencies only from its org's repositories.
+        let confinement = app.confinement.clone();
         let rendered = tokio::task::spawn_blocking(move || {
             pipeline.render_with_value_files(
                 &source,
@@ -416,6 +418,9 @@ impl Deployer {
                 &request,
                 &value_files,
                 org.as_deref(),
+                confinement
+                    .as_ref()
+                    .map(|c| c as &dyn weft_source::outbound::SourceRules),
             )
         })
         .await

@@ -71,9 +71,24 @@ pub enum ChartError {
     /// lists).
     #[error(
         "{0:?} is not a chart repository the server reaches (https://, oci://; http:// only for hosts listed in \
-         [sources] chart_plain_http_hosts)"
+         [outbound] plain_http_hosts)"
     )]
     UnsupportedUrl(String),
+    /// The outbound guard refused the repository, or a host it sent Weft on to (a redirect, a download, a token
+    /// service): on the server's own network and not listed, plain HTTP to an unlisted host, a name that does not
+    /// resolve. Nothing was sent there.
+    #[error(transparent)]
+    Refused(#[from] crate::outbound::Refused),
+    /// The app may not take charts from the repository a dependency names (its org's `source_repos`).
+    #[error("dependency {name} comes from {repository}, which this app may not name: {reason}")]
+    NotAdmitted {
+        /// The repository the chart names.
+        repository: String,
+        /// The dependency.
+        name: String,
+        /// Why (the org and its list).
+        reason: String,
+    },
     /// The credential covering the repository could not be read.
     #[error(transparent)]
     Credential(#[from] CredentialError),

@@ -17,6 +17,8 @@ pub const MANIFEST_TYPES: &str = "application/vnd.oci.image.manifest.v1+json";
 /// A chart's place in a registry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
+    /// The repository as the app named it (`oci://host/path`).
+    pub url: String,
     /// `host[:port]`.
     pub registry: String,
     /// The repository path in the registry (`charts/worker`).
@@ -54,6 +56,7 @@ impl Reference {
             format!("{path}/{name}")
         };
         Ok(Reference {
+            url: url.to_string(),
             registry: registry.to_string(),
             repository,
         })
@@ -242,25 +245,6 @@ pub(crate) fn token_of(body: &[u8]) -> Result<String, String> {
         .ok_or_else(|| "the answer holds no token".to_string())
 }
 
-/// Whether the host sends requests to `url`: HTTPS to any host, plain HTTP only to a host (`host[:port]`) the
-/// operator lists.
-pub(crate) fn reachable(url: &str, plain_http_hosts: &[String]) -> bool {
-    let host_of = |rest: &str| {
-        rest.split(['/', '?', '#'])
-            .next()
-            .unwrap_or_default()
-            .to_string()
-    };
-    if let Some(rest) = url.strip_prefix("https://") {
-        !host_of(rest).is_empty()
-    } else if let Some(rest) = url.strip_prefix("http://") {
-        let host = host_of(rest);
-        plain_http_hosts.contains(&host)
-    } else {
-        false
-    }
-}
-
 /// Percent-encodes a query value.
 fn encode(text: &str) -> String {
     text.bytes()
@@ -349,11 +333,5 @@ mod tests {
         assert_eq!(token_of(br#"{"access_token":"t2"}"#).unwrap(), "t2");
         assert!(token_of(br#"{"token":""}"#).is_err());
         assert!(token_of(b"<html>").is_err());
-        let listed = vec!["127.0.0.1:5000".to_string()];
-        assert!(reachable("https://anywhere.example/x", &listed));
-        assert!(reachable("http://127.0.0.1:5000/token", &listed));
-        assert!(!reachable("http://127.0.0.1:5001/token", &listed));
-        assert!(!reachable("ftp://127.0.0.1:5000/", &listed));
-        assert!(!reachable("https:///x", &listed));
     }
 }

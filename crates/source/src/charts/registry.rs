@@ -1,5 +1,7 @@
-//! Fetching charts: the HTTP side of [`super::index`] and [`super::oci`], with the operator's credentials, HTTPS
-//! unless the operator lists a host for plain HTTP, bounded answers, and the digest cache in front.
+//! Fetching charts: the HTTP side of [`super::index`] and [`super::oci`], with the operator's credentials, bounded
+//! answers, and the digest cache in front. Every request, redirects and token services included, goes through the
+//! [`OutboundGuard`]: HTTPS unless the operator lists a host for plain HTTP, nothing on the server's own network
+//! unless listed; a redirect is followed only where the guard would have let the first request go.
 
 use std::time::Duration;
 
@@ -7,6 +9,7 @@ use super::index::{entries, pick, resolve_url};
 use super::oci::{self, Auth, Reference};
 use super::{ChartCache, ChartError, FetchedChart, Wanted, digest_of};
 use crate::CredentialSet;
+use crate::outbound::{OutboundGuard, Refusal, Refused, SourceRules};
 
 /// The largest repository index read (public indexes run to tens of MiB).
 const MAX_INDEX_BYTES: u64 = 128 * 1024 * 1024;
@@ -20,7 +23,7 @@ const MAX_SMALL_BYTES: u64 = 4 * 1024 * 1024;
 pub struct ChartRepositories {
     cache: ChartCache,
     credentials: CredentialSet,
-    plain_http_hosts: Vec<String>,
+    guard: OutboundGuard,
     agent: ureq::Agent,
 }
 
@@ -28,7 +31,7 @@ impl std::fmt::Debug for ChartRepositories {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ChartRepositories")
             .field("cache", &self.cache)
-            .field("plain_http_hosts", &self.plain_http_hosts)
+            .field("guard", &self.guard)
             .finish_non_exhaustive()
     }
 }
@@ -40,24 +43,27 @@ struct Answer {
 }
 
 impl ChartRepositories {
-    /// Repositories reached with `credentials`, caching archives in `cache`; `plain_http_hosts` (`host[:port]`) are
-    /// reached over HTTP.
+    /// Repositories reached with `credentials` through `guard` (a list of plain-HTTP `host[:port]` is a guard listing
+    /// those alone), caching archives in `cache`.
     pub fn new(
         cache: ChartCache,
         credentials: CredentialSet,
-        plain_http_hosts: Vec<String>,
+        guard: impl Into<OutboundGuard>,
     ) -> Self {
-        let agent = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(300)))
-            .http_status_as_error(false)
-            .max_redirects(5)
-            .user_agent("weft")
-            .build()
-            .into();
+        let guard = guard.into();
+        // Redirects are followed (archives often live behind one), each through the guard; the login is never
+        // sent on.
+        let agent = guard.agent(
+            ureq::Agent::config_builder()
+                .timeout_global(Some(Duration::from_secs(300)))
+                .http_status_as_error(false)
+                .max_redirects(5)
+                .user_agent("weft"),
+        );
         ChartRepositories {
             cache,
             credentials,
-            plain_http_hosts,
+            guard,
             agent,
         }
     }
@@ -72,20 +78,51 @@ impl ChartRepositories {
         }
     }
 
-    fn plain_http(&self, host: &str) -> bool {
-        self.plain_http_hosts.iter().any(|h| h == host)
+    /// Fetches `wanted` as [`ChartRepositories::fetch`] does, once `rules` admit its repository (a dependency a
+    /// tenant's chart names is held to the repositories its org may name).
+    pub fn fetch_admitted(
+        &self,
+        wanted: &Wanted,
+        org: Option<&str>,
+        rules: &dyn SourceRules,
+    ) -> Result<FetchedChart, ChartError> {
+        rules
+            .admit(&wanted.repository)
+            .map_err(|reason| ChartError::NotAdmitted {
+                repository: wanted.repository.clone(),
+                name: wanted.name.clone(),
+                reason,
+            })?;
+        self.fetch(wanted, org)
     }
 
-    /// Checks a classic repository's (or a download's) URL: HTTPS, or HTTP to a listed host.
-    fn checked_url(&self, url: &str) -> Result<(), ChartError> {
-        if oci::reachable(url, &self.plain_http_hosts) {
-            Ok(())
-        } else {
-            Err(ChartError::UnsupportedUrl(url.to_string()))
+    /// The guard's refusal of `url` (on behalf of `repository`) as the error a tenant sees.
+    fn refused(repository: &str, mut refusal: Refusal, url: &str) -> ChartError {
+        if url_host(url) != url_host(repository) {
+            refusal.elsewhere = true;
         }
+        ChartError::Refused(Refused {
+            what: format!("chart repository {repository}"),
+            refusal,
+        })
     }
 
-    fn get(&self, url: &str, accept: &str, auth: &Auth, limit: u64) -> Result<Answer, ChartError> {
+    /// Checks a classic repository's (or a download's, or a token service's) URL before anything is sent: HTTPS,
+    /// or HTTP to a listed host. The addresses are the agent's to check, as it connects.
+    fn checked_url(&self, repository: &str, url: &str) -> Result<(), ChartError> {
+        self.guard
+            .check_url(url)
+            .map_err(|refusal| Self::refused(repository, refusal, url))
+    }
+
+    fn get(
+        &self,
+        repository: &str,
+        url: &str,
+        accept: &str,
+        auth: &Auth,
+        limit: u64,
+    ) -> Result<Answer, ChartError> {
         let mut request = self.agent.get(url).header("Accept", accept);
         if let Some(header) = auth.header() {
             request = request.header("Authorization", header);
@@ -94,7 +131,13 @@ impl ChartRepositories {
             url: url.to_string(),
             message,
         };
-        let mut response = request.call().map_err(|e| unreachable(e.to_string()))?;
+        let mut response =
+            request
+                .call()
+                .map_err(|e| match OutboundGuard::refusal_of(&e, url) {
+                    Some(refusal) => Self::refused(repository, refusal, url),
+                    None => unreachable(e.to_string()),
+                })?;
         let status = response.status().as_u16();
         let challenge = response
             .headers()
@@ -143,10 +186,16 @@ impl ChartRepositories {
         org: Option<&str>,
     ) -> Result<FetchedChart, ChartError> {
         let repository = wanted.repository.trim_end_matches('/');
-        self.checked_url(repository)?;
+        self.checked_url(repository, repository)?;
         let index_url = format!("{repository}/index.yaml");
         let index = Self::ok(
-            self.get(&index_url, "application/yaml, */*", auth, MAX_INDEX_BYTES)?,
+            self.get(
+                repository,
+                &index_url,
+                "application/yaml, */*",
+                auth,
+                MAX_INDEX_BYTES,
+            )?,
             &index_url,
         )?;
         let text = String::from_utf8_lossy(&index);
@@ -180,7 +229,7 @@ impl ChartRepositories {
             message: format!("{} {version} lists no download URL", wanted.name),
         })?;
         let url = resolve_url(repository, relative);
-        self.checked_url(&url)?;
+        self.checked_url(repository, &url)?;
         // Credentials go only where the credential's prefix covers.
         let download_auth = if self.credentials.for_url(&url, org).ok().flatten().is_some() {
             auth.clone()
@@ -189,6 +238,7 @@ impl ChartRepositories {
         };
         let archive = Self::ok(
             self.get(
+                repository,
                 &url,
                 "application/gzip, */*",
                 &download_auth,
@@ -234,7 +284,7 @@ impl ChartRepositories {
         auth: &Auth,
         limit: u64,
     ) -> Result<Vec<u8>, ChartError> {
-        let answer = self.get(url, accept, &Auth::None, limit)?;
+        let answer = self.get(&reference.url, url, accept, &Auth::None, limit)?;
         if answer.status != 401 {
             return Self::ok(answer, url);
         }
@@ -246,7 +296,7 @@ impl ChartRepositories {
             Some(c) if c.scheme.eq_ignore_ascii_case("basic") => auth.clone(),
             _ => return Self::ok(answer, url),
         };
-        Self::ok(self.get(url, accept, &retry, limit)?, url)
+        Self::ok(self.get(&reference.url, url, accept, &retry, limit)?, url)
     }
 
     /// A registry token from the challenge's realm (with the credential's login when there is one).
@@ -257,10 +307,15 @@ impl ChartRepositories {
         auth: &Auth,
     ) -> Result<String, ChartError> {
         let url = oci::token_url(challenge, &reference.repository);
-        self.checked_url(&url)
-            .map_err(|_| ChartError::UnsupportedUrl(challenge.realm.clone()))?;
+        self.checked_url(&reference.url, &url)?;
         let body = Self::ok(
-            self.get(&url, "application/json", auth, MAX_SMALL_BYTES)?,
+            self.get(
+                &reference.url,
+                &url,
+                "application/json",
+                auth,
+                MAX_SMALL_BYTES,
+            )?,
             &challenge.realm,
         )?;
         oci::token_of(&body).map_err(|message| ChartError::Invalid {
@@ -271,11 +326,7 @@ impl ChartRepositories {
 
     fn fetch_oci(&self, wanted: &Wanted, auth: &Auth) -> Result<FetchedChart, ChartError> {
         let reference = Reference::parse(&wanted.repository, &wanted.name)?;
-        let scheme = if self.plain_http(&reference.registry) {
-            "http"
-        } else {
-            "https"
-        };
+        let scheme = self.guard.scheme_for(&reference.registry);
         let exact = weft_sdk::semver::Version::parse(&wanted.version).is_some()
             && !wanted
                 .version
@@ -321,6 +372,12 @@ impl ChartRepositories {
         self.cache.put(&archive)?;
         Ok(self.fetched(wanted, version, digest, archive))
     }
+}
+
+/// The `host[:port]` of a URL (`oci://`, `https://`...), lowercase, for telling a redirect or a download elsewhere
+/// from the repository's own host.
+fn url_host(url: &str) -> Option<(String, Option<u16>)> {
+    crate::outbound::url_parts(url).map(|(_, host, port)| (host.to_ascii_lowercase(), port))
 }
 
 fn no_version(wanted: &Wanted, versions: impl Iterator<Item = String>) -> ChartError {

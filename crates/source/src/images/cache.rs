@@ -52,11 +52,6 @@ impl DigestCache {
         }
     }
 
-    /// An empty cache with this one's lifetime and clock.
-    pub fn empty_like(&self) -> Self {
-        DigestCache::new(self.ttl, self.clock.clone())
-    }
-
     /// The clock's time now.
     pub fn now(&self) -> Instant {
         (self.clock)()

@@ -2,7 +2,6 @@
 //! to the digest of the manifest (or, for a multi-platform image, the index) a registry serves under them, through
 //! the OCI distribution API ([`ImageResolver`]), with the operator's credentials and a short-lived cache.
 
-mod address;
 mod cache;
 #[cfg(test)]
 mod fake_registry;
@@ -57,18 +56,10 @@ pub enum ImageError {
         /// The URL the credential is looked up for (`oci://<registry>/<repository>`).
         credential_url: String,
     },
-    /// The registry's host (or its token service's) is on the server's own network (loopback, private,
-    /// link-local) and the operator did not list it: an app's image cannot make the server call it.
-    #[error(
-        "{reference}: {host} is an address of the server's own network; Weft calls it only when the operator lists it \
-         in [images] private_hosts (or plain_http_hosts)"
-    )]
-    PrivateAddress {
-        /// The reference with its tag.
-        reference: String,
-        /// The host refused.
-        host: String,
-    },
+    /// The outbound guard refused the registry (or its token service): on the server's own network and not listed by
+    /// the operator, plain HTTP to an unlisted host, a name that does not resolve. Nothing was sent to it.
+    #[error(transparent)]
+    Refused(#[from] crate::outbound::Refused),
     /// The registry (or its token service) could not be reached, or answered that it cannot serve now (HTTP 429,
     /// 5xx).
     #[error("{reference}: {url}: {message}")]

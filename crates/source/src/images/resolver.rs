@@ -2,7 +2,8 @@
 //! (a `GET` when the `HEAD` gives no `Docker-Content-Digest`), anonymously first, then answering the registry's
 //! `WWW-Authenticate` challenge — a Bearer token from its realm, or Basic — with the operator's credential for
 //! `oci://<registry>/<repository>`. An index or manifest list resolves to its own digest, never a platform's.
-//! Answers are cached for a while ([`super::cache`]); HTTPS unless the operator lists the host for plain HTTP.
+//! Answers are cached for a while ([`super::cache`]). Every request goes through the [`OutboundGuard`]: HTTPS unless
+//! the operator lists the host for plain HTTP, nothing on the server's own network unless listed, no redirect.
 //!
 //! Credentials are looked up with [`CredentialSet::for_url`] for `oci://<registry>/<repository>`, the registry
 //! normalised (`docker.io` for Docker Hub, whichever way the reference wrote it) and the repository in full
@@ -21,6 +22,7 @@ use super::{ImageError, ImageReference, Resolved};
 use crate::CredentialSet;
 use crate::charts::digest_of;
 use crate::charts::oci::{self, Auth};
+use crate::outbound::{OutboundGuard, Refused};
 
 /// How long a resolved digest is kept unless the resolver is told otherwise.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(60);
@@ -45,9 +47,7 @@ pub struct ImageResolver {
 
 struct Inner {
     credentials: CredentialSet,
-    plain_http_hosts: Vec<String>,
-    /// Hosts on the server's own network it may call (besides the plain-HTTP ones).
-    private_hosts: Vec<String>,
+    guard: OutboundGuard,
     agent: ureq::Agent,
     cache: DigestCache,
 }
@@ -55,7 +55,7 @@ struct Inner {
 impl std::fmt::Debug for ImageResolver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImageResolver")
-            .field("plain_http_hosts", &self.inner.plain_http_hosts)
+            .field("guard", &self.inner.guard)
             .field("ttl", &self.inner.cache.ttl())
             .finish_non_exhaustive()
     }
@@ -103,6 +103,22 @@ impl Session<'_> {
         }
     }
 
+    fn refused(&self, refusal: crate::outbound::Refusal) -> ImageError {
+        ImageError::Refused(Refused {
+            what: format!("image {}", self.tagged),
+            refusal,
+        })
+    }
+
+    /// A request that failed: the guard's refusal, else unreachable.
+    fn call_failed(&self, url: &str, error: &ureq::Error) -> ImageError {
+        let registry = format!("https://{}/", self.reference.api_host());
+        match OutboundGuard::refusal_of(error, &registry) {
+            Some(refusal) => self.refused(refusal),
+            None => self.unreachable(url, error.to_string()),
+        }
+    }
+
     fn bad_answer(&self, url: &str, message: String) -> ImageError {
         ImageError::BadAnswer {
             reference: self.tagged.clone(),
@@ -135,64 +151,38 @@ fn cache_key(reference: &ImageReference, org: Option<&str>) -> Key {
 }
 
 impl ImageResolver {
-    /// A resolver sending the operator's `credentials` to the registries they cover, reaching `plain_http_hosts`
-    /// (`host[:port]`) over plain HTTP and every other registry over HTTPS, and keeping answers for `ttl`
+    /// A resolver sending the operator's `credentials` to the registries they cover, reaching registries through
+    /// `guard` (a list of plain-HTTP `host[:port]` is a guard listing those alone), and keeping answers for `ttl`
     /// ([`DEFAULT_TTL`] is the usual).
-    pub fn new(credentials: CredentialSet, plain_http_hosts: Vec<String>, ttl: Duration) -> Self {
-        Self::with_clock(credentials, plain_http_hosts, ttl, Arc::new(Instant::now))
+    pub fn new(credentials: CredentialSet, guard: impl Into<OutboundGuard>, ttl: Duration) -> Self {
+        Self::with_clock(credentials, guard, ttl, Arc::new(Instant::now))
     }
 
     /// [`ImageResolver::new`] with the cache's time from `clock`.
     pub fn with_clock(
         credentials: CredentialSet,
-        plain_http_hosts: Vec<String>,
+        guard: impl Into<OutboundGuard>,
         ttl: Duration,
         clock: Clock,
     ) -> Self {
-        let agent = ureq::Agent::config_builder()
-            .timeout_global(Some(REQUEST_TIMEOUT))
-            .http_status_as_error(false)
-            // A registry's manifest answers are not redirected; a redirect could send the request (and the next
-            // one's login) anywhere, so none is followed.
-            .max_redirects(0)
-            .user_agent("weft")
-            .build()
-            .into();
+        let guard = guard.into();
+        let agent = guard.agent(
+            ureq::Agent::config_builder()
+                .timeout_global(Some(REQUEST_TIMEOUT))
+                .http_status_as_error(false)
+                // A registry's manifest answers are not redirected; a redirect could send the request (and the next
+                // one's login) anywhere, so none is followed.
+                .max_redirects(0)
+                .user_agent("weft"),
+        );
         ImageResolver {
             inner: Arc::new(Inner {
                 credentials,
-                plain_http_hosts,
-                private_hosts: Vec::new(),
+                guard,
                 agent,
                 cache: DigestCache::new(ttl, clock),
             }),
         }
-    }
-
-    /// This resolver, also calling `hosts` (`host[:port]`) although they are on the server's own network (loopback,
-    /// private, link-local addresses are refused otherwise, as an app's image reference names them). Plain-HTTP
-    /// hosts are listed already.
-    pub fn with_private_hosts(self, hosts: Vec<String>) -> Self {
-        let inner = Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
-            credentials: shared.credentials.clone(),
-            plain_http_hosts: shared.plain_http_hosts.clone(),
-            private_hosts: shared.private_hosts.clone(),
-            agent: shared.agent.clone(),
-            cache: shared.cache.empty_like(),
-        });
-        ImageResolver {
-            inner: Arc::new(Inner {
-                private_hosts: hosts,
-                ..inner
-            }),
-        }
-    }
-
-    /// Whether `host` may be called: listed by the operator, or not on the server's own network.
-    fn may_call(&self, host: &str) -> bool {
-        self.inner.plain_http_hosts.iter().any(|h| h == host)
-            || self.inner.private_hosts.iter().any(|h| h == host)
-            || !super::address::is_private_host(host)
     }
 
     /// How long a resolved digest is kept.
@@ -253,10 +243,8 @@ impl ImageResolver {
     }
 
     fn plain_http(&self, reference: &ImageReference) -> bool {
-        self.inner
-            .plain_http_hosts
-            .iter()
-            .any(|h| h == reference.api_host() || h == reference.registry())
+        self.inner.guard.is_plain_http(reference.api_host())
+            || self.inner.guard.is_plain_http(reference.registry())
     }
 
     fn ask_registry(
@@ -264,12 +252,6 @@ impl ImageResolver {
         reference: &ImageReference,
         org: Option<&str>,
     ) -> Result<Entry, ImageError> {
-        if !self.may_call(reference.api_host()) {
-            return Err(ImageError::PrivateAddress {
-                reference: reference.tagged(),
-                host: reference.api_host().to_string(),
-            });
-        }
         let scheme = if self.plain_http(reference) {
             "http"
         } else {
@@ -341,22 +323,12 @@ impl ImageResolver {
     fn token(&self, session: &Session, challenge: &oci::Challenge) -> Result<String, ImageError> {
         let realm = &challenge.realm;
         let url = oci::token_url(challenge, session.reference.repository());
-        if !oci::reachable(&url, &self.inner.plain_http_hosts) {
-            return Err(session.bad_answer(
-                realm,
-                "the registry's token realm is neither HTTPS nor a plain-HTTP host the operator lists".into(),
-            ));
-        }
-        let realm_host = url
-            .split_once("://")
-            .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or_default())
-            .unwrap_or_default();
-        if !self.may_call(realm_host) {
-            return Err(ImageError::PrivateAddress {
-                reference: session.tagged.clone(),
-                host: realm_host.to_string(),
-            });
-        }
+        // Checked before the login is attached: HTTPS, or plain HTTP to a listed host (the addresses when the
+        // connection is made).
+        self.inner.guard.check_url(&url).map_err(|mut refusal| {
+            refusal.elsewhere = true;
+            session.refused(refusal)
+        })?;
         let answer = self.send(
             session,
             Method::Get,
@@ -390,9 +362,7 @@ impl ImageResolver {
             Some(header) => request.header("Authorization", header),
             None => request,
         };
-        let mut response = request
-            .call()
-            .map_err(|e| session.unreachable(url, e.to_string()))?;
+        let mut response = request.call().map_err(|e| session.call_failed(url, &e))?;
         let status = response.status().as_u16();
         let header = |name: &str| {
             response
@@ -782,10 +752,60 @@ mod tests {
             .resolve(&reference(&registry, "shop/web:1"), None)
             .expect_err("refused");
         assert!(
-            matches!(&error, ImageError::BadAnswer { url, .. } if url == "http://auth.example/token"),
+            matches!(&error, ImageError::Refused(refused)
+                if refused.refusal.reason == crate::outbound::Reason::PlainHttp && refused.refusal.elsewhere),
             "{error}"
         );
+        assert!(
+            !error.to_string().contains("auth.example"),
+            "the host sent to is not named: {error}"
+        );
         assert_eq!(registry.requests().len(), 1, "nothing is sent to the realm");
+    }
+
+    #[test]
+    fn a_registry_or_token_service_on_the_servers_own_network_is_refused_unless_listed() {
+        let clock = ManualClock::new();
+        let strict = ImageResolver::with_clock(
+            CredentialSet::default(),
+            Vec::new(),
+            DEFAULT_TTL,
+            clock.clock(),
+        );
+        for image in [
+            "127.0.0.1:5000/shop/web:1",
+            "2130706433:5000/shop/web:1",
+            "[::1]:5000/shop/web:1",
+            "169.254.169.254/latest:meta",
+            "localhost/x:1",
+        ] {
+            let reference = ImageReference::parse(image).unwrap_or_else(|e| panic!("{e}"));
+            let error = strict.resolve(&reference, None).expect_err(image);
+            assert!(
+                matches!(&error, ImageError::Refused(r) if r.refusal.reason == crate::outbound::Reason::OwnNetwork),
+                "{image}: {error}"
+            );
+            assert!(
+                error.to_string().contains("[outbound] allowed_hosts"),
+                "{error}"
+            );
+        }
+        // A listed registry whose token service is on the server's network, over HTTPS: refused, no login sent.
+        let registry = FakeRegistry::start(|_| {
+            Reply::status(401).header(
+                "WWW-Authenticate",
+                r#"Bearer realm="https://169.254.169.254/token",service="x""#,
+            )
+        });
+        let error = resolver(&registry, &clock)
+            .resolve(&reference(&registry, "shop/web:1"), None)
+            .expect_err("refused");
+        assert!(
+            matches!(&error, ImageError::Refused(r)
+                if r.refusal.reason == crate::outbound::Reason::OwnNetwork && r.refusal.elsewhere),
+            "{error}"
+        );
+        assert_eq!(registry.requests().len(), 1);
     }
 
     #[test]
