@@ -26,3 +26,4 @@ mod serve;
 mod sim_health;
 mod sim_kube;
 mod sync;
+mod tracking;

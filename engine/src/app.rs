@@ -507,8 +507,8 @@ pub struct SpecError {
 
 impl AppSpec {
     /// Who the app is, as the objects it applies name it: its org, its name and its incarnation.
-    pub fn identity(&self) -> crate::sync::tracking::AppIdentity {
-        crate::sync::tracking::AppIdentity::new(
+    pub fn identity(&self) -> weft_core::tracking::AppIdentity {
+        weft_core::tracking::AppIdentity::new(
             self.org.as_deref(),
             &self.name,
             self.incarnation.as_deref(),

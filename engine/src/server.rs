@@ -255,6 +255,8 @@ impl Server {
             &registry,
         )?);
         let image_resolver = config.image_resolver();
+        // Errors that name a checkout or the cache reach tenants' statuses without the server's paths.
+        weft_core::redact::hide_server_root(&data_dir);
         let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
             .with_credentials(config.credential_set())
             .with_guard(config.outbound_guard());

@@ -196,7 +196,8 @@ impl LogStore {
 
     /// [`append`](Self::append) at a given time.
     pub fn append_at(&self, stream: &str, line: impl Into<String>, now: Instant) {
-        let mut text = line.into();
+        // Logs are followed by the app's tenants: no line carries the server's paths.
+        let mut text = crate::redact::for_tenants(&line.into());
         let limits = self.inner.limits;
         truncate_at_char(&mut text, limits.max_bytes_per_stream);
         let mut streams = self.lock();

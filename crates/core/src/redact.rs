@@ -1,6 +1,6 @@
 //! Hiding the secrets a connection URL can carry before it is printed, logged or stored: the password of its user
 //! information and every query parameter that holds a password, token or key. The one function every URL Weft shows
-//! goes through.
+//! goes through; and hiding the server's own paths (its data directory, its checkouts) from text shown to tenants.
 
 /// What replaces a hidden value.
 pub const HIDDEN: &str = "***";
@@ -114,6 +114,98 @@ fn percent_decoded(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// What stands for a path on the server that a tenant is not shown.
+pub const SERVER_PATH: &str = "<server path>";
+
+/// `text` without the server's paths under `roots` (its data directory, as configured and canonical): a path into a
+/// git checkout (`ROOT/.../checkouts/DIGEST-COMMIT/app/v1`) becomes the path inside the repository (`app/v1`), any
+/// other path under a root becomes `<server path>`. A path ends at whitespace, a quote or a `:`. Roots that are
+/// empty or `/` are ignored (they would hide every path).
+pub fn server_paths(text: &str, roots: &[&str]) -> String {
+    let mut roots: Vec<&str> = roots
+        .iter()
+        .map(|r| r.trim_end_matches('/'))
+        .filter(|r| !r.is_empty())
+        .collect();
+    // The longest first, so a root inside another is matched whole.
+    roots.sort_by_key(|r| std::cmp::Reverse(r.len()));
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'scan: while !rest.is_empty() {
+        for root in &roots {
+            if let Some(after) = rest.strip_prefix(root)
+                && (after.is_empty() || after.starts_with('/') || ends_path(after))
+            {
+                let end = after
+                    .find(|c: char| c.is_whitespace() || ends_path_char(c))
+                    .unwrap_or(after.len());
+                let path = &after[..end];
+                out.push_str(&inside_checkout(path).unwrap_or_else(|| SERVER_PATH.to_string()));
+                rest = &after[end..];
+                continue 'scan;
+            }
+        }
+        let next = rest.chars().next().map_or(1, char::len_utf8);
+        out.push_str(&rest[..next]);
+        rest = &rest[next..];
+    }
+    out
+}
+
+/// The server's roots [`for_tenants`] hides: every data directory a server in this process was started with.
+static SERVER_ROOTS: std::sync::RwLock<Vec<String>> = std::sync::RwLock::new(Vec::new());
+
+/// Registers `root` (as given and canonical) as a server path that text shown to tenants never carries.
+pub fn hide_server_root(root: &std::path::Path) {
+    let mut roots = SERVER_ROOTS
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let canonical = root.canonicalize().ok();
+    for path in std::iter::once(root).chain(canonical.as_deref()) {
+        let text = path.to_string_lossy().into_owned();
+        if !roots.contains(&text) {
+            roots.push(text);
+        }
+    }
+}
+
+/// `text` as a tenant may see it: [`server_paths`] over the roots [`hide_server_root`] registered.
+pub fn for_tenants(text: &str) -> String {
+    let roots = SERVER_ROOTS
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if roots.is_empty() {
+        return text.to_string();
+    }
+    let roots: Vec<&str> = roots.iter().map(String::as_str).collect();
+    server_paths(text, &roots)
+}
+
+fn ends_path(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_some_and(|c| c.is_whitespace() || ends_path_char(c))
+}
+
+fn ends_path_char(c: char) -> bool {
+    matches!(c, '"' | '\'' | '`' | ':' | ',' | ';' | ')' | ']' | '>')
+}
+
+/// The path inside the repository of a path into a checkout (`.../checkouts/DIGEST-COMMIT/REST` → `REST`, or `.` for
+/// the checkout itself).
+fn inside_checkout(path: &str) -> Option<String> {
+    let (_, after) = path.split_once("/checkouts/")?;
+    let inside = after
+        .split_once('/')
+        .map_or("", |(_, inside)| inside)
+        .trim_matches('/');
+    Some(if inside.is_empty() {
+        ".".to_string()
+    } else {
+        inside.to_string()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +274,33 @@ mod tests {
         ] {
             assert_eq!(url(text), text);
         }
+    }
+
+    #[test]
+    fn a_tenant_sees_a_checkout_path_as_the_path_inside_its_repository_and_no_other_server_path() {
+        let roots = ["/var/lib/weft", "/srv/real/weft/"];
+        let shown = |text: &str| server_paths(text, &roots);
+        assert_eq!(
+            shown("/var/lib/weft/git/checkouts/3f2a-0123abcd/app/v1: not a directory"),
+            "app/v1: not a directory"
+        );
+        assert_eq!(shown("'/var/lib/weft/git/checkouts/3f2a-0123abcd'"), "'.'");
+        assert_eq!(
+            shown("could not lock /srv/real/weft/git/mirrors/x.lock (File exists)"),
+            "could not lock <server path> (File exists)"
+        );
+        assert_eq!(shown("/var/lib/weft"), "<server path>");
+        // Not a root: a longer name that starts the same, a path elsewhere, text without paths.
+        assert_eq!(shown("/var/lib/weftx/a"), "/var/lib/weftx/a");
+        assert_eq!(
+            shown("templates/deploy.yaml:3: bad"),
+            "templates/deploy.yaml:3: bad"
+        );
+        assert_eq!(
+            shown("ünïcode /var/lib/weft/a b"),
+            "ünïcode <server path> b"
+        );
+        // An empty root or `/` hides nothing.
+        assert_eq!(server_paths("/etc/passwd", &["", "/"]), "/etc/passwd");
     }
 }

@@ -456,9 +456,16 @@ impl RenderPipeline {
             AppSource::WithValues { .. } => return Err(one_values_repository()),
         };
         let app_dir = root.join(&start);
+        // What errors name: the path inside the repository for a checkout (never the server's checkout path), the
+        // operator's own directory for a local source.
+        let shown_dir = match source {
+            AppSource::Git { .. } if start.is_empty() => PathBuf::from("."),
+            AppSource::Git { .. } => PathBuf::from(&start),
+            _ => app_dir.clone(),
+        };
         if !app_dir.is_dir() {
             return Err(RenderFailure::Tree {
-                path: app_dir,
+                path: shown_dir,
                 message: "not a directory".into(),
             });
         }
@@ -466,7 +473,7 @@ impl RenderPipeline {
             SourceView::open(&root, SourceLimits::default())
                 .and_then(|view| view.starting_at(&start))
                 .map_err(|e| RenderFailure::Tree {
-                    path: app_dir.clone(),
+                    path: shown_dir.clone(),
                     message: e.to_string(),
                 })
         };
@@ -477,11 +484,11 @@ impl RenderPipeline {
             let mut values = Vec::with_capacity(value_files.len() + request.values.len());
             for file in value_files {
                 let bytes = view.read_file(file).map_err(|e| RenderFailure::Tree {
-                    path: app_dir.join(file),
+                    path: shown_dir.join(file),
                     message: format!("values file: {e}"),
                 })?;
                 values.push(String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
-                    path: app_dir.join(file),
+                    path: shown_dir.join(file),
                     message: "values file is not UTF-8 text".into(),
                 })?);
             }
@@ -582,6 +589,7 @@ impl RenderPipeline {
         &self,
         view: &SourceView,
         org: Option<&str>,
+        sources: Option<&dyn SourceRules>,
     ) -> Result<Vec<FetchedChart>, RenderFailure> {
         let Ok(chart_yaml) = view.read_to_string("Chart.yaml") else {
             return Ok(Vec::new());
@@ -589,7 +597,6 @@ impl RenderPipeline {
         let lock = view.read_to_string("Chart.lock").ok();
         let vendored: Vec<String> = view
             .list_dir("charts")
-        sources: Option<&dyn SourceRules>,
             .map(|entries| entries.into_iter().map(|e| e.name).collect())
             .unwrap_or_default();
         let wanted = charts::wanted(&chart_yaml, lock.as_deref(), &vendored)?;

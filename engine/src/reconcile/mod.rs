@@ -287,6 +287,13 @@ const EVENTS_PER_TURN: usize = 1024;
 struct MissedEvents;
 
 impl Reconciler {
+    /// Publishes what the reconciler saw of app `name`; its error, shown to the app's tenants, carries no server
+    /// path.
+    async fn publish(&self, name: &str, mut view: AppView) {
+        view.error = view.error.map(|e| weft_core::redact::for_tenants(&e));
+        self.views.write().await.insert(name.to_string(), view);
+    }
+
     /// Runs until `shutdown` turns `true`: apps are taken most overdue first, up to `parallelism` at once, so one
     /// slow app (an API server that does not answer its dry runs, a chart that takes long) holds one slot and
     /// the rest of the fleet goes on; watch events bring an app forward and mark it changed. On shutdown the
@@ -523,7 +530,7 @@ impl Reconciler {
             let mut views = self.views.write().await;
             let view = views.entry(name.to_string()).or_default();
             view.replica = Some(self.membership.borrow().me.clone());
-            view.error = Some(reason);
+            view.error = Some(weft_core::redact::for_tenants(&reason));
             view.status = None;
             view.reconciled_at = Some(Timestamp::now());
         }
@@ -556,7 +563,7 @@ impl Reconciler {
             Ok(last) => last,
             Err(error) => {
                 view.error = Some(format!("reading the app's latest operation: {error}"));
-                self.views.write().await.insert(name.to_string(), view);
+                self.publish(name, view).await;
                 return;
             }
         };
@@ -564,7 +571,7 @@ impl Reconciler {
             Ok(state) => state,
             Err(error) => {
                 view.error = Some(format!("reading the app's state: {error}"));
-                self.views.write().await.insert(name.to_string(), view);
+                self.publish(name, view).await;
                 return;
             }
         };
@@ -573,7 +580,7 @@ impl Reconciler {
             Err(error) => {
                 view.error = Some(error.to_string());
                 view.revision = state.synced_revision.clone();
-                self.views.write().await.insert(name.to_string(), view);
+                self.publish(name, view).await;
                 return;
             }
         };
@@ -583,7 +590,7 @@ impl Reconciler {
             view.error = Some(reason);
             view.revision = state.synced_revision.clone();
             memory.clean = false;
-            self.views.write().await.insert(name.to_string(), view);
+            self.publish(name, view).await;
             return;
         }
         let deployer = &member.deployer;
@@ -592,7 +599,7 @@ impl Reconciler {
             Err(error) => {
                 view.error = Some(format!("resolving the source: {error}"));
                 view.revision = state.synced_revision.clone();
-                self.views.write().await.insert(name.to_string(), view);
+                self.publish(name, view).await;
                 return;
             }
         };
@@ -631,7 +638,7 @@ impl Reconciler {
                 }
                 *backoff = Backoff::default();
                 metrics().comparisons_skipped.inc();
-                self.views.write().await.insert(name.to_string(), previous);
+                self.publish(name, previous).await;
                 return;
             }
         }
@@ -654,7 +661,7 @@ impl Reconciler {
                 previous.reconciled_at = view.reconciled_at;
                 previous.operation = last.clone();
                 metrics().comparisons_skipped.inc();
-                self.views.write().await.insert(name.to_string(), previous);
+                self.publish(name, previous).await;
                 return;
             }
         }
@@ -682,7 +689,7 @@ impl Reconciler {
             }
             Err(error) => {
                 view.error = Some(error.to_string());
-                self.views.write().await.insert(name.to_string(), view);
+                self.publish(name, view).await;
                 return;
             }
         };
@@ -730,7 +737,7 @@ impl Reconciler {
         let revision_changed = revision_changed_of(&state, &revision, &app, &environment);
         if let Some(reason) = held {
             view.backoff = Some(reason);
-            self.views.write().await.insert(name.to_string(), view);
+            self.publish(name, view).await;
             return;
         }
         let decision = decide(
@@ -745,7 +752,7 @@ impl Reconciler {
             AutomationDecision::Sync => Trigger::Automated,
             AutomationDecision::Heal => Trigger::SelfHeal,
             AutomationDecision::Nothing | AutomationDecision::Wait => {
-                self.views.write().await.insert(name.to_string(), view);
+                self.publish(name, view).await;
                 return;
             }
         };
@@ -783,7 +790,7 @@ impl Reconciler {
             Err(QueueError::Busy { .. } | QueueError::Superseded { .. }) => {}
             Err(error) => view.error = Some(format!("queueing a sync: {error}")),
         }
-        self.views.write().await.insert(name.to_string(), view);
+        self.publish(name, view).await;
     }
 }
 

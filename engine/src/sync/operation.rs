@@ -195,7 +195,7 @@ impl Operation {
     /// Ends the operation.
     pub fn finish(&mut self, phase: OperationPhase, message: impl Into<String>) {
         self.phase = phase;
-        self.message = Some(message.into());
+        self.message = Some(weft_core::redact::for_tenants(&message.into()));
         self.finished_at = Some(Timestamp::now());
     }
 
