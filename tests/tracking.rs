@@ -365,7 +365,7 @@ async fn objects_tracked_by_name_before_the_upgrade_stay_their_apps_and_unclaime
     let repo = GitRepo::new();
     // Six objects, so that pruning one stays within the default fuse's ratio.
     let mut files = vec![(
-        "app/settings.json".to_string(),
+        "settings.json".to_string(),
         config_map("settings", "shop"),
     )];
     for n in 1..=5 {
@@ -427,22 +427,25 @@ async fn objects_tracked_by_name_before_the_upgrade_stay_their_apps_and_unclaime
         json!({"metadata": {"labels": {"weft.dev/app": app},
                             "annotations": {"weft.dev/tracking-id": format!("{app}:/ConfigMap:shop/{name}")}}})
     };
-    maps.patch(
-        "settings",
-        &PatchParams::default(),
-        &Patch::Merge(legacy("shop", "settings")),
-    )
-    .await
-    .unwrap();
-    for (app, name) in [("shop", "stale"), ("gone", "leftover")] {
-        let mut object: k8s_openapi::api::core::v1::ConfigMap =
-            serde_json::from_str(&config_map(name, "shop")).unwrap();
-        let marks: k8s_openapi::api::core::v1::ConfigMap =
-            serde_json::from_value(legacy(app, name)).unwrap();
-        object.metadata.labels = marks.metadata.labels;
-        object.metadata.annotations = marks.metadata.annotations;
-        maps.create(&PostParams::default(), &object).await.unwrap();
+    // What an earlier Weft left: every object applied by its field manager, marked with the app's name alone.
+    for (app, name) in [("shop", "settings"), ("shop", "stale"), ("gone", "leftover")] {
+        let mut object: Value = serde_json::from_str(&config_map(name, "shop")).unwrap();
+        object["metadata"]
+            .as_object_mut()
+            .unwrap()
+            .extend(legacy(app, name)["metadata"].as_object().unwrap().clone());
+        maps.patch(
+            name,
+            &PatchParams::apply(weft_engine::cluster::FIELD_MANAGER).force(),
+            &Patch::Apply(object),
+        )
+        .await
+        .unwrap();
     }
+    assert_eq!(
+        annotation(&maps.get("settings").await.unwrap()),
+        "shop:/ConfigMap:shop/settings"
+    );
 
     // The upgrade claims the stored app's name-tracked objects for it: it re-marks what it renders and prunes what
     // it no longer renders, as before; the object tracked for an app the store never held is an orphan it leaves.
