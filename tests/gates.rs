@@ -185,15 +185,39 @@ async fn a_deny_stops_the_sync_before_anything_is_applied_and_an_admins_override
         "{body}"
     );
 
-    // The admin overrides for one sync of the revision the gates denied: it goes on, and the record says who and
-    // why.
+    // An override is bound to a revision whose plan the gates denied: another commit is refused, and nothing runs.
     let revision = denied["revision"].as_str().unwrap().to_string();
+    let other = "0123456789abcdef0123456789abcdef01234567";
+    assert_ne!(revision, other);
+    for asked in [other, &revision[..6]] {
+        let (code, body) = call_as(
+            &router,
+            Method::POST,
+            "/v1/deploy/shop/sync",
+            ADMIN,
+            Some(json!({"overrideGates": "a commit nobody saw denied", "revision": asked})),
+        )
+        .await;
+        assert_eq!(code, 409, "{asked}: {body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("denied by the gates"),
+            "{body}"
+        );
+    }
+    assert!(!web_exists(&cluster).await);
+
+    // The admin overrides for one sync of the revision the gates denied (named by its first characters, as `git log
+    // --oneline` shows it): it goes on at that commit, and the record says who and why.
     let overridden = sync(
         &router,
-        json!({"overrideGates": "INC-42: roll the hotfix now", "revision": revision}),
+        json!({"overrideGates": "INC-42: roll the hotfix now", "revision": &revision[..7]}),
     )
     .await;
     assert_eq!(overridden["phase"], "succeeded", "{overridden:#}");
+    assert_eq!(overridden["revision"], revision.as_str(), "{overridden:#}");
     assert_eq!(
         overridden["gateOverride"]["by"], "token:alice",
         "{overridden:#}"

@@ -364,10 +364,7 @@ async fn objects_tracked_by_name_before_the_upgrade_stay_their_apps_and_unclaime
     let data = TempDir::new().unwrap();
     let repo = GitRepo::new();
     // Six objects, so that pruning one stays within the default fuse's ratio.
-    let mut files = vec![(
-        "settings.json".to_string(),
-        config_map("settings", "shop"),
-    )];
+    let mut files = vec![("settings.json".to_string(), config_map("settings", "shop"))];
     for n in 1..=5 {
         files.push((
             format!("extra-{n}.json"),
@@ -428,7 +425,11 @@ async fn objects_tracked_by_name_before_the_upgrade_stay_their_apps_and_unclaime
                             "annotations": {"weft.dev/tracking-id": format!("{app}:/ConfigMap:shop/{name}")}}})
     };
     // What an earlier Weft left: every object applied by its field manager, marked with the app's name alone.
-    for (app, name) in [("shop", "settings"), ("shop", "stale"), ("gone", "leftover")] {
+    for (app, name) in [
+        ("shop", "settings"),
+        ("shop", "stale"),
+        ("gone", "leftover"),
+    ] {
         let mut object: Value = serde_json::from_str(&config_map(name, "shop")).unwrap();
         object["metadata"]
             .as_object_mut()

@@ -72,8 +72,13 @@ pub(crate) async fn sync(
         }),
         None => None,
     };
+    // ... and that revision's plan must be one the gates denied, on record: the override runs that commit.
+    let revision = match (&override_gates, body.revision) {
+        (Some(_), Some(asked)) => Some(denied_revision(&state, &name, &asked).await?),
+        (_, revision) => revision,
+    };
     let request = OperationRequest::Sync {
-        revision: body.revision,
+        revision,
         prune: body.prune,
         dry_run: body.dry_run,
         confirmed: body.confirmed,
@@ -90,6 +95,32 @@ pub(crate) async fn sync(
         StatusCode::ACCEPTED,
         Json(GitOpsOperation::from(&operation)),
     ))
+}
+
+/// How many of an app's newest operations are searched for the denied plan an override names.
+const OVERRIDE_HISTORY: usize = 100;
+
+/// The full commit of the app's recorded plan, named by `asked` (the commit or 7 or more of its first characters),
+/// that the gates denied; 409 when there is none.
+async fn denied_revision(state: &ApiState, app: &str, asked: &str) -> Result<String, ApiError> {
+    let operations: Vec<Operation> = state
+        .server
+        .store
+        .operations(app, OVERRIDE_HISTORY)
+        .await
+        .map_err(|e| ApiError::store("reading operations", e))?;
+    let denied = operations
+        .iter()
+        .filter_map(|operation| Some((operation.revision.as_deref()?, operation.gates.as_slice())));
+    crate::sync::gates::verdicts::overridable_revision(denied, asked)
+        .map(str::to_string)
+        .ok_or_else(|| {
+            ApiError::conflict(format!(
+                "no plan of revision {asked} was denied by the gates in this app's last {OVERRIDE_HISTORY} \
+                 operations: an override sets aside a denial on record (sync or dry-run that revision first, then \
+                 override it by its commit)"
+            ))
+        })
 }
 
 /// The most apps one reconcile request may name.

@@ -154,9 +154,55 @@ pub fn decide(results: &[GateResult], override_: Option<&GateOverride>) -> GateD
     }
 }
 
+/// The full commit an override asked for by `revision` may set aside: the newest recorded plan (a sync's or a dry
+/// run's, from `denied`, newest first) the gates denied whose commit is `revision` or starts with it (7 or more
+/// characters). `None` when no recorded plan of that revision was denied: an override sets aside a denial an admin
+/// could see, not any commit.
+pub fn overridable_revision<'a>(
+    denied: impl IntoIterator<Item = (&'a str, &'a [GateResult])>,
+    revision: &str,
+) -> Option<&'a str> {
+    let revision = revision.trim();
+    if revision.len() < 7 {
+        return None;
+    }
+    denied
+        .into_iter()
+        .find(|(commit, results)| {
+            commit.starts_with(revision) && results.iter().any(|r| r.verdict == GateVerdict::Deny)
+        })
+        .map(|(commit, _)| commit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn denial(gate: &str) -> GateResult {
+        GateResult::answered(gate, "p", true, Verdict::Deny(Vec::new()))
+    }
+
+    #[test]
+    fn an_override_is_bound_to_a_revision_whose_plan_the_gates_denied() {
+        let denied = [denial("no-latest")];
+        let allowed = [GateResult::answered("g", "p", true, Verdict::Allow)];
+        let history: Vec<(&str, &[GateResult])> = vec![
+            ("cccccccccccccccccccccccccccccccccccccccc", &allowed[..]),
+            ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", &denied[..]),
+        ];
+        assert_eq!(
+            overridable_revision(history.clone(), "aaaaaaa"),
+            Some("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+        );
+        assert_eq!(
+            overridable_revision(history.clone(), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+            Some("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+        );
+        // A commit the gates allowed, one never planned, and a prefix too short to name one are refused.
+        assert_eq!(overridable_revision(history.clone(), "ccccccc"), None);
+        assert_eq!(overridable_revision(history.clone(), "bbbbbbbbbbbb"), None);
+        assert_eq!(overridable_revision(history, "aaa"), None);
+    }
 
     fn deny(gate: &str, overridable: bool) -> GateResult {
         GateResult::answered(
