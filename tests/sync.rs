@@ -268,7 +268,7 @@ async fn first_sync_creates_everything_and_the_app_goes_healthy() {
     assert_eq!(deployment["metadata"]["labels"]["weft.dev/app"], "shop");
     assert_eq!(
         deployment["metadata"]["annotations"]["weft.dev/tracking-id"],
-        "shop:apps/Deployment:shop/web"
+        "~/shop:apps/Deployment:shop/web"
     );
 
     // The tree: the Deployment's ReplicaSet and its pods under it, never the Secret.
