@@ -83,8 +83,10 @@ mod health_glue {
 mod render_glue {
     use crate::bindings::renderer::exports::weft::plugin::render as wit;
     use crate::bindings::renderer::weft::plugin::cluster as host_cluster;
+    use crate::bindings::renderer::weft::plugin::entropy as host_entropy;
+    use crate::bindings::renderer::weft::plugin::revision as host_revision;
     use crate::bindings::renderer::weft::plugin::source as host;
-    use crate::render::{ClusterFacts, RenderRequest, Renderer};
+    use crate::render::{ClusterFacts, RenderRequest, RenderSeed, Renderer};
     use crate::source::{DirEntry, EntryKind, Source, SourceError};
 
     crate::source::host_source_adapter!();
@@ -104,6 +106,8 @@ mod render_glue {
                 kube_version: facts.kube_version,
                 api_versions: facts.api_versions,
             }),
+            seed: RenderSeed::from_slice(&host_entropy::seed()),
+            revision_time: host_revision::committed_at(),
         };
         match R::render(&request, &HostSource) {
             Ok(output) => Ok(wit::RenderOutput {

@@ -74,7 +74,9 @@ pub use condition::Condition;
 pub use dispatch::{Check, KindTable};
 pub use health::{ErrorKind, Health, PluginError, Status};
 pub use object::{Object, Replicas};
-pub use render::{ClusterFacts, Manifest, RenderError, RenderOutput, RenderRequest, Renderer};
+pub use render::{
+    ClusterFacts, Manifest, RenderError, RenderOutput, RenderRequest, RenderSeed, Renderer,
+};
 pub use serde_json::{self, Value, json};
 pub use source::{DirEntry, EntryKind, Source, SourceError};
 pub use steer::{BuildFailure, BuildPlan, BuildSteer, RepoFacts, Revision, SteerDecision};

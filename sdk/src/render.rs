@@ -20,6 +20,43 @@ pub struct RenderRequest {
     /// What the destination cluster serves, when the render is for one (read through the host's `cluster`
     /// import in Wasm).
     pub cluster: Option<ClusterFacts>,
+    /// The app's render seed (the host's `entropy` import in Wasm): what random values, keys and certificates are
+    /// drawn from, so that a revision renders the same bytes every time. `None`: the render has none, and a
+    /// renderer refuses to draw random values.
+    pub seed: Option<RenderSeed>,
+    /// When the rendered revision was committed, in seconds since the Unix epoch (the host's `revision` import in
+    /// Wasm): what a renderer's clock (Helm's `now`) reads. `None` when the source has no commit time.
+    pub revision_time: Option<i64>,
+}
+
+/// The 32 secret bytes an app's renders draw random values from. Its `Debug` never prints them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RenderSeed([u8; RenderSeed::LEN]);
+
+impl RenderSeed {
+    /// Its length in bytes.
+    pub const LEN: usize = 32;
+
+    /// A seed of these bytes.
+    pub fn new(bytes: [u8; RenderSeed::LEN]) -> Self {
+        RenderSeed(bytes)
+    }
+
+    /// A seed from exactly [`RenderSeed::LEN`] bytes; `None` for any other length (an empty answer means none).
+    pub fn from_slice(bytes: &[u8]) -> Option<Self> {
+        bytes.try_into().ok().map(RenderSeed)
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8; RenderSeed::LEN] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for RenderSeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RenderSeed(<secret>)")
+    }
 }
 
 /// What a cluster serves (Helm's `.Capabilities.KubeVersion` and `.APIVersions`).

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 
 pub mod golden;
+mod seed;
+
+pub use seed::render_seed;
 
 use serde::Deserialize;
 use serde_json::Value;
