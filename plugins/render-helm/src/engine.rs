@@ -305,6 +305,7 @@ pub fn render(
         top.insert("Files".into(), file_objects[file.node].clone());
         top.insert("Template".into(), Value::map(template));
         top.insert("Subcharts".into(), Value::empty_map());
+        crate::funcs::entropy::begin_template(&file.name);
         let text = executor
             .execute(&file.name, &Value::map(top))
             .map_err(|e| located(e, &sources))?;

@@ -36,8 +36,9 @@
 //!
 //! # Where this differs from Helm
 //!
-//! - Functions whose result depends on the clock or randomness (`now`, `randAlphaNum`, `uuidv4`, `genCA`, ...)
-//!   are errors: a render must be reproducible.
+//! - Random values, keys and certificates (`randAlphaNum`, `uuidv4`, `genCA`, ...) are drawn from the app's render
+//!   seed, one stream per template, and `now` is the rendered revision's commit time, so a revision renders the
+//!   same bytes every time (docs/render-randomness.md); Helm draws new ones on every render.
 //! - Dependencies from chart repositories must be in `charts/` (as `helm dependency build` leaves them).
 //! - `values.schema.json`: `$ref` resolves within the file only, `format` is not asserted, and sibling failures
 //!   are listed in schema order (Helm's follow Go's map order, which varies from run to run).
@@ -85,7 +86,13 @@ impl Renderer for HelmRenderer {
             api_versions: options.api_versions,
             max_steps: options.max_steps,
         };
-        let mut rendered = engine::render(&root, user, &settings)?;
+        // Random values, keys and the clock come from the app's seed and the revision's time, never from the
+        // machine: the same revision renders the same bytes (docs/render-randomness.md).
+        let mut rendered = funcs::entropy::with_render_context(
+            request.seed.clone(),
+            request.revision_time,
+            || engine::render(&root, user, &settings),
+        )?;
         if !options.skip_crds {
             rendered.extend(engine::crds(&root));
         }

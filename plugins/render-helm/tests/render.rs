@@ -36,6 +36,8 @@ impl TempChart {
                 .collect(),
             values: Vec::new(),
             cluster: None,
+            seed: Some(weft_sdk::testing::render_seed("app")),
+            revision_time: Some(1_700_000_000),
         };
         render_dir::<HelmRenderer>(&request, &self.dir)
     }

@@ -1,14 +1,18 @@
-//! The functions templates call: Go's builtins, Sprig's (all but those that need the clock, randomness, keys or
-//! the network), and Helm's own (`toYaml`, `toToml`, `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
+//! The functions templates call: Go's builtins, Sprig's (random values and the clock drawn from the app's render
+//! seed and the revision's time; key generation and the network refused), and Helm's own (`toYaml`, `toToml`, `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
 
+mod clock;
 mod collections;
 mod convert;
 mod duration;
 mod encoding;
+pub mod entropy;
 mod go;
 mod helm;
 mod math;
+mod password;
 mod paths;
+mod random;
 pub mod semver;
 mod strings;
 mod text;
@@ -36,6 +40,9 @@ pub fn table() -> FunctionTable {
     toml::register(&mut table);
     must_variants(&mut table);
     unsupported(&mut table);
+    random::register(&mut table);
+    clock::register(&mut table);
+    password::register(&mut table);
     table
 }
 
@@ -152,37 +159,17 @@ pub(crate) fn is_empty(value: &Value) -> bool {
     !value.is_truthy()
 }
 
-/// Functions that depend on the clock, randomness, key generation or the network: refused, because a render must
-/// be reproducible and never leaves its sandbox. (`env` and `expandenv` are not defined at all, as in Helm.)
+/// Functions not served yet (key and certificate generation, parsing dates, bcrypt/htpasswd, AES) or never (the
+/// network): refused by name. Random values and the clock are served from the render seed and the revision's time
+/// (`random`, `clock`). (`env` and `expandenv` are not defined at all, as in Helm.)
 fn unsupported(table: &mut FunctionTable) {
-    let names: [&'static str; 36] = [
-        "now",
-        "date",
-        "dateInZone",
-        "unixEpoch",
-        "randAlphaNum",
-        "randAlpha",
-        "randNumeric",
-        "randAscii",
-        "randBytes",
-        "randInt",
-        "uuidv4",
+    let names: [&'static str; 15] = [
         "genCA",
         "genPrivateKey",
         "genSelfSignedCert",
         "genSignedCert",
-        "derivePassword",
-        "ago",
         "toDate",
         "mustToDate",
-        "htmlDate",
-        "htmlDateInZone",
-        "dateModify",
-        "mustDateModify",
-        "date_modify",
-        "date_in_zone",
-        "must_date_modify",
-        "shuffle",
         "bcrypt",
         "htpasswd",
         "encryptAES",
@@ -195,8 +182,8 @@ fn unsupported(table: &mut FunctionTable) {
     ];
     for name in names {
         table.insert(name, |_, _| {
-            Err("not supported: the function depends on the clock, randomness, keys or the network, and a Weft \
-                 render must be reproducible"
+            Err("not supported by Weft's Helm renderer yet (key and certificate generation, date parsing, \
+                 bcrypt, AES) or at all (the network: a render never leaves its sandbox)"
                 .into())
         });
     }
