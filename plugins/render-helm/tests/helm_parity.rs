@@ -28,6 +28,127 @@ struct Case {
     /// When set, both renderers must fail, and ours with a message containing this text.
     #[serde(default)]
     error: Option<String>,
+    /// Fields holding random values, keys or certificates, compared by shape instead of by value (Helm draws new
+    /// ones on every render, Weft from the app's seed): each is `KIND/NAME` and a JSON pointer into the object.
+    #[serde(default)]
+    random: Vec<RandomField>,
+}
+
+/// One field a chart fills with a random value.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct RandomField {
+    /// `Kind/name` of the object.
+    object: String,
+    /// A JSON pointer to the field (`/data/password`).
+    pointer: String,
+    /// What its characters are drawn from: `alnum`, `alpha`, `digits`, `ascii` (printable), `hex-uuid`, or
+    /// `bytes` (any bytes: only the length is compared). A Secret's `data` is decoded from base64 first.
+    alphabet: String,
+}
+
+/// The shape of a random value: its length and whether every character is in `alphabet`.
+fn shape(pointer: &str, value: &Value, alphabet: &str) -> String {
+    use base64::Engine as _;
+    let text = value.as_str().unwrap_or_default();
+    let bytes = if pointer.starts_with("/data/") {
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .unwrap_or_else(|_| text.as_bytes().to_vec())
+    } else {
+        text.as_bytes().to_vec()
+    };
+    let allowed = |b: u8| match alphabet {
+        "alnum" => b.is_ascii_alphanumeric(),
+        "alpha" => b.is_ascii_alphabetic(),
+        "digits" => b.is_ascii_digit(),
+        "ascii" => (b' '..=b'~').contains(&b),
+        "hex-uuid" => b == b'-' || b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+        _ => true,
+    };
+    let fits = bytes.iter().all(|b| allowed(*b));
+    format!(
+        "{} bytes, {}in {alphabet}",
+        bytes.len(),
+        if fits { "" } else { "not " }
+    )
+}
+
+/// Checks each random field's shape in both renders, then gives ours Helm's value so the rest compares exactly.
+fn compare_random_fields(
+    fields: &[RandomField],
+    helm: &[Value],
+    ours: &mut [Value],
+) -> Vec<String> {
+    let find = |objects: &[Value], wanted: &str| {
+        objects.iter().position(|o| {
+            format!(
+                "{}/{}",
+                o["kind"].as_str().unwrap_or_default(),
+                o["metadata"]["name"].as_str().unwrap_or_default()
+            ) == wanted
+        })
+    };
+    let mut problems = Vec::new();
+    for field in fields {
+        let (Some(h), Some(o)) = (find(helm, &field.object), find(ours, &field.object)) else {
+            problems.push(format!("random field {}: object missing", field.object));
+            continue;
+        };
+        let Some(theirs) = helm[h].pointer(&field.pointer).cloned() else {
+            problems.push(format!(
+                "random field {}{}: not in Helm's",
+                field.object, field.pointer
+            ));
+            continue;
+        };
+        match ours[o].pointer_mut(&field.pointer) {
+            Some(mine) => {
+                let (ours_shape, helms_shape) = (
+                    shape(&field.pointer, mine, &field.alphabet),
+                    shape(&field.pointer, &theirs, &field.alphabet),
+                );
+                if ours_shape != helms_shape || ours_shape.contains("not in") {
+                    problems.push(format!(
+                        "random field {}{}: ours is {ours_shape}, Helm's {helms_shape}",
+                        field.object, field.pointer
+                    ));
+                }
+                *mine = theirs;
+            }
+            None => problems.push(format!(
+                "random field {}{}: not in ours",
+                field.object, field.pointer
+            )),
+        }
+    }
+    problems
+}
+
+/// What a failing case's messages must contain: Helm 4 prints a template error on several lines and Helm 3 (and
+/// Weft) on one, so a case may name each part that both share.
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum Expected {
+    One(String),
+    All(Vec<String>),
+}
+
+impl Expected {
+    fn parts(&self) -> Vec<&str> {
+        match self {
+            Expected::One(text) => vec![text.as_str()],
+            Expected::All(texts) => texts.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// The parts `message` lacks.
+    fn missing_in(&self, message: &str) -> Vec<String> {
+        self.parts()
+            .into_iter()
+            .filter(|part| !message.contains(part))
+            .map(String::from)
+            .collect()
+    }
 }
 
 fn default_release() -> String {
@@ -198,6 +319,8 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
         parameters: case.parameters.clone(),
         values: case.values.clone(),
         cluster: None,
+        seed: Some(weft_sdk::testing::render_seed(&name)),
+        revision_time: None,
     };
     let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
     let ours = render_chart(&request, &chart_dir);
@@ -216,7 +339,12 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
                 .as_array()
                 .map(|items| items.iter().map(|o| o["object"].clone()).collect())
                 .unwrap_or_default();
-            let our_objects: Vec<Value> = output.manifests.into_iter().map(|m| m.object).collect();
+            let mut our_objects: Vec<Value> =
+                output.manifests.into_iter().map(|m| m.object).collect();
+            let problems = compare_random_fields(&case.random, &helm_objects, &mut our_objects);
+            if !problems.is_empty() {
+                return Err(format!("{name}:\n    {}", problems.join("\n    ")));
+            }
             compare(&name, helm_objects, our_objects)
         }
     }
