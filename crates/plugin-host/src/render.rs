@@ -79,6 +79,8 @@ impl RendererPlugin {
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
         state.cluster = request.cluster.clone();
+        state.seed = request.seed.clone();
+        state.revision_time = request.revision_time;
         let mut store = new_store(
             &self.host,
             World::Renderer,

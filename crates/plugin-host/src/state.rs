@@ -5,6 +5,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use super::bindings::health_check::weft::plugin::{clock, log, related, settings, types};
 use super::bindings::renderer::weft::plugin::cluster as wit_cluster;
+use super::bindings::renderer::weft::plugin::entropy as wit_entropy;
+use super::bindings::renderer::weft::plugin::revision as wit_revision;
 use super::bindings::renderer::weft::plugin::source as wit_source;
 
 /// Objects a health plugin may look up while it assesses (its `related` import).
@@ -44,6 +46,10 @@ pub(crate) struct CallState {
     pub(crate) source: Option<SharedSource>,
     /// What a render's destination cluster serves (the `cluster` import), when the render is for one.
     pub(crate) cluster: Option<weft_sdk::ClusterFacts>,
+    /// The app's render seed (the `entropy` import), when the render has one.
+    pub(crate) seed: Option<weft_sdk::RenderSeed>,
+    /// When the rendered revision was committed (the `revision` import), when the source knows.
+    pub(crate) revision_time: Option<i64>,
     /// The settings of the registry entry this call goes through (JSON text; empty when none).
     pub(crate) settings: Arc<str>,
     /// The wall clock when the call started (what `clock.call-started` returns for the whole call).
@@ -65,6 +71,8 @@ impl CallState {
             related: Arc::new(NoRelated),
             source: None,
             cluster: None,
+            seed: None,
+            revision_time: None,
             settings: Arc::from(""),
             started_at: SystemTime::now(),
             started: Instant::now(),
@@ -267,6 +275,21 @@ impl wit_cluster::Host for CallState {
     }
 }
 
+impl wit_entropy::Host for CallState {
+    fn seed(&mut self) -> Vec<u8> {
+        self.seed
+            .as_ref()
+            .map(|seed| seed.bytes().to_vec())
+            .unwrap_or_default()
+    }
+}
+
+impl wit_revision::Host for CallState {
+    fn committed_at(&mut self) -> Option<i64> {
+        self.revision_time
+    }
+}
+
 fn to_wit_source_error(error: weft_sdk::SourceError) -> wit_source::SourceError {
     match error {
         weft_sdk::SourceError::NotFound(m) => wit_source::SourceError::NotFound(m),
@@ -336,6 +359,20 @@ mod tests {
         );
         assert!(first.seconds > 1_577_836_800);
         assert!(clock::Host::elapsed(&mut state) >= 1_000_000);
+    }
+
+    #[test]
+    fn a_render_reads_its_seed_and_revision_time_and_nothing_without_them() {
+        let mut state = CallState::new(1024, 1024);
+        assert!(wit_entropy::Host::seed(&mut state).is_empty());
+        assert_eq!(wit_revision::Host::committed_at(&mut state), None);
+        state.seed = Some(weft_sdk::RenderSeed::new([7; 32]));
+        state.revision_time = Some(1_700_000_000);
+        assert_eq!(wit_entropy::Host::seed(&mut state), vec![7; 32]);
+        assert_eq!(
+            wit_revision::Host::committed_at(&mut state),
+            Some(1_700_000_000)
+        );
     }
 
     #[test]

@@ -32,6 +32,16 @@ impl RenderKey {
             })),
         });
         hasher.update(identity.to_string().as_bytes());
+        // Only when present, so renders without them keep their keys. The seed enters as a digest of itself: a
+        // rotated seed is another render, and the cache's file names say nothing about the seed.
+        if let Some(seed) = &request.seed {
+            hasher.update(b"seed");
+            hasher.update(Sha256::digest(seed.bytes()));
+        }
+        if let Some(time) = request.revision_time {
+            hasher.update(b"revision-time");
+            hasher.update(time.to_le_bytes());
+        }
         RenderKey(hex::encode(hasher.finalize()))
     }
 
@@ -147,6 +157,17 @@ mod tests {
         let mut with_param = request.clone();
         with_param.parameters.push(("set".into(), "a=1".into()));
         assert_ne!(base, RenderKey::new("c1", "app", "r1", &with_param));
+        let mut seeded = request.clone();
+        seeded.seed = Some(weft_sdk::RenderSeed::new([1; 32]));
+        let seeded_key = RenderKey::new("c1", "app", "r1", &seeded);
+        assert_ne!(base, seeded_key);
+        let mut rotated = seeded.clone();
+        rotated.seed = Some(weft_sdk::RenderSeed::new([2; 32]));
+        assert_ne!(seeded_key, RenderKey::new("c1", "app", "r1", &rotated));
+        assert!(!seeded_key.as_str().contains(&hex::encode([1u8; 32])));
+        let mut timed = request.clone();
+        timed.revision_time = Some(1_700_000_000);
+        assert_ne!(base, RenderKey::new("c1", "app", "r1", &timed));
     }
 
     #[test]

@@ -123,22 +123,27 @@ pub enum RenderFailure {
     /// The renderer plugin could not be loaded.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// The plugin call failed (trap, deadline, memory).
-    #[error("{plugin}: {source}")]
+    /// The plugin call failed (trap, deadline, memory). The call's error already names the plugin, and is shown
+    /// in the message rather than chained as a source, so that a printed chain says it once.
+    #[error("{error}")]
     Call {
         /// The plugin.
         plugin: String,
         /// What happened.
-        source: CallError,
+        error: CallError,
     },
-    /// The plugin reported an error in the app's files.
-    #[error("{plugin} failed: {source}")]
+    /// The plugin reported an error in the app's files: its message is part of this one, not a chained source
+    /// (a chain printed as `a: b` would say it twice).
+    #[error("{plugin} failed: {error}")]
     Plugin {
         /// The plugin.
         plugin: String,
         /// Its error, with file and line where it knows them.
-        source: RenderError,
+        error: RenderError,
     },
+    /// The app's render seed could not be read from the store (or made).
+    #[error("the app's render seed could not be read: {0}")]
+    Seed(String),
     /// What the destination cluster serves (its version and APIs, which renderers such as Helm's read) could not
     /// be learned, so the render was not attempted: rendered without them it could differ from a render for the
     /// cluster.
@@ -148,12 +153,12 @@ pub enum RenderFailure {
     #[error("chart dependencies: {0}")]
     Charts(#[from] ChartError),
     /// The plugin produced objects that are not valid.
-    #[error("{plugin} produced invalid output: {source}")]
+    #[error("{plugin} produced invalid output: {error}")]
     Invalid {
         /// The plugin.
         plugin: String,
-        /// What is wrong.
-        source: RenderError,
+        /// What is wrong (in the message, not chained).
+        error: RenderError,
     },
 }
 
@@ -479,6 +484,11 @@ impl RenderPipeline {
         };
         let (plugin_name, sha256) = self.renderer_for(app_type)?;
         let mut request = request.clone();
+        if let (AppSource::Git { repository, .. }, None) = (source, request.revision_time) {
+            // The render's clock is the commit's time, so the revision renders the same bytes whenever it is
+            // rendered (docs/render-randomness.md).
+            request.revision_time = Some(self.git.commit_time(repository, revision)?);
+        }
         if !value_files.is_empty() {
             let view = open_view()?;
             let mut values = Vec::with_capacity(value_files.len() + request.values.len());
@@ -559,17 +569,17 @@ impl RenderPipeline {
             .inspect_err(|_| {
                 metrics().plugin_errors.get_or_create(&labels).inc();
             })
-            .map_err(|source| RenderFailure::Call {
+            .map_err(|error| RenderFailure::Call {
                 plugin: plugin_name.clone(),
-                source,
+                error,
             })?
-            .map_err(|source| RenderFailure::Plugin {
+            .map_err(|error| RenderFailure::Plugin {
                 plugin: plugin_name.clone(),
-                source,
+                error,
             })?;
-        validate_manifests(&output.manifests).map_err(|source| RenderFailure::Invalid {
+        validate_manifests(&output.manifests).map_err(|error| RenderFailure::Invalid {
             plugin: plugin_name.clone(),
-            source,
+            error,
         })?;
         if let Some(cache) = &self.cache {
             // A cache that cannot be written costs the next render its speed, nothing else.
@@ -743,4 +753,49 @@ fn local_digest(path: &Path) -> Result<String, RenderFailure> {
             path: path.to_path_buf(),
             message: e.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole chain, as `anyhow`'s `{:#}` (the CLI's) and error reporters print it: each error, then its sources.
+    fn chain(error: &dyn std::error::Error) -> String {
+        let mut text = error.to_string();
+        let mut cause = error.source();
+        while let Some(next) = cause {
+            text.push_str(&format!(": {next}"));
+            cause = next.source();
+        }
+        text
+    }
+
+    #[test]
+    fn a_plugins_error_is_printed_once_through_the_whole_chain() {
+        let message = "nil pointer evaluating interface {}.password";
+        let failures = [
+            RenderFailure::Plugin {
+                plugin: "render-helm".into(),
+                error: RenderError::in_file(message, "templates/secret.yaml", Some(6)),
+            },
+            RenderFailure::Invalid {
+                plugin: "render-helm".into(),
+                error: RenderError::new(message),
+            },
+        ];
+        for failure in failures {
+            let printed = chain(&failure);
+            assert_eq!(printed.matches(message).count(), 1, "{printed}");
+        }
+        let call = RenderFailure::Call {
+            plugin: "render-helm".into(),
+            error: weft_plugin_host::CallError {
+                plugin: "render-helm".into(),
+                failure: weft_plugin_host::Failure::Panic(message.into()),
+            },
+        };
+        let printed = chain(&call);
+        assert_eq!(printed.matches(message).count(), 1, "{printed}");
+        assert_eq!(printed.matches("render-helm").count(), 1, "{printed}");
+    }
 }

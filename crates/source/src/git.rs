@@ -175,6 +175,8 @@ struct RepositoryPolls {
     /// their commit instead of each writing its own (for a repository of 10,000 apps, 100,000 files each).
     checkouts: Mutex<std::collections::HashMap<PathBuf, Arc<Mutex<()>>>>,
     checkouts_written: AtomicU64,
+    /// Commit times read so far, by commit id (a commit's time never changes).
+    commit_times: Mutex<std::collections::HashMap<String, i64>>,
 }
 
 /// Git sources with a checkout cache.
@@ -438,6 +440,48 @@ impl GitSources {
             .unwrap_or_else(PoisonError::into_inner)
             .remove(&target);
         written
+    }
+
+    /// When `commit` was committed (its committer time), in seconds since the Unix epoch: what a render's clock
+    /// reads, so that a revision renders the same bytes whenever it is rendered. The commit must have been checked
+    /// out (or resolved) first.
+    pub fn commit_time(&self, repo: &Repository, commit: &str) -> Result<i64, GitError> {
+        if let Some(time) = self
+            .polls
+            .commit_times
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(commit)
+        {
+            return Ok(*time);
+        }
+        let repo = &self.prepared(repo)?;
+        let mirror = self.mirror_path(repo);
+        let unknown = || GitError::UnknownRef {
+            url: repo.url.clone(),
+            reference: commit.to_string(),
+        };
+        if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(unknown());
+        }
+        let out = git(
+            repo,
+            &mirror,
+            &["show", "-s", "--format=%ct", "--end-of-options", commit],
+        )
+        .map_err(|e| io_error(&mirror, e))?;
+        let time: i64 = String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .ok()
+            .filter(|_| out.status.success())
+            .ok_or_else(unknown)?;
+        self.polls
+            .commit_times
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(commit.to_string(), time);
+        Ok(time)
     }
 
     /// How many checkouts these sources have written.
@@ -922,6 +966,22 @@ pub(crate) mod tests {
         sh(&repo, &["commit", "--quiet", "-am", "two"]);
         let second = sh(&repo, &["rev-parse", "HEAD"]);
         (dir, first, second)
+    }
+
+    #[test]
+    fn a_commits_time_is_its_committer_time_and_an_unknown_commit_has_none() {
+        let (dir, first, _) = repo_with_two_commits();
+        let origin = dir.path().join("origin");
+        let sources = GitSources::new(dir.path().join("cache"), u64::MAX);
+        let repo = Repository::new(origin.display().to_string());
+        sources.checkout(&repo, &first).unwrap();
+        let expected: i64 = sh(&origin, &["show", "-s", "--format=%ct", &first])
+            .parse()
+            .unwrap();
+        assert_eq!(sources.commit_time(&repo, &first).unwrap(), expected);
+        assert_eq!(sources.commit_time(&repo, &first).unwrap(), expected);
+        assert!(sources.commit_time(&repo, &"0".repeat(40)).is_err());
+        assert!(sources.commit_time(&repo, "--help").is_err());
     }
 
     #[test]
