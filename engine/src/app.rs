@@ -958,6 +958,8 @@ impl AppSpec {
             parameters,
             values: self.values.clone(),
             cluster: None,
+            seed: None,
+            revision_time: None,
         }
     }
 }

@@ -305,6 +305,7 @@ impl Server {
                 logs.clone(),
             )
             .with_legacy(legacy.clone())
+            .with_render_secrets(store.clone())
             .with_builds(builds.clone(), logs.clone())
             .with_gates(gates.clone(), &entry.name)
             .with_images(image_resolver.clone(), config.images.pin);

@@ -30,6 +30,7 @@ impl Modify for BearerAuth {
         super::fleet::summary,
         super::orphans::orphans,
         super::orphans::adopt,
+        super::seeds::rotate,
         super::sets::list,
         super::sets::confirm,
         super::objects::tree,

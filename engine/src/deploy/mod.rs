@@ -5,6 +5,7 @@
 mod builds;
 mod clusters;
 pub mod images;
+pub mod seed;
 
 pub use builds::{AppBuild, Builds};
 pub use clusters::{
@@ -173,6 +174,9 @@ pub struct Deployer {
     images: Option<(weft_source::images::ImageResolver, bool)>,
     /// Per app: when its tags were last looked up, for which running digests, and the moves found.
     tag_moves: Arc<std::sync::Mutex<std::collections::HashMap<String, TagMoveLook>>>,
+    /// Where each app's render secret is kept; `None` renders without a seed (a renderer then refuses random
+    /// values).
+    render_secrets: Option<crate::store::Store>,
 }
 
 /// One look at an app's tags: when, against which running digests, and what moved.
@@ -220,7 +224,15 @@ impl Deployer {
             gates: None,
             images: None,
             tag_moves: Default::default(),
+            render_secrets: None,
         }
+    }
+
+    /// Seeds every app's renders from its render secret in `store` (made at its first render): random values,
+    /// keys and certificates a chart draws stay the same from render to render, until the secret is rotated.
+    pub fn with_render_secrets(mut self, store: crate::store::Store) -> Self {
+        self.render_secrets = Some(store);
+        self
     }
 
     /// Pins every sync's images to their digests through `resolver` (apps that do not say follow `pin_by_default`);
@@ -398,6 +410,13 @@ impl Deployer {
                     .await
                     .map_err(|e| RenderFailure::ClusterFacts(e.to_string()))?,
             );
+        }
+        if let Some(store) = &self.render_secrets {
+            let secret = store
+                .render_secret(&app.name)
+                .await
+                .map_err(|e| RenderFailure::Seed(e.to_string()))?;
+            request.seed = Some(seed::render_seed(&secret, &app.app_type));
         }
         if let (Some(build), Some(image)) = (&app.build, image) {
             request

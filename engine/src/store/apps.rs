@@ -104,6 +104,11 @@ impl Store {
             .bind(name)
             .execute(&mut *transaction)
             .await?;
+        // A later app of the name draws other random values.
+        sqlx::query("DELETE FROM render_secrets WHERE app = $1")
+            .bind(name)
+            .execute(&mut *transaction)
+            .await?;
         transaction.commit().await?;
         Ok(deleted > 0)
     }

@@ -49,6 +49,9 @@ pub enum StoreError {
         #[source]
         source: serde_json::Error,
     },
+    /// The system's randomness could not make a secret.
+    #[error("the system's randomness is unavailable: {0}")]
+    Random(getrandom::Error),
     /// The app already has an operation that is pending or running; one at a time per app.
     #[error("app {app:?} already has an unfinished operation {operation}")]
     AppBusy {

@@ -40,6 +40,11 @@ const SQLITE: &[Step] = &[
         "legacy tracking",
         include_str!("migrations/sqlite/0005_legacy_tracking.sql"),
     ),
+    (
+        6,
+        "render secrets",
+        include_str!("migrations/sqlite/0006_render_secrets.sql"),
+    ),
 ];
 
 const POSTGRES: &[Step] = &[
@@ -67,6 +72,11 @@ const POSTGRES: &[Step] = &[
         5,
         "legacy tracking",
         include_str!("migrations/postgres/0005_legacy_tracking.sql"),
+    ),
+    (
+        6,
+        "render secrets",
+        include_str!("migrations/postgres/0006_render_secrets.sql"),
     ),
 ];
 
