@@ -55,6 +55,9 @@ enum Command {
     Sync(client::sync::SyncArgs),
     /// Queue a rollback of an app on a Weft server, to a history entry or a version; `--watch` follows it.
     Rollback(client::sync::RollbackArgs),
+    /// Give an app a new render seed on a Weft server (admin): the random values, keys and certificates its
+    /// charts draw (generated passwords in Secrets) change at its next render and sync.
+    RotateSeed(client::seed::RotateSeedArgs),
     /// Print an app's pods' logs from a Weft server; `-f` follows them.
     Logs(client::logs::LogsArgs),
     /// Manage API tokens.
@@ -121,6 +124,7 @@ fn main() -> ExitCode {
         Command::Tree(args) => client::tree::run(args),
         Command::Sync(args) => client::sync::run_sync(args),
         Command::Rollback(args) => client::sync::run_rollback(args),
+        Command::RotateSeed(args) => client::seed::run(args),
         Command::Logs(args) => client::logs::run(args),
     };
     match outcome {

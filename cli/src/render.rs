@@ -78,6 +78,35 @@ pub(crate) fn cache_root() -> PathBuf {
         .join("weft")
 }
 
+/// The local user's render seed (`$XDG_CACHE_HOME/weft/render-seed`, 32 random bytes made on first use): what
+/// `weft render` draws random values from outside a server, so local renders are stable and reveal nothing of a
+/// server's (docs/render-randomness.md).
+pub(crate) fn local_render_seed() -> anyhow::Result<weft_sdk::RenderSeed> {
+    let path = cache_root().join("render-seed");
+    if let Some(seed) = std::fs::read(&path)
+        .ok()
+        .and_then(|bytes| weft_sdk::RenderSeed::from_slice(&bytes))
+    {
+        return Ok(seed);
+    }
+    let mut bytes = [0u8; weft_sdk::RenderSeed::LEN];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("the system's randomness: {e}"))?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let staged = path.with_extension(format!("tmp{}", std::process::id()));
+    {
+        use std::io::Write as _;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(&staged)?.write_all(&bytes)?;
+    }
+    std::fs::rename(&staged, &path)?;
+    Ok(weft_sdk::RenderSeed::new(bytes))
+}
+
 pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let Some(app_type) = args.app_type.clone() else {
         return run_configured(&args);
@@ -145,6 +174,8 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         parameters,
         values,
         cluster: None,
+        seed: Some(local_render_seed()?),
+        revision_time: None,
     };
     let registry = build_registry(&args.sources)?;
     let pipeline = RenderPipeline::new(
@@ -233,7 +264,10 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
             &source,
             &revision,
             &app.app_type,
-            &app.render_request(),
+            &weft_sdk::RenderRequest {
+                seed: Some(local_render_seed()?),
+                ..app.render_request()
+            },
             &app.value_files,
             app.org.as_deref(),
             None,

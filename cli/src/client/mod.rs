@@ -1,4 +1,5 @@
-//! The client of a Weft server's API: `weft apps`, `weft tree`, `weft sync`, `weft rollback`, `weft logs`, and
+//! The client of a Weft server's API: `weft apps`, `weft tree`, `weft sync`, `weft rollback`, `weft rotate-seed`,
+//! `weft logs`, and
 //! `weft diff --server`. The server comes from `--server` or `WEFT_SERVER`, the token from `--token-file`,
 //! `WEFT_TOKEN` or `$XDG_CONFIG_HOME/weft/token`; tables and colours on a terminal, JSON with `-o json`.
 
@@ -9,6 +10,7 @@ mod http;
 pub(crate) mod logs;
 pub(crate) mod remote_diff;
 mod render;
+pub(crate) mod seed;
 pub(crate) mod settings;
 mod sse;
 mod style;
