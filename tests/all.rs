@@ -20,6 +20,7 @@ mod namespaced;
 mod outbound;
 mod plugin_host;
 mod reliability;
+mod render_seed;
 mod render;
 mod replicas;
 mod serve;

@@ -342,6 +342,12 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             Some(json!({"apps": ["shop"]})),
             true,
         ),
+        (
+            Method::POST,
+            "/v1/deploy/shop/render-seed/rotate".into(),
+            None,
+            true,
+        ),
     ];
     let app_specific = |path: &str, body: &Option<Value>| {
         path.contains("/shop") || body.as_ref().is_some_and(|b| b["apps"] == json!(["shop"]))
