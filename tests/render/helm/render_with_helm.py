@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Renders the corpus charts with Helm's own library (PyPI's helm-python-sdk) for the parity test.
 
-Usage: render_with_helm.py CASE.yaml [CASE.yaml ...]
+Usage: render_with_helm.py [--include-crds] CASE.yaml [CASE.yaml ...]
 
 Each case file names a chart directory (relative to the case file), a release, a namespace, value documents
 and renderer parameters (the Helm renderer's `set`, `set.PATH`, `set-string`, `set-json` keys). The script prints
@@ -9,8 +9,10 @@ one JSON object per line: {"case": path, "objects": [...]} or {"case": path, "er
 document is parsed by Helm's own YAML reader (`values_from_yaml`), so both sides agree on YAML 1.1 scalars.
 Case files and value documents are read with Helm's own YAML reader too. A chart whose `file://` dependencies
 its `charts/` lacks is rendered from a copy of the corpus where Helm's `dependency update` vendored them, as
-`helm dependency build` (which Argo CD runs) would; the corpus itself is never written. It exits with status 3
-when Python's `helm_python` module is missing.
+`helm dependency build` (which Argo CD runs) would; the corpus itself is never written. With `--include-crds`, the
+objects of `crds/` (the chart's and its enabled subcharts', as Helm installs them) come first, as `helm template
+--include-crds` (which Argo CD runs) prints them, unless the case's parameters set `skip-crds` to `true`. It exits
+with status 3 when Python's `helm_python` module is missing.
 """
 
 import json
@@ -91,20 +93,32 @@ def vendored(chart_dir):
     return twin
 
 
-def render(case_path):
+def render(case_path, include_crds=False):
     with open(case_path, encoding="utf-8") as handle:
         case = helm.values_from_yaml(handle.read())
     chart_dir = vendored(os.path.join(os.path.dirname(case_path), case["chart"]))
     chart = helm.Chart.load(chart_dir)
+    skip_crds = any(key == "skip-crds" and value == "true" for key, value in case.get("parameters", []))
+    crds = []
     try:
         files = chart.render(
             user_values(case),
             name=case.get("release", "release"),
             namespace=case.get("namespace", "default"),
         )
+        if include_crds and not skip_crds:
+            # Read after rendering: by then the subcharts a condition or tag disables are gone, as in Helm's install.
+            crds = [(crd["filename"], crd["data"]) for crd in chart.crds]
     finally:
         chart.close()
     objects = []
+    for name, data in crds:
+        text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
+        for document in SEPARATOR.split(text.lstrip()):
+            if document.strip():
+                parsed = helm.values_from_yaml(document.lstrip() + "\n")
+                if parsed:
+                    objects.append({"template": name, "object": parsed})
     for name in sorted(files):
         if name.endswith("NOTES.txt") or os.path.basename(name).startswith("_"):
             continue
@@ -121,10 +135,12 @@ def render(case_path):
 
 
 def main(paths):
+    include_crds = "--include-crds" in paths
+    paths = [path for path in paths if path != "--include-crds"]
     try:
         for path in paths:
             try:
-                print(json.dumps({"case": path, "objects": render(path)}))
+                print(json.dumps({"case": path, "objects": render(path, include_crds)}))
             except Exception as error:  # noqa: BLE001 - every failure is data for the comparison
                 print(json.dumps({"case": path, "error": str(error)}))
     finally:
