@@ -313,8 +313,11 @@ pub fn go_format(
                 .take_while(|c| *c == '0' || *c == '9')
                 .collect();
             let after = rest[1 + digits.len()..].chars().next();
-            let uniform = digits.chars().all(|c| Some(c) == digits.chars().next());
-            if !digits.is_empty() && uniform && !after.is_some_and(|c| c.is_ascii_digit()) {
+            let uniform = digits
+                .chars()
+                .next()
+                .is_some_and(|first| digits.chars().all(|c| c == first));
+            if uniform && !after.is_some_and(|c| c.is_ascii_digit()) {
                 let full = format!("{nanos:09}");
                 let width = digits.len().min(9);
                 if digits.starts_with('0') {

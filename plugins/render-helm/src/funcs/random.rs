@@ -140,9 +140,12 @@ mod tests {
         }
     }
 
+    /// A function's name and the characters it may produce.
+    type Alphabet = (&'static str, fn(char) -> bool);
+
     #[test]
     fn random_strings_have_sprigs_length_and_alphabet_and_repeat_on_every_render() {
-        let cases: [(&str, fn(char) -> bool); 4] = [
+        let cases: [Alphabet; 4] = [
             ("randAlphaNum", |c| c.is_ascii_alphanumeric()),
             ("randAlpha", |c| c.is_ascii_alphabetic()),
             ("randNumeric", |c| c.is_ascii_digit()),
