@@ -121,7 +121,7 @@ fn fails_on_every_try(failure: &RenderFailure) -> bool {
         RenderFailure::Plugin { .. }
         | RenderFailure::Invalid { .. }
         | RenderFailure::NoRenderer { .. } => true,
-        RenderFailure::Call { source, .. } => matches!(source.failure, Failure::OutOfSteps { .. }),
+        RenderFailure::Call { error, .. } => matches!(error.failure, Failure::OutOfSteps { .. }),
         _ => false,
     }
 }
@@ -318,7 +318,7 @@ mod tests {
         let call = |failure| {
             ObserveError::Render(RenderFailure::Call {
                 plugin: "render-helm".into(),
-                source: CallError {
+                error: CallError {
                     plugin: "render-helm".into(),
                     failure,
                 },
@@ -326,7 +326,7 @@ mod tests {
         };
         let chart_error = ObserveError::Render(RenderFailure::Plugin {
             plugin: "render-helm".into(),
-            source: weft_sdk::RenderError {
+            error: weft_sdk::RenderError {
                 message: "required value image.tag".into(),
                 file: Some("templates/deploy.yaml".into()),
                 line: Some(7),

@@ -380,18 +380,15 @@ pub fn crds(root: &ChartNode<'_>) -> Vec<RenderedFile> {
     out
 }
 
-/// An evaluation error pointing at the source file.
+/// An evaluation error with Helm's message (`template: CHART/templates/x.yaml:12:4: executing "…" at <…>: …`, or
+/// `execution error at (…): …` for `fail` and `required`), pointing at the source file of the outermost action.
 fn located(error: ExecError, sources: &HashMap<String, String>) -> RenderError {
     let file = sources
         .get(&error.file)
         .cloned()
         .unwrap_or(error.file.clone());
     let line = (error.line > 0).then_some(error.line);
-    RenderError::in_file(
-        format!("template {}: {}", error.file, error.message),
-        file,
-        line,
-    )
+    RenderError::in_file(error.helm_message(), file, line)
 }
 
 #[cfg(test)]

@@ -25,9 +25,9 @@ struct Case {
     values: Vec<String>,
     #[serde(default)]
     parameters: Vec<(String, String)>,
-    /// When set, both renderers must fail, and ours with a message containing this text.
+    /// When set, both renderers must fail, both with a message containing this text (or each of these texts).
     #[serde(default)]
-    error: Option<String>,
+    error: Option<Expected>,
     /// Fields holding random values, keys or certificates, compared by shape instead of by value (Helm draws new
     /// ones on every render, Weft from the app's seed): each is `KIND/NAME` and a JSON pointer into the object.
     #[serde(default)]
@@ -325,11 +325,24 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
     let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
     let ours = render_chart(&request, &chart_dir);
     match (&case.error, helm.get("error"), ours) {
-        (Some(expected), Some(_), Err(error)) if error.to_string().contains(expected.as_str()) => {
-            Ok(())
+        (Some(expected), Some(helm_error), Err(error)) => {
+            let helm_error = helm_error.as_str().unwrap_or_default();
+            let (theirs, ours) = (
+                expected.missing_in(helm_error),
+                expected.missing_in(&error.message),
+            );
+            if theirs.is_empty() && ours.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name}: Helm's message lacks {theirs:?}, ours lacks {ours:?}\n    Helm: {helm_error}\n    ours: {}",
+                    error.message
+                ))
+            }
         }
         (Some(expected), helm_error, ours) => Err(format!(
-            "{name}: expected both to fail (ours with {expected:?}); Helm: {helm_error:?}; ours: {:?}",
+            "{name}: expected both to fail (with {:?}); Helm: {helm_error:?}; ours: {:?}",
+            expected.parts(),
             ours.map(|o| o.manifests.len())
         )),
         (None, Some(error), _) => Err(format!("{name}: Helm failed: {error}")),

@@ -110,8 +110,13 @@ pub fn register(table: &mut FunctionTable) {
         ))
     });
     table.insert("dict", dict);
+    // A nil map (Go passes nil to a map parameter as an empty map): `get` answers "", `hasKey` false.
     table.insert("get", |_, a| {
         arity("get", &a, 2)?;
+        if a[0].is_nil() {
+            string_arg(&a, 1)?;
+            return Ok(Value::string(""));
+        }
         let map = map_arg(&a, 0)?;
         let key = string_arg(&a, 1)?;
         Ok(map
@@ -135,6 +140,10 @@ pub fn register(table: &mut FunctionTable) {
     });
     table.insert("hasKey", |_, a| {
         arity("hasKey", &a, 2)?;
+        if a[0].is_nil() {
+            string_arg(&a, 1)?;
+            return Ok(Value::Bool(false));
+        }
         let map = map_arg(&a, 0)?;
         let found = map.borrow().contains_key(string_arg(&a, 1)?);
         Ok(Value::Bool(found))

@@ -18,13 +18,59 @@ pub struct Pipeline {
     pub commands: Vec<Command>,
 }
 
+impl Pipeline {
+    /// How Go prints the pipeline in an error (`$x := .a | quote`).
+    pub fn go_string(&self) -> String {
+        let mut text = String::new();
+        if !self.variables.is_empty() {
+            text.push_str(&self.variables.join(", "));
+            text.push_str(if self.is_assign { " = " } else { " := " });
+        }
+        let commands: Vec<String> = self.commands.iter().map(Command::go_string).collect();
+        text.push_str(&commands.join(" | "));
+        text
+    }
+}
+
+/// Where a node is written and how Go prints it in an error (`at <.Values.a.b>`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Span {
+    /// The 1-based line.
+    pub line: u32,
+    /// The byte offset in that line (Go's column).
+    pub col: u32,
+    /// The node as Go's `String()` prints it.
+    pub text: Rc<str>,
+}
+
 /// One command: a function and its arguments, or a single operand.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Command {
     /// The line it is on.
     pub line: u32,
+    /// Its column (of its first word).
+    pub col: u32,
     /// Its words: the first is the function (or the operand), the rest its arguments.
     pub args: Vec<Operand>,
+    /// Where each word is and how it prints, one per argument.
+    pub spans: Vec<Span>,
+}
+
+impl Command {
+    /// How Go prints the command in an error (`include "x" .`).
+    pub fn go_string(&self) -> String {
+        let words: Vec<&str> = self.spans.iter().map(|s| &*s.text).collect();
+        words.join(" ")
+    }
+
+    /// The command's own location and text.
+    pub fn span(&self) -> Span {
+        Span {
+            line: self.line,
+            col: self.col,
+            text: Rc::from(self.go_string()),
+        }
+    }
 }
 
 /// One word of a command.
@@ -98,6 +144,8 @@ pub enum Node {
     Template {
         /// The line it is on.
         line: u32,
+        /// Where its name is, and the node as Go prints it (`{{template "x" .}}`).
+        span: Span,
         /// The template called.
         name: String,
         /// Its dot.

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::ast::{Branch, Command, Node, Operand, Pipeline};
+use super::ast::{Branch, Command, Node, Operand, Pipeline, Span};
 use super::format::display;
 use super::lexer::{Number, SyntaxError};
 use super::parser::parse;
@@ -56,9 +56,14 @@ pub type Function = fn(&mut Budget, Vec<Value>) -> Result<Value, String>;
 /// The functions a template may call, by name.
 pub type FunctionTable = HashMap<&'static str, Function>;
 
+/// What Helm names a `tpl` string's template (its parent's name), in errors too.
+pub const TPL_NAME: &str = "gotpl";
+
 /// A named template: a file's body or a `define`.
 #[derive(Debug, Clone)]
 pub struct Template {
+    /// Its name (`executing "NAME"` in errors).
+    pub name: Rc<str>,
     /// The file it was written in (for error locations).
     pub file: Rc<str>,
     /// Its nodes.
@@ -83,8 +88,9 @@ impl TemplateSet {
         let file: Rc<str> = Rc::from(name);
         for (define, body) in parsed.defines {
             self.templates.insert(
-                define,
+                define.clone(),
                 Template {
+                    name: Rc::from(define),
                     file: file.clone(),
                     body: Rc::new(body),
                 },
@@ -93,6 +99,7 @@ impl TemplateSet {
         self.templates.insert(
             name.to_string(),
             Template {
+                name: file.clone(),
                 file,
                 body: Rc::new(parsed.root),
             },
@@ -126,24 +133,105 @@ fn check_nodes(nodes: &[Node], file: &str, functions: &FunctionTable) -> Result<
     match named.into_iter().find(|(name, _)| {
         !functions.contains_key(name.as_str()) && !EVALUATOR_FUNCTIONS.contains(&name.as_str())
     }) {
-        Some((name, line)) => Err(ExecError {
-            message: format!("function {name:?} not defined"),
-            file: file.to_string(),
+        Some((name, line)) => Err(ExecError::plain(
+            format!("function {name:?} not defined"),
+            file,
             line,
-        }),
+        )),
         None => Ok(()),
     }
 }
 
-/// An evaluation error, located in the template whose code raised it.
+/// An evaluation error, located in the template whose code raised it, as Go's `text/template` reports it. Boxed,
+/// so that every evaluation step's result stays small on the stack (templates nest deeply).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExecError {
-    /// What went wrong.
+pub struct ExecError(Box<ExecErrorDetail>);
+
+impl std::ops::Deref for ExecError {
+    type Target = ExecErrorDetail;
+
+    fn deref(&self) -> &ExecErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ExecError {
+    fn deref_mut(&mut self) -> &mut ExecErrorDetail {
+        &mut self.0
+    }
+}
+
+/// What an [`ExecError`] says and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecErrorDetail {
+    /// What went wrong (for a failed `include` or `tpl`, the inner error's whole message after Go's prefix).
     pub message: String,
     /// The file of the template that failed.
     pub file: String,
     /// The 1-based line.
     pub line: u32,
+    /// The byte offset in that line (Go's column).
+    pub col: u32,
+    /// The name of the template executing (`executing "NAME"`); empty when no node is known.
+    pub template: String,
+    /// The failing node as Go prints it (`at <.Values.a.b>`); empty when no node is known.
+    pub context: String,
+    /// The message of a `fail` or `required`, which Helm prints as `execution error at (LOCATION): MESSAGE`.
+    pub warning: Option<String>,
+}
+
+impl From<ExecErrorDetail> for ExecError {
+    fn from(detail: ExecErrorDetail) -> Self {
+        ExecError(Box::new(detail))
+    }
+}
+
+impl ExecError {
+    /// An error located only by file and line.
+    pub fn plain(message: impl Into<String>, file: &str, line: u32) -> Self {
+        ExecError::from(ExecErrorDetail {
+            message: message.into(),
+            file: file.to_string(),
+            line,
+            col: 0,
+            template: String::new(),
+            context: String::new(),
+            warning: None,
+        })
+    }
+
+    /// Where it is, as Go writes it: `FILE:LINE:COL` (or `FILE:LINE` with no node).
+    pub fn location(&self) -> String {
+        if self.context.is_empty() {
+            format!("{}:{}", self.file, self.line)
+        } else {
+            format!("{}:{}:{}", self.file, self.line, self.col)
+        }
+    }
+
+    /// Go's message: `template: FILE:LINE:COL: executing "NAME" at <NODE>: MESSAGE`.
+    pub fn go_message(&self) -> String {
+        if self.context.is_empty() {
+            format!("template: {}: {}", self.location(), self.message)
+        } else {
+            format!(
+                "template: {}: executing {} at <{}>: {}",
+                self.location(),
+                super::format::quote(&self.template),
+                self.context,
+                self.message
+            )
+        }
+    }
+
+    /// Helm's message: a `fail` or `required` anywhere inside as `execution error at (LOCATION): MESSAGE`,
+    /// located at the outermost action, else Go's.
+    pub fn helm_message(&self) -> String {
+        match &self.warning {
+            Some(warning) => format!("execution error at ({}): {warning}", self.location()),
+            None => self.go_message(),
+        }
+    }
 }
 
 /// How a list of nodes ended.
@@ -156,8 +244,13 @@ enum Flow {
 
 /// The variables of one template invocation.
 struct Frame {
+    /// The template's name.
+    name: Rc<str>,
     file: Rc<str>,
     variables: Vec<(String, Value)>,
+    /// Whether a nil dot is a nil element of a `range` (an interface holding nil, whose fields Go refuses) rather
+    /// than no value at all (the dot of `include "x" nil`, whose fields are no value either).
+    nil_dot_is_interface: bool,
 }
 
 impl Frame {
@@ -213,11 +306,9 @@ impl<'a> Executor<'a> {
 
     /// Executes the named template with `dot` and returns its output.
     pub fn execute(&mut self, name: &str, dot: &Value) -> Result<String, ExecError> {
-        let template = self.find(name).ok_or_else(|| ExecError {
-            message: format!("no template {name:?}"),
-            file: name.to_string(),
-            line: 1,
-        })?;
+        let template = self
+            .find(name)
+            .ok_or_else(|| ExecError::plain(format!("no template {name:?}"), name, 1))?;
         let mut out = String::new();
         self.run_template(&template, dot, &mut out, 0)?;
         Ok(out)
@@ -233,15 +324,17 @@ impl<'a> Executor<'a> {
         self.depth += 1;
         if self.depth > MAX_CALL_DEPTH {
             self.depth -= 1;
-            return Err(ExecError {
-                message: format!("template calls nest deeper than {MAX_CALL_DEPTH} levels"),
-                file: template.file.to_string(),
+            return Err(ExecError::plain(
+                format!("template calls nest deeper than {MAX_CALL_DEPTH} levels"),
+                &template.file,
                 line,
-            });
+            ));
         }
         let mut frame = Frame {
+            name: template.name.clone(),
             file: template.file.clone(),
             variables: vec![("$".to_string(), dot.clone())],
+            nil_dot_is_interface: false,
         };
         let body = template.body.clone();
         let result = self.run_list(&mut frame, dot, &body, out);
@@ -249,12 +342,22 @@ impl<'a> Executor<'a> {
         result.map(|_| ())
     }
 
+    /// An error at a line, with no node to name.
     fn error(&self, frame: &Frame, line: u32, message: impl Into<String>) -> ExecError {
-        ExecError {
+        ExecError::plain(message, &frame.file, line)
+    }
+
+    /// An error at a node, as Go reports it.
+    fn error_at(&self, frame: &Frame, span: &Span, message: impl Into<String>) -> ExecError {
+        ExecError::from(ExecErrorDetail {
             message: message.into(),
             file: frame.file.to_string(),
-            line,
-        }
+            line: span.line,
+            col: span.col,
+            template: frame.name.to_string(),
+            context: span.text.to_string(),
+            warning: None,
+        })
     }
 
     fn charge(&mut self, frame: &Frame, line: u32, steps: u64) -> Result<(), ExecError> {
@@ -309,6 +412,7 @@ impl<'a> Executor<'a> {
             Node::Range(branch) => return self.run_range(frame, dot, branch, out),
             Node::Template {
                 line,
+                span,
                 name,
                 pipeline,
             } => {
@@ -318,14 +422,7 @@ impl<'a> Executor<'a> {
                     None => Value::Nil,
                 };
                 let template = self.find(name).ok_or_else(|| {
-                    self.error(
-                        frame,
-                        *line,
-                        format!(
-                            "no template {name:?} associated with template {:?}",
-                            &*frame.file
-                        ),
-                    )
+                    self.error_at(frame, span, format!("template {name:?} not defined"))
                 })?;
                 self.run_template(&template, &value, out, *line)?;
             }
@@ -510,7 +607,9 @@ impl<'a> Executor<'a> {
                     );
                 }
             }
+            let outer = std::mem::replace(&mut frame.nil_dot_is_interface, element.is_nil());
             let flow = self.run_list(frame, &element, &branch.body, out);
+            frame.nil_dot_is_interface = outer;
             frame.variables.truncate(iteration_mark);
             match flow {
                 Ok(Flow::Break) => break,
@@ -571,31 +670,50 @@ impl<'a> Executor<'a> {
             .args
             .split_first()
             .ok_or_else(|| self.error(frame, line, "empty command"))?;
+        let first_span = command.spans.first().cloned().unwrap_or_default();
+        let rest_spans = command.spans.get(1..).unwrap_or_default();
         let no_arguments = |this: &Self, frame: &Frame| -> Result<(), ExecError> {
             if rest.is_empty() && piped.is_none() {
                 Ok(())
             } else {
-                Err(this.error(
+                Err(this.error_at(
                     frame,
-                    line,
-                    format!("can't give argument to non-function {}", first.describe()),
+                    &first_span,
+                    format!("can't give argument to non-function {}", first_span.text),
                 ))
             }
         };
         match first {
-            Operand::Function(name) => self.call_function(frame, dot, name, rest, piped, line),
+            Operand::Function(name) => {
+                let call = Call {
+                    function: &first_span,
+                    command: Some(command),
+                };
+                self.call_function(frame, dot, name, rest, rest_spans, piped, &call)
+            }
             Operand::Field(fields) => {
-                let arguments = self.eval_arguments(frame, dot, rest, piped)?;
-                self.eval_fields(frame, line, dot.clone(), fields, arguments)
+                let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
+                let interface = frame.nil_dot_is_interface;
+                let (value, _) = self.eval_fields(
+                    frame,
+                    &first_span,
+                    dot.clone(),
+                    interface,
+                    fields,
+                    arguments,
+                )?;
+                Ok(value)
             }
             Operand::Variable(name, fields) => {
-                let base = self.variable(frame, name, line)?;
+                let base = self.variable(frame, name, &first_span)?;
                 if fields.is_empty() {
                     no_arguments(self, frame)?;
                     return Ok(base);
                 }
-                let arguments = self.eval_arguments(frame, dot, rest, piped)?;
-                self.eval_fields(frame, line, base, fields, arguments)
+                let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
+                let (value, _) =
+                    self.eval_fields(frame, &first_span, base, false, fields, arguments)?;
+                Ok(value)
             }
             Operand::Chain(pipeline, fields) => {
                 let base = self.eval_pipeline(frame, dot, pipeline)?;
@@ -603,90 +721,133 @@ impl<'a> Executor<'a> {
                     no_arguments(self, frame)?;
                     return Ok(base);
                 }
-                let arguments = self.eval_arguments(frame, dot, rest, piped)?;
-                self.eval_fields(frame, line, base, fields, arguments)
+                let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
+                let (value, _) =
+                    self.eval_fields(frame, &first_span, base, false, fields, arguments)?;
+                Ok(value)
             }
-            Operand::Nil => Err(self.error(frame, line, "nil is not a command")),
+            Operand::Nil => Err(self.error_at(frame, &first_span, "nil is not a command")),
             literal => {
                 no_arguments(self, frame)?;
-                self.eval_operand(frame, dot, literal, line)
+                self.eval_operand(frame, dot, literal, &first_span)
+                    .map(|(value, _)| value)
             }
         }
     }
 
+    /// The arguments' values, the piped value last; each argument is checked to be a value a parameter may take
+    /// by the caller.
     fn eval_arguments(
         &mut self,
         frame: &mut Frame,
         dot: &Value,
         operands: &[Operand],
+        spans: &[Span],
         piped: Option<Value>,
     ) -> Result<Vec<Value>, ExecError> {
+        Ok(self
+            .eval_typed_arguments(frame, dot, operands, spans, piped)?
+            .into_iter()
+            .map(|(value, _)| value)
+            .collect())
+    }
+
+    /// The arguments' values, each with whether it is a nil interface (a nil that a chain of fields looked up,
+    /// which Go passes only to `interface{}` parameters).
+    fn eval_typed_arguments(
+        &mut self,
+        frame: &mut Frame,
+        dot: &Value,
+        operands: &[Operand],
+        spans: &[Span],
+        piped: Option<Value>,
+    ) -> Result<Vec<(Value, bool)>, ExecError> {
         let mut values = Vec::with_capacity(operands.len() + 1);
-        for operand in operands {
-            values.push(self.eval_operand(frame, dot, operand, 0)?);
+        for (i, operand) in operands.iter().enumerate() {
+            let span = spans.get(i).cloned().unwrap_or_default();
+            values.push(self.eval_operand(frame, dot, operand, &span)?);
         }
-        values.extend(piped);
+        values.extend(piped.map(|value| (value, false)));
         Ok(values)
     }
 
-    fn variable(&self, frame: &Frame, name: &str, line: u32) -> Result<Value, ExecError> {
+    fn variable(&self, frame: &Frame, name: &str, span: &Span) -> Result<Value, ExecError> {
         frame
             .lookup(name)
             .cloned()
-            .ok_or_else(|| self.error(frame, line, format!("undefined variable: {name}")))
+            .ok_or_else(|| self.error_at(frame, span, format!("undefined variable: {name}")))
     }
 
-    /// Evaluates one argument.
+    /// Evaluates one argument: its value, and whether it is a nil interface.
     fn eval_operand(
         &mut self,
         frame: &mut Frame,
         dot: &Value,
         operand: &Operand,
-        line: u32,
-    ) -> Result<Value, ExecError> {
+        span: &Span,
+    ) -> Result<(Value, bool), ExecError> {
+        let plain = |value: Value| Ok((value, false));
         match operand {
-            Operand::Dot => Ok(dot.clone()),
-            Operand::Nil => Ok(Value::Nil),
-            Operand::Bool(b) => Ok(Value::Bool(*b)),
-            Operand::Number(Number::Int(i)) => Ok(Value::Int(*i)),
-            Operand::Number(Number::Float(f)) => Ok(Value::Float(*f)),
-            Operand::Str(s) => Ok(Value::String(s.clone())),
-            Operand::Function(name) => self.call_function(frame, dot, name, &[], None, line),
+            Operand::Dot => Ok((dot.clone(), frame.nil_dot_is_interface && dot.is_nil())),
+            Operand::Nil => plain(Value::Nil),
+            Operand::Bool(b) => plain(Value::Bool(*b)),
+            Operand::Number(Number::Int(i)) => plain(Value::Int(*i)),
+            Operand::Number(Number::Float(f)) => plain(Value::Float(*f)),
+            Operand::Str(s) => plain(Value::String(s.clone())),
+            Operand::Function(name) => {
+                let call = Call {
+                    function: span,
+                    command: None,
+                };
+                let value = self.call_function(frame, dot, name, &[], &[], None, &call)?;
+                plain(value)
+            }
             Operand::Field(fields) => {
-                self.eval_fields(frame, line, dot.clone(), fields, Vec::new())
+                let interface = frame.nil_dot_is_interface;
+                self.eval_fields(frame, span, dot.clone(), interface, fields, Vec::new())
             }
             Operand::Variable(name, fields) => {
-                let base = self.variable(frame, name, line)?;
-                self.eval_fields(frame, line, base, fields, Vec::new())
+                let base = self.variable(frame, name, span)?;
+                self.eval_fields(frame, span, base, false, fields, Vec::new())
             }
             Operand::Chain(pipeline, fields) => {
                 let base = self.eval_pipeline(frame, dot, pipeline)?;
-                self.eval_fields(frame, line, base, fields, Vec::new())
+                self.eval_fields(frame, span, base, false, fields, Vec::new())
             }
         }
     }
 
-    /// `.a.b.c` from `base`; the last name may be a method taking `arguments`.
+    /// `.a.b.c` from `base`; the last name may be a method taking `arguments`. As in Go, a field of no value (a
+    /// pipeline's or variable's nil, or the dot of `include "x" nil`) is no value, while a field of a nil that a
+    /// field looked up (`.Values.missing.x`) is an error; `base_is_interface` says which `base` is. Returns the
+    /// value and whether it is such a looked-up nil.
     fn eval_fields(
         &mut self,
         frame: &Frame,
-        line: u32,
+        span: &Span,
         base: Value,
+        base_is_interface: bool,
         fields: &[String],
         arguments: Vec<Value>,
-    ) -> Result<Value, ExecError> {
+    ) -> Result<(Value, bool), ExecError> {
         let mut current = base;
+        let mut interface = base_is_interface;
         for (i, name) in fields.iter().enumerate() {
+            if current.is_nil() && !interface {
+                continue;
+            }
             let last = i + 1 == fields.len();
             let args: &[Value] = if last { &arguments } else { &[] };
             current = self
                 .field(&current, name, args)
-                .map_err(|message| self.error(frame, line, message))?;
+                .map_err(|message| self.error_at(frame, span, message))?;
+            interface = true;
         }
         if fields.is_empty() && !arguments.is_empty() {
-            return Err(self.error(frame, line, "can't give argument to non-function"));
+            return Err(self.error_at(frame, span, "can't give argument to non-function"));
         }
-        Ok(current)
+        let interface = interface && current.is_nil();
+        Ok((current, interface))
     }
 
     fn field(&mut self, value: &Value, name: &str, args: &[Value]) -> Result<Value, String> {
@@ -716,58 +877,101 @@ impl<'a> Executor<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn call_function(
         &mut self,
         frame: &mut Frame,
         dot: &Value,
         name: &str,
         operands: &[Operand],
+        spans: &[Span],
         piped: Option<Value>,
-        line: u32,
+        call: &Call<'_>,
     ) -> Result<Value, ExecError> {
+        let line = call.function.line;
         self.charge(frame, line, 1)?;
         match name {
             "and" | "or" => {
-                return self.short_circuit(frame, dot, name == "and", operands, piped, line);
+                return self.short_circuit(frame, dot, name == "and", operands, spans, piped, call);
             }
             _ => {}
         }
-        let arguments = self.eval_arguments(frame, dot, operands, piped)?;
+        let function_span = call.function;
+        let has_piped = piped.is_some();
+        let typed = self.eval_typed_arguments(frame, dot, operands, spans, piped)?;
+        // Go checks each argument against its parameter's type before the call: a nil a field looked up is an
+        // `interface {}`, which only an `interface{}` parameter takes.
+        for (index, (_, interface)) in typed.iter().enumerate() {
+            if *interface && let Some(wanted) = super::signature::parameter(name, index) {
+                let span = spans.get(index).unwrap_or(function_span);
+                return Err(self.error_at(
+                    frame,
+                    span,
+                    format!("wrong type for value; expected {wanted}; got interface {{}}"),
+                ));
+            }
+        }
+        let arguments: Vec<Value> = typed.into_iter().map(|(value, _)| value).collect();
         match name {
-            "include" => self.include(frame, line, arguments),
-            "tpl" => self.tpl(frame, line, arguments),
+            "include" => self.include(frame, call, arguments),
+            "tpl" => self.tpl(frame, call, arguments),
             _ => {
                 let function = *self.functions.get(name).ok_or_else(|| {
-                    self.error(frame, line, format!("function {name:?} not defined"))
+                    self.error_at(
+                        frame,
+                        &call.span(),
+                        format!("function {name:?} not defined"),
+                    )
                 })?;
-                let result = function(&mut self.budget, arguments)
-                    .map_err(|message| self.error(frame, line, call_error(name, message)))?;
+                let count = arguments.len();
+                let kinds = Kinds::of(&arguments);
+                let result = function(&mut self.budget, arguments).map_err(|message| {
+                    if is_argument_error(&message) {
+                        // Raised by Go's type check of an argument: located there, or at the function for
+                        // the piped value.
+                        let span = match kinds.culprit(&message) {
+                            Some(index) if !(has_piped && index + 1 == count) => {
+                                spans.get(index).unwrap_or(function_span)
+                            }
+                            _ => function_span,
+                        };
+                        return self.error_at(frame, span, message);
+                    }
+                    let mut error = self.error_at(frame, &call.span(), call_error(name, &message));
+                    if matches!(name, "fail" | "required") {
+                        error.warning = Some(message);
+                    }
+                    error
+                })?;
                 self.charge_for_size(frame, line, &result)?;
                 Ok(result)
             }
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn short_circuit(
         &mut self,
         frame: &mut Frame,
         dot: &Value,
         is_and: bool,
         operands: &[Operand],
+        spans: &[Span],
         piped: Option<Value>,
-        line: u32,
+        call: &Call<'_>,
     ) -> Result<Value, ExecError> {
         if operands.is_empty() && piped.is_none() {
             let name = if is_and { "and" } else { "or" };
-            return Err(self.error(
+            return Err(self.error_at(
                 frame,
-                line,
+                &call.span(),
                 format!("wrong number of args for {name}: want at least 1 got 0"),
             ));
         }
         let mut last = Value::Nil;
-        for operand in operands {
-            last = self.eval_operand(frame, dot, operand, line)?;
+        for (index, operand) in operands.iter().enumerate() {
+            let span = spans.get(index).cloned().unwrap_or_default();
+            last = self.eval_operand(frame, dot, operand, &span)?.0;
             if last.is_truthy() != is_and {
                 return Ok(last);
             }
@@ -778,69 +982,95 @@ impl<'a> Executor<'a> {
         Ok(last)
     }
 
-    /// Helm's `include NAME DOT`: a named template's output as a string.
+    /// Helm's `include NAME DOT`: a named template's output as a string. An error inside is wrapped as Go
+    /// wraps a function's error, so the message names the caller's action and then the helper's.
     fn include(
         &mut self,
         frame: &Frame,
-        line: u32,
+        call: &Call<'_>,
         arguments: Vec<Value>,
     ) -> Result<Value, ExecError> {
+        let span = &call.span();
         let mut arguments = arguments.into_iter();
         let name = match arguments.next() {
             Some(Value::String(name)) => name,
-            _ => {
-                return Err(self.error(
+            Some(Value::Nil) | None => {
+                return Err(self.error_at(frame, span, "invalid value; expected string"));
+            }
+            Some(other) => {
+                return Err(self.error_at(
                     frame,
-                    line,
-                    "error calling include: the template name must be a string",
+                    span,
+                    format!(
+                        "wrong type for value; expected string; got {}",
+                        other.type_name()
+                    ),
                 ));
             }
         };
         let dot = arguments.next().unwrap_or_default();
         let template = self.find(&name).ok_or_else(|| {
-            self.error(
+            self.error_at(
                 frame,
-                line,
+                span,
                 format!(
-                    "error calling include: template: no template {:?} associated with template {:?}",
-                    &*name, &*frame.file
+                    "error calling include: template: no template {} associated with template {}",
+                    super::format::quote(&name),
+                    super::format::quote(TPL_NAME)
                 ),
             )
         })?;
         let mut out = String::new();
-        self.run_template(&template, &dot, &mut out, line)?;
+        self.run_template(&template, &dot, &mut out, span.line)
+            .map_err(|inner| self.wrap(frame, span, "error calling include: ", inner))?;
         let result = Value::string(out);
-        self.charge_for_size(frame, line, &result)?;
+        self.charge_for_size(frame, span.line, &result)?;
         Ok(result)
     }
 
-    /// Helm's `tpl TEXT DOT`: a string rendered as a template, with access to every named template.
-    fn tpl(&mut self, frame: &Frame, line: u32, arguments: Vec<Value>) -> Result<Value, ExecError> {
+    /// An error of a template run by `include` or `tpl`, wrapped in the calling action's error as Go wraps a
+    /// function's error; a `fail` or `required` inside stays one for Helm.
+    fn wrap(&self, frame: &Frame, span: &Span, prefix: &str, inner: ExecError) -> ExecError {
+        let mut error = self.error_at(frame, span, format!("{prefix}{}", inner.go_message()));
+        error.warning = inner.0.warning;
+        error
+    }
+
+    /// Helm's `tpl TEXT DOT`: a string rendered as a template named `gotpl` (Helm's name for it), with access
+    /// to every named template; errors wrapped as Helm's `tpl` wraps them.
+    fn tpl(
+        &mut self,
+        frame: &Frame,
+        call: &Call<'_>,
+        arguments: Vec<Value>,
+    ) -> Result<Value, ExecError> {
+        let span = &call.span();
         let mut arguments = arguments.into_iter();
         let text = match arguments.next() {
             Some(Value::String(text)) => text,
+            Some(Value::Nil) | None => {
+                return Err(self.error_at(frame, span, "invalid value; expected string"));
+            }
             Some(other) => {
-                return Err(self.error(
+                return Err(self.error_at(
                     frame,
-                    line,
+                    span,
                     format!(
-                        "error calling tpl: expected a string, got {}",
+                        "wrong type for value; expected string; got {}",
                         other.type_name()
                     ),
                 ));
             }
-            None => {
-                return Err(self.error(frame, line, "error calling tpl: missing template text"));
-            }
         };
         let dot = arguments.next().unwrap_or_default();
+        let quoted = super::format::quote(&text);
         let parsed = parse(&text).map_err(|e| {
-            self.error(
+            self.error_at(
                 frame,
-                line,
+                span,
                 format!(
-                    "error calling tpl: cannot parse template {:?}: line {}: {}",
-                    &*text, e.line, e.message
+                    "error calling tpl: cannot parse template {quoted}: template: {TPL_NAME}:{}: {}",
+                    e.line, e.message
                 ),
             )
         })?;
@@ -848,37 +1078,104 @@ impl<'a> Executor<'a> {
         for (_, body) in &parsed.defines {
             all_nodes.extend(body.iter().cloned());
         }
-        check_nodes(&all_nodes, &frame.file, self.functions)
-            .map_err(|e| self.error(frame, line, format!("error calling tpl: {}", e.message)))?;
+        check_nodes(&all_nodes, TPL_NAME, self.functions).map_err(|e| {
+            self.error_at(
+                frame,
+                span,
+                format!(
+                    "error calling tpl: cannot parse template {quoted}: template: {TPL_NAME}:{}: {}",
+                    e.line, e.message
+                ),
+            )
+        })?;
+        let file: Rc<str> = Rc::from(TPL_NAME);
         let mut overlay = HashMap::new();
         for (name, body) in parsed.defines {
             overlay.insert(
-                name,
+                name.clone(),
                 Template {
-                    file: frame.file.clone(),
+                    name: Rc::from(name),
+                    file: file.clone(),
                     body: Rc::new(body),
                 },
             );
         }
         let template = Template {
-            file: frame.file.clone(),
+            name: file.clone(),
+            file,
             body: Rc::new(parsed.root),
         };
         self.overlays.push(overlay);
         let mut out = String::new();
-        let result = self.run_template(&template, &dot, &mut out, line);
+        let result = self.run_template(&template, &dot, &mut out, span.line);
         self.overlays.pop();
-        result?;
+        result.map_err(|inner| {
+            let prefix =
+                format!("error calling tpl: error during tpl function execution for {quoted}: ");
+            self.wrap(frame, span, &prefix, inner)
+        })?;
         Ok(Value::string(out.replace("<no value>", "")))
     }
 }
 
-/// Go's wording for a failed function call; `fail` and `required` keep their own message, as Helm prints them.
-fn call_error(name: &str, message: String) -> String {
-    match name {
-        "fail" | "required" => message,
-        _ => format!("error calling {name}: {message}"),
+/// A function call being evaluated: where its name is written, and its command when it heads one (Go locates
+/// "error calling" at the command, `<include "x" .>`).
+struct Call<'c> {
+    function: &'c Span,
+    command: Option<&'c Command>,
+}
+
+impl Call<'_> {
+    /// The call's location and text, built when an error needs them.
+    fn span(&self) -> Span {
+        self.command
+            .map(Command::span)
+            .unwrap_or_else(|| self.function.clone())
     }
+}
+
+/// The kinds of a call's first arguments, kept (without copying the values) to name the argument Go's type check
+/// refuses.
+struct Kinds([Option<&'static str>; 8]);
+
+impl Kinds {
+    fn of(arguments: &[Value]) -> Self {
+        let mut kinds = [None; 8];
+        for (slot, argument) in kinds.iter_mut().zip(arguments) {
+            *slot = Some(match argument {
+                Value::Nil => "<nil>",
+                Value::Bool(_) => "bool",
+                Value::Int(_) => "int",
+                Value::Float(_) => "float64",
+                Value::String(_) => "string",
+                Value::List(_) => "[]interface {}",
+                Value::Map(_) => "map[string]interface {}",
+                Value::Object(_) => "object",
+            });
+        }
+        Kinds(kinds)
+    }
+
+    /// Which argument a type refusal is about: the first of the type it names (`got T`), or the first nil for
+    /// `invalid value`.
+    fn culprit(&self, message: &str) -> Option<usize> {
+        let wanted = match message.rsplit_once("; got ") {
+            Some((_, type_name)) => type_name,
+            None => "<nil>",
+        };
+        self.0.iter().position(|kind| *kind == Some(wanted))
+    }
+}
+
+/// Go's wording for a failed function call.
+fn call_error(name: &str, message: &str) -> String {
+    format!("error calling {name}: {message}")
+}
+
+/// Whether a function's message is Go's refusal of an argument's type, which Go raises before the call (so it is
+/// not "error calling").
+fn is_argument_error(message: &str) -> bool {
+    message.starts_with("wrong type for value;") || message.starts_with("invalid value;")
 }
 
 #[cfg(test)]
@@ -1007,7 +1304,7 @@ mod tests {
         .unwrap();
         assert_eq!(out, "str0");
         let error = render("{{ fail \"boom\" }}", data()).unwrap_err();
-        assert_eq!(error.message, "boom");
+        assert_eq!(error.helm_message(), "execution error at (t:1:3): boom");
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub struct Token {
     pub kind: TokenKind,
     /// The 1-based line it starts on.
     pub line: u32,
+    /// Its byte offset in that line (0-based), as Go's `ErrorContext` reports columns.
+    pub col: u32,
+    /// A literal's source text (strings with their quotes, numbers as written), as Go prints it in errors.
+    pub raw: String,
     /// Whether white space came right before it inside an action (`.a .b` is two operands, `.a.b` one).
     pub spaced: bool,
 }
@@ -82,17 +86,28 @@ fn is_alphanumeric(c: char) -> bool {
 
 struct Lexer {
     chars: Vec<char>,
+    /// The byte offset of each char (and of the end).
+    offsets: Vec<usize>,
     pos: usize,
     line: u32,
+    /// The char index the current line starts at.
+    line_start: usize,
     tokens: Vec<Token>,
 }
 
 /// Lexes a whole template.
 pub fn lex(source: &str) -> Result<Vec<Token>, SyntaxError> {
+    let offsets = source
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(source.len()))
+        .collect();
     let mut lexer = Lexer {
         chars: source.chars().collect(),
+        offsets,
         pos: 0,
         line: 1,
+        line_start: 0,
         tokens: Vec::new(),
     };
     lexer.run()?;
@@ -115,12 +130,26 @@ impl Lexer {
         self.pos += 1;
         if c == '\n' {
             self.line += 1;
+            self.line_start = self.pos;
         }
         Some(c)
     }
 
+    /// The column (byte offset in its line) of the char at `pos`.
+    fn col(&self, pos: usize) -> u32 {
+        let at = |i: usize| self.offsets.get(i).copied().unwrap_or(0);
+        at(pos).saturating_sub(at(self.line_start)) as u32
+    }
+
     fn push(&mut self, kind: TokenKind, line: u32, spaced: bool) {
-        self.tokens.push(Token { kind, line, spaced });
+        let col = self.col(self.pos);
+        self.tokens.push(Token {
+            kind,
+            line,
+            col,
+            raw: String::new(),
+            spaced,
+        });
     }
 
     fn run(&mut self) -> Result<(), SyntaxError> {
@@ -194,9 +223,22 @@ impl Lexer {
                 self.push(TokenKind::Close, self.line, spaced);
                 return Ok(false);
             }
-            let line = self.line;
+            let (line, start) = (self.line, self.pos);
+            let col = self.col(start);
             let kind = self.lex_item(c, line)?;
-            self.push(kind, line, spaced);
+            let raw = match kind {
+                TokenKind::Str(_) | TokenKind::Number(_) | TokenKind::Char(_) => {
+                    self.chars[start..self.pos].iter().collect()
+                }
+                _ => String::new(),
+            };
+            self.tokens.push(Token {
+                kind,
+                line,
+                col,
+                raw,
+                spaced,
+            });
             spaced = false;
         }
     }

@@ -5,7 +5,10 @@ pub mod exec;
 pub mod format;
 pub mod lexer;
 pub mod parser;
+pub mod signature;
 pub mod value;
 
-pub use exec::{Budget, ExecError, Executor, Function, FunctionTable, TemplateSet};
+pub use exec::{
+    Budget, ExecError, ExecErrorDetail, Executor, Function, FunctionTable, TemplateSet,
+};
 pub use value::{HostObject, Map, Value};

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::ast::{Branch, Command, Node, Operand, Parsed, Pipeline};
+use super::ast::{Branch, Command, Node, Operand, Parsed, Pipeline, Span};
 use super::lexer::{SyntaxError, Token, TokenKind, lex, parse_number};
 
 /// How deeply blocks and parentheses may nest; deeper input is refused rather than exhausting the stack.
@@ -170,18 +170,21 @@ impl Parser {
             }
             "block" => {
                 self.pos += 1;
+                let at = self.peek().map(|t| (t.line, t.col)).unwrap_or((line, 0));
                 let name = self.template_name("block")?;
                 let pipeline = self.parse_pipeline(line, false)?;
                 let body = self.parse_body_until_end("block", line)?;
                 self.defines.push((name.clone(), body));
                 Ok(Some(Node::Template {
                     line,
+                    span: template_span(at, &name, Some(&pipeline)),
                     name,
                     pipeline: Some(pipeline),
                 }))
             }
             "template" => {
                 self.pos += 1;
+                let at = self.peek().map(|t| (t.line, t.col)).unwrap_or((line, 0));
                 let name = self.template_name("template")?;
                 let pipeline = if matches!(self.peek_kind(), Some(TokenKind::Close)) {
                     self.pos += 1;
@@ -191,6 +194,7 @@ impl Parser {
                 };
                 Ok(Some(Node::Template {
                     line,
+                    span: template_span(at, &name, pipeline.as_ref()),
                     name,
                     pipeline,
                 }))
@@ -401,7 +405,9 @@ impl Parser {
     fn parse_command(&mut self) -> Result<Command, SyntaxError> {
         let mut command = Command {
             line: self.line(),
+            col: self.peek().map_or(0, |t| t.col),
             args: Vec::new(),
+            spans: Vec::new(),
         };
         while let Some(kind) = self.peek_kind() {
             if matches!(
@@ -410,30 +416,42 @@ impl Parser {
             ) {
                 break;
             }
-            command.args.push(self.parse_operand()?);
+            let (operand, span) = self.parse_operand()?;
+            command.args.push(operand);
+            command.spans.push(span);
         }
         Ok(command)
     }
 
-    /// Field names written right after an operand (`.a.b` after `$x` or `(...)`).
-    fn adjacent_fields(&mut self) -> Vec<String> {
+    /// Field names written right after an operand (`.a.b` after `$x` or `(...)`), and where the first is (Go
+    /// locates a chain of fields there).
+    fn adjacent_fields(&mut self) -> (Vec<String>, Option<(u32, u32)>) {
         let mut fields = Vec::new();
+        let mut first = None;
         while let Some(Token {
             kind: TokenKind::Field(name),
             spaced: false,
+            line,
+            col,
             ..
         }) = self.peek()
         {
+            first = first.or(Some((*line, *col)));
             fields.push(name.clone());
             self.pos += 1;
         }
-        fields
+        (fields, first)
     }
 
-    fn parse_operand(&mut self) -> Result<Operand, SyntaxError> {
+    /// One operand, with where Go locates it and how Go prints it.
+    fn parse_operand(&mut self) -> Result<(Operand, Span), SyntaxError> {
         let Some(token) = self.next() else {
             return Err(SyntaxError::new("unexpected end of action", self.line()));
         };
+        let mut at = (token.line, token.col);
+        let fields_text =
+            |names: &[String]| -> String { names.iter().map(|n| format!(".{n}")).collect() };
+        let mut text = token.raw.clone();
         let operand = match token.kind {
             TokenKind::Dot => Operand::Dot,
             TokenKind::Nil => Operand::Nil,
@@ -464,19 +482,32 @@ impl Parser {
                         token.line,
                     ));
                 }
+                text = name.clone();
                 Operand::Function(name)
             }
             TokenKind::Field(name) => {
                 let mut fields = vec![name];
-                fields.extend(self.adjacent_fields());
+                let (more, first) = self.adjacent_fields();
+                fields.extend(more);
+                at = first.unwrap_or(at);
+                text = fields_text(&fields);
                 Operand::Field(fields)
             }
-            TokenKind::Variable(name) => Operand::Variable(name, self.adjacent_fields()),
+            TokenKind::Variable(name) => {
+                let (fields, first) = self.adjacent_fields();
+                at = first.unwrap_or(at);
+                text = format!("{name}{}", fields_text(&fields));
+                Operand::Variable(name, fields)
+            }
             TokenKind::LeftParen => {
                 self.enter(token.line)?;
+                at = self.peek().map_or(at, |t| (t.line, t.col));
                 let inner = self.parse_pipeline_until(token.line, true, true)?;
                 self.nesting -= 1;
-                Operand::Chain(Box::new(inner), self.adjacent_fields())
+                let (fields, first) = self.adjacent_fields();
+                at = first.unwrap_or(at);
+                text = format!("({}){}", inner.go_string(), fields_text(&fields));
+                Operand::Chain(Box::new(inner), fields)
             }
             other => {
                 return Err(SyntaxError::new(
@@ -485,7 +516,32 @@ impl Parser {
                 ));
             }
         };
-        Ok(operand)
+        let text = match &operand {
+            Operand::Dot => ".".to_string(),
+            Operand::Nil => "nil".to_string(),
+            Operand::Bool(b) => b.to_string(),
+            _ => text,
+        };
+        let span = Span {
+            line: at.0,
+            col: at.1,
+            text: Rc::from(text),
+        };
+        Ok((operand, span))
+    }
+}
+
+/// A `template` node's location (its name) and how Go prints it: `{{template "name" pipeline}}`.
+fn template_span((line, col): (u32, u32), name: &str, pipeline: Option<&Pipeline>) -> Span {
+    let quoted = super::format::quote(name);
+    let text = match pipeline {
+        Some(pipeline) => format!("{{{{template {quoted} {}}}}}", pipeline.go_string()),
+        None => format!("{{{{template {quoted}}}}}"),
+    };
+    Span {
+        line,
+        col,
+        text: Rc::from(text),
     }
 }
 

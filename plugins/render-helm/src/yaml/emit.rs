@@ -32,8 +32,10 @@ pub fn to_yaml_with(value: &Value, sequences: Sequences) -> String {
             write_map(&mut out, &sorted_entries(&value), 0, false, style)
         }
         Value::List(items) if !items.is_empty() => write_list(&mut out, items, 0, false, style),
+        // A scalar document is indented as go-yaml indents a node's content: a block scalar's lines and a long
+        // plain scalar's continuation lines two spaces in.
         scalar => {
-            write_scalar(&mut out, scalar, 0, false);
+            write_scalar(&mut out, scalar, 2, false);
             out.push('\n');
         }
     }
@@ -701,6 +703,19 @@ mod tests {
         }
         // Trailing spaces are quoted anyway (single quotes), as go-yaml does.
         assert_eq!(yaml("k: '2020-1-2 '"), "k: '2020-1-2 '\n");
+    }
+
+    #[test]
+    fn a_multi_line_string_alone_is_a_block_scalar_indented_as_go_yaml_indents_it() {
+        let script = Value::string("#!/bin/sh\necho hi\n");
+        assert_eq!(to_yaml(&script), "|\n  #!/bin/sh\n  echo hi\n");
+        let long = Value::string(
+            "this is a rather long line of text that goes well past eighty columns, so a YAML emitter could fold it",
+        );
+        assert_eq!(
+            to_yaml(&long),
+            "this is a rather long line of text that goes well past eighty columns, so a YAML emitter\n  could fold it\n"
+        );
     }
 
     #[test]
