@@ -38,7 +38,7 @@ struct Case {
 /// One field a chart fills with a random value (or a value derived from one, such as a checksum annotation).
 #[derive(Debug, Clone, serde::Deserialize)]
 struct RandomField {
-    /// `Kind/name` of the object.
+    /// `Kind/name` of the object; `*` stands for any characters (a name with a random part).
     object: String,
     /// A JSON pointer to the field (`/data/password`).
     pointer: String,
@@ -268,6 +268,26 @@ fn shape(pointer: &str, value: &Value, alphabet: &str) -> String {
     )
 }
 
+/// Whether `text` matches `pattern`, where `*` stands for any characters.
+fn glob_match(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Checks each random field's shape in both renders, then gives ours Helm's value so the rest compares exactly.
 fn compare_random_fields(
     fields: &[RandomField],
@@ -276,11 +296,14 @@ fn compare_random_fields(
 ) -> Vec<String> {
     let find = |objects: &[Value], wanted: &str| {
         objects.iter().position(|o| {
-            format!(
-                "{}/{}",
-                o["kind"].as_str().unwrap_or_default(),
-                o["metadata"]["name"].as_str().unwrap_or_default()
-            ) == wanted
+            glob_match(
+                wanted,
+                &format!(
+                    "{}/{}",
+                    o["kind"].as_str().unwrap_or_default(),
+                    o["metadata"]["name"].as_str().unwrap_or_default()
+                ),
+            )
         })
     };
     let mut problems = Vec::new();
@@ -605,6 +628,36 @@ fn main() -> ExitCode {
             },
         ),
     ];
+    trials.push(Trial::test(
+        "random fields are compared by length and alphabet, and a name pattern matches only names of its form",
+        || {
+            use serde_json::json;
+            let field = |object: &str, pointer: &str, alphabet: &str| RandomField {
+                object: object.into(),
+                pointer: pointer.into(),
+                alphabet: alphabet.into(),
+            };
+            let secret = |name: &str, password: &str| {
+                json!({"kind": "Secret", "metadata": {"name": name}, "data": {"password": password}})
+            };
+            // "aB3dE6gH9j" and "Zy8xW7vU6t" (10 alphanumerics), "aB3dE6gH9j12" (12), "aB3dE6gH9!" (not alphanumeric)
+            let helm = [secret("demo-x7k2q-db", "YUIzZEU2Z0g5ag==")];
+            let fields = [field("Secret/demo-*-db", "/data/password", "alnum")];
+            let same = compare_random_fields(&fields, &helm, &mut [secret("demo-p0m1n-db", "Wnk4eFc3dlU2dA==")]);
+            let longer = compare_random_fields(&fields, &helm, &mut [secret("demo-p0m1n-db", "YUIzZEU2Z0g5ajEy")]);
+            let other = compare_random_fields(&fields, &helm, &mut [secret("demo-p0m1n-db", "YUIzZEU2Z0g5IQ==")]);
+            let checks = [
+                (same.is_empty(), format!("same shape: {same:?}")),
+                (longer.len() == 1, format!("longer: {longer:?}")),
+                (other.len() == 1, format!("another alphabet: {other:?}")),
+                (glob_match("Pod/demo-*-test", "Pod/demo-ab12c-test"), "a matching name".into()),
+                (!glob_match("Pod/demo-*-test", "Pod/demo-ab12c-tests"), "a longer name".into()),
+                (!glob_match("Pod/demo-*-test", "Job/demo-ab12c-test"), "another kind".into()),
+            ];
+            let wrong: Vec<&String> = checks.iter().filter(|(ok, _)| !ok).map(|(_, what)| what).collect();
+            if wrong.is_empty() { Ok(()) } else { Err(format!("wrong: {wrong:?}").into()) }
+        },
+    ));
     let trial_name =
         |case: &str| format!("renders as Helm does or as its written deviation says: {case}");
     // Only what the filter selects is rendered; nothing is rendered for `--list`.

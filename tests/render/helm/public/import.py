@@ -161,6 +161,14 @@ OVERRIDES = {
         },
         ["one Application, with extra labels"],
     ),
+    "autoscaler/cluster-autoscaler": (
+        {"autoDiscovery": {"clusterName": "prod"}, "replicaCount": 2, "podLabels": LABELS},
+        ["auto-discovery for a cluster (the Deployment renders only then)", "2 replicas", "extra labels"],
+    ),
+    "fluent/fluent-bit": (
+        {"podLabels": LABELS, "resources": {"limits": {"memory": "128Mi"}, "requests": {"cpu": "100m"}}},
+        ["extra labels", "resources (a DaemonSet: no replicas)"],
+    ),
     "bitnami/memcached": (
         {"architecture": "high-availability", "replicaCount": 3},
         ["high-availability with 3 replicas"],

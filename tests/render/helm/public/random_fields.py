@@ -5,7 +5,7 @@ Usage: random_fields.py CASE.yaml [CASE.yaml ...]
 
 Helm's own library renders each case twice; a field that differs between the two renders is random (a password,
 a key, a certificate, or a value derived from one, such as a checksum annotation over a generated Secret). Each is
-written to the case's `random:` list as the object (`Kind/name`), a JSON pointer and the alphabet both renders'
+written to the case's `random:` list as the object (`Kind/name`, with `*` for a random part of the name), a JSON pointer and the alphabet both renders'
 values fit (after base64 decoding under `/data/`): `alnum`, `alpha`, `digits`, `hex`, `base64`, `pem`, `ascii` or
 `bytes`. helm_public compares those fields by shape (length and alphabet; PEM block types) and all others exactly.
 Needs helm-python-sdk, as render_with_helm.py.
@@ -76,6 +76,16 @@ def key(obj):
     return f"{obj.get('kind', '')}/{(obj.get('metadata') or {}).get('name', '')}"
 
 
+def pattern(a, b):
+    """`Kind/name` of an object, with `*` for the part of a random name that differs between the two renders."""
+    first, second = key(a), key(b)
+    if first == second:
+        return first
+    prefix = os.path.commonprefix([first, second])
+    suffix = os.path.commonprefix([first[len(prefix) :][::-1], second[len(prefix) :][::-1]])[::-1]
+    return f"{prefix}*{suffix}"
+
+
 def random_fields(case_path):
     first = render_with_helm.render(case_path, include_crds=True)
     second = render_with_helm.render(case_path, include_crds=True)
@@ -87,7 +97,7 @@ def random_fields(case_path):
         values_b = dict(leaves(b))
         for pointer, value in leaves(a):
             if pointer in values_b and values_b[pointer] != value:
-                fields.append((key(a), pointer, alphabet(pointer, [value, values_b[pointer]])))
+                fields.append((pattern(a, b), pointer, alphabet(pointer, [value, values_b[pointer]])))
     return fields
 
 
