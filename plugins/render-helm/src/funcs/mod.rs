@@ -13,6 +13,7 @@ mod math;
 mod password;
 mod paths;
 mod random;
+mod regex;
 pub mod semver;
 mod strings;
 mod text;
@@ -39,6 +40,7 @@ pub fn table() -> FunctionTable {
     url::register(&mut table);
     toml::register(&mut table);
     must_variants(&mut table);
+    regex::register(&mut table);
     unsupported(&mut table);
     random::register(&mut table);
     clock::register(&mut table);

@@ -1,7 +1,5 @@
-//! Sprig's string functions: case, trimming, quoting, indenting, splitting and joining, truncating, and regular
-//! expressions (Go's RE2 syntax, which the `regex` crate shares).
-
-use regex::Regex;
+//! Sprig's string functions: case, trimming, quoting, indenting, splitting and joining, truncating, and quoting a
+//! regular expression (the regular-expression functions are in [`super::regex`]).
 
 use super::convert::{strslice, strval};
 use super::{arity, int_arg, string_arg};
@@ -28,18 +26,6 @@ pub fn register(table: &mut FunctionTable) {
     table.insert("hello", |_, a| {
         arity("hello", &a, 0)?;
         Ok(Value::string("Hello!"))
-    });
-    table.insert("regexSplit", |_, a| {
-        arity("regexSplit", &a, 3)?;
-        let pattern = compile(string_arg(&a, 0)?)?;
-        let text = string_arg(&a, 1)?;
-        let limit = int_arg(&a, 2)?;
-        Ok(Value::list(
-            regex_split(&pattern, text, limit)
-                .into_iter()
-                .map(Value::string)
-                .collect(),
-        ))
     });
     table.insert("regexQuoteMeta", |_, a| {
         arity("regexQuoteMeta", &a, 1)?;
@@ -192,53 +178,6 @@ pub fn register(table: &mut FunctionTable) {
         one_string("kebabcase", &a, |s| separate_words(s, '-'))
     });
     table.insert("camelcase", |_, a| one_string("camelcase", &a, camelcase));
-    table.insert("regexMatch", |_, a| {
-        arity("regexMatch", &a, 2)?;
-        Ok(Value::Bool(
-            compile(string_arg(&a, 0)?)?.is_match(string_arg(&a, 1)?),
-        ))
-    });
-    table.insert("regexFind", |_, a| {
-        arity("regexFind", &a, 2)?;
-        let found = compile(string_arg(&a, 0)?)?
-            .find(string_arg(&a, 1)?)
-            .map(|m| m.as_str().to_string());
-        Ok(Value::string(found.unwrap_or_default()))
-    });
-    table.insert("regexFindAll", |_, a| {
-        arity("regexFindAll", &a, 3)?;
-        let limit = int_arg(&a, 2)?;
-        let regex = compile(string_arg(&a, 0)?)?;
-        let found: Vec<Value> = regex
-            .find_iter(string_arg(&a, 1)?)
-            .take(if limit < 0 {
-                usize::MAX
-            } else {
-                limit as usize
-            })
-            .map(|m| Value::string(m.as_str()))
-            .collect();
-        Ok(Value::list(found))
-    });
-    table.insert("regexReplaceAll", |_, a| {
-        arity("regexReplaceAll", &a, 3)?;
-        let regex = compile(string_arg(&a, 0)?)?;
-        Ok(Value::string(
-            regex
-                .replace_all(string_arg(&a, 1)?, string_arg(&a, 2)?)
-                .into_owned(),
-        ))
-    });
-    table.insert("regexReplaceAllLiteral", |_, a| {
-        arity("regexReplaceAllLiteral", &a, 3)?;
-        let regex = compile(string_arg(&a, 0)?)?;
-        let replacement = string_arg(&a, 2)?;
-        Ok(Value::string(
-            regex
-                .replace_all(string_arg(&a, 1)?, regex::NoExpand(replacement))
-                .into_owned(),
-        ))
-    });
 }
 
 fn trim_all(_: &mut Budget, a: Vec<Value>) -> Result<Value, String> {
@@ -252,37 +191,6 @@ fn trim_all(_: &mut Budget, a: Vec<Value>) -> Result<Value, String> {
 fn one_string(name: &str, args: &[Value], f: impl Fn(&str) -> String) -> Result<Value, String> {
     arity(name, args, 1)?;
     Ok(Value::string(f(string_arg(args, 0)?)))
-}
-
-/// Go's `Regexp.Split`: `limit` > 0 gives at most that many parts, 0 none, < 0 all; a match ending at the start
-/// makes no part, and nothing follows a match that ends the text.
-fn regex_split(pattern: &Regex, text: &str, limit: i64) -> Vec<String> {
-    if limit == 0 {
-        return Vec::new();
-    }
-    if !pattern.as_str().is_empty() && text.is_empty() {
-        return vec![String::new()];
-    }
-    let mut parts = Vec::new();
-    let (mut beginning, mut end) = (0, 0);
-    for found in pattern.find_iter(text) {
-        if limit > 0 && parts.len() as i64 == limit - 1 {
-            break;
-        }
-        end = found.start();
-        if found.end() != 0 {
-            parts.push(text[beginning..end].to_string());
-        }
-        beginning = found.end();
-    }
-    if end != text.len() {
-        parts.push(text[beginning..].to_string());
-    }
-    parts
-}
-
-fn compile(pattern: &str) -> Result<Regex, String> {
-    Regex::new(pattern).map_err(|e| format!("error parsing regexp: {e}"))
 }
 
 /// `strings.Replace(s, old, new, -1)`, including Go's rule for an empty `old` (insert around every rune).
@@ -524,7 +432,11 @@ mod tests {
             call("regexFind", vec![s("[0-9]+"), s("ab12cd")]),
             Ok(s("12"))
         );
-        assert!(call("regexMatch", vec![s("("), s("x")]).is_err());
+        assert_eq!(
+            call("regexMatch", vec![s("("), s("x")]),
+            Ok(Value::Bool(false))
+        );
+        assert!(call("mustRegexMatch", vec![s("("), s("x")]).is_err());
         assert_eq!(call("snakecase", vec![s("FooBar")]), Ok(s("foo_bar")));
         assert_eq!(call("camelcase", vec![s("foo_bar")]), Ok(s("FooBar")));
     }
