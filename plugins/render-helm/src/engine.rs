@@ -49,15 +49,27 @@ struct TemplateFile<'a> {
     node: usize,
 }
 
+/// One chart's scope: its values, its node, and the scope of the chart that depends on it.
+struct Scope<'a> {
+    values: Value,
+    node: &'a ChartNode<'a>,
+    parent: Option<usize>,
+}
+
 /// The data each chart's templates see, minus `.Template`.
 fn collect<'a>(
     node: &'a ChartNode<'a>,
     values: Value,
+    parent: Option<usize>,
     files: &mut Vec<TemplateFile<'a>>,
-    scopes: &mut Vec<(Value, &'a ChartNode<'a>)>,
+    scopes: &mut Vec<Scope<'a>>,
 ) {
     let index = scopes.len();
-    scopes.push((values.clone(), node));
+    scopes.push(Scope {
+        values: values.clone(),
+        node,
+        parent,
+    });
     let library = is_library(node.chart);
     for (path, text) in &node.chart.templates {
         if library && !path.rsplit('/').next().is_some_and(|b| b.starts_with('_')) {
@@ -75,7 +87,7 @@ fn collect<'a>(
             .get(&sub.name)
             .filter(|v| matches!(v, Value::Map(_)))
             .unwrap_or_else(Value::empty_map);
-        collect(sub, sub_values, files, scopes);
+        collect(sub, sub_values, Some(index), files, scopes);
     }
 }
 
@@ -251,7 +263,7 @@ pub fn render(
     check_schemas(root, &values)?;
     let mut files = Vec::new();
     let mut scopes = Vec::new();
-    collect(root, values, &mut files, &mut scopes);
+    collect(root, values, None, &mut files, &mut scopes);
     files.sort_by(|a, b| helm_order(&a.name, &b.name));
 
     let sources: HashMap<String, String> = files
@@ -275,13 +287,7 @@ pub fn render(
         RenderError::in_file(format!("parse error: {}", e.message), file, Some(e.line))
     })?;
 
-    let release = release_object(settings);
-    let capabilities = capabilities_object(settings);
-    let chart_objects: Vec<Value> = scopes.iter().map(|(_, node)| chart_object(node)).collect();
-    let file_objects: Vec<Value> = scopes
-        .iter()
-        .map(|(_, node)| Value::Object(Rc::new(Files::new(&node.chart.files))))
-        .collect();
+    let scope_objects = scope_objects(&scopes, settings);
 
     let mut executor = Executor::new(&set, &table, settings.max_steps);
     let mut rendered = Vec::new();
@@ -290,24 +296,23 @@ pub fn render(
         if base.starts_with('_') {
             continue;
         }
-        let (values, node) = &scopes[file.node];
+        let node = scopes[file.node].node;
         let mut template = Map::new();
         template.insert("Name".into(), Value::string(file.name.as_str()));
         template.insert(
             "BasePath".into(),
             Value::string(format!("{}/templates", node.full_path)),
         );
-        let mut top = Map::new();
-        top.insert("Values".into(), values.clone());
-        top.insert("Release".into(), release.clone());
-        top.insert("Chart".into(), chart_objects[file.node].clone());
-        top.insert("Capabilities".into(), capabilities.clone());
-        top.insert("Files".into(), file_objects[file.node].clone());
-        top.insert("Template".into(), Value::map(template));
-        top.insert("Subcharts".into(), Value::empty_map());
+        // As in Helm, a chart's templates share one top-level map, which holds the `.Template` of the template
+        // running (so `.Subcharts.x.Template` is the last of x's templates that ran).
+        let top = scope_objects[file.node].clone();
+        if let Value::Map(map) = &top {
+            map.borrow_mut()
+                .insert("Template".into(), Value::map(template));
+        }
         crate::funcs::entropy::begin_template(&file.name);
         let text = executor
-            .execute(&file.name, &Value::map(top))
+            .execute(&file.name, &top)
             .map_err(|e| located(e, &sources))?;
         rendered.push(RenderedFile {
             name: file.name.clone(),
@@ -316,6 +321,40 @@ pub fn render(
         });
     }
     Ok(rendered)
+}
+
+/// Each chart's top-level object as Helm's `recAllTpls` builds it: `.Chart`, `.Files`, `.Release`,
+/// `.Capabilities`, `.Values` and `.Subcharts` (each enabled subchart's own such object, by its name or alias).
+fn scope_objects(scopes: &[Scope<'_>], settings: &Settings) -> Vec<Value> {
+    let release = release_object(settings);
+    let capabilities = capabilities_object(settings);
+    let objects: Vec<(Value, Value)> = scopes
+        .iter()
+        .map(|scope| {
+            let subcharts = Value::empty_map();
+            let mut top = Map::new();
+            top.insert("Chart".into(), chart_object(scope.node));
+            top.insert(
+                "Files".into(),
+                Value::Object(Rc::new(Files::new(&scope.node.chart.files))),
+            );
+            top.insert("Release".into(), release.clone());
+            top.insert("Capabilities".into(), capabilities.clone());
+            top.insert("Values".into(), scope.values.clone());
+            top.insert("Subcharts".into(), subcharts.clone());
+            (Value::map(top), subcharts)
+        })
+        .collect();
+    for (scope, (object, _)) in scopes.iter().zip(&objects) {
+        if let Some(parent) = scope.parent
+            && let Value::Map(subcharts) = &objects[parent].1
+        {
+            subcharts
+                .borrow_mut()
+                .insert(scope.node.name.clone(), object.clone());
+        }
+    }
+    objects.into_iter().map(|(object, _)| object).collect()
 }
 
 /// Checks the values against every enabled chart's `values.schema.json` (a subchart gets its own section), failing

@@ -11,8 +11,10 @@
 //!
 //! Templates run on a Go `text/template` engine written here ([`template`]: lexer, parser, evaluator), with Sprig's
 //! and Helm's functions ([`funcs`]), `include`, `tpl`, `required`, `fail`, and `.Release` (`Name`, `Namespace`,
-//! `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`, `.Files` and
-//! `.Template`. `lookup` finds nothing (an empty map), as in `helm template`: a render never talks to a cluster.
+//! `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`, `.Files`,
+//! `.Template` and `.Subcharts` (each enabled subchart's own such object, by name or alias). Errors are Helm's:
+//! `template: CHART/templates/x.yaml:LINE:COL: executing "NAME" at <ACTION>: MESSAGE`, or `execution error at
+//! (LOCATION): MESSAGE` for `fail` and `required`. `lookup` finds nothing (an empty map), as in `helm template`: a render never talks to a cluster.
 //! When the render is for a cluster, `.Capabilities` are the cluster's (its version, and every `group/version` and
 //! `group/version/Kind` it serves added to Helm's defaults), as Argo CD passes `--kube-version` and `--api-versions`
 //! to `helm template`.
@@ -49,7 +51,7 @@
 //!   recursive helper fails with a clear error inside the Wasm stack.
 //! - Ints are one type: `typeOf` says `int` for Sprig's `int64` results. (Values from YAML are float64 as in
 //!   Helm, and `set` makes int64 values as Helm's `--set` does.)
-//! - `.Subcharts` is empty; `requirements.yaml` (apiVersion v1 charts) is not read.
+//! - `requirements.yaml` (apiVersion v1 charts) is not read.
 //! - The evaluation of `tpl` strings and of templates is bounded by `max-steps`; Helm has no such budget.
 
 pub mod chart;

@@ -1,5 +1,5 @@
 //! Loading a chart from the source tree: `Chart.yaml`, `values.yaml`, `templates/`, other files for `.Files`
-//! (minus `.helmignore` matches), and subcharts in `charts/` — directories, and packaged `.tgz` files unpacked in
+//! (minus what the top chart's `.helmignore` ignores, see [`super::helmignore`]), and subcharts in `charts/` — directories, and packaged `.tgz` files unpacked in
 //! memory — as Helm's directory loader sorts them. A
 //! dependency with a `file://` repository that `charts/` lacks is loaded from that directory, as `helm dependency
 //! build` (which Argo CD runs) would vendor it; the path may climb above the app's directory, within the
@@ -8,7 +8,7 @@
 use weft_sdk::source::{EntryKind, Source, join};
 use weft_sdk::{RenderError, SourceError};
 
-use super::glob;
+use super::helmignore::Rules;
 use crate::template::{Map, Value};
 use crate::yaml::{json_numbers, parse_document};
 
@@ -94,45 +94,24 @@ fn is_crd_manifest(path: &str) -> bool {
             .any(|extension| path.ends_with(extension))
 }
 
-/// `.helmignore` rules: a path is ignored when a rule matches it or one of its directories.
-fn ignore_rules(source: &dyn Source, dir: &str) -> Vec<String> {
-    let Ok(text) = source.read_to_string(&join(dir, ".helmignore")) else {
-        return Vec::new();
-    };
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect()
+/// Which `.helmignore` rules decide for a chart's files: the top chart's, with the chart's path under the top
+/// chart in front of each file's path (a subchart's own `.helmignore` is not read, as in Helm's `LoadDir`).
+struct Ignore<'r> {
+    rules: &'r Rules,
+    prefix: String,
 }
 
-fn is_ignored(rules: &[String], path: &str) -> bool {
-    // Helm always ignores hidden files directly in templates/.
-    if let Some(name) = path.strip_prefix("templates/")
-        && name.starts_with('.')
-    {
-        return true;
+impl Ignore<'_> {
+    fn ignores(&self, path: &str) -> bool {
+        self.rules.ignores_file(&format!("{}{path}", self.prefix))
     }
-    let segments: Vec<&str> = path.split('/').collect();
-    rules.iter().any(|rule| {
-        let (rule, dir_only) = match rule.strip_suffix('/') {
-            Some(r) => (r, true),
-            None => (rule.as_str(), false),
-        };
-        let rule = rule.trim_start_matches("./").trim_start_matches('/');
-        (1..=segments.len()).any(|n| {
-            let is_dir = n < segments.len();
-            if dir_only && !is_dir {
-                return false;
-            }
-            let prefix = segments[..n].join("/");
-            if rule.contains('/') {
-                glob::matches(rule, &prefix)
-            } else {
-                glob::matches(rule, segments[n - 1])
-            }
-        })
-    })
+}
+
+/// The rules of the chart directory `dir` as the top of a load: its `.helmignore`, then Helm's default.
+fn top_rules(source: &dyn Source, dir: &str) -> Result<Rules, RenderError> {
+    let path = join(dir, ".helmignore");
+    let text = source.read_to_string(&path).ok();
+    Rules::parse(text.as_deref()).map_err(|e| RenderError::in_file(e.to_string(), path, None))
 }
 
 fn yaml_file(source: &dyn Source, path: &str) -> Result<Value, RenderError> {
@@ -216,7 +195,17 @@ pub fn load(source: &dyn Source, dir: &str) -> Result<Chart, RenderError> {
             return load_archive(source, archive, 0);
         }
     }
-    load_at_depth(source, dir, 0)
+    load_top(source, dir, 0)
+}
+
+/// Loads the chart directory `dir` as the top of a load, under its own `.helmignore`.
+fn load_top(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, RenderError> {
+    let rules = top_rules(source, dir)?;
+    let ignore = Ignore {
+        rules: &rules,
+        prefix: String::new(),
+    };
+    load_at_depth(source, dir, depth, &ignore)
 }
 
 /// The packaged chart at `archive` (a `.tgz`), unpacked in memory and loaded from there.
@@ -232,10 +221,21 @@ fn load_archive(source: &dyn Source, archive: &str, depth: usize) -> Result<Char
             None,
         ));
     }
-    load_at_depth(&tree, archive, depth)
+    // A packaged chart's files are all loaded: `helm package` applied its `.helmignore` already.
+    let rules = Rules::none();
+    let ignore = Ignore {
+        rules: &rules,
+        prefix: String::new(),
+    };
+    load_at_depth(&tree, archive, depth, &ignore)
 }
 
-fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, RenderError> {
+fn load_at_depth(
+    source: &dyn Source,
+    dir: &str,
+    depth: usize,
+    ignore: &Ignore<'_>,
+) -> Result<Chart, RenderError> {
     let chart_yaml = join(dir, "Chart.yaml");
     let metadata = yaml_file(source, &chart_yaml)?;
     if !matches!(metadata, Value::Map(_)) {
@@ -252,7 +252,6 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
             None,
         ));
     }
-    let rules = ignore_rules(source, dir);
     let mut paths = Vec::new();
     walk(source, dir, "", &mut paths)?;
     let mut chart = Chart {
@@ -269,7 +268,7 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
     let mut subchart_dirs: Vec<String> = Vec::new();
     let mut subchart_archives: Vec<String> = Vec::new();
     for path in paths {
-        if is_ignored(&rules, &path) {
+        if ignore.ignores(&path) {
             continue;
         }
         let full = join(dir, &path);
@@ -332,9 +331,13 @@ fn load_at_depth(source: &dyn Source, dir: &str, depth: usize) -> Result<Chart, 
     for name in subchart_dirs {
         let sub_dir = join(dir, &join("charts", &name));
         if source.is_file(&join(&sub_dir, "Chart.yaml")) {
+            let under = Ignore {
+                rules: ignore.rules,
+                prefix: format!("{}charts/{name}/", ignore.prefix),
+            };
             chart
                 .subcharts
-                .push(load_at_depth(source, &sub_dir, depth)?);
+                .push(load_at_depth(source, &sub_dir, depth, &under)?);
         }
     }
     for archive in subchart_archives {
@@ -386,7 +389,9 @@ fn load_file_dependencies(
                 None,
             ));
         }
-        let loaded = load_at_depth(source, &dir, depth + 1)?;
+        // `helm dependency build` loads the dependency's directory as a top chart (its own `.helmignore`) and
+        // packages it.
+        let loaded = load_top(source, &dir, depth + 1)?;
         if loaded.name() != name {
             return Err(RenderError::in_file(
                 format!(
@@ -400,24 +405,4 @@ fn load_file_dependencies(
         chart.subcharts.push(loaded);
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn helmignore_rules() {
-        let rules = vec![
-            "*.md".to_string(),
-            "secret/".to_string(),
-            "docs/*.txt".to_string(),
-        ];
-        assert!(is_ignored(&rules, "README.md"));
-        assert!(is_ignored(&rules, "sub/NOTES.md"));
-        assert!(is_ignored(&rules, "secret/key"));
-        assert!(is_ignored(&rules, "docs/a.txt"));
-        assert!(!is_ignored(&rules, "docs/a.yaml"));
-        assert!(is_ignored(&[], "templates/.hidden.yaml"));
-    }
 }

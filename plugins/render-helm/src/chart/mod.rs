@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod dependencies;
 pub mod glob;
+pub mod helmignore;
 pub mod loader;
 pub mod objects;
 pub mod schema;

@@ -1,0 +1,3 @@
+{{- define "backend.fullname" -}}
+{{ printf "%s-%s" .Release.Name (default .Chart.Name .Values.nameOverride) | trunc 63 }}
+{{- end -}}
