@@ -247,20 +247,31 @@ pub fn register(table: &mut FunctionTable) {
     });
 }
 
+/// The elements of a slice: a list, or a host object that is a slice in Helm (`.Capabilities.APIVersions`, a
+/// `[]string`, which Sprig's list functions take through reflection).
+fn slice_items(value: &Value) -> Option<std::rc::Rc<Vec<Value>>> {
+    match value {
+        Value::List(items) => Some(items.clone()),
+        Value::Object(object) if object.kind_name() == "slice" => match object.to_data() {
+            Value::List(items) => Some(items),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// A list argument's elements; anything else is Sprig's error.
 fn list_of(name: &str, value: &Value) -> Result<Vec<Value>, String> {
-    match value {
-        Value::List(items) => Ok(items.as_ref().clone()),
-        other => Err(format!("Cannot {name} on type {}", other.kind_name())),
-    }
+    slice_items(value)
+        .map(|items| items.as_ref().clone())
+        .ok_or_else(|| format!("Cannot {name} on type {}", value.kind_name()))
 }
 
 fn with_list(name: &str, args: &[Value], f: impl Fn(&[Value]) -> Value) -> Result<Value, String> {
     arity(name, args, 1)?;
-    match &args[0] {
-        Value::List(items) => Ok(f(items)),
-        other => Err(format!("Cannot find {name} on type {}", other.kind_name())),
-    }
+    slice_items(&args[0])
+        .map(|items| f(&items))
+        .ok_or_else(|| format!("Cannot find {name} on type {}", args[0].kind_name()))
 }
 
 fn append(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {

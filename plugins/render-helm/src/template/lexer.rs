@@ -493,6 +493,12 @@ pub fn parse_number(text: &str) -> Option<Number> {
         let magnitude = i64::from_str_radix(body, radix).ok()?;
         Some(Number::Int(if negative { -magnitude } else { magnitude }))
     };
+    if let Some(body) = lower.strip_prefix("0x")
+        && body.contains('p')
+    {
+        let value = hex_float(body)?;
+        return Some(Number::Float(if negative { -value } else { value }));
+    }
     if lower.starts_with("0x") {
         return radix_int("0x", 16);
     }
@@ -519,9 +525,41 @@ pub fn parse_number(text: &str) -> Option<Number> {
     }
 }
 
+/// A hexadecimal float's value after `0x` (`1p60`, `1.8p-2`), as Go's `ParseFloat` reads it: hex digits with an
+/// optional point, then a binary exponent.
+fn hex_float(body: &str) -> Option<f64> {
+    let (mantissa, exponent) = body.split_once('p')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let mut value = 0f64;
+    for digit in whole.chars() {
+        value = value * 16.0 + f64::from(digit.to_digit(16)?);
+    }
+    let mut scale = 1.0 / 16.0;
+    for digit in fraction.chars() {
+        value += f64::from(digit.to_digit(16)?) * scale;
+        scale /= 16.0;
+    }
+    Some(value * 2f64.powi(exponent))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hexadecimal_floats_are_numbers_as_in_go() {
+        assert_eq!(
+            parse_number("0x1p60"),
+            Some(Number::Float(1_152_921_504_606_846_976.0))
+        );
+        assert_eq!(parse_number("0x1.8p1"), Some(Number::Float(3.0)));
+        assert_eq!(parse_number("-0x1p-2"), Some(Number::Float(-0.25)));
+        assert_eq!(parse_number("0x1e3"), Some(Number::Int(0x1e3)));
+    }
 
     fn kinds(source: &str) -> Vec<TokenKind> {
         lex(source).unwrap().into_iter().map(|t| t.kind).collect()

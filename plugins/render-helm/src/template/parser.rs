@@ -345,10 +345,21 @@ impl Parser {
             }
             pipeline.commands.push(command);
             match self.next() {
+                // Go ends a pipeline at its delimiter even right after a `|` (`{{ x | nindent 4 | }}`).
                 Some(Token {
                     kind: TokenKind::Pipe,
                     ..
-                }) => continue,
+                }) => match self.peek_kind() {
+                    Some(TokenKind::Close) if !in_parens => {
+                        self.pos += 1;
+                        return Ok(pipeline);
+                    }
+                    Some(TokenKind::RightParen) if in_parens => {
+                        self.pos += 1;
+                        return Ok(pipeline);
+                    }
+                    _ => continue,
+                },
                 Some(Token {
                     kind: TokenKind::Close,
                     ..
@@ -568,6 +579,17 @@ mod tests {
         assert!(
             matches!(&chain.commands[0].args[0], Operand::Chain(_, f) if f == &vec!["Name".to_string()])
         );
+    }
+
+    #[test]
+    fn a_pipe_right_before_the_delimiter_ends_the_pipeline_as_in_go() {
+        let parsed = parse("{{ .a | quote | }}{{ (.b | upper |) }}").unwrap();
+        let Node::Action(pipeline) = &parsed.root[0] else {
+            panic!("not an action")
+        };
+        assert_eq!(pipeline.commands.len(), 2);
+        assert!(parse("{{ .a | | quote }}").is_err());
+        assert!(parse("{{ | quote }}").is_err());
     }
 
     #[test]
