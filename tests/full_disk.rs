@@ -16,6 +16,7 @@
 //! makes, while it still answers, and passes it again once it takes writes; PostgreSQL's driver ends its count of
 //! the transaction on every rollback, so no connection is left counted inside one.
 
+use std::path::Path;
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -26,7 +27,7 @@ use weft_engine::server::Server;
 use weft_engine::store::{Store, StoreError};
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_sim::{FaultRule, Verb};
-use weft_test_reference::PostgresServer;
+use weft_test_reference::{PostgresServer, SmallFilesystem};
 use weft_tests::GitRepo;
 
 use crate::reliability::{call, router_of, sync_of_running};
@@ -35,9 +36,92 @@ use crate::serve::{app_toml, cluster, config, deployment, eventually, hook, imag
 /// SQLite's primary result code for "database or disk is full".
 const SQLITE_FULL: &str = "13";
 
-/// Fills the store's file as a full filesystem would: every connection of `store` capped at the pages the file
-/// has, and the room left in them taken by ballast rows, through a connection of the test's own.
-async fn fill(store: &Store, url: &str) -> sqlx::SqliteConnection {
+/// A store's disk that fills mid-sync and gets its room back, and what the store says meanwhile.
+trait Disk {
+    /// What a write refused for want of room says.
+    const REFUSED: &str;
+    /// What `/readyz` says while the disk is full.
+    const UNREADY: &[&str];
+    /// Whether the store still answers (a ping) while the disk is full.
+    const ANSWERS: bool;
+
+    /// Takes the room the store's next writes need.
+    async fn fill(&mut self, server: &Server);
+
+    /// Once writes have been refused: whatever more the full disk does to the store.
+    async fn refused(&mut self) {}
+
+    /// Gives the room back.
+    async fn free(&mut self, server: &Server);
+}
+
+/// The full disk as SQLite's `max_page_count` on every connection of the store ([`Store::limit_pages`]), capped at
+/// the pages the file has, the room left in them taken by ballast rows.
+#[derive(Default)]
+struct PageCap(Option<sqlx::SqliteConnection>);
+
+impl Disk for PageCap {
+    const REFUSED: &str = "full";
+    const UNREADY: &[&str] = &["store unwritable", "full"];
+    const ANSWERS: bool = true;
+
+    async fn fill(&mut self, server: &Server) {
+        let mut filler = ballast_table(&server.config().store_url()).await;
+        let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+            .fetch_one(&mut filler)
+            .await
+            .unwrap();
+        server
+            .state
+            .store
+            .limit_pages(Some(u64::try_from(pages).unwrap()));
+        sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
+            .execute(&mut filler)
+            .await
+            .unwrap();
+        fill_ballast_table(&mut filler).await;
+        self.0 = Some(filler);
+    }
+
+    async fn free(&mut self, server: &Server) {
+        server.state.store.limit_pages(None);
+        let mut filler = self.0.take().unwrap();
+        sqlx::query("PRAGMA max_page_count = 4294967294")
+            .execute(&mut filler)
+            .await
+            .unwrap();
+        drop_ballast_table(filler).await;
+    }
+}
+
+/// The full disk as a real one: the data directory on a small tmpfs, filled with a ballast file; the room SQLite
+/// already holds in its write-ahead log then taken by ballast rows, as the queue's own writes would take it.
+struct Tmpfs {
+    filesystem: SmallFilesystem,
+    filler: Option<sqlx::SqliteConnection>,
+}
+
+impl Disk for Tmpfs {
+    const REFUSED: &str = "full";
+    const UNREADY: &[&str] = &["store unwritable", "full"];
+    const ANSWERS: bool = true;
+
+    async fn fill(&mut self, server: &Server) {
+        let mut filler = ballast_table(&server.config().store_url()).await;
+        let ballast = self.filesystem.fill().unwrap();
+        assert!(ballast > 0, "the filesystem was full before the sync");
+        fill_ballast_table(&mut filler).await;
+        self.filler = Some(filler);
+    }
+
+    async fn free(&mut self, _server: &Server) {
+        self.filesystem.free().unwrap();
+        drop_ballast_table(self.filler.take().unwrap()).await;
+    }
+}
+
+/// A connection of the test's own to the SQLite store at `url`, with an empty table `ballast`.
+async fn ballast_table(url: &str) -> sqlx::SqliteConnection {
     let mut filler = sqlx::SqliteConnection::connect(url).await.unwrap();
     sqlx::query("PRAGMA busy_timeout = 30000")
         .execute(&mut filler)
@@ -47,20 +131,16 @@ async fn fill(store: &Store, url: &str) -> sqlx::SqliteConnection {
         .execute(&mut filler)
         .await
         .unwrap();
-    let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
-        .fetch_one(&mut filler)
-        .await
-        .unwrap();
-    store.limit_pages(Some(u64::try_from(pages).unwrap()));
-    sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
-        .execute(&mut filler)
-        .await
-        .unwrap();
+    filler
+}
+
+/// Fills the table `ballast` until SQLite refuses a byte more with SQLITE_FULL.
+async fn fill_ballast_table(filler: &mut sqlx::SqliteConnection) {
     for size in [4000, 400, 40, 1] {
         loop {
             let inserted = sqlx::query("INSERT INTO ballast (fill) VALUES (zeroblob($1))")
                 .bind(size)
-                .execute(&mut filler)
+                .execute(&mut *filler)
                 .await;
             match inserted {
                 Ok(_) => {}
@@ -73,16 +153,9 @@ async fn fill(store: &Store, url: &str) -> sqlx::SqliteConnection {
             }
         }
     }
-    filler
 }
 
-/// Gives the room back: the cap lifted and the ballast dropped.
-async fn free(store: &Store, mut filler: sqlx::SqliteConnection) {
-    store.limit_pages(None);
-    sqlx::query("PRAGMA max_page_count = 4294967294")
-        .execute(&mut filler)
-        .await
-        .unwrap();
+async fn drop_ballast_table(mut filler: sqlx::SqliteConnection) {
     sqlx::query("DROP TABLE ballast")
         .execute(&mut filler)
         .await
@@ -98,25 +171,36 @@ async fn finished(server: &Server, id: &str) -> Operation {
     .await
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_there_is_room()
- {
+/// 64 KiB that no database compresses: a write that needs room of its own.
+fn incompressible(n: usize) -> String {
+    use sha2::Digest as _;
+    (0..1024)
+        .map(|i| hex::encode(sha2::Sha256::digest(format!("ballast-{n}-{i}"))))
+        .collect()
+}
+
+/// The shop synced by a server whose data directory is `data` (and its store the one `store` names, when set):
+/// a sync runs, `disk` fills under it, and the queue's writes are refused as unavailable, readiness says so while
+/// liveness stays, the sync goes on in the cluster; once `disk` has room again the sync's end is recorded, readiness
+/// comes back and a sync queued through the API is claimed and finishes, without a restart.
+async fn a_disk_fills_mid_sync<D: Disk>(data: &Path, store: Option<&str>, mut disk: D) {
     let cluster = cluster();
-    let data = TempDir::new().unwrap();
     let repo = GitRepo::new();
     repo.commit(&[
         ("migrate.json", hook("migrate")),
         ("web.json", deployment("web", "shop/web:1.0", json!({}))),
     ]);
     let apps = app_toml("shop", repo.path(), "");
+    let store_key = store
+        .map(|url| format!("store = \"{url}\""))
+        .unwrap_or_default();
     let server = Server::start(
-        config(&cluster, data.path(), &apps, ""),
+        config(&cluster, data, &apps, &store_key),
         weft_tests::builtin_registry(),
         options("weft-0"),
     )
     .await
     .unwrap();
-    let url = server.config().store_url();
     let store = server.state.store.clone();
     let router = router_of(&server);
     let readiness = async |wanted: StatusCode| {
@@ -132,7 +216,7 @@ async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_qu
         weft_sim::FaultAction::Latency(Duration::from_secs(3)),
     ));
     let id = sync_of_running(&server, "shop").await;
-    let filler = fill(&store, &url).await;
+    disk.fill(&server).await;
 
     // The queue's writing transactions fail for want of room, and say so, as unavailable (a caller retries): four
     // at once, so that every connection of the pool has had one fail under it.
@@ -144,27 +228,31 @@ async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_qu
         );
         let store = store.clone();
         async move {
-            let request = json!({"kind": "sync", "padding": "x".repeat(64 * 1024)});
+            let request = json!({"kind": "sync", "padding": incompressible(n)});
             store.enqueue_if_latest(&operation, &request, None).await
         }
     });
     for written in futures::future::join_all(writes).await {
         let error: StoreError = written.unwrap_err();
         assert!(error.is_unwritable() && error.is_unavailable(), "{error:?}");
-        assert!(error.to_string().contains("full"), "{error}");
+        assert!(error.to_string().contains(D::REFUSED), "{error}");
     }
-    // Readiness says why the replica cannot work, though the store still answers reads; liveness stays.
+    disk.refused().await;
+    // Readiness says why the replica cannot work; liveness stays.
     let unready = eventually(
-        "readiness to say the store is unwritable",
+        "readiness to say the store cannot take writes",
         300,
         async || readiness(StatusCode::SERVICE_UNAVAILABLE).await,
     )
     .await;
-    assert!(unready.contains("store unwritable"), "{unready}");
-    assert!(unready.contains("full"), "{unready}");
+    for says in D::UNREADY {
+        assert!(unready.contains(says), "{unready}");
+    }
     let (status, _) = call(&router, "GET", "/healthz", crate::api::ADMIN).await;
     assert_eq!(status, StatusCode::OK);
-    store.ping().await.unwrap();
+    if D::ANSWERS {
+        store.ping().await.unwrap();
+    }
 
     // The sync goes on in the cluster meanwhile.
     eventually("the sync to apply the workload", 300, async || {
@@ -176,7 +264,7 @@ async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_qu
 
     // Room again: the sync's end is recorded, readiness comes back, and a sync queued through the API is claimed
     // and finishes — no connection is left counted inside a transaction the disk ended.
-    free(&store, filler).await;
+    disk.free(&server).await;
     let done = finished(&server, &id).await;
     assert_eq!(done.phase, OperationPhase::Succeeded, "{:?}", done.message);
     assert_eq!(done.attempts.len(), 1, "{:#?}", done.attempts);
@@ -226,6 +314,30 @@ async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_qu
         );
     }
     server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_there_is_room()
+ {
+    let data = TempDir::new().unwrap();
+    a_disk_fills_mid_sync(data.path(), None, PageCap::default()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sqlite_store_on_a_small_filesystem_filled_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_freed()
+ {
+    let Some(filesystem) = SmallFilesystem::mount_or_skip(
+        "a_sqlite_store_on_a_small_filesystem_filled_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_freed",
+        32 * 1024 * 1024,
+    ) else {
+        return;
+    };
+    let data = filesystem.path().to_path_buf();
+    let disk = Tmpfs {
+        filesystem,
+        filler: None,
+    };
+    a_disk_fills_mid_sync(&data, None, disk).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

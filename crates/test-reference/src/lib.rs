@@ -7,7 +7,8 @@
 //! `--include-ignored`) fails them too, since there is nothing to run them against.
 //!
 //! Also a throwaway PostgreSQL server ([`PostgresServer`]) for the store's and the reliability suite's tests, and a
-//! throwaway CNCF distribution registry ([`Registry`]) to push images to and resolve them from.
+//! throwaway CNCF distribution registry ([`Registry`]) to push images to and resolve them from, and a small
+//! filesystem of a test's own to fill ([`SmallFilesystem`]), skipped with the reason where it cannot be mounted.
 //!
 //! Must not depend on anything of Weft's: plugin crates use it for their parity tests.
 
@@ -16,11 +17,13 @@ use std::process::{Command, ExitCode};
 
 mod postgres;
 mod registry;
+mod small_filesystem;
 
 pub use postgres::{POSTGRES_INSTALL, PostgresServer, postgres_bin_dir};
 pub use registry::{
     OCI_CONFIG, OCI_INDEX, OCI_LAYER, OCI_MANIFEST, REGISTRY_INSTALL, Registry, digest_of, htpasswd,
 };
+pub use small_filesystem::SmallFilesystem;
 
 pub use libtest_mimic::{Arguments, Failed, Trial};
 

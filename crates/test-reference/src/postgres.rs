@@ -1,5 +1,6 @@
 //! A throwaway PostgreSQL server for tests: initialized in a temporary directory on a free loopback port, able to
-//! stop and start again on the same port and data (a database outage), stopped on drop.
+//! stop and start again on the same port and data (a database outage), stopped on drop. Its data directory can be
+//! put on a filesystem of the test's own, to fill.
 
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
@@ -17,13 +18,24 @@ pub struct PostgresServer {
     pg_ctl: PathBuf,
     data: PathBuf,
     as_postgres_user: bool,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl PostgresServer {
     /// Initializes and starts a server whose user `weft` connects without a password; panics with what to
     /// install when PostgreSQL's server programs are missing.
     pub fn start() -> PostgresServer {
+        PostgresServer::start_with(None)
+    }
+
+    /// [`PostgresServer::start`] with its data directory in `dir` (as `dir/data`; a filesystem of the test's own,
+    /// such as a [`SmallFilesystem`](crate::SmallFilesystem), which must outlive the server); its socket and log
+    /// stay in a temporary directory of its own, so the log can be read when `dir` is full.
+    pub fn start_in(dir: &Path) -> PostgresServer {
+        PostgresServer::start_with(Some(dir))
+    }
+
+    fn start_with(data_in: Option<&Path>) -> PostgresServer {
         let bin = postgres_bin_dir().unwrap_or_else(|| panic!("{POSTGRES_INSTALL}"));
         let dir = tempfile::tempdir().expect("a temporary directory");
         // PostgreSQL refuses to run as root: then the server runs as the `postgres` user the package made.
@@ -54,9 +66,9 @@ impl PostgresServer {
             url: format!("postgres://weft@127.0.0.1:{port}/postgres"),
             port,
             pg_ctl: bin.join("pg_ctl"),
-            data: dir.path().join("data"),
+            data: data_in.unwrap_or(dir.path()).join("data"),
             as_postgres_user,
-            _dir: dir,
+            dir,
         };
         server.run(
             &bin.join("initdb"),
@@ -89,10 +101,29 @@ impl PostgresServer {
         );
     }
 
+    /// What the server has logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.path().join("server.log")
+    }
+
+    /// Whether the server is running (`pg_ctl status`): false once stopped, or once it has shut itself down.
+    pub fn is_running(&self) -> bool {
+        self.command(&self.pg_ctl)
+            .args(["-D", path(&self.data), "status"])
+            .output()
+            .expect("running pg_ctl")
+            .status
+            .success()
+    }
+
     /// Starts the server (again) on its port with its data.
     pub fn start_again(&self) {
-        let socket_dir = self.data.parent().expect("the data directory's parent");
-        let log = socket_dir.join("server.log");
+        let socket_dir = self.dir.path();
+        let log = self.log_path();
         let options = format!(
             "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off",
             path(socket_dir),
