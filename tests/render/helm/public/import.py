@@ -56,6 +56,19 @@ SOURCES = {
     "descheduler": ("kubernetes-sigs+descheduler", "charts/{}", "Apache-2.0"),
     "reloader": ("stakater+Reloader", "deployments/kubernetes/chart/{}", "Apache-2.0"),
     "autoscaler": ("kubernetes+autoscaler", "{}", "Apache-2.0"),
+    "datadog": ("DataDog+helm-charts", "charts/{}", "Apache-2.0"),
+    "velero": ("vmware-tanzu+helm-charts", "charts/{}", "Apache-2.0"),
+    "jenkins": ("jenkinsci+helm-charts", "charts/{}", "Apache-2.0"),
+    "harbor": ("goharbor+harbor-helm", "", "Apache-2.0"),
+    "eks-charts": ("aws+eks-charts", "stable/{}", "Apache-2.0"),
+    "flux": ("fluxcd-community+helm-charts", "charts/{}", "Apache-2.0"),
+    "gatekeeper": ("open-policy-agent+gatekeeper", "charts/{}", "Apache-2.0"),
+    "codecentric": ("codecentric+helm-charts", "charts/{}", "Apache-2.0"),
+    "nginx-inc": ("nginx+kubernetes-ingress", "charts/{}", "Apache-2.0"),
+    "jaeger": ("jaegertracing+helm-charts", "charts/{}", "Apache-2.0"),
+    "opensearch": ("opensearch-project+helm-charts", "charts/{}", "Apache-2.0"),
+    "istio": ("istio+istio", "manifests/charts/{}", "Apache-2.0"),
+    "crossplane": ("crossplane+crossplane", "cluster/charts/{}", "Apache-2.0"),
     "bitwarden-sdk-server": ("external-secrets+bitwarden-sdk-server", "deploy/charts/{}", "Apache-2.0"),
 }
 
@@ -102,13 +115,36 @@ CHARTS = [("bitnami", c) for c in BITNAMI] + [
     ("descheduler", "descheduler"),
     ("reloader", "reloader"),
     ("autoscaler", "cluster-autoscaler=cluster-autoscaler/charts/cluster-autoscaler"),
+    ("datadog", "datadog"),
+    ("datadog", "datadog-operator"),
+    ("velero", "velero"),
+    ("jenkins", "jenkins"),
+    ("harbor", "harbor="),
+    ("eks-charts", "aws-load-balancer-controller"),
+    ("flux", "flux2"),
+    ("gatekeeper", "gatekeeper"),
+    ("codecentric", "keycloakx"),
+    ("jaeger", "jaeger"),
+    ("opensearch", "opensearch"),
+    ("opensearch", "opensearch-dashboards"),
+    ("istio", "base"),
+    ("istio", "istiod=manifests/charts/istio-control/istio-discovery"),
+    ("istio", "gateway"),
+    ("crossplane", "crossplane"),
 ]
 
 # Charts whose source sets version and appVersion at release time (`version: v0.0.0` in git): the release tag taken
 # and the version the release tool writes into Chart.yaml.
 RELEASE_TAGS = {
-    ("cert-manager", "cert-manager"): "v1.21.1",
-    ("trust-manager", "trust-manager"): "v0.24.0",
+    ("cert-manager", "cert-manager"): ("v1.21.1", "v1.21.1"),
+    ("trust-manager", "trust-manager"): ("v0.24.0", "v0.24.0"),
+    ("istio", "base"): ("1.30.3", "1.30.3"),
+    ("istio", "istiod"): ("1.30.3", "1.30.3"),
+    ("istio", "gateway"): ("1.30.3", "1.30.3"),
+    ("crossplane", "crossplane"): ("v2.3.4", "2.3.4"),
+    # Their HEAD is a pre-release (`1.4.0-dev`, `3.24.0-beta.0`): the latest release tag, unchanged.
+    ("harbor", "harbor"): ("v1.19.1", None),
+    ("gatekeeper", "gatekeeper"): ("v3.23.0", None),
 }
 
 # Dependency repositories: URL -> source slug; chart names whose directory differs.
@@ -122,6 +158,7 @@ DEPENDENCY_SOURCES = {
     "https://dandydeveloper.github.io/charts/": "dandydeveloper",
     "https://dandydeveloper.github.io/charts": "dandydeveloper",
     "oci://ghcr.io/external-secrets/charts": "bitwarden-sdk-server",
+    "https://helm.datadoghq.com": "datadog",
 }
 DEPENDENCY_DIRS = {("grafana", "grafana-agent-operator"): "agent-operator"}
 
@@ -131,6 +168,14 @@ PINNED = {
     ("prometheus-community/kube-prometheus-stack", "prometheus-windows-exporter"): (
         "0.12.8",
         "newest 0.12.* at the chart's commit (no Chart.lock)",
+    ),
+}
+
+# Versions a Chart.lock pins that the dependency's source repository does not have: the nearest it has.
+NEAREST = {
+    ("jaeger/jaeger", "common"): (
+        "2.31.10",
+        "2.34.0 is in no commit of bitnami/charts (its newest common is 2.31.10): the nearest, 2.31.10",
     ),
 }
 
@@ -169,6 +214,14 @@ OVERRIDES = {
         {"podLabels": LABELS, "resources": {"limits": {"memory": "128Mi"}, "requests": {"cpu": "100m"}}},
         ["extra labels", "resources (a DaemonSet: no replicas)"],
     ),
+    "istio/base": (
+        {"defaultRevision": "stable", "global": {"istioNamespace": "mesh-system"}},
+        ["default revision `stable`", "istio namespace `mesh-system`"],
+    ),
+    "jenkins/jenkins": (
+        {"controller": {"ingress": {"enabled": True, "hostName": "jenkins.example.com"}}, "persistence": {"enabled": False}},
+        ["controller ingress on", "persistence off"],
+    ),
     "bitnami/memcached": (
         {"architecture": "high-availability", "replicaCount": 3},
         ["high-availability with 3 replicas"],
@@ -195,6 +248,8 @@ REQUIRED = {
         "mode": "deployment",
         "image": {"repository": "otel/opentelemetry-collector-k8s"},
     },
+    # "Chart cannot be installed without a valid clusterName!"
+    "eks-charts/aws-load-balancer-controller": {"clusterName": "prod"},
     "prometheus-community/prometheus-postgres-exporter": {"config": {"datasource": {"password": "example"}}},
 }
 
@@ -349,7 +404,11 @@ def vendor_dependencies(dest, label):
                 tagged = True
                 note += f"; no commit has it in Chart.yaml: tag {version}, version and appVersion set as its release packaging does"
             except RuntimeError:
-                raise RuntimeError(f"{label}: {name} {version} not found in {mirror}:{chart_path}") from None
+                if (label, name) not in NEAREST:
+                    raise RuntimeError(f"{label}: {name} {version} not found in {mirror}:{chart_path}") from None
+                version, why = NEAREST[(label, name)]
+                note += f"; {why}"
+                commit = commit_with_version(mirror, chart_path, version)
         target = os.path.join(dest, "charts", name)
         if os.path.exists(target):
             shutil.rmtree(target)
@@ -486,19 +545,19 @@ def main(argv):
         path = path.rstrip("/")
         dest = os.path.join(HERE, source, name)
         label = f"{source}/{name}"
-        tag = RELEASE_TAGS.get((source, name))
+        tag, release_version = RELEASE_TAGS.get((source, name), (None, None))
         commit = git(mirror, "rev-parse", (tag or "HEAD") + "^{commit}").strip()
         if not cases_only:
             licence_files(source)
             copy_chart(mirror, commit, path, dest, apply_helmignore=True)
-            if tag:
-                set_version(os.path.join(dest, "Chart.yaml"), tag, tag)
+            if release_version:
+                set_version(os.path.join(dest, "Chart.yaml"), release_version, release_version)
             vendor_dependencies(dest, label)
         with open(os.path.join(dest, "Chart.yaml"), encoding="utf-8") as handle:
             version = yaml.safe_load(handle).get("version")
         with open(os.path.join(dest, "values.yaml"), encoding="utf-8") as handle:
             values = yaml.safe_load(handle) or {}
-        rows.append((name, version, source, commit, licence, tag))
+        rows.append((name, version, source, commit, licence, tag, release_version))
         case = f"{source}--{name}"
         required = REQUIRED.get(label, {})
         write_case(case, f"../{source}/{name}", f"{label} {version} with its default values", required)
@@ -519,9 +578,11 @@ def write_sources(rows):
         "| chart | version | repository | commit | licence |",
         "|---|---|---|---|---|",
     ]
-    for name, version, source, commit, licence, tag in rows:
+    for name, version, source, commit, licence, tag, release_version in rows:
         mirror = SOURCES[source][0].replace("+", "/")
-        where = f"{commit[:12]}" + (f" (tag {tag}; version set as its release tool does)" if tag else "")
+        where = f"{commit[:12]}" + (f" (tag {tag})" if tag else "")
+        if release_version:
+            where += f"; version and appVersion set to {release_version} as its release tool sets them"
         out.append(f"| {source}/{name} | {version} | github.com/{mirror} | {where} | {licence} |")
     out += [
         "",

@@ -3,12 +3,13 @@
 
 Usage: random_fields.py CASE.yaml [CASE.yaml ...]
 
-Helm's own library renders each case twice; a field that differs between the two renders is random (a password,
+Helm's own library renders each case twice (a second apart when the chart calls `now`); a field that differs between the two renders is random (a password,
 a key, a certificate, or a value derived from one, such as a checksum annotation over a generated Secret). Each is
 written to the case's `random:` list as the object (`Kind/name`, with `*` for a random part of the name), a JSON pointer and the alphabet both renders'
 values fit (after base64 decoding under `/data/`): `alnum`, `alpha`, `digits`, `hex`, `base64`, `pem`, `ascii` or
 `bytes`. helm_public compares those fields by shape (length and alphabet; PEM block types) and all others exactly.
-Needs helm-python-sdk, as render_with_helm.py.
+Fields a case file already lists stay listed (a field seen random once stays random). Needs helm-python-sdk, as
+render_with_helm.py.
 """
 
 import base64
@@ -16,6 +17,7 @@ import os
 import re
 import string
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import render_with_helm  # noqa: E402
@@ -83,11 +85,29 @@ def pattern(a, b):
         return first
     prefix = os.path.commonprefix([first, second])
     suffix = os.path.commonprefix([first[len(prefix) :][::-1], second[len(prefix) :][::-1]])[::-1]
+    # Whole name segments only: two random parts may begin or end alike by chance.
+    prefix = prefix[: max(prefix.rfind("-"), prefix.rfind("/")) + 1]
+    suffix = suffix[suffix.find("-") :] if "-" in suffix else ""
     return f"{prefix}*{suffix}"
+
+
+def uses_clock(case_path):
+    """Whether the case's chart (or a subchart) calls `now`: its renders must then be a second apart."""
+    with open(case_path, encoding="utf-8") as handle:
+        chart = re.search(r"(?m)^chart: (.*)$", handle.read()).group(1).strip()
+    for root, _, files in os.walk(os.path.join(os.path.dirname(case_path), chart)):
+        for name in files:
+            if name.endswith((".yaml", ".tpl", ".txt")):
+                with open(os.path.join(root, name), encoding="utf-8", errors="replace") as handle:
+                    if re.search(r"\bnow\b", handle.read()):
+                        return True
+    return False
 
 
 def random_fields(case_path):
     first = render_with_helm.render(case_path, include_crds=True)
+    if uses_clock(case_path):
+        time.sleep(1.1)
     second = render_with_helm.render(case_path, include_crds=True)
     fields = []
     for a, b in zip(first, second):
@@ -105,9 +125,18 @@ def quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def listed(text):
+    """The fields a case file lists already (kept: a field seen random once stays random)."""
+    return re.findall(r'(?m)^  - \{object: "(.*)", pointer: "(.*)", alphabet: (\S+)\}$', text)
+
+
 def write(case_path, fields):
     with open(case_path, encoding="utf-8") as handle:
         text = handle.read()
+    for field in listed(text):
+        field = tuple(part.replace('\\"', '"').replace("\\\\", "\\") for part in field)
+        if not any(field[1] == known[1] and field[0] == known[0] for known in fields) and "*" not in field[0]:
+            fields.append(field)
     text = re.sub(r"(?ms)^random:\n(?:  .*\n?)*", "", text).rstrip("\n") + "\n"
     if fields:
         text += "random:\n"
