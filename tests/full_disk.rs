@@ -120,6 +120,68 @@ impl Disk for Tmpfs {
     }
 }
 
+/// PostgreSQL's data directory on a small tmpfs, filled with a ballast file (written as root). Its heap files then
+/// cannot grow: a write that needs a new page fails with "could not extend file ...: No space left on device"
+/// (SQLSTATE 53100), one that fits in the pages the files have still passes. Once the write-ahead log needs a new
+/// segment, PostgreSQL PANICs ("could not write to file \"pg_wal/xlogtemp...\": No space left on device"), its
+/// recovery finds no room either, and it shuts down: the store is away until PostgreSQL is started again on the
+/// freed disk.
+struct PostgresDataDirectory {
+    postgres: PostgresServer,
+    filesystem: SmallFilesystem,
+}
+
+impl PostgresDataDirectory {
+    /// Moves the write-ahead log on to a segment of its own: `pg_switch_wal()`, then a transactional logical message,
+    /// whose commit is flushed into the next segment at once (a transaction that logged nothing else, such as
+    /// `txid_current()`, commits asynchronously, and the log writer would create the segment later). Fails once
+    /// that segment cannot be created.
+    async fn next_wal_segment(&self) -> Result<(), sqlx::Error> {
+        let mut admin = sqlx::PgConnection::connect(self.postgres.url()).await?;
+        sqlx::query("SELECT pg_switch_wal()")
+            .execute(&mut admin)
+            .await?;
+        sqlx::query("SELECT pg_logical_emit_message(true, 'weft', 'a full disk')")
+            .execute(&mut admin)
+            .await?;
+        admin.close().await
+    }
+}
+
+impl Disk for PostgresDataDirectory {
+    const REFUSED: &str = "No space left on device";
+    const UNREADY: &[&str] = &["the store does not answer"];
+    const ANSWERS: bool = false;
+
+    async fn fill(&mut self, _server: &Server) {
+        // A fresh segment first, so that the heap's files run out of room before the log does.
+        self.next_wal_segment().await.unwrap();
+        let ballast = self.filesystem.fill().unwrap();
+        assert!(ballast > 0, "the filesystem was full before the sync");
+    }
+
+    async fn refused(&mut self) {
+        // The log's next segment: PostgreSQL panics, and shuts down for want of room to recover.
+        let error = self.next_wal_segment().await.unwrap_err();
+        let postgres = &self.postgres;
+        eventually("PostgreSQL to shut down", 300, async || {
+            (!postgres.is_running()).then_some(())
+        })
+        .await;
+        let log = postgres.log();
+        assert!(
+            log.contains("PANIC:  could not write to file \"pg_wal/xlogtemp")
+                && log.contains("No space left on device"),
+            "{error}\n{log}"
+        );
+    }
+
+    async fn free(&mut self, _server: &Server) {
+        self.filesystem.free().unwrap();
+        self.postgres.start_again();
+    }
+}
+
 /// A connection of the test's own to the SQLite store at `url`, with an empty table `ballast`.
 async fn ballast_table(url: &str) -> sqlx::SqliteConnection {
     let mut filler = sqlx::SqliteConnection::connect(url).await.unwrap();
@@ -338,6 +400,24 @@ async fn a_sqlite_store_on_a_small_filesystem_filled_mid_sync_is_unready_while_f
         filler: None,
     };
     a_disk_fills_mid_sync(&data, None, disk).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_postgresql_store_whose_data_directory_fills_mid_sync_refuses_writes_then_stops_and_the_queue_runs_again_once_it_is_started_on_the_freed_disk()
+ {
+    let Some(filesystem) = SmallFilesystem::mount_or_skip(
+        "a_postgresql_store_whose_data_directory_fills_mid_sync_refuses_writes_then_stops_and_the_queue_runs_again_once_it_is_started_on_the_freed_disk",
+        128 * 1024 * 1024,
+    ) else {
+        return;
+    };
+    let data = TempDir::new().unwrap();
+    let disk = PostgresDataDirectory {
+        postgres: PostgresServer::start_in(filesystem.path()),
+        filesystem,
+    };
+    let url = disk.postgres.url().to_string();
+    a_disk_fills_mid_sync(data.path(), Some(&url), disk).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -18,6 +18,8 @@ pub struct PostgresServer {
     pg_ctl: PathBuf,
     data: PathBuf,
     as_postgres_user: bool,
+    /// Settings of its own, as `-c` options.
+    settings: &'static str,
     dir: tempfile::TempDir,
 }
 
@@ -30,7 +32,9 @@ impl PostgresServer {
 
     /// [`PostgresServer::start`] with its data directory in `dir` (as `dir/data`; a filesystem of the test's own,
     /// such as a [`SmallFilesystem`](crate::SmallFilesystem), which must outlive the server); its socket and log
-    /// stay in a temporary directory of its own, so the log can be read when `dir` is full.
+    /// stay in a temporary directory of its own, so the log can be read when `dir` is full. It makes no timed
+    /// checkpoints (`checkpoint_timeout = 1d`), so no write-ahead log segment is recycled or preallocated behind the
+    /// test's back: the log needs new room exactly when it moves on to a new segment.
     pub fn start_in(dir: &Path) -> PostgresServer {
         PostgresServer::start_with(Some(dir))
     }
@@ -68,6 +72,11 @@ impl PostgresServer {
             pg_ctl: bin.join("pg_ctl"),
             data: data_in.unwrap_or(dir.path()).join("data"),
             as_postgres_user,
+            settings: if data_in.is_some() {
+                "-c checkpoint_timeout=1d"
+            } else {
+                ""
+            },
             dir,
         };
         server.run(
@@ -125,9 +134,10 @@ impl PostgresServer {
         let socket_dir = self.dir.path();
         let log = self.log_path();
         let options = format!(
-            "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off {}",
             path(socket_dir),
-            self.port
+            self.port,
+            self.settings
         );
         let status = self
             .command(&self.pg_ctl)
