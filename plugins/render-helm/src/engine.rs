@@ -274,7 +274,7 @@ pub fn render(
     for file in &files {
         set.add_file(&file.name, file.text).map_err(|e| {
             RenderError::in_file(
-                format!("parse error: {}", e.message),
+                parse_error(&file.name, e.line, &e.message),
                 file.source_path.clone(),
                 Some(e.line),
             )
@@ -284,7 +284,7 @@ pub fn render(
     let table = funcs::table();
     set.check_functions(&table).map_err(|e| {
         let file = sources.get(&e.file).cloned().unwrap_or(e.file.clone());
-        RenderError::in_file(format!("parse error: {}", e.message), file, Some(e.line))
+        RenderError::in_file(parse_error(&e.file, e.line, &e.message), file, Some(e.line))
     })?;
 
     let scope_objects = scope_objects(&scopes, settings);
@@ -417,6 +417,13 @@ pub fn crds(root: &ChartNode<'_>) -> Vec<RenderedFile> {
         out.extend(crds(sub));
     }
     out
+}
+
+/// Helm's message for a template that does not parse: `parse error at (NAME:LINE): MESSAGE`, where Helm keeps only
+/// the last `: `-separated part of Go's message (`bad number syntax: "3x"` reads `"3x"`).
+fn parse_error(name: &str, line: u32, message: &str) -> String {
+    let last = message.rsplit(": ").next().unwrap_or(message);
+    format!("parse error at ({name}:{line}): {last}")
 }
 
 /// An evaluation error with Helm's message (`template: CHART/templates/x.yaml:12:4: executing "…" at <…>: …`, or

@@ -94,7 +94,7 @@ impl Parser {
                 ..
             }) => Ok(()),
             Some(token) => Err(SyntaxError::new(
-                format!("unexpected {:?} in {context}", token.kind),
+                format!("unexpected {} in {context}", go_item(&token)),
                 token.line,
             )),
             None => Err(SyntaxError::new(format!("unclosed {context}"), self.line())),
@@ -130,9 +130,9 @@ impl Parser {
                         nodes.push(node);
                     }
                 }
-                other => {
+                _ => {
                     return Err(SyntaxError::new(
-                        format!("unexpected {other:?}"),
+                        format!("unexpected {}", go_item(&token)),
                         token.line,
                     ));
                 }
@@ -207,7 +207,7 @@ impl Parser {
                         line,
                     ));
                 }
-                self.expect_close(&keyword)?;
+                self.expect_close(&format!("{{{{{keyword}}}}}"))?;
                 Ok(Some(if keyword == "break" {
                     Node::Break(line)
                 } else {
@@ -228,10 +228,7 @@ impl Parser {
                 ..
             }) => Ok(name),
             Some(token) => Err(SyntaxError::new(
-                format!(
-                    "unexpected {:?} in {context}: want a quoted name",
-                    token.kind
-                ),
+                format!("unexpected {} in {context} clause", go_item(&token)),
                 token.line,
             )),
             None => Err(SyntaxError::new(format!("unclosed {context}"), self.line())),
@@ -252,10 +249,10 @@ impl Parser {
                 format!("unexpected {{{{{word}}}}} in {context}"),
                 end_line,
             )),
-            None => Err(SyntaxError::new(
-                format!("unexpected EOF in {context}"),
-                line,
-            )),
+            None => {
+                let _ = context;
+                Err(SyntaxError::new("unexpected EOF", line))
+            }
         }
     }
 
@@ -304,10 +301,7 @@ impl Parser {
                 ));
             }
             None => {
-                return Err(SyntaxError::new(
-                    format!("unexpected EOF in {}", kind.keyword()),
-                    line,
-                ));
+                return Err(SyntaxError::new("unexpected EOF", line));
             }
         };
         self.nesting -= 1;
@@ -341,7 +335,13 @@ impl Parser {
         loop {
             let command = self.parse_command()?;
             if command.args.is_empty() {
-                return Err(SyntaxError::new("missing value for command", self.line()));
+                return Err(match self.peek() {
+                    Some(token) if token.kind == TokenKind::Pipe => SyntaxError::new(
+                        format!("unexpected {} in command", go_item(token)),
+                        token.line,
+                    ),
+                    _ => SyntaxError::new("missing value for command", self.line()),
+                });
             }
             pipeline.commands.push(command);
             match self.next() {
@@ -370,7 +370,7 @@ impl Parser {
                 }) if in_parens => return Ok(pipeline),
                 Some(token) => {
                     return Err(SyntaxError::new(
-                        format!("unexpected {:?} in operand", token.kind),
+                        format!("unexpected {} in operand", go_item(&token)),
                         token.line,
                     ));
                 }
@@ -489,7 +489,7 @@ impl Parser {
                         | "continue"
                 ) {
                     return Err(SyntaxError::new(
-                        format!("unexpected {name:?} in operand"),
+                        format!("unexpected <{name}> in operand"),
                         token.line,
                     ));
                 }
@@ -521,8 +521,12 @@ impl Parser {
                 Operand::Chain(Box::new(inner), fields)
             }
             other => {
+                let token = Token {
+                    kind: other,
+                    ..token
+                };
                 return Err(SyntaxError::new(
-                    format!("unexpected {other:?} in operand"),
+                    format!("unexpected {} in operand", go_item(&token)),
                     token.line,
                 ));
             }
@@ -541,6 +545,46 @@ impl Parser {
         Ok((operand, span))
     }
 }
+
+/// A token as Go's parser names it in an error: `EOF`, `<if>` for a keyword, else its text quoted (cut after 10
+/// characters).
+fn go_item(token: &Token) -> String {
+    let text = match &token.kind {
+        TokenKind::Text(text) => text.clone(),
+        TokenKind::Open => "{{".into(),
+        TokenKind::Close => "}}".into(),
+        TokenKind::Ident(name) => {
+            return if KEYWORDS.contains(&name.as_str()) {
+                format!("<{name}>")
+            } else {
+                super::format::quote(name)
+            };
+        }
+        TokenKind::Field(name) => format!(".{name}"),
+        TokenKind::Variable(name) => name.clone(),
+        TokenKind::Dot => return "<.>".into(),
+        TokenKind::Str(_) | TokenKind::Char(_) | TokenKind::Number(_) => token.raw.clone(),
+        TokenKind::Bool(b) => b.to_string(),
+        TokenKind::Nil => return "<nil>".into(),
+        TokenKind::LeftParen => "(".into(),
+        TokenKind::RightParen => ")".into(),
+        TokenKind::Pipe => "|".into(),
+        TokenKind::Declare => ":=".into(),
+        TokenKind::Assign => "=".into(),
+        TokenKind::Comma => ",".into(),
+    };
+    if text.chars().count() > 10 {
+        let cut: String = text.chars().take(10).collect();
+        format!("{}...", super::format::quote(&cut))
+    } else {
+        super::format::quote(&text)
+    }
+}
+
+/// Go's keywords, which it names as `<if>` in errors.
+const KEYWORDS: [&str; 10] = [
+    "block", "break", "continue", "define", "else", "end", "if", "range", "template", "with",
+];
 
 /// A `template` node's location (its name) and how Go prints it: `{{template "name" pipeline}}`.
 fn template_span((line, col): (u32, u32), name: &str, pipeline: Option<&Pipeline>) -> Span {
