@@ -3,18 +3,45 @@
 //! transaction depth" long after space was freed (SQLite had rolled the failed transaction back itself, and sqlx
 //! 0.8 let the connection back into its pool still counted inside it), while `/readyz` answered 200.
 //!
-//! The full disk is SQLite's own `max_page_count` on every connection of the store ([`Store::limit_pages`]), the
-//! rest of the file's pages filled: a write that needs a page more fails with SQLITE_FULL and SQLite rolls its
-//! transaction back, exactly as when the filesystem fills. A real small filesystem (a tmpfs) needs privileges a
-//! test run does not have; the error, and what SQLite does with the transaction, are the same.
+//! One scenario ([`a_disk_fills_mid_sync`]) runs on three disks: a sync runs (its workload's apply slowed by a
+//! simulator fault), the disk fills under it, four queue writes at once (64 KiB no database compresses, so each
+//! needs room of its own) are refused as unwritable, hence unavailable ([`StoreError::is_unwritable`]), readiness
+//! answers 503 while liveness stays 200, and the sync goes on in the cluster; once there is room again the sync's
+//! end is recorded (succeeded, one attempt, one deploy in the history), readiness comes back and a sync queued
+//! through the API is claimed and succeeds, all in the same server, never restarted.
 //!
-//! PostgreSQL's disk is not filled here: its data directory would have to live on a filesystem of its own that the
-//! test can fill, which needs a mount (root, or a user namespace the test binary cannot enter once it runs threads)
-//! that a developer's machine or CI does not grant a test. What can be shown without one is: a PostgreSQL store
-//! that refuses writes (the server made read-only, SQLSTATE 25006, classified with disk full, 53100, and SQLite's
-//! FULL as unwritable, hence unavailable: [`StoreError::is_unwritable`]) fails the write probe that readiness
-//! makes, while it still answers, and passes it again once it takes writes; PostgreSQL's driver ends its count of
-//! the transaction on every rollback, so no connection is left counted inside one.
+//! - SQLite's own `max_page_count` on every connection of the store ([`Store::limit_pages`]), the rest of the
+//!   file's pages taken by ballast rows: a write that needs a page more fails with SQLITE_FULL, "database or disk
+//!   is full". Runs anywhere.
+//! - A real full filesystem under SQLite: the server's data directory (the database, its checkouts and render
+//!   cache) on a 32 MiB tmpfs ([`SmallFilesystem`]), filled with a ballast file until ENOSPC. The store is in WAL
+//!   mode, and a write-ahead log keeps the size it grew to, so on a full filesystem SQLite still commits what fits
+//!   in the log's old room; ballast rows written by a connection of the test's own then take that room, as the
+//!   queue's own writes would, and from then on a write fails with SQLITE_FULL as above. Freed: the ballast file
+//!   removed, then the rows.
+//! - PostgreSQL's data directory on a 128 MiB tmpfs ([`PostgresServer::start_in`]), filled with a ballast file
+//!   written as root. What PostgreSQL 15 does then, as measured: a write that needs a new page of a heap or TOAST
+//!   file fails with "could not extend file \"base/…\": No space left on device" (SQLSTATE 53100, refused as
+//!   unwritable), and the server goes on; a write that fits in the pages the files already have still commits,
+//!   and the readiness probe (an 8 KiB row that compresses well, inserted and deleted) passed in the runs
+//!   measured, `/readyz` answering 200 while larger writes were refused: that stage is not asserted unready. Once the
+//!   write-ahead log needs a new segment, PostgreSQL PANICs ("could not write to file \"pg_wal/xlogtemp.N\": No
+//!   space left on device", 53100 at severity PANIC), its crash recovery fails for the same want of room (FATAL)
+//!   and the postmaster shuts down: the store is away, `/readyz` answers 503, "the store does not answer".
+//!   PostgreSQL does not come back by itself when room returns; the test frees the disk and starts it again
+//!   (`pg_ctl start` on the same data), as an operator would, and Weft, not restarted, records the sync's end and
+//!   runs the queue again. To make the order certain, the log is moved on to a fresh 16 MiB segment before the
+//!   filesystem is filled (so the heap runs out first), the next segment is then forced (`pg_switch_wal()` and a
+//!   logged message) rather than waited for, and the server makes no timed checkpoints, which would recycle an old
+//!   segment as the next one.
+//!
+//! The mounts take root or CAP_SYS_ADMIN. Tests and CI run as root; where the mount is refused the two tmpfs tests
+//! say so and are skipped, and under CI (`CI=true`) they fail instead.
+//!
+//! Besides, a PostgreSQL store that refuses writes while it answers (the server made read-only, SQLSTATE 25006,
+//! classified with disk full as unwritable) fails the write probe that readiness makes and passes it again once it
+//! takes writes; PostgreSQL's driver ends its count of the transaction on every rollback, so no connection is left
+//! counted inside one.
 
 use std::path::Path;
 use std::time::Duration;
@@ -109,6 +136,7 @@ impl Disk for Tmpfs {
     async fn fill(&mut self, server: &Server) {
         let mut filler = ballast_table(&server.config().store_url()).await;
         let ballast = self.filesystem.fill().unwrap();
+        println!("the ballast file took {ballast} bytes");
         assert!(ballast > 0, "the filesystem was full before the sync");
         fill_ballast_table(&mut filler).await;
         self.filler = Some(filler);
@@ -157,6 +185,7 @@ impl Disk for PostgresDataDirectory {
         // A fresh segment first, so that the heap's files run out of room before the log does.
         self.next_wal_segment().await.unwrap();
         let ballast = self.filesystem.fill().unwrap();
+        println!("the ballast file took {ballast} bytes");
         assert!(ballast > 0, "the filesystem was full before the sync");
     }
 
