@@ -1264,12 +1264,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, "2str");
-        let error = render("{{ if true }}{{ $y := 3 }}{{ end }}{{ $y }}", data()).unwrap_err();
-        assert!(
-            error.message.contains("undefined variable: $y"),
-            "{}",
-            error.message
-        );
+        let error = TemplateSet::new()
+            .add_file("t", "{{ if true }}{{ $y := 3 }}{{ end }}{{ $y }}")
+            .unwrap_err();
+        assert_eq!(error.message, "undefined variable \"$y\"");
     }
 
     #[test]

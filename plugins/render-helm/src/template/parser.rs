@@ -18,6 +18,7 @@ pub fn parse(source: &str) -> Result<Parsed, SyntaxError> {
         defines: Vec::new(),
         range_depth: 0,
         nesting: 0,
+        variables: vec!["$".to_string()],
     };
     let (root, terminator) = parser.parse_list()?;
     if let Some((word, line)) = terminator {
@@ -38,6 +39,8 @@ struct Parser {
     defines: Vec<(String, Vec<Node>)>,
     range_depth: usize,
     nesting: usize,
+    /// The variables in scope, as Go's parser tracks them to refuse an undefined one.
+    variables: Vec<String>,
 }
 
 /// Which control structure a branch is.
@@ -164,7 +167,7 @@ impl Parser {
                 self.pos += 1;
                 let name = self.template_name("define")?;
                 self.expect_close("define")?;
-                let body = self.parse_body_until_end("define", line)?;
+                let body = self.parse_template_body("define", line)?;
                 self.defines.push((name, body));
                 Ok(None)
             }
@@ -173,7 +176,7 @@ impl Parser {
                 let at = self.peek().map(|t| (t.line, t.col)).unwrap_or((line, 0));
                 let name = self.template_name("block")?;
                 let pipeline = self.parse_pipeline(line, false)?;
-                let body = self.parse_body_until_end("block", line)?;
+                let body = self.parse_template_body("block", line)?;
                 self.defines.push((name.clone(), body));
                 Ok(Some(Node::Template {
                     line,
@@ -235,6 +238,14 @@ impl Parser {
         }
     }
 
+    /// The body of a `define` or `block`: a template of its own, where only `$` is defined.
+    fn parse_template_body(&mut self, context: &str, line: u32) -> Result<Vec<Node>, SyntaxError> {
+        let outer = std::mem::replace(&mut self.variables, vec!["$".to_string()]);
+        let body = self.parse_body_until_end(context, line);
+        self.variables = outer;
+        body
+    }
+
     fn parse_body_until_end(&mut self, context: &str, line: u32) -> Result<Vec<Node>, SyntaxError> {
         self.enter(line)?;
         let (body, terminator) = self.parse_list()?;
@@ -257,6 +268,14 @@ impl Parser {
     }
 
     fn parse_branch(&mut self, kind: BranchKind, line: u32) -> Result<Node, SyntaxError> {
+        // Variables declared in the control's pipeline and bodies go out of scope at its `end`.
+        let scope = self.variables.len();
+        let node = self.parse_branch_in_scope(kind, line);
+        self.variables.truncate(scope);
+        node
+    }
+
+    fn parse_branch_in_scope(&mut self, kind: BranchKind, line: u32) -> Result<Node, SyntaxError> {
         self.enter(line)?;
         let pipeline = self.parse_pipeline(line, true)?;
         if kind == BranchKind::Range {
@@ -396,11 +415,13 @@ impl Parser {
                 Some(TokenKind::Comma) if names.len() < 2 => self.pos += 1,
                 Some(TokenKind::Declare) => {
                     self.pos += 1;
+                    self.variables.extend(names.iter().cloned());
                     pipeline.variables = names;
                     return Ok(());
                 }
                 Some(TokenKind::Assign) => {
                     self.pos += 1;
+                    self.variables.extend(names.iter().cloned());
                     pipeline.variables = names;
                     pipeline.is_assign = true;
                     return Ok(());
@@ -505,6 +526,12 @@ impl Parser {
                 Operand::Field(fields)
             }
             TokenKind::Variable(name) => {
+                if !self.variables.contains(&name) {
+                    return Err(SyntaxError::new(
+                        format!("undefined variable {}", super::format::quote(&name)),
+                        token.line,
+                    ));
+                }
                 let (fields, first) = self.adjacent_fields();
                 at = first.unwrap_or(at);
                 text = format!("{name}{}", fields_text(&fields));
@@ -634,6 +661,28 @@ mod tests {
         assert_eq!(pipeline.commands.len(), 2);
         assert!(parse("{{ .a | | quote }}").is_err());
         assert!(parse("{{ | quote }}").is_err());
+    }
+
+    #[test]
+    fn a_variable_used_outside_its_scope_is_refused_at_parse_time_as_in_go() {
+        let undefined = |source: &str| parse(source).map(|_| ()).unwrap_err().message;
+        assert_eq!(undefined("{{ $x }}"), "undefined variable \"$x\"");
+        assert_eq!(
+            undefined("{{ if .a }}{{ $x := 1 }}{{ end }}{{ $x }}"),
+            "undefined variable \"$x\""
+        );
+        assert_eq!(
+            undefined("{{ $y := 1 }}{{ define \"d\" }}{{ $y }}{{ end }}"),
+            "undefined variable \"$y\""
+        );
+        assert!(parse("{{ $x := 1 }}{{ if .a }}{{ $x = 2 }}{{ $x }}{{ end }}{{ $x }}").is_ok());
+        assert!(
+            parse("{{ range $i, $v := .l }}{{ $i }}{{ $v }}{{ else }}{{ $i }}{{ end }}").is_ok()
+        );
+        assert!(
+            parse("{{ with $x := .a }}{{ $x }}{{ else with $y := .b }}{{ $x }}{{ $y }}{{ end }}")
+                .is_ok()
+        );
     }
 
     #[test]
