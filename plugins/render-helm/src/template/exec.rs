@@ -666,19 +666,18 @@ impl<'a> Executor<'a> {
     ) -> Result<Value, ExecError> {
         self.charge(frame, command.line, 1)?;
         let line = command.line;
-        let (first, rest) = command
-            .args
-            .split_first()
-            .ok_or_else(|| self.error(frame, line, "empty command"))?;
-        let first_span = command.spans.first().cloned().unwrap_or_default();
-        let rest_spans = command.spans.get(1..).unwrap_or_default();
+        let (Some((first, rest)), Some((first_span, rest_spans))) =
+            (command.args.split_first(), command.spans.split_first())
+        else {
+            return Err(self.error(frame, line, "empty command"));
+        };
         let no_arguments = |this: &Self, frame: &Frame| -> Result<(), ExecError> {
             if rest.is_empty() && piped.is_none() {
                 Ok(())
             } else {
                 Err(this.error_at(
                     frame,
-                    &first_span,
+                    first_span,
                     format!("can't give argument to non-function {}", first_span.text),
                 ))
             }
@@ -686,7 +685,7 @@ impl<'a> Executor<'a> {
         match first {
             Operand::Function(name) => {
                 let call = Call {
-                    function: &first_span,
+                    function: first_span,
                     command: Some(command),
                 };
                 self.call_function(frame, dot, name, rest, rest_spans, piped, &call)
@@ -694,25 +693,19 @@ impl<'a> Executor<'a> {
             Operand::Field(fields) => {
                 let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
                 let interface = frame.nil_dot_is_interface;
-                let (value, _) = self.eval_fields(
-                    frame,
-                    &first_span,
-                    dot.clone(),
-                    interface,
-                    fields,
-                    arguments,
-                )?;
+                let (value, _) =
+                    self.eval_fields(frame, first_span, dot.clone(), interface, fields, arguments)?;
                 Ok(value)
             }
             Operand::Variable(name, fields) => {
-                let base = self.variable(frame, name, &first_span)?;
+                let base = self.variable(frame, name, first_span)?;
                 if fields.is_empty() {
                     no_arguments(self, frame)?;
                     return Ok(base);
                 }
                 let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
                 let (value, _) =
-                    self.eval_fields(frame, &first_span, base, false, fields, arguments)?;
+                    self.eval_fields(frame, first_span, base, false, fields, arguments)?;
                 Ok(value)
             }
             Operand::Chain(pipeline, fields) => {
@@ -723,13 +716,13 @@ impl<'a> Executor<'a> {
                 }
                 let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
                 let (value, _) =
-                    self.eval_fields(frame, &first_span, base, false, fields, arguments)?;
+                    self.eval_fields(frame, first_span, base, false, fields, arguments)?;
                 Ok(value)
             }
-            Operand::Nil => Err(self.error_at(frame, &first_span, "nil is not a command")),
+            Operand::Nil => Err(self.error_at(frame, first_span, "nil is not a command")),
             literal => {
                 no_arguments(self, frame)?;
-                self.eval_operand(frame, dot, literal, &first_span)
+                self.eval_operand(frame, dot, literal, first_span)
                     .map(|(value, _)| value)
             }
         }
@@ -745,15 +738,12 @@ impl<'a> Executor<'a> {
         spans: &[Span],
         piped: Option<Value>,
     ) -> Result<Vec<Value>, ExecError> {
-        Ok(self
-            .eval_typed_arguments(frame, dot, operands, spans, piped)?
-            .into_iter()
-            .map(|(value, _)| value)
-            .collect())
+        self.eval_typed_arguments(frame, dot, operands, spans, piped)
+            .map(|(values, _)| values)
     }
 
-    /// The arguments' values, each with whether it is a nil interface (a nil that a chain of fields looked up,
-    /// which Go passes only to `interface{}` parameters).
+    /// The arguments' values, and which of them (a bit per index) are nil interfaces: nils that a chain of fields
+    /// looked up, which Go passes only to `interface{}` parameters.
     fn eval_typed_arguments(
         &mut self,
         frame: &mut Frame,
@@ -761,14 +751,18 @@ impl<'a> Executor<'a> {
         operands: &[Operand],
         spans: &[Span],
         piped: Option<Value>,
-    ) -> Result<Vec<(Value, bool)>, ExecError> {
+    ) -> Result<(Vec<Value>, u64), ExecError> {
         let mut values = Vec::with_capacity(operands.len() + 1);
-        for (i, operand) in operands.iter().enumerate() {
-            let span = spans.get(i).cloned().unwrap_or_default();
-            values.push(self.eval_operand(frame, dot, operand, &span)?);
+        let mut interfaces = 0u64;
+        for (i, (operand, span)) in operands.iter().zip(spans).enumerate() {
+            let (value, interface) = self.eval_operand(frame, dot, operand, span)?;
+            if interface && i < 64 {
+                interfaces |= 1 << i;
+            }
+            values.push(value);
         }
-        values.extend(piped.map(|value| (value, false)));
-        Ok(values)
+        values.extend(piped);
+        Ok((values, interfaces))
     }
 
     fn variable(&self, frame: &Frame, name: &str, span: &Span) -> Result<Value, ExecError> {
@@ -898,11 +892,12 @@ impl<'a> Executor<'a> {
         }
         let function_span = call.function;
         let has_piped = piped.is_some();
-        let typed = self.eval_typed_arguments(frame, dot, operands, spans, piped)?;
+        let (arguments, interfaces) =
+            self.eval_typed_arguments(frame, dot, operands, spans, piped)?;
         // Go checks each argument against its parameter's type before the call: a nil a field looked up is an
         // `interface {}`, which only an `interface{}` parameter takes.
-        for (index, (_, interface)) in typed.iter().enumerate() {
-            if *interface && let Some(wanted) = super::signature::parameter(name, index) {
+        for index in (0..64).filter(|i| interfaces != 0 && interfaces & (1 << i) != 0) {
+            if let Some(wanted) = super::signature::parameter(name, index) {
                 let span = spans.get(index).unwrap_or(function_span);
                 return Err(self.error_at(
                     frame,
@@ -911,7 +906,6 @@ impl<'a> Executor<'a> {
                 ));
             }
         }
-        let arguments: Vec<Value> = typed.into_iter().map(|(value, _)| value).collect();
         match name {
             "include" => self.include(frame, call, arguments),
             "tpl" => self.tpl(frame, call, arguments),
@@ -969,9 +963,8 @@ impl<'a> Executor<'a> {
             ));
         }
         let mut last = Value::Nil;
-        for (index, operand) in operands.iter().enumerate() {
-            let span = spans.get(index).cloned().unwrap_or_default();
-            last = self.eval_operand(frame, dot, operand, &span)?.0;
+        for (operand, span) in operands.iter().zip(spans) {
+            last = self.eval_operand(frame, dot, operand, span)?.0;
             if last.is_truthy() != is_and {
                 return Ok(last);
             }
