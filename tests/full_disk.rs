@@ -65,12 +65,12 @@ const SQLITE_FULL: &str = "13";
 
 /// A store's disk that fills mid-sync and gets its room back, and what the store says meanwhile.
 trait Disk {
-    /// What a write refused for want of room says.
-    const REFUSED: &str;
+    /// What a write refused for want of room says (SQLite's SQLITE_FULL, unless told).
+    const REFUSED: &str = "full";
     /// What `/readyz` says while the disk is full.
-    const UNREADY: &[&str];
+    const UNREADY: &[&str] = &["store unwritable", "full"];
     /// Whether the store still answers (a ping) while the disk is full.
-    const ANSWERS: bool;
+    const ANSWERS: bool = true;
 
     /// Takes the room the store's next writes need.
     async fn fill(&mut self, server: &Server);
@@ -88,10 +88,6 @@ trait Disk {
 struct PageCap(Option<sqlx::SqliteConnection>);
 
 impl Disk for PageCap {
-    const REFUSED: &str = "full";
-    const UNREADY: &[&str] = &["store unwritable", "full"];
-    const ANSWERS: bool = true;
-
     async fn fill(&mut self, server: &Server) {
         let mut filler = ballast_table(&server.config().store_url()).await;
         let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
@@ -129,10 +125,6 @@ struct Tmpfs {
 }
 
 impl Disk for Tmpfs {
-    const REFUSED: &str = "full";
-    const UNREADY: &[&str] = &["store unwritable", "full"];
-    const ANSWERS: bool = true;
-
     async fn fill(&mut self, server: &Server) {
         let mut filler = ballast_table(&server.config().store_url()).await;
         let ballast = self.filesystem.fill().unwrap();
@@ -417,10 +409,7 @@ async fn a_store_whose_disk_fills_mid_sync_is_unready_while_full_and_runs_the_qu
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sqlite_store_on_a_small_filesystem_filled_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_freed()
  {
-    let Some(filesystem) = SmallFilesystem::mount_or_skip(
-        "a_sqlite_store_on_a_small_filesystem_filled_mid_sync_is_unready_while_full_and_runs_the_queue_again_once_freed",
-        32 * 1024 * 1024,
-    ) else {
+    let Some(filesystem) = SmallFilesystem::mount_or_skip(32 * 1024 * 1024) else {
         return;
     };
     let data = filesystem.path().to_path_buf();
@@ -434,10 +423,7 @@ async fn a_sqlite_store_on_a_small_filesystem_filled_mid_sync_is_unready_while_f
 #[tokio::test(flavor = "multi_thread")]
 async fn a_postgresql_store_whose_data_directory_fills_mid_sync_refuses_writes_then_stops_and_the_queue_runs_again_once_it_is_started_on_the_freed_disk()
  {
-    let Some(filesystem) = SmallFilesystem::mount_or_skip(
-        "a_postgresql_store_whose_data_directory_fills_mid_sync_refuses_writes_then_stops_and_the_queue_runs_again_once_it_is_started_on_the_freed_disk",
-        128 * 1024 * 1024,
-    ) else {
+    let Some(filesystem) = SmallFilesystem::mount_or_skip(128 * 1024 * 1024) else {
         return;
     };
     let data = TempDir::new().unwrap();

@@ -39,9 +39,12 @@ impl SmallFilesystem {
         Ok(SmallFilesystem { dir, bytes })
     }
 
-    /// [`SmallFilesystem::mount`] for `test`, or `None` when it cannot be mounted: the test is then skipped and
-    /// says why. Under CI (`CI=true`), where tests run as root, that panics instead.
-    pub fn mount_or_skip(test: &str, bytes: u64) -> Option<SmallFilesystem> {
+    /// [`SmallFilesystem::mount`] for the running test (named after its thread, as the test harness names it), or
+    /// `None` when it cannot be mounted: the test is then skipped and says why. Under CI (`CI=true`), where tests
+    /// run as root, that panics instead.
+    pub fn mount_or_skip(bytes: u64) -> Option<SmallFilesystem> {
+        let current = std::thread::current();
+        let test = current.name().unwrap_or("this test");
         match SmallFilesystem::mount(bytes) {
             Ok(filesystem) => Some(filesystem),
             Err(why) if under_ci() => {
@@ -124,10 +127,7 @@ mod tests {
 
     #[test]
     fn a_small_filesystem_fills_to_its_size_and_takes_writes_again_once_freed() {
-        let Some(filesystem) = SmallFilesystem::mount_or_skip(
-            "a_small_filesystem_fills_to_its_size_and_takes_writes_again_once_freed",
-            4 * 1024 * 1024,
-        ) else {
+        let Some(filesystem) = SmallFilesystem::mount_or_skip(4 * 1024 * 1024) else {
             return;
         };
         let written = filesystem.fill().unwrap();
