@@ -247,7 +247,8 @@ struct Frame {
     /// The template's name.
     name: Rc<str>,
     file: Rc<str>,
-    variables: Vec<(String, Value)>,
+    /// Each variable, with whether it holds a nil element of a `range` (an interface holding nil, as the dot below).
+    variables: Vec<(String, Value, bool)>,
     /// Whether a nil dot is a nil element of a `range` (an interface holding nil, whose fields Go refuses) rather
     /// than no value at all (the dot of `include "x" nil`, whose fields are no value either).
     nil_dot_is_interface: bool,
@@ -258,8 +259,17 @@ impl Frame {
         self.variables
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
+            .find(|(n, _, _)| n == name)
+            .map(|(_, v, _)| v)
+    }
+
+    /// Whether the variable holds a nil element of a `range`, whose fields Go refuses.
+    fn holds_interface_nil(&self, name: &str) -> bool {
+        self.variables
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .is_some_and(|(_, v, interface)| *interface && v.is_nil())
     }
 }
 
@@ -333,7 +343,7 @@ impl<'a> Executor<'a> {
         let mut frame = Frame {
             name: template.name.clone(),
             file: template.file.clone(),
-            variables: vec![("$".to_string(), dot.clone())],
+            variables: vec![("$".to_string(), dot.clone(), false)],
             nil_dot_is_interface: false,
         };
         let body = template.body.clone();
@@ -596,14 +606,16 @@ impl<'a> Executor<'a> {
                     value_name,
                     element.clone(),
                     branch.pipeline.is_assign,
+                    true,
                 ),
                 [key_name, value_name, ..] => {
-                    self.bind(frame, key_name, key, branch.pipeline.is_assign);
+                    self.bind(frame, key_name, key, branch.pipeline.is_assign, false);
                     self.bind(
                         frame,
                         value_name,
                         element.clone(),
                         branch.pipeline.is_assign,
+                        true,
                     );
                 }
             }
@@ -624,13 +636,14 @@ impl<'a> Executor<'a> {
         Ok(Flow::Normal)
     }
 
-    /// Declares a variable, or assigns an existing one (`=`).
-    fn bind(&self, frame: &mut Frame, name: &str, value: Value, assign: bool) {
-        if assign && let Some(slot) = frame.variables.iter_mut().rev().find(|(n, _)| n == name) {
+    /// Declares a variable, or assigns an existing one (`=`); `element` when it holds a `range` element.
+    fn bind(&self, frame: &mut Frame, name: &str, value: Value, assign: bool, element: bool) {
+        if assign && let Some(slot) = frame.variables.iter_mut().rev().find(|(n, _, _)| n == name) {
             slot.1 = value;
+            slot.2 = element;
             return;
         }
-        frame.variables.push((name.to_string(), value));
+        frame.variables.push((name.to_string(), value, element));
     }
 
     fn eval_pipeline(
@@ -652,7 +665,7 @@ impl<'a> Executor<'a> {
                     format!("undefined variable: {name}"),
                 ));
             }
-            self.bind(frame, name, value.clone(), pipeline.is_assign);
+            self.bind(frame, name, value.clone(), pipeline.is_assign, false);
         }
         Ok(value)
     }
@@ -704,8 +717,9 @@ impl<'a> Executor<'a> {
                     return Ok(base);
                 }
                 let arguments = self.eval_arguments(frame, dot, rest, rest_spans, piped)?;
+                let interface = frame.holds_interface_nil(name);
                 let (value, _) =
-                    self.eval_fields(frame, first_span, base, false, fields, arguments)?;
+                    self.eval_fields(frame, first_span, base, interface, fields, arguments)?;
                 Ok(value)
             }
             Operand::Chain(pipeline, fields) => {
@@ -802,7 +816,8 @@ impl<'a> Executor<'a> {
             }
             Operand::Variable(name, fields) => {
                 let base = self.variable(frame, name, span)?;
-                self.eval_fields(frame, span, base, false, fields, Vec::new())
+                let interface = frame.holds_interface_nil(name);
+                self.eval_fields(frame, span, base, interface, fields, Vec::new())
             }
             Operand::Chain(pipeline, fields) => {
                 let base = self.eval_pipeline(frame, dot, pipeline)?;
@@ -1261,6 +1276,27 @@ mod tests {
             .add_file("t", "{{ if true }}{{ $y := 3 }}{{ end }}{{ $y }}")
             .unwrap_err();
         assert_eq!(error.message, "undefined variable \"$y\"");
+    }
+
+    #[test]
+    fn a_field_of_a_parenthesised_nil_is_empty_as_in_helm() {
+        let mut root = Map::new();
+        root.insert("resources".into(), Value::empty_map());
+        root.insert("l".into(), Value::list(vec![Value::Nil]));
+        let dot = Value::map(root);
+        let out = render(
+            "[{{ (.resources.limits).memory }}][{{ $l := .resources.limits }}{{ $l.memory.x }}]",
+            dot.clone(),
+        );
+        assert_eq!(out.unwrap(), "[<no value>][<no value>]");
+        let error = render("{{ .resources.limits.memory }}", dot.clone()).unwrap_err();
+        assert_eq!(error.message, "nil pointer evaluating interface {}.memory");
+        assert_eq!(error.context, ".resources.limits.memory");
+        assert_eq!(error.col, 13);
+        let error = render("{{ range .l }}{{ .x }}{{ end }}", dot.clone()).unwrap_err();
+        assert_eq!(error.message, "nil pointer evaluating interface {}.x");
+        let error = render("{{ range $v := .l }}{{ $v.x }}{{ end }}", dot).unwrap_err();
+        assert_eq!(error.message, "nil pointer evaluating interface {}.x");
     }
 
     #[test]
