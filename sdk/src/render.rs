@@ -134,8 +134,11 @@ impl RenderError {
 }
 
 impl std::fmt::Display for RenderError {
+    /// `FILE:LINE: MESSAGE`, or the message alone when it names its file itself (as Helm's errors do:
+    /// `template: chart/templates/x.yaml:12:4: ...`), so that the location is printed once.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (&self.file, self.line) {
+            (Some(file), _) if self.message.contains(file.as_str()) => f.write_str(&self.message),
             (Some(file), Some(line)) => write!(f, "{file}:{line}: {}", self.message),
             (Some(file), None) => write!(f, "{file}: {}", self.message),
             _ => f.write_str(&self.message),
@@ -155,4 +158,21 @@ impl From<crate::source::SourceError> for RenderError {
 pub trait Renderer {
     /// Renders the app's manifests.
     fn render(request: &RenderRequest, source: &dyn Source) -> Result<RenderOutput, RenderError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RenderError;
+
+    #[test]
+    fn a_location_is_printed_once() {
+        let plain = RenderError::in_file("unknown key", "kustomization.yaml", Some(3));
+        assert_eq!(plain.to_string(), "kustomization.yaml:3: unknown key");
+        let helm = RenderError::in_file(
+            "template: app/templates/cm.yaml:6:18: executing \"app/templates/cm.yaml\" at <.Values.a.b>: nil pointer evaluating interface {}.b",
+            "templates/cm.yaml",
+            Some(6),
+        );
+        assert_eq!(helm.to_string(), helm.message);
+    }
 }
