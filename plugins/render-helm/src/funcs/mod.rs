@@ -1,17 +1,24 @@
-//! The functions templates call: Go's builtins, Sprig's (random values and the clock drawn from the app's render
-//! seed and the revision's time; key generation and the network refused), and Helm's own (`toYaml`, `toToml`, `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
+//! The functions templates call: Go's builtins, Sprig's (random values, keys, certificates and bcrypt salts drawn
+//! from the app's render seed, the clock and certificates' validity from the revision's time; the network refused),
+//! and Helm's own (`toYaml`, `toToml`, `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
 
+mod bcrypt;
+mod case;
+mod certs;
 mod clock;
 mod collections;
 mod convert;
+mod decimal;
 mod duration;
 mod encoding;
 pub mod entropy;
 mod go;
 mod helm;
+mod keys;
 mod math;
 mod password;
 mod paths;
+mod pem;
 mod random;
 mod regex;
 pub mod semver;
@@ -45,6 +52,9 @@ pub fn table() -> FunctionTable {
     random::register(&mut table);
     clock::register(&mut table);
     password::register(&mut table);
+    keys::register(&mut table);
+    certs::register(&mut table);
+    bcrypt::register(&mut table);
     table
 }
 
@@ -161,31 +171,21 @@ pub(crate) fn is_empty(value: &Value) -> bool {
     !value.is_truthy()
 }
 
-/// Functions not served yet (key and certificate generation, parsing dates, bcrypt/htpasswd, AES) or never (the
-/// network): refused by name. Random values and the clock are served from the render seed and the revision's time
-/// (`random`, `clock`). (`env` and `expandenv` are not defined at all, as in Helm.)
+/// Functions not served yet (parsing dates, AES) or never (the network): refused by name. Random values, keys,
+/// certificates, bcrypt and the clock are served from the render seed and the revision's time (`random`, `keys`,
+/// `certs`, `bcrypt`, `clock`). (`env` and `expandenv` are not defined at all, as in Helm.)
 fn unsupported(table: &mut FunctionTable) {
-    let names: [&'static str; 15] = [
-        "genCA",
-        "genPrivateKey",
-        "genSelfSignedCert",
-        "genSignedCert",
+    let names: [&'static str; 5] = [
         "toDate",
         "mustToDate",
-        "bcrypt",
-        "htpasswd",
         "encryptAES",
         "decryptAES",
-        "buildCustomCert",
-        "genCAWithKey",
-        "genSelfSignedCertWithKey",
-        "genSignedCertWithKey",
         "getHostByName",
     ];
     for name in names {
         table.insert(name, |_, _| {
-            Err("not supported by Weft's Helm renderer yet (key and certificate generation, date parsing, \
-                 bcrypt, AES) or at all (the network: a render never leaves its sandbox)"
+            Err("not supported by Weft's Helm renderer yet (date parsing, AES) or at all (the network: a render \
+                 never leaves its sandbox)"
                 .into())
         });
     }
