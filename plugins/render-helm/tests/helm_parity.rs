@@ -206,28 +206,32 @@ fn by_identity(objects: impl Iterator<Item = Value>) -> BTreeMap<String, Vec<Val
     map
 }
 
-/// The first difference between two values, as a path and both sides.
-fn first_difference(path: &str, helm: &Value, ours: &Value) -> Option<String> {
+/// How many differences of one object a failure lists.
+const DIFFERENCES_SHOWN: usize = 12;
+
+/// The differences between two values (up to [`DIFFERENCES_SHOWN`]), each as a path and both sides.
+fn differences(path: &str, helm: &Value, ours: &Value, out: &mut Vec<String>) {
+    if out.len() >= DIFFERENCES_SHOWN {
+        return;
+    }
     match (helm, ours) {
         (Value::Object(a), Value::Object(b)) => {
-            for key in a.keys().chain(b.keys()) {
+            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            for key in keys {
                 let (x, y) = (
                     a.get(key).unwrap_or(&Value::Null),
                     b.get(key).unwrap_or(&Value::Null),
                 );
-                if let Some(diff) = first_difference(&format!("{path}.{key}"), x, y) {
-                    return Some(diff);
-                }
+                differences(&format!("{path}.{key}"), x, y, out);
             }
-            None
         }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
-            .iter()
-            .zip(b)
-            .enumerate()
-            .find_map(|(i, (x, y))| first_difference(&format!("{path}[{i}]"), x, y)),
-        _ if helm == ours => None,
-        _ => Some(format!("{path}: helm {helm} / ours {ours}")),
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                differences(&format!("{path}[{i}]"), x, y, out);
+            }
+        }
+        _ if helm == ours => {}
+        _ => out.push(format!("{path}: helm {helm} / ours {ours}")),
     }
 }
 
@@ -243,9 +247,9 @@ fn compare(case_name: &str, helm: Vec<Value>, ours: Vec<Value>) -> Result<(), St
             (Some(a), Some(b)) if a == b => {}
             (Some(a), Some(b)) if a.len() == b.len() => {
                 for (x, y) in a.iter().zip(b) {
-                    if let Some(diff) = first_difference("", x, y) {
-                        problems.push(format!("{key}: {diff}"));
-                    }
+                    let mut found = Vec::new();
+                    differences("", x, y, &mut found);
+                    problems.extend(found.into_iter().map(|diff| format!("{key}: {diff}")));
                 }
             }
             (Some(_), None) => problems.push(format!("{key}: only Helm renders it")),

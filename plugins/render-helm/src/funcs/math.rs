@@ -2,6 +2,7 @@
 //! `floor`, `ceil`, `round`) and the number conversions (`int`, `int64`, `float64`, `atoi`).
 
 use super::convert::{to_f64, to_i64};
+use super::decimal::{self, Op};
 use super::{arity, at_least, string_arg};
 use crate::template::{FunctionTable, Value};
 
@@ -44,14 +45,14 @@ pub fn register(table: &mut FunctionTable) {
     table.insert("max", |_, a| extreme("max", &a, i64::max));
     table.insert("biggest", |_, a| extreme("biggest", &a, i64::max));
     table.insert("min", |_, a| extreme("min", &a, i64::min));
-    table.insert("addf", |_, a| Ok(Value::Float(a.iter().map(to_f64).sum())));
+    table.insert("addf", |_, a| decimal::fold("addf", Op::Add, &a));
     table.insert("add1f", |_, a| {
         arity("add1f", &a, 1)?;
-        Ok(Value::Float(to_f64(&a[0]) + 1.0))
+        decimal::fold("add1f", Op::Add, &[a[0].clone(), Value::Int(1)])
     });
-    table.insert("subf", |_, a| fold_floats("subf", &a, |x, y| x - y));
-    table.insert("mulf", |_, a| fold_floats("mulf", &a, |x, y| x * y));
-    table.insert("divf", |_, a| fold_floats("divf", &a, |x, y| x / y));
+    table.insert("subf", |_, a| decimal::fold("subf", Op::Sub, &a));
+    table.insert("mulf", |_, a| decimal::fold("mulf", Op::Mul, &a));
+    table.insert("divf", |_, a| decimal::fold("divf", Op::Div, &a));
     table.insert("maxf", |_, a| fold_floats("maxf", &a, f64::max));
     table.insert("minf", |_, a| fold_floats("minf", &a, f64::min));
     table.insert("floor", |_, a| {

@@ -172,10 +172,10 @@ pub fn register(table: &mut FunctionTable) {
         }))
     });
     table.insert("snakecase", |_, a| {
-        one_string("snakecase", &a, |s| separate_words(s, '_'))
+        one_string("snakecase", &a, |s| super::case::lower_words(s, '_'))
     });
     table.insert("kebabcase", |_, a| {
-        one_string("kebabcase", &a, |s| separate_words(s, '-'))
+        one_string("kebabcase", &a, |s| super::case::lower_words(s, '-'))
     });
     table.insert("camelcase", |_, a| one_string("camelcase", &a, camelcase));
 }
@@ -317,30 +317,6 @@ fn untitle(text: &str) -> String {
             out.push(c);
         }
         previous = c;
-    }
-    out
-}
-
-/// `FooBar baz` → `foo_bar_baz` (or with `-`).
-fn separate_words(text: &str, separator: char) -> String {
-    let mut out = String::new();
-    let mut previous_lower = false;
-    for c in text.chars() {
-        if c.is_uppercase() {
-            if previous_lower {
-                out.push(separator);
-            }
-            out.extend(c.to_lowercase());
-            previous_lower = false;
-        } else if c == '_' || c == '-' || c.is_whitespace() {
-            if !out.is_empty() && !out.ends_with(separator) {
-                out.push(separator);
-            }
-            previous_lower = false;
-        } else {
-            out.push(c);
-            previous_lower = c.is_lowercase() || c.is_ascii_digit();
-        }
     }
     out
 }

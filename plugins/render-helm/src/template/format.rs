@@ -374,6 +374,10 @@ fn format_string(spec: &Spec, verb: char, text: &str) -> Option<String> {
 
 /// Formats one operand with one verb.
 fn format_operand(spec: &Spec, verb: char, value: &Value) -> String {
+    if verb == 'T' {
+        // The operand's Go type.
+        return spec.pad(value.type_name(), false);
+    }
     let formatted = match value {
         Value::Nil if verb == 'v' => Some(spec.pad("<nil>".into(), false)),
         Value::Bool(b) if matches!(verb, 'v' | 't') => Some(spec.pad(b.to_string(), false)),
