@@ -43,8 +43,8 @@ struct RandomField {
     /// A JSON pointer to the field (`/data/password`).
     pointer: String,
     /// What its characters are drawn from: `alnum`, `alpha`, `digits`, `ascii` (printable), `hex`, `hex-uuid`,
-    /// `base64`, `pem` (PEM blocks: their types are compared) or `bytes` (only the length is compared). A value
-    /// under `/data/` is decoded from base64 first.
+    /// `base64`, `pem` (PEM blocks, or base64 of them: their types are compared) or `bytes` (only the length is
+    /// compared). A value under `/data/` is decoded from base64 first.
     alphabet: String,
 }
 
@@ -247,6 +247,14 @@ fn shape(pointer: &str, value: &Value, alphabet: &str) -> String {
         text.as_bytes().to_vec()
     };
     if alphabet == "pem" {
+        // PEM, or base64 of PEM (a webhook's `caBundle`).
+        let bytes = if bytes.starts_with(b"-----BEGIN ") {
+            bytes
+        } else {
+            base64::engine::general_purpose::STANDARD
+                .decode(&bytes)
+                .unwrap_or(bytes)
+        };
         let decoded = String::from_utf8_lossy(&bytes);
         let blocks: Vec<&str> = decoded
             .lines()

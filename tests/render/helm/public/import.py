@@ -69,6 +69,10 @@ SOURCES = {
     "opensearch": ("opensearch-project+helm-charts", "charts/{}", "Apache-2.0"),
     "istio": ("istio+istio", "manifests/charts/{}", "Apache-2.0"),
     "crossplane": ("crossplane+crossplane", "cluster/charts/{}", "Apache-2.0"),
+    "kong": ("Kong+charts", "charts/{}", "Apache-2.0"),
+    "dashboard": ("kubernetes+dashboard", "charts/{}", "Apache-2.0"),
+    "gpu-operator": ("NVIDIA+gpu-operator", "deployments/{}", "Apache-2.0"),
+    "calico": ("projectcalico+calico", "charts/{}", "Apache-2.0"),
     "bitwarden-sdk-server": ("external-secrets+bitwarden-sdk-server", "deploy/charts/{}", "Apache-2.0"),
 }
 
@@ -131,6 +135,11 @@ CHARTS = [("bitnami", c) for c in BITNAMI] + [
     ("istio", "istiod=manifests/charts/istio-control/istio-discovery"),
     ("istio", "gateway"),
     ("crossplane", "crossplane"),
+    ("kong", "kong"),
+    ("kong", "ingress"),
+    ("dashboard", "kubernetes-dashboard"),
+    ("gpu-operator", "gpu-operator"),
+    ("calico", "tigera-operator"),
 ]
 
 # Charts whose source sets version and appVersion at release time (`version: v0.0.0` in git): the release tag taken
@@ -142,6 +151,8 @@ RELEASE_TAGS = {
     ("istio", "istiod"): ("1.30.3", "1.30.3"),
     ("istio", "gateway"): ("1.30.3", "1.30.3"),
     ("crossplane", "crossplane"): ("v2.3.4", "2.3.4"),
+    ("gpu-operator", "gpu-operator"): ("v26.7.0", "v26.7.0"),
+    ("calico", "tigera-operator"): ("v3.32.1", "v3.32.1"),
     # Their HEAD is a pre-release (`1.4.0-dev`, `3.24.0-beta.0`): the latest release tag, unchanged.
     ("harbor", "harbor"): ("v1.19.1", None),
     ("gatekeeper", "gatekeeper"): ("v3.23.0", None),
@@ -159,6 +170,10 @@ DEPENDENCY_SOURCES = {
     "https://dandydeveloper.github.io/charts": "dandydeveloper",
     "oci://ghcr.io/external-secrets/charts": "bitwarden-sdk-server",
     "https://helm.datadoghq.com": "datadog",
+    "https://kubernetes.github.io/ingress-nginx": "ingress-nginx",
+    "https://charts.jetstack.io": "cert-manager",
+    "https://kubernetes-sigs.github.io/metrics-server": "metrics-server",
+    "https://charts.konghq.com": "kong",
 }
 DEPENDENCY_DIRS = {("grafana", "grafana-agent-operator"): "agent-operator"}
 
@@ -221,6 +236,10 @@ OVERRIDES = {
     "jenkins/jenkins": (
         {"controller": {"ingress": {"enabled": True, "hostName": "jenkins.example.com"}}, "persistence": {"enabled": False}},
         ["controller ingress on", "persistence off"],
+    ),
+    "kong/ingress": (
+        {"gateway": {"replicaCount": 3, "podLabels": LABELS}},
+        ["3 gateway replicas", "extra gateway labels"],
     ),
     "bitnami/memcached": (
         {"architecture": "high-availability", "replicaCount": 3},
@@ -339,6 +358,7 @@ def copy_chart(mirror, commit, path, dest, apply_helmignore):
     return written
 
 
+RANDOM = {}  # case file name: its `random:` section, kept across imports
 VENDORED = []  # rows for SOURCES.md: (chart, version, source, commit, into)
 _version_commits = {}
 
@@ -379,6 +399,8 @@ def vendor_dependencies(dest, label):
             continue  # in the chart's own tree
         if (name, repository) in seen:
             continue  # aliased twice: one copy
+        if os.path.isdir(os.path.join(dest, "charts", name)):
+            continue  # vendored in the chart's own tree, as its repository has it
         seen.add((name, repository))
         version = locked.get((name, repository))
         note = "Chart.lock"
@@ -400,9 +422,10 @@ def vendor_dependencies(dest, label):
         if commit is None:
             # Charts whose release packaging sets the version (`helm package --version --app-version`): the tag.
             try:
-                commit = git(mirror, "rev-parse", f"refs/tags/{version}^{{commit}}").strip()
+                tag = release_tag(mirror, name, version)
+                commit = git(mirror, "rev-parse", f"refs/tags/{tag}^{{commit}}").strip()
                 tagged = True
-                note += f"; no commit has it in Chart.yaml: tag {version}, version and appVersion set as its release packaging does"
+                note += f"; no commit of the default branch has it in Chart.yaml: tag {tag}"
             except RuntimeError:
                 if (label, name) not in NEAREST:
                     raise RuntimeError(f"{label}: {name} {version} not found in {mirror}:{chart_path}") from None
@@ -413,11 +436,35 @@ def vendor_dependencies(dest, label):
         if os.path.exists(target):
             shutil.rmtree(target)
         copy_chart(mirror, commit, chart_path, target, apply_helmignore=True)
+        if tagged and not os.path.exists(os.path.join(target, "Chart.yaml")):
+            # cert-manager before 1.18: its release tool writes Chart.yaml from Chart.template.yaml (which its
+            # .helmignore leaves out of the package).
+            text = git(mirror, "show", f"{commit}:{chart_path}/Chart.template.yaml").replace("{{IS_PRERELEASE}}", "false")
+            with open(os.path.join(target, "Chart.yaml"), "w", encoding="utf-8") as handle:
+                handle.write(text)
+            VENDOR_NOTES[(name, version)] = "Chart.yaml written from Chart.template.yaml as its release tool writes it"
         if tagged:
-            set_version(os.path.join(target, "Chart.yaml"), version, version)
+            with open(os.path.join(target, "Chart.yaml"), encoding="utf-8") as handle:
+                if str(yaml.safe_load(handle).get("version")) != version:
+                    set_version(os.path.join(target, "Chart.yaml"), version, version)
+                    VENDOR_NOTES[(name, version)] = (
+                        VENDOR_NOTES.get((name, version), "") + "; version and appVersion set as its release packaging sets them"
+                    ).lstrip("; ")
         VENDORED.append((name, version, source, commit, label, note))
         licence_files(source)
         vendor_dependencies(target, f"{label} > {name}")
+
+
+VENDOR_NOTES = {}
+
+
+def release_tag(mirror, name, version):
+    """The release tag of a chart version: `VERSION`, `vVERSION`, `NAME-VERSION` or `helm-chart-VERSION`."""
+    tags = set(git(mirror, "tag", "--list").split())
+    for tag in (version, f"v{version}", f"{name}-{version}", f"helm-chart-{version}"):
+        if tag in tags:
+            return tag
+    raise RuntimeError(f"no tag for {name} {version} in {mirror}")
 
 
 def set_version(chart_yaml, version, app_version):
@@ -523,7 +570,7 @@ def write_case(name, chart_rel, description, values):
         for line in yaml.safe_dump(values, sort_keys=False, default_flow_style=False).splitlines():
             lines.append("    " + line)
     with open(os.path.join(HERE, "cases", name + ".yaml"), "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
+        handle.write("\n".join(lines) + "\n" + RANDOM.get(name + ".yaml", ""))
 
 
 def main(argv):
@@ -535,9 +582,14 @@ def main(argv):
         for source in {source for source, _ in CHARTS} | {"dandydeveloper", "grafana-community"}:
             if os.path.isdir(os.path.join(HERE, source)):
                 shutil.rmtree(os.path.join(HERE, source))
-    if os.path.isdir(os.path.join(HERE, "cases")):
-        shutil.rmtree(os.path.join(HERE, "cases"))
-    os.makedirs(os.path.join(HERE, "cases"))
+    # The `random:` lists random_fields.py wrote are kept; cases of charts no longer imported are removed.
+    os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
+    for name in os.listdir(os.path.join(HERE, "cases")):
+        with open(os.path.join(HERE, "cases", name), encoding="utf-8") as handle:
+            text = handle.read()
+        if "\nrandom:\n" in text:
+            RANDOM[name] = text[text.index("\nrandom:\n") + 1 :]
+        os.remove(os.path.join(HERE, "cases", name))
     for source, chart in CHARTS:
         mirror, pattern, licence = SOURCES[source]
         name, _, path = chart.partition("=")
@@ -597,6 +649,8 @@ def write_sources(rows):
     ]
     for name, version, source, commit, into, note in VENDORED:
         mirror, _, licence = SOURCES[source]
+        if (name, version) in VENDOR_NOTES:
+            note += f"; {VENDOR_NOTES[(name, version)]}"
         out.append(
             f"| {name} | {version} | github.com/{mirror.replace('+', '/')} | {commit[:12]} | {licence} | {into} | {note} |"
         )

@@ -58,9 +58,19 @@ ALPHABETS = [
 ]
 
 
+def pem_inside(sample):
+    """Whether a value is PEM, or base64 of PEM (a webhook's `caBundle`)."""
+    if b"-----BEGIN " in sample:
+        return True
+    try:
+        return b"-----BEGIN " in base64.b64decode(sample, validate=True)
+    except Exception:  # noqa: BLE001 - not base64
+        return False
+
+
 def alphabet(pointer, values):
     samples = [decoded(pointer, v) for v in values]
-    if all(b"-----BEGIN " in s for s in samples):
+    if all(pem_inside(s) for s in samples):
         return "pem"
     if len({len(s) for s in samples}) != 1:
         return "bytes"
