@@ -233,12 +233,13 @@ struct Analysis {
     multiline: bool,
 }
 
+/// go-yaml's `is_printable`: line feed, printable ASCII and the rest of the Basic Multilingual Plane but for
+/// surrogates, the byte-order mark and U+FFFE/U+FFFF; NEL and characters beyond U+FFFF (emoji) are escaped.
 fn is_yaml_printable(c: char) -> bool {
-    matches!(c, '\n' | '\u{85}')
+    c == '\n'
         || ('\u{20}'..='\u{7e}').contains(&c)
         || ('\u{a0}'..='\u{d7ff}').contains(&c)
         || (('\u{e000}'..='\u{fffd}').contains(&c) && c != '\u{feff}')
-        || ('\u{10000}'..='\u{10ffff}').contains(&c)
 }
 
 fn analyze(text: &str) -> Analysis {
@@ -703,6 +704,15 @@ mod tests {
         }
         // Trailing spaces are quoted anyway (single quotes), as go-yaml does.
         assert_eq!(yaml("k: '2020-1-2 '"), "k: '2020-1-2 '\n");
+    }
+
+    #[test]
+    fn characters_beyond_the_basic_plane_are_escaped_as_go_yaml_escapes_them() {
+        assert_eq!(
+            to_yaml(&Value::string("emoji 🎉")),
+            "\"emoji \\U0001F389\"\n"
+        );
+        assert_eq!(to_yaml(&Value::string("unicode ✓")), "unicode ✓\n");
     }
 
     #[test]
