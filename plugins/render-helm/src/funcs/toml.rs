@@ -182,7 +182,8 @@ fn write_element(out: &mut String, value: &Value) {
     }
 }
 
-/// BurntSushi's float: Go's shortest `'f'` form, with `.0` added when it has no decimal point.
+/// BurntSushi's float: Go's shortest `'g'` form (`1e+06`, `123456`), with `.0` added when it has neither a
+/// decimal point nor an exponent.
 fn float(f: f64) -> String {
     if f.is_nan() {
         return "nan".into();
@@ -190,8 +191,8 @@ fn float(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { "inf".into() } else { "-inf".into() };
     }
-    let text = format!("{f}");
-    if text.contains('.') {
+    let text = crate::template::format::format_float_g(f);
+    if text.contains(['.', 'e']) {
         text
     } else {
         format!("{text}.0")
@@ -223,6 +224,15 @@ fn quoted(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::yaml::{json_numbers, parse_document};
+
+    #[test]
+    fn floats_are_written_in_gos_shortest_g_form_as_burntsushi_writes_them() {
+        assert_eq!(float(123456.0), "123456.0");
+        assert_eq!(float(1_000_000.0), "1e+06");
+        assert_eq!(float(0.00001), "1e-05");
+        assert_eq!(float(12_345_678.0), "1.2345678e+07");
+        assert_eq!(float(2.5), "2.5");
+    }
 
     #[test]
     fn encodes_as_burntsushi_does() {
