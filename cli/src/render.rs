@@ -189,7 +189,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         CredentialSet::default(),
         Vec::new(),
     ));
-    let revision = pipeline.resolve(&source)?;
+    let revision = revision(&pipeline, &source, args.no_cache)?;
     if let AppSource::Git {
         repository,
         reference,
@@ -206,6 +206,23 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         .manifests;
     print_manifests(&manifests)
 }
+
+/// What `source` is rendered at: a git ref's commit, a chart's version; a local tree's digest keys the cache only
+/// (the directory is read as it is), so without the cache no file is hashed — inside a git work tree the digest
+/// reads every file of the repository.
+fn revision(
+    pipeline: &RenderPipeline,
+    source: &AppSource,
+    no_cache: bool,
+) -> anyhow::Result<String> {
+    match source {
+        AppSource::Local { .. } if no_cache => Ok(UNCACHED_LOCAL_REVISION.to_string()),
+        _ => Ok(pipeline.resolve(source)?),
+    }
+}
+
+/// The revision a local tree is rendered at without the cache: it names no content, and keys nothing.
+const UNCACHED_LOCAL_REVISION: &str = "local";
 
 fn dir_name(path: &Path) -> String {
     path.canonicalize()
@@ -247,7 +264,7 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
     )
     .with_charts(config.chart_repositories());
     let source = app.app_source()?;
-    let revision = pipeline.resolve(&source)?;
+    let revision = revision(&pipeline, &source, args.no_cache)?;
     if let AppSource::Git {
         repository,
         reference,

@@ -705,43 +705,75 @@ fn inside_root(path: &Path, root: &Path) -> Result<String, RenderFailure> {
 }
 
 /// The digest of a tree that may be a git work tree: the files git sees there (tracked, and untracked ones not
-/// ignored, so a build directory never counts), else every file.
+/// ignored, so a build directory never counts), else every file. A tracked file is named by the blob git's index
+/// holds for it, and only the files that differ from the index (changed, deleted, untracked) are read, so the digest
+/// costs what `git status` does, not a read of the whole repository.
 fn work_tree_digest(root: &Path) -> Result<String, RenderFailure> {
-    let listed = std::process::Command::new("git")
-        .current_dir(root)
-        .args([
+    let git = |args: &[&str]| -> Option<Vec<u8>> {
+        let output = std::process::Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .ok()?;
+        output.status.success().then_some(output.stdout)
+    };
+    let (Some(staged), Some(changed)) = (
+        git(&["ls-files", "-z", "--cached", "--stage"]),
+        git(&[
             "ls-files",
             "-z",
-            "--cached",
+            "--modified",
             "--others",
             "--exclude-standard",
-        ])
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output();
-    let Ok(listed) = listed.map_err(|_| ()).and_then(|o| {
-        if o.status.success() {
-            Ok(o.stdout)
-        } else {
-            Err(())
-        }
-    }) else {
+        ]),
+    ) else {
         return local_digest(root);
     };
-    let mut files: Vec<&[u8]> = listed
-        .split(|b| *b == 0)
-        .filter(|f| !f.is_empty())
-        .collect();
-    files.sort_unstable();
-    files.dedup();
-    let mut hasher = Sha256::new();
-    for file in files {
+    // Path → what it holds: the index's blob id, or for a file that differs from the index, its content's digest.
+    let mut files: std::collections::BTreeMap<&[u8], String> = std::collections::BTreeMap::new();
+    for entry in staged.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+        // `MODE OBJECT STAGE\tPATH`
+        let Some(tab) = entry.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let fields = String::from_utf8_lossy(&entry[..tab]);
+        let object = fields.split(' ').nth(1).unwrap_or_default().to_string();
+        files.insert(&entry[tab + 1..], format!("blob:{object}"));
+    }
+    // Git names a blob by the digest of `blob LEN\0CONTENT`: SHA-1, or SHA-256 in a repository of that format.
+    let sha256_objects = files
+        .values()
+        .any(|object| object.len() == "blob:".len() + 64);
+    for file in changed.split(|b| *b == 0).filter(|f| !f.is_empty()) {
         let relative = String::from_utf8_lossy(file);
         // A file listed but gone (deleted, not yet staged) counts as empty.
         let bytes = std::fs::read(root.join(relative.as_ref())).unwrap_or_default();
+        let header = format!("blob {}\0", bytes.len());
+        let object = if sha256_objects {
+            hex::encode(
+                Sha256::new()
+                    .chain_update(&header)
+                    .chain_update(&bytes)
+                    .finalize(),
+            )
+        } else {
+            use sha1::Digest as _;
+            hex::encode(
+                sha1::Sha1::new()
+                    .chain_update(&header)
+                    .chain_update(&bytes)
+                    .finalize(),
+            )
+        };
+        files.insert(file, format!("blob:{object}"));
+    }
+    let mut hasher = Sha256::new();
+    for (file, content) in files {
         hasher.update((file.len() as u64).to_le_bytes());
         hasher.update(file);
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(&bytes);
+        hasher.update((content.len() as u64).to_le_bytes());
+        hasher.update(content.as_bytes());
     }
     Ok(format!("sha256:tree-{}", hex::encode(hasher.finalize())))
 }
@@ -758,6 +790,48 @@ fn local_digest(path: &Path) -> Result<String, RenderFailure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_work_trees_digest_follows_every_change_git_sees_and_ignores_what_git_ignores() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let git = |args: &[&str]| {
+            let status = std::process::Command::new("git")
+                .current_dir(root)
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+                .args(args)
+                .status()
+                .unwrap();
+            assert!(status.success(), "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        std::fs::create_dir_all(root.join("app")).unwrap();
+        std::fs::write(root.join("app/a.yaml"), "a: 1\n").unwrap();
+        std::fs::write(root.join(".gitignore"), "build/\n").unwrap();
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "one"]);
+        let digest = || work_tree_digest(root).unwrap();
+        let mut seen = vec![digest()];
+        assert_eq!(digest(), seen[0], "the same tree, the same digest");
+        let changed = |what: &str, seen: &mut Vec<String>| {
+            let now = digest();
+            assert!(!seen.contains(&now), "{what} did not change the digest");
+            seen.push(now);
+        };
+        std::fs::write(root.join("app/a.yaml"), "a: 2\n").unwrap();
+        changed("an unstaged edit", &mut seen);
+        git(&["add", "app/a.yaml"]);
+        let staged = digest();
+        assert_eq!(staged, seen[1], "staging the edit changes no content");
+        std::fs::write(root.join("app/b.yaml"), "b: 1\n").unwrap();
+        changed("an untracked file", &mut seen);
+        std::fs::remove_file(root.join("app/a.yaml")).unwrap();
+        changed("a deleted file", &mut seen);
+        let before = digest();
+        std::fs::create_dir_all(root.join("build")).unwrap();
+        std::fs::write(root.join("build/out.yaml"), "x: 1\n").unwrap();
+        assert_eq!(digest(), before, "an ignored file counts");
+    }
 
     /// The whole chain, as `anyhow`'s `{:#}` (the CLI's) and error reporters print it: each error, then its sources.
     fn chain(error: &dyn std::error::Error) -> String {
