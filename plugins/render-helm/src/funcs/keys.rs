@@ -352,6 +352,31 @@ mod tests {
         assert!(err(&pem::encode("PRIVATE KEY", b"x")).starts_with("decoding PEM as PKCS#8"));
     }
 
+    /// Prints how long RSA key generation takes here (the draws differ per template, so each key is another one).
+    #[test]
+    #[ignore = "a measurement: cargo test -p render-helm --release --lib -- --ignored --nocapture rsa_key_generation"]
+    fn rsa_key_generation_time_is_measured_for_2048_and_4096_bits() {
+        for bits in [CERTIFICATE_RSA_BITS, PRIVATE_KEY_RSA_BITS] {
+            let mut times: Vec<f64> = (0..8)
+                .map(|n| {
+                    in_template("bench", &format!("c/templates/{n}.yaml"), || {
+                        let start = std::time::Instant::now();
+                        PrivateKey::generate("t", KeyKind::Rsa(bits)).unwrap();
+                        start.elapsed().as_secs_f64() * 1000.0
+                    })
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            println!(
+                "RSA-{bits}: median {:.0} ms, min {:.0} ms, max {:.0} ms over {} keys",
+                times[times.len() / 2],
+                times[0],
+                times[times.len() - 1],
+                times.len()
+            );
+        }
+    }
+
     #[test]
     fn a_render_without_a_seed_generates_no_key() {
         let refused = with_render_context(None, None, || {
