@@ -48,6 +48,9 @@ impl<'t, 'a> Build<'t, 'a> {
         add_hash_suffixes(&mut resources);
         fix_references(&mut resources.resources).map_err(RenderError::new)?;
         resources.resources.retain(|r| !r.is_local_config());
+        for resource in &mut resources.resources {
+            resource.drop_empty_annotations();
+        }
         order::sort(&mut resources.resources, sort_options.as_ref())
             .map_err(|e| RenderError::in_file(e, &file, None))?;
         Ok(resources
@@ -165,8 +168,10 @@ impl<'t, 'a> Build<'t, 'a> {
                     .map_err(|_| RenderError::in_file("not UTF-8 text", &path, None))?;
                 for document in parse_objects(&text, &path)? {
                     self.budget.spend(1, "loading resources")?;
+                    let mut resource = Resource::new(document.value, Some(path.clone()));
+                    resource.drop_empty_annotations();
                     resources
-                        .append(Resource::new(document.value, Some(path.clone())))
+                        .append(resource)
                         .map_err(|e| RenderError::in_file(e, &path, Some(document.line)))?;
                 }
                 Ok(())

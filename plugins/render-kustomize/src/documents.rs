@@ -116,14 +116,16 @@ pub fn parse_value(text: &str, schema: Schema) -> Result<Value, serde_norway::Er
     .deserialize(serde_norway::Deserializer::from_str(text))
 }
 
-/// Where in a document a value is: an object's top-level annotations keep the YAML 1.2 reading, as Kustomize
-/// keeps their text (it makes them strings, which is not done here).
+/// Where in a document a value is: an object's own annotations are strings of their text as written, as
+/// Kustomize makes them (`1.50` is `"1.50"`, `true` is `"true"`, `~` is `"~"`, nothing is `""`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Place {
     /// A document, or an item of a `List`.
     Object,
     /// An object's `metadata`.
     Metadata,
+    /// An object's `metadata.annotations`.
+    Annotations,
     /// An object's `items`.
     Items,
     /// Anywhere else.
@@ -153,7 +155,7 @@ impl Resolve<'_> {
             (Place::Object, "items") => self.at(Place::Items),
             (Place::Metadata, "annotations") => Self {
                 schema: None,
-                ..self.at(Place::Other)
+                ..self.at(Place::Annotations)
             },
             _ => self.at(Place::Other),
         }
@@ -247,10 +249,38 @@ impl<'de> Visitor<'de> for Resolve<'de> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let value = map.next_value_seed(self.child(&key))?;
+            let value = if self.place == Place::Annotations {
+                Value::String(map.next_value_seed(ScalarText)?)
+            } else {
+                map.next_value_seed(self.child(&key))?
+            };
             object.insert(key, value);
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// A scalar's text as written, whatever it resolves to (an annotation's value).
+#[derive(Debug, Clone, Copy)]
+struct ScalarText;
+
+impl<'de> DeserializeSeed<'de> for ScalarText {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for ScalarText {
+    type Value = String;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an annotation's value (a scalar)")
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<String, E> {
+        Ok(value.to_owned())
     }
 }
 
@@ -477,15 +507,15 @@ mod tests {
         assert_eq!(v["block"], "0400\n");
         assert_eq!(v["anchor"], 8);
         assert_eq!(v["alias"], 8);
-        // An object's own annotations keep the YAML 1.2 reading; its labels and templates do not.
+        // An object's own annotations are the text written; its labels and templates are resolved.
         let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    \
-                    name: p\n    annotations: {a: 0400, b: 1.0}\n    labels: {l: 0400}\n  \
+                    name: p\n    annotations: {a: 0400, b: 1.0, c: ~, d: , e: true}\n    labels: {l: 0400}\n  \
                     spec: {template: {metadata: {annotations: {t: 0400}}}}\n";
         let objects = parse_objects(text, "l.yaml").unwrap();
         let metadata = &objects[0].value["metadata"];
         assert_eq!(
             metadata["annotations"],
-            serde_json::json!({"a": "0400", "b": 1.0})
+            serde_json::json!({"a": "0400", "b": "1.0", "c": "~", "d": "", "e": "true"})
         );
         assert_eq!(metadata["labels"]["l"], 256);
         assert_eq!(

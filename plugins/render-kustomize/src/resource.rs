@@ -169,6 +169,13 @@ impl Resource {
         }
     }
 
+    /// Drops the object's own `metadata.annotations` when it is null or empty (a map or a list), as Kustomize
+    /// does when it reads an object and when it writes one: it clears its bookkeeping annotations and removes
+    /// the map they leave empty. Labels and a pod template's annotations are kept as written.
+    pub fn drop_empty_annotations(&mut self) {
+        drop_empty_annotations(&mut self.object);
+    }
+
     /// Whether the object carries `config.kubernetes.io/local-config: "true"` (dropped from the output).
     pub fn is_local_config(&self) -> bool {
         self.string_map("annotations")
@@ -190,6 +197,22 @@ fn same_ending(a: &[String], b: &[String]) -> bool {
         return long.is_empty();
     }
     long[long.len() - short.len()..] == *short
+}
+
+/// [`Resource::drop_empty_annotations`] on a bare object.
+pub fn drop_empty_annotations(object: &mut Value) {
+    let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let empty = match metadata.get("annotations") {
+        Some(Value::Null) => true,
+        Some(Value::Object(map)) => map.is_empty(),
+        Some(Value::Array(items)) => items.is_empty(),
+        _ => false,
+    };
+    if empty {
+        metadata.remove("annotations");
+    }
 }
 
 /// Makes `value` an object (replacing anything else) and returns its map.
@@ -220,6 +243,23 @@ mod tests {
         assert_eq!(r.original_id().namespace, "default");
         assert_eq!(r.current_id().name, "p-a");
         assert!(r.any_id(|id| id.name == "a"));
+    }
+
+    #[test]
+    fn null_and_empty_annotations_are_dropped_but_labels_are_kept() {
+        for annotations in [json!(null), json!({}), json!([])] {
+            let mut r = Resource::new(
+                json!({"kind": "ConfigMap", "metadata": {"name": "a", "annotations": annotations,
+                    "labels": {}}, "spec": {"template": {"metadata": {"annotations": {}}}}}),
+                None,
+            );
+            r.drop_empty_annotations();
+            assert_eq!(
+                r.object,
+                json!({"kind": "ConfigMap", "metadata": {"name": "a", "labels": {}},
+                    "spec": {"template": {"metadata": {"annotations": {}}}}})
+            );
+        }
     }
 
     #[test]
