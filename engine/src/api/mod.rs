@@ -107,10 +107,7 @@ pub fn router(state: ApiState) -> Router {
         .route("/v1/deploy/{name}/sync", post(actions::sync))
         .route("/v1/deploy/{name}/rollback", post(actions::rollback))
         .route("/v1/deploy/{name}/adopt", post(orphans::adopt))
-        .route(
-            "/v1/deploy/{name}/render-seed/rotate",
-            post(seeds::rotate),
-        )
+        .route("/v1/deploy/{name}/render-seed/rotate", post(seeds::rotate))
         .route("/v1/deploy/{name}/operations", get(actions::operations))
         .route("/v1/deploy/{name}/operations/{id}", get(actions::operation))
         .layer(TimeoutLayer::with_status_code(
