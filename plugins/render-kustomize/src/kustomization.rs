@@ -127,8 +127,11 @@ pub struct Kustomization {
     openapi: Option<Value>,
     #[serde(default)]
     build_metadata: Option<Value>,
+    /// The deprecated form of `images`, applied after them.
     #[serde(default)]
-    image_tags: Option<Value>,
+    pub image_tags: Vec<ImageRewrite>,
+    #[serde(default)]
+    helm_chart_inflation_generator: Option<Value>,
     #[serde(default)]
     replacement_transformers: Option<Value>,
 }
@@ -154,7 +157,10 @@ impl Kustomization {
             ("configurations", &self.configurations),
             ("openapi", &self.openapi),
             ("buildMetadata", &self.build_metadata),
-            ("imageTags", &self.image_tags),
+            (
+                "helmChartInflationGenerator",
+                &self.helm_chart_inflation_generator,
+            ),
             ("replacementTransformers", &self.replacement_transformers),
         ]
         .into_iter()
@@ -413,18 +419,21 @@ pub fn load(tree: &mut Tree<'_>, dir: &str) -> Result<Found, RenderError> {
         .map_err(|e| RenderError::in_file(e.to_string(), &file, None))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| RenderError::in_file("not UTF-8 text", &file, None))?;
-    let value = parse_mapping(&text, &file)?;
+    let mut value = parse_mapping(&text, &file)?;
+    crate::fieldnames::fold_kustomization(&mut value);
     let mut kustomization: Kustomization = serde_json::from_value(value)
         .map_err(|e| RenderError::in_file(format!("invalid kustomization: {e}"), &file, None))?;
     if let Some(field) = kustomization.first_unsupported() {
         return Err(RenderError::in_file(
-            format!("the kustomization field '{field}' is not supported by this renderer"),
+            format!("the kustomization field '{field}' is not supported by Weft"),
             &file,
             None,
         ));
     }
     let bases = std::mem::take(&mut kustomization.bases);
     kustomization.resources.extend(bases);
+    let image_tags = std::mem::take(&mut kustomization.image_tags);
+    kustomization.images.extend(image_tags);
     Ok(Found {
         file,
         kustomization,

@@ -54,8 +54,13 @@ impl<'a> Tree<'a> {
         if relative.contains("://")
             || relative.starts_with("git@")
             || relative.starts_with("github.com/")
+            || relative.starts_with("gitlab.com/")
+            || relative.starts_with("bitbucket.org/")
+            || relative.contains("?ref=")
         {
-            return Err(format!("remote resources are not supported: '{relative}'"));
+            return Err(format!(
+                "remote resources and bases are not supported by Weft: '{relative}'"
+            ));
         }
         weft_sdk::source::clean(&weft_sdk::source::join(dir, relative))
             .ok_or_else(|| format!("'{relative}' is outside the app's source tree"))

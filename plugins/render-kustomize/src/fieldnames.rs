@@ -1,0 +1,186 @@
+//! Kustomization field names as Go's `encoding/json` matches them (Kustomize decodes a kustomization through
+//! it): a key names the field spelled exactly so, else the field it equals under Unicode case folding
+//! (`patchesJSON6902` is `patchesJson6902`, `Target: {KIND: …}` is `target: {kind: …}`). Keys are renamed
+//! in place before the typed decoding, which then refuses what still matches no field.
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+use serde_json::{Map, Value};
+
+use crate::kustomization::{
+    FieldSpecArgs, GeneratorArgs, GeneratorOptions, ImageRewrite, Kustomization, LabelSet,
+    LegacySortOptions, PatchEntry, ReplicaCount, SortOptions, TargetSelector,
+};
+
+/// Renames the keys of a kustomization (and of the structures inside it) to the field names they match.
+pub fn fold_kustomization(value: &mut Value) {
+    let Some(map) = fold::<Kustomization>(value) else {
+        return;
+    };
+    for (key, item) in map.iter_mut() {
+        match key.as_str() {
+            "labels" => each(item, |v| {
+                if let Some(set) = fold::<LabelSet>(v)
+                    && let Some(fields) = set.get_mut("fields")
+                {
+                    each(fields, |f| {
+                        fold::<FieldSpecArgs>(f);
+                    });
+                }
+            }),
+            "images" | "imageTags" => each(item, |v| {
+                fold::<ImageRewrite>(v);
+            }),
+            "replicas" => each(item, |v| {
+                fold::<ReplicaCount>(v);
+            }),
+            "patches" | "patchesJson6902" => each(item, |v| {
+                if let Some(patch) = fold::<PatchEntry>(v)
+                    && let Some(target) = patch.get_mut("target")
+                {
+                    fold::<TargetSelector>(target);
+                }
+            }),
+            "configMapGenerator" | "secretGenerator" => each(item, |v| {
+                if let Some(args) = fold::<GeneratorArgs>(v)
+                    && let Some(options) = args.get_mut("options")
+                {
+                    fold::<GeneratorOptions>(options);
+                }
+            }),
+            "generatorOptions" => {
+                fold::<GeneratorOptions>(item);
+            }
+            "sortOptions" => {
+                if let Some(sort) = fold::<SortOptions>(item)
+                    && let Some(legacy) = sort.get_mut("legacySortOptions")
+                {
+                    fold::<LegacySortOptions>(legacy);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn each(value: &mut Value, mut f: impl FnMut(&mut Value)) {
+    if let Value::Array(items) = value {
+        items.iter_mut().for_each(&mut f);
+    }
+}
+
+/// Renames the keys of `value` (when it is a mapping) to the fields of `T` they match, and returns the map.
+/// When two keys name one field, Go keeps the later one; here the exact spelling wins, then the first folded.
+fn fold<'a, T: for<'de> Deserialize<'de>>(
+    value: &'a mut Value,
+) -> Option<&'a mut Map<String, Value>> {
+    let map = value.as_object_mut()?;
+    let fields = fields_of::<T>();
+    let renames: Vec<(String, &'static str)> = map
+        .keys()
+        .filter(|key| !fields.contains(&key.as_str()))
+        .filter_map(|key| {
+            let folded = fold_case(key);
+            fields
+                .iter()
+                .find(|field| fold_case(field) == folded)
+                .map(|field| (key.clone(), *field))
+        })
+        .collect();
+    for (key, field) in renames {
+        if let Some(item) = map.remove(&key)
+            && !map.contains_key(field)
+        {
+            map.insert(field.to_string(), item);
+        }
+    }
+    Some(map)
+}
+
+/// A name under Go's case folding, for comparing with the ASCII field names: ASCII letters lowercased, and
+/// the two non-ASCII letters that fold to ASCII ones (`ſ` to `s`, the Kelvin sign to `k`).
+fn fold_case(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'ſ' => 's',
+            '\u{212A}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// The field names serde knows for `T` (a struct with named fields), taken from its `deserialize_struct` call.
+fn fields_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    struct Fields;
+    #[derive(Debug)]
+    struct Captured(&'static [&'static str]);
+    impl std::fmt::Display for Captured {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "fields captured")
+        }
+    }
+    impl std::error::Error for Captured {}
+    impl de::Error for Captured {
+        fn custom<M: std::fmt::Display>(_: M) -> Self {
+            Captured(&[])
+        }
+    }
+    impl<'de> Deserializer<'de> for Fields {
+        type Error = Captured;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Captured> {
+            Err(Captured(&[]))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Captured> {
+            Err(Captured(fields))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+    match T::deserialize(Fields) {
+        Err(Captured(fields)) => fields,
+        Ok(_) => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keys_match_fields_case_insensitively_as_go_does() {
+        let mut v = json!({
+            "Resources": ["a.yaml"],
+            "patchesJSON6902": [{"Target": {"KIND": "Deployment"}, "PATH": "p.yaml"}],
+            "nameſuffix": "-s",
+            "resources": ["b.yaml"],
+            "secretGenerator": [{"Name": "s", "Type": "Opaque", "Options": {"DisableNameSuffixHash": true}}],
+            "unknownField": 1
+        });
+        fold_kustomization(&mut v);
+        assert_eq!(v["resources"], json!(["b.yaml"]), "the exact spelling wins");
+        assert_eq!(v["patchesJson6902"][0]["target"]["kind"], "Deployment");
+        assert_eq!(v["patchesJson6902"][0]["path"], "p.yaml");
+        assert_eq!(v["nameSuffix"], "-s");
+        assert_eq!(v["secretGenerator"][0]["type"], "Opaque");
+        assert_eq!(
+            v["secretGenerator"][0]["options"]["disableNameSuffixHash"],
+            true
+        );
+        assert_eq!(v["unknownField"], 1);
+    }
+
+    #[test]
+    fn field_names_come_from_serde() {
+        assert!(fields_of::<PatchEntry>().contains(&"target"));
+        assert!(fields_of::<GeneratorArgs>().contains(&"type"));
+        assert!(fields_of::<Kustomization>().contains(&"patchesJson6902"));
+    }
+}
