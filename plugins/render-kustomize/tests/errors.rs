@@ -117,3 +117,67 @@ fn unsupported_fields_are_named() {
     );
     assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
 }
+
+#[test]
+fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
+    let fields = [
+        (
+            "vars",
+            "vars: [{name: X, objref: {kind: Service, name: a, apiVersion: v1}}]",
+        ),
+        ("replacements", "replacements: [{path: r.yaml}]"),
+        (
+            "helmCharts",
+            "helmCharts: [{name: redis, repo: https://charts.example.com}]",
+        ),
+        (
+            "helmChartInflationGenerator",
+            "helmChartInflationGenerator: [{chartName: redis}]",
+        ),
+        ("generators", "generators: [gen.yaml]"),
+        ("transformers", "transformers: [t.yaml]"),
+        ("validators", "validators: [v.yaml]"),
+        ("openapi", "openapi: {path: schema.json}"),
+        ("crds", "crds: [crd.json]"),
+        ("configurations", "configurations: [c.yaml]"),
+        ("buildMetadata", "buildMetadata: [originAnnotations]"),
+        // Matched case-insensitively, as kustomize does, and named as kustomize spells it.
+        ("transformers", "Transformers: [t.yaml]"),
+    ];
+    for (i, (field, line)) in fields.into_iter().enumerate() {
+        let dir = app(
+            &format!("unsupported-{i}"),
+            &[
+                (
+                    "kustomization.yaml",
+                    &format!("resources: [cm.yaml]\n{line}\n"),
+                ),
+                ("cm.yaml", CONFIG_MAPS),
+            ],
+        );
+        let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+        assert_eq!(
+            err.message,
+            format!("the kustomization field '{field}' is not supported by Weft"),
+            "{line}"
+        );
+        assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
+    }
+    for remote in [
+        "github.com/org/repo//deploy?ref=v1",
+        "https://github.com/org/repo/deploy",
+        "git@github.com:org/repo.git",
+    ] {
+        let dir = app(
+            "remote",
+            &[("kustomization.yaml", &format!("resources: ['{remote}']\n"))],
+        );
+        let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+        assert!(
+            err.message.contains(&format!(
+                "remote resources and bases are not supported by Weft: '{remote}'"
+            )),
+            "{err}"
+        );
+    }
+}
