@@ -6,6 +6,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use weft_sdk::{EntryKind, RenderError};
 
+mod fieldnames;
+
 use crate::documents::parse_mapping;
 use crate::tree::{Tree, display_dir};
 
@@ -420,7 +422,7 @@ pub fn load(tree: &mut Tree<'_>, dir: &str) -> Result<Found, RenderError> {
     let text = String::from_utf8(bytes)
         .map_err(|_| RenderError::in_file("not UTF-8 text", &file, None))?;
     let mut value = parse_mapping(&text, &file)?;
-    crate::fieldnames::fold_kustomization(&mut value);
+    fieldnames::fold_kustomization(&mut value);
     let mut kustomization: Kustomization = serde_json::from_value(value)
         .map_err(|e| RenderError::in_file(format!("invalid kustomization: {e}"), &file, None))?;
     if let Some(field) = kustomization.first_unsupported() {

@@ -30,7 +30,6 @@ pub mod budget;
 pub mod build;
 pub mod defaults;
 pub mod documents;
-pub mod fieldnames;
 pub mod fieldpath;
 pub mod generator;
 pub mod hash;

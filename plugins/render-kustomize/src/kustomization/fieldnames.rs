@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Map, Value};
 
-use crate::kustomization::{
+use super::{
     FieldSpecArgs, GeneratorArgs, GeneratorOptions, ImageRewrite, Kustomization, LabelSet,
     LegacySortOptions, PatchEntry, ReplicaCount, SortOptions, TargetSelector,
 };
