@@ -1,5 +1,6 @@
 //! From rendered text to manifests: Helm's `---` document split, YAML parsing, empty documents dropped, every
-//! object checked for `apiVersion`, `kind` and `metadata.name`, duplicates refused, and Helm's install order.
+//! object checked for `apiVersion`, `kind` and `metadata.name`, identical repeats kept once and differing duplicates
+//! refused, and Helm's install order.
 
 use regex::Regex;
 use weft_sdk::manifests::{INSTALL_ORDER, install_rank as kind_rank};
@@ -117,6 +118,18 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
             });
         }
     }
+    // The same object twice, identical (a chart aliased twice brings its `crds/` twice), is kept once, as Argo CD
+    // applies a repeated resource once; two different objects under one name are refused.
+    let mut kept: Vec<Parsed> = Vec::with_capacity(parsed.len());
+    for object in parsed {
+        let repeated = kept
+            .iter()
+            .any(|k| k.identity == object.identity && k.manifest.object == object.manifest.object);
+        if !repeated {
+            kept.push(object);
+        }
+    }
+    let mut parsed = kept;
     for (i, a) in parsed.iter().enumerate() {
         if let Some(b) = parsed[i + 1..].iter().find(|b| b.identity == a.identity) {
             return Err(RenderError::in_file(
@@ -207,11 +220,24 @@ mod tests {
         .unwrap_err();
         assert_eq!(missing_name.line, Some(2));
         let doc = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
-        let duplicate = collect(&[file("a.yaml", doc), file("b.yaml", doc)]).unwrap_err();
+        let other = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n";
+        let duplicate = collect(&[file("a.yaml", doc), file("b.yaml", other)]).unwrap_err();
         assert!(
             duplicate.message.contains("duplicate"),
             "{}",
             duplicate.message
         );
+    }
+
+    #[test]
+    fn an_identical_object_rendered_twice_is_kept_once_as_argo_cd_applies_it() {
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\n";
+        let manifests = collect(&[
+            file("c/charts/x/crds/a.yaml", crd),
+            file("c/charts/y/crds/a.yaml", crd),
+        ])
+        .unwrap();
+        assert_eq!(manifests.len(), 1);
+        assert_eq!(manifests[0].file.as_deref(), Some("c/charts/x/crds/a.yaml"));
     }
 }

@@ -149,12 +149,16 @@ fn identity(object: &Value) -> String {
     )
 }
 
+/// The objects by identity; identical copies of one object count once (Helm's library prints a chart's `crds/` once
+/// per alias of the chart; Argo CD applies a repeated resource once, and Weft keeps it once).
 fn by_identity(objects: &[Value]) -> BTreeMap<String, Vec<Value>> {
     let mut map: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for object in objects {
-        map.entry(identity(object))
-            .or_default()
-            .push(normalize(object));
+        let copies = map.entry(identity(object)).or_default();
+        let object = normalize(object);
+        if !copies.contains(&object) {
+            copies.push(object);
+        }
     }
     map
 }
