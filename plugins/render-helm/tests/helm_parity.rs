@@ -4,13 +4,19 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use render_helm::HelmRenderer;
 use serde_json::Value;
 use weft_sdk::RenderRequest;
 use weft_sdk::testing::{render_dir, render_dir_in};
+mod support;
+
+use support::{
+    RandomField, compare_random_fields, default_namespace, default_release, helm_results, identity,
+    normalize,
+};
 use weft_test_reference::{Reference, Trial};
 
 /// One corpus case, as its YAML file describes it.
@@ -35,95 +41,6 @@ struct Case {
 }
 
 /// One field a chart fills with a random value.
-#[derive(Debug, Clone, serde::Deserialize)]
-struct RandomField {
-    /// `Kind/name` of the object.
-    object: String,
-    /// A JSON pointer to the field (`/data/password`).
-    pointer: String,
-    /// What its characters are drawn from: `alnum`, `alpha`, `digits`, `ascii` (printable), `hex-uuid`, or
-    /// `bytes` (any bytes: only the length is compared). A Secret's `data` is decoded from base64 first.
-    alphabet: String,
-}
-
-/// The shape of a random value: its length and whether every character is in `alphabet`.
-fn shape(pointer: &str, value: &Value, alphabet: &str) -> String {
-    use base64::Engine as _;
-    let text = value.as_str().unwrap_or_default();
-    let bytes = if pointer.starts_with("/data/") {
-        base64::engine::general_purpose::STANDARD
-            .decode(text)
-            .unwrap_or_else(|_| text.as_bytes().to_vec())
-    } else {
-        text.as_bytes().to_vec()
-    };
-    let allowed = |b: u8| match alphabet {
-        "alnum" => b.is_ascii_alphanumeric(),
-        "alpha" => b.is_ascii_alphabetic(),
-        "digits" => b.is_ascii_digit(),
-        "ascii" => (b' '..=b'~').contains(&b),
-        "hex-uuid" => b == b'-' || b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
-        _ => true,
-    };
-    let fits = bytes.iter().all(|b| allowed(*b));
-    format!(
-        "{} bytes, {}in {alphabet}",
-        bytes.len(),
-        if fits { "" } else { "not " }
-    )
-}
-
-/// Checks each random field's shape in both renders, then gives ours Helm's value so the rest compares exactly.
-fn compare_random_fields(
-    fields: &[RandomField],
-    helm: &[Value],
-    ours: &mut [Value],
-) -> Vec<String> {
-    let find = |objects: &[Value], wanted: &str| {
-        objects.iter().position(|o| {
-            format!(
-                "{}/{}",
-                o["kind"].as_str().unwrap_or_default(),
-                o["metadata"]["name"].as_str().unwrap_or_default()
-            ) == wanted
-        })
-    };
-    let mut problems = Vec::new();
-    for field in fields {
-        let (Some(h), Some(o)) = (find(helm, &field.object), find(ours, &field.object)) else {
-            problems.push(format!("random field {}: object missing", field.object));
-            continue;
-        };
-        let Some(theirs) = helm[h].pointer(&field.pointer).cloned() else {
-            problems.push(format!(
-                "random field {}{}: not in Helm's",
-                field.object, field.pointer
-            ));
-            continue;
-        };
-        match ours[o].pointer_mut(&field.pointer) {
-            Some(mine) => {
-                let (ours_shape, helms_shape) = (
-                    shape(&field.pointer, mine, &field.alphabet),
-                    shape(&field.pointer, &theirs, &field.alphabet),
-                );
-                if ours_shape != helms_shape || ours_shape.contains("not in") {
-                    problems.push(format!(
-                        "random field {}{}: ours is {ours_shape}, Helm's {helms_shape}",
-                        field.object, field.pointer
-                    ));
-                }
-                *mine = theirs;
-            }
-            None => problems.push(format!(
-                "random field {}{}: not in ours",
-                field.object, field.pointer
-            )),
-        }
-    }
-    problems
-}
-
 /// What a failing case's messages must contain: Helm 4 prints a template error on several lines and Helm 3 (and
 /// Weft) on one, so a case may name each part that both share.
 #[derive(Debug, serde::Deserialize)]
@@ -151,14 +68,6 @@ impl Expected {
     }
 }
 
-fn default_release() -> String {
-    "release".into()
-}
-
-fn default_namespace() -> String {
-    "default".into()
-}
-
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/helm")
 }
@@ -171,29 +80,6 @@ fn case_files() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-/// Numbers compared as numbers, whatever JSON type they came as.
-fn normalize(value: &Value) -> Value {
-    match value {
-        Value::Number(n) => serde_json::json!(n.as_f64().unwrap_or(0.0)),
-        Value::Array(items) => Value::Array(items.iter().map(normalize).collect()),
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), normalize(v))).collect())
-        }
-        other => other.clone(),
-    }
-}
-
-fn identity(object: &Value) -> String {
-    let text = |v: &Value| v.as_str().unwrap_or("").to_string();
-    format!(
-        "{} {} {}/{}",
-        text(&object["apiVersion"]),
-        text(&object["kind"]),
-        text(&object["metadata"]["namespace"]),
-        text(&object["metadata"]["name"])
-    )
 }
 
 fn by_identity(objects: impl Iterator<Item = Value>) -> BTreeMap<String, Vec<Value>> {
@@ -262,33 +148,6 @@ fn compare(case_name: &str, helm: Vec<Value>, ours: Vec<Value>) -> Result<(), St
     } else {
         Err(format!("{case_name}:\n    {}", problems.join("\n    ")))
     }
-}
-
-/// Helm's results, by case file, from one run of the script over every case.
-fn helm_results(
-    cases: &[PathBuf],
-) -> Result<BTreeMap<String, serde_json::Map<String, Value>>, String> {
-    let script = corpus_dir().join("render_with_helm.py");
-    let output = Command::new("python3")
-        .arg(&script)
-        .args(cases)
-        .output()
-        .map_err(|e| format!("python3 cannot run: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "render_with_helm.py failed ({}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let mut results = BTreeMap::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let parsed: serde_json::Map<String, Value> = serde_json::from_str(line)
-            .map_err(|e| format!("not a JSON line from the script ({e}): {line}"))?;
-        let case = parsed["case"].as_str().unwrap_or_default().to_string();
-        results.insert(case, parsed);
-    }
-    Ok(results)
 }
 
 /// Renders a chart with the corpus as the repository (so `file://../x` dependencies resolve to other corpus charts,
@@ -392,7 +251,9 @@ fn main() -> ExitCode {
         trials.push(
             helm.trial(format!("renders as Helm does: {name}"), move || {
                 let helm = results
-                    .get_or_init(|| helm_results(&all))
+                    .get_or_init(|| {
+                        helm_results(&corpus_dir().join("render_with_helm.py"), &[], &all)
+                    })
                     .as_ref()
                     .map_err(|e: &String| e.clone())?;
                 let key = case.to_string_lossy().into_owned();
