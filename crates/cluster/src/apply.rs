@@ -160,6 +160,23 @@ impl Applier {
         Ok(info.to_json(applied))
     }
 
+    /// How errors name `reference`, and its kind as the server serves it (the preferred version).
+    async fn kind_of(&self, reference: &ResourceRef) -> Result<(String, KindInfo), ApplyError> {
+        let target = target(
+            &reference.group_kind(),
+            &reference.namespace,
+            &reference.name,
+        );
+        match self
+            .catalog
+            .resolve(&reference.group, &reference.kind)
+            .await
+        {
+            Ok(info) => Ok((target, info)),
+            Err(source) => Err(ApplyError::Kind { target, source }),
+        }
+    }
+
     /// Writes `labels` and `annotations` into one object's metadata with a JSON merge patch that carries the
     /// `resource_version` it was read at, so a change made meanwhile fails with a conflict instead of being
     /// overwritten; nothing else of the object changes (no field manager takes anything over).
@@ -170,19 +187,7 @@ impl Applier {
         labels: &serde_json::Map<String, Value>,
         annotations: &serde_json::Map<String, Value>,
     ) -> Result<Value, ApplyError> {
-        let target = target(
-            &reference.group_kind(),
-            &reference.namespace,
-            &reference.name,
-        );
-        let info = self
-            .catalog
-            .resolve(&reference.group, &reference.kind)
-            .await
-            .map_err(|source| ApplyError::Kind {
-                target: target.clone(),
-                source,
-            })?;
+        let (target, info) = self.kind_of(reference).await?;
         let namespace = info.namespaced.then_some(reference.namespace.as_str());
         let api = &info.api(self.client.clone(), namespace);
         let body = json!({"metadata": {
@@ -210,19 +215,7 @@ impl Applier {
         reference: &ResourceRef,
         propagation: Propagation,
     ) -> Result<DeleteOutcome, ApplyError> {
-        let target = target(
-            &reference.group_kind(),
-            &reference.namespace,
-            &reference.name,
-        );
-        let info = self
-            .catalog
-            .resolve(&reference.group, &reference.kind)
-            .await
-            .map_err(|source| ApplyError::Kind {
-                target: target.clone(),
-                source,
-            })?;
+        let (target, info) = self.kind_of(reference).await?;
         if info.namespaced && reference.namespace.is_empty() {
             return Err(ApplyError::MissingNamespace { target });
         }
@@ -248,15 +241,9 @@ impl Applier {
     /// Creates a namespace when it is missing, by applying a bare Namespace (labels and tracking are the
     /// caller's business). Returns whether it was created.
     pub async fn ensure_namespace(&self, name: &str) -> Result<bool, ApplyError> {
-        let target = target("Namespace", "", name);
-        let info = self
-            .catalog
-            .resolve("", "Namespace")
-            .await
-            .map_err(|source| ApplyError::Kind {
-                target: target.clone(),
-                source,
-            })?;
+        let (target, info) = self
+            .kind_of(&ResourceRef::new("", "Namespace", "", name))
+            .await?;
         let api = &info.api(self.client.clone(), None);
         let found = self
             .retry
