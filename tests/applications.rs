@@ -38,10 +38,22 @@ fn applications(cluster: &Cluster, namespace: &str) -> Api<DynamicObject> {
 }
 
 fn application(name: &str, repo: &GitRepo, path: &str, destination: &str) -> DynamicObject {
+    application_in(name, "shop-apps", repo, path, destination)
+}
+
+/// An Application of type yaml in `namespace`, from `path` of `repo` into `destination`, synced automatically with
+/// prune and self-heal.
+pub(crate) fn application_in(
+    name: &str,
+    namespace: &str,
+    repo: &GitRepo,
+    path: &str,
+    destination: &str,
+) -> DynamicObject {
     serde_json::from_value(json!({
         "apiVersion": "weft.dev/v1alpha1",
         "kind": "Application",
-        "metadata": {"name": name, "namespace": "shop-apps"},
+        "metadata": {"name": name, "namespace": namespace},
         "spec": {
             "type": "yaml",
             "source": {"repoURL": format!("file://{}", repo.path().display()), "path": path, "targetRevision": "main"},
@@ -52,14 +64,14 @@ fn application(name: &str, repo: &GitRepo, path: &str, destination: &str) -> Dyn
     .unwrap()
 }
 
-async fn ensure_namespace(cluster: &Cluster, name: &str) {
+pub(crate) async fn ensure_namespace(cluster: &Cluster, name: &str) {
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(cluster.client.clone());
     let namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
     let _ = namespaces.create(&PostParams::default(), &namespace).await;
 }
 
 /// The Application's status once `check` accepts it.
-async fn status_when(
+pub(crate) async fn status_when(
     api: &Api<DynamicObject>,
     name: &str,
     what: &str,

@@ -10,8 +10,8 @@ use tempfile::TempDir;
 use weft_engine::applications::crd;
 use weft_tests::GitRepo;
 
-use crate::applications::call_as;
-use crate::serve::{Cluster, cluster, config, eventually, options};
+use crate::applications::{application_in, call_as, ensure_namespace, status_when};
+use crate::serve::{cluster, config, eventually, options};
 
 const ADMIN: &str = "weft_tracking_admin_token_000000000000000000000";
 const ORG_A: &str = "weft_tracking_org_a_token_000000000000000000000";
@@ -50,58 +50,30 @@ fn secret(name: &str, namespace: &str) -> String {
     .to_string()
 }
 
-fn application(
-    name: &str,
-    org_namespace: &str,
-    repo: &GitRepo,
-    path: &str,
-    destination: &str,
-) -> DynamicObject {
-    serde_json::from_value(json!({
-        "apiVersion": "weft.dev/v1alpha1",
-        "kind": "Application",
-        "metadata": {"name": name, "namespace": org_namespace},
-        "spec": {
-            "type": "yaml",
-            "source": {"repoURL": format!("file://{}", repo.path().display()), "path": path, "targetRevision": "main"},
-            "destination": {"namespace": destination},
-            "syncPolicy": {"automated": {"prune": true, "selfHeal": true}, "createNamespace": true}
-        }
-    }))
-    .unwrap()
-}
-
-async fn ensure_namespace(cluster: &Cluster, name: &str) {
-    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(cluster.client.clone());
-    let namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
-    let _ = namespaces.create(&PostParams::default(), &namespace).await;
-}
-
-/// The Application's status once `check` accepts it.
-async fn status_when(
-    api: &Api<DynamicObject>,
-    name: &str,
-    what: &str,
-    check: impl Fn(&Value) -> bool,
-) -> Value {
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
-    loop {
-        let status = api
-            .get(name)
-            .await
-            .ok()
-            .and_then(|o| o.data.get("status").cloned());
-        if let Some(status) = &status
-            && check(status)
-        {
-            return status.clone();
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{what} never happened; the status was {status:#?}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
+/// Asks an admin's sync with prune of `app` and waits for its end: the finished operation.
+async fn pruning_sync(router: &axum::Router, app: &str) -> Value {
+    let (code, operation) = call_as(
+        router,
+        Method::POST,
+        &format!("/v1/deploy/{app}/sync"),
+        ADMIN,
+        Some(json!({"prune": true})),
+    )
+    .await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{operation}");
+    let path = format!(
+        "/v1/deploy/{app}/operations/{}",
+        operation["id"].as_str().unwrap()
+    );
+    eventually("the pruning sync finished", 300, async || {
+        let (_, operation) = call_as(router, Method::GET, &path, ADMIN, None).await;
+        matches!(
+            operation["phase"].as_str(),
+            Some("succeeded" | "failed" | "error")
+        )
+        .then_some(operation)
+    })
+    .await
 }
 
 fn synced(status: &Value) -> bool {
@@ -143,7 +115,7 @@ async fn another_orgs_app_reusing_a_deleted_apps_name_neither_sees_nor_prunes_it
     a_apps
         .create(
             &PostParams::default(),
-            &application("broken", "a-apps", &repo, "app/missing", "a-broken"),
+            &application_in("broken", "a-apps", &repo, "app/missing", "a-broken"),
         )
         .await
         .unwrap();
@@ -169,7 +141,7 @@ async fn another_orgs_app_reusing_a_deleted_apps_name_neither_sees_nor_prunes_it
     let created = a_apps
         .create(
             &PostParams::default(),
-            &application("reuse-y", "a-apps", &repo, "app/a", "a-reuse"),
+            &application_in("reuse-y", "a-apps", &repo, "app/a", "a-reuse"),
         )
         .await
         .unwrap();
@@ -189,34 +161,13 @@ async fn another_orgs_app_reusing_a_deleted_apps_name_neither_sees_nor_prunes_it
     b_apps
         .create(
             &PostParams::default(),
-            &application("reuse-y", "b-apps", &repo, "app/b", "b-reuse"),
+            &application_in("reuse-y", "b-apps", &repo, "app/b", "b-reuse"),
         )
         .await
         .unwrap();
     status_when(&b_apps, "reuse-y", "org b's app synced", synced).await;
     assert!(config_maps("b-reuse").get("b-settings").await.is_ok());
-    let (code, operation) = call_as(
-        &router,
-        Method::POST,
-        "/v1/deploy/reuse-y/sync",
-        ADMIN,
-        Some(json!({"prune": true})),
-    )
-    .await;
-    assert_eq!(code, StatusCode::ACCEPTED, "{operation}");
-    let path = format!(
-        "/v1/deploy/reuse-y/operations/{}",
-        operation["id"].as_str().unwrap()
-    );
-    let finished = eventually("the pruning sync finished", 300, async || {
-        let (_, operation) = call_as(&router, Method::GET, &path, ADMIN, None).await;
-        matches!(
-            operation["phase"].as_str(),
-            Some("succeeded" | "failed" | "error")
-        )
-        .then_some(operation)
-    })
-    .await;
+    let finished = pruning_sync(&router, "reuse-y").await;
     assert_eq!(finished["phase"], "succeeded", "{finished}");
     assert!(
         config_maps("a-reuse").get("a-settings").await.is_ok(),
@@ -311,7 +262,7 @@ async fn another_orgs_app_reusing_a_deleted_apps_name_neither_sees_nor_prunes_it
     a_apps
         .create(
             &PostParams::default(),
-            &application("reuse-z", "a-apps", &repo, "app/a", "a-reuse"),
+            &application_in("reuse-z", "a-apps", &repo, "app/a", "a-reuse"),
         )
         .await
         .unwrap();
@@ -452,28 +403,7 @@ async fn objects_tracked_by_name_before_the_upgrade_stay_their_apps_and_unclaime
     // it no longer renders, as before; the object tracked for an app the store never held is an orphan it leaves.
     let (server, state) = weft_tests::serve_api(&config, options("a")).await;
     let router = weft_engine::api::router(state);
-    let (code, operation) = call_as(
-        &router,
-        Method::POST,
-        "/v1/deploy/shop/sync",
-        ADMIN,
-        Some(json!({"prune": true})),
-    )
-    .await;
-    assert_eq!(code, StatusCode::ACCEPTED, "{operation}");
-    let path = format!(
-        "/v1/deploy/shop/operations/{}",
-        operation["id"].as_str().unwrap()
-    );
-    let finished = eventually("the pruning sync finished", 300, async || {
-        let (_, operation) = call_as(&router, Method::GET, &path, ADMIN, None).await;
-        matches!(
-            operation["phase"].as_str(),
-            Some("succeeded" | "failed" | "error")
-        )
-        .then_some(operation)
-    })
-    .await;
+    let finished = pruning_sync(&router, "shop").await;
     assert_eq!(finished["phase"], "succeeded", "{finished}");
     eventually("the stale object pruned", 300, async || {
         maps.get_opt("stale").await.unwrap().is_none().then_some(())
