@@ -50,12 +50,24 @@ pub(crate) fn application_in(
     path: &str,
     destination: &str,
 ) -> DynamicObject {
+    application_of_type("yaml", name, namespace, repo, path, destination)
+}
+
+/// An Application as [`application_in`] makes one, rendered by `app_type`.
+pub(crate) fn application_of_type(
+    app_type: &str,
+    name: &str,
+    namespace: &str,
+    repo: &GitRepo,
+    path: &str,
+    destination: &str,
+) -> DynamicObject {
     serde_json::from_value(json!({
         "apiVersion": "weft.dev/v1alpha1",
         "kind": "Application",
         "metadata": {"name": name, "namespace": namespace},
         "spec": {
-            "type": "yaml",
+            "type": app_type,
             "source": {"repoURL": format!("file://{}", repo.path().display()), "path": path, "targetRevision": "main"},
             "destination": {"namespace": destination},
             "syncPolicy": {"automated": {"prune": true, "selfHeal": true}, "createNamespace": true}

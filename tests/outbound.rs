@@ -78,18 +78,8 @@ fn chart(repository: &str) -> String {
 }
 
 fn application(namespace: &str, name: &str, repo: &GitRepo, path: &str) -> DynamicObject {
-    serde_json::from_value(json!({
-        "apiVersion": "weft.dev/v1alpha1",
-        "kind": "Application",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": {
-            "type": "helm",
-            "source": {"repoURL": format!("file://{}", repo.path().display()), "path": path, "targetRevision": "main"},
-            "destination": {"namespace": format!("{}-{name}", namespace.trim_end_matches("-apps"))},
-            "syncPolicy": {"automated": {"prune": true, "selfHeal": true}, "createNamespace": true}
-        }
-    }))
-    .unwrap()
+    let destination = format!("{}-{name}", namespace.trim_end_matches("-apps"));
+    crate::applications::application_of_type("helm", name, namespace, repo, path, &destination)
 }
 
 /// What the server says of an app that cannot be rendered (its GitOps view's error), once it says something.
@@ -189,10 +179,8 @@ async fn nothing_a_tenant_or_an_admin_names_on_the_servers_own_network_is_contac
         shop.list(&Default::default()).await.ok()
     })
     .await;
-    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(cluster.client.clone());
     for name in ["shop-apps", "strict-apps"] {
-        let namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
-        let _ = namespaces.create(&PostParams::default(), &namespace).await;
+        crate::applications::ensure_namespace(&cluster, name).await;
     }
     for (dir, _) in &tenant_dependencies {
         shop.create(
