@@ -110,6 +110,10 @@ pub fn server_paths(text: &str, roots: &[&str]) -> String {
         .map(|r| r.trim_end_matches('/'))
         .filter(|r| !r.is_empty())
         .collect();
+    // Most text (every log line goes through here) names no root: it is returned without a scan.
+    if !roots.iter().any(|root| text.contains(root)) {
+        return text.to_string();
+    }
     // The longest first, so a root inside another is matched whole.
     roots.sort_by_key(|r| std::cmp::Reverse(r.len()));
     let mut out = String::with_capacity(text.len());
