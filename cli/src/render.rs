@@ -176,6 +176,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         cluster: None,
         seed: Some(local_render_seed()?),
         revision_time: None,
+        lookup: None,
     };
     let registry = build_registry(&args.sources)?;
     let pipeline = RenderPipeline::new(

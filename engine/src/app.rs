@@ -960,6 +960,7 @@ impl AppSpec {
             cluster: None,
             seed: None,
             revision_time: None,
+            lookup: None,
         }
     }
 }

@@ -84,12 +84,29 @@ mod render_glue {
     use crate::bindings::renderer::exports::weft::plugin::render as wit;
     use crate::bindings::renderer::weft::plugin::cluster as host_cluster;
     use crate::bindings::renderer::weft::plugin::entropy as host_entropy;
+    use crate::bindings::renderer::weft::plugin::live as host_live;
     use crate::bindings::renderer::weft::plugin::revision as host_revision;
     use crate::bindings::renderer::weft::plugin::source as host;
     use crate::render::{ClusterFacts, RenderRequest, RenderSeed, Renderer};
     use crate::source::{DirEntry, EntryKind, Source, SourceError};
 
     crate::source::host_source_adapter!();
+
+    /// The host's `live` import: it answers `none` for a render that may not look up, so the view is always given.
+    struct HostLookup;
+
+    impl crate::lookup::LiveObjects for HostLookup {
+        fn lookup(
+            &self,
+            api_version: &str,
+            kind: &str,
+            namespace: &str,
+            name: &str,
+        ) -> Option<crate::Value> {
+            let json = host_live::lookup(api_version, kind, namespace, name)?;
+            serde_json::from_str(&json).ok()
+        }
+    }
 
     /// Renders with `R`, converting to and from the generated types.
     pub fn render<R: Renderer>(
@@ -108,6 +125,7 @@ mod render_glue {
             }),
             seed: RenderSeed::from_slice(&host_entropy::seed()),
             revision_time: host_revision::committed_at(),
+            lookup: Some(crate::lookup::Lookup::new(HostLookup)),
         };
         match R::render(&request, &HostSource) {
             Ok(output) => Ok(wit::RenderOutput {

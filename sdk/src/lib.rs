@@ -50,6 +50,7 @@ pub mod glob;
 mod health;
 pub mod image;
 pub mod log;
+pub mod lookup;
 pub mod manifests;
 mod number;
 mod object;
@@ -74,6 +75,7 @@ pub use condition::Condition;
 pub use dispatch::{Check, KindTable};
 pub use health::{ErrorKind, Health, PluginError, Status};
 pub use object::{Object, Replicas};
+pub use lookup::{FixedObjects, LiveObjects, Lookup};
 pub use render::{
     ClusterFacts, Manifest, RenderError, RenderOutput, RenderRequest, RenderSeed, Renderer,
 };

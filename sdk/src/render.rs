@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::lookup::Lookup;
 use crate::source::Source;
 
 /// What to render. The source tree itself comes as a [`Source`].
@@ -27,6 +28,9 @@ pub struct RenderRequest {
     /// When the rendered revision was committed, in seconds since the Unix epoch (the host's `revision` import in
     /// Wasm): what a renderer's clock (Helm's `now`) reads. `None` when the source has no commit time.
     pub revision_time: Option<i64>,
+    /// What the render may read of its destination cluster (Helm's `lookup`; the host's `live` import in Wasm):
+    /// `None` answers every lookup with nothing, as `helm template` does.
+    pub lookup: Option<Lookup>,
 }
 
 /// The 32 secret bytes an app's renders draw random values from. Its `Debug` never prints them.

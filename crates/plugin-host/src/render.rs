@@ -81,6 +81,7 @@ impl RendererPlugin {
         state.cluster = request.cluster.clone();
         state.seed = request.seed.clone();
         state.revision_time = request.revision_time;
+        state.lookup = request.lookup.clone();
         let mut store = new_store(
             &self.host,
             World::Renderer,

@@ -6,6 +6,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use super::bindings::health_check::weft::plugin::{clock, log, related, settings, types};
 use super::bindings::renderer::weft::plugin::cluster as wit_cluster;
 use super::bindings::renderer::weft::plugin::entropy as wit_entropy;
+use super::bindings::renderer::weft::plugin::live as wit_live;
 use super::bindings::renderer::weft::plugin::revision as wit_revision;
 use super::bindings::renderer::weft::plugin::source as wit_source;
 
@@ -50,6 +51,8 @@ pub(crate) struct CallState {
     pub(crate) seed: Option<weft_sdk::RenderSeed>,
     /// When the rendered revision was committed (the `revision` import), when the source knows.
     pub(crate) revision_time: Option<i64>,
+    /// What the render may read of its destination cluster (the `live` import); `None` answers nothing.
+    pub(crate) lookup: Option<weft_sdk::Lookup>,
     /// The settings of the registry entry this call goes through (JSON text; empty when none).
     pub(crate) settings: Arc<str>,
     /// The wall clock when the call started (what `clock.call-started` returns for the whole call).
@@ -73,6 +76,7 @@ impl CallState {
             cluster: None,
             seed: None,
             revision_time: None,
+            lookup: None,
             settings: Arc::from(""),
             started_at: SystemTime::now(),
             started: Instant::now(),
@@ -290,6 +294,52 @@ impl wit_revision::Host for CallState {
     }
 }
 
+impl wit_live::Host for CallState {
+    fn lookup(
+        &mut self,
+        api_version: String,
+        kind: String,
+        namespace: String,
+        name: String,
+    ) -> Option<String> {
+        let answer = self
+            .lookup
+            .as_ref()?
+            .lookup(&api_version, &kind, &namespace, &name)?;
+        without_secret_values(answer, &api_version, &kind).map(|answer| answer.to_string())
+    }
+}
+
+/// A lookup's answer as a plugin may see it: a Secret, and every Secret among a list's `items`, reduced to its
+/// metadata, whatever the implementation answered. An object or item that does not say what it is counts as the
+/// kind asked for (so a Secret without `kind` is still a Secret); anything but a JSON object is no answer.
+fn without_secret_values(
+    mut answer: serde_json::Value,
+    api_version: &str,
+    kind: &str,
+) -> Option<serde_json::Value> {
+    fn reduced(mut object: serde_json::Value, api_version: &str, kind: &str) -> serde_json::Value {
+        if let Some(fields) = object.as_object_mut() {
+            for (key, asked) in [("apiVersion", api_version), ("kind", kind)] {
+                fields
+                    .entry(key)
+                    .or_insert_with(|| serde_json::Value::String(asked.to_string()));
+            }
+        }
+        weft_core::secrets::metadata_only(&object)
+    }
+    if !answer.is_object() {
+        return None;
+    }
+    if let Some(serde_json::Value::Array(items)) = answer.get_mut("items") {
+        for item in items.iter_mut() {
+            *item = reduced(item.take(), api_version, kind);
+        }
+    }
+    // The answer itself too, list or not: a Secret with a field named `items` is still a Secret.
+    Some(reduced(answer, api_version, kind))
+}
+
 fn to_wit_source_error(error: weft_sdk::SourceError) -> wit_source::SourceError {
     match error {
         weft_sdk::SourceError::NotFound(m) => wit_source::SourceError::NotFound(m),
@@ -373,6 +423,45 @@ mod tests {
             wit_revision::Host::committed_at(&mut state),
             Some(1_700_000_000)
         );
+    }
+
+    #[test]
+    fn a_lookup_answers_nothing_when_off_and_never_a_secrets_values() {
+        let mut state = CallState::new(1024, 1024);
+        let ask = |state: &mut CallState, name: &str| {
+            wit_live::Host::lookup(
+                state,
+                "v1".into(),
+                "Secret".into(),
+                "shop".into(),
+                name.into(),
+            )
+        };
+        assert_eq!(ask(&mut state, "db"), None);
+        let secret = serde_json::json!({
+            "apiVersion": "v1", "kind": "Secret",
+            "metadata": {"name": "db", "namespace": "shop", "annotations": {"a": "c2VjcmV0"}},
+            "data": {"password": "c2VjcmV0"}, "stringData": {"password": "secret"},
+        });
+        state.lookup = Some(weft_sdk::Lookup::new(weft_sdk::FixedObjects::new(vec![
+            secret,
+        ])));
+        let one = ask(&mut state, "db").expect("the Secret is found");
+        assert!(one.contains("\"name\":\"db\""), "{one}");
+        assert!(
+            !one.contains("c2VjcmV0") && !one.contains("secret\""),
+            "{one}"
+        );
+        let list = ask(&mut state, "").expect("a list is answered");
+        assert!(
+            list.contains("SecretList") && list.contains("\"db\""),
+            "{list}"
+        );
+        assert!(
+            !list.contains("c2VjcmV0") && !list.contains("stringData"),
+            "{list}"
+        );
+        assert_eq!(ask(&mut state, "other"), None);
     }
 
     #[test]

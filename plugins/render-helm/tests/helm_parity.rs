@@ -184,6 +184,7 @@ fn run_case(path: &Path, helm: &serde_json::Map<String, Value>) -> Result<(), St
         cluster: None,
         seed: Some(weft_sdk::testing::render_seed(&name)),
         revision_time: None,
+        lookup: None,
     };
     let chart_dir = path.parent().unwrap_or(Path::new(".")).join(&case.chart);
     let ours = render_chart(&request, &chart_dir);

@@ -38,6 +38,7 @@ impl TempChart {
             cluster: None,
             seed: Some(weft_sdk::testing::render_seed("app")),
             revision_time: Some(1_700_000_000),
+            lookup: None,
         };
         render_dir::<HelmRenderer>(&request, &self.dir)
     }
