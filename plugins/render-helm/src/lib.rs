@@ -60,6 +60,7 @@ pub mod funcs;
 pub mod json;
 pub mod manifests;
 pub mod options;
+pub mod inflate;
 pub mod template;
 pub mod yaml;
 
@@ -106,7 +107,7 @@ impl Renderer for HelmRenderer {
 }
 
 /// Refuses a chart whose `kubeVersion` constraint the configured Kubernetes version does not meet, as Helm does.
-fn check_kube_version(
+pub(crate) fn check_kube_version(
     chart: &chart::Chart,
     kube: &chart::objects::KubeVersion,
 ) -> Result<(), RenderError> {
@@ -134,3 +135,6 @@ fn check_kube_version(
 }
 
 weft_sdk::export_renderer!(HelmRenderer);
+// The component's export, left out of the library build (`plugins/render-helm/library`) that other renderers link
+// to inflate charts in process: two exports of one interface in one component would clash.
+#[cfg(feature = "component")]
