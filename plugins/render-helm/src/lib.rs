@@ -14,7 +14,10 @@
 //! `Service` "Helm", `IsInstall` true, `Revision` 1), `.Chart`, `.Values`, `.Capabilities`, `.Files`,
 //! `.Template` and `.Subcharts` (each enabled subchart's own such object, by name or alias). Errors are Helm's:
 //! `template: CHART/templates/x.yaml:LINE:COL: executing "NAME" at <ACTION>: MESSAGE`, or `execution error at
-//! (LOCATION): MESSAGE` for `fail` and `required`. `lookup` finds nothing (an empty map), as in `helm template`: a render never talks to a cluster.
+//! (LOCATION): MESSAGE` for `fail` and `required`. `lookup` asks the render's view of its
+//! destination cluster (the host's `live` import): for an app that opted in, objects from the server's watch cache
+//! within the app's namespaces, Secrets without their values; otherwise nothing (an empty map), as in `helm
+//! template` (docs/render-lookup.md). A render never talks to a cluster itself.
 //! When the render is for a cluster, `.Capabilities` are the cluster's (its version, and every `group/version` and
 //! `group/version/Kind` it serves added to Helm's defaults), as Argo CD passes `--kube-version` and `--api-versions`
 //! to `helm template`.
@@ -57,10 +60,10 @@
 pub mod chart;
 pub mod engine;
 pub mod funcs;
+pub mod inflate;
 pub mod json;
 pub mod manifests;
 pub mod options;
-pub mod inflate;
 pub mod template;
 pub mod yaml;
 
@@ -91,11 +94,12 @@ impl Renderer for HelmRenderer {
         };
         // Random values, keys and the clock come from the app's seed and the revision's time, never from the
         // machine: the same revision renders the same bytes (docs/render-randomness.md).
-        let mut rendered = funcs::entropy::with_render_context(
-            request.seed.clone(),
-            request.revision_time,
-            || engine::render(&root, user, &settings),
-        )?;
+        // `lookup` asks the render's view of its cluster, when the app opted in (docs/render-lookup.md).
+        let mut rendered = funcs::lookup::with_lookup(request.lookup.clone(), || {
+            funcs::entropy::with_render_context(request.seed.clone(), request.revision_time, || {
+                engine::render(&root, user, &settings)
+            })
+        })?;
         if !options.skip_crds {
             rendered.extend(engine::crds(&root));
         }
@@ -134,7 +138,7 @@ pub(crate) fn check_kube_version(
     }
 }
 
-weft_sdk::export_renderer!(HelmRenderer);
 // The component's export, left out of the library build (`plugins/render-helm/library`) that other renderers link
 // to inflate charts in process: two exports of one interface in one component would clash.
 #[cfg(feature = "component")]
+weft_sdk::export_renderer!(HelmRenderer);

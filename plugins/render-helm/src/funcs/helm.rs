@@ -1,5 +1,5 @@
-//! Helm's own checks, `required` and `fail`, and `lookup` as `helm template` has it: offline, every lookup finds
-//! nothing (an empty map), so charts take their "not installed yet" branch.
+//! Helm's own checks, `required` and `fail`, and `lookup`, which asks the render's view of its destination cluster
+//! (`super::lookup`; without one every lookup finds nothing, an empty map, as `helm template` has it).
 
 use super::convert::strval;
 use super::{arity, string_arg};
@@ -20,10 +20,11 @@ pub fn register(table: &mut FunctionTable) {
     });
     table.insert("lookup", |_, a| {
         arity("lookup", &a, 4)?;
-        for index in 0..4 {
-            string_arg(&a, index)?;
-        }
-        Ok(Value::empty_map())
+        let api_version = string_arg(&a, 0)?;
+        let kind = string_arg(&a, 1)?;
+        let namespace = string_arg(&a, 2)?;
+        let name = string_arg(&a, 3)?;
+        Ok(super::lookup::lookup(api_version, kind, namespace, name))
     });
 }
 
@@ -52,5 +53,36 @@ mod tests {
             Ok(Value::empty_map())
         );
         assert!(call("lookup", vec![s("v1"), s("Secret")]).is_err());
+    }
+
+    #[test]
+    fn lookup_answers_what_the_render_s_view_has_and_an_empty_map_for_the_rest() {
+        use weft_sdk::{FixedObjects, Lookup};
+        let view = Lookup::new(FixedObjects::new(vec![serde_json::json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "namespace": "ns", "generation": 2},
+            "data": {"ratio": "0.5"}, "weight": 1.5,
+        })]));
+        let found = crate::funcs::lookup::with_lookup(Some(view), || {
+            (
+                call("lookup", vec![s("v1"), s("ConfigMap"), s("ns"), s("c")]),
+                call("lookup", vec![s("v1"), s("ConfigMap"), s("ns"), s("d")]),
+            )
+        });
+        let Ok(Value::Map(object)) = found.0 else {
+            panic!("a map: {:?}", found.0);
+        };
+        let object = object.borrow();
+        let Some(Value::Map(metadata)) = object.get("metadata") else {
+            panic!("metadata: {object:?}");
+        };
+        assert_eq!(metadata.borrow().get("generation"), Some(&Value::Int(2)));
+        assert_eq!(object.get("weight"), Some(&Value::Float(1.5)));
+        assert_eq!(found.1, Ok(Value::empty_map()));
+        // The view is gone once the render is over.
+        assert_eq!(
+            call("lookup", vec![s("v1"), s("ConfigMap"), s("ns"), s("c")]),
+            Ok(Value::empty_map())
+        );
     }
 }

@@ -15,6 +15,7 @@ pub mod entropy;
 mod go;
 mod helm;
 mod keys;
+pub mod lookup;
 mod math;
 mod password;
 mod paths;
