@@ -8,6 +8,7 @@ use crate::budget::Budget;
 use crate::documents::parse_objects;
 use crate::generator::{GeneratedKind, generate};
 use crate::hash::content_hash;
+use crate::helm::{self, ChartContext};
 use crate::kustomization::{self, Found};
 use crate::namereference::fix_references;
 use crate::order;
@@ -27,6 +28,8 @@ pub struct Build<'t, 'a> {
     budget: &'t mut Budget,
     /// The directories being built, outermost first (for cycle detection).
     chain: Vec<String>,
+    /// What every `helmCharts` inflation is given.
+    charts: ChartContext,
 }
 
 impl<'t, 'a> Build<'t, 'a> {
@@ -36,7 +39,14 @@ impl<'t, 'a> Build<'t, 'a> {
             tree,
             budget,
             chain: Vec::new(),
+            charts: ChartContext::default(),
         }
+    }
+
+    /// The same build, inflating `helmCharts` with `charts` (the app's seed and the revision's time).
+    pub fn with_charts(mut self, charts: ChartContext) -> Self {
+        self.charts = charts;
+        self
     }
 
     /// Builds the kustomization in `dir` (a path from the tree's root) into the final manifests.
@@ -140,6 +150,24 @@ impl<'t, 'a> Build<'t, 'a> {
             resources
                 .absorb(generated)
                 .map_err(|e| RenderError::in_file(e, &file, None))?;
+        }
+        // Kustomize runs its Helm chart inflation generator after the ConfigMap and Secret generators.
+        for chart in &k.helm_charts {
+            self.budget.spend(1, "inflating Helm charts")?;
+            let inflated = helm::inflate_chart(
+                chart,
+                k.helm_globals.as_ref(),
+                dir,
+                &file,
+                self.tree,
+                &self.charts,
+            )?;
+            for resource in inflated {
+                self.budget.spend(1, "loading resources")?;
+                resources
+                    .append(resource)
+                    .map_err(|e| RenderError::in_file(e, &file, None))?;
+            }
         }
         for entry in &k.components {
             let path =

@@ -106,15 +106,17 @@ pub struct Kustomization {
     /// A name for the kustomization itself; ignored.
     #[serde(default)]
     pub metadata: Option<Value>,
+    /// Charts inflated through Weft's Helm renderer (`crate::helm`).
+    #[serde(default)]
+    pub helm_charts: Vec<crate::helm::HelmChart>,
+    /// Where those charts are.
+    #[serde(default)]
+    pub helm_globals: Option<crate::helm::HelmGlobals>,
     // Kustomize fields outside this renderer's scope: accepted only when empty.
     #[serde(default)]
     replacements: Option<Value>,
     #[serde(default)]
     vars: Option<Value>,
-    #[serde(default)]
-    helm_charts: Option<Value>,
-    #[serde(default)]
-    helm_globals: Option<Value>,
     #[serde(default)]
     generators: Option<Value>,
     #[serde(default)]
@@ -150,8 +152,6 @@ impl Kustomization {
         [
             ("replacements", &self.replacements),
             ("vars", &self.vars),
-            ("helmCharts", &self.helm_charts),
-            ("helmGlobals", &self.helm_globals),
             ("generators", &self.generators),
             ("transformers", &self.transformers),
             ("validators", &self.validators),

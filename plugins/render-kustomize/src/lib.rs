@@ -33,6 +33,7 @@ pub mod documents;
 pub mod fieldpath;
 pub mod generator;
 pub mod hash;
+pub mod helm;
 pub mod kustomization;
 pub mod namereference;
 pub mod order;
@@ -78,7 +79,14 @@ impl Renderer for KustomizeRenderer {
                 "parameter path: '{path}' is outside the app's source tree"
             ))
         })?;
-        let manifests = Build::new(&mut tree, &mut budget).render(&dir)?;
+        let charts = helm::ChartContext {
+            seed: request.seed.clone(),
+            revision_time: request.revision_time,
+            max_steps: render_helm_library::options::DEFAULT_MAX_STEPS,
+        };
+        let manifests = Build::new(&mut tree, &mut budget)
+            .with_charts(charts)
+            .render(&dir)?;
         Ok(RenderOutput {
             manifests,
             files_used: tree.files_used().to_vec(),
