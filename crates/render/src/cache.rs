@@ -42,6 +42,11 @@ impl RenderKey {
             hasher.update(b"revision-time");
             hasher.update(time.to_le_bytes());
         }
+        // A render that may look objects up is another render than one that may not (its lookups find nothing).
+        // Only renders that asked nothing are ever stored under such a key (docs/render-lookup.md).
+        if request.lookup.is_some() {
+            hasher.update(b"lookup");
+        }
         RenderKey(hex::encode(hasher.finalize()))
     }
 
@@ -168,6 +173,9 @@ mod tests {
         let mut timed = request.clone();
         timed.revision_time = Some(1_700_000_000);
         assert_ne!(base, RenderKey::new("c1", "app", "r1", &timed));
+        let mut looking = request.clone();
+        looking.lookup = Some(weft_sdk::Lookup::new(weft_sdk::FixedObjects::default()));
+        assert_ne!(base, RenderKey::new("c1", "app", "r1", &looking));
     }
 
     #[test]

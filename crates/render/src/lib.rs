@@ -4,6 +4,7 @@
 //! Of Weft's crates it depends on `weft-plugin-host`, `weft-source`, `weft-core` and the SDK; it must not depend on
 //! the cluster, sync or the server: a render touches nothing.
 
+mod asked;
 mod cache;
 mod pipeline;
 mod validate;

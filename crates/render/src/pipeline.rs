@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use weft_sdk::source::MemorySource;
 use weft_sdk::{Manifest, RenderError, RenderRequest, Source as _};
 
+use super::asked::AskedLookup;
 use super::{RenderCache, RenderKey, tree_digest, validate_manifests};
 use weft_core::metrics::{PluginLabels, metrics};
 use weft_plugin_host::registry::Registry;
@@ -144,6 +145,10 @@ pub enum RenderFailure {
     /// The app's render seed could not be read from the store (or made).
     #[error("the app's render seed could not be read: {0}")]
     Seed(String),
+    /// A `lookup` of the render could not be answered from the destination cluster's cache (its kind could not be
+    /// watched, or the app's lookups would watch more kinds than allowed), so the render's answers would be wrong.
+    #[error("lookup: {0}")]
+    Lookup(String),
     /// What the destination cluster serves (its version and APIs, which renderers such as Helm's read) could not
     /// be learned, so the render was not attempted: rendered without them it could differ from a render for the
     /// cluster.
@@ -560,6 +565,18 @@ impl RenderPipeline {
             });
         }
         let plugin = self.plugin(&plugin_name)?;
+        // A render that looks objects up depends on them: it is cached only when it asked nothing.
+        let asked = request.lookup.clone().map(AskedLookup::new);
+        let watched;
+        let request = match &asked {
+            Some(asked) => {
+                let mut with_watch = request.clone();
+                with_watch.lookup = Some(asked.lookup());
+                watched = with_watch;
+                &watched
+            }
+            None => request,
+        };
         let labels = PluginLabels {
             plugin: plugin_name.clone(),
         };
@@ -581,7 +598,11 @@ impl RenderPipeline {
             plugin: plugin_name.clone(),
             error,
         })?;
-        if let Some(cache) = &self.cache {
+        if let Some(cache) = self
+            .cache
+            .as_ref()
+            .filter(|_| !asked.as_ref().is_some_and(|a| a.was_asked()))
+        {
             // A cache that cannot be written costs the next render its speed, nothing else.
             let _ = cache.put(key, &output.manifests);
         }
