@@ -304,6 +304,38 @@ impl LiveCache {
             .collect()
     }
 
+    /// What the cluster serves of a kind (from discovery, cached by the catalog); nothing is watched.
+    pub async fn kind_info(&self, group: &str, kind: &str) -> Result<KindInfo, ClusterError> {
+        self.catalog.resolve(group, kind).await
+    }
+
+    /// Every cached object of a kind, across its watched namespaces, sorted by namespace and name; `None` when the
+    /// kind is not watched (nothing is started: see [`LiveCache::ensure`]). Secrets are only those with the
+    /// tracking label, as for every query.
+    pub fn objects_of_kind(&self, group: &str, kind: &str) -> Option<Vec<Value>> {
+        let watched = self.watched(group, kind)?;
+        let mut objects: Vec<Value> = watched
+            .partitions
+            .iter()
+            .flat_map(|partition| {
+                let store = partition
+                    .store
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner);
+                store.all().map(|object| object.value()).collect::<Vec<_>>()
+            })
+            .collect();
+        let place = |object: &Value| {
+            let metadata = &object["metadata"];
+            (
+                metadata["namespace"].as_str().unwrap_or("").to_string(),
+                metadata["name"].as_str().unwrap_or("").to_string(),
+            )
+        };
+        objects.sort_by_cached_key(place);
+        Some(objects)
+    }
+
     /// The objects labelled `weft.dev/app=app`, across every watched kind.
     pub fn objects_of_app(&self, app: &str) -> Vec<Value> {
         self.each_store(|store| store.of_app(app).into_iter().map(|o| o.value()).collect())
