@@ -53,6 +53,13 @@ pub fn parse_stream(text: &str, file: &str) -> Result<Vec<Document>, RenderError
             chunk.push('\n');
         }
     }
+    // A stream that ends without a line break ends its last document without one: a block scalar running to
+    // the end of the file keeps no final newline.
+    if !text.ends_with('\n')
+        && let Some((_, chunk)) = chunks.last_mut()
+    {
+        chunk.pop();
+    }
     let mut documents = Vec::new();
     for (start, chunk) in chunks {
         let value = parse_chunk(&chunk, file, start, Some(Schema::Resources))?;
@@ -463,6 +470,17 @@ pub fn check_object(value: &Value, file: &str, line: u32) -> Result<(), RenderEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_scalar_at_the_end_of_a_stream_without_a_final_line_break_keeps_none() {
+        let unterminated = "data:\n  config: |\n    a: 1\n    b: 2";
+        let docs = parse_stream(unterminated, "f.yaml").unwrap();
+        assert_eq!(docs[0].value["data"]["config"], "a: 1\nb: 2");
+        let terminated =
+            parse_stream("data:\n  config: |\n    a: 1\n---\nb: |\n  x\n", "f.yaml").unwrap();
+        assert_eq!(terminated[0].value["data"]["config"], "a: 1\n");
+        assert_eq!(terminated[1].value["b"], "x\n");
+    }
 
     #[test]
     fn splits_documents_with_their_lines() {

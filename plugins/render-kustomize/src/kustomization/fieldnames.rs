@@ -1,7 +1,9 @@
 //! Kustomization field names as Go's `encoding/json` matches them (Kustomize decodes a kustomization through
 //! it): a key names the field spelled exactly so, else the field it equals under Unicode case folding
 //! (`patchesJSON6902` is `patchesJson6902`, `Target: {KIND: …}` is `target: {kind: …}`). Keys are renamed
-//! in place before the typed decoding, which then refuses what still matches no field.
+//! in place before the typed decoding, which then refuses what still matches no field. A field written as
+//! null (`components:` with every entry commented out) is left out, as Go leaves a field it decodes null into
+//! at its zero value.
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
@@ -69,8 +71,9 @@ fn each(value: &mut Value, mut f: impl FnMut(&mut Value)) {
     }
 }
 
-/// Renames the keys of `value` (when it is a mapping) to the fields of `T` they match, and returns the map.
-/// When two keys name one field, Go keeps the later one; here the exact spelling wins, then the first folded.
+/// Renames the keys of `value` (when it is a mapping) to the fields of `T` they match, drops the fields that
+/// are null, and returns the map. When two keys name one field, Go keeps the later one; here the exact spelling
+/// wins, then the first folded.
 fn fold<'a, T: for<'de> Deserialize<'de>>(
     value: &'a mut Value,
 ) -> Option<&'a mut Map<String, Value>> {
@@ -94,6 +97,7 @@ fn fold<'a, T: for<'de> Deserialize<'de>>(
             map.insert(field.to_string(), item);
         }
     }
+    map.retain(|key, item| !(item.is_null() && fields.contains(&key.as_str())));
     Some(map)
 }
 
@@ -175,6 +179,31 @@ mod tests {
             true
         );
         assert_eq!(v["unknownField"], 1);
+    }
+
+    #[test]
+    fn null_fields_are_left_out_as_go_leaves_them_at_their_zero_value() {
+        let mut v = json!({
+            "resources": ["base"],
+            "components": null,
+            "Patches": null,
+            "configMapGenerator": [{"name": "c", "literals": null}],
+            "unknownField": null
+        });
+        fold_kustomization(&mut v);
+        assert_eq!(
+            v,
+            json!({
+                "resources": ["base"],
+                "configMapGenerator": [{"name": "c"}],
+                "unknownField": null
+            }),
+            "an unknown field stays, to be refused"
+        );
+        let mut commented_out = json!({"resources": ["base"], "components": null});
+        fold_kustomization(&mut commented_out);
+        let kustomization: Result<Kustomization, _> = serde_json::from_value(commented_out);
+        assert!(kustomization.is_ok(), "{kustomization:?}");
     }
 
     #[test]
