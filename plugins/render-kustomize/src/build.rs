@@ -5,6 +5,9 @@
 use weft_sdk::{EntryKind, Manifest, RenderError};
 
 use crate::budget::Budget;
+use crate::configurations;
+use crate::defaults;
+use crate::fieldpath::FieldSpec;
 use crate::documents::parse_objects;
 use crate::generator::{GeneratedKind, generate};
 use crate::hash::content_hash;
@@ -17,6 +20,7 @@ use crate::resmap::ResMap;
 use crate::resource::Resource;
 use crate::tree::display_dir;
 use crate::tree::{Tree, is_within};
+use crate::vars::VarSet;
 
 /// Steps charged for loading one kustomization.
 const KUSTOMIZATION_STEPS: u64 = 10;
@@ -30,6 +34,10 @@ pub struct Build<'t, 'a> {
     chain: Vec<String>,
     /// What every `helmCharts` inflation is given.
     charts: ChartContext,
+    /// The `vars` declared by the kustomizations built so far.
+    vars: VarSet,
+    /// Where `vars` are substituted: Kustomize's table and every `configurations` file's `varReference`.
+    var_references: Vec<FieldSpec>,
 }
 
 impl<'t, 'a> Build<'t, 'a> {
@@ -40,6 +48,8 @@ impl<'t, 'a> Build<'t, 'a> {
             budget,
             chain: Vec::new(),
             charts: ChartContext::default(),
+            vars: VarSet::default(),
+            var_references: defaults::var_references(),
         }
     }
 
@@ -57,6 +67,9 @@ impl<'t, 'a> Build<'t, 'a> {
         let mut resources = self.accumulate_found(dir, found, false, ResMap::default())?;
         add_hash_suffixes(&mut resources);
         fix_references(&mut resources.resources).map_err(RenderError::new)?;
+        self.vars
+            .resolve(&mut resources.resources, &self.var_references)
+            .map_err(|e| RenderError::in_file(e.to_string(), &file, None))?;
         resources.resources.retain(|r| !r.is_local_config());
         for resource in &mut resources.resources {
             resource.drop_empty_annotations();
@@ -128,6 +141,15 @@ impl<'t, 'a> Build<'t, 'a> {
         for entry in &k.resources {
             self.accumulate_resource(dir, &file, entry, &mut resources)?;
         }
+        for spec in configurations::var_references(&k.configurations, dir, &file, self.tree)? {
+            if !self
+                .var_references
+                .iter()
+                .any(|s| s.path == spec.path && s.gvk == spec.gvk)
+            {
+                self.var_references.push(spec);
+            }
+        }
         let generators = k
             .config_map_generator
             .iter()
@@ -175,6 +197,9 @@ impl<'t, 'a> Build<'t, 'a> {
             resources = self.accumulate_dir(&path, true, resources)?;
         }
         pipeline::run(&k, dir, &file, self.tree, self.budget, &mut resources)?;
+        self.vars
+            .merge(&k.vars, &mut resources.resources)
+            .map_err(|e| RenderError::in_file(format!("merging vars: {e}"), &file, None))?;
         self.chain.pop();
         Ok(resources)
     }

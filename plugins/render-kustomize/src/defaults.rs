@@ -185,6 +185,81 @@ pub fn namespace_fields() -> Vec<FieldSpec> {
     ]
 }
 
+/// Where `vars` are substituted (`$(NAME)`): container commands, arguments, env values and mount paths of
+/// every workload, NFS servers, some Service and Ingress fields, and labels and annotations of every object.
+pub fn var_references() -> Vec<FieldSpec> {
+    let containers = [
+        "containers/args",
+        "containers/command",
+        "containers/env/value",
+        "containers/volumeMounts/mountPath",
+        "initContainers/args",
+        "initContainers/command",
+        "initContainers/env/value",
+        "initContainers/volumeMounts/mountPath",
+    ];
+    let workloads: &[(&str, &str, &str)] = &[
+        (
+            "CronJob",
+            "spec/jobTemplate/spec/template/spec",
+            "spec/jobTemplate/spec/template/volumes/nfs/server",
+        ),
+        (
+            "DaemonSet",
+            "spec/template/spec",
+            "spec/template/spec/volumes/nfs/server",
+        ),
+        (
+            "Deployment",
+            "spec/template/spec",
+            "spec/template/spec/volumes/nfs/server",
+        ),
+        (
+            "Job",
+            "spec/template/spec",
+            "spec/template/spec/volumes/nfs/server",
+        ),
+        ("Pod", "spec", "spec/volumes/nfs/server"),
+        (
+            "ReplicaSet",
+            "spec/template/spec",
+            "spec/template/spec/volumes/nfs/server",
+        ),
+        (
+            "StatefulSet",
+            "spec/template/spec",
+            "spec/volumeClaimTemplates/spec/nfs/server",
+        ),
+    ];
+    let mut specs = Vec::new();
+    for (kind, pod, nfs) in workloads {
+        for suffix in containers {
+            specs.push(spec(&format!("{pod}/{suffix}"), "", "", kind, false));
+        }
+        specs.push(spec(nfs, "", "", kind, false));
+        if *kind == "Deployment" {
+            specs.push(spec(
+                "spec/template/metadata/annotations",
+                "",
+                "",
+                kind,
+                false,
+            ));
+        }
+    }
+    specs.extend([
+        spec("spec/rules/host", "", "", "Ingress", false),
+        spec("spec/tls/hosts", "", "", "Ingress", false),
+        spec("spec/tls/secretName", "", "", "Ingress", false),
+        spec("spec/ports/port", "", "", "Service", false),
+        spec("spec/ports/targetPort", "", "", "Service", false),
+        spec("spec/nfs/server", "", "", "PersistentVolume", false),
+        spec("metadata/labels", "", "", "", false),
+        spec("metadata/annotations", "", "", "", false),
+    ]);
+    specs
+}
+
 /// A kind that other objects name, and the fields that name it.
 #[derive(Debug, Clone)]
 pub struct BackReference {

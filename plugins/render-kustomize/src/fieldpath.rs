@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+pub mod dotted;
+
 use crate::resid::Gvk;
 
 /// Where a transformer writes: objects of a gvk, at a path.

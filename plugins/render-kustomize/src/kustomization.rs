@@ -35,6 +35,12 @@ fn string_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<StringMap, D
         .collect()
 }
 
+fn list_or_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Vec<T>, D::Error> {
+    Ok(Option::<Vec<T>>::deserialize(deserializer)?.unwrap_or_default())
+}
+
 fn lenient_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     scalar_to_string(Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
 }
@@ -112,11 +118,17 @@ pub struct Kustomization {
     /// Where those charts are.
     #[serde(default)]
     pub helm_globals: Option<crate::helm::HelmGlobals>,
+    /// Values copied from one object's field into others' (`crate::replacement`), after the other
+    /// transformers.
+    #[serde(default, deserialize_with = "list_or_null")]
+    pub replacements: Vec<crate::replacement::ReplacementField>,
+    /// Deprecated `$(NAME)` variables (`crate::vars`).
+    #[serde(default, deserialize_with = "list_or_null")]
+    pub vars: Vec<crate::vars::Var>,
+    /// Files extending the field-spec tables (`crate::configurations`).
+    #[serde(default, deserialize_with = "list_or_null")]
+    pub configurations: Vec<String>,
     // Kustomize fields outside this renderer's scope: accepted only when empty.
-    #[serde(default)]
-    replacements: Option<Value>,
-    #[serde(default)]
-    vars: Option<Value>,
     #[serde(default)]
     generators: Option<Value>,
     #[serde(default)]
@@ -125,8 +137,6 @@ pub struct Kustomization {
     validators: Option<Value>,
     #[serde(default)]
     crds: Option<Value>,
-    #[serde(default)]
-    configurations: Option<Value>,
     #[serde(default)]
     openapi: Option<Value>,
     #[serde(default)]
@@ -150,13 +160,10 @@ impl Kustomization {
             Some(_) => true,
         };
         [
-            ("replacements", &self.replacements),
-            ("vars", &self.vars),
             ("generators", &self.generators),
             ("transformers", &self.transformers),
             ("validators", &self.validators),
             ("crds", &self.crds),
-            ("configurations", &self.configurations),
             ("openapi", &self.openapi),
             ("buildMetadata", &self.build_metadata),
             (
@@ -467,8 +474,11 @@ mod tests {
             serde_json::from_value(serde_json::json!({"resourcez": []}));
         assert!(unknown.is_err());
         let k: Kustomization =
-            serde_json::from_value(serde_json::json!({"vars": [{"name": "x"}]})).unwrap();
-        assert_eq!(k.first_unsupported(), Some("vars"));
+            serde_json::from_value(serde_json::json!({"crds": ["crd.json"]})).unwrap();
+        assert_eq!(k.first_unsupported(), Some("crds"));
+        let vars: Result<Kustomization, _> =
+            serde_json::from_value(serde_json::json!({"vars": [{"name": "x"}]}));
+        assert!(vars.is_err(), "a var needs an objref");
     }
 
     #[test]

@@ -28,6 +28,7 @@
 
 pub mod budget;
 pub mod build;
+pub mod configurations;
 pub mod defaults;
 pub mod documents;
 pub mod fieldpath;
@@ -40,12 +41,14 @@ pub mod order;
 pub mod patch;
 pub mod patching;
 pub mod pipeline;
+pub mod replacement;
 pub mod resid;
 pub mod resmap;
 pub mod resource;
 pub mod selector;
 pub mod transform;
 pub mod tree;
+pub mod vars;
 
 use weft_sdk::{RenderError, RenderOutput, RenderRequest, Renderer, Source};
 

@@ -1,5 +1,6 @@
 //! The transformers of one kustomization, run over its accumulated resources in Kustomize's order: strategic
-//! merge patches, patches, namespace, prefix, suffix, labels, annotations, JSON 6902 patches, replicas, images.
+//! merge patches, patches, namespace, prefix, suffix, labels, annotations, JSON 6902 patches, replicas, images,
+//! replacements.
 
 use weft_sdk::RenderError;
 
@@ -9,6 +10,7 @@ use crate::fieldpath::FieldSpec;
 use crate::kustomization::{Kustomization, LabelSet};
 use crate::patching::PatchContext;
 use crate::resid::Gvk;
+use crate::replacement;
 use crate::resmap::ResMap;
 use crate::transform::{images, labels, name_affix, namespace, replicas};
 use crate::tree::Tree;
@@ -74,6 +76,15 @@ pub fn run(
         for resource in &mut resources.resources {
             images::apply(&mut resource.object, rule);
         }
+    }
+    if !kustomization.replacements.is_empty() {
+        let replacements = replacement::load(&kustomization.replacements, dir, file, tree)?;
+        budget.spend(
+            count.saturating_mul(replacements.len() as u64),
+            "applying replacements",
+        )?;
+        replacement::apply(&mut resources.resources, &replacements)
+            .map_err(|e| fail(e.to_string()))?;
     }
     Ok(())
 }

@@ -34,6 +34,9 @@ pub struct Resource {
     pub needs_hash: bool,
     /// A generated object's behavior towards an existing one.
     pub behavior: Behavior,
+    /// The `vars` whose value is read from this object (Kustomize attaches a var to the one object its
+    /// `objref` names, in the kustomization declaring it).
+    pub var_names: Vec<String>,
 }
 
 impl Resource {
@@ -47,6 +50,7 @@ impl Resource {
             suffixes: Vec::new(),
             needs_hash: false,
             behavior: Behavior::Create,
+            var_names: Vec::new(),
         }
     }
 
@@ -174,6 +178,28 @@ impl Resource {
     /// the map they leave empty. Labels and a pod template's annotations are kept as written.
     pub fn drop_empty_annotations(&mut self) {
         drop_empty_annotations(&mut self.object);
+    }
+
+    /// Makes every value of `metadata.annotations` a string, as Kustomize leaves them when it rewrites an
+    /// object's annotations at the end of a build: a scalar becomes its text, a map or a list `""`.
+    pub fn stringify_annotations(&mut self) {
+        let Some(Value::Object(annotations)) = self
+            .object
+            .get_mut("metadata")
+            .and_then(|m| m.get_mut("annotations"))
+        else {
+            return;
+        };
+        for value in annotations.values_mut() {
+            let text = match value {
+                Value::String(_) => continue,
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                Value::Null => "null".to_string(),
+                Value::Array(_) | Value::Object(_) => String::new(),
+            };
+            *value = Value::String(text);
+        }
     }
 
     /// Whether the object carries `config.kubernetes.io/local-config: "true"` (dropped from the output).

@@ -72,6 +72,19 @@ impl Target {
     }
 }
 
+/// Whether `resource`'s labels and annotations satisfy the two selectors (Kubernetes label selector syntax;
+/// empty selects everything).
+pub fn labels_and_annotations_match(
+    resource: &Resource,
+    labels: &str,
+    annotations: &str,
+) -> Result<bool, String> {
+    Ok(
+        label_selector(labels)?.matches_json(&resource.string_map("labels"))
+            && label_selector(annotations)?.matches_json(&resource.string_map("annotations")),
+    )
+}
+
 /// A target's `labelSelector` or `annotationSelector`, in Kubernetes label selector syntax.
 fn label_selector(text: &str) -> Result<LabelSelector, String> {
     LabelSelector::parse(text).map_err(|e| format!("invalid label selector '{text}': {e}"))
