@@ -8,11 +8,13 @@
 //! `commonAnnotations`, `images`, `replicas`, `patches` (strategic merge with Kubernetes' merge keys and
 //! `$patch` directives, JSON 6902 with target selectors), `patchesStrategicMerge`, `patchesJson6902`,
 //! `configMapGenerator` and `secretGenerator` (literals, files, env files, behaviors, options, content-hash
-//! suffixes computed as Kustomize does), `generatorOptions`, `sortOptions` and the deprecated `imageTags`.
+//! suffixes computed as Kustomize does), `generatorOptions`, `sortOptions`, the deprecated `imageTags`,
+//! `replacements` ([`replacement`]) and the deprecated `vars` ([`vars`]), with `configurations` files'
+//! `varReference` tables ([`configurations`]; their other tables are refused by name).
 //! Field names match as Go's `encoding/json` matches them (exactly, then case-insensitively). Remote resources,
 //! Helm charts (`helmCharts`, `helmGlobals`, `helmChartInflationGenerator`), plugins (`generators`,
-//! `transformers`, `validators`), `replacements`, `vars`, `crds`, `configurations`, `openapi` and
-//! `buildMetadata` are refused with an error naming the field and saying Weft does not support it.
+//! `transformers`, `validators`), `crds`, `openapi` and `buildMetadata` are refused with an error naming the
+//! field and saying Weft does not support it.
 //!
 //! Parameters (`request.parameters`):
 //! - `path`: the directory of the kustomization to build, relative to the app's root (default: the root). An
