@@ -122,11 +122,6 @@ fn unsupported_fields_are_named() {
 fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
     let fields = [
         (
-            "vars",
-            "vars: [{name: X, objref: {kind: Service, name: a, apiVersion: v1}}]",
-        ),
-        ("replacements", "replacements: [{path: r.yaml}]"),
-        (
             "helmCharts",
             "helmCharts: [{name: redis, repo: https://charts.example.com}]",
         ),
@@ -139,7 +134,6 @@ fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
         ("validators", "validators: [v.yaml]"),
         ("openapi", "openapi: {path: schema.json}"),
         ("crds", "crds: [crd.json]"),
-        ("configurations", "configurations: [c.yaml]"),
         ("buildMetadata", "buildMetadata: [originAnnotations]"),
         // Matched case-insensitively, as kustomize does, and named as kustomize spells it.
         ("transformers", "Transformers: [t.yaml]"),
@@ -180,4 +174,113 @@ fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
             "{err}"
         );
     }
+}
+
+const SHOP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {host: db}\n---\n\
+                    apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec: {replicas: 1}\n";
+
+#[test]
+fn replacement_errors_say_what_kustomize_says_in_the_kustomization() {
+    let cases = [
+        (
+            "source: {kind: Secret}\n  targets: [{select: {kind: Deployment}}]",
+            "nothing selected by [kind=Secret]",
+        ),
+        (
+            "source: {version: v1}\n  targets: [{select: {kind: Deployment}}]",
+            "multiple matches for selector [version=v1]",
+        ),
+        (
+            "source: {kind: ConfigMap, fieldPath: data.port}\n  targets: [{select: {kind: Deployment}}]",
+            "fieldPath `data.port` is missing for replacement source [kind=ConfigMap]",
+        ),
+        (
+            "source: {kind: ConfigMap, fieldPath: data.host}\n  targets: [{select: {kind: Deployment}, fieldPaths: [spec.host]}]",
+            "unable to find field \"spec.host\" in replacement target",
+        ),
+        (
+            "source: {kind: ConfigMap, fieldPath: data.host}\n  targets: [{select: {kind: Deployment}, fieldPaths: [spec.replicas]}]",
+            "cannot decode !!str `db` as !!int in field \"spec.replicas\"",
+        ),
+        (
+            "source: {kind: ConfigMap}\n  targets: [{fieldPaths: [metadata.name]}]",
+            "target must specify resources to select",
+        ),
+    ];
+    for (i, (replacement, message)) in cases.into_iter().enumerate() {
+        let dir = app(
+            &format!("replacement-{i}"),
+            &[
+                (
+                    "kustomization.yaml",
+                    &format!("resources: [shop.yaml]\nreplacements:\n- {replacement}\n"),
+                ),
+                ("shop.yaml", SHOP),
+            ],
+        );
+        let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+        assert_eq!(err.message, message);
+        assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
+    }
+}
+
+#[test]
+fn var_errors_name_the_var() {
+    let var = |name: &str, kind: &str, object: &str| {
+        format!("- {{name: {name}, objref: {{kind: {kind}, name: {object}, apiVersion: v1}}}}\n")
+    };
+    let cases = [
+        (
+            format!("{}{}", var("HOST", "ConfigMap", "settings"), var("HOST", "ConfigMap", "settings")),
+            "merging vars: var 'HOST' already encountered",
+        ),
+        (
+            var("SECRET", "Secret", "settings"),
+            "var 'SECRET' cannot be mapped to a field in the set of known resources",
+        ),
+        (
+            "- {name: PORT, objref: {kind: ConfigMap, name: settings, apiVersion: v1}, fieldref: {fieldPath: data.port}}\n"
+                .to_string(),
+            "field specified in var 'PORT' (data.port) not found in corresponding resource",
+        ),
+    ];
+    for (i, (vars, message)) in cases.into_iter().enumerate() {
+        let dir = app(
+            &format!("vars-{i}"),
+            &[
+                (
+                    "kustomization.yaml",
+                    &format!("resources: [shop.yaml]\nvars:\n{vars}"),
+                ),
+                ("shop.yaml", SHOP),
+            ],
+        );
+        let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+        assert_eq!(err.message, message);
+        assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
+    }
+}
+
+#[test]
+fn configuration_tables_weft_does_not_apply_are_refused_by_name() {
+    let dir = app(
+        "configurations",
+        &[
+            (
+                "kustomization.yaml",
+                "resources: [shop.yaml]\nconfigurations: [config.yaml]\n",
+            ),
+            ("shop.yaml", SHOP),
+            (
+                "config.yaml",
+                "varReference:\n- path: spec/x\nnameReference:\n- kind: Secret\n  fieldSpecs: []\n",
+            ),
+        ],
+    );
+    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+    assert!(
+        err.message.contains("'nameReference' is not supported"),
+        "{err}"
+    );
+    assert_eq!(err.file.as_deref(), Some("config.yaml"));
 }
