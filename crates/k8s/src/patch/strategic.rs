@@ -206,6 +206,16 @@ impl Walker<'_> {
         patch: &[Value],
         keys: &[&str],
     ) -> Result<Vec<Value>, PatchError> {
+        let several_keys = keys
+            .iter()
+            .filter(|key| {
+                existing.iter().chain(patch).any(|item| {
+                    item.get(**key)
+                        .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
+                })
+            })
+            .count()
+            > 1;
         let mut slots: Vec<Option<Value>> = existing.into_iter().map(Some).collect();
         let mut added = Vec::new();
         for patch_item in patch.iter().filter(|item| !is_directive_only(item)) {
@@ -219,7 +229,10 @@ impl Walker<'_> {
                 // kube-apiserver merges an element where it is and appends new ones.
                 (Some(index), ElementOrder::ExistingFirst) => slots[index] = merged,
                 (None, ElementOrder::ExistingFirst) => added.extend(merged),
-                // Kustomize lists the patch's elements first, in the patch's order.
+                // Kustomize (kyaml) lists the patch's elements first, in the patch's order; but when the
+                // elements use more than one of the list's keys (ports with a protocol) it re-adds the existing
+                // elements after the new ones, so an element the patch merged keeps its existing place.
+                (Some(index), ElementOrder::PatchFirst) if several_keys => slots[index] = merged,
                 (_, ElementOrder::PatchFirst) => added.extend(merged),
             }
         }
@@ -366,6 +379,53 @@ mod tests {
             .filter_map(|c| c["name"].as_str())
             .collect();
         assert_eq!(names, ["new", "app", "sidecar"]);
+    }
+
+    #[test]
+    fn kustomize_keeps_merged_elements_in_place_when_elements_use_several_keys() {
+        let mut target = deployment();
+        target["spec"]["template"]["spec"]["containers"][0]["ports"] = json!([
+            {"containerPort": 80, "protocol": "TCP"},
+            {"containerPort": 80, "protocol": "UDP"},
+            {"containerPort": 90}
+        ]);
+        let out = patched(
+            target,
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "app", "ports": [
+                {"containerPort": 81, "name": "new"},
+                {"containerPort": 80, "protocol": "UDP", "name": "u"}
+            ]}]}}}}),
+            Flavour::KUSTOMIZE,
+        )
+        .expect("kept");
+        assert_eq!(
+            out["spec"]["template"]["spec"]["containers"][0]["ports"],
+            json!([
+                {"containerPort": 81, "name": "new"},
+                {"containerPort": 80, "protocol": "TCP"},
+                {"containerPort": 80, "protocol": "UDP", "name": "u"},
+                {"containerPort": 90}
+            ])
+        );
+    }
+
+    #[test]
+    fn kustomize_puts_merged_elements_first_when_elements_use_one_key() {
+        let service = json!({"apiVersion": "v1", "kind": "Service", "spec": {"ports": [
+            {"name": "http", "port": 80}, {"name": "https", "port": 443}]}});
+        let out = patched(
+            service,
+            json!({"spec": {"ports": [{"port": 443, "targetPort": 8443}, {"port": 9113}]}}),
+            Flavour::KUSTOMIZE,
+        )
+        .expect("kept");
+        let ports: Vec<i64> = out["spec"]["ports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["port"].as_i64())
+            .collect();
+        assert_eq!(ports, [443, 9113, 80]);
     }
 
     #[test]
