@@ -21,6 +21,7 @@ mod outbound;
 mod plugin_host;
 mod reliability;
 mod render;
+mod render_lookup;
 mod render_seed;
 mod replicas;
 mod serve;

@@ -118,6 +118,11 @@ pub struct AppSpec {
     /// The release name (Helm); defaults to the app's name.
     #[serde(default)]
     pub release: Option<String>,
+    /// Lets its renderer look objects up in its destination cluster (Helm's `lookup`): answered from the server's
+    /// watch cache, read-only, only in the app's namespaces, never a Secret's values (docs/render-lookup.md). Off
+    /// by default: every lookup then finds nothing, as with `helm template`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lookup: bool,
     /// The destination namespace: namespaced objects without one go there.
     pub namespace: String,
     /// The destination cluster: a configured cluster's name (default: the first configured).
@@ -936,6 +941,9 @@ impl AppSpec {
         }
         if let Some(cluster) = &self.cluster {
             identity["cluster"] = serde_json::json!(cluster);
+        }
+        if self.lookup {
+            identity["lookup"] = serde_json::json!(true);
         }
         hex::encode(Sha256::digest(identity.to_string().as_bytes()))
     }

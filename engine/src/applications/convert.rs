@@ -77,6 +77,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             ("valueFiles", "value_files"),
             ("values", "values"),
             ("release", "release"),
+            ("lookup", "lookup"),
         ],
         &[
             "source",
