@@ -9,6 +9,11 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Map, Value};
 
+use crate::replacement::{
+    FieldOptions, ReplacementField, Selector, SourceSelector, TargetSelector as ReplacementTarget,
+};
+use crate::vars::{FieldRef, ObjectRef, Var};
+
 use super::{
     FieldSpecArgs, GeneratorArgs, GeneratorOptions, ImageRewrite, Kustomization, LabelSet,
     LegacySortOptions, PatchEntry, ReplicaCount, SortOptions, TargetSelector,
@@ -50,6 +55,17 @@ pub fn fold_kustomization(value: &mut Value) {
                     fold::<GeneratorOptions>(options);
                 }
             }),
+            "replacements" => each(item, fold_replacement),
+            "vars" => each(item, |v| {
+                if let Some(var) = fold::<Var>(v) {
+                    if let Some(objref) = var.get_mut("objref") {
+                        fold::<ObjectRef>(objref);
+                    }
+                    if let Some(fieldref) = var.get_mut("fieldref") {
+                        fold::<FieldRef>(fieldref);
+                    }
+                }
+            }),
             "generatorOptions" => {
                 fold::<GeneratorOptions>(item);
             }
@@ -62,6 +78,37 @@ pub fn fold_kustomization(value: &mut Value) {
             }
             _ => {}
         }
+    }
+}
+
+/// Renames the keys of one `replacements` entry and of its source, targets, selectors and options.
+fn fold_replacement(value: &mut Value) {
+    let Some(entry) = fold::<ReplacementField>(value) else {
+        return;
+    };
+    if let Some(source) = entry.get_mut("source")
+        && let Some(source) = fold::<SourceSelector>(source)
+        && let Some(options) = source.get_mut("options")
+    {
+        fold::<FieldOptions>(options);
+    }
+    if let Some(targets) = entry.get_mut("targets") {
+        each(targets, |target| {
+            let Some(target) = fold::<ReplacementTarget>(target) else {
+                return;
+            };
+            if let Some(select) = target.get_mut("select") {
+                fold::<Selector>(select);
+            }
+            if let Some(reject) = target.get_mut("reject") {
+                each(reject, |r| {
+                    fold::<Selector>(r);
+                });
+            }
+            if let Some(options) = target.get_mut("options") {
+                fold::<FieldOptions>(options);
+            }
+        });
     }
 }
 
@@ -204,6 +251,27 @@ mod tests {
         fold_kustomization(&mut commented_out);
         let kustomization: Result<Kustomization, _> = serde_json::from_value(commented_out);
         assert!(kustomization.is_ok(), "{kustomization:?}");
+    }
+
+    #[test]
+    fn vars_and_replacements_fold_as_kubebuilder_writes_them() {
+        let mut v = json!({
+            "vars": [{"name": "X", "objref": {"Kind": "Service", "APIVersion": "v1", "name": "s"},
+                      "fieldref": {"fieldpath": "metadata.namespace"}}],
+            "replacements": [{"Source": {"Kind": "ConfigMap", "FieldPath": "data.a",
+                                         "Options": {"Delimiter": "."}},
+                              "Targets": [{"Select": {"Kind": "Deployment"}, "Reject": [{"Name": "x"}],
+                                           "FieldPaths": ["spec.a"], "Options": {"Create": true}}]}]
+        });
+        fold_kustomization(&mut v);
+        assert_eq!(v["vars"][0]["fieldref"]["fieldPath"], "metadata.namespace");
+        assert_eq!(v["vars"][0]["objref"]["apiVersion"], "v1");
+        let r = &v["replacements"][0];
+        assert_eq!(r["source"]["fieldPath"], "data.a");
+        assert_eq!(r["source"]["options"]["delimiter"], ".");
+        assert_eq!(r["targets"][0]["select"]["kind"], "Deployment");
+        assert_eq!(r["targets"][0]["reject"][0]["name"], "x");
+        assert_eq!(r["targets"][0]["options"]["create"], true);
     }
 
     #[test]
