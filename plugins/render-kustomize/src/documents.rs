@@ -411,7 +411,8 @@ fn is_yaml_float(text: &str) -> bool {
 }
 
 /// The objects of a manifest file: every document, with `*List` kinds replaced by their items. Every object
-/// must have `apiVersion`, `kind` and `metadata.name`.
+/// must have `kind` and `metadata.name`; as in Kustomize, `apiVersion` may be left out (the object is then
+/// of the core group's empty version, and comes out without one).
 pub fn parse_objects(text: &str, file: &str) -> Result<Vec<Document>, RenderError> {
     let mut objects = Vec::new();
     for document in parse_stream(text, file)? {
@@ -443,7 +444,7 @@ pub fn parse_objects(text: &str, file: &str) -> Result<Vec<Document>, RenderErro
     Ok(objects)
 }
 
-/// Checks that a value is an object with `apiVersion`, `kind` and `metadata.name`.
+/// Checks that a value is an object with `kind` and `metadata.name`.
 pub fn check_object(value: &Value, file: &str, line: u32) -> Result<(), RenderError> {
     let missing =
         |what: &str| RenderError::in_file(format!("object has no {what}"), file, Some(line));
@@ -455,9 +456,6 @@ pub fn check_object(value: &Value, file: &str, line: u32) -> Result<(), RenderEr
         ));
     }
     let has = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !s.is_empty());
-    if !has(value.get("apiVersion")) {
-        return Err(missing("apiVersion"));
-    }
     if !has(value.get("kind")) {
         return Err(missing("kind"));
     }
@@ -500,6 +498,10 @@ mod tests {
         let err = parse_objects("apiVersion: v1\nkind: ConfigMap\n", "x.yaml").unwrap_err();
         assert_eq!(err.message, "object has no metadata.name");
         assert_eq!(err.line, Some(1));
+        let err = parse_objects("apiVersion: v1\nmetadata: {name: a}\n", "x.yaml").unwrap_err();
+        assert_eq!(err.message, "object has no kind");
+        let no_version = parse_objects("kind: Coffee\nmetadata: {name: cup}\n", "c.yaml").unwrap();
+        assert_eq!(no_version[0].value["kind"], "Coffee", "apiVersion may be left out");
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn patch_one(
         resource.name().to_string(),
         resource.namespace().to_string(),
         resource.kind().to_string(),
-        resource.api_version().to_string(),
+        resource.object.get("apiVersion").cloned(),
     );
     match strategic::apply(&resource.object, patch, &resource.gvk())? {
         strategic::Patched::Deleted => Ok(false),
@@ -223,8 +223,12 @@ fn patch_one(
             resource.object = object;
             if !allow_kind_change {
                 resource.set_kind(&kind);
+                // As it was: an object written without apiVersion stays without one.
                 if let Value::Object(map) = &mut resource.object {
-                    map.insert("apiVersion".into(), Value::String(api_version));
+                    match api_version {
+                        Some(api_version) => map.insert("apiVersion".into(), api_version),
+                        None => map.remove("apiVersion"),
+                    };
                 }
             }
             if !allow_name_change {
@@ -256,5 +260,19 @@ mod tests {
         assert!(patch_one(&mut r, &patch, true, false).unwrap());
         assert_eq!(r.name(), "other");
         assert!(!patch_one(&mut r, &json!({"$patch": "delete"}), false, false).unwrap());
+    }
+
+    #[test]
+    fn an_object_without_api_version_keeps_none_when_patched() {
+        let mut r = Resource::new(
+            json!({"kind": "Coffee", "metadata": {"name": "cup"}, "temperature": "lukewarm"}),
+            None,
+        );
+        let patch = json!({"kind": "Coffee", "metadata": {"name": "cup"}, "temperature": "hot"});
+        assert!(patch_one(&mut r, &patch, false, false).unwrap());
+        assert_eq!(
+            r.object,
+            json!({"kind": "Coffee", "metadata": {"name": "cup"}, "temperature": "hot"})
+        );
     }
 }
