@@ -99,3 +99,39 @@ async fn a_generated_secret_stays_across_syncs_and_values_changes_and_changes_wh
     assert_eq!(rotated.len(), 16);
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rotation_that_lands_while_a_sync_runs_is_still_applied() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&chart(1));
+    let server = Server::start(
+        config(&cluster, data.path(), &helm_app(&repo), ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let secrets: Api<Secret> = Api::namespaced(cluster.client.clone(), "db");
+    let (first, _) = eventually("the first sync", 300, async || password(&secrets).await).await;
+
+    // The state a sync that rendered with the old seed writes when it ends after the rotation: the rotation's
+    // mark is overwritten and the sync's digest of the app stands. Only the seed it drew from differs.
+    let store = &server.state.store;
+    let state: weft_engine::deploy::AppState = store.app_state("db").await.unwrap();
+    assert!(state.synced_digest.is_some() && state.synced_seed.is_some());
+    store.rotate_render_secret("db").await.unwrap();
+    store.put_app_state("db", &state).await.unwrap();
+
+    let (rotated, _) = eventually("the rotated password", 300, async || {
+        password(&secrets)
+            .await
+            .filter(|(password, _)| *password != first)
+    })
+    .await;
+    assert_eq!(rotated.len(), 16);
+    let state: weft_engine::deploy::AppState = store.app_state("db").await.unwrap();
+    assert_ne!(state.synced_seed, None);
+    server.shutdown().await;
+}

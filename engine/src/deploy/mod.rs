@@ -60,6 +60,11 @@ pub struct AppState {
     /// The app's render digest ([`AppSpec::render_digest`]) at its last successful sync.
     #[serde(default)]
     pub synced_digest: Option<String>,
+    /// The fingerprint of the render seed its last successful sync rendered with ([`seed::fingerprint`]): a sync
+    /// that started before a rotation and ended after it records the old seed's, so the rotation is still seen.
+    /// `None` for a sync recorded before Weft kept it, or rendered without a seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synced_seed: Option<String>,
     /// The kinds the app had objects of at its last sync (where objects to prune are looked for).
     pub kinds: BTreeSet<(String, String)>,
     /// An image tag the main workload is pinned to by a version rollback, until a sync clears it.
@@ -401,6 +406,35 @@ impl Deployer {
         pinned_version: Option<&str>,
         image: Option<&str>,
     ) -> Result<Vec<Value>, RenderFailure> {
+        self.render_seeded(app, revision, pinned_version, image)
+            .await
+            .map(|(objects, _)| objects)
+    }
+
+    /// The fingerprint of the seed the app's renders draw from now ([`seed::fingerprint`]); `None` when renders
+    /// are not seeded.
+    pub async fn seed_fingerprint(&self, app: &AppSpec) -> Result<Option<String>, RenderFailure> {
+        let Some(store) = &self.render_secrets else {
+            return Ok(None);
+        };
+        let secret = store
+            .render_secret(&app.name)
+            .await
+            .map_err(|e| RenderFailure::Seed(e.to_string()))?;
+        Ok(Some(seed::fingerprint(&seed::render_seed(
+            &secret,
+            &app.app_type,
+        ))))
+    }
+
+    /// Renders as [`Self::render_with_image`] does, and says which seed the render drew from (its fingerprint).
+    async fn render_seeded(
+        &self,
+        app: &AppSpec,
+        revision: &str,
+        pinned_version: Option<&str>,
+        image: Option<&str>,
+    ) -> Result<(Vec<Value>, Option<String>), RenderFailure> {
         let pipeline = self.pipeline.clone();
         let source = app.app_source().map_err(|e| RenderFailure::Tree {
             path: app.source.path.clone().into(),
@@ -433,6 +467,7 @@ impl Deployer {
         request.lookup = lookup
             .clone()
             .map(|view| weft_sdk::Lookup::shared(view as Arc<dyn weft_sdk::LiveObjects>));
+        let fingerprint = request.seed.as_ref().map(seed::fingerprint);
         if let (Some(build), Some(image)) = (&app.build, image) {
             request
                 .parameters
@@ -469,7 +504,7 @@ impl Deployer {
         if let Some(version) = pinned_version {
             pin_version(&mut objects, version);
         }
-        Ok(objects)
+        Ok((objects, fingerprint))
     }
 
     /// Syncs the app: resolves (or takes) the revision, renders it and runs the sync. On success the deploy is
@@ -536,11 +571,13 @@ impl Deployer {
             .await
         {
             Ok(image) => self
-                .render_with_image(app, &revision, pinned.as_deref(), image.as_deref())
+                .render_seeded(app, &revision, pinned.as_deref(), image.as_deref())
                 .await
                 .map_err(|e| e.to_string()),
             Err(message) => Err(message),
         };
+        let seed = rendered.as_ref().ok().and_then(|(_, seed)| seed.clone());
+        let rendered = rendered.map(|(objects, _)| objects);
         let declared = rendered.as_ref().ok().and_then(|o| declared_version(o));
         // Every image pinned to its digest before the plan, so the gates judge and the cluster runs the same bytes;
         // an image that does not resolve stops the sync here, with nothing applied.
@@ -608,6 +645,7 @@ impl Deployer {
             state.images = operation.images.clone();
             state.synced_revision = Some(revision.clone());
             state.synced_digest = Some(app.render_digest());
+            state.synced_seed = seed;
             state.synced_environment = outcome
                 .comparison
                 .as_ref()

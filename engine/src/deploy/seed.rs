@@ -20,6 +20,13 @@ pub fn render_seed(secret: &RenderSecret, app_type: &str) -> RenderSeed {
     RenderSeed::new(mac.finalize().into_bytes().into())
 }
 
+/// What names a seed without revealing it: the hex SHA-256 of its bytes (as the render cache key takes it). A sync
+/// records it, so the reconciler knows whether the app's last sync drew from the seed it would draw from now.
+pub fn fingerprint(seed: &RenderSeed) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(seed.bytes()))
+}
+
 /// Gives the app a new render secret, and marks its last sync as no longer applying what it asks for, so the
 /// reconciler compares it afresh (instead of trusting a comparison made with the old seed) and automated sync
 /// applies the new values.

@@ -168,17 +168,20 @@ pub fn prunes_held(
     ))
 }
 
-/// Whether the app asks for something its last sync did not apply: a new commit, changed parameters, or a changed
-/// environment (a rotated Secret).
+/// Whether the app asks for something its last sync did not apply: a new commit, changed parameters, a changed
+/// environment (a rotated Secret), or a rotated render seed (`seed`, the fingerprint of the seed it renders with
+/// now; a sync recorded without one is taken as rendered with it).
 fn revision_changed_of(
     state: &crate::deploy::AppState,
     revision: &str,
     app: &AppSpec,
     environment: &Option<String>,
+    seed: &Option<String>,
 ) -> bool {
     state.synced_revision.as_deref() != Some(revision)
         || state.synced_digest.as_deref() != Some(app.render_digest().as_str())
         || &state.synced_environment != environment
+        || (state.synced_seed.is_some() && &state.synced_seed != seed)
 }
 
 /// Reconciles every app.
@@ -219,6 +222,9 @@ struct Inputs {
     synced_revision: Option<String>,
     synced_digest: Option<String>,
     synced_environment: Option<String>,
+    /// The fingerprint of the seed the app renders with now, and of the one its last sync rendered with.
+    seed: Option<String>,
+    synced_seed: Option<String>,
     automation_suspended: bool,
     pinned_version: Option<String>,
     /// The latest operation and its phase.
@@ -594,6 +600,15 @@ impl Reconciler {
             return;
         }
         let deployer = &member.deployer;
+        let seed = match deployer.seed_fingerprint(&app).await {
+            Ok(seed) => seed,
+            Err(error) => {
+                view.error = Some(error.to_string());
+                view.revision = state.synced_revision.clone();
+                self.publish(name, view).await;
+                return;
+            }
+        };
         let revision = match deployer.resolve_since(&app, since).await {
             Ok(revision) => revision,
             Err(error) => {
@@ -610,6 +625,8 @@ impl Reconciler {
             synced_revision: state.synced_revision.clone(),
             synced_digest: state.synced_digest.clone(),
             synced_environment: state.synced_environment.clone(),
+            seed: seed.clone(),
+            synced_seed: state.synced_seed.clone(),
             automation_suspended: state.automation_suspended,
             pinned_version: state.pinned_version.clone(),
             operation: last.as_ref().map(|op| (op.id.clone(), op.phase)),
@@ -701,7 +718,7 @@ impl Reconciler {
             &status,
             last.as_ref(),
             &revision,
-            revision_changed_of(&state, &revision, &app, &environment),
+            revision_changed_of(&state, &revision, &app, &environment, &seed),
         );
         view.status = Some(status);
 
@@ -734,7 +751,7 @@ impl Reconciler {
         }
         // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
         // sync applies with or without self-heal.
-        let revision_changed = revision_changed_of(&state, &revision, &app, &environment);
+        let revision_changed = revision_changed_of(&state, &revision, &app, &environment, &seed);
         if let Some(reason) = held {
             view.backoff = Some(reason);
             self.publish(name, view).await;
