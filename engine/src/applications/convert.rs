@@ -337,6 +337,22 @@ mod tests {
     }
 
     #[test]
+    fn an_application_opts_in_to_lookup_with_spec_lookup_and_sees_its_orgs_destinations() {
+        let plain = app_of(&application(web()), &tenancy(), &ApiAppRules::default()).unwrap();
+        assert!(!plain.lookup);
+        let mut spec = web();
+        spec["lookup"] = json!(true);
+        let app = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap();
+        assert!(app.lookup);
+        let scope = crate::deploy::lookup::LookupScope::of(&app);
+        assert!(scope.allows("shop-web") && scope.allows("shop-db"));
+        assert!(!scope.allows("bank") && !scope.allows("shop"));
+        let mut wrong = web();
+        wrong["lookup"] = json!("yes");
+        assert!(app_of(&application(wrong), &tenancy(), &ApiAppRules::default()).is_err());
+    }
+
+    #[test]
     fn an_application_reads_as_the_app_it_declares_with_its_namespace_org() {
         let app = app_of(&application(web()), &tenancy(), &ApiAppRules::default()).unwrap();
         assert_eq!(app.name, "web");
