@@ -384,6 +384,46 @@ fn weft_render_renders_through_the_plugins_and_caches() {
 }
 
 #[test]
+fn weft_render_inflates_a_kustomization_s_helm_charts_through_the_wasm_renderer() {
+    // The chart is in the kustomization's chart home: the Kustomize component inflates it with the Helm renderer
+    // linked into it, reading nothing but the source view (compared with Helm and kubectl in render-kustomize's
+    // helm_parity).
+    let output = weft_command()
+        .arg("render")
+        .args(["tests/render/kustomize-helm/inline", "--type", "kustomize"])
+        .arg("--no-cache")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let objects = weft_sdk::testing::yaml_documents(&stdout(&output)).unwrap();
+    let names: Vec<String> = objects
+        .iter()
+        .map(|o| {
+            format!(
+                "{}/{}",
+                o["kind"].as_str().unwrap(),
+                o["metadata"]["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "CustomResourceDefinition/widgets.shop.example.com",
+            "ServiceAccount/shop-web-v1",
+            "ConfigMap/shop-web-config-v1",
+            "Service/shop-web-v1",
+            "Deployment/shop-web-v1",
+        ]
+    );
+    assert_eq!(objects[4]["spec"]["replicas"], 3);
+}
+
+#[test]
 fn weft_render_pins_a_git_ref_to_a_commit() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
