@@ -1,0 +1,447 @@
+//! Parity with `kubectl kustomize` on public kustomizations: every kustomization (not component) of every source in
+//! `tests/render/kustomize/public/` (the repositories' own directories, vendored as they are) is built natively,
+//! with the source's directory as the app's root, and by kubectl, and the outputs are compared object by object,
+//! in order, as parsed values. Each kustomization is `identical`, `both-refuse` (kubectl refuses it too: the source
+//! is incomplete there), `network` (it reads a remote base, URL or chart repository: not comparable on a machine
+//! without network, and neither side is run), `different`, `refused` (our error where kubectl builds) or
+//! `accepted` (we build what kubectl refuses). The counts and the identical rate are printed; a kustomization that
+//! is `different`, `refused` or `accepted` must be written in `public/deviations.yaml`, and a written one that now
+//! builds as kubectl does must be struck off. `WEFT_WRITE_DEVIATIONS=1` rewrites that file from the run, keeping
+//! each `cause`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+mod support;
+
+use support::{difference, kubectl_kustomize, kustomization_file, native, overlays};
+use weft_sdk::Value;
+use weft_test_reference::{Arguments, Reference, Trial};
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/kustomize/public")
+}
+
+fn deviations_file() -> PathBuf {
+    corpus_dir().join("deviations.yaml")
+}
+
+/// One kustomization of the corpus: its source's directory (the app's root) and its path inside it.
+#[derive(Debug, Clone)]
+struct Kustomization {
+    source: PathBuf,
+    overlay: String,
+    /// `<source>/<overlay>`.
+    name: String,
+}
+
+/// Every kustomization of every source, in path order.
+fn corpus() -> Vec<Kustomization> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    sources.sort();
+    let mut found = Vec::new();
+    for source in sources {
+        let source_name = source
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for overlay in overlays(&source) {
+            let name = if overlay.is_empty() {
+                source_name.clone()
+            } else {
+                format!("{source_name}/{overlay}")
+            };
+            found.push(Kustomization {
+                source: source.clone(),
+                overlay,
+                name,
+            });
+        }
+    }
+    found
+}
+
+/// Whether a kustomization entry names something remote (a URL, a `github.com/…` or `git@…` repository).
+fn is_remote(entry: &str) -> bool {
+    entry.contains("://")
+        || entry.starts_with("git@")
+        || ["github.com/", "gitlab.com/", "bitbucket.org/"]
+            .iter()
+            .any(|host| entry.starts_with(host))
+}
+
+/// What the kustomization in `dir`, or a local base or component of it, reads from the network: remote resources,
+/// bases and components, and charts of `helmCharts` with a `repo`.
+fn remote_references(dir: &Path, seen: &mut BTreeSet<PathBuf>, found: &mut Vec<String>) {
+    if !seen.insert(dir.to_path_buf()) {
+        return;
+    }
+    let Some(file) = kustomization_file(dir) else {
+        return;
+    };
+    let Ok(kustomization) = std::fs::read_to_string(&file)
+        .map_err(|e| e.to_string())
+        .and_then(|text| serde_norway::from_str::<Value>(&text).map_err(|e| e.to_string()))
+    else {
+        return;
+    };
+    for field in ["resources", "bases", "components"] {
+        for entry in kustomization[field].as_array().into_iter().flatten() {
+            let Some(entry) = entry.as_str() else {
+                continue;
+            };
+            if is_remote(entry) {
+                found.push(entry.to_string());
+            } else if dir.join(entry).is_dir() {
+                remote_references(&dir.join(entry), seen, found);
+            }
+        }
+    }
+    for chart in kustomization["helmCharts"].as_array().into_iter().flatten() {
+        if let Some(repo) = chart["repo"].as_str() {
+            found.push(format!("helm chart {} from {repo}", chart["name"]));
+        }
+    }
+}
+
+/// How one kustomization built, natively and by kubectl.
+#[derive(Debug, Clone)]
+enum Outcome {
+    /// The same objects, in the same order.
+    Identical,
+    /// kubectl refuses it, and so do we: the source is incomplete as vendored (its error is kept).
+    BothRefuse(String),
+    /// It reads the network (what it reads): not built on either side.
+    Network(Vec<String>),
+    /// Both build it, with different objects (the first difference).
+    Different(String),
+    /// We refuse what kubectl builds (our error).
+    Refused(String),
+    /// We build what kubectl refuses (kubectl's error).
+    Accepted(String),
+}
+
+impl Outcome {
+    fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Identical => "identical",
+            Outcome::BothRefuse(_) => "both-refuse",
+            Outcome::Network(_) => "network",
+            Outcome::Different(_) => "different",
+            Outcome::Refused(_) => "refused",
+            Outcome::Accepted(_) => "accepted",
+        }
+    }
+
+    fn reason(&self) -> String {
+        match self {
+            Outcome::Identical => String::new(),
+            Outcome::Network(what) => what.join(", "),
+            Outcome::BothRefuse(why)
+            | Outcome::Different(why)
+            | Outcome::Refused(why)
+            | Outcome::Accepted(why) => why.trim().to_string(),
+        }
+    }
+
+    /// Whether it must be a written deviation.
+    fn deviates(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Different(_) | Outcome::Refused(_) | Outcome::Accepted(_)
+        )
+    }
+}
+
+/// `text` cut to at most `limit` characters, on one line.
+fn clip(text: &str, limit: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(limit) {
+        Some((end, _)) => format!("{}…", &line[..end]),
+        None => line,
+    }
+}
+
+/// Builds one kustomization both ways and judges the two builds.
+fn build(kubectl: &Path, kustomization: &Kustomization) -> (Outcome, Duration) {
+    let mut remote = Vec::new();
+    remote_references(
+        &kustomization.source.join(&kustomization.overlay),
+        &mut BTreeSet::new(),
+        &mut remote,
+    );
+    if !remote.is_empty() {
+        return (Outcome::Network(remote), Duration::ZERO);
+    }
+    let expected = kubectl_kustomize(kubectl, &kustomization.source.join(&kustomization.overlay));
+    let started = Instant::now();
+    let actual = native(&kustomization.source, &kustomization.overlay);
+    let time = started.elapsed();
+    let outcome = match (expected, actual) {
+        (Ok(expected), Ok(actual)) => match difference(&expected, &actual) {
+            None => Outcome::Identical,
+            Some(why) => Outcome::Different(why),
+        },
+        (Err(why), Err(_)) => Outcome::BothRefuse(why),
+        (Ok(_), Err(why)) => Outcome::Refused(why),
+        (Err(why), Ok(_)) => Outcome::Accepted(why),
+    };
+    (outcome, time)
+}
+
+/// Every selected kustomization built, on as many threads as the machine has cores; the native build time summed.
+fn observe(kubectl: &Path, selected: &[Kustomization]) -> (BTreeMap<String, Outcome>, Duration) {
+    let next = AtomicUsize::new(0);
+    let built = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(kustomization) = selected.get(index) else {
+                        break;
+                    };
+                    let (outcome, time) = build(kubectl, kustomization);
+                    built.lock().expect("the builds").push((
+                        kustomization.name.clone(),
+                        outcome,
+                        time,
+                    ));
+                }
+            });
+        }
+    });
+    let mut outcomes = BTreeMap::new();
+    let mut native = Duration::ZERO;
+    for (name, outcome, time) in built.into_inner().expect("the builds") {
+        native += time;
+        outcomes.insert(name, outcome);
+    }
+    (outcomes, native)
+}
+
+/// A written deviation: the kustomization's outcome and why.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
+struct Deviation {
+    /// `different`, `refused` or `accepted`.
+    outcome: String,
+    /// What this run observed: the first differing object and path, or the error.
+    reason: String,
+    /// The cause, as far as it was found, in words (kept when the file is rewritten).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    cause: String,
+}
+
+fn read_deviations() -> Result<BTreeMap<String, Deviation>, String> {
+    match std::fs::read_to_string(deviations_file()) {
+        Ok(text) => serde_norway::from_str::<Option<BTreeMap<String, Deviation>>>(&text)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| format!("deviations.yaml: {e}")),
+        Err(_) => Ok(BTreeMap::new()),
+    }
+}
+
+/// The deviations file as this run observed it: every kustomization that must be written, with its reason.
+fn write_deviations(outcomes: &BTreeMap<String, Outcome>, known: &BTreeMap<String, Deviation>) {
+    let mut text = String::from(
+        "# Written deviations of the public Kustomize corpus: each kustomization that does not build as `kubectl\n\
+         # kustomize` builds it, with what was observed (the first differing object and path, or the error).\n\
+         # kubectl_public fails when one not listed here differs, or when one listed here now builds as kubectl does.\n\
+         # Regenerate with WEFT_WRITE_DEVIATIONS=1 cargo test -p render-kustomize --test kubectl_public (each `cause`\n\
+         # is kept).\n",
+    );
+    let mut entries = BTreeMap::new();
+    for (name, outcome) in outcomes.iter().filter(|(_, o)| o.deviates()) {
+        entries.insert(
+            name.clone(),
+            Deviation {
+                outcome: outcome.kind().into(),
+                reason: clip(&outcome.reason(), 400),
+                cause: known.get(name).map(|d| d.cause.clone()).unwrap_or_default(),
+            },
+        );
+    }
+    if entries.is_empty() {
+        text.push_str("{}\n");
+    } else {
+        text.push_str(&serde_norway::to_string(&entries).unwrap_or_default());
+    }
+    std::fs::write(deviations_file(), text).expect("deviations.yaml written");
+}
+
+/// Every kustomization's outcome, the counts and the identical rate.
+fn report(outcomes: &BTreeMap<String, Outcome>, native: Duration, wall: Duration) {
+    println!("public Kustomize corpus: {} kustomizations", outcomes.len());
+    for (name, outcome) in outcomes {
+        let reason = outcome.reason();
+        println!(
+            "  {:<11} {name}{}",
+            outcome.kind(),
+            if reason.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", clip(&reason, 160))
+            }
+        );
+    }
+    let count = |kind: &str| outcomes.values().filter(|o| o.kind() == kind).count();
+    let comparable = outcomes.len() - count("network");
+    let same = count("identical") + count("both-refuse");
+    println!(
+        "identical rate: {same}/{comparable} ({:.1}%) of the kustomizations built here ({} identical, {} refused by \
+         both); {} need the network (not built); different {}, refused {}, accepted {}",
+        100.0 * same as f64 / comparable.max(1) as f64,
+        count("identical"),
+        count("both-refuse"),
+        count("network"),
+        count("different"),
+        count("refused"),
+        count("accepted")
+    );
+    println!(
+        "time: {:.1}s wall; native builds {:.1}s (summed over threads)",
+        wall.as_secs_f64(),
+        native.as_secs_f64()
+    );
+}
+
+fn main() -> ExitCode {
+    let arguments = Arguments::from_args();
+    let kubectl = Reference::kubectl();
+    let corpus = corpus();
+    let deviations = read_deviations();
+    let mut trials = vec![
+        Trial::test("the public corpus holds at least 150 kustomizations", {
+            let size = corpus.len();
+            move || {
+                if size >= 150 {
+                    Ok(())
+                } else {
+                    Err(format!("found {size}").into())
+                }
+            }
+        }),
+        Trial::test(
+            "every written deviation names a kustomization of the corpus and an outcome it can have",
+            {
+                let deviations = deviations.clone();
+                let names: BTreeSet<String> = corpus.iter().map(|k| k.name.clone()).collect();
+                move || {
+                    let wrong: Vec<String> = deviations?
+                        .iter()
+                        .filter(|(name, d)| {
+                            !names.contains(*name)
+                                || !matches!(
+                                    d.outcome.as_str(),
+                                    "different" | "refused" | "accepted"
+                                )
+                                || d.reason.trim().is_empty()
+                        })
+                        .map(|(name, d)| format!("{name} ({})", d.outcome))
+                        .collect();
+                    if wrong.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(
+                            format!("not kustomizations, or no outcome or reason: {wrong:?}")
+                                .into(),
+                        )
+                    }
+                }
+            },
+        ),
+        Trial::test(
+            "a kustomization reading a remote base or a chart repository is found to need the network",
+            || {
+                let remote = [
+                    "https://github.com/fluxcd/source-controller/releases/download/v1.0.0/source-controller.crds.yaml",
+                    "github.com/metallb/frr-k8s/config/default/?ref=v0.0.25",
+                    "git@github.com:example/repo.git//base",
+                    "ssh://root@localhost:2222/tmp/testdata.git//config-map",
+                ];
+                let local = ["../base", "deployment.yaml", "github/base"];
+                let wrong: Vec<&&str> = remote
+                    .iter()
+                    .filter(|e| !is_remote(e))
+                    .chain(local.iter().filter(|e| is_remote(e)))
+                    .collect();
+                if wrong.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!("misjudged: {wrong:?}").into())
+                }
+            },
+        ),
+    ];
+    let trial_name = |name: &str| {
+        format!("builds as kubectl kustomize does or as its written deviation says: {name}")
+    };
+    // Only what the filter selects is built; nothing is built for `--list`.
+    let selected: Vec<Kustomization> = corpus
+        .iter()
+        .filter(|k| {
+            let name = trial_name(&k.name);
+            match &arguments.filter {
+                Some(filter) if arguments.exact => &name == filter,
+                Some(filter) => name.contains(filter.as_str()),
+                None => true,
+            }
+        })
+        .cloned()
+        .collect();
+    let observed = match kubectl.path() {
+        Some(path) if !arguments.list && !selected.is_empty() => {
+            let started = Instant::now();
+            let (outcomes, native) = observe(path, &selected);
+            report(&outcomes, native, started.elapsed());
+            if std::env::var("WEFT_WRITE_DEVIATIONS").is_ok_and(|v| v == "1") {
+                write_deviations(&outcomes, deviations.as_ref().unwrap_or(&BTreeMap::new()));
+            }
+            outcomes
+        }
+        _ => BTreeMap::new(),
+    };
+    let deviations = deviations.unwrap_or_default();
+    for kustomization in &corpus {
+        let outcome = observed.get(&kustomization.name).cloned();
+        let listed = deviations.get(&kustomization.name).cloned();
+        trials.push(kubectl.trial(trial_name(&kustomization.name), move || {
+            let outcome = outcome.ok_or("not built")?;
+            match (outcome, listed) {
+                (outcome, None) if !outcome.deviates() => Ok(()),
+                (outcome, Some(_)) if !outcome.deviates() => {
+                    Err(format!("{} now: strike it off deviations.yaml", outcome.kind()).into())
+                }
+                (outcome, None) => Err(format!(
+                    "{} and not a written deviation: {}",
+                    outcome.kind(),
+                    outcome.reason()
+                )
+                .into()),
+                (outcome, Some(listed)) if listed.outcome == outcome.kind() => Ok(()),
+                (outcome, Some(listed)) => Err(format!(
+                    "written as {} ({}), but now {}: {}",
+                    listed.outcome,
+                    listed.reason,
+                    outcome.kind(),
+                    outcome.reason()
+                )
+                .into()),
+            }
+        }));
+    }
+    weft_test_reference::run(&[&kubectl], trials)
+}

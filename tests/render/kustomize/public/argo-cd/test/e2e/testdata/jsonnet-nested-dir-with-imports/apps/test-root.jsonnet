@@ -1,0 +1,9 @@
+local common = import '../include/common.libsonnet';
+
+{
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: {
+    name: common.rootname,
+  }
+}

@@ -1,0 +1,4 @@
+{
+    name: 'hello-world',
+    rootname: 'hello-root',
+}
