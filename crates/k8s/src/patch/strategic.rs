@@ -206,16 +206,17 @@ impl Walker<'_> {
         patch: &[Value],
         keys: &[&str],
     ) -> Result<Vec<Value>, PatchError> {
-        let several_keys = keys
-            .iter()
-            .filter(|key| {
-                existing.iter().chain(patch).any(|item| {
-                    item.get(**key)
-                        .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
-                })
-            })
-            .count()
-            > 1;
+        let gives = |item: &Value, key: &str| {
+            item.get(key)
+                .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
+        };
+        // kyaml keys such a list on every key some element gives; with more than one it merges differently.
+        let several_keys = self.flavour.order == ElementOrder::PatchFirst
+            && keys
+                .iter()
+                .filter(|key| existing.iter().chain(patch).any(|item| gives(item, key)))
+                .count()
+                > 1;
         let mut slots: Vec<Option<Value>> = existing.into_iter().map(Some).collect();
         let mut added = Vec::new();
         for patch_item in patch.iter().filter(|item| !is_directive_only(item)) {
@@ -223,6 +224,17 @@ impl Walker<'_> {
                 slot.as_ref()
                     .is_some_and(|item| self.addresses(patch_item, item, keys))
             });
+            // There kyaml looks the patch element up by the existing element's full key, so an element that
+            // leaves out a key the existing one gives (a port without its protocol) is found nowhere and
+            // changes nothing.
+            if let Some(index) = found
+                && several_keys
+                && slots[index].as_ref().is_some_and(|item| {
+                    keys.iter().any(|k| gives(item, k) && !gives(patch_item, k))
+                })
+            {
+                continue;
+            }
             let current = found.and_then(|index| slots[index].take());
             let merged = self.merge(current, patch_item)?;
             match (found, self.flavour.order) {
@@ -410,6 +422,25 @@ mod tests {
     }
 
     #[test]
+    fn kustomize_ignores_an_element_leaving_out_a_key_the_existing_one_gives() {
+        let mut target = deployment();
+        target["spec"]["template"]["spec"]["containers"][0]["ports"] =
+            json!([{"containerPort": 80, "protocol": "TCP"}]);
+        let out = patched(
+            target,
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "app", "ports": [
+                {"containerPort": 80, "name": "http"}, {"containerPort": 9090}
+            ]}]}}}}),
+            Flavour::KUSTOMIZE,
+        )
+        .expect("kept");
+        assert_eq!(
+            out["spec"]["template"]["spec"]["containers"][0]["ports"],
+            json!([{"containerPort": 9090}, {"containerPort": 80, "protocol": "TCP"}])
+        );
+    }
+
+    #[test]
     fn kustomize_puts_merged_elements_first_when_elements_use_one_key() {
         let service = json!({"apiVersion": "v1", "kind": "Service", "spec": {"ports": [
             {"name": "http", "port": 80}, {"name": "https", "port": 443}]}});
@@ -502,7 +533,7 @@ mod tests {
             |_: &[&str], _: &[Value], _: &[Value]| ListMerge::Keyed(&["containerPort", "protocol"]);
         let out = apply_strategic_patch(
             Some(json!({"ports": [{"containerPort": 80, "protocol": "UDP"}]})),
-            &json!({"ports": [{"containerPort": "80", "name": "dns"}]}),
+            &json!({"ports": [{"containerPort": "80", "protocol": "UDP", "name": "dns"}]}),
             &lists,
             Flavour::KUSTOMIZE,
         )
