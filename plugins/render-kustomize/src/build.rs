@@ -10,20 +10,25 @@ use crate::defaults;
 use crate::fieldpath::FieldSpec;
 use crate::documents::parse_objects;
 use crate::generator::{GeneratedKind, generate};
-use crate::hash::content_hash;
 use crate::helm::{self, ChartContext};
 use crate::kustomization::{self, Found};
 use crate::namereference::fix_references;
 use crate::order;
+use crate::patch::merge_keys::MergeKeys;
+use crate::patching::PatchContext;
 use crate::pipeline;
+use crate::plugin::Role;
 use crate::resmap::ResMap;
 use crate::resource::Resource;
+use crate::transform::hash_suffix::add_hash_suffixes;
 use crate::tree::display_dir;
 use crate::tree::{Tree, is_within};
 use crate::vars::VarSet;
 
 /// Steps charged for loading one kustomization.
 const KUSTOMIZATION_STEPS: u64 = 10;
+
+mod plugins;
 
 /// One build over a source tree.
 #[derive(Debug)]
@@ -32,6 +37,10 @@ pub struct Build<'t, 'a> {
     budget: &'t mut Budget,
     /// The directories being built, outermost first (for cycle detection).
     chain: Vec<String>,
+    /// Where strategic merge patches take merge keys from (the first `openapi` met: [`plugins`]).
+    merge_keys: MergeKeys,
+    /// Whether a kustomization has chosen the schema (later ones below the top then leave it).
+    schema_chosen: bool,
     /// What every `helmCharts` inflation is given.
     charts: ChartContext,
     /// The `vars` declared by the kustomizations built so far.
@@ -47,6 +56,8 @@ impl<'t, 'a> Build<'t, 'a> {
             tree,
             budget,
             chain: Vec::new(),
+            merge_keys: MergeKeys::Builtin,
+            schema_chosen: false,
             charts: ChartContext::default(),
             vars: VarSet::default(),
             var_references: defaults::var_references(),
@@ -65,7 +76,7 @@ impl<'t, 'a> Build<'t, 'a> {
         let sort_options = found.kustomization.sort_options.clone();
         let file = found.file.clone();
         let mut resources = self.accumulate_found(dir, found, false, ResMap::default())?;
-        add_hash_suffixes(&mut resources);
+        add_hash_suffixes(&mut resources.resources);
         fix_references(&mut resources.resources).map_err(RenderError::new)?;
         self.vars
             .resolve(&mut resources.resources, &self.var_references)
@@ -118,6 +129,8 @@ impl<'t, 'a> Build<'t, 'a> {
             file,
             kustomization: k,
         } = found;
+        let is_top = self.chain.is_empty();
+        self.choose_schema(dir, &file, &k.openapi, is_top)?;
         let declared_component = k.kind == "Component";
         if is_component && !declared_component {
             return Err(RenderError::in_file(
@@ -191,12 +204,22 @@ impl<'t, 'a> Build<'t, 'a> {
                     .map_err(|e| RenderError::in_file(e, &file, None))?;
             }
         }
+        self.run_generator_plugins(dir, &file, &k.generators, &mut resources)?;
         for entry in &k.components {
             let path =
                 Tree::resolve(dir, entry).map_err(|e| RenderError::in_file(e, &file, None))?;
             resources = self.accumulate_dir(&path, true, resources)?;
         }
-        pipeline::run(&k, dir, &file, self.tree, self.budget, &mut resources)?;
+        let transformers = self.plugin_configs(dir, &file, &k.transformers, Role::Transformer)?;
+        let mut context = PatchContext {
+            dir,
+            file: &file,
+            tree: self.tree,
+            budget: self.budget,
+            merge_keys: &self.merge_keys,
+        };
+        pipeline::run(&k, &mut context, &transformers, &mut resources)?;
+        self.plugin_configs(dir, &file, &k.validators, Role::Validator)?;
         self.vars
             .merge(&k.vars, &mut resources.resources)
             .map_err(|e| RenderError::in_file(format!("merging vars: {e}"), &file, None))?;
@@ -240,15 +263,5 @@ impl<'t, 'a> Build<'t, 'a> {
                 self.tree.why_absent(&path)
             ))),
         }
-    }
-}
-
-/// Appends the content hash to the name of every generated object that wants one.
-fn add_hash_suffixes(resources: &mut ResMap) {
-    for resource in resources.resources.iter_mut().filter(|r| r.needs_hash) {
-        let hash = content_hash(&resource.object);
-        resource.store_previous_id();
-        let name = format!("{}-{hash}", resource.name());
-        resource.set_name(&name);
     }
 }

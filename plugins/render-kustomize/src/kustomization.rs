@@ -27,7 +27,10 @@ fn scalar_to_string(value: Value) -> Result<String, String> {
     }
 }
 
-fn string_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<StringMap, D::Error> {
+/// Deserializes a [`StringMap`], accepting any scalar as a value.
+pub(crate) fn string_map<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<StringMap, D::Error> {
     let raw: Option<BTreeMap<String, Value>> = Option::deserialize(deserializer)?;
     raw.unwrap_or_default()
         .into_iter()
@@ -109,6 +112,18 @@ pub struct Kustomization {
     /// Output order.
     #[serde(default)]
     pub sort_options: Option<SortOptions>,
+    /// Generator plugin configurations (`crate::plugin`): files, directories or inline documents.
+    #[serde(default)]
+    pub generators: Vec<String>,
+    /// Transformer plugin configurations, likewise.
+    #[serde(default)]
+    pub transformers: Vec<String>,
+    /// Validator plugin configurations, likewise (refused: Kustomize has no built-in validators).
+    #[serde(default)]
+    pub validators: Vec<String>,
+    /// The schema strategic merge patches take merge keys from: `path` (a file) or `version` (built in).
+    #[serde(default, deserialize_with = "string_map")]
+    pub openapi: StringMap,
     /// A name for the kustomization itself; ignored.
     #[serde(default)]
     pub metadata: Option<Value>,
@@ -130,15 +145,7 @@ pub struct Kustomization {
     pub configurations: Vec<String>,
     // Kustomize fields outside this renderer's scope: accepted only when empty.
     #[serde(default)]
-    generators: Option<Value>,
-    #[serde(default)]
-    transformers: Option<Value>,
-    #[serde(default)]
-    validators: Option<Value>,
-    #[serde(default)]
     crds: Option<Value>,
-    #[serde(default)]
-    openapi: Option<Value>,
     #[serde(default)]
     build_metadata: Option<Value>,
     /// The deprecated form of `images`, applied after them.
@@ -160,11 +167,7 @@ impl Kustomization {
             Some(_) => true,
         };
         [
-            ("generators", &self.generators),
-            ("transformers", &self.transformers),
-            ("validators", &self.validators),
             ("crds", &self.crds),
-            ("openapi", &self.openapi),
             ("buildMetadata", &self.build_metadata),
             (
                 "helmChartInflationGenerator",

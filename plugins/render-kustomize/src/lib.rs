@@ -11,10 +11,13 @@
 //! suffixes computed as Kustomize does), `generatorOptions`, `sortOptions`, the deprecated `imageTags`,
 //! `replacements` ([`replacement`]) and the deprecated `vars` ([`vars`]), with `configurations` files'
 //! `varReference` tables ([`configurations`]; their other tables are refused by name).
-//! Field names match as Go's `encoding/json` matches them (exactly, then case-insensitively). Remote resources,
-//! Helm charts (`helmCharts`, `helmGlobals`, `helmChartInflationGenerator`), plugins (`generators`,
-//! `transformers`, `validators`), `crds`, `openapi` and `buildMetadata` are refused with an error naming the
-//! field and saying Weft does not support it.
+//! `generators` and `transformers` run built-in plugin configurations (`apiVersion: builtin`, [`plugin`])
+//! through the same transforms as the fields; `openapi` names the schema strategic merge patches take merge keys
+//! from ([`patch::openapi`]). Field names match as Go's `encoding/json` matches them (exactly, then
+//! case-insensitively). Remote resources, Helm charts (`helmCharts`, `helmGlobals`,
+//! `helmChartInflationGenerator`), `crds` and `buildMetadata` are refused with an error naming the field and
+//! saying Weft does not support it; exec, container and KRM-function plugins (and so any `validators`) are
+//! refused naming the plugin's kind.
 //!
 //! Parameters (`request.parameters`):
 //! - `path`: the directory of the kustomization to build, relative to the app's root (default: the root). An
@@ -43,6 +46,7 @@ pub mod order;
 pub mod patch;
 pub mod patching;
 pub mod pipeline;
+pub mod plugin;
 pub mod replacement;
 pub mod resid;
 pub mod resmap;

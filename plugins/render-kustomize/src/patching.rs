@@ -7,6 +7,7 @@ use weft_sdk::{EntryKind, RenderError};
 use crate::budget::Budget;
 use crate::documents::parse_stream;
 use crate::kustomization::{PatchEntry, TargetSelector};
+use crate::patch::merge_keys::MergeKeys;
 use crate::patch::{json6902, strategic};
 use crate::resid::ResId;
 use crate::resmap::ResMap;
@@ -25,6 +26,8 @@ pub struct PatchContext<'t, 'a> {
     pub tree: &'t mut Tree<'a>,
     /// The work budget.
     pub budget: &'t mut Budget,
+    /// Where strategic merge patches take merge keys from.
+    pub merge_keys: &'t MergeKeys,
 }
 
 impl PatchContext<'_, '_> {
@@ -185,7 +188,13 @@ impl PatchContext<'_, '_> {
             if allow_name_change || allow_kind_change {
                 resource.store_previous_id();
             }
-            match patch_one(resource, patch, allow_name_change, allow_kind_change)? {
+            match patch_one(
+                resource,
+                patch,
+                allow_name_change,
+                allow_kind_change,
+                self.merge_keys,
+            )? {
                 true => {}
                 false => deleted.push(index),
             }
@@ -210,6 +219,7 @@ fn patch_one(
     patch: &Value,
     allow_name_change: bool,
     allow_kind_change: bool,
+    merge_keys: &MergeKeys,
 ) -> Result<bool, String> {
     let (name, namespace, kind, api_version) = (
         resource.name().to_string(),
@@ -217,7 +227,7 @@ fn patch_one(
         resource.kind().to_string(),
         resource.object.get("apiVersion").cloned(),
     );
-    match strategic::apply(&resource.object, patch, &resource.gvk())? {
+    match strategic::apply(&resource.object, patch, &resource.gvk(), merge_keys)? {
         strategic::Patched::Deleted => Ok(false),
         strategic::Patched::Object(object) => {
             resource.object = object;
@@ -253,13 +263,22 @@ mod tests {
         );
         let patch = json!({"apiVersion": "apps/v1", "kind": "Deployment",
                            "metadata": {"name": "other", "labels": {"x": "y"}}, "spec": {"replicas": 2}});
-        assert!(patch_one(&mut r, &patch, false, false).unwrap());
+        assert!(patch_one(&mut r, &patch, false, false, &MergeKeys::Builtin).unwrap());
         assert_eq!(r.name(), "web");
         assert_eq!(r.namespace(), "a");
         assert_eq!(r.object["spec"]["replicas"], 2);
-        assert!(patch_one(&mut r, &patch, true, false).unwrap());
+        assert!(patch_one(&mut r, &patch, true, false, &MergeKeys::Builtin).unwrap());
         assert_eq!(r.name(), "other");
-        assert!(!patch_one(&mut r, &json!({"$patch": "delete"}), false, false).unwrap());
+        assert!(
+            !patch_one(
+                &mut r,
+                &json!({"$patch": "delete"}),
+                false,
+                false,
+                &MergeKeys::Builtin
+            )
+            .unwrap()
+        );
     }
 
     #[test]
@@ -269,7 +288,7 @@ mod tests {
             None,
         );
         let patch = json!({"kind": "Coffee", "metadata": {"name": "cup"}, "temperature": "hot"});
-        assert!(patch_one(&mut r, &patch, false, false).unwrap());
+        assert!(patch_one(&mut r, &patch, false, false, &MergeKeys::Builtin).unwrap());
         assert_eq!(
             r.object,
             json!({"kind": "Coffee", "metadata": {"name": "cup"}, "temperature": "hot"})

@@ -1,46 +1,40 @@
 //! The transformers of one kustomization, run over its accumulated resources in Kustomize's order: strategic
 //! merge patches, patches, namespace, prefix, suffix, labels, annotations, JSON 6902 patches, replicas, images,
-//! replacements.
+//! replacements, then the transformer plugins its `transformers:` configure ([`crate::plugin`]).
 
 use weft_sdk::RenderError;
 
-use crate::budget::Budget;
 use crate::defaults;
 use crate::fieldpath::FieldSpec;
 use crate::kustomization::{Kustomization, LabelSet};
 use crate::patching::PatchContext;
-use crate::resid::Gvk;
+use crate::plugin::{self, Plugin};
 use crate::replacement;
+use crate::resid::Gvk;
 use crate::resmap::ResMap;
 use crate::transform::{images, labels, name_affix, namespace, replicas};
-use crate::tree::Tree;
 
-/// Runs the kustomization's transformers.
+/// Runs the kustomization's transformers, then its transformer plugins, reading files as `context` says.
 pub fn run(
     kustomization: &Kustomization,
-    dir: &str,
-    file: &str,
-    tree: &mut Tree<'_>,
-    budget: &mut Budget,
+    context: &mut PatchContext<'_, '_>,
+    plugins: &[Plugin],
     resources: &mut ResMap,
 ) -> Result<(), RenderError> {
-    let fail = |message: String| RenderError::in_file(message, file, None);
+    let file = context.file.to_string();
+    let fail = |message: String| RenderError::in_file(message, &file, None);
     let count = resources.resources.len() as u64;
-    {
-        let mut patches = PatchContext {
-            dir,
-            file,
-            tree,
-            budget: &mut *budget,
-        };
-        patches.apply_strategic_merge_entries(&kustomization.patches_strategic_merge, resources)?;
-        patches.apply_patch_entries(&kustomization.patches, resources)?;
-    }
+    context.apply_strategic_merge_entries(&kustomization.patches_strategic_merge, resources)?;
+    context.apply_patch_entries(&kustomization.patches, resources)?;
+    let budget = &mut *context.budget;
     budget.spend(count, "setting namespaces")?;
     namespace::set_namespace(&mut resources.resources, &kustomization.namespace).map_err(fail)?;
     budget.spend(2 * count, "adding name prefixes and suffixes")?;
-    name_affix::add_prefix(&mut resources.resources, &kustomization.name_prefix);
-    name_affix::add_suffix(&mut resources.resources, &kustomization.name_suffix);
+    let name = name_affix::name_specs();
+    name_affix::add_prefix(&mut resources.resources, &kustomization.name_prefix, &name)
+        .map_err(fail)?;
+    name_affix::add_suffix(&mut resources.resources, &kustomization.name_suffix, &name)
+        .map_err(fail)?;
     for set in &kustomization.labels {
         budget.spend(count, "adding labels")?;
         let specs = label_set_specs(set);
@@ -60,16 +54,12 @@ pub fn run(
         )
         .map_err(fail)?;
     }
-    PatchContext {
-        dir,
-        file,
-        tree,
-        budget: &mut *budget,
-    }
-    .apply_json6902_entries(&kustomization.patches_json6902, resources)?;
+    context.apply_json6902_entries(&kustomization.patches_json6902, resources)?;
+    let budget = &mut *context.budget;
+    let replica_specs = defaults::replicas();
     for replica in &kustomization.replicas {
         budget.spend(count, "setting replicas")?;
-        replicas::set_replicas(&mut resources.resources, replica).map_err(fail)?;
+        replicas::set_replicas(&mut resources.resources, replica, &replica_specs).map_err(fail)?;
     }
     for rule in &kustomization.images {
         budget.spend(count, "rewriting images")?;
@@ -78,13 +68,21 @@ pub fn run(
         }
     }
     if !kustomization.replacements.is_empty() {
-        let replacements = replacement::load(&kustomization.replacements, dir, file, tree)?;
-        budget.spend(
+        let replacements = replacement::load(
+            &kustomization.replacements,
+            context.dir,
+            &file,
+            &mut *context.tree,
+        )?;
+        context.budget.spend(
             count.saturating_mul(replacements.len() as u64),
             "applying replacements",
         )?;
         replacement::apply(&mut resources.resources, &replacements)
             .map_err(|e| fail(e.to_string()))?;
+    }
+    for plugin in plugins {
+        plugin::run::transform(plugin, context, resources)?;
     }
     Ok(())
 }

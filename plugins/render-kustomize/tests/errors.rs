@@ -129,14 +129,10 @@ fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
             "helmChartInflationGenerator",
             "helmChartInflationGenerator: [{chartName: redis}]",
         ),
-        ("generators", "generators: [gen.yaml]"),
-        ("transformers", "transformers: [t.yaml]"),
-        ("validators", "validators: [v.yaml]"),
-        ("openapi", "openapi: {path: schema.json}"),
         ("crds", "crds: [crd.json]"),
         ("buildMetadata", "buildMetadata: [originAnnotations]"),
         // Matched case-insensitively, as kustomize does, and named as kustomize spells it.
-        ("transformers", "Transformers: [t.yaml]"),
+        ("crds", "CRDs: [crd.json]"),
     ];
     for (i, (field, line)) in fields.into_iter().enumerate() {
         let dir = app(
@@ -283,4 +279,44 @@ fn configuration_tables_weft_does_not_apply_are_refused_by_name() {
         "{err}"
     );
     assert_eq!(err.file.as_deref(), Some("config.yaml"));
+}
+
+#[test]
+fn plugins_weft_does_not_run_are_refused_naming_the_plugin_and_its_file() {
+    let cases = [
+        (
+            "transformers: [plugin.yaml]",
+            "apiVersion: someteam.example.com/v1\nkind: ChartInflator\nmetadata: {name: c}\n",
+            "the transformer plugin 'ChartInflator' (apiVersion 'someteam.example.com/v1') is not a built-in \
+             plugin: Weft does not run exec, container or KRM-function plugins",
+        ),
+        (
+            "generators: [plugin.yaml]",
+            "apiVersion: builtin\nkind: HelmChartInflationGenerator\nmetadata: {name: h}\n",
+            "the built-in generator plugin 'HelmChartInflationGenerator' is not supported by Weft: Weft does not \
+             inflate Helm charts named by plugin configurations",
+        ),
+        (
+            "validators: [plugin.yaml]",
+            "apiVersion: example.com/v1\nkind: PolicyCheck\nmetadata: {name: p}\n",
+            "the validator plugin 'PolicyCheck' (apiVersion 'example.com/v1') is not a built-in plugin: Weft does \
+             not run exec, container or KRM-function plugins",
+        ),
+    ];
+    for (i, (line, plugin, message)) in cases.into_iter().enumerate() {
+        let dir = app(
+            &format!("plugin-{i}"),
+            &[
+                (
+                    "kustomization.yaml",
+                    &format!("resources: [cm.yaml]\n{line}\n"),
+                ),
+                ("cm.yaml", CONFIG_MAPS),
+                ("plugin.yaml", plugin),
+            ],
+        );
+        let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+        assert_eq!(err.message, message, "{line}");
+        assert_eq!(err.file.as_deref(), Some("plugin.yaml"));
+    }
 }

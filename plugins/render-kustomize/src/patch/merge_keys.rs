@@ -1,11 +1,41 @@
 //! How a strategic merge patch treats each list in Kustomize: merged element by element on merge keys (Kubernetes'
 //! `patchMergeKey`s), merged as a set of scalars, or replaced whole. Kinds without a known schema (custom
-//! resources) have every list replaced: Kustomize does not infer merge keys such as `name` for them.
+//! resources) have every list replaced: Kustomize does not infer merge keys such as `name` for them. A
+//! kustomization's `openapi` replaces that schema ([`MergeKeys`]): with a custom schema only the kinds it
+//! describes have keyed lists, as in Kustomize.
+
+use std::sync::Arc;
 
 use weft_k8s::lists::{self, ListMerge};
 use weft_k8s::schema;
 
+use super::openapi::OpenApiSchema;
 use crate::resid::Gvk;
+
+/// The version of Kubernetes' schema Kustomize v5 has built in, the only one `openapi: {version: ...}` may name.
+pub const BUILTIN_VERSION: &str = "v1.21.2";
+
+/// Where strategic merge patches take merge keys from.
+#[derive(Debug, Clone, Default)]
+pub enum MergeKeys {
+    /// Kubernetes' schema (the default, and `openapi: {version: v1.21.2}`).
+    #[default]
+    Builtin,
+    /// A schema the kustomization's `openapi: {path: ...}` names, in place of Kubernetes' one.
+    Custom(Arc<OpenApiSchema>),
+}
+
+impl MergeKeys {
+    /// The strategy for the list at `path` in an object of `gvk`.
+    pub fn list_strategy(&self, gvk: &Gvk, path: &[&str]) -> ListMerge {
+        match self {
+            MergeKeys::Builtin => list_strategy(gvk, path),
+            MergeKeys::Custom(schema) => {
+                schema.list_strategy(gvk, path).unwrap_or(ListMerge::Atomic)
+            }
+        }
+    }
+}
 
 /// API groups whose schemas Kustomize knows.
 const KNOWN_GROUPS: &[&str] = &[

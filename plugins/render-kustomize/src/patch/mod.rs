@@ -2,4 +2,5 @@
 
 pub mod json6902;
 pub mod merge_keys;
+pub mod openapi;
 pub mod strategic;

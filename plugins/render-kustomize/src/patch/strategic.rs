@@ -5,7 +5,7 @@
 use serde_json::Value;
 use weft_k8s::patch::{Flavour, apply_strategic_patch};
 
-use super::merge_keys::list_strategy;
+use super::merge_keys::MergeKeys;
 use crate::resid::Gvk;
 
 /// The outcome of patching an object.
@@ -17,9 +17,14 @@ pub enum Patched {
     Deleted,
 }
 
-/// Applies `patch` to `object` (of kind `gvk`).
-pub fn apply(object: &Value, patch: &Value, gvk: &Gvk) -> Result<Patched, String> {
-    let lists = |path: &[&str], _: &[Value], _: &[Value]| list_strategy(gvk, path);
+/// Applies `patch` to `object` (of kind `gvk`), its lists merging as `keys` says.
+pub fn apply(
+    object: &Value,
+    patch: &Value,
+    gvk: &Gvk,
+    keys: &MergeKeys,
+) -> Result<Patched, String> {
+    let lists = |path: &[&str], _: &[Value], _: &[Value]| keys.list_strategy(gvk, path);
     match apply_strategic_patch(Some(object.clone()), patch, &lists, Flavour::KUSTOMIZE) {
         Ok(Some(value)) => Ok(Patched::Object(value)),
         Ok(None) => Ok(Patched::Deleted),
@@ -43,7 +48,7 @@ mod tests {
 
     fn patched(patch: Value) -> Value {
         let gvk = Gvk::from_api_version("apps/v1", "Deployment");
-        match apply(&deploy(), &patch, &gvk).unwrap() {
+        match apply(&deploy(), &patch, &gvk, &MergeKeys::Builtin).unwrap() {
             Patched::Object(v) => v,
             Patched::Deleted => panic!("deleted"),
         }
@@ -83,18 +88,31 @@ mod tests {
         assert_eq!(out["spec"]["template"], json!({"spec": {"containers": []}}));
         let gvk = Gvk::from_api_version("apps/v1", "Deployment");
         assert_eq!(
-            apply(&deploy(), &json!({"$patch": "delete"}), &gvk).unwrap(),
+            apply(
+                &deploy(),
+                &json!({"$patch": "delete"}),
+                &gvk,
+                &MergeKeys::Builtin
+            )
+            .unwrap(),
             Patched::Deleted
         );
     }
 
     #[test]
-    fn ports_match_on_container_port() {
+    fn ports_merge_on_number_and_protocol_as_kubectl_merges_them() {
+        // A port leaving out the protocol the existing port gives changes nothing; a new port goes first.
         let out = patched(json!({"spec": {"template": {"spec": {"containers": [
             {"name": "app", "ports": [{"containerPort": 80, "name": "http"}, {"containerPort": 9090}]}]}}}}));
         assert_eq!(
             out["spec"]["template"]["spec"]["containers"][0]["ports"],
-            json!([{"containerPort": 80, "protocol": "TCP", "name": "http"}, {"containerPort": 9090}])
+            json!([{"containerPort": 9090}, {"containerPort": 80, "protocol": "TCP"}])
+        );
+        let out = patched(json!({"spec": {"template": {"spec": {"containers": [
+            {"name": "app", "ports": [{"containerPort": 80, "protocol": "TCP", "name": "http"}]}]}}}}));
+        assert_eq!(
+            out["spec"]["template"]["spec"]["containers"][0]["ports"],
+            json!([{"containerPort": 80, "protocol": "TCP", "name": "http"}])
         );
     }
 
@@ -105,7 +123,8 @@ mod tests {
                                      "limits": {"cpu": "1"}}});
         let patch = json!({"spec": {"parts": [{"name": "a", "size": 2}, {"name": "b"}], "tags": ["y"],
                                     "limits": {"memory": "1Gi"}}});
-        let Patched::Object(out) = apply(&object, &patch, &gvk).unwrap() else {
+        let Patched::Object(out) = apply(&object, &patch, &gvk, &MergeKeys::Builtin).unwrap()
+        else {
             panic!()
         };
         assert_eq!(

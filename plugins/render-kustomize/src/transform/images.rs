@@ -1,9 +1,11 @@
-//! `images`: rewriting container images (name, tag, digest) in every `containers` and `initContainers` list
-//! of an object, wherever it sits.
+//! `images` (and the ImageTagTransformer plugin): rewriting container images (name, tag, digest) in every
+//! `containers` and `initContainers` list of an object, wherever it sits, and at further field specs.
 
 use serde_json::Value;
 
+use crate::fieldpath::{FieldSpec, walk};
 use crate::kustomization::ImageRewrite;
+use crate::resource::Resource;
 
 /// Splits an image reference into name, tag and digest (`registry:5000/app:1.0@sha256:...`).
 pub fn split_image(image: &str) -> (&str, &str, &str) {
@@ -89,6 +91,23 @@ pub fn apply(node: &mut Value, rule: &ImageRewrite) {
     }
 }
 
+/// Applies a rewrite to the image strings at `specs` of a resource (CRDs excepted), as the ImageTagTransformer
+/// plugin does besides [`apply`].
+pub fn apply_at(resource: &mut Resource, rule: &ImageRewrite, specs: &[FieldSpec]) {
+    let gvk = resource.gvk();
+    if gvk.kind == "CustomResourceDefinition" {
+        return;
+    }
+    for spec in specs.iter().filter(|s| gvk.is_selected_by(&s.gvk)) {
+        let _ = walk::<()>(&mut resource.object, &spec.path, spec.create, &mut |node| {
+            if let Some(new) = node.as_str().and_then(|current| rewrite(current, rule)) {
+                *node = Value::String(new);
+            }
+            Ok(())
+        });
+    }
+}
+
 fn rewrite_containers(list: &mut Value, rule: &ImageRewrite) {
     let Value::Array(containers) = list else {
         return;
@@ -154,5 +173,22 @@ mod tests {
         let spec = &obj["spec"]["jobTemplate"]["spec"]["template"]["spec"];
         assert_eq!(spec["containers"][0]["image"], "app:2");
         assert_eq!(spec["initContainers"][0]["image"], "busybox:1.36");
+    }
+
+    #[test]
+    fn field_specs_reach_images_outside_containers() {
+        let mut r = Resource::new(
+            json!({"apiVersion": "example.com/v1", "kind": "Runner", "metadata": {"name": "r"},
+                   "spec": {"runner": {"image": "app:1"}, "other": {"image": "app:1"}}}),
+            None,
+        );
+        let specs = [FieldSpec::new(
+            "spec/runner/image",
+            crate::resid::Gvk::selector("", "", "Runner"),
+            false,
+        )];
+        apply_at(&mut r, &rule("app", "", "2", ""), &specs);
+        assert_eq!(r.object["spec"]["runner"]["image"], "app:2");
+        assert_eq!(r.object["spec"]["other"]["image"], "app:1");
     }
 }

@@ -1,5 +1,6 @@
 //! The built-in transformers a kustomization runs over its resources, one module each.
 
+pub mod hash_suffix;
 pub mod images;
 pub mod labels;
 pub mod name_affix;

@@ -1,16 +1,21 @@
-//! `replicas`: setting the replica count of named workloads.
+//! `replicas` (and the ReplicaCountTransformer plugin): setting the replica count of named workloads at their
+//! field specs.
 
 use serde_json::Value;
 
-use crate::defaults;
-use crate::fieldpath::walk;
+use crate::fieldpath::{FieldSpec, walk};
 use crate::kustomization::ReplicaCount;
 use crate::resource::Resource;
 
-/// Sets `count` on every workload once named `name` (by any of its identities). Errors when none matches.
-pub fn set_replicas(resources: &mut [Resource], replica: &ReplicaCount) -> Result<(), String> {
+/// Sets `count` at each of `specs` (Kustomize's defaults: [`crate::defaults::replicas`]) on every object of
+/// the spec's kind once named `name` (by any of its identities). Errors when none matches.
+pub fn set_replicas(
+    resources: &mut [Resource],
+    replica: &ReplicaCount,
+    specs: &[FieldSpec],
+) -> Result<(), String> {
     let mut found = false;
-    for spec in defaults::replicas() {
+    for spec in specs {
         for resource in resources.iter_mut() {
             let selected =
                 resource.any_id(|id| id.name == replica.name && id.gvk.is_selected_by(&spec.gvk));
@@ -32,9 +37,14 @@ pub fn set_replicas(resources: &mut [Resource], replica: &ReplicaCount) -> Resul
     if found {
         Ok(())
     } else {
+        let kinds: Vec<String> = specs
+            .iter()
+            .map(|s| format!("{}.{}.{}", s.gvk.kind, s.gvk.version, s.gvk.group))
+            .collect();
         Err(format!(
-            "replicas: no Deployment, ReplicationController, ReplicaSet or StatefulSet named '{}'",
-            replica.name
+            "resource with name {} does not match a config with the following GVK [{}]",
+            replica.name,
+            kinds.join(" ")
         ))
     }
 }
@@ -42,6 +52,7 @@ pub fn set_replicas(resources: &mut [Resource], replica: &ReplicaCount) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::defaults;
     use serde_json::json;
 
     #[test]
@@ -56,6 +67,7 @@ mod tests {
                 name: "web".into(),
                 count: 3,
             },
+            &defaults::replicas(),
         )
         .unwrap();
         assert_eq!(rs[0].object["spec"]["replicas"], 3);
@@ -65,7 +77,8 @@ mod tests {
                 &ReplicaCount {
                     name: "x".into(),
                     count: 1
-                }
+                },
+                &defaults::replicas(),
             )
             .is_err()
         );
