@@ -1,7 +1,8 @@
 //! JSON Patch (RFC 6902): `add`, `remove`, `replace`, `move`, `copy` and `test` at JSON pointers, applied by the
-//! `json-patch` crate, with kube-apiserver's error messages.
+//! `json-patch` crate, with kube-apiserver's error messages and one departure from the RFC that kube-apiserver and
+//! Kustomize share (both apply patches with evanphx/json-patch v4): `replace` of a member an object lacks adds it.
 
-use json_patch::{Patch, PatchErrorKind, PatchOperation};
+use json_patch::{AddOperation, Patch, PatchErrorKind, PatchOperation};
 use serde_json::Value;
 
 use super::PatchError;
@@ -35,26 +36,61 @@ impl JsonPatch {
 
     /// Applies the operations in order; the document is unchanged when one fails.
     pub fn apply(&self, document: &mut Value) -> Result<(), PatchError> {
-        json_patch::patch(document, &self.0.0).map_err(|error| {
-            let operation = &self.0.0[error.operation];
-            let path = error.path.as_str().to_owned();
-            match error.kind {
-                PatchErrorKind::TestFailed => PatchError::TestFailed { path },
-                PatchErrorKind::InvalidFromPointer => PatchError::MissingFrom {
-                    op: op_name(operation).to_owned(),
-                    from: from_of(operation).to_owned(),
-                },
-                PatchErrorKind::CannotMoveInsideItself => PatchError::MoveIntoItself {
-                    from: from_of(operation).to_owned(),
-                    path,
-                },
-                PatchErrorKind::InvalidPointer => PatchError::MissingPath {
-                    op: op_name(operation).to_owned(),
-                    path,
-                },
-                _ => PatchError::Malformed(error.to_string()),
-            }
-        })
+        let mut patched = document.clone();
+        for operation in &self.0.0 {
+            let operation = replace_of_absent_member_as_add(&patched, operation);
+            json_patch::patch(&mut patched, std::slice::from_ref(operation.as_ref()))
+                .map_err(|error| patch_error(operation.as_ref(), error))?;
+        }
+        *document = patched;
+        Ok(())
+    }
+}
+
+/// `replace` at a member the parent object lacks, as an `add` (evanphx/json-patch v4 looks the member up without
+/// checking that it is there); every other operation as it is. A missing parent, or an index past an array's
+/// end, still fails.
+fn replace_of_absent_member_as_add<'a>(
+    document: &Value,
+    operation: &'a PatchOperation,
+) -> std::borrow::Cow<'a, PatchOperation> {
+    let PatchOperation::Replace(replace) = operation else {
+        return std::borrow::Cow::Borrowed(operation);
+    };
+    let absent_member = replace.path.split_back().is_some_and(|(parent, member)| {
+        document
+            .pointer(parent.as_str())
+            .and_then(Value::as_object)
+            .is_some_and(|object| !object.contains_key(member.decoded().as_ref()))
+    });
+    if absent_member {
+        std::borrow::Cow::Owned(PatchOperation::Add(AddOperation {
+            path: replace.path.clone(),
+            value: replace.value.clone(),
+        }))
+    } else {
+        std::borrow::Cow::Borrowed(operation)
+    }
+}
+
+/// The error of one operation, in kube-apiserver's words.
+fn patch_error(operation: &PatchOperation, error: json_patch::PatchError) -> PatchError {
+    let path = error.path.as_str().to_owned();
+    match error.kind {
+        PatchErrorKind::TestFailed => PatchError::TestFailed { path },
+        PatchErrorKind::InvalidFromPointer => PatchError::MissingFrom {
+            op: op_name(operation).to_owned(),
+            from: from_of(operation).to_owned(),
+        },
+        PatchErrorKind::CannotMoveInsideItself => PatchError::MoveIntoItself {
+            from: from_of(operation).to_owned(),
+            path,
+        },
+        PatchErrorKind::InvalidPointer => PatchError::MissingPath {
+            op: op_name(operation).to_owned(),
+            path,
+        },
+        _ => PatchError::Malformed(error.to_string()),
     }
 }
 
@@ -146,6 +182,31 @@ mod tests {
             &json!([{"op": "copy", "from": "/nowhere", "path": "/b"}]),
         );
         assert!(matches!(missing_from, Err(PatchError::MissingFrom { .. })));
+    }
+
+    #[test]
+    fn replace_of_a_member_an_object_lacks_adds_it_as_kube_apiserver_and_kustomize_do() {
+        let mut document = json!({"spec": {"rules": [{"issuer": "x"}]}});
+        apply_json_patch(
+            &mut document,
+            &json!([
+                {"op": "replace", "path": "/spec/rules/0/issuer", "value": "y"},
+                {"op": "replace", "path": "/spec/rules/0/jwksUri", "value": "z"}
+            ]),
+        )
+        .expect("applies");
+        assert_eq!(
+            document,
+            json!({"spec": {"rules": [{"issuer": "y", "jwksUri": "z"}]}})
+        );
+        for missing in ["/nope/missing", "/spec/rules/1"] {
+            let error = apply_json_patch(
+                &mut document,
+                &json!([{"op": "replace", "path": missing, "value": 1}]),
+            )
+            .expect_err("a missing parent or index still fails");
+            assert!(matches!(error, PatchError::MissingPath { .. }), "{error}");
+        }
     }
 
     #[test]

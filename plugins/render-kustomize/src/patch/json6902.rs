@@ -46,7 +46,7 @@ mod tests {
 
     #[test]
     fn reads_json_and_reports_missing_paths() {
-        let ops = parse(r#"[{"op": "replace", "path": "/spec/missing", "value": 1}]"#).unwrap();
+        let ops = parse(r#"[{"op": "replace", "path": "/status/missing", "value": 1}]"#).unwrap();
         let mut doc = json!({"spec": {}});
         assert!(
             ops.apply(&mut doc)
