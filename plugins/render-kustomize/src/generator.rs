@@ -206,7 +206,8 @@ pub fn generate(
     }
     if let Value::Object(map) = &mut object {
         map.insert("metadata".into(), Value::Object(metadata));
-        if !data.is_empty() {
+        // A Secret always has `data`, empty when it has no entries; a ConfigMap only when it has some.
+        if !data.is_empty() || kind == GeneratedKind::Secret {
             map.insert("data".into(), Value::Object(data));
         }
         if !binary.is_empty() {
@@ -218,18 +219,18 @@ pub fn generate(
     }
     let mut resource = Resource::new(object, Some(kustomization_file.to_string()));
     resource.needs_hash = !options.disable_name_suffix_hash;
-    resource.behavior = match args.behavior.as_str() {
-        "" | "create" => Behavior::Create,
+    resource.behavior = behavior_of(&args.behavior);
+    Ok(resource)
+}
+
+/// A generator's `behavior`: `merge` and `replace` as written, anything else (`create`, nothing, or a word
+/// Kustomize does not know, such as `add`) creates, as Kustomize reads an unknown behavior as unspecified.
+fn behavior_of(behavior: &str) -> Behavior {
+    match behavior {
         "merge" => Behavior::Merge,
         "replace" => Behavior::Replace,
-        other => {
-            return Err(fail(format!(
-                "generator '{}': unknown behavior '{other}' (create, merge or replace)",
-                args.name
-            )));
-        }
-    };
-    Ok(resource)
+        _ => Behavior::Create,
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +271,15 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0].len(), 70);
         assert_eq!(lines[2], "");
+    }
+
+    #[test]
+    fn an_unknown_behavior_creates_as_kustomize_reads_it() {
+        assert_eq!(behavior_of("merge"), Behavior::Merge);
+        assert_eq!(behavior_of("replace"), Behavior::Replace);
+        for create in ["", "create", "add", "Merge"] {
+            assert_eq!(behavior_of(create), Behavior::Create, "{create}");
+        }
     }
 
     #[test]
