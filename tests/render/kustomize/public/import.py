@@ -67,6 +67,30 @@ SOURCES = [
         ["deployment/base", "deployment/components", "deployment/overlays", "deployment/nodefeaturerule"],
         {},
     ),
+    (
+        "kubeflow",
+        "kubeflow/manifests",
+        [
+            "applications/pipeline/upstream",
+            "applications/katib/upstream",
+            "applications/profiles/upstream",
+            "applications/jupyter",
+            "applications/tensorboard",
+            "applications/pvcviewer-controller",
+            "applications/centraldashboard",
+            "applications/model-registry/upstream",
+            "common/dex",
+            "common/oauth2-proxy",
+            "common/kubeflow-namespace",
+        ],
+        {},
+    ),
+    ("ingress-nginx", "kubernetes/ingress-nginx", ["deploy"], {}),
+    ("descheduler", "kubernetes-sigs/descheduler", ["kubernetes"], {}),
+    ("gpu-operator", "NVIDIA/gpu-operator", ["config"], {}),
+    ("external-dns", "kubernetes-sigs/external-dns", ["kustomize"], {}),
+    ("reloader", "stakater/Reloader", ["deployments/kubernetes"], {}),
+    ("vertical-pod-autoscaler", "kubernetes/autoscaler", ["vertical-pod-autoscaler/deploy"], {}),
 ]
 
 
@@ -83,7 +107,9 @@ def main():
         dest = os.path.join(HERE, source)
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
-        archive = git(mirror, "archive", "--format=tar", commit, "LICENSE", *paths)
+        names = git(mirror, "ls-tree", "--name-only", commit).decode().split()
+        licence = next(n for n in ("LICENSE", "LICENSE.md", "LICENSE.txt") if n in names)
+        archive = git(mirror, "archive", "--format=tar", commit, licence, *paths)
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             members = [m for m in tar.getmembers() if m.name not in left_out and not m.issym()]
             tar.extractall(dest, members=members, filter="data")
@@ -92,7 +118,7 @@ def main():
         out.write("# Sources of the public Kustomize corpus\n\n")
         out.write(
             "Written by `import.py`. Each source is its repository's directories at the commit named, as they are "
-            "there;\neach repository's licence is `<source>/LICENSE`.\n\n"
+            "there;\neach repository's licence is `<source>/LICENSE` (or `LICENSE.md`).\n\n"
         )
         out.write("| source | repository | commit | directories | licence |\n|---|---|---|---|---|\n")
         for source, repo, commit, paths, _ in rows:
