@@ -468,3 +468,118 @@ wave_timeout_seconds = 30
         "the values of the first deploy, though the branch moved on"
     );
 }
+
+/// A git repository whose `app/` is a kustomization taking worker 2.0.1 from `repository` through `helmCharts`.
+fn kustomize_repo(repository: &str) -> weft_tests::GitRepo {
+    let repo = weft_tests::GitRepo::new();
+    repo.commit(&[(
+        "kustomization.yaml",
+        format!(
+            "namePrefix: shop-\nhelmCharts:\n- name: worker\n  version: 2.0.1\n  repo: \"{repository}\"\n  \
+             releaseName: jobs\n  valuesInline: {{replicas: 4, global: {{region: eu-west-1}}}}\n"
+        ),
+    )]);
+    repo
+}
+
+/// Renders `rendering`'s source as a Kustomize app, held to `rules` (an org's `source_repos`) when given.
+fn render_kustomize(
+    rendering: &Rendering,
+    rules: Option<&weft_engine::app::Confinement>,
+) -> Result<(Vec<serde_json::Value>, bool), RenderFailure> {
+    let revision = rendering.pipeline.resolve(&rendering.source)?;
+    let request = RenderRequest {
+        app: "shop".into(),
+        ..RenderRequest::default()
+    };
+    let rendered = rendering.pipeline.render_with_value_files(
+        &rendering.source,
+        &revision,
+        "kustomize",
+        &request,
+        &[],
+        rules.map(|r| r.org.as_str()),
+        rules.map(|r| r as &dyn weft_engine::source::outbound::SourceRules),
+    )?;
+    Ok((
+        rendered.manifests.into_iter().map(|m| m.object).collect(),
+        rendered.cached,
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kustomize_app_s_helm_chart_is_fetched_by_the_host_once_per_digest_and_inflated_by_the_renderer()
+ {
+    let (address, served) = repository(None, false).await;
+    let repo = kustomize_repo(&format!("http://{address}"));
+    let mut rendering = rendering(&repo, address, CredentialSet::default());
+    // With a render cache, as the server has.
+    let renders = tempfile::tempdir().unwrap();
+    rendering.pipeline = weft_engine::render::RenderPipeline::new(
+        PluginHost::new(HostConfig {
+            cache_dir: None,
+            ..HostConfig::default()
+        })
+        .unwrap(),
+        Arc::new(weft_tests::builtin_registry()),
+        weft_engine::source::GitSources::new(renders.path().join("git"), 1 << 30),
+        Some(weft_engine::render::RenderCache::new(
+            renders.path().join("renders"),
+        )),
+    )
+    .with_charts(ChartRepositories::new(
+        ChartCache::new(renders.path().join("charts")),
+        CredentialSet::default(),
+        vec![address.to_string()],
+    ));
+    let rendering = Arc::new(rendering);
+    let (objects, cached) = {
+        let rendering = rendering.clone();
+        blocking(move || render_kustomize(&rendering, None))
+            .await
+            .unwrap()
+    };
+    assert!(!cached);
+    assert_eq!(objects.len(), 1);
+    assert_eq!(objects[0]["metadata"]["name"], "shop-jobs-worker");
+    assert_eq!(objects[0]["metadata"]["labels"]["chart"], "worker-2.0.1");
+    assert_eq!(objects[0]["spec"]["replicas"], 4);
+    // The second render is the cached one: its identity holds the archive's digest, fetched once.
+    let (again, cached) = {
+        let rendering = rendering.clone();
+        blocking(move || render_kustomize(&rendering, None))
+            .await
+            .unwrap()
+    };
+    assert!(cached);
+    assert_eq!(again, objects);
+    let requests = served.requests.lock().unwrap().clone();
+    let archives = requests
+        .iter()
+        .filter(|r| *r == "charts/worker-2.0.1.tgz")
+        .count();
+    assert_eq!(archives, 1, "{requests:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kustomize_chart_from_a_repository_the_org_does_not_list_is_refused_before_anything_is_fetched()
+ {
+    let (address, served) = repository(None, false).await;
+    let repo = kustomize_repo(&format!("http://{address}"));
+    let rendering = rendering(&repo, address, CredentialSet::default());
+    let rules = weft_engine::app::Confinement {
+        org: "shop".into(),
+        source_repos: vec!["https://charts.example.com/shop/*".into()],
+        ..Default::default()
+    };
+    let error = blocking(move || render_kustomize(&rendering, Some(&rules)).map(|_| ()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("org shop may not take sources from it"),
+        "{error}"
+    );
+    assert!(error.contains("worker"), "{error}");
+    assert!(served.requests.lock().unwrap().is_empty());
+}

@@ -512,23 +512,40 @@ impl RenderPipeline {
         }
         let request = &request;
         let dependencies = self.chart_dependencies(&open_view()?, org, sources)?;
+        let kustomize_charts = if app_type == KUSTOMIZE_APP_TYPE {
+            self.kustomize_charts(&open_view()?, request, org, sources)?
+        } else {
+            Vec::new()
+        };
+        // The render's identity holds every fetched chart's digest: a repository that republishes a version under
+        // new bytes renders anew.
         let mut path_key = path_key;
         for chart in &dependencies {
             path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
         }
+        for (dir, chart) in &kustomize_charts {
+            path_key.push_str(&format!(" {dir}/{}@{}", chart.name, chart.digest));
+        }
         let key = RenderKey::new(revision, &path_key, &sha256, request);
-        let view: Arc<dyn weft_sdk::Source + Send + Sync> = if dependencies.is_empty() {
-            Arc::new(open_view()?)
-        } else {
-            let mut extra = MemorySource::new();
-            for chart in dependencies {
-                extra.insert(
-                    &format!("charts/{}-{}.tgz", chart.name, chart.version),
-                    chart.archive,
-                );
-            }
-            Arc::new(OverlaySource::new(open_view()?, extra))
-        };
+        let view: Arc<dyn weft_sdk::Source + Send + Sync> =
+            if dependencies.is_empty() && kustomize_charts.is_empty() {
+                Arc::new(open_view()?)
+            } else {
+                let mut extra = MemorySource::new();
+                for chart in dependencies {
+                    extra.insert(
+                        &format!("charts/{}-{}.tgz", chart.name, chart.version),
+                        chart.archive,
+                    );
+                }
+                for (dir, chart) in kustomize_charts {
+                    extra.insert(
+                        &format!("{dir}/{}-{}.tgz", chart.name, chart.version),
+                        chart.archive,
+                    );
+                }
+                Arc::new(OverlaySource::new(open_view()?, extra))
+            };
         self.run_renderer(plugin_name, &key, revision, request, view)
     }
 
@@ -656,6 +673,46 @@ impl RenderPipeline {
             .collect()
     }
 
+    /// The archives of the charts a Kustomize app's `helmCharts` take from chart repositories and its tree lacks
+    /// (`charts::kustomize`), each with the directory of the view it goes in; each repository admitted by
+    /// `sources` first, when given, and fetched with the credentials an app of `org` may use.
+    fn kustomize_charts(
+        &self,
+        view: &SourceView,
+        request: &RenderRequest,
+        org: Option<&str>,
+        sources: Option<&dyn SourceRules>,
+    ) -> Result<Vec<(String, FetchedChart)>, RenderFailure> {
+        let Some(start) = weft_sdk::source::clean(request.parameter("path").unwrap_or("")) else {
+            return Ok(Vec::new());
+        };
+        let wanted = charts::wanted_by_kustomizations(view, &start);
+        let Some(first) = wanted.first() else {
+            return Ok(Vec::new());
+        };
+        let Some(repositories) = &self.charts else {
+            return Err(RenderFailure::Charts(ChartError::Manifest {
+                file: "kustomization.yaml".into(),
+                message: format!(
+                    "helmCharts '{}' comes from {}, and this server fetches no charts from repositories; put it in \
+                     the chart home ({})",
+                    first.wanted.name, first.wanted.repository, first.dir
+                ),
+            }));
+        };
+        wanted
+            .into_iter()
+            .map(|chart| {
+                let fetched = match sources {
+                    Some(rules) => repositories.fetch_admitted(&chart.wanted, org, rules),
+                    None => repositories.fetch(&chart.wanted, org),
+                }
+                .map_err(RenderFailure::Charts)?;
+                Ok((chart.dir, fetched))
+            })
+            .collect()
+    }
+
     fn plugin(&self, name: &str) -> Result<RendererPlugin, RenderFailure> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(plugin) = loaded.get(name) {
@@ -687,6 +744,9 @@ impl RenderPipeline {
         self.registry.app_types(World::Renderer).join(", ")
     }
 }
+
+/// The app type whose renderer reads `helmCharts`, for which the host fetches charts from repositories.
+const KUSTOMIZE_APP_TYPE: &str = "kustomize";
 
 /// The app's directory relative to the tree it belongs to; refused when it is not inside.
 /// The refusal of a source whose main source has a values repository of its own.

@@ -7,6 +7,7 @@
 mod cache;
 pub mod dependencies;
 pub mod index;
+pub mod kustomize;
 pub mod oci;
 mod registry;
 
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 
 pub use cache::ChartCache;
 pub use dependencies::{Wanted, wanted};
+pub use kustomize::{KustomizeChart, wanted_by_kustomizations};
 pub use registry::ChartRepositories;
 
 use crate::CredentialError;
