@@ -5,9 +5,7 @@
 use weft_sdk::{EntryKind, Manifest, RenderError};
 
 use crate::budget::Budget;
-use crate::configurations;
-use crate::defaults;
-use crate::fieldpath::FieldSpec;
+use crate::configurations::TransformerConfig;
 use crate::documents::parse_objects;
 use crate::generator::{GeneratedKind, generate};
 use crate::helm::{self, ChartContext};
@@ -45,8 +43,11 @@ pub struct Build<'t, 'a> {
     charts: ChartContext,
     /// The `vars` declared by the kustomizations built so far.
     vars: VarSet,
-    /// Where `vars` are substituted: Kustomize's table and every `configurations` file's `varReference`.
-    var_references: Vec<FieldSpec>,
+    /// The field-spec tables of the kustomizations being built, outermost first: Kustomize's, their own
+    /// `configurations` and those of what they include ([`TransformerConfig`]).
+    configs: Vec<TransformerConfig>,
+    /// The top kustomization's tables, once built (they drive name references and vars).
+    top_config: TransformerConfig,
 }
 
 impl<'t, 'a> Build<'t, 'a> {
@@ -60,8 +61,14 @@ impl<'t, 'a> Build<'t, 'a> {
             schema_chosen: false,
             charts: ChartContext::default(),
             vars: VarSet::default(),
-            var_references: defaults::var_references(),
+            configs: Vec::new(),
+            top_config: TransformerConfig::builtin(),
         }
+    }
+
+    /// The tables of the kustomization being built.
+    fn config_mut(&mut self) -> &mut TransformerConfig {
+        self.configs.last_mut().expect("pushed on entry")
     }
 
     /// The same build, inflating `helmCharts` with `charts` (the app's seed and the revision's time).
@@ -77,9 +84,14 @@ impl<'t, 'a> Build<'t, 'a> {
         let file = found.file.clone();
         let mut resources = self.accumulate_found(dir, found, false, ResMap::default())?;
         add_hash_suffixes(&mut resources.resources);
-        fix_references(&mut resources.resources).map_err(RenderError::new)?;
+        fix_references(&mut resources.resources, &self.top_config.name_reference)
+            .map_err(RenderError::new)?;
+        if !self.vars.is_empty() {
+            let count = resources.resources.len() as u64;
+            self.budget.spend(count, "substituting vars")?;
+        }
         self.vars
-            .resolve(&mut resources.resources, &self.var_references)
+            .resolve(&mut resources.resources, &self.top_config.var_reference)
             .map_err(|e| RenderError::in_file(e.to_string(), &file, None))?;
         resources.resources.retain(|r| !r.is_local_config());
         for resource in &mut resources.resources {
@@ -150,19 +162,21 @@ impl<'t, 'a> Build<'t, 'a> {
             ));
         }
         self.chain.push(dir.to_string());
+        // A component works inside the kustomization naming it, with its tables; a kustomization starts from
+        // Kustomize's and gains those of what it includes.
+        let start = match self.configs.last() {
+            Some(outer) if is_component => outer.clone(),
+            _ => TransformerConfig::builtin(),
+        };
+        self.configs.push(start);
         let mut resources = resources;
         for entry in &k.resources {
             self.accumulate_resource(dir, &file, entry, &mut resources)?;
         }
-        for spec in configurations::var_references(&k.configurations, dir, &file, self.tree)? {
-            if !self
-                .var_references
-                .iter()
-                .any(|s| s.path == spec.path && s.gvk == spec.gvk)
-            {
-                self.var_references.push(spec);
-            }
-        }
+        let own = TransformerConfig::load(&k.configurations, dir, &file, self.tree)?;
+        self.config_mut()
+            .merge(&own)
+            .map_err(|e| RenderError::in_file(format!("merging config: {e}"), &file, None))?;
         let generators = k
             .config_map_generator
             .iter()
@@ -218,12 +232,21 @@ impl<'t, 'a> Build<'t, 'a> {
             budget: self.budget,
             merge_keys: &self.merge_keys,
         };
-        pipeline::run(&k, &mut context, &transformers, &mut resources)?;
+        let config = self.configs.last().expect("pushed on entry");
+        pipeline::run(&k, &mut context, &transformers, config, &mut resources)?;
         self.plugin_configs(dir, &file, &k.validators, Role::Validator)?;
         self.vars
             .merge(&k.vars, &mut resources.resources)
             .map_err(|e| RenderError::in_file(format!("merging vars: {e}"), &file, None))?;
         self.chain.pop();
+        let mine = self.configs.pop().expect("pushed on entry");
+        match self.configs.last_mut() {
+            Some(outer) if is_component => *outer = mine,
+            Some(outer) => outer
+                .merge(&mine)
+                .map_err(|e| RenderError::in_file(format!("merging config: {e}"), &file, None))?,
+            None => self.top_config = mine,
+        }
         Ok(resources)
     }
 

@@ -9,8 +9,8 @@
 //! `$patch` directives, JSON 6902 with target selectors), `patchesStrategicMerge`, `patchesJson6902`,
 //! `configMapGenerator` and `secretGenerator` (literals, files, env files, behaviors, options, content-hash
 //! suffixes computed as Kustomize does), `generatorOptions`, `sortOptions`, the deprecated `imageTags`,
-//! `replacements` ([`replacement`]) and the deprecated `vars` ([`vars`]), with `configurations` files'
-//! `varReference` tables ([`configurations`]; their other tables are refused by name).
+//! `replacements` ([`replacement`]), the deprecated `vars` ([`vars`]) and `configurations` files' field-spec
+//! tables ([`configurations`]).
 //! `generators` and `transformers` run built-in plugin configurations (`apiVersion: builtin`, [`plugin`])
 //! through the same transforms as the fields; `openapi` names the schema strategic merge patches take merge keys
 //! from ([`patch::openapi`]). Field names match as Go's `encoding/json` matches them (exactly, then

@@ -4,18 +4,18 @@
 
 use serde_json::Value;
 
-use crate::defaults;
+use crate::defaults::BackReference;
 use crate::fieldpath::{FieldSpec, walk};
 use crate::resid::{Gvk, ResId};
 use crate::resource::Resource;
 
-/// Updates every name reference of every resource.
-pub fn fix_references(resources: &mut [Resource]) -> Result<(), String> {
-    let table = defaults::name_references();
+/// Updates every name reference of every resource, by `table` (Kustomize's, [`crate::defaults::name_references`],
+/// and what `configurations` add).
+pub fn fix_references(resources: &mut [Resource], table: &[BackReference]) -> Result<(), String> {
     for index in 0..resources.len() {
         let gvk = resources[index].gvk();
         let mut object = resources[index].object.clone();
-        for back in &table {
+        for back in table {
             for spec in back.fields.iter().filter(|s| gvk.is_selected_by(&s.gvk)) {
                 let fixer = Fixer {
                     resources,
@@ -268,7 +268,7 @@ mod tests {
                 "p-",
             ),
         ];
-        fix_references(&mut rs).unwrap();
+        fix_references(&mut rs, &crate::defaults::name_references()).unwrap();
         let spec = &rs[2].object["spec"]["template"]["spec"];
         assert_eq!(spec["serviceAccountName"], "p-sa");
         assert_eq!(spec["volumes"][0]["configMap"]["name"], "p-cfg");
@@ -298,7 +298,7 @@ mod tests {
                 "b-",
             ),
         ];
-        fix_references(&mut rs).unwrap();
+        fix_references(&mut rs, &crate::defaults::name_references()).unwrap();
         assert_eq!(
             rs[2].object["spec"]["volumes"][0]["configMap"]["name"],
             "b-cfg"

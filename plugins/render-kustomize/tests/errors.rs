@@ -258,27 +258,35 @@ fn var_errors_name_the_var() {
 }
 
 #[test]
-fn configuration_tables_weft_does_not_apply_are_refused_by_name() {
-    let dir = app(
-        "configurations",
-        &[
-            (
-                "kustomization.yaml",
-                "resources: [shop.yaml]\nconfigurations: [config.yaml]\n",
-            ),
-            ("shop.yaml", SHOP),
-            (
-                "config.yaml",
-                "varReference:\n- path: spec/x\nnameReference:\n- kind: Secret\n  fieldSpecs: []\n",
-            ),
-        ],
-    );
-    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
-    assert!(
-        err.message.contains("'nameReference' is not supported"),
-        "{err}"
-    );
-    assert_eq!(err.file.as_deref(), Some("config.yaml"));
+fn bad_configuration_tables_are_refused() {
+    let cases = [
+        (
+            "fieldSpecs:\n- path: spec/x\n",
+            "invalid transformer configuration: unknown field `fieldSpecs`",
+            "config.yaml",
+        ),
+        (
+            "commonAnnotations:\n- path: metadata/annotations\n  create: false\n",
+            "merging config: conflicting fieldspecs: 'metadata/annotations' is given both with and without create",
+            "kustomization.yaml",
+        ),
+    ];
+    for (i, (config, message, file)) in cases.into_iter().enumerate() {
+        let dir = app(
+            &format!("configurations-{i}"),
+            &[
+                (
+                    "kustomization.yaml",
+                    "resources: [shop.yaml]\nconfigurations: [config.yaml]\n",
+                ),
+                ("shop.yaml", SHOP),
+                ("config.yaml", config),
+            ],
+        );
+        let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+        assert!(err.message.starts_with(message), "{err}");
+        assert_eq!(err.file.as_deref(), Some(file));
+    }
 }
 
 #[test]
