@@ -87,7 +87,9 @@ pub struct HelmChart {
 }
 
 /// What a render passes to every chart it inflates: the app's seed and the revision's time (Helm's random
-/// functions and `now`), and the step budget of one chart.
+/// functions and `now`), the step budget of one chart, and the destination cluster's version and API versions,
+/// which a chart without `kubeVersion` or `apiVersions` of its own is rendered for (as Argo CD passes them to
+/// `kustomize build` with `--helm-kube-version` and `--helm-api-versions`).
 #[derive(Debug, Clone, Default)]
 pub struct ChartContext {
     /// The app's render seed.
@@ -96,6 +98,10 @@ pub struct ChartContext {
     pub revision_time: Option<i64>,
     /// The Helm evaluation budget of one chart.
     pub max_steps: u64,
+    /// The cluster's Kubernetes version, when the render is for one.
+    pub kube_version: Option<String>,
+    /// The `group/version`s (and `group/version/Kind`s) the cluster serves, when the render is for one.
+    pub api_versions: Vec<String>,
 }
 
 /// How `valuesInline` is merged into the base values.
@@ -238,8 +244,14 @@ pub fn inflate_chart(
         namespace: chart.namespace.clone(),
         // JSON is YAML: each document goes to Helm's values merge as a `--values` file would.
         values: values.iter().map(Value::to_string).collect(),
-        kube_version: Some(chart.kube_version.clone()).filter(|v| !v.is_empty()),
-        api_versions: chart.api_versions.clone(),
+        kube_version: Some(chart.kube_version.clone())
+            .filter(|v| !v.is_empty())
+            .or_else(|| context.kube_version.clone()),
+        api_versions: if chart.api_versions.is_empty() {
+            context.api_versions.clone()
+        } else {
+            chart.api_versions.clone()
+        },
         include_crds: chart.include_crds,
         skip_tests: chart.skip_tests,
         skip_hooks: chart.skip_hooks,

@@ -237,3 +237,32 @@ fn name_template_and_the_deprecated_inflation_generator_are_refused_by_name() {
     assert!(err.message.contains("helmChartInflationGenerator"), "{err}");
     assert!(err.message.contains("not supported"), "{err}");
 }
+
+#[test]
+fn a_render_for_a_cluster_gives_charts_its_version_and_apis_unless_an_entry_sets_its_own() {
+    let kustomization = "helmCharts:\n- name: web\n- name: web\n  releaseName: own\n  kubeVersion: v1.29.3\n  \
+                         apiVersions: [other.example.com/v1]\n";
+    let mut files = CHART.to_vec();
+    files.push(("kustomization.yaml", kustomization));
+    let dir = app("cluster", &files);
+    let request = RenderRequest {
+        cluster: Some(weft_sdk::ClusterFacts {
+            kube_version: "v1.33.1".into(),
+            api_versions: vec!["example.com/v9".into()],
+        }),
+        ..request()
+    };
+    let output = render_dir::<KustomizeRenderer>(&request, &dir).unwrap();
+    let data = |name: &str| {
+        output
+            .manifests
+            .iter()
+            .find(|m| m.object["metadata"]["name"] == name)
+            .map(|m| m.object["data"].clone())
+            .unwrap()
+    };
+    assert_eq!(data("release-name-web")["kube"], "v1.33.1");
+    assert_eq!(data("release-name-web")["batch"], "true");
+    assert_eq!(data("own-web")["kube"], "v1.29.3");
+    assert_eq!(data("own-web")["batch"], "false");
+}
