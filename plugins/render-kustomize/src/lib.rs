@@ -93,6 +93,16 @@ impl Renderer for KustomizeRenderer {
             revision_time: request.revision_time,
             max_steps: render_helm_library::options::DEFAULT_MAX_STEPS,
         };
+            kube_version: request
+                .cluster
+                .as_ref()
+                .map(|c| c.kube_version.clone())
+                .filter(|v| !v.is_empty()),
+            api_versions: request
+                .cluster
+                .as_ref()
+                .map(|c| c.api_versions.clone())
+                .unwrap_or_default(),
         let manifests = Build::new(&mut tree, &mut budget)
             .with_charts(charts)
             .render(&dir)?;
