@@ -55,6 +55,7 @@ pub mod manifests;
 mod number;
 mod object;
 pub mod pods;
+pub mod remote;
 pub mod render;
 pub mod semver;
 pub mod settings;
@@ -74,8 +75,8 @@ pub use check::{Context, HealthCheck, Related};
 pub use condition::Condition;
 pub use dispatch::{Check, KindTable};
 pub use health::{ErrorKind, Health, PluginError, Status};
-pub use object::{Object, Replicas};
 pub use lookup::{FixedObjects, LiveObjects, Lookup};
+pub use object::{Object, Replicas};
 pub use render::{
     ClusterFacts, Manifest, RenderError, RenderOutput, RenderRequest, RenderSeed, Renderer,
 };

@@ -15,6 +15,7 @@ use crate::order;
 use crate::patch::merge_keys::MergeKeys;
 use crate::patching::PatchContext;
 use crate::pipeline;
+use crate::remote;
 use crate::plugin::Role;
 use crate::resmap::ResMap;
 use crate::resource::Resource;
@@ -220,8 +221,8 @@ impl<'t, 'a> Build<'t, 'a> {
         }
         self.run_generator_plugins(dir, &file, &k.generators, &mut resources)?;
         for entry in &k.components {
-            let path =
-                Tree::resolve(dir, entry).map_err(|e| RenderError::in_file(e, &file, None))?;
+            let path = remote::resolve_entry(self.tree, dir, entry)
+                .map_err(|e| RenderError::in_file(e, &file, None))?;
             resources = self.accumulate_dir(&path, true, resources)?;
         }
         let transformers = self.plugin_configs(dir, &file, &k.transformers, Role::Transformer)?;
@@ -259,7 +260,7 @@ impl<'t, 'a> Build<'t, 'a> {
         resources: &mut ResMap,
     ) -> Result<(), RenderError> {
         let fail = |message: String| RenderError::in_file(message, file, None);
-        let path = Tree::resolve(dir, entry).map_err(fail)?;
+        let path = remote::resolve_entry(self.tree, dir, entry).map_err(fail)?;
         match self.tree.kind_of(&path) {
             Some(EntryKind::File) => {
                 let (path, bytes) = self.tree.read_in(dir, entry, file)?;

@@ -47,6 +47,7 @@ pub mod patch;
 pub mod patching;
 pub mod pipeline;
 pub mod plugin;
+pub mod remote;
 pub mod replacement;
 pub mod resid;
 pub mod resmap;
@@ -92,7 +93,6 @@ impl Renderer for KustomizeRenderer {
             seed: request.seed.clone(),
             revision_time: request.revision_time,
             max_steps: render_helm_library::options::DEFAULT_MAX_STEPS,
-        };
             kube_version: request
                 .cluster
                 .as_ref()
@@ -103,6 +103,7 @@ impl Renderer for KustomizeRenderer {
                 .as_ref()
                 .map(|c| c.api_versions.clone())
                 .unwrap_or_default(),
+        };
         let manifests = Build::new(&mut tree, &mut budget)
             .with_charts(charts)
             .render(&dir)?;

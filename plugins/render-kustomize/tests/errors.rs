@@ -108,11 +108,15 @@ fn the_path_parameter_picks_an_overlay_and_stays_inside() {
 fn unsupported_fields_are_named() {
     let dir = app(
         "unsupported",
-        &[("kustomization.yaml", "helmCharts:\n- name: x\n")],
+        &[(
+            "kustomization.yaml",
+            "helmChartInflationGenerator:\n- chartName: x\n",
+        )],
     );
     let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
     assert!(
-        err.message.contains("'helmCharts' is not supported"),
+        err.message
+            .contains("'helmChartInflationGenerator' is not supported"),
         "{err}"
     );
     assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
@@ -122,15 +126,10 @@ fn unsupported_fields_are_named() {
 fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
     let fields = [
         (
-            "helmCharts",
-            "helmCharts: [{name: redis, repo: https://charts.example.com}]",
-        ),
-        (
             "helmChartInflationGenerator",
             "helmChartInflationGenerator: [{chartName: redis}]",
         ),
         ("crds", "crds: [crd.json]"),
-        ("buildMetadata", "buildMetadata: [originAnnotations]"),
         // Matched case-insensitively, as kustomize does, and named as kustomize spells it.
         ("crds", "CRDs: [crd.json]"),
     ];
@@ -165,7 +164,7 @@ fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
         let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
         assert!(
             err.message.contains(&format!(
-                "remote resources and bases are not supported by Weft: '{remote}'"
+                "remote base '{remote}' was not fetched by the host (the renderer never reaches a network"
             )),
             "{err}"
         );
@@ -327,4 +326,24 @@ fn plugins_weft_does_not_run_are_refused_naming_the_plugin_and_its_file() {
         assert_eq!(err.message, message, "{line}");
         assert_eq!(err.file.as_deref(), Some("plugin.yaml"));
     }
+}
+
+#[test]
+fn transformer_annotations_are_refused_by_name() {
+    let dir = app(
+        "build-metadata",
+        &[
+            (
+                "kustomization.yaml",
+                "resources: [cm.yaml]\nbuildMetadata: [managedByLabel, transformerAnnotations]\n",
+            ),
+            ("cm.yaml", CONFIG_MAPS),
+        ],
+    );
+    let err = render_dir::<KustomizeRenderer>(&request(&[]), &dir).unwrap_err();
+    assert_eq!(
+        err.message,
+        "buildMetadata 'transformerAnnotations' is not supported by Weft"
+    );
+    assert_eq!(err.file.as_deref(), Some("kustomization.yaml"));
 }
