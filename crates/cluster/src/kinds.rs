@@ -60,6 +60,13 @@ impl KindCatalog {
         Ok(versions.preferred)
     }
 
+    /// The kind at its preferred version as the last discovery found it, without running discovery: `None` when it
+    /// was not served then (or discovery has not run).
+    pub fn known(&self, group: &str, kind: &str) -> Option<KindInfo> {
+        self.snapshot()
+            .and_then(|index| index.versions(group, kind).map(|v| v.preferred.clone()))
+    }
+
     /// The kind at the object's own `apiVersion` when the server serves it there; when it serves the kind but
     /// not at that version (after one refresh), [`ClusterError::VersionNotServed`], as `kubectl apply` does.
     pub async fn resolve_api_version(

@@ -309,6 +309,11 @@ impl LiveCache {
         self.catalog.resolve(group, kind).await
     }
 
+    /// What the last discovery said of a kind, with no request made; `None` when it was not served then.
+    pub fn known_kind(&self, group: &str, kind: &str) -> Option<KindInfo> {
+        self.catalog.known(group, kind)
+    }
+
     /// Every cached object of a kind, across its watched namespaces, sorted by namespace and name; `None` when the
     /// kind is not watched (nothing is started: see [`LiveCache::ensure`]). Secrets are only those with the
     /// tracking label, as for every query.

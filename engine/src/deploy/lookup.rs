@@ -6,6 +6,7 @@
 //! [`LiveCache`].
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -160,6 +161,8 @@ pub struct AppLookup {
     runtime: tokio::runtime::Handle,
     /// Why a lookup could not be answered truthfully; the render is then refused.
     failure: Mutex<Option<String>>,
+    /// Whether this render already ran discovery for a kind the last discovery did not know.
+    rediscovered: AtomicBool,
 }
 
 impl AppLookup {
@@ -171,6 +174,7 @@ impl AppLookup {
             watches,
             runtime: tokio::runtime::Handle::current(),
             failure: Mutex::new(None),
+            rediscovered: AtomicBool::new(false),
         }
     }
 
@@ -193,10 +197,16 @@ impl AppLookup {
     /// not yet (within the bound); `None` when the kind is not served or is never answered.
     fn objects(&self, question: &Question<'_>) -> Option<(bool, Vec<Value>)> {
         let (group, kind) = (question.group(), question.kind);
-        let info = self
-            .runtime
-            .block_on(self.live.kind_info(group, kind))
-            .ok()?;
+        // A kind discovery has not seen may be new (a CRD just installed): discovery runs again for it, once per
+        // render, so a chart asking for many unknown kinds costs one discovery, not one each.
+        let info = match self.live.known_kind(group, kind) {
+            Some(info) => info,
+            None if !self.rediscovered.swap(true, Ordering::AcqRel) => self
+                .runtime
+                .block_on(self.live.kind_info(group, kind))
+                .ok()?,
+            None => return None,
+        };
         let answerable = info.namespaced || (group.is_empty() && kind == "Namespace");
         if !answerable || NEVER_WATCHED.contains(&(group, kind)) {
             return None;
