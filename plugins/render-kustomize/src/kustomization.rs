@@ -8,6 +8,8 @@ use weft_sdk::{EntryKind, RenderError};
 
 mod fieldnames;
 
+pub use fieldnames::fold_replacement_file;
+
 use crate::documents::parse_mapping;
 use crate::tree::{Tree, display_dir};
 

@@ -9,6 +9,7 @@ use weft_sdk::RenderError;
 
 use crate::documents::{Schema, parse_value};
 use crate::fieldpath::dotted::{self, MatchError, PathError};
+use crate::kustomization::fold_replacement_file;
 use crate::resid::{Gvk, ResId};
 use crate::resource::Resource;
 use crate::selector::labels_and_annotations_match;
@@ -290,7 +291,8 @@ impl Selector {
 }
 
 /// Reads a kustomization's `replacements` entries (in `dir`, from `file`) into the replacements they hold, in
-/// order: inline ones as written, `path:` files as the replacement or list of replacements they hold.
+/// order: inline ones as written, `path:` files as the replacement or list of replacements they hold (read as
+/// Kustomize reads them: keys in any case, unknown keys ignored).
 pub fn load(
     fields: &[ReplacementField],
     dir: &str,
@@ -315,8 +317,9 @@ pub fn load(
         let (path, bytes) = tree.read_in(dir, &field.path, file)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| RenderError::in_file("not UTF-8 text", &path, None))?;
-        let value = parse_value(&text, Schema::Yaml11)
+        let mut value = parse_value(&text, Schema::Yaml11)
             .map_err(|e| RenderError::in_file(e.to_string(), &path, None))?;
+        fold_replacement_file(&mut value);
         let invalid = |e: serde_json::Error| {
             RenderError::in_file(format!("invalid replacement: {e}"), &path, None)
         };

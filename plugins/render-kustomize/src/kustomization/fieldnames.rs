@@ -10,7 +10,8 @@ use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Map, Value};
 
 use crate::replacement::{
-    FieldOptions, ReplacementField, Selector, SourceSelector, TargetSelector as ReplacementTarget,
+    FieldOptions, Replacement, ReplacementField, Selector, SourceSelector,
+    TargetSelector as ReplacementTarget,
 };
 use crate::vars::{FieldRef, ObjectRef, Var};
 
@@ -55,7 +56,7 @@ pub fn fold_kustomization(value: &mut Value) {
                     fold::<GeneratorOptions>(options);
                 }
             }),
-            "replacements" => each(item, fold_replacement),
+            "replacements" => each(item, |v| fold_replacement(v, false)),
             "vars" => each(item, |v| {
                 if let Some(var) = fold::<Var>(v) {
                     if let Some(objref) = var.get_mut("objref") {
@@ -81,35 +82,64 @@ pub fn fold_kustomization(value: &mut Value) {
     }
 }
 
-/// Renames the keys of one `replacements` entry and of its source, targets, selectors and options.
-fn fold_replacement(value: &mut Value) {
-    let Some(entry) = fold::<ReplacementField>(value) else {
+/// A `replacements` `path:` file as Kustomize reads it (through sigs.k8s.io/yaml, leniently): one replacement
+/// or a list of them, keys folded as Go folds them and unknown keys ignored.
+pub fn fold_replacement_file(value: &mut Value) {
+    if value.is_array() {
+        each(value, |v| fold_replacement(v, true));
+    } else {
+        fold_replacement(value, true);
+    }
+}
+
+/// Renames the keys of one `replacements` entry (a file's replacement when `lenient`, which also drops the
+/// keys no field takes) and of its source, targets, selectors and options.
+fn fold_replacement(value: &mut Value, lenient: bool) {
+    let entry = if lenient {
+        fold_as::<Replacement>(value, true)
+    } else {
+        fold::<ReplacementField>(value)
+    };
+    let Some(entry) = entry else {
         return;
     };
     if let Some(source) = entry.get_mut("source")
-        && let Some(source) = fold::<SourceSelector>(source)
+        && let Some(source) = fold_as::<SourceSelector>(source, lenient)
         && let Some(options) = source.get_mut("options")
     {
-        fold::<FieldOptions>(options);
+        fold_as::<FieldOptions>(options, lenient);
     }
     if let Some(targets) = entry.get_mut("targets") {
         each(targets, |target| {
-            let Some(target) = fold::<ReplacementTarget>(target) else {
+            let Some(target) = fold_as::<ReplacementTarget>(target, lenient) else {
                 return;
             };
             if let Some(select) = target.get_mut("select") {
-                fold::<Selector>(select);
+                fold_as::<Selector>(select, lenient);
             }
             if let Some(reject) = target.get_mut("reject") {
                 each(reject, |r| {
-                    fold::<Selector>(r);
+                    fold_as::<Selector>(r, lenient);
                 });
             }
             if let Some(options) = target.get_mut("options") {
-                fold::<FieldOptions>(options);
+                fold_as::<FieldOptions>(options, lenient);
             }
         });
     }
+}
+
+/// [`fold`], then, when `lenient`, drops the keys that name no field of `T`.
+fn fold_as<'a, T: for<'de> Deserialize<'de>>(
+    value: &'a mut Value,
+    lenient: bool,
+) -> Option<&'a mut Map<String, Value>> {
+    let map = fold::<T>(value)?;
+    if lenient {
+        let fields = fields_of::<T>();
+        map.retain(|key, _| fields.contains(&key.as_str()));
+    }
+    Some(map)
 }
 
 fn each(value: &mut Value, mut f: impl FnMut(&mut Value)) {
@@ -272,6 +302,19 @@ mod tests {
         assert_eq!(r["targets"][0]["select"]["kind"], "Deployment");
         assert_eq!(r["targets"][0]["reject"][0]["name"], "x");
         assert_eq!(r["targets"][0]["options"]["create"], true);
+    }
+
+    #[test]
+    fn replacement_files_fold_their_keys_and_ignore_unknown_ones() {
+        let mut v = json!([{"Source": {"kind": "ConfigMap", "bogus": 1},
+                            "targets": [{"select": {"kind": "X"}, "FieldPaths": ["a"]}],
+                            "path": "ignored", "extra": 2}]);
+        fold_replacement_file(&mut v);
+        assert_eq!(
+            v,
+            json!([{"source": {"kind": "ConfigMap"},
+                    "targets": [{"select": {"kind": "X"}, "fieldPaths": ["a"]}]}])
+        );
     }
 
     #[test]
