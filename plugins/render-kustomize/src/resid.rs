@@ -52,9 +52,9 @@ impl Gvk {
     /// Whether objects of this kind live outside namespaces (kinds Kustomize's schema knows as such; anything
     /// it does not know, custom resources included, is namespaced).
     pub fn is_cluster_scoped(&self) -> bool {
-        CLUSTER_SCOPED
-            .iter()
-            .any(|(group, kind)| *kind == self.kind && *group == self.group)
+        CLUSTER_SCOPED.iter().any(|(group, kind, versions)| {
+            *kind == self.kind && *group == self.group && versions.contains(&self.version.as_str())
+        })
     }
 
     /// The gvk as Kustomize's legacy ordering writes it (`~G` for the core group).
@@ -75,40 +75,60 @@ impl Gvk {
     }
 }
 
-/// Cluster-scoped kinds of Kubernetes' own API groups, as `(group, kind)`.
-const CLUSTER_SCOPED: &[(&str, &str)] = &[
-    ("", "Namespace"),
-    ("", "Node"),
-    ("", "PersistentVolume"),
-    ("", "ComponentStatus"),
-    ("rbac.authorization.k8s.io", "ClusterRole"),
-    ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
-    ("apiextensions.k8s.io", "CustomResourceDefinition"),
-    ("apiregistration.k8s.io", "APIService"),
-    ("storage.k8s.io", "StorageClass"),
-    ("storage.k8s.io", "CSIDriver"),
-    ("storage.k8s.io", "CSINode"),
-    ("storage.k8s.io", "VolumeAttachment"),
-    ("scheduling.k8s.io", "PriorityClass"),
+/// The kinds Kustomize knows to be cluster-scoped, as `(group, kind, versions)`: those its built-in schema
+/// (Kubernetes v1.21.2, without alpha versions) serves outside namespaces. Kustomize looks the exact group,
+/// version and kind up, so a kind at a version that schema lacks (FlowSchema `v1`, ValidatingAdmissionPolicy,
+/// PriorityClass `v1alpha1`) counts as namespaced and takes the kustomization's namespace.
+const CLUSTER_SCOPED: &[(&str, &str, &[&str])] = &[
+    ("", "Namespace", &["v1"]),
+    ("", "Node", &["v1"]),
+    ("", "PersistentVolume", &["v1"]),
+    ("", "ComponentStatus", &["v1"]),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRole",
+        &["v1", "v1beta1"],
+    ),
+    (
+        "rbac.authorization.k8s.io",
+        "ClusterRoleBinding",
+        &["v1", "v1beta1"],
+    ),
+    (
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        &["v1", "v1beta1"],
+    ),
+    ("apiregistration.k8s.io", "APIService", &["v1", "v1beta1"]),
+    ("storage.k8s.io", "StorageClass", &["v1", "v1beta1"]),
+    ("storage.k8s.io", "CSIDriver", &["v1", "v1beta1"]),
+    ("storage.k8s.io", "CSINode", &["v1", "v1beta1"]),
+    ("storage.k8s.io", "VolumeAttachment", &["v1", "v1beta1"]),
+    ("scheduling.k8s.io", "PriorityClass", &["v1", "v1beta1"]),
     (
         "admissionregistration.k8s.io",
         "MutatingWebhookConfiguration",
+        &["v1", "v1beta1"],
     ),
     (
         "admissionregistration.k8s.io",
         "ValidatingWebhookConfiguration",
+        &["v1", "v1beta1"],
     ),
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"),
+    ("networking.k8s.io", "IngressClass", &["v1", "v1beta1"]),
+    ("node.k8s.io", "RuntimeClass", &["v1", "v1beta1"]),
+    ("policy", "PodSecurityPolicy", &["v1beta1"]),
     (
-        "admissionregistration.k8s.io",
-        "ValidatingAdmissionPolicyBinding",
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        &["v1", "v1beta1"],
     ),
-    ("networking.k8s.io", "IngressClass"),
-    ("node.k8s.io", "RuntimeClass"),
-    ("policy", "PodSecurityPolicy"),
-    ("certificates.k8s.io", "CertificateSigningRequest"),
-    ("flowcontrol.apiserver.k8s.io", "FlowSchema"),
-    ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"),
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema", &["v1beta1"]),
+    (
+        "flowcontrol.apiserver.k8s.io",
+        "PriorityLevelConfiguration",
+        &["v1beta1"],
+    ),
 ];
 
 /// A resource's identity: gvk, name and namespace (`""` when it has none).
@@ -168,6 +188,30 @@ impl fmt::Display for ResId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_is_cluster_scoped_only_at_the_versions_kustomizes_schema_serves() {
+        let gvk = |group: &str, version: &str, kind: &str| Gvk {
+            group: group.into(),
+            version: version.into(),
+            kind: kind.into(),
+        };
+        assert!(gvk("", "v1", "Namespace").is_cluster_scoped());
+        assert!(gvk("flowcontrol.apiserver.k8s.io", "v1beta1", "FlowSchema").is_cluster_scoped());
+        assert!(gvk("policy", "v1beta1", "PodSecurityPolicy").is_cluster_scoped());
+        for namespaced in [
+            gvk("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"),
+            gvk(
+                "admissionregistration.k8s.io",
+                "v1",
+                "ValidatingAdmissionPolicy",
+            ),
+            gvk("scheduling.k8s.io", "v1alpha1", "PriorityClass"),
+            gvk("apps", "v1", "Deployment"),
+        ] {
+            assert!(!namespaced.is_cluster_scoped(), "{namespaced:?}");
+        }
+    }
 
     #[test]
     fn splits_api_versions_and_selects() {
