@@ -91,6 +91,8 @@ SOURCES = [
     ("external-dns", "kubernetes-sigs/external-dns", ["kustomize"], {}),
     ("reloader", "stakater/Reloader", ["deployments/kubernetes"], {}),
     ("vertical-pod-autoscaler", "kubernetes/autoscaler", ["vertical-pod-autoscaler/deploy"], {}),
+    ("kueue", "kubernetes-sigs/kueue", ["config"], {}),
+    ("cloudnative-pg", "cloudnative-pg/cloudnative-pg", ["config"], {}),
 ]
 
 
