@@ -15,10 +15,11 @@ use crate::order;
 use crate::patch::merge_keys::MergeKeys;
 use crate::patching::PatchContext;
 use crate::pipeline;
-use crate::remote;
 use crate::plugin::Role;
+use crate::remote;
 use crate::resmap::ResMap;
-use crate::resource::Resource;
+use crate::resource::{Generated, Resource};
+use crate::transform::build_metadata::BuildMetadata;
 use crate::transform::hash_suffix::add_hash_suffixes;
 use crate::tree::display_dir;
 use crate::tree::{Tree, is_within};
@@ -83,6 +84,8 @@ impl<'t, 'a> Build<'t, 'a> {
         let found = kustomization::load(self.tree, dir)?;
         let sort_options = found.kustomization.sort_options.clone();
         let file = found.file.clone();
+        let metadata = BuildMetadata::parse(&found.kustomization.build_metadata)
+            .map_err(|e| RenderError::in_file(e, &file, None))?;
         let mut resources = self.accumulate_found(dir, found, false, ResMap::default())?;
         add_hash_suffixes(&mut resources.resources);
         fix_references(&mut resources.resources, &self.top_config.name_reference)
@@ -94,6 +97,7 @@ impl<'t, 'a> Build<'t, 'a> {
         self.vars
             .resolve(&mut resources.resources, &self.top_config.var_reference)
             .map_err(|e| RenderError::in_file(e.to_string(), &file, None))?;
+        metadata.apply(&mut resources.resources, dir);
         resources.resources.retain(|r| !r.is_local_config());
         for resource in &mut resources.resources {
             resource.drop_empty_annotations();
@@ -189,7 +193,7 @@ impl<'t, 'a> Build<'t, 'a> {
             );
         for (kind, args) in generators {
             self.budget.spend(1, "generating ConfigMaps and Secrets")?;
-            let generated = generate(
+            let mut generated = generate(
                 kind,
                 args,
                 k.generator_options.as_ref(),
@@ -197,6 +201,15 @@ impl<'t, 'a> Build<'t, 'a> {
                 &file,
                 self.tree,
             )?;
+            generated.generated_by = Some(Generated {
+                configured_in: file.clone(),
+                kind: match kind {
+                    GeneratedKind::ConfigMap => "ConfigMapGenerator",
+                    GeneratedKind::Secret => "SecretGenerator",
+                }
+                .to_string(),
+                ..Generated::default()
+            });
             resources
                 .absorb(generated)
                 .map_err(|e| RenderError::in_file(e, &file, None))?;

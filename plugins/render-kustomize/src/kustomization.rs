@@ -126,6 +126,9 @@ pub struct Kustomization {
     /// The schema strategic merge patches take merge keys from: `path` (a file) or `version` (built in).
     #[serde(default, deserialize_with = "string_map")]
     pub openapi: StringMap,
+    /// Build metadata to add (`originAnnotations`, `managedByLabel`); only the top kustomization's counts.
+    #[serde(default)]
+    pub build_metadata: Vec<String>,
     /// A name for the kustomization itself; ignored.
     #[serde(default)]
     pub metadata: Option<Value>,
@@ -148,8 +151,6 @@ pub struct Kustomization {
     // Kustomize fields outside this renderer's scope: accepted only when empty.
     #[serde(default)]
     crds: Option<Value>,
-    #[serde(default)]
-    build_metadata: Option<Value>,
     /// The deprecated form of `images`, applied after them.
     #[serde(default)]
     pub image_tags: Vec<ImageRewrite>,
@@ -170,7 +171,6 @@ impl Kustomization {
         };
         [
             ("crds", &self.crds),
-            ("buildMetadata", &self.build_metadata),
             (
                 "helmChartInflationGenerator",
                 &self.helm_chart_inflation_generator,

@@ -17,6 +17,19 @@ pub enum Behavior {
     Replace,
 }
 
+/// The generator that made an object, for its origin annotation (`buildMetadata: [originAnnotations]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Generated {
+    /// The file configuring it (the kustomization, or a plugin configuration's file), from the app's root.
+    pub configured_in: String,
+    /// The generator's kind (`ConfigMapGenerator`, `SecretGenerator`).
+    pub kind: String,
+    /// A plugin configuration's name (empty for a kustomization's own generator fields).
+    pub name: String,
+    /// A plugin configuration's namespace.
+    pub namespace: String,
+}
+
 /// One object and its build bookkeeping.
 #[derive(Debug, Clone)]
 pub struct Resource {
@@ -37,6 +50,8 @@ pub struct Resource {
     /// The `vars` whose value is read from this object (Kustomize attaches a var to the one object its
     /// `objref` names, in the kustomization declaring it).
     pub var_names: Vec<String>,
+    /// The generator that made it, if one did.
+    pub generated_by: Option<Generated>,
 }
 
 impl Resource {
@@ -51,6 +66,7 @@ impl Resource {
             needs_hash: false,
             behavior: Behavior::Create,
             var_names: Vec::new(),
+            generated_by: None,
         }
     }
 

@@ -14,7 +14,7 @@ use crate::patch::openapi::OpenApiSchema;
 use crate::patching::PatchContext;
 use crate::plugin::{self, Plugin, Role};
 use crate::resmap::ResMap;
-use crate::resource::Resource;
+use crate::resource::{Generated, Resource};
 
 /// The documents of an entry written inline (one or more mappings), or `None` when the entry names a path.
 fn inline_documents(entry: &str, file: &str) -> Option<Vec<serde_json::Value>> {
@@ -33,6 +33,21 @@ impl Build<'_, '_> {
         entries: &[String],
         role: Role,
     ) -> Result<Vec<Plugin>, RenderError> {
+        Ok(self
+            .configured_plugins(dir, file, entries, role)?
+            .into_iter()
+            .map(|(plugin, _)| plugin)
+            .collect())
+    }
+
+    /// [`Build::plugin_configs`], each plugin with the configuration object it was read from.
+    fn configured_plugins(
+        &mut self,
+        dir: &str,
+        file: &str,
+        entries: &[String],
+        role: Role,
+    ) -> Result<Vec<(Plugin, Resource)>, RenderError> {
         let mut configs = ResMap::default();
         let mut paths = Vec::new();
         for entry in entries {
@@ -52,11 +67,12 @@ impl Build<'_, '_> {
         }
         configs
             .resources
-            .iter()
+            .into_iter()
             .map(|config| {
-                plugin::read(&config.object, role).map_err(|e| {
+                let plugin = plugin::read(&config.object, role).map_err(|e| {
                     RenderError::in_file(e, config.file.as_deref().unwrap_or(file), None)
-                })
+                })?;
+                Ok((plugin, config))
             })
             .collect()
     }
@@ -70,7 +86,7 @@ impl Build<'_, '_> {
         entries: &[String],
         resources: &mut ResMap,
     ) -> Result<(), RenderError> {
-        let generators = self.plugin_configs(dir, file, entries, Role::Generator)?;
+        let generators = self.configured_plugins(dir, file, entries, Role::Generator)?;
         let mut context = PatchContext {
             dir,
             file,
@@ -78,8 +94,14 @@ impl Build<'_, '_> {
             budget: self.budget,
             merge_keys: &self.merge_keys,
         };
-        for generator in &generators {
-            let generated = plugin::run::generate(generator, &mut context)?;
+        for (generator, config) in &generators {
+            let mut generated = plugin::run::generate(generator, &mut context)?;
+            generated.generated_by = Some(Generated {
+                configured_in: config.file.clone().unwrap_or_else(|| file.to_string()),
+                kind: config.kind().to_string(),
+                name: config.name().to_string(),
+                namespace: config.namespace().to_string(),
+            });
             resources
                 .absorb(generated)
                 .map_err(|e| RenderError::in_file(e, file, None))?;

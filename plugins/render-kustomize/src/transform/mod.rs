@@ -1,5 +1,6 @@
 //! The built-in transformers a kustomization runs over its resources, one module each.
 
+pub mod build_metadata;
 pub mod hash_suffix;
 pub mod images;
 pub mod labels;
