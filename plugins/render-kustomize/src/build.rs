@@ -6,6 +6,7 @@ use weft_sdk::{EntryKind, Manifest, RenderError};
 
 use crate::budget::Budget;
 use crate::configurations::TransformerConfig;
+use crate::crds;
 use crate::documents::parse_objects;
 use crate::generator::{GeneratedKind, generate};
 use crate::helm::{self, ChartContext};
@@ -182,6 +183,10 @@ impl<'t, 'a> Build<'t, 'a> {
         self.config_mut()
             .merge(&own)
             .map_err(|e| RenderError::in_file(format!("merging config: {e}"), &file, None))?;
+        let from_crds = crds::load(&k.crds, dir, &file, self.tree)?;
+        self.config_mut()
+            .merge(&from_crds)
+            .map_err(|e| RenderError::in_file(format!("merging CRDs: {e}"), &file, None))?;
         let generators = k
             .config_map_generator
             .iter()

@@ -148,9 +148,10 @@ pub struct Kustomization {
     /// Files extending the field-spec tables (`crate::configurations`).
     #[serde(default, deserialize_with = "list_or_null")]
     pub configurations: Vec<String>,
+    /// OpenAPI definition files whose extensions extend the field-spec tables (`crate::crds`).
+    #[serde(default, deserialize_with = "list_or_null")]
+    pub crds: Vec<String>,
     // Kustomize fields outside this renderer's scope: accepted only when empty.
-    #[serde(default)]
-    crds: Option<Value>,
     /// The deprecated form of `images`, applied after them.
     #[serde(default)]
     pub image_tags: Vec<ImageRewrite>,
@@ -170,7 +171,6 @@ impl Kustomization {
             Some(_) => true,
         };
         [
-            ("crds", &self.crds),
             (
                 "helmChartInflationGenerator",
                 &self.helm_chart_inflation_generator,
@@ -478,9 +478,11 @@ mod tests {
         let unknown: Result<Kustomization, _> =
             serde_json::from_value(serde_json::json!({"resourcez": []}));
         assert!(unknown.is_err());
-        let k: Kustomization =
-            serde_json::from_value(serde_json::json!({"crds": ["crd.json"]})).unwrap();
-        assert_eq!(k.first_unsupported(), Some("crds"));
+        let k: Kustomization = serde_json::from_value(
+            serde_json::json!({"helmChartInflationGenerator": [{"chartName": "x"}]}),
+        )
+        .unwrap();
+        assert_eq!(k.first_unsupported(), Some("helmChartInflationGenerator"));
         let vars: Result<Kustomization, _> =
             serde_json::from_value(serde_json::json!({"vars": [{"name": "x"}]}));
         assert!(vars.is_err(), "a var needs an objref");

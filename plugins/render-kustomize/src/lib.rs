@@ -14,9 +14,10 @@
 //! `generators` and `transformers` run built-in plugin configurations (`apiVersion: builtin`, [`plugin`])
 //! through the same transforms as the fields; `openapi` names the schema strategic merge patches take merge keys
 //! from ([`patch::openapi`]); the top kustomization's `buildMetadata` adds origin annotations and the managed-by
-//! label ([`transform::build_metadata`]). Field names match as Go's `encoding/json` matches them (exactly, then
+//! label ([`transform::build_metadata`]); `crds` files extend the field-spec tables ([`crds`]).
+//! Field names match as Go's `encoding/json` matches them (exactly, then
 //! case-insensitively). Remote resources, Helm charts (`helmCharts`, `helmGlobals`,
-//! `helmChartInflationGenerator`), `crds` and `buildMetadata: [transformerAnnotations]` are refused with an error
+//! `helmChartInflationGenerator`) and `buildMetadata: [transformerAnnotations]` are refused with an error
 //! naming the field and saying Weft does not support it; exec, container and KRM-function plugins (and so any `validators`) are
 //! refused naming the plugin's kind.
 //!
@@ -35,6 +36,7 @@
 pub mod budget;
 pub mod build;
 pub mod configurations;
+pub mod crds;
 pub mod defaults;
 pub mod documents;
 pub mod fieldpath;

@@ -129,9 +129,11 @@ fn unsupported_fields_and_remote_bases_are_refused_naming_them() {
             "helmChartInflationGenerator",
             "helmChartInflationGenerator: [{chartName: redis}]",
         ),
-        ("crds", "crds: [crd.json]"),
         // Matched case-insensitively, as kustomize does, and named as kustomize spells it.
-        ("crds", "CRDs: [crd.json]"),
+        (
+            "helmChartInflationGenerator",
+            "HelmChartInflationGenerator: [{chartName: redis}]",
+        ),
     ];
     for (i, (field, line)) in fields.into_iter().enumerate() {
         let dir = app(
