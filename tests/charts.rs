@@ -583,3 +583,80 @@ async fn a_kustomize_chart_from_a_repository_the_org_does_not_list_is_refused_be
     assert!(error.contains("worker"), "{error}");
     assert!(served.requests.lock().unwrap().is_empty());
 }
+
+/// A repository of shared bases (`app/base`: one ConfigMap) and an app whose kustomization takes it as a remote
+/// base at `main`, with a prefix of its own.
+fn remote_base_repos() -> (weft_tests::GitRepo, weft_tests::GitRepo, String) {
+    let shared = weft_tests::GitRepo::new();
+    shared.commit(&[
+        (
+            "base/kustomization.yaml",
+            "resources: [cm.yaml]\n".to_string(),
+        ),
+        (
+            "base/cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {level: shared}\n"
+                .to_string(),
+        ),
+    ]);
+    let entry = format!("file://{}//app/base?ref=main", shared.path().display());
+    let app = weft_tests::GitRepo::new();
+    app.commit(&[(
+        "kustomization.yaml",
+        format!("namePrefix: prod-\nresources: [\"{entry}\"]\n"),
+    )]);
+    (shared, app, entry)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_renderer() {
+    let (_shared, app, _entry) = remote_base_repos();
+    let cache = tempfile::tempdir().unwrap();
+    let rendering = Rendering {
+        pipeline: weft_tests::render_pipeline(cache.path()),
+        source: AppSource::Git {
+            repository: Repository::new(app.path().display().to_string()),
+            reference: "main".into(),
+            path: "app".into(),
+        },
+        values: Vec::new(),
+        _cache: cache,
+    };
+    let (objects, _) = blocking(move || render_kustomize(&rendering, None))
+        .await
+        .unwrap();
+    assert_eq!(objects.len(), 1);
+    assert_eq!(objects[0]["metadata"]["name"], "prod-settings");
+    assert_eq!(objects[0]["data"]["level"], "shared");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_remote_base_from_a_repository_the_org_does_not_list_is_refused_naming_it() {
+    let (_shared, app, entry) = remote_base_repos();
+    let cache = tempfile::tempdir().unwrap();
+    let rendering = Rendering {
+        pipeline: weft_tests::render_pipeline(cache.path()),
+        source: AppSource::Git {
+            repository: Repository::new(app.path().display().to_string()),
+            reference: "main".into(),
+            path: "app".into(),
+        },
+        values: Vec::new(),
+        _cache: cache,
+    };
+    let rules = weft_engine::app::Confinement {
+        org: "shop".into(),
+        source_repos: vec!["https://git.example.com/shop/*".into()],
+        ..Default::default()
+    };
+    let error = blocking(move || render_kustomize(&rendering, Some(&rules)).map(|_| ()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("remote base"), "{error}");
+    assert!(error.contains(&entry), "{error}");
+    assert!(
+        error.contains("org shop may not take sources from it"),
+        "{error}"
+    );
+}

@@ -526,9 +526,17 @@ impl RenderPipeline {
         for (dir, chart) in &kustomize_charts {
             path_key.push_str(&format!(" {dir}/{}@{}", chart.name, chart.digest));
         }
+        let remote = if app_type == KUSTOMIZE_APP_TYPE {
+            self.remote_bases(&open_view()?, request, sources)?
+        } else {
+            Vec::new()
+        };
+        for base in &remote {
+            path_key.push_str(&format!(" {}@{}", base.entry, base.commit));
+        }
         let key = RenderKey::new(revision, &path_key, &sha256, request);
         let view: Arc<dyn weft_sdk::Source + Send + Sync> =
-            if dependencies.is_empty() && kustomize_charts.is_empty() {
+            if dependencies.is_empty() && kustomize_charts.is_empty() && remote.is_empty() {
                 Arc::new(open_view()?)
             } else {
                 let mut extra = MemorySource::new();
@@ -543,6 +551,11 @@ impl RenderPipeline {
                         &format!("{dir}/{}-{}.tgz", chart.name, chart.version),
                         chart.archive,
                     );
+                }
+                for base in remote {
+                    for (path, bytes) in base.files {
+                        extra.insert(&path, bytes);
+                    }
                 }
                 Arc::new(OverlaySource::new(open_view()?, extra))
             };
@@ -713,6 +726,56 @@ impl RenderPipeline {
             .collect()
     }
 
+    /// The remote bases a Kustomize app's kustomizations name (`weft_sdk::remote`), each admitted by `sources`
+    /// first when given, resolved to a commit and read from its checkout, to be laid over the view where the
+    /// renderer looks for it.
+    fn remote_bases(
+        &self,
+        view: &SourceView,
+        request: &RenderRequest,
+        sources: Option<&dyn SourceRules>,
+    ) -> Result<Vec<FetchedBase>, RenderFailure> {
+        let Some(start) = weft_sdk::source::clean(request.parameter("path").unwrap_or("")) else {
+            return Ok(Vec::new());
+        };
+        let refuse = |entry: &str, message: String| RenderFailure::Tree {
+            path: PathBuf::from(entry),
+            message: format!("remote base: {message}"),
+        };
+        let mut fetched = Vec::new();
+        for entry in charts::remote_bases(view, &start) {
+            // A file over HTTP or a URL without a repository: left to the renderer, which refuses it by name.
+            let Ok(base) = weft_sdk::remote::parse(&entry) else {
+                continue;
+            };
+            if let Some(rules) = sources {
+                rules
+                    .admit(&base.repository)
+                    .map_err(|reason| refuse(&entry, format!("{}: {reason}", base.repository)))?;
+            }
+            let repository = Repository::new(base.repository.clone());
+            let commit = self.git.resolve(&repository, &base.reference)?;
+            let checkout = self.git.checkout(&repository, &commit)?;
+            let tree = SourceView::open(&checkout, SourceLimits::default())
+                .map_err(|e| refuse(&entry, e.to_string()))?;
+            let mut files = Vec::new();
+            copy_tree(
+                &tree,
+                "",
+                &weft_sdk::remote::repository_dir(&entry),
+                &mut files,
+                &mut 0,
+            )
+            .map_err(|message| refuse(&entry, message))?;
+            fetched.push(FetchedBase {
+                entry,
+                commit,
+                files,
+            });
+        }
+        Ok(fetched)
+    }
+
     fn plugin(&self, name: &str) -> Result<RendererPlugin, RenderFailure> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(plugin) = loaded.get(name) {
@@ -743,6 +806,48 @@ impl RenderPipeline {
     fn known_app_types(&self) -> String {
         self.registry.app_types(World::Renderer).join(", ")
     }
+}
+
+/// A remote Kustomize base the host fetched: the entry naming it, the commit, and its repository's files at the
+/// paths of the view where the renderer finds them.
+struct FetchedBase {
+    entry: String,
+    commit: String,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+/// How much of a remote base's repository one render lays over its view, at most.
+const MAX_REMOTE_BYTES: usize = 64 << 20;
+
+/// Copies the files of `tree` under `dir` (its `.git` left out) to `files`, at `prefix`/path.
+fn copy_tree(
+    tree: &SourceView,
+    dir: &str,
+    prefix: &str,
+    files: &mut Vec<(String, Vec<u8>)>,
+    total: &mut usize,
+) -> Result<(), String> {
+    for entry in tree.list_dir(dir).map_err(|e| e.to_string())? {
+        if entry.name == ".git" {
+            continue;
+        }
+        let path = weft_sdk::source::join(dir, &entry.name);
+        match entry.kind {
+            weft_sdk::EntryKind::Directory => copy_tree(tree, &path, prefix, files, total)?,
+            weft_sdk::EntryKind::File => {
+                let bytes = tree.read_file(&path).map_err(|e| e.to_string())?;
+                *total += bytes.len();
+                if *total > MAX_REMOTE_BYTES {
+                    return Err(format!(
+                        "the repository holds more than {} MiB",
+                        MAX_REMOTE_BYTES >> 20
+                    ));
+                }
+                files.push((format!("{prefix}/{path}"), bytes));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The app type whose renderer reads `helmCharts`, for which the host fetches charts from repositories.

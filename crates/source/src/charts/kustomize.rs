@@ -4,7 +4,7 @@
 //! (`<chartHome>/<name>-<version>/<name>`, `<chartHome>/<name>`) is wanted, to be fetched by the host and laid
 //! over the source view at `<chartHome>/<name>-<version>/<name>/` (`<chartHome>/<name>/` without a version),
 //! where the renderer then finds it as a packaged chart. Kustomizations that do not parse are skipped: the
-//! renderer reports them.
+//! renderer reports them. The same walk lists the remote bases the kustomizations name, for the host to fetch.
 
 use serde_json::Value;
 use weft_sdk::source::{clean, join};
@@ -33,7 +33,37 @@ pub struct KustomizeChart {
 /// The charts the kustomizations reached from `start` (a directory of `source`) take from chart repositories and
 /// the tree lacks.
 pub fn wanted_by_kustomizations(source: &dyn Source, start: &str) -> Vec<KustomizeChart> {
-    let mut wanted = Vec::new();
+    let mut wanted: Vec<KustomizeChart> = Vec::new();
+    walk(source, start, |dir, kustomization| {
+        for chart in charts_of(kustomization, dir) {
+            let present = chart.candidates.iter().any(|c| is_dir(source, c));
+            if !present && !wanted.iter().any(|w| w.dir == chart.target.dir) {
+                wanted.push(chart.target);
+            }
+        }
+    });
+    wanted
+}
+
+/// The remote bases and components (`weft_sdk::remote`) the kustomizations reached from `start` name, in build
+/// order, each once.
+pub fn remote_bases(source: &dyn Source, start: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    walk(source, start, |_, kustomization| {
+        for entry in ["resources", "bases", "components"]
+            .iter()
+            .flat_map(|field| strings(kustomization, field))
+        {
+            if weft_sdk::remote::is_remote(&entry) && !found.contains(&entry) {
+                found.push(entry);
+            }
+        }
+    });
+    found
+}
+
+/// Visits the kustomizations the build reaches from `start`, depth first in each one's order, each once.
+fn walk(source: &dyn Source, start: &str, mut visit: impl FnMut(&str, &Value)) {
     let mut visited: Vec<String> = Vec::new();
     let mut queue = vec![start.to_string()];
     while let Some(dir) = queue.pop() {
@@ -44,28 +74,17 @@ pub fn wanted_by_kustomizations(source: &dyn Source, start: &str) -> Vec<Kustomi
         let Some(kustomization) = read_kustomization(source, &dir) else {
             continue;
         };
-        for chart in charts_of(&kustomization, &dir) {
-            let present = chart.candidates.iter().any(|c| is_dir(source, c));
-            if !present
-                && !wanted
-                    .iter()
-                    .any(|w: &KustomizeChart| w.dir == chart.target.dir)
-            {
-                wanted.push(chart.target);
-            }
-        }
-        // Depth first, in the kustomization's order.
+        visit(&dir, &kustomization);
         let mut next: Vec<String> = ["resources", "bases", "components"]
             .iter()
             .flat_map(|field| strings(&kustomization, field))
-            .filter(|entry| !is_remote(entry))
+            .filter(|entry| !weft_sdk::remote::is_remote(entry))
             .filter_map(|entry| clean(&join(&dir, &entry)))
             .filter(|path| is_dir(source, path))
             .collect();
         next.reverse();
         queue.extend(next);
     }
-    wanted
 }
 
 /// A `helmCharts` entry with a repository: where the renderer looks for it, and what to fetch where.
@@ -139,11 +158,6 @@ fn strings(value: &Value, field: &str) -> Vec<String> {
     }
 }
 
-/// Whether a `resources` entry is a remote base (left to the renderer, which refuses it).
-fn is_remote(entry: &str) -> bool {
-    entry.contains("://") || entry.starts_with("git@") || entry.contains("?ref=")
-}
-
 fn is_dir(source: &dyn Source, path: &str) -> bool {
     let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
     source
@@ -206,6 +220,10 @@ mod tests {
             ]
         );
         assert_eq!(wanted[1].wanted.repository, "oci://r.example.com/c");
+        assert_eq!(
+            remote_bases(&source, "overlay"),
+            ["https://example.com/x.yaml"]
+        );
     }
 
     #[test]
@@ -219,6 +237,7 @@ mod tests {
             ("c/kustomization.yaml", ": not yaml ["),
         ]);
         assert!(wanted_by_kustomizations(&source, "a").is_empty());
+        assert!(remote_bases(&source, "a").is_empty());
         assert!(wanted_by_kustomizations(&source, "c").is_empty());
     }
 }

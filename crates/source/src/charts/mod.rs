@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 pub use cache::ChartCache;
 pub use dependencies::{Wanted, wanted};
-pub use kustomize::{KustomizeChart, wanted_by_kustomizations};
+pub use kustomize::{KustomizeChart, remote_bases, wanted_by_kustomizations};
 pub use registry::ChartRepositories;
 
 use crate::CredentialError;
