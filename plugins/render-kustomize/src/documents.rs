@@ -32,6 +32,27 @@ fn is_document_start(line: &str) -> bool {
 
 /// Parses a YAML stream into its non-empty documents.
 pub fn parse_stream(text: &str, file: &str) -> Result<Vec<Document>, RenderError> {
+    split_and_parse(text, file, Reading::Objects)
+}
+
+/// Parses a stream of strategic merge patches that Kustomize merges as written (`patches` entries without a
+/// target): as [`parse_stream`], except that an annotation written as null (`null`, `~` or nothing) stays null,
+/// and so deletes the annotation. An object's own null annotation, and one in a patch with a target or in
+/// `patchesStrategicMerge` (whose annotations Kustomize copies as text first), is the text written.
+pub fn parse_patch_stream(text: &str, file: &str) -> Result<Vec<Document>, RenderError> {
+    split_and_parse(text, file, Reading::Patches)
+}
+
+/// What a stream holds, for the one place where objects and patches read differently: null annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// Objects: an annotation is the text written, `null` included.
+    Objects,
+    /// Strategic merge patches: an annotation written as null is null.
+    Patches,
+}
+
+fn split_and_parse(text: &str, file: &str, reading: Reading) -> Result<Vec<Document>, RenderError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut chunks: Vec<(u32, String)> = vec![(1, String::new())];
     for (index, line) in text.lines().enumerate() {
@@ -62,7 +83,7 @@ pub fn parse_stream(text: &str, file: &str) -> Result<Vec<Document>, RenderError
     }
     let mut documents = Vec::new();
     for (start, chunk) in chunks {
-        let value = parse_chunk(&chunk, file, start, Some(Schema::Resources))?;
+        let value = parse_chunk(&chunk, file, start, Some(Schema::Resources), reading)?;
         if !value.is_null() {
             documents.push(Document { value, line: start });
         }
@@ -75,9 +96,10 @@ fn parse_chunk(
     file: &str,
     start: u32,
     schema: Option<Schema>,
+    reading: Reading,
 ) -> Result<Value, RenderError> {
     let parsed = match schema {
-        Some(schema) => parse_value(chunk, schema),
+        Some(schema) => parse_value_as(chunk, schema, reading),
         None => Value::deserialize(serde_norway::Deserializer::from_str(chunk)),
     };
     parsed.map_err(|error| {
@@ -90,7 +112,7 @@ fn parse_chunk(
 
 /// Parses one YAML document (a kustomization, a patch) that must be a mapping.
 pub fn parse_mapping(text: &str, file: &str) -> Result<Value, RenderError> {
-    let value = parse_chunk(text, file, 1, None)?;
+    let value = parse_chunk(text, file, 1, None, Reading::Objects)?;
     match value {
         Value::Object(_) => Ok(value),
         Value::Null => Ok(Value::Object(Default::default())),
@@ -115,10 +137,19 @@ pub enum Schema {
 
 /// Parses one YAML document, resolving its plain scalars by `schema`.
 pub fn parse_value(text: &str, schema: Schema) -> Result<Value, serde_norway::Error> {
+    parse_value_as(text, schema, Reading::Objects)
+}
+
+fn parse_value_as(
+    text: &str,
+    schema: Schema,
+    reading: Reading,
+) -> Result<Value, serde_norway::Error> {
     Resolve {
         input: text,
         schema: Some(schema),
         place: Place::Object,
+        reading,
     }
     .deserialize(serde_norway::Deserializer::from_str(text))
 }
@@ -148,6 +179,7 @@ struct Resolve<'de> {
     /// `None`: YAML 1.2, as serde_norway reads it.
     schema: Option<Schema>,
     place: Place,
+    reading: Reading,
 }
 
 impl Resolve<'_> {
@@ -257,7 +289,12 @@ impl<'de> Visitor<'de> for Resolve<'de> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let value = if self.place == Place::Annotations {
-                Value::String(map.next_value_seed(ScalarText)?)
+                let (text, plain) = map.next_value_seed(ScalarText { input: self.input })?;
+                if self.reading == Reading::Patches && plain && is_null(&text) {
+                    Value::Null
+                } else {
+                    Value::String(text)
+                }
             } else {
                 map.next_value_seed(self.child(&key))?
             };
@@ -267,28 +304,40 @@ impl<'de> Visitor<'de> for Resolve<'de> {
     }
 }
 
-/// A scalar's text as written, whatever it resolves to (an annotation's value).
+/// A scalar's text as written, whatever it resolves to (an annotation's value), and whether it was plain (not
+/// quoted).
 #[derive(Debug, Clone, Copy)]
-struct ScalarText;
+struct ScalarText<'de> {
+    input: &'de str,
+}
 
-impl<'de> DeserializeSeed<'de> for ScalarText {
-    type Value = String;
+impl<'de> DeserializeSeed<'de> for ScalarText<'de> {
+    type Value = (String, bool);
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
 
-impl Visitor<'_> for ScalarText {
-    type Value = String;
+impl<'de> Visitor<'de> for ScalarText<'de> {
+    type Value = (String, bool);
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str("an annotation's value (a scalar)")
     }
 
-    fn visit_str<E>(self, value: &str) -> Result<String, E> {
-        Ok(value.to_owned())
+    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<Self::Value, E> {
+        Ok((value.to_owned(), is_plain(self.input, value)))
     }
+
+    fn visit_str<E>(self, value: &str) -> Result<Self::Value, E> {
+        Ok((value.to_owned(), false))
+    }
+}
+
+/// Whether a plain scalar's text is YAML's null.
+fn is_null(text: &str) -> bool {
+    matches!(text, "" | "~" | "null" | "Null" | "NULL")
 }
 
 /// A float as Go's JSON encoder writes it: without a fraction, an integer.
@@ -492,6 +541,21 @@ mod tests {
     }
 
     #[test]
+    fn an_annotation_written_as_null_is_null_in_a_patch_and_text_in_an_object() {
+        let text = "kind: ConfigMap\nmetadata:\n  name: c\n  annotations: {a: null, b: ~, c: , d: \"null\", e: x}\n";
+        let object = &parse_stream(text, "o.yaml").unwrap()[0].value;
+        assert_eq!(
+            object["metadata"]["annotations"],
+            serde_json::json!({"a": "null", "b": "~", "c": "", "d": "null", "e": "x"})
+        );
+        let patch = &parse_patch_stream(text, "p.yaml").unwrap()[0].value;
+        assert_eq!(
+            patch["metadata"]["annotations"],
+            serde_json::json!({"a": null, "b": null, "c": null, "d": "null", "e": "x"})
+        );
+    }
+
+    #[test]
     fn flattens_lists_and_checks_objects() {
         let text = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n";
         assert_eq!(parse_objects(text, "l.yaml").unwrap().len(), 1);
@@ -501,7 +565,10 @@ mod tests {
         let err = parse_objects("apiVersion: v1\nmetadata: {name: a}\n", "x.yaml").unwrap_err();
         assert_eq!(err.message, "object has no kind");
         let no_version = parse_objects("kind: Coffee\nmetadata: {name: cup}\n", "c.yaml").unwrap();
-        assert_eq!(no_version[0].value["kind"], "Coffee", "apiVersion may be left out");
+        assert_eq!(
+            no_version[0].value["kind"], "Coffee",
+            "apiVersion may be left out"
+        );
     }
 
     #[test]

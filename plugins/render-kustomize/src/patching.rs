@@ -5,7 +5,7 @@ use serde_json::Value;
 use weft_sdk::{EntryKind, RenderError};
 
 use crate::budget::Budget;
-use crate::documents::parse_stream;
+use crate::documents::{parse_patch_stream, parse_stream};
 use crate::kustomization::{PatchEntry, TargetSelector};
 use crate::patch::merge_keys::MergeKeys;
 use crate::patch::{json6902, strategic};
@@ -84,7 +84,13 @@ impl PatchContext<'_, '_> {
     ) -> Result<(), RenderError> {
         for entry in entries {
             let (text, origin) = self.patch_text(&entry.path, &entry.patch)?;
-            let documents = parse_stream(&text, &origin)?;
+            // A patch without a target is merged as written, so an annotation written as null deletes; one with
+            // a target (like patchesStrategicMerge) first takes its annotations as text, as Kustomize copies
+            // them over the target's.
+            let documents = match entry.target {
+                None => parse_patch_stream(&text, &origin)?,
+                Some(_) => parse_stream(&text, &origin)?,
+            };
             let is_json_patch = matches!(documents.as_slice(), [only] if only.value.is_array());
             if is_json_patch {
                 let target = entry.target.as_ref().ok_or_else(|| {
