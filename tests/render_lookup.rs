@@ -1,6 +1,7 @@
 //! Helm's `lookup` through the server and the simulator: an app that opted in renders from a ConfigMap in its
 //! namespace (and again when it changes, since such a render is not cached), finds nothing in another tenant's
-//! namespace, sees a Secret without its values; an app that did not opt in finds nothing at all.
+//! namespace, sees a Secret without its values; an app that did not opt in finds nothing at all; an org's
+//! Application that opted in lists its org's destination namespaces and no other tenant's.
 
 use std::collections::BTreeMap;
 
@@ -160,5 +161,77 @@ async fn an_opted_in_chart_sees_its_namespace_from_the_cache_and_nothing_else() 
     })
     .await;
     assert_eq!(seen(&maps, "blind").await.unwrap()["colour"], "none");
+    server.shutdown().await;
+}
+
+/// An org's Application lists ConfigMaps across namespaces: it sees its org's destinations, not another tenant's.
+const LISTING: &str = r#"{{- $all := lookup "v1" "ConfigMap" "" "" -}}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: listed
+data:
+  seen: "{{ range ($all.items | default list) }}{{ if eq .metadata.name "settings" }}{{ .metadata.namespace }},{{ end }}{{ end }}"
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_orgs_application_that_opted_in_sees_its_orgs_destinations_and_no_other_tenants() {
+    let cluster = cluster();
+    let client = cluster.client.clone();
+    for (namespace, colour) in [("shop-web", "teal"), ("shop-db", "navy"), ("bank", "red")] {
+        ensure_namespace(&cluster, namespace).await;
+        let maps: Api<ConfigMap> = Api::namespaced(client.clone(), namespace);
+        maps.create(&PostParams::default(), &settings(namespace, colour))
+            .await
+            .unwrap();
+    }
+    ensure_namespace(&cluster, "shop-apps").await;
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[
+        (
+            "Chart.yaml",
+            "apiVersion: v2\nname: lister\nversion: 0.1.0\n".to_string(),
+        ),
+        ("templates/listed.yaml", LISTING.to_string()),
+    ]);
+    let tenancy = "[applications]\nenabled = true\ninstall_crd = true\n[[org]]\nname = \"shop\"\n\
+                   namespaces = [\"shop-apps\"]\ndestinations = [\"shop-*\"]\nsource_repos = [\"file://*\"]\n\
+                   [sources]\nallow_file_urls = true\n";
+    let server = Server::start(
+        config(&cluster, data.path(), "", tenancy),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let mut application = crate::applications::application_of_type(
+        "helm",
+        "lister",
+        "shop-apps",
+        &repo,
+        "app",
+        "shop-web",
+    );
+    application.data["spec"]["lookup"] = serde_json::json!(true);
+    let applications: Api<kube::api::DynamicObject> = Api::namespaced_with(
+        client.clone(),
+        "shop-apps",
+        &weft_engine::applications::crd::api_resource(),
+    );
+    eventually("the Application definition is served", 300, async || {
+        applications.list(&Default::default()).await.ok()
+    })
+    .await;
+    applications
+        .create(&PostParams::default(), &application)
+        .await
+        .unwrap();
+    let maps: Api<ConfigMap> = Api::namespaced(client.clone(), "shop-web");
+    let listed = eventually("the Application's render", 300, async || {
+        maps.get_opt("listed").await.ok()??.data
+    })
+    .await;
+    assert_eq!(listed["seen"], "shop-db,shop-web,", "{listed:?}");
     server.shutdown().await;
 }
