@@ -115,6 +115,26 @@ pub fn from_serde(value: &serde_json::Value) -> Value {
     }
 }
 
+/// As [`to_serde`], taking the value: maps and lists nothing else shares are taken apart rather than copied.
+pub fn into_serde(value: Value) -> serde_json::Value {
+    match value {
+        Value::List(items) => match std::rc::Rc::try_unwrap(items) {
+            Ok(items) => serde_json::Value::Array(items.into_iter().map(into_serde).collect()),
+            Err(shared) => to_serde(&Value::List(shared)),
+        },
+        Value::Map(map) => match std::rc::Rc::try_unwrap(map) {
+            Ok(map) => serde_json::Value::Object(
+                map.into_inner()
+                    .into_iter()
+                    .map(|(k, v)| (k, into_serde(v)))
+                    .collect(),
+            ),
+            Err(shared) => to_serde(&Value::Map(shared)),
+        },
+        other => to_serde(&other),
+    }
+}
+
 /// A template value as a `serde_json` value (ints stay ints; floats with an integral value become ints, as a
 /// manifest's JSON would carry them).
 pub fn to_serde(value: &Value) -> serde_json::Value {
@@ -129,11 +149,10 @@ pub fn to_serde(value: &Value) -> serde_json::Value {
             .map_or(serde_json::Value::Null, serde_json::Value::Number),
         Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::List(items) => serde_json::Value::Array(items.iter().map(to_serde).collect()),
-        Value::Map(_) => serde_json::Value::Object(
-            value
-                .map_entries()
-                .into_iter()
-                .map(|(k, v)| (k, to_serde(&v)))
+        Value::Map(map) => serde_json::Value::Object(
+            map.borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), to_serde(v)))
                 .collect(),
         ),
         Value::Object(object) => to_serde(&object.to_data()),

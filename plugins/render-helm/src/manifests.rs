@@ -2,45 +2,80 @@
 //! object checked for `apiVersion`, `kind` and `metadata.name`, identical repeats kept once and differing duplicates
 //! refused, and Helm's install order.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use regex::Regex;
 use weft_sdk::manifests::{INSTALL_ORDER, install_rank as kind_rank};
 use weft_sdk::{Manifest, RenderError};
 
 use crate::engine::RenderedFile;
-use crate::json::to_serde;
+use crate::json::into_serde;
 use crate::template::Value;
 use crate::yaml::parse_document;
 
-/// Helm's document separator (`releaseutil.SplitManifests`).
-fn separator() -> Regex {
-    Regex::new(r"(?:^|\s*\n)---\s*")
-        .unwrap_or_else(|_| unreachable!("the separator pattern is valid"))
+/// Helm's document separator (`releaseutil.SplitManifests`), compiled once.
+fn separator() -> &'static Regex {
+    static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|\s*\n)---\s*")
+            .unwrap_or_else(|_| unreachable!("the separator pattern is valid"))
+    });
+    &SEPARATOR
 }
 
 /// The documents of a rendered file, each with the line it starts on, as Helm 4 emits them into the release
 /// manifest and `helm template`'s output: leading space trimmed (trailing space is kept, and the separator swallows
 /// the line break before it), then a line break added — which a `|+` block ending the file keeps.
 fn split_documents(separator: &Regex, text: &str) -> Vec<(String, u32)> {
-    let leading = text.len() - text.trim_start().len();
     let trimmed = text.trim_start();
+    // Lines are counted as the split moves on, from where the last count stopped (counting from the top for each
+    // document would read a file of many documents quadratically).
+    let mut lines = LineCounter {
+        text,
+        offset: 0,
+        line: 1,
+    };
+    let leading = text.len() - trimmed.len();
     let mut documents = Vec::new();
     let mut start = 0;
-    let line_of =
-        |offset: usize| -> u32 { text[..leading + offset].matches('\n').count() as u32 + 1 };
     for found in separator.find_iter(trimmed) {
-        documents.push((trimmed[start..found.start()].to_string(), line_of(start)));
+        let document = &trimmed[start..found.start()];
+        if !document.trim().is_empty() {
+            documents.push(document_at(document, lines.line_at(leading + start)));
+        }
         start = found.end();
     }
-    documents.push((trimmed[start..].to_string(), line_of(start)));
+    let document = &trimmed[start..];
+    if !document.trim().is_empty() {
+        documents.push(document_at(document, lines.line_at(leading + start)));
+    }
     documents
-        .into_iter()
-        .filter(|(d, _)| !d.trim().is_empty())
-        .map(|(d, line)| {
-            let document = d.trim_start();
-            let start = line + d[..d.len() - document.len()].matches('\n').count() as u32;
-            (format!("{document}\n"), start)
-        })
-        .collect()
+}
+
+/// A document as Helm emits it (leading space trimmed, a line break added), with the line its text starts on, given
+/// the line where its slice of the file starts.
+fn document_at(slice: &str, line: u32) -> (String, u32) {
+    let document = slice.trim_start();
+    let start = line + slice[..slice.len() - document.len()].matches('\n').count() as u32;
+    let mut text = String::with_capacity(document.len() + 1);
+    text.push_str(document);
+    text.push('\n');
+    (text, start)
+}
+
+/// The 1-based line of increasing offsets of one text, each found by counting on from the previous one.
+struct LineCounter<'a> {
+    text: &'a str,
+    offset: usize,
+    line: u32,
+}
+
+impl LineCounter<'_> {
+    fn line_at(&mut self, offset: usize) -> u32 {
+        self.line += self.text[self.offset..offset].matches('\n').count() as u32;
+        self.offset = offset;
+        self.line
+    }
 }
 
 fn text_at(value: &Value, path: &[&str]) -> Option<String> {
@@ -70,7 +105,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
         if file.name.ends_with("NOTES.txt") {
             continue;
         }
-        for (document, line) in split_documents(&separator, &file.text) {
+        for (document, line) in split_documents(separator, &file.text) {
             let value = parse_document(&document).map_err(|e| {
                 RenderError::in_file(
                     format!(
@@ -109,7 +144,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
                 .to_string();
             parsed.push(Parsed {
                 manifest: Manifest {
-                    object: to_serde(&value),
+                    object: into_serde(value),
                     file: Some(file.source_path.clone()),
                 },
                 identity: format!("{group}/{kind} {namespace}/{name}"),
@@ -120,27 +155,36 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
     }
     // The same object twice, identical (a chart aliased twice brings its `crds/` twice), is kept once, as Argo CD
     // applies a repeated resource once; two different objects under one name are refused.
+    // Objects are grouped by identity first, so a render of many objects does not compare every pair.
     let mut kept: Vec<Parsed> = Vec::with_capacity(parsed.len());
+    let mut by_identity: HashMap<String, Vec<usize>> = HashMap::with_capacity(parsed.len());
     for object in parsed {
-        let repeated = kept
+        let same = by_identity.entry(object.identity.clone()).or_default();
+        let repeated = same
             .iter()
-            .any(|k| k.identity == object.identity && k.manifest.object == object.manifest.object);
+            .any(|&k| kept[k].manifest.object == object.manifest.object);
         if !repeated {
+            same.push(kept.len());
             kept.push(object);
         }
     }
     let mut parsed = kept;
-    for (i, a) in parsed.iter().enumerate() {
-        if let Some(b) = parsed[i + 1..].iter().find(|b| b.identity == a.identity) {
-            return Err(RenderError::in_file(
-                format!(
-                    "duplicate object {} (in {} and {})",
-                    a.identity, a.template, b.template
-                ),
-                a.manifest.file.clone().unwrap_or_default(),
-                None,
-            ));
-        }
+    // The first object that another one after it shares its identity with, and the next such one.
+    let duplicate = parsed
+        .iter()
+        .find_map(|a| match by_identity[&a.identity][..] {
+            [_, second, ..] => Some((a, &parsed[second])),
+            _ => None,
+        });
+    if let Some((a, b)) = duplicate {
+        return Err(RenderError::in_file(
+            format!(
+                "duplicate object {} (in {} and {})",
+                a.identity, a.template, b.template
+            ),
+            a.manifest.file.clone().unwrap_or_default(),
+            None,
+        ));
     }
     parsed.sort_by(|a, b| {
         kind_rank(&a.kind)

@@ -27,7 +27,33 @@ const MAX_DEPTH: usize = 256;
 /// A collection being built.
 enum Open {
     List(Vec<Value>, usize),
-    Map(Vec<(Value, Value)>, Option<Value>, usize),
+    Map(Vec<(MapKey, Value)>, Option<MapKey>, usize),
+}
+
+/// A mapping's key, already turned into the JSON key it becomes.
+enum MapKey {
+    /// `<<`: the value's maps are merged in.
+    Merge,
+    /// Any other key, as text.
+    Key(String),
+}
+
+impl MapKey {
+    fn of(key: &Value) -> MapKey {
+        match key {
+            Value::String(k) if &**k == "<<" => MapKey::Merge,
+            other => MapKey::Key(key_string(other)),
+        }
+    }
+
+    /// The key a string scalar is, taking the text as it is.
+    fn of_text(text: String) -> MapKey {
+        if text == "<<" {
+            MapKey::Merge
+        } else {
+            MapKey::Key(text)
+        }
+    }
 }
 
 /// Builds values from parser events.
@@ -47,10 +73,15 @@ impl Builder {
             None => self.documents.push(value),
             Some(Open::List(items, _)) => items.push(value),
             Some(Open::Map(entries, pending, _)) => match pending.take() {
-                None => *pending = Some(value),
+                None => *pending = Some(MapKey::of(&value)),
                 Some(key) => entries.push((key, value)),
             },
         }
+    }
+
+    /// Whether the next value completed is a mapping's key.
+    fn expects_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Open::Map(_, None, _)))
     }
 }
 
@@ -61,6 +92,17 @@ impl MarkedEventReceiver for Builder {
         }
         match event {
             Event::Scalar(text, style, anchor, tag) => {
+                // A key that is a string (most are) becomes its JSON key without being made a value first.
+                if anchor == 0
+                    && tag.is_none()
+                    && self.expects_key()
+                    && (style != TScalarStyle::Plain || resolve_plain_typed(&text).is_none())
+                {
+                    if let Some(Open::Map(_, pending, _)) = self.stack.last_mut() {
+                        *pending = Some(MapKey::of_text(text));
+                    }
+                    return;
+                }
                 let value = match resolve_scalar(&text, style, tag.as_ref()) {
                     Ok(value) => value,
                     Err(message) => {
@@ -109,23 +151,26 @@ impl MarkedEventReceiver for Builder {
 }
 
 /// A mapping's entries as a map: keys stringified, `<<` merge keys applied (explicit keys win), last duplicate wins.
-fn build_map(entries: Vec<(Value, Value)>) -> Map {
+fn build_map(entries: Vec<(MapKey, Value)>) -> Map {
     let mut map = Map::new();
     let mut merged = Map::new();
     for (key, value) in entries {
-        if matches!(&key, Value::String(k) if &**k == "<<") {
-            let sources = match value {
-                Value::List(items) => items.iter().cloned().collect(),
-                other => vec![other],
-            };
-            for source in sources {
-                for (k, v) in source.map_entries() {
-                    merged.entry(k).or_insert(v);
+        let key = match key {
+            MapKey::Key(key) => key,
+            MapKey::Merge => {
+                let sources = match value {
+                    Value::List(items) => items.iter().cloned().collect(),
+                    other => vec![other],
+                };
+                for source in sources {
+                    for (k, v) in source.map_entries() {
+                        merged.entry(k).or_insert(v);
+                    }
                 }
+                continue;
             }
-            continue;
-        }
-        map.insert(key_string(&key), value);
+        };
+        map.insert(key, value);
     }
     for (k, v) in merged {
         map.entry(k).or_insert(v);
@@ -204,37 +249,42 @@ fn is_yaml_float(text: &str) -> bool {
 
 /// The value of a plain scalar under go-yaml v2's YAML 1.1 rules.
 pub fn resolve_plain(text: &str) -> Value {
+    resolve_plain_typed(text).unwrap_or_else(|| Value::string(text))
+}
+
+/// The value of a plain scalar that is not a string (nil, a bool, a number); `None` for a string.
+fn resolve_plain_typed(text: &str) -> Option<Value> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Nil,
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Nil),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY);
+            return Some(Value::Float(f64::INFINITY));
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Value::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Value::Float(f64::NAN)),
         _ => {}
     }
     if TRUE_WORDS.contains(&text) {
-        return Value::Bool(true);
+        return Some(Value::Bool(true));
     }
     if FALSE_WORDS.contains(&text) {
-        return Value::Bool(false);
+        return Some(Value::Bool(false));
     }
     let first = text.as_bytes()[0];
     if first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.' {
         let plain = text.replace('_', "");
         if let Some(i) = parse_go_int(&plain) {
-            return Value::Int(i);
+            return Some(Value::Int(i));
         }
         if let Ok(unsigned) = plain.strip_prefix('+').unwrap_or(&plain).parse::<u64>() {
-            return Value::Float(unsigned as f64);
+            return Some(Value::Float(unsigned as f64));
         }
         if is_yaml_float(&plain)
             && let Ok(f) = plain.parse::<f64>()
         {
-            return Value::Float(f);
+            return Some(Value::Float(f));
         }
     }
-    Value::string(text)
+    None
 }
 
 fn resolve_scalar(text: &str, style: TScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {

@@ -1,0 +1,107 @@
+//! Where a render's time goes, natively: the render bench's 200-object chart (engine/benches/render.rs) rendered
+//! with render-helm built for the host, timed phase by phase — loading the chart from its directory, resolving its
+//! dependencies and values, executing the templates, and splitting and parsing the output into manifests — over
+//! 31 renders (the first apart), medians printed. The Wasm figure is the render bench's; this one says which phase
+//! to look at.
+//!
+//! Run: `cargo bench -p render-helm --bench phases`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use render_helm::{chart, engine, manifests, options};
+use weft_sdk::testing::DirSource;
+
+const OBJECTS: usize = 200;
+
+/// The render bench's chart, written to a fresh temporary directory.
+fn write_chart() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("render-helm-phases-{}", std::process::id()));
+    let files = [
+        ("Chart.yaml", "apiVersion: v2\nname: large\nversion: 1.0.0\n".to_string()),
+        (
+            "values.yaml",
+            format!("count: {OBJECTS}\nlabels: {{team: a, tier: b}}\nresources: {{limits: {{cpu: 1}}}}\n"),
+        ),
+        (
+            "templates/_helpers.tpl",
+            "{{- define \"t.labels\" -}}\napp: {{ .Chart.Name }}\n{{ toYaml .Values.labels }}\n{{- end }}\n"
+                .to_string(),
+        ),
+        (
+            "templates/many.yaml",
+            "{{- range $i := until (int .Values.count) }}\n---\napiVersion: apps/v1\nkind: Deployment\n\
+             metadata:\n  name: app-{{ $i }}\n  labels:\n    {{- include \"t.labels\" $ | nindent 4 }}\n\
+             spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: c\n          \
+             image: \"img:{{ $i }}\"\n          resources:\n            \
+             {{- toYaml $.Values.resources | nindent 12 }}\n{{- end }}\n"
+                .to_string(),
+        ),
+    ];
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+/// The time of each phase of one render.
+#[derive(Default, Clone, Copy)]
+struct Phases {
+    load: Duration,
+    resolve: Duration,
+    execute: Duration,
+    collect: Duration,
+}
+
+fn render(dir: &Path) -> Phases {
+    let source = DirSource::new(dir);
+    let options = options::Options::from_parameters(&[]).unwrap();
+    let user = options::user_values(&[], &options).unwrap();
+    let settings = engine::Settings {
+        release: "large".into(),
+        namespace: "bench".into(),
+        kube_version: options.kube_version.clone(),
+        api_versions: options.api_versions.clone(),
+        max_steps: options.max_steps,
+    };
+    let started = Instant::now();
+    let loaded = chart::load(&source, "").unwrap();
+    let loaded_at = Instant::now();
+    let root = chart::dependencies::resolve(&loaded, &user).unwrap();
+    let resolved_at = Instant::now();
+    let rendered = engine::render(&root, user, &settings).unwrap();
+    let executed_at = Instant::now();
+    let objects = manifests::collect(&rendered).unwrap();
+    let collected_at = Instant::now();
+    assert_eq!(objects.len(), OBJECTS);
+    Phases {
+        load: loaded_at - started,
+        resolve: resolved_at - loaded_at,
+        execute: executed_at - resolved_at,
+        collect: collected_at - executed_at,
+    }
+}
+
+fn median(samples: &[Phases], phase: impl Fn(&Phases) -> Duration) -> Duration {
+    let mut times: Vec<Duration> = samples.iter().map(phase).collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let dir = write_chart();
+    let _first = render(&dir);
+    let samples: Vec<Phases> = (0..30).map(|_| render(&dir)).collect();
+    println!("render-helm phases, natively: a Helm chart of {OBJECTS} Deployments (medians of 30)");
+    println!("  load    {:.2?}", median(&samples, |p| p.load));
+    println!("  resolve {:.2?}", median(&samples, |p| p.resolve));
+    println!("  execute {:.2?}", median(&samples, |p| p.execute));
+    println!("  collect {:.2?}", median(&samples, |p| p.collect));
+    println!(
+        "  total   {:.2?}",
+        median(&samples, |p| p.load + p.resolve + p.execute + p.collect)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
