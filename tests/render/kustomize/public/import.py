@@ -93,6 +93,8 @@ SOURCES = [
     ("vertical-pod-autoscaler", "kubernetes/autoscaler", ["vertical-pod-autoscaler/deploy"], {}),
     ("kueue", "kubernetes-sigs/kueue", ["config"], {}),
     ("cloudnative-pg", "cloudnative-pg/cloudnative-pg", ["config"], {}),
+    ("opentelemetry-operator", "open-telemetry/opentelemetry-operator", ["config"], {}),
+    ("argo-events", "argoproj/argo-events", ["manifests"], {}),
 ]
 
 
