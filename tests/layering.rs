@@ -8,6 +8,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// The rank of the guest libraries: the highest a guest may depend on.
+const GUEST_LIBRARIES: u8 = 2;
+
 /// Where each workspace crate sits: its rank (a crate may depend only on lower ranks) and what it is.
 #[rustfmt::skip]
 const LAYERS: &[(&str, u8, &str)] = &[
@@ -18,43 +21,45 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-test-reference", 0, "the reference-tool test harness"),
     ("weft-sdk", 1, "the plugin SDK and contract bindings, shared by host and guests"),
     ("weft-sim", 1, "the Kubernetes API simulator"),
-    // Guests: plugins, built for Wasm; they see only the foundations.
-    ("gate-cel", 2, "guest"),
-    ("gate-policy", 2, "guest"),
-    ("health-cel", 2, "guest"),
-    ("health-cluster", 2, "guest"),
-    ("health-core", 2, "guest"),
-    ("health-data", 2, "guest"),
-    ("health-delivery", 2, "guest"),
-    ("health-generic", 2, "guest"),
-    ("health-infra", 2, "guest"),
-    ("health-lua", 2, "guest"),
-    ("health-network", 2, "guest"),
-    ("health-widget", 2, "guest"),
-    ("render-helm", 2, "guest"),
-    ("render-jsonnet", 2, "guest"),
-    ("render-kustomize", 2, "guest"),
-    ("render-yaml", 2, "guest"),
-    ("steer-detect", 2, "guest"),
-    ("escape-renderer", 2, "guest"),
-    ("hostile", 2, "guest"),
-    ("hostile-gate", 2, "guest"),
-    ("secret-snoop", 2, "guest"),
+    // Guest libraries: sources guests link, built for Wasm inside them; they see only the foundations.
+    ("render-helm-library", 2, "guest library: the Helm renderer's sources, linked by the Kustomize renderer for helmCharts"),
+    // Guests: plugins, built for Wasm; they see only the foundations and the guest libraries.
+    ("gate-cel", 3, "guest"),
+    ("gate-policy", 3, "guest"),
+    ("health-cel", 3, "guest"),
+    ("health-cluster", 3, "guest"),
+    ("health-core", 3, "guest"),
+    ("health-data", 3, "guest"),
+    ("health-delivery", 3, "guest"),
+    ("health-generic", 3, "guest"),
+    ("health-infra", 3, "guest"),
+    ("health-lua", 3, "guest"),
+    ("health-network", 3, "guest"),
+    ("health-widget", 3, "guest"),
+    ("render-helm", 3, "guest"),
+    ("render-jsonnet", 3, "guest"),
+    ("render-kustomize", 3, "guest"),
+    ("render-yaml", 3, "guest"),
+    ("steer-detect", 3, "guest"),
+    ("escape-renderer", 3, "guest"),
+    ("hostile", 3, "guest"),
+    ("hostile-gate", 3, "guest"),
+    ("secret-snoop", 3, "guest"),
     // What every host layer shares.
-    ("weft-core", 3, "names, tracking marks, Secret redaction, YAML, logs, metrics"),
-    ("weft-plugin-contract", 3, "what a plugin is: worlds, manifest, limits, shape"),
+    ("weft-core", 4, "names, tracking marks, Secret redaction, YAML, logs, metrics"),
+    ("weft-plugin-contract", 4, "what a plugin is: worlds, manifest, limits, shape"),
     // The host's layers, bottom up.
-    ("weft-plugin-host", 4, "the wasmtime host and the plugin registry"),
-    ("weft-source", 4, "git sources, credentials, source views, chart repositories"),
-    ("weft-sync", 4, "the pure sync core: diff, plan, fuse, status, tree"),
-    ("weft-plugin-build", 4, "the plugin toolchain (the command's, never the runtime's)"),
-    ("weft-render", 5, "rendering apps through renderer plugins"),
-    ("weft-health", 5, "assessing objects' health"),
-    ("weft-cluster", 5, "talking to a cluster through kube-rs"),
-    ("weft-engine", 6, "the server (apps, queue, reconciler, API, auth, store)"),
-    ("weft-console", 6, "the web console, over the API router (nothing of the engine)"),
-    ("weft", 7, "the weft command: serve, the API client, the plugin toolchain's commands"),
-    ("weft-tests", 8, "the integration tests"),
+    ("weft-plugin-host", 5, "the wasmtime host and the plugin registry"),
+    ("weft-source", 5, "git sources, credentials, source views, chart repositories"),
+    ("weft-sync", 5, "the pure sync core: diff, plan, fuse, status, tree"),
+    ("weft-plugin-build", 5, "the plugin toolchain (the command's, never the runtime's)"),
+    ("weft-render", 6, "rendering apps through renderer plugins"),
+    ("weft-health", 6, "assessing objects' health"),
+    ("weft-cluster", 6, "talking to a cluster through kube-rs"),
+    ("weft-engine", 7, "the server (apps, queue, reconciler, API, auth, store)"),
+    ("weft-console", 7, "the web console, over the API router (nothing of the engine)"),
+    ("weft", 8, "the weft command: serve, the API client, the plugin toolchain's commands"),
+    ("weft-tests", 9, "the integration tests"),
 ];
 
 /// Crates that may depend on the plugin toolchain.
@@ -141,9 +146,14 @@ fn layering_violations(packages: &[(String, PathBuf, BTreeSet<String>)]) -> Vec<
                     "{name} (layer {own}) depends on {dep} (layer {theirs}): a crate depends only on layers below it"
                 ));
             }
-            if what == "guest" && theirs > 1 {
+            if what == "guest" && theirs > GUEST_LIBRARIES {
                 violations.push(format!(
-                    "{name} is a guest and depends on {dep}: guests see only the foundations (the SDK)"
+                    "{name} is a guest and depends on {dep}: guests see only the foundations (the SDK) and the guest libraries"
+                ));
+            }
+            if what.starts_with("guest library") && theirs > 1 {
+                violations.push(format!(
+                    "{name} is a guest library and depends on {dep}: guest libraries see only the foundations (the SDK)"
                 ));
             }
             if dep == "weft-plugin-build" && !TOOLCHAIN_USERS.contains(&name.as_str()) {
@@ -297,14 +307,29 @@ fn a_dependency_that_points_up_or_into_the_toolchain_is_reported() {
         package("weft-sync", &["weft-cluster"]),
         package("weft-render", &["weft-plugin-build"]),
         package("health-core", &["weft-core"]),
+        package("render-helm-library", &["render-yaml"]),
         package("weft-newcomer", &[]),
     ]);
-    assert_eq!(violations.len(), 5, "{violations:#?}");
-    assert!(violations[0].contains("weft-sync (layer 4) depends on weft-cluster (layer 5)"));
+    assert_eq!(violations.len(), 7, "{violations:#?}");
+    assert!(violations[0].contains("weft-sync (layer 5) depends on weft-cluster (layer 6)"));
     assert!(violations[1].contains("weft-render depends on the plugin toolchain"));
-    assert!(violations[2].contains("health-core (layer 2) depends on weft-core (layer 3)"));
+    assert!(violations[2].contains("health-core (layer 3) depends on weft-core (layer 4)"));
     assert!(violations[3].contains("health-core is a guest and depends on weft-core"));
-    assert!(violations[4].contains("weft-newcomer has no place in LAYERS"));
+    assert!(
+        violations[4].contains("render-helm-library (layer 2) depends on render-yaml (layer 3)")
+    );
+    assert!(
+        violations[5].contains("render-helm-library is a guest library and depends on render-yaml")
+    );
+    assert!(violations[6].contains("weft-newcomer has no place in LAYERS"));
+    // A guest may link a guest library.
+    assert!(
+        layering_violations(&[package(
+            "render-kustomize",
+            &["render-helm-library", "weft-sdk"]
+        )])
+        .is_empty()
+    );
     // A crate whose dependencies all point down breaks nothing.
     assert!(
         layering_violations(&[package("weft-health", &["weft-plugin-host", "weft-core"])])

@@ -8,9 +8,8 @@ use weft_sdk::{EntryKind, RenderError};
 
 mod fieldnames;
 
-pub use fieldnames::fold_replacement_file;
-
 use crate::documents::parse_mapping;
+pub use crate::selector::TargetSelector;
 use crate::tree::{Tree, display_dir};
 
 /// The file names Kustomize recognises, in its order.
@@ -246,33 +245,6 @@ pub struct ReplicaCount {
     pub name: String,
     /// The count.
     pub count: i64,
-}
-
-/// A patch target selector; every field but the gvk is a regular expression.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TargetSelector {
-    /// Group.
-    #[serde(default)]
-    pub group: String,
-    /// Version.
-    #[serde(default)]
-    pub version: String,
-    /// Kind.
-    #[serde(default)]
-    pub kind: String,
-    /// Name.
-    #[serde(default)]
-    pub name: String,
-    /// Namespace.
-    #[serde(default)]
-    pub namespace: String,
-    /// A Kubernetes label selector.
-    #[serde(default)]
-    pub label_selector: String,
-    /// The same syntax, over annotations.
-    #[serde(default)]
-    pub annotation_selector: String,
 }
 
 /// One entry of `patches` or `patchesJson6902`.

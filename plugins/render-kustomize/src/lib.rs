@@ -41,6 +41,7 @@ pub mod defaults;
 pub mod documents;
 pub mod fieldpath;
 pub mod generator;
+pub mod gofields;
 pub mod hash;
 pub mod helm;
 pub mod kustomization;

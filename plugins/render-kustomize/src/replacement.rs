@@ -9,7 +9,7 @@ use weft_sdk::RenderError;
 
 use crate::documents::{Schema, parse_value};
 use crate::fieldpath::dotted::{self, MatchError, PathError};
-use crate::kustomization::fold_replacement_file;
+use crate::gofields::{each, fold, fold_as};
 use crate::resid::{Gvk, ResId};
 use crate::resource::Resource;
 use crate::selector::labels_and_annotations_match;
@@ -319,7 +319,7 @@ pub fn load(
             .map_err(|_| RenderError::in_file("not UTF-8 text", &path, None))?;
         let mut value = parse_value(&text, Schema::Yaml11)
             .map_err(|e| RenderError::in_file(e.to_string(), &path, None))?;
-        fold_replacement_file(&mut value);
+        fold_file(&mut value);
         let invalid = |e: serde_json::Error| {
             RenderError::in_file(format!("invalid replacement: {e}"), &path, None)
         };
@@ -572,6 +572,53 @@ fn set_field(
         }
     }
     Ok(())
+}
+
+/// A `replacements` `path:` file as Kustomize reads it (through sigs.k8s.io/yaml, leniently): one replacement
+/// or a list of them, keys folded as Go folds them and unknown keys ignored.
+pub fn fold_file(value: &mut Value) {
+    if value.is_array() {
+        each(value, |v| fold_entry(v, true));
+    } else {
+        fold_entry(value, true);
+    }
+}
+
+/// Renames the keys of one `replacements` entry (a file's replacement when `lenient`, which also drops the
+/// keys no field takes) and of its source, targets, selectors and options.
+pub(crate) fn fold_entry(value: &mut Value, lenient: bool) {
+    let entry = if lenient {
+        fold_as::<Replacement>(value, true)
+    } else {
+        fold::<ReplacementField>(value)
+    };
+    let Some(entry) = entry else {
+        return;
+    };
+    if let Some(source) = entry.get_mut("source")
+        && let Some(source) = fold_as::<SourceSelector>(source, lenient)
+        && let Some(options) = source.get_mut("options")
+    {
+        fold_as::<FieldOptions>(options, lenient);
+    }
+    if let Some(targets) = entry.get_mut("targets") {
+        each(targets, |target| {
+            let Some(target) = fold_as::<TargetSelector>(target, lenient) else {
+                return;
+            };
+            if let Some(select) = target.get_mut("select") {
+                fold_as::<Selector>(select, lenient);
+            }
+            if let Some(reject) = target.get_mut("reject") {
+                each(reject, |r| {
+                    fold_as::<Selector>(r, lenient);
+                });
+            }
+            if let Some(options) = target.get_mut("options") {
+                fold_as::<FieldOptions>(options, lenient);
+            }
+        });
+    }
 }
 
 #[cfg(test)]

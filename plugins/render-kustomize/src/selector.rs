@@ -2,10 +2,37 @@
 //! and Kubernetes label selector syntax over labels and annotations).
 
 use regex::Regex;
+use serde::Deserialize;
 use weft_k8s::selector::LabelSelector;
 
-use crate::kustomization::TargetSelector;
 use crate::resource::Resource;
+
+/// A patch target selector; every field but the gvk is a regular expression.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TargetSelector {
+    /// Group.
+    #[serde(default)]
+    pub group: String,
+    /// Version.
+    #[serde(default)]
+    pub version: String,
+    /// Kind.
+    #[serde(default)]
+    pub kind: String,
+    /// Name.
+    #[serde(default)]
+    pub name: String,
+    /// Namespace.
+    #[serde(default)]
+    pub namespace: String,
+    /// A Kubernetes label selector.
+    #[serde(default)]
+    pub label_selector: String,
+    /// The same syntax, over annotations.
+    #[serde(default)]
+    pub annotation_selector: String,
+}
 
 /// A compiled target selector.
 #[derive(Debug)]

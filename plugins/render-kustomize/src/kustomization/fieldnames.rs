@@ -5,14 +5,9 @@
 //! null (`components:` with every entry commented out) is left out, as Go leaves a field it decodes null into
 //! at its zero value.
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::replacement::{
-    FieldOptions, Replacement, ReplacementField, Selector, SourceSelector,
-    TargetSelector as ReplacementTarget,
-};
+use crate::gofields::{each, fold};
 use crate::vars::{FieldRef, ObjectRef, Var};
 
 use super::{
@@ -56,7 +51,7 @@ pub fn fold_kustomization(value: &mut Value) {
                     fold::<GeneratorOptions>(options);
                 }
             }),
-            "replacements" => each(item, |v| fold_replacement(v, false)),
+            "replacements" => each(item, |v| crate::replacement::fold_entry(v, false)),
             "vars" => each(item, |v| {
                 if let Some(var) = fold::<Var>(v) {
                     if let Some(objref) = var.get_mut("objref") {
@@ -82,157 +77,10 @@ pub fn fold_kustomization(value: &mut Value) {
     }
 }
 
-/// A `replacements` `path:` file as Kustomize reads it (through sigs.k8s.io/yaml, leniently): one replacement
-/// or a list of them, keys folded as Go folds them and unknown keys ignored.
-pub fn fold_replacement_file(value: &mut Value) {
-    if value.is_array() {
-        each(value, |v| fold_replacement(v, true));
-    } else {
-        fold_replacement(value, true);
-    }
-}
-
-/// Renames the keys of one `replacements` entry (a file's replacement when `lenient`, which also drops the
-/// keys no field takes) and of its source, targets, selectors and options.
-fn fold_replacement(value: &mut Value, lenient: bool) {
-    let entry = if lenient {
-        fold_as::<Replacement>(value, true)
-    } else {
-        fold::<ReplacementField>(value)
-    };
-    let Some(entry) = entry else {
-        return;
-    };
-    if let Some(source) = entry.get_mut("source")
-        && let Some(source) = fold_as::<SourceSelector>(source, lenient)
-        && let Some(options) = source.get_mut("options")
-    {
-        fold_as::<FieldOptions>(options, lenient);
-    }
-    if let Some(targets) = entry.get_mut("targets") {
-        each(targets, |target| {
-            let Some(target) = fold_as::<ReplacementTarget>(target, lenient) else {
-                return;
-            };
-            if let Some(select) = target.get_mut("select") {
-                fold_as::<Selector>(select, lenient);
-            }
-            if let Some(reject) = target.get_mut("reject") {
-                each(reject, |r| {
-                    fold_as::<Selector>(r, lenient);
-                });
-            }
-            if let Some(options) = target.get_mut("options") {
-                fold_as::<FieldOptions>(options, lenient);
-            }
-        });
-    }
-}
-
-/// [`fold`], then, when `lenient`, drops the keys that name no field of `T`.
-fn fold_as<'a, T: for<'de> Deserialize<'de>>(
-    value: &'a mut Value,
-    lenient: bool,
-) -> Option<&'a mut Map<String, Value>> {
-    let map = fold::<T>(value)?;
-    if lenient {
-        let fields = fields_of::<T>();
-        map.retain(|key, _| fields.contains(&key.as_str()));
-    }
-    Some(map)
-}
-
-fn each(value: &mut Value, mut f: impl FnMut(&mut Value)) {
-    if let Value::Array(items) = value {
-        items.iter_mut().for_each(&mut f);
-    }
-}
-
-/// Renames the keys of `value` (when it is a mapping) to the fields of `T` they match, drops the fields that
-/// are null, and returns the map. When two keys name one field, Go keeps the later one; here the exact spelling
-/// wins, then the first folded.
-fn fold<'a, T: for<'de> Deserialize<'de>>(
-    value: &'a mut Value,
-) -> Option<&'a mut Map<String, Value>> {
-    let map = value.as_object_mut()?;
-    let fields = fields_of::<T>();
-    let renames: Vec<(String, &'static str)> = map
-        .keys()
-        .filter(|key| !fields.contains(&key.as_str()))
-        .filter_map(|key| {
-            let folded = fold_case(key);
-            fields
-                .iter()
-                .find(|field| fold_case(field) == folded)
-                .map(|field| (key.clone(), *field))
-        })
-        .collect();
-    for (key, field) in renames {
-        if let Some(item) = map.remove(&key)
-            && !map.contains_key(field)
-        {
-            map.insert(field.to_string(), item);
-        }
-    }
-    map.retain(|key, item| !(item.is_null() && fields.contains(&key.as_str())));
-    Some(map)
-}
-
-/// A name under Go's case folding, for comparing with the ASCII field names: ASCII letters lowercased, and
-/// the two non-ASCII letters that fold to ASCII ones (`ſ` to `s`, the Kelvin sign to `k`).
-fn fold_case(name: &str) -> String {
-    name.chars()
-        .map(|c| match c {
-            'ſ' => 's',
-            '\u{212A}' => 'k',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
-}
-
-/// The field names serde knows for `T` (a struct with named fields), taken from its `deserialize_struct` call.
-fn fields_of<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
-    struct Fields;
-    #[derive(Debug)]
-    struct Captured(&'static [&'static str]);
-    impl std::fmt::Display for Captured {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "fields captured")
-        }
-    }
-    impl std::error::Error for Captured {}
-    impl de::Error for Captured {
-        fn custom<M: std::fmt::Display>(_: M) -> Self {
-            Captured(&[])
-        }
-    }
-    impl<'de> Deserializer<'de> for Fields {
-        type Error = Captured;
-        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Captured> {
-            Err(Captured(&[]))
-        }
-        fn deserialize_struct<V: Visitor<'de>>(
-            self,
-            _: &'static str,
-            fields: &'static [&'static str],
-            _: V,
-        ) -> Result<V::Value, Captured> {
-            Err(Captured(fields))
-        }
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
-            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
-        }
-    }
-    match T::deserialize(Fields) {
-        Err(Captured(fields)) => fields,
-        Ok(_) => &[],
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gofields::fields_of;
     use serde_json::json;
 
     #[test]
@@ -309,7 +157,7 @@ mod tests {
         let mut v = json!([{"Source": {"kind": "ConfigMap", "bogus": 1},
                             "targets": [{"select": {"kind": "X"}, "FieldPaths": ["a"]}],
                             "path": "ignored", "extra": 2}]);
-        fold_replacement_file(&mut v);
+        crate::replacement::fold_file(&mut v);
         assert_eq!(
             v,
             json!([{"source": {"kind": "ConfigMap"},
