@@ -527,7 +527,7 @@ impl RenderPipeline {
             path_key.push_str(&format!(" {dir}/{}@{}", chart.name, chart.digest));
         }
         let remote = if app_type == KUSTOMIZE_APP_TYPE {
-            self.remote_bases(&open_view()?, request, sources)?
+            self.remote_bases(&open_view()?, request, org, sources)?
         } else {
             Vec::new()
         };
@@ -727,12 +727,13 @@ impl RenderPipeline {
     }
 
     /// The remote bases a Kustomize app's kustomizations name (`weft_sdk::remote`), each admitted by `sources`
-    /// first when given, resolved to a commit and read from its checkout, to be laid over the view where the
-    /// renderer looks for it.
+    /// first when given, reached with the credential an app of `org` may use that covers it, resolved to a commit
+    /// and read from its checkout, to be laid over the view where the renderer looks for it.
     fn remote_bases(
         &self,
         view: &SourceView,
         request: &RenderRequest,
+        org: Option<&str>,
         sources: Option<&dyn SourceRules>,
     ) -> Result<Vec<FetchedBase>, RenderFailure> {
         let Some(start) = weft_sdk::source::clean(request.parameter("path").unwrap_or("")) else {
@@ -753,7 +754,7 @@ impl RenderPipeline {
                     .admit(&base.repository)
                     .map_err(|reason| refuse(&entry, format!("{}: {reason}", base.repository)))?;
             }
-            let repository = Repository::new(base.repository.clone());
+            let repository = self.git.covered(&base.repository, org)?;
             let commit = self.git.resolve(&repository, &base.reference)?;
             let checkout = self.git.checkout(&repository, &commit)?;
             let tree = SourceView::open(&checkout, SourceLimits::default())

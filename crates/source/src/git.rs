@@ -283,6 +283,23 @@ impl GitSources {
         self
     }
 
+    /// The repository at `url` with the operator's credential whose prefix covers it most closely and that `org`'s
+    /// apps may use (none when none covers it): how a repository an app's files name (a remote Kustomize base) is
+    /// reached with the same credentials as the app's own sources.
+    pub fn covered(&self, url: &str, org: Option<&str>) -> Result<Repository, GitError> {
+        let credentials =
+            self.credentials
+                .for_url(url, org)
+                .map_err(|source| GitError::Credential {
+                    url: url.to_string(),
+                    source,
+                })?;
+        Ok(Repository {
+            url: url.to_string(),
+            credentials,
+        })
+    }
+
     /// The repository as git is run on it: its URL checked, a named credential replaced by the secret it stands
     /// for, read now and only when the credential's prefix covers the URL.
     fn prepared(&self, repo: &Repository) -> Result<Repository, GitError> {
