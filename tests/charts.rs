@@ -613,7 +613,8 @@ async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_rende
     let (_shared, app, _entry) = remote_base_repos();
     let cache = tempfile::tempdir().unwrap();
     let rendering = Rendering {
-        pipeline: weft_tests::render_pipeline(cache.path()),
+        // The shared repository is on this machine, which only `weft render` lets a kustomization name.
+        pipeline: weft_tests::render_pipeline(cache.path()).with_local_remote_bases(),
         source: AppSource::Git {
             repository: Repository::new(app.path().display().to_string()),
             reference: "main".into(),
@@ -657,6 +658,32 @@ async fn a_remote_base_from_a_repository_the_org_does_not_list_is_refused_naming
     assert!(error.contains(&entry), "{error}");
     assert!(
         error.contains("org shop may not take sources from it"),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_refuses_a_remote_base_on_its_own_disk_naming_it() {
+    let (_shared, app, entry) = remote_base_repos();
+    let cache = tempfile::tempdir().unwrap();
+    let rendering = Rendering {
+        pipeline: weft_tests::render_pipeline(cache.path()),
+        source: AppSource::Git {
+            repository: Repository::new(app.path().display().to_string()),
+            reference: "main".into(),
+            path: "app".into(),
+        },
+        values: Vec::new(),
+        _cache: cache,
+    };
+    // An operator's app, with no org rules: still no kustomization reads the server's disks.
+    let error = blocking(move || render_kustomize(&rendering, None).map(|_| ()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains(&entry), "{error}");
+    assert!(
+        error.contains("a repository on the server's own disk"),
         "{error}"
     );
 }

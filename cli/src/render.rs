@@ -185,6 +185,7 @@ pub(crate) fn run(args: RenderArgs) -> anyhow::Result<u8> {
         GitSources::new(cache_root().join("git"), 2 * 1024 * 1024 * 1024),
         (!args.no_cache).then(|| RenderCache::new(cache_root().join("renders"))),
     )
+    .with_local_remote_bases()
     .with_charts(ChartRepositories::new(
         ChartCache::new(cache_root().join("charts")),
         CredentialSet::default(),
@@ -263,6 +264,7 @@ fn run_configured(args: &RenderArgs) -> anyhow::Result<u8> {
             .with_guard(config.outbound_guard()),
         (!args.no_cache).then(|| RenderCache::new(config.data_dir().join("renders"))),
     )
+    .with_local_remote_bases()
     .with_charts(config.chart_repositories());
     let source = app.app_source()?;
     let revision = revision(&pipeline, &source, args.no_cache)?;

@@ -175,6 +175,8 @@ pub struct RenderPipeline {
     git: GitSources,
     cache: Option<RenderCache>,
     charts: Option<ChartRepositories>,
+    /// Whether a remote Kustomize base may be a repository on this machine (`file://`, a path).
+    local_remote_bases: bool,
     loaded: Mutex<HashMap<String, RendererPlugin>>,
 }
 
@@ -192,6 +194,7 @@ impl RenderPipeline {
             git,
             cache,
             charts: None,
+            local_remote_bases: false,
             loaded: Mutex::new(HashMap::new()),
         }
     }
@@ -301,6 +304,14 @@ impl RenderPipeline {
             }));
         }
         Ok(fetched)
+    }
+
+    /// Lets a remote Kustomize base name a repository on this machine (`file://…`, a path): for `weft render` on
+    /// a developer's own machine. A server never does: a kustomization is written by whoever commits to the app's
+    /// repository, and must not make the server read its disks (another app's checkout, say).
+    pub fn with_local_remote_bases(mut self) -> Self {
+        self.local_remote_bases = true;
+        self
     }
 
     /// Fetches the chart dependencies that apps' charts take from chart repositories (and `charts/` does not
@@ -753,6 +764,20 @@ impl RenderPipeline {
                 rules
                     .admit(&base.repository)
                     .map_err(|reason| refuse(&entry, format!("{}: {reason}", base.repository)))?;
+            }
+            if matches!(
+                weft_source::scheme_of(&base.repository),
+                Some(weft_source::Scheme::File | weft_source::Scheme::Path)
+            ) && !self.local_remote_bases
+            {
+                return Err(refuse(
+                    &entry,
+                    format!(
+                        "{} is a repository on the server's own disk, which a kustomization may not read; a \
+                         remote base is a repository on the network (https://, ssh://, git@host:)",
+                        base.repository
+                    ),
+                ));
             }
             let repository = self.git.covered(&base.repository, org)?;
             let commit = self.git.resolve(&repository, &base.reference)?;
