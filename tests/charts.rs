@@ -608,13 +608,17 @@ fn remote_base_repos() -> (weft_tests::GitRepo, weft_tests::GitRepo, String) {
     (shared, app, entry)
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_renderer() {
-    let (_shared, app, _entry) = remote_base_repos();
+/// A rendering of the app of [`remote_base_repos`]; `local` lets its base be the repository on this machine, as
+/// only `weft render` does.
+fn remote_base_rendering(app: &weft_tests::GitRepo, local: bool) -> Rendering {
     let cache = tempfile::tempdir().unwrap();
-    let rendering = Rendering {
-        // The shared repository is on this machine, which only `weft render` lets a kustomization name.
-        pipeline: weft_tests::render_pipeline(cache.path()).with_local_remote_bases(),
+    let pipeline = weft_tests::render_pipeline(cache.path());
+    Rendering {
+        pipeline: if local {
+            pipeline.with_local_remote_bases()
+        } else {
+            pipeline
+        },
         source: AppSource::Git {
             repository: Repository::new(app.path().display().to_string()),
             reference: "main".into(),
@@ -622,7 +626,13 @@ async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_rende
         },
         values: Vec::new(),
         _cache: cache,
-    };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_renderer() {
+    let (_shared, app, _entry) = remote_base_repos();
+    let rendering = remote_base_rendering(&app, true);
     let (objects, _) = blocking(move || render_kustomize(&rendering, None))
         .await
         .unwrap();
@@ -634,17 +644,7 @@ async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_rende
 #[tokio::test(flavor = "multi_thread")]
 async fn a_remote_base_from_a_repository_the_org_does_not_list_is_refused_naming_it() {
     let (_shared, app, entry) = remote_base_repos();
-    let cache = tempfile::tempdir().unwrap();
-    let rendering = Rendering {
-        pipeline: weft_tests::render_pipeline(cache.path()),
-        source: AppSource::Git {
-            repository: Repository::new(app.path().display().to_string()),
-            reference: "main".into(),
-            path: "app".into(),
-        },
-        values: Vec::new(),
-        _cache: cache,
-    };
+    let rendering = remote_base_rendering(&app, true);
     let rules = weft_engine::app::Confinement {
         org: "shop".into(),
         source_repos: vec!["https://git.example.com/shop/*".into()],
@@ -665,17 +665,7 @@ async fn a_remote_base_from_a_repository_the_org_does_not_list_is_refused_naming
 #[tokio::test(flavor = "multi_thread")]
 async fn a_server_refuses_a_remote_base_on_its_own_disk_naming_it() {
     let (_shared, app, entry) = remote_base_repos();
-    let cache = tempfile::tempdir().unwrap();
-    let rendering = Rendering {
-        pipeline: weft_tests::render_pipeline(cache.path()),
-        source: AppSource::Git {
-            repository: Repository::new(app.path().display().to_string()),
-            reference: "main".into(),
-            path: "app".into(),
-        },
-        values: Vec::new(),
-        _cache: cache,
-    };
+    let rendering = remote_base_rendering(&app, false);
     // An operator's app, with no org rules: still no kustomization reads the server's disks.
     let error = blocking(move || render_kustomize(&rendering, None).map(|_| ()))
         .await

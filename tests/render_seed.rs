@@ -46,9 +46,8 @@ async fn password(secrets: &Api<Secret>) -> Option<(String, String)> {
     ))
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_generated_secret_stays_across_syncs_and_values_changes_and_changes_when_the_seed_is_rotated()
- {
+/// A server with the chart's app, its simulated cluster, data directory and repository.
+async fn serve_chart() -> (crate::serve::Cluster, TempDir, GitRepo, Server) {
     let cluster = cluster();
     let data = TempDir::new().unwrap();
     let repo = GitRepo::new();
@@ -60,6 +59,13 @@ async fn a_generated_secret_stays_across_syncs_and_values_changes_and_changes_wh
     )
     .await
     .unwrap();
+    (cluster, data, repo, server)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_generated_secret_stays_across_syncs_and_values_changes_and_changes_when_the_seed_is_rotated()
+ {
+    let (cluster, _data, repo, server) = serve_chart().await;
     let secrets: Api<Secret> = Api::namespaced(cluster.client.clone(), "db");
     let settings: Api<ConfigMap> = Api::namespaced(cluster.client.clone(), "db");
     let (first, version) =
@@ -102,17 +108,7 @@ async fn a_generated_secret_stays_across_syncs_and_values_changes_and_changes_wh
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_rotation_that_lands_while_a_sync_runs_is_still_applied() {
-    let cluster = cluster();
-    let data = TempDir::new().unwrap();
-    let repo = GitRepo::new();
-    repo.commit(&chart(1));
-    let server = Server::start(
-        config(&cluster, data.path(), &helm_app(&repo), ""),
-        weft_tests::builtin_registry(),
-        options("a"),
-    )
-    .await
-    .unwrap();
+    let (cluster, _data, _repo, server) = serve_chart().await;
     let secrets: Api<Secret> = Api::namespaced(cluster.client.clone(), "db");
     let (first, _) = eventually("the first sync", 300, async || password(&secrets).await).await;
 
