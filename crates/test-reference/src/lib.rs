@@ -9,12 +9,14 @@
 //! Also a throwaway PostgreSQL server ([`PostgresServer`]) for the store's and the reliability suite's tests, and a
 //! throwaway CNCF distribution registry ([`Registry`]) to push images to and resolve them from, and a small
 //! filesystem of a test's own to fill ([`SmallFilesystem`]), skipped with the reason where it cannot be mounted.
+//! The [`deviations`] of a public corpus (its `deviations.yaml`) are read, rewritten and judged here too.
 //!
 //! Must not depend on anything of Weft's: plugin crates use it for their parity tests.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+pub mod deviations;
 mod postgres;
 mod registry;
 mod small_filesystem;

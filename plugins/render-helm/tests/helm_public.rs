@@ -22,6 +22,7 @@ use support::{
     RandomField, clip, compare_random_fields, default_namespace, default_release, glob_match,
     helm_results, identity, normalize,
 };
+use weft_test_reference::deviations::{self, Observed};
 use weft_test_reference::{Arguments, Reference, Trial};
 
 /// One case, as its YAML file describes it.
@@ -41,18 +42,6 @@ struct Case {
     random: Vec<RandomField>,
 }
 
-/// A written deviation: the case's outcome and why.
-#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
-struct Deviation {
-    /// `different` or `refused`.
-    outcome: String,
-    /// What this run observed: the first differing object and path, or our error.
-    reason: String,
-    /// The cause, as far as it was found, in words (kept when the file is rewritten).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    cause: String,
-}
-
 /// The commit time every case renders at (Helm's `now` reads it): 2026-06-01T00:00:00Z. Helm's library reads the
 /// machine's clock, so fields that hold the time are listed among a case's random fields.
 const REVISION_TIME: i64 = 1_780_272_000;
@@ -64,6 +53,14 @@ fn corpus_dir() -> PathBuf {
 fn deviations_file() -> PathBuf {
     corpus_dir().join("deviations.yaml")
 }
+
+/// The comment at the top of `deviations.yaml`.
+const DEVIATIONS_HEADER: &str = "\
+# Written deviations of the public Helm corpus: each case that does not render as Helm's own library renders
+# it, with what was observed (the first differing object and path, or our error). helm_public fails when a
+# case not listed here differs, or when one listed here now renders identically. Regenerate with
+# WEFT_WRITE_DEVIATIONS=1 cargo test -p render-helm --test helm_public (each `cause` is kept).
+";
 
 fn case_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join("cases"))
@@ -93,7 +90,7 @@ enum Outcome {
     Broken(String),
 }
 
-impl Outcome {
+impl Observed for Outcome {
     fn kind(&self) -> &'static str {
         match self {
             Outcome::Identical => "identical",
@@ -108,6 +105,11 @@ impl Outcome {
             Outcome::Identical => String::new(),
             Outcome::Different(why) | Outcome::Refused(why) | Outcome::Broken(why) => why.clone(),
         }
+    }
+
+    /// A broken case is never a deviation: it fails whatever is written of it.
+    fn deviates(&self) -> bool {
+        matches!(self, Outcome::Different(_) | Outcome::Refused(_))
     }
 }
 
@@ -310,37 +312,6 @@ fn observe(cases: &[PathBuf]) -> (BTreeMap<String, Outcome>, Duration, Duration)
     (outcomes, helm_time, native)
 }
 
-fn read_deviations() -> Result<BTreeMap<String, Deviation>, String> {
-    match std::fs::read_to_string(deviations_file()) {
-        Ok(text) => serde_norway::from_str(&text).map_err(|e| format!("deviations.yaml: {e}")),
-        Err(_) => Ok(BTreeMap::new()),
-    }
-}
-
-/// The deviations file as this run observed it: every case that is not identical, with its reason.
-fn write_deviations(outcomes: &BTreeMap<String, Outcome>, known: &BTreeMap<String, Deviation>) {
-    let mut text = String::from(
-        "# Written deviations of the public Helm corpus: each case that does not render as Helm's own library renders\n\
-         # it, with what was observed (the first differing object and path, or our error). helm_public fails when a\n\
-         # case not listed here differs, or when one listed here now renders identically. Regenerate with\n\
-         # WEFT_WRITE_DEVIATIONS=1 cargo test -p render-helm --test helm_public (each `cause` is kept).\n",
-    );
-    for (name, outcome) in outcomes {
-        if matches!(outcome, Outcome::Different(_) | Outcome::Refused(_)) {
-            let entry = BTreeMap::from([(
-                name.clone(),
-                Deviation {
-                    outcome: outcome.kind().into(),
-                    reason: outcome.reason(),
-                    cause: known.get(name).map(|d| d.cause.clone()).unwrap_or_default(),
-                },
-            )]);
-            text.push_str(&serde_norway::to_string(&entry).unwrap_or_default());
-        }
-    }
-    std::fs::write(deviations_file(), text).expect("deviations.yaml written");
-}
-
 /// The table and the identical rates, per value set (default values, override).
 fn report(
     outcomes: &BTreeMap<String, Outcome>,
@@ -395,7 +366,7 @@ fn main() -> ExitCode {
         .iter()
         .map(|c| case_name(c).trim_end_matches("--override").to_string())
         .collect();
-    let deviations = read_deviations();
+    let deviations = deviations::read(&deviations_file());
     let mut trials = vec![
         Trial::test(
             "the public corpus holds at least 100 charts, each with its default values and an override",
@@ -502,8 +473,14 @@ fn main() -> ExitCode {
         let started = Instant::now();
         let (outcomes, helm_time, native) = observe(&selected);
         report(&outcomes, helm_time, native, started.elapsed());
-        if std::env::var("WEFT_WRITE_DEVIATIONS").is_ok_and(|v| v == "1") {
-            write_deviations(&outcomes, deviations.as_ref().unwrap_or(&BTreeMap::new()));
+        if deviations::write_requested() {
+            deviations::write(
+                &deviations_file(),
+                DEVIATIONS_HEADER,
+                &outcomes,
+                deviations.as_ref().unwrap_or(&BTreeMap::new()),
+                None,
+            );
         }
         outcomes
     } else {
@@ -516,28 +493,10 @@ fn main() -> ExitCode {
         let listed = deviations.get(&name).cloned();
         trials.push(helm.trial(trial_name(&name), move || {
             let outcome = outcome.ok_or("not rendered")?;
-            match (outcome, listed) {
-                (Outcome::Identical, None) => Ok(()),
-                (Outcome::Identical, Some(_)) => {
-                    Err("renders identically now: strike it off deviations.yaml".into())
-                }
-                (Outcome::Broken(why), _) => Err(format!("the case is broken: {why}").into()),
-                (outcome, None) => Err(format!(
-                    "{} and not a written deviation: {}",
-                    outcome.kind(),
-                    outcome.reason()
-                )
-                .into()),
-                (outcome, Some(listed)) if listed.outcome == outcome.kind() => Ok(()),
-                (outcome, Some(listed)) => Err(format!(
-                    "written as {} ({}), but now {}: {}",
-                    listed.outcome,
-                    listed.reason,
-                    outcome.kind(),
-                    outcome.reason()
-                )
-                .into()),
+            if let Outcome::Broken(why) = &outcome {
+                return Err(format!("the case is broken: {why}").into());
             }
+            deviations::judge(&outcome, listed.as_ref()).map_err(Into::into)
         }));
     }
     weft_test_reference::run(&[&helm], trials)

@@ -20,6 +20,7 @@ mod support;
 
 use support::{difference, kubectl_kustomize, kustomization_file, native, overlays};
 use weft_sdk::Value;
+use weft_test_reference::deviations::{self, Observed, clip};
 use weft_test_reference::{Arguments, Reference, Trial};
 
 fn corpus_dir() -> PathBuf {
@@ -29,6 +30,15 @@ fn corpus_dir() -> PathBuf {
 fn deviations_file() -> PathBuf {
     corpus_dir().join("deviations.yaml")
 }
+
+/// The comment at the top of `deviations.yaml`.
+const DEVIATIONS_HEADER: &str = "\
+# Written deviations of the public Kustomize corpus: each kustomization that does not build as `kubectl
+# kustomize` builds it, with what was observed (the first differing object and path, or the error).
+# kubectl_public fails when one not listed here differs, or when one listed here now builds as kubectl does.
+# Regenerate with WEFT_WRITE_DEVIATIONS=1 cargo test -p render-kustomize --test kubectl_public (each `cause`
+# is kept).
+";
 
 /// One kustomization of the corpus: its source's directory (the app's root) and its path inside it.
 #[derive(Debug, Clone)]
@@ -133,7 +143,7 @@ enum Outcome {
     Accepted(String),
 }
 
-impl Outcome {
+impl Observed for Outcome {
     fn kind(&self) -> &'static str {
         match self {
             Outcome::Identical => "identical",
@@ -156,21 +166,11 @@ impl Outcome {
         }
     }
 
-    /// Whether it must be a written deviation.
     fn deviates(&self) -> bool {
         matches!(
             self,
             Outcome::Different(_) | Outcome::Refused(_) | Outcome::Accepted(_)
         )
-    }
-}
-
-/// `text` cut to at most `limit` characters, on one line.
-fn clip(text: &str, limit: usize) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(limit) {
-        Some((end, _)) => format!("{}…", &line[..end]),
-        None => line,
     }
 }
 
@@ -233,55 +233,6 @@ fn observe(kubectl: &Path, selected: &[Kustomization]) -> (BTreeMap<String, Outc
     (outcomes, native)
 }
 
-/// A written deviation: the kustomization's outcome and why.
-#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
-struct Deviation {
-    /// `different`, `refused` or `accepted`.
-    outcome: String,
-    /// What this run observed: the first differing object and path, or the error.
-    reason: String,
-    /// The cause, as far as it was found, in words (kept when the file is rewritten).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    cause: String,
-}
-
-fn read_deviations() -> Result<BTreeMap<String, Deviation>, String> {
-    match std::fs::read_to_string(deviations_file()) {
-        Ok(text) => serde_norway::from_str::<Option<BTreeMap<String, Deviation>>>(&text)
-            .map(Option::unwrap_or_default)
-            .map_err(|e| format!("deviations.yaml: {e}")),
-        Err(_) => Ok(BTreeMap::new()),
-    }
-}
-
-/// The deviations file as this run observed it: every kustomization that must be written, with its reason.
-fn write_deviations(outcomes: &BTreeMap<String, Outcome>, known: &BTreeMap<String, Deviation>) {
-    let mut text = String::from(
-        "# Written deviations of the public Kustomize corpus: each kustomization that does not build as `kubectl\n\
-         # kustomize` builds it, with what was observed (the first differing object and path, or the error).\n\
-         # kubectl_public fails when one not listed here differs, or when one listed here now builds as kubectl does.\n\
-         # Regenerate with WEFT_WRITE_DEVIATIONS=1 cargo test -p render-kustomize --test kubectl_public (each `cause`\n\
-         # is kept).\n",
-    );
-    let mut entries = BTreeMap::new();
-    for (name, outcome) in outcomes.iter().filter(|(_, o)| o.deviates()) {
-        entries.insert(
-            name.clone(),
-            Deviation {
-                outcome: outcome.kind().into(),
-                reason: clip(&outcome.reason(), 400),
-                cause: known.get(name).map(|d| d.cause.clone()).unwrap_or_default(),
-            },
-        );
-    }
-    if entries.is_empty() {
-        text.push_str("{}\n");
-    } else {
-        text.push_str(&serde_norway::to_string(&entries).unwrap_or_default());
-    }
-    std::fs::write(deviations_file(), text).expect("deviations.yaml written");
-}
-
 /// Every kustomization's outcome, the counts and the identical rate.
 fn report(outcomes: &BTreeMap<String, Outcome>, native: Duration, wall: Duration) {
     println!("public Kustomize corpus: {} kustomizations", outcomes.len());
@@ -322,7 +273,7 @@ fn main() -> ExitCode {
     let arguments = Arguments::from_args();
     let kubectl = Reference::kubectl();
     let corpus = corpus();
-    let deviations = read_deviations();
+    let deviations = deviations::read(&deviations_file());
     let mut trials = vec![
         Trial::test("the public corpus holds at least 150 kustomizations", {
             let size = corpus.len();
@@ -407,8 +358,14 @@ fn main() -> ExitCode {
             let started = Instant::now();
             let (outcomes, native) = observe(path, &selected);
             report(&outcomes, native, started.elapsed());
-            if std::env::var("WEFT_WRITE_DEVIATIONS").is_ok_and(|v| v == "1") {
-                write_deviations(&outcomes, deviations.as_ref().unwrap_or(&BTreeMap::new()));
+            if deviations::write_requested() {
+                deviations::write(
+                    &deviations_file(),
+                    DEVIATIONS_HEADER,
+                    &outcomes,
+                    deviations.as_ref().unwrap_or(&BTreeMap::new()),
+                    Some(400),
+                );
             }
             outcomes
         }
@@ -420,27 +377,7 @@ fn main() -> ExitCode {
         let listed = deviations.get(&kustomization.name).cloned();
         trials.push(kubectl.trial(trial_name(&kustomization.name), move || {
             let outcome = outcome.ok_or("not built")?;
-            match (outcome, listed) {
-                (outcome, None) if !outcome.deviates() => Ok(()),
-                (outcome, Some(_)) if !outcome.deviates() => {
-                    Err(format!("{} now: strike it off deviations.yaml", outcome.kind()).into())
-                }
-                (outcome, None) => Err(format!(
-                    "{} and not a written deviation: {}",
-                    outcome.kind(),
-                    outcome.reason()
-                )
-                .into()),
-                (outcome, Some(listed)) if listed.outcome == outcome.kind() => Ok(()),
-                (outcome, Some(listed)) => Err(format!(
-                    "written as {} ({}), but now {}: {}",
-                    listed.outcome,
-                    listed.reason,
-                    outcome.kind(),
-                    outcome.reason()
-                )
-                .into()),
-            }
+            deviations::judge(&outcome, listed.as_ref()).map_err(Into::into)
         }));
     }
     weft_test_reference::run(&[&kubectl], trials)
