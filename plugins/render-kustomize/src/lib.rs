@@ -16,10 +16,12 @@
 //! from ([`patch::openapi`]); the top kustomization's `buildMetadata` adds origin annotations and the managed-by
 //! label ([`transform::build_metadata`]); `crds` files extend the field-spec tables ([`crds`]).
 //! Field names match as Go's `encoding/json` matches them (exactly, then
-//! case-insensitively). Remote resources, Helm charts (`helmCharts`, `helmGlobals`,
-//! `helmChartInflationGenerator`) and `buildMetadata: [transformerAnnotations]` are refused with an error
-//! naming the field and saying Weft does not support it; exec, container and KRM-function plugins (and so any `validators`) are
-//! refused naming the plugin's kind.
+//! case-insensitively). `helmCharts` and `helmGlobals` inflate charts with Weft's own Helm renderer, in process
+//! ([`helm`]; charts from chart repositories are fetched by the host). Remote bases and components are fetched
+//! by the host, which lays them over the tree where [`remote`] finds them; this renderer never reaches a network.
+//! Files over HTTP, the deprecated `helmChartInflationGenerator` and `buildMetadata: [transformerAnnotations]`
+//! are refused with an error naming them and saying Weft does not support them; exec, container and
+//! KRM-function plugins (and so any `validators`) are refused naming the plugin's kind.
 //!
 //! Parameters (`request.parameters`):
 //! - `path`: the directory of the kustomization to build, relative to the app's root (default: the root). An
