@@ -1,5 +1,5 @@
 //! Strategic merge patches with the semantics of Kustomize's merge ([`Flavour::KUSTOMIZE`] of
-//! [`weft_k8s::patch::strategic`]): maps merge field by field (null deletes), lists follow [`list_strategy`], and
+//! [`weft_k8s::patch::strategic`]): maps merge field by field (null deletes), lists follow [`list_strategy`](super::merge_keys::list_strategy), and
 //! `$patch: delete` / `$patch: replace` directives apply to maps and list elements.
 
 use serde_json::Value;
