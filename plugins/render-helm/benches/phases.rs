@@ -4,7 +4,8 @@
 //! 31 renders (the first apart), medians printed. The Wasm figure is the render bench's; this one says which phase
 //! to look at.
 //!
-//! Run: `cargo bench -p render-helm --bench phases`.
+//! Run: `cargo bench -p render-helm --bench phases [-- CHART_DIR]` (another chart of 200 objects, such as the render
+//! bench's umbrella chart, instead).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -91,10 +92,22 @@ fn median(samples: &[Phases], phase: impl Fn(&Phases) -> Duration) -> Duration {
 }
 
 fn main() {
-    let dir = write_chart();
+    let given = std::env::args()
+        .skip(1)
+        .find(|arg| !arg.starts_with('-'))
+        .map(PathBuf::from);
+    let dir = given.clone().unwrap_or_else(write_chart);
     let _first = render(&dir);
     let samples: Vec<Phases> = (0..30).map(|_| render(&dir)).collect();
-    println!("render-helm phases, natively: a Helm chart of {OBJECTS} Deployments (medians of 30)");
+    match &given {
+        Some(chart) => println!(
+            "render-helm phases, natively: {} (medians of 30)",
+            chart.display()
+        ),
+        None => println!(
+            "render-helm phases, natively: a Helm chart of {OBJECTS} Deployments (medians of 30)"
+        ),
+    }
     println!("  load    {:.2?}", median(&samples, |p| p.load));
     println!("  resolve {:.2?}", median(&samples, |p| p.resolve));
     println!("  execute {:.2?}", median(&samples, |p| p.execute));
@@ -103,5 +116,7 @@ fn main() {
         "  total   {:.2?}",
         median(&samples, |p| p.load + p.resolve + p.execute + p.collect)
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    if given.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
