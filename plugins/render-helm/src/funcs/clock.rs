@@ -1,6 +1,7 @@
 //! Sprig's clock functions (`now`, `date`, `dateInZone`, `htmlDate`, `htmlDateInZone`, `unixEpoch`, `ago`,
 //! `dateModify`) over a fixed clock: `now` is the rendered revision's commit time ([`super::entropy`]), so a revision
-//! renders the same bytes every time. Go's `time.Local` is UTC here, as in a container without a zone.
+//! renders the same bytes every time. Go's `time.Local` is UTC here, as in a container without a zone: a render
+//! must not depend on the server's zone. `toDate` and `mustToDate` parse with Go's layouts ([`super::layout`]).
 
 use std::rc::Rc;
 
@@ -9,6 +10,7 @@ use jiff::tz::TimeZone;
 
 use super::duration::{go_duration, parse_go_duration};
 use super::entropy::revision_time;
+use super::layout::{OffsetShape, Std, ZERO_TIME_SECONDS, next_std_chunk, parse_in_utc};
 use super::{arity, string_arg};
 use crate::template::{Budget, FunctionTable, HostObject, Value};
 
@@ -43,6 +45,19 @@ pub fn register(table: &mut FunctionTable) {
         let rounded = (since + since.signum() * 500_000_000) / 1_000_000_000 * 1_000_000_000;
         Ok(Value::string(go_duration(rounded)))
     });
+    table.insert("toDate", |_, args| {
+        arity("toDate", &args, 2)?;
+        // Sprig drops the error: a value that does not parse is Go's zero time.
+        Ok(parse_in_utc(string_arg(&args, 0)?, string_arg(&args, 1)?)
+            .map(Time::parsed)
+            .unwrap_or_else(|_| Time::value(ZERO_TIME_SECONDS, 0)))
+    });
+    table.insert("mustToDate", |_, args| {
+        arity("mustToDate", &args, 2)?;
+        parse_in_utc(string_arg(&args, 0)?, string_arg(&args, 1)?)
+            .map(Time::parsed)
+            .map_err(|e| e.to_string())
+    });
     for name in [
         "dateModify",
         "date_modify",
@@ -53,17 +68,63 @@ pub fn register(table: &mut FunctionTable) {
     }
 }
 
-/// A Go `time.Time`: seconds and nanoseconds since the Unix epoch, shown in UTC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A Go `time.Time`: seconds and nanoseconds since the Unix epoch, shown in UTC (Local) or, for a time parsed
+/// with an offset or a zone name Local does not have, in the fixed zone Go records for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Time {
     seconds: i64,
     nanos: u32,
+    /// A fixed zone's name (possibly empty) and offset in seconds; `None` is UTC.
+    zone: Option<(Rc<str>, i32)>,
 }
 
+/// The member through which the clock functions read a time's fixed zone: not a Go identifier, so templates
+/// cannot reach it.
+const ZONE_MEMBER: &str = "weft:zone";
+
 impl Time {
-    /// A template value holding this time.
+    /// A template value holding this time, in UTC.
     pub fn value(seconds: i64, nanos: u32) -> Value {
-        Value::Object(Rc::new(Time { seconds, nanos }))
+        Time::in_zone(seconds, nanos, None)
+    }
+
+    /// A template value holding this time in `zone` (a fixed zone's name and offset; `None` is UTC).
+    fn in_zone(seconds: i64, nanos: u32, zone: Option<(Rc<str>, i32)>) -> Value {
+        Value::Object(Rc::new(Time {
+            seconds,
+            nanos,
+            zone,
+        }))
+    }
+
+    /// A parsed time as a template value.
+    fn parsed(parsed: super::layout::Parsed) -> Value {
+        Time::in_zone(
+            parsed.seconds,
+            parsed.nanos,
+            parsed.zone.map(|(name, offset)| (name.into(), offset)),
+        )
+    }
+
+    /// The time's own zone, for its fields.
+    fn time_zone(&self) -> TimeZone {
+        match &self.zone {
+            Some((_, offset)) => jiff::tz::Offset::from_seconds(*offset)
+                .map(TimeZone::fixed)
+                .unwrap_or(TimeZone::UTC),
+            None => TimeZone::UTC,
+        }
+    }
+
+    /// Go's `Time.Format`, in the time's own zone.
+    fn format(&self, layout: &str) -> Result<String, String> {
+        match &self.zone {
+            Some((name, _)) => {
+                let z = zoned(self.seconds, self.nanos, &self.time_zone())?;
+                Ok(format_zoned(&z, name, layout))
+            }
+            None => go_format(self.seconds, self.nanos, &TimeZone::UTC, layout),
+        }
     }
 }
 
@@ -77,7 +138,7 @@ impl HostObject for Time {
     }
 
     fn member(&self, name: &str, args: &[Value]) -> Option<Result<Value, String>> {
-        let utc = TimeZone::UTC;
+        let own = self.time_zone();
         Some(match name {
             "Unix" => Ok(Value::Int(self.seconds)),
             "UnixNano" => Ok(Value::Int(
@@ -92,22 +153,27 @@ impl HostObject for Time {
             )),
             "Nanosecond" => Ok(Value::Int(i64::from(self.nanos))),
             "UTC" | "Local" => Ok(Time::value(self.seconds, self.nanos)),
-            "Year" => zoned(self.seconds, self.nanos, &utc).map(|z| Value::Int(z.year().into())),
+            ZONE_MEMBER => Ok(match &self.zone {
+                Some((name, offset)) => Value::list(vec![
+                    Value::String(name.clone()),
+                    Value::Int((*offset).into()),
+                ]),
+                None => Value::Nil,
+            }),
+            "Year" => zoned(self.seconds, self.nanos, &own).map(|z| Value::Int(z.year().into())),
             "YearDay" => {
-                zoned(self.seconds, self.nanos, &utc).map(|z| Value::Int(z.day_of_year().into()))
+                zoned(self.seconds, self.nanos, &own).map(|z| Value::Int(z.day_of_year().into()))
             }
-            "Day" => zoned(self.seconds, self.nanos, &utc).map(|z| Value::Int(z.day().into())),
-            "Hour" => zoned(self.seconds, self.nanos, &utc).map(|z| Value::Int(z.hour().into())),
+            "Day" => zoned(self.seconds, self.nanos, &own).map(|z| Value::Int(z.day().into())),
+            "Hour" => zoned(self.seconds, self.nanos, &own).map(|z| Value::Int(z.hour().into())),
             "Minute" => {
-                zoned(self.seconds, self.nanos, &utc).map(|z| Value::Int(z.minute().into()))
+                zoned(self.seconds, self.nanos, &own).map(|z| Value::Int(z.minute().into()))
             }
             "Second" => {
-                zoned(self.seconds, self.nanos, &utc).map(|z| Value::Int(z.second().into()))
+                zoned(self.seconds, self.nanos, &own).map(|z| Value::Int(z.second().into()))
             }
             "Format" => match args {
-                [Value::String(layout)] => {
-                    go_format(self.seconds, self.nanos, &utc, layout).map(Value::string)
-                }
+                [Value::String(layout)] => self.format(layout).map(Value::string),
                 _ => Err("Format: want one string argument".into()),
             },
             "String" => Ok(Value::string(self.display())),
@@ -120,25 +186,15 @@ impl HostObject for Time {
     }
 
     fn display(&self) -> String {
-        go_format(
-            self.seconds,
-            self.nanos,
-            &TimeZone::UTC,
-            "2006-01-02 15:04:05.999999999 -0700 MST",
-        )
-        .unwrap_or_default()
+        self.format("2006-01-02 15:04:05.999999999 -0700 MST")
+            .unwrap_or_default()
     }
 
     fn to_data(&self) -> Value {
         // encoding/json marshals a time as RFC 3339 with nanoseconds.
         Value::string(
-            go_format(
-                self.seconds,
-                self.nanos,
-                &TimeZone::UTC,
-                "2006-01-02T15:04:05.999999999Z07:00",
-            )
-            .unwrap_or_default(),
+            self.format("2006-01-02T15:04:05.999999999Z07:00")
+                .unwrap_or_default(),
         )
     }
 }
@@ -197,7 +253,28 @@ fn date_modify(_: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
     let total = i128::from(seconds) * 1_000_000_000 + i128::from(nanos) + delta;
     let seconds =
         i64::try_from(total.div_euclid(1_000_000_000)).map_err(|_| "time out of range")?;
-    Ok(Time::value(seconds, total.rem_euclid(1_000_000_000) as u32))
+    // Go's Time.Add keeps the time's zone.
+    Ok(Time::in_zone(
+        seconds,
+        total.rem_euclid(1_000_000_000) as u32,
+        fixed_zone(&args[1]),
+    ))
+}
+
+/// A time argument's fixed zone, if it has one.
+fn fixed_zone(value: &Value) -> Option<(Rc<str>, i32)> {
+    let Value::Object(object) = value else {
+        return None;
+    };
+    match object.member(ZONE_MEMBER, &[]) {
+        Some(Ok(Value::List(items))) => match (items.first(), items.get(1)) {
+            (Some(Value::String(name)), Some(Value::Int(offset))) => {
+                Some((name.clone(), i32::try_from(*offset).ok()?))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn zoned(seconds: i64, nanos: u32, zone: &TimeZone) -> Result<jiff::Zoned, String> {
@@ -213,11 +290,21 @@ pub fn go_format(
     layout: &str,
 ) -> Result<String, String> {
     let z = zoned(seconds, nanos, zone)?;
-    let offset = z.offset().seconds();
     let abbreviation = zone
         .to_offset_info(z.timestamp())
         .abbreviation()
         .to_string();
+    Ok(format_zoned(&z, &abbreviation, layout))
+}
+
+/// Go's `appendInt`: `x` in decimal, zero-padded to `width` digits after any sign.
+fn padded(x: i64, width: usize) -> String {
+    let digits = format!("{:0width$}", x.unsigned_abs());
+    if x < 0 { format!("-{digits}") } else { digits }
+}
+
+/// Formats a zoned time with `layout`, its zone called `abbreviation` (`MST`; empty: the numeric offset).
+fn format_zoned(z: &jiff::Zoned, abbreviation: &str, layout: &str) -> String {
     const MONTHS: [&str; 12] = [
         "January",
         "February",
@@ -241,166 +328,96 @@ pub fn go_format(
         "Saturday",
         "Sunday",
     ];
+    let offset = z.offset().seconds();
     let month = MONTHS[(z.month() - 1) as usize];
     let weekday = DAYS[z.weekday().to_monday_zero_offset() as usize];
-    let hour = i32::from(z.hour());
-    let numeric_offset = |colon: bool, seconds_too: bool, hours_only: bool| {
-        let sign = if offset < 0 { '-' } else { '+' };
-        let abs = offset.abs();
-        let (h, m, s) = (abs / 3600, abs / 60 % 60, abs % 60);
-        let sep = if colon { ":" } else { "" };
-        let mut out = format!("{sign}{h:02}");
-        if !hours_only {
-            out.push_str(&format!("{sep}{m:02}"));
-        }
-        if seconds_too {
-            out.push_str(&format!("{sep}{s:02}"));
-        }
-        out
-    };
+    let hour = i64::from(z.hour());
+    let hour12 = if hour % 12 == 0 { 12 } else { hour % 12 };
+    let nanos = z.subsec_nanosecond();
     let mut out = String::new();
     let mut rest = layout;
-    // Go's nextStdChunk, longest tokens first where they share a prefix.
-    const TOKENS: [&str; 40] = [
-        "January",
-        "Jan",
-        "Monday",
-        "Mon",
-        "MST",
-        "2006",
-        "2",
-        "_2",
-        "__2",
-        "002",
-        "01",
-        "1",
-        "02",
-        "06",
-        "15",
-        "03",
-        "3",
-        "04",
-        "4",
-        "05",
-        "5",
-        "PM",
-        "pm",
-        "-070000",
-        "-07:00:00",
-        "-0700",
-        "-07:00",
-        "-07",
-        "Z070000",
-        "Z07:00:00",
-        "Z0700",
-        "Z07:00",
-        "Z07",
-        ".000",
-        ".999",
-        ",000",
-        ",999",
-        "_2006",
-        "Z",
-        "-",
-    ];
-    'outer: while !rest.is_empty() {
-        // Fractional seconds of any width: .0+ or .9+ (also with a comma).
-        if let Some(first) = rest.chars().next()
-            && (first == '.' || first == ',')
-        {
-            let digits: String = rest[1..]
-                .chars()
-                .take_while(|c| *c == '0' || *c == '9')
-                .collect();
-            let after = rest[1 + digits.len()..].chars().next();
-            let uniform = digits
-                .chars()
-                .next()
-                .is_some_and(|first| digits.chars().all(|c| c == first));
-            if uniform && !after.is_some_and(|c| c.is_ascii_digit()) {
-                let full = format!("{nanos:09}");
-                let width = digits.len().min(9);
-                if digits.starts_with('0') {
-                    out.push(first);
-                    out.push_str(&full[..width]);
-                } else {
-                    let trimmed = full[..width].trim_end_matches('0');
-                    if !trimmed.is_empty() {
-                        out.push(first);
-                        out.push_str(trimmed);
-                    }
+    loop {
+        let (prefix, std, suffix) = next_std_chunk(rest);
+        out.push_str(prefix);
+        let Some(std) = std else { break };
+        rest = suffix;
+        match std {
+            Std::LongMonth => out.push_str(month),
+            Std::Month => out.push_str(&month[..3]),
+            Std::LongWeekDay => out.push_str(weekday),
+            Std::WeekDay => out.push_str(&weekday[..3]),
+            Std::LongYear => out.push_str(&padded(z.year().into(), 4)),
+            Std::Year => out.push_str(&padded(i64::from(z.year()).rem_euclid(100), 2)),
+            Std::NumMonth => out.push_str(&z.month().to_string()),
+            Std::ZeroMonth => out.push_str(&padded(z.month().into(), 2)),
+            Std::Day => out.push_str(&z.day().to_string()),
+            Std::UnderDay => out.push_str(&format!("{:>2}", z.day())),
+            Std::ZeroDay => out.push_str(&padded(z.day().into(), 2)),
+            Std::UnderYearDay => out.push_str(&format!("{:>3}", z.day_of_year())),
+            Std::ZeroYearDay => out.push_str(&padded(z.day_of_year().into(), 3)),
+            Std::Hour => out.push_str(&padded(hour, 2)),
+            Std::Hour12 => out.push_str(&hour12.to_string()),
+            Std::ZeroHour12 => out.push_str(&padded(hour12, 2)),
+            Std::Minute => out.push_str(&z.minute().to_string()),
+            Std::ZeroMinute => out.push_str(&padded(z.minute().into(), 2)),
+            Std::Second => out.push_str(&z.second().to_string()),
+            Std::ZeroSecond => out.push_str(&padded(z.second().into(), 2)),
+            Std::UpperPm => out.push_str(if hour >= 12 { "PM" } else { "AM" }),
+            Std::LowerPm => out.push_str(if hour >= 12 { "pm" } else { "am" }),
+            Std::ZoneName if !abbreviation.is_empty() => out.push_str(abbreviation),
+            Std::ZoneName => {
+                // No name: Go prints the offset as -0700.
+                let minutes = offset / 60;
+                out.push(if minutes < 0 { '-' } else { '+' });
+                out.push_str(&padded(i64::from(minutes.abs() / 60), 2));
+                out.push_str(&padded(i64::from(minutes.abs() % 60), 2));
+            }
+            Std::FracSecond0 { digits, separator } | Std::FracSecond9 { digits, separator } => {
+                let trim = matches!(std, Std::FracSecond9 { .. });
+                if trim && (digits == 0 || nanos == 0) {
+                    continue;
                 }
-                rest = &rest[1 + digits.len()..];
-                continue;
+                let full = format!("{nanos:09}");
+                let shown = &full[..digits.min(9)];
+                let shown = if trim {
+                    shown.trim_end_matches('0')
+                } else {
+                    shown
+                };
+                if !(trim && shown.is_empty()) {
+                    out.push(char::from(separator));
+                    out.push_str(shown);
+                }
+            }
+            numeric => {
+                if numeric.is_iso8601() && offset == 0 {
+                    out.push('Z');
+                    continue;
+                }
+                let Some(shape) = OffsetShape::of(numeric) else {
+                    continue;
+                };
+                // Go takes the sign from the offset in whole minutes.
+                let minutes = offset / 60;
+                out.push(if minutes < 0 { '-' } else { '+' });
+                let minutes = minutes.abs();
+                out.push_str(&padded(i64::from(minutes / 60), 2));
+                if shape.colons() {
+                    out.push(':');
+                }
+                if shape.minutes() {
+                    out.push_str(&padded(i64::from(minutes % 60), 2));
+                }
+                if shape.seconds() {
+                    if shape.colons() {
+                        out.push(':');
+                    }
+                    out.push_str(&padded(i64::from(offset.abs() % 60), 2));
+                }
             }
         }
-        let mut candidates: Vec<&str> = TOKENS
-            .iter()
-            .copied()
-            .filter(|t| !matches!(*t, ".000" | ".999" | ",000" | ",999" | "Z" | "-" | "_2006"))
-            .filter(|t| rest.starts_with(t))
-            .collect();
-        candidates.sort_by_key(|t| std::cmp::Reverse(t.len()));
-        for token in candidates {
-            let text = match token {
-                "January" => month.to_string(),
-                "Jan" => month[..3].to_string(),
-                "Monday" => weekday.to_string(),
-                "Mon" => weekday[..3].to_string(),
-                "MST" => {
-                    if abbreviation.is_empty() {
-                        numeric_offset(false, false, false)
-                    } else {
-                        abbreviation.clone()
-                    }
-                }
-                "2006" => format!("{:04}", z.year()),
-                "06" => format!("{:02}", z.year().rem_euclid(100)),
-                "01" => format!("{:02}", z.month()),
-                "1" => z.month().to_string(),
-                "02" => format!("{:02}", z.day()),
-                "2" => z.day().to_string(),
-                "_2" => format!("{:>2}", z.day()),
-                "__2" => format!("{:>3}", z.day_of_year()),
-                "002" => format!("{:03}", z.day_of_year()),
-                "15" => format!("{hour:02}"),
-                "03" => format!("{:02}", if hour % 12 == 0 { 12 } else { hour % 12 }),
-                "3" => (if hour % 12 == 0 { 12 } else { hour % 12 }).to_string(),
-                "04" => format!("{:02}", z.minute()),
-                "4" => z.minute().to_string(),
-                "05" => format!("{:02}", z.second()),
-                "5" => z.second().to_string(),
-                "PM" => (if hour >= 12 { "PM" } else { "AM" }).to_string(),
-                "pm" => (if hour >= 12 { "pm" } else { "am" }).to_string(),
-                "-070000" => numeric_offset(false, true, false),
-                "-07:00:00" => numeric_offset(true, true, false),
-                "-0700" => numeric_offset(false, false, false),
-                "-07:00" => numeric_offset(true, false, false),
-                "-07" => numeric_offset(false, false, true),
-                z_token if z_token.starts_with('Z') => {
-                    if offset == 0 {
-                        "Z".to_string()
-                    } else {
-                        match z_token {
-                            "Z070000" => numeric_offset(false, true, false),
-                            "Z07:00:00" => numeric_offset(true, true, false),
-                            "Z0700" => numeric_offset(false, false, false),
-                            "Z07:00" => numeric_offset(true, false, false),
-                            _ => numeric_offset(false, false, true),
-                        }
-                    }
-                }
-                _ => continue,
-            };
-            out.push_str(&text);
-            rest = &rest[token.len()..];
-            continue 'outer;
-        }
-        let c = rest.chars().next().unwrap_or_default();
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
@@ -473,6 +490,92 @@ mod tests {
                 ]
             )),
             "2023-11-14 23:13 CET +01:00"
+        );
+    }
+
+    #[test]
+    fn to_date_parses_with_gos_layouts_into_a_time_the_date_functions_take() {
+        let parsed = |layout: &str, value: &str| {
+            call("toDate", vec![Value::string(layout), Value::string(value)])
+        };
+        // Printed by Helm 4's library for the same calls.
+        for (layout, value, printed) in [
+            ("2006-01-02", "2017-12-31", "2017-12-31 00:00:00 +0000 UTC"),
+            (
+                "2006-01-02T15:04:05Z07:00",
+                "2023-01-01T10:00:00+02:00",
+                "2023-01-01 10:00:00 +0200 +0200",
+            ),
+            ("2006-01-02", "garbage", "0001-01-01 00:00:00 +0000 UTC"),
+            (
+                "2006-01-02 15:04 MST",
+                "2020-01-01 00:00 PST",
+                "2020-01-01 00:00:00 +0000 PST",
+            ),
+            (
+                "2006-01-02 MST",
+                "2020-01-01 GMT+3",
+                "2020-01-01 03:00:00 +0300 GMT+3",
+            ),
+            (
+                "2006-01-02T15:04:05.000Z07:00",
+                "2023-11-15T00:13:20.250-00:30",
+                "2023-11-15 00:13:20.25 -0030 -0030",
+            ),
+            (
+                "2006-01-02 -07",
+                "2023-11-15 -00",
+                "2023-11-15 00:00:00 +0000 UTC",
+            ),
+            (
+                "Jan 2 3:04PM",
+                "Feb 29 12:00AM",
+                "0000-02-29 00:00:00 +0000 UTC",
+            ),
+        ] {
+            assert_eq!(text(parsed(layout, value)), printed, "{layout} {value}");
+        }
+        let day = parsed("2006-01-02", "2017-12-31").unwrap();
+        assert_eq!(text(call("unixEpoch", vec![day.clone()])), "1514678400");
+        assert_eq!(
+            text(call("date", vec![Value::string("Mon Jan _2 2006"), day])),
+            "Sun Dec 31 2017"
+        );
+        let east = parsed("2006-01-02T15:04:05Z07:00", "2023-01-01T10:00:00+02:00").unwrap();
+        // Go's Time.Add and the time's fields keep its zone; JSON writes its offset.
+        let later = call("dateModify", vec![Value::string("1h"), east.clone()]);
+        assert_eq!(text(later), "2023-01-01 11:00:00 +0200 +0200");
+        let Value::Object(object) = &east else {
+            panic!("not a time")
+        };
+        assert_eq!(object.member("Hour", &[]), Some(Ok(Value::Int(10))));
+        assert_eq!(object.to_data(), Value::string("2023-01-01T10:00:00+02:00"));
+        let day = parsed("Jan _2 2006", "Mar  3 2020").unwrap();
+        assert_eq!(
+            text(call(
+                "date",
+                vec![Value::string("_2006 __2 002 Z07 PM"), day]
+            )),
+            "_2020  63 063 Z AM"
+        );
+    }
+
+    #[test]
+    fn must_to_date_fails_with_gos_message() {
+        assert_eq!(
+            call(
+                "mustToDate",
+                vec![Value::string("2006-01-02"), Value::string("2017-13-01")]
+            )
+            .unwrap_err(),
+            "parsing time \"2017-13-01\": month out of range"
+        );
+        assert_eq!(
+            text(call(
+                "mustToDate",
+                vec![Value::string("15:04:05"), Value::string("01:02:03.5")]
+            )),
+            "0000-01-01 01:02:03.5 +0000 UTC"
         );
     }
 

@@ -1,5 +1,6 @@
 //! Helm's own checks, `required` and `fail`, and `lookup`, which asks the render's view of its destination cluster
-//! (`super::lookup`; without one every lookup finds nothing, an empty map, as `helm template` has it).
+//! (`super::lookup`; without one every lookup finds nothing, an empty map, as `helm template` has it), and
+//! `getHostByName`, which answers "" as Helm (3.13 and later) does without `--enable-dns`: a render never does DNS.
 
 use super::convert::strval;
 use super::{arity, string_arg};
@@ -26,12 +27,24 @@ pub fn register(table: &mut FunctionTable) {
         let name = string_arg(&a, 3)?;
         Ok(super::lookup::lookup(api_version, kind, namespace, name))
     });
+    // Helm replaces Sprig's DNS lookup with this unless `--enable-dns` is given; Weft has no such option.
+    table.insert("getHostByName", |_, a| {
+        arity("getHostByName", &a, 1)?;
+        string_arg(&a, 0)?;
+        Ok(Value::string(""))
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use crate::funcs::testing::{call, s};
     use crate::template::Value;
+
+    #[test]
+    fn get_host_by_name_answers_nothing_as_helm_does_without_enable_dns() {
+        assert_eq!(call("getHostByName", vec![s("example.com")]), Ok(s("")));
+        assert!(call("getHostByName", vec![]).is_err());
+    }
 
     #[test]
     fn required_refuses_nil_and_empty_strings() {

@@ -1,5 +1,6 @@
-//! The functions templates call: Go's builtins, Sprig's (random values, keys, certificates and bcrypt salts drawn
-//! from the app's render seed, the clock and certificates' validity from the revision's time; the network refused),
+//! The functions templates call: Go's builtins, Sprig's (random values, keys, certificates, bcrypt salts and AES IVs
+//! drawn from the app's render seed, the clock and certificates' validity from the revision's time; no DNS, as in
+//! Helm without `--enable-dns`),
 //! and Helm's own (`toYaml`, `toToml`, `required`, `fail`, ...). `include`, `tpl` and `lookup` live in the evaluator, which they need.
 
 mod bcrypt;
@@ -15,6 +16,7 @@ pub mod entropy;
 mod go;
 mod helm;
 mod keys;
+mod layout;
 pub mod lookup;
 mod math;
 mod password;
@@ -24,6 +26,7 @@ mod random;
 mod regex;
 pub mod semver;
 mod strings;
+mod symmetric;
 mod text;
 mod toml;
 mod url;
@@ -49,13 +52,13 @@ pub fn table() -> FunctionTable {
     toml::register(&mut table);
     must_variants(&mut table);
     regex::register(&mut table);
-    unsupported(&mut table);
     random::register(&mut table);
     clock::register(&mut table);
     password::register(&mut table);
     keys::register(&mut table);
     certs::register(&mut table);
     bcrypt::register(&mut table);
+    symmetric::register(&mut table);
     table
 }
 
@@ -170,26 +173,6 @@ pub(crate) fn map_arg(
 /// Sprig's `empty`: nil, false, 0, "" and empty collections.
 pub(crate) fn is_empty(value: &Value) -> bool {
     !value.is_truthy()
-}
-
-/// Functions not served yet (parsing dates, AES) or never (the network): refused by name. Random values, keys,
-/// certificates, bcrypt and the clock are served from the render seed and the revision's time (`random`, `keys`,
-/// `certs`, `bcrypt`, `clock`). (`env` and `expandenv` are not defined at all, as in Helm.)
-fn unsupported(table: &mut FunctionTable) {
-    let names: [&'static str; 5] = [
-        "toDate",
-        "mustToDate",
-        "encryptAES",
-        "decryptAES",
-        "getHostByName",
-    ];
-    for name in names {
-        table.insert(name, |_, _| {
-            Err("not supported by Weft's Helm renderer yet (date parsing, AES) or at all (the network: a render \
-                 never leaves its sandbox)"
-                .into())
-        });
-    }
 }
 
 #[cfg(test)]
