@@ -457,6 +457,59 @@ pub fn render_dir_in<R: crate::render::Renderer>(
     R::render(request, &DirSource::starting_at(root, start))
 }
 
+/// A source with extra files over another, as the host lays fetched files (charts, remote bases) over the source
+/// view: a file of `extra` wins over the base's at the same path, and a listing holds both's entries. Paths of
+/// `extra` are relative to where the base starts.
+#[derive(Debug, Clone)]
+pub struct OverlaySource<S> {
+    base: S,
+    extra: crate::source::MemorySource,
+}
+
+impl<S: crate::source::Source> OverlaySource<S> {
+    /// `extra`'s files over `base`.
+    pub fn new(base: S, extra: crate::source::MemorySource) -> Self {
+        OverlaySource { base, extra }
+    }
+}
+
+impl<S: crate::source::Source> crate::source::Source for OverlaySource<S> {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, crate::source::SourceError> {
+        self.extra
+            .read_file(path)
+            .or_else(|_| self.base.read_file(path))
+    }
+
+    fn list_dir(
+        &self,
+        path: &str,
+    ) -> Result<Vec<crate::source::DirEntry>, crate::source::SourceError> {
+        match (self.base.list_dir(path), self.extra.list_dir(path)) {
+            (Ok(mut entries), Ok(extra)) => {
+                for entry in extra {
+                    entries.retain(|e| e.name != entry.name);
+                    entries.push(entry);
+                }
+                entries.sort_by(|a, b| a.name.cmp(&b.name));
+                Ok(entries)
+            }
+            (Ok(entries), Err(_)) => Ok(entries),
+            (Err(_), Ok(extra)) if !extra.is_empty() => Ok(extra),
+            (Err(error), _) => Err(error),
+        }
+    }
+}
+
+/// Renders natively with `R` over a directory with `extra` files laid over it (as the host lays fetched charts
+/// and remote bases over the source view).
+pub fn render_dir_with<R: crate::render::Renderer>(
+    request: &crate::render::RenderRequest,
+    dir: &Path,
+    extra: crate::source::MemorySource,
+) -> Result<crate::render::RenderOutput, crate::render::RenderError> {
+    R::render(request, &OverlaySource::new(DirSource::new(dir), extra))
+}
+
 /// Renders natively with `R` over a directory.
 pub fn render_dir<R: crate::render::Renderer>(
     request: &crate::render::RenderRequest,
@@ -533,6 +586,39 @@ mod tests {
             let n = cx.children(obj).len();
             Ok(Some(Health::healthy(format!("{n} children"))))
         }
+    }
+
+    #[test]
+    fn an_overlay_s_files_win_and_join_the_base_s_listings() {
+        use crate::source::{MemorySource, Source};
+        let mut base = MemorySource::new();
+        base.insert("app/kustomization.yaml", b"base".to_vec());
+        base.insert("app/a.yaml", b"a".to_vec());
+        let mut extra = MemorySource::new();
+        extra.insert("app/kustomization.yaml", b"extra".to_vec());
+        extra.insert(".weft-remote/k/base/b.yaml", b"b".to_vec());
+        let overlay = OverlaySource::new(base, extra);
+        assert_eq!(
+            overlay.read_file("app/kustomization.yaml").unwrap(),
+            b"extra"
+        );
+        assert_eq!(overlay.read_file("app/a.yaml").unwrap(), b"a");
+        assert_eq!(
+            overlay.read_file(".weft-remote/k/base/b.yaml").unwrap(),
+            b"b"
+        );
+        let names = |path: &str| -> Vec<String> {
+            overlay
+                .list_dir(path)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.name)
+                .collect()
+        };
+        assert_eq!(names(""), [".weft-remote", "app"]);
+        assert_eq!(names("app"), ["a.yaml", "kustomization.yaml"]);
+        assert_eq!(names(".weft-remote/k/base"), ["b.yaml"]);
+        assert!(overlay.list_dir("missing").is_err());
     }
 
     #[test]
