@@ -95,6 +95,10 @@ impl ResMap {
                 new.prefixes = old.prefixes.clone();
                 new.suffixes = old.suffixes.clone();
                 new.file = old.file.clone();
+                // Kustomize's copyKustomizeSpecificFields: the old object's generator options (so whether its name
+                // gets a hash: not when it was not generated) and the vars attached to it carry over.
+                new.needs_hash = old.needs_hash;
+                new.var_names = old.var_names.clone();
                 new.behavior = Behavior::Create;
                 self.resources[index] = new;
                 Ok(())
@@ -134,6 +138,30 @@ mod tests {
         assert!(map.append(cm("a", json!({}))).is_err());
         map.append(cm("b", json!({}))).unwrap();
         assert_eq!(map.index_of(&cm("b", json!({})).current_id()).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_merged_or_replaced_object_keeps_its_vars_and_whether_it_gets_a_hash() {
+        let mut map = ResMap::default();
+        // Not generated: a resource file's ConfigMap (Kustomize keeps its generator options, none, so no hash).
+        let mut base = cm("cfg", json!({"appName": "app"}));
+        base.var_names.push("app-name".into());
+        map.append(base).unwrap();
+        for behavior in [Behavior::Merge, Behavior::Replace] {
+            let mut generated = cm("cfg", json!({"b": "1"}));
+            generated.behavior = behavior;
+            generated.needs_hash = true;
+            map.absorb(generated).unwrap();
+            assert_eq!(map.resources[0].var_names, ["app-name"]);
+            assert!(!map.resources[0].needs_hash);
+        }
+        let mut generated_base = cm("gen", json!({}));
+        generated_base.needs_hash = true;
+        map.append(generated_base).unwrap();
+        let mut merge = cm("gen", json!({"c": "2"}));
+        merge.behavior = Behavior::Merge;
+        map.absorb(merge).unwrap();
+        assert!(map.resources[1].needs_hash);
     }
 
     #[test]
