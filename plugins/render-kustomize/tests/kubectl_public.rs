@@ -8,18 +8,29 @@
 //! is `different`, `refused` or `accepted` must be written in `public/deviations.yaml`, and a written one that now
 //! builds as kubectl does must be struck off. `WEFT_WRITE_DEVIATIONS=1` rewrites that file from the run, keeping
 //! each `cause`.
+//!
+//! Remote git bases at a pinned ref that `import.py` vendored (`public/remote/<host>/<org>/<repo>@<ref>/`) are
+//! built on both sides without a network: kubectl clones them, with its git, from a throwaway local repository per
+//! vendored repository (each ref a tag) that an isolated git configuration's `url.<local>.insteadOf` puts in the
+//! remote's place; natively, the vendored files are laid over the app's directory at
+//! `weft_sdk::remote::repository_dir(entry)`, as the host lays a fetched repository. A kustomization naming a
+//! remote that is not vendored stays `network`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+// The parity harnesses' shared module; this one uses part of it.
+#[allow(dead_code)]
 mod support;
 
-use support::{difference, kubectl_kustomize, kustomization_file, native, overlays};
+use support::{difference, kubectl_kustomize_with, kustomization_file, native_with, overlays};
 use weft_sdk::Value;
+use weft_sdk::source::MemorySource;
 use weft_test_reference::deviations::{self, Observed, clip};
 use weft_test_reference::{Arguments, Reference, Trial};
 
@@ -49,6 +60,216 @@ struct Kustomization {
     name: String,
 }
 
+/// Where `import.py` vendors remote bases (not a source: its kustomizations are reached only as remote bases).
+const REMOTE_DIR: &str = "remote";
+
+/// A remote repository vendored at a ref: `public/remote/<host>/<org>/<repo>@<ref>/`.
+#[derive(Debug, Clone)]
+struct Vendored {
+    /// `https://<host>/<org>/<repo>`, as `weft_sdk::remote::parse` names it.
+    repository: String,
+    reference: String,
+    dir: PathBuf,
+}
+
+/// Every vendored remote repository, in path order.
+fn vendored() -> Vec<Vendored> {
+    let children = |dir: &Path| -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        found
+    };
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut found = Vec::new();
+    for host in children(&corpus_dir().join(REMOTE_DIR)) {
+        for org in children(&host) {
+            for repo in children(&org) {
+                if let Some((name_only, reference)) = name(&repo).split_once('@') {
+                    found.push(Vendored {
+                        repository: format!("https://{}/{}/{name_only}", name(&host), name(&org)),
+                        reference: reference.to_string(),
+                        dir: repo.clone(),
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every file under `dir` (paths relative to it, `/`-separated), in path order.
+fn files_under(dir: &Path, prefix: &str, found: &mut Vec<(String, PathBuf)>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for path in entries {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let relative = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        if path.is_dir() {
+            files_under(&path, &relative, found);
+        } else if path.is_file() {
+            found.push((relative, path));
+        }
+    }
+}
+
+/// The vendored repository a remote entry names, if it is vendored at the entry's ref.
+fn vendored_for<'v>(vendored: &'v [Vendored], entry: &str) -> Option<&'v Vendored> {
+    let base = weft_sdk::remote::parse(entry).ok()?;
+    let repository = base.repository.trim_end_matches(".git");
+    vendored
+        .iter()
+        .find(|v| v.repository == repository && v.reference == base.reference)
+}
+
+/// The vendored repository of each of `entries` laid where the host lays a fetched one
+/// (`weft_sdk::remote::repository_dir(entry)`, relative to the app's directory), or `None` when one is not
+/// vendored.
+fn remote_overlay(vendored: &[Vendored], entries: &[String]) -> Option<MemorySource> {
+    let mut extra = MemorySource::new();
+    for entry in entries {
+        let repository = vendored_for(vendored, entry)?;
+        let mut files = Vec::new();
+        files_under(&repository.dir, "", &mut files);
+        let dir = weft_sdk::remote::repository_dir(entry);
+        for (relative, path) in files {
+            extra.insert(&format!("{dir}/{relative}"), std::fs::read(&path).ok()?);
+        }
+    }
+    Some(extra)
+}
+
+/// The vendored repositories served to kubectl's git: a throwaway bare repository per vendored repository, with a
+/// commit of the vendored files tagged with each ref, and an isolated git configuration (no system or user
+/// configuration) whose `insteadOf` puts each in its remote's place. Removed when dropped.
+struct RemoteGit {
+    dir: PathBuf,
+    config: PathBuf,
+    home: PathBuf,
+}
+
+impl RemoteGit {
+    fn new(vendored: &[Vendored]) -> Result<RemoteGit, String> {
+        let dir =
+            std::env::temp_dir().join(format!("weft-kustomize-remote-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let home = dir.join("home");
+        std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+        let git = |args: &[&OsStr], env: &[(&str, &OsStr)]| -> Result<String, String> {
+            let output = Command::new("git")
+                .args(args)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("HOME", &home)
+                .envs(env.iter().copied())
+                .output()
+                .map_err(|e| format!("git: {e}"))?;
+            if output.status.success() {
+                Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+            } else {
+                Err(format!(
+                    "git {args:?}: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                ))
+            }
+        };
+        let mut config = String::new();
+        let mut made = BTreeSet::new();
+        for (index, v) in vendored.iter().enumerate() {
+            let path = v.repository.trim_start_matches("https://");
+            let repo = dir.join("repositories").join(format!("{path}.git"));
+            if made.insert(repo.clone()) {
+                git(
+                    &[
+                        "init".as_ref(),
+                        "-q".as_ref(),
+                        "--bare".as_ref(),
+                        repo.as_os_str(),
+                    ],
+                    &[],
+                )?;
+                let url = format!("file://{}", repo.display());
+                config.push_str(&format!(
+                    "[url \"{url}\"]\n\tinsteadOf = {0}\n\tinsteadOf = {0}.git\n",
+                    v.repository
+                ));
+            }
+            let index_file = dir.join(format!("index-{index}"));
+            let env = [
+                ("GIT_DIR", repo.as_os_str()),
+                ("GIT_WORK_TREE", v.dir.as_os_str()),
+                ("GIT_INDEX_FILE", index_file.as_os_str()),
+            ];
+            git(
+                &["add".as_ref(), "-A".as_ref(), "-f".as_ref(), ".".as_ref()],
+                &env,
+            )?;
+            let tree = git(&["write-tree".as_ref()], &env)?;
+            let message = format!("{} at {}, as vendored", v.repository, v.reference);
+            let commit = git(
+                &[
+                    "-c".as_ref(),
+                    "user.name=weft".as_ref(),
+                    "-c".as_ref(),
+                    "user.email=weft@localhost".as_ref(),
+                    "commit-tree".as_ref(),
+                    tree.as_ref(),
+                    "-m".as_ref(),
+                    message.as_ref(),
+                ],
+                &env,
+            )?;
+            git(
+                &["tag".as_ref(), v.reference.as_ref(), commit.as_ref()],
+                &env,
+            )?;
+        }
+        let config_file = dir.join("gitconfig");
+        std::fs::write(&config_file, config)
+            .map_err(|e| format!("{}: {e}", config_file.display()))?;
+        Ok(RemoteGit {
+            dir,
+            config: config_file,
+            home,
+        })
+    }
+
+    /// The environment kubectl runs in to clone from these repositories.
+    fn env(&self) -> [(&str, &OsStr); 3] {
+        [
+            ("GIT_CONFIG_GLOBAL", self.config.as_os_str()),
+            ("GIT_CONFIG_NOSYSTEM", OsStr::new("1")),
+            ("HOME", self.home.as_os_str()),
+        ]
+    }
+}
+
+impl Drop for RemoteGit {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// Every kustomization of every source, in path order.
 fn corpus() -> Vec<Kustomization> {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
@@ -56,7 +277,7 @@ fn corpus() -> Vec<Kustomization> {
             entries
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| p.is_dir())
+                .filter(|p| p.is_dir() && !p.ends_with(REMOTE_DIR))
                 .collect()
         })
         .unwrap_or_default();
@@ -133,7 +354,7 @@ enum Outcome {
     Identical,
     /// kubectl refuses it, and so do we: the source is incomplete as vendored (its error is kept).
     BothRefuse(String),
-    /// It reads the network (what it reads): not built on either side.
+    /// It reads the network (what it reads: a URL, or a remote base not vendored): not built on either side.
     Network(Vec<String>),
     /// Both build it, with different objects (the first difference).
     Different(String),
@@ -174,20 +395,40 @@ impl Observed for Outcome {
     }
 }
 
+/// What the builds share: kubectl, the vendored remote repositories and kubectl's git serving them.
+struct Setup<'a> {
+    kubectl: &'a Path,
+    vendored: Vec<Vendored>,
+    remote_git: Option<RemoteGit>,
+}
+
 /// Builds one kustomization both ways and judges the two builds.
-fn build(kubectl: &Path, kustomization: &Kustomization) -> (Outcome, Duration) {
+fn build(setup: &Setup<'_>, kustomization: &Kustomization) -> (Outcome, Duration) {
     let mut remote = Vec::new();
     remote_references(
         &kustomization.source.join(&kustomization.overlay),
         &mut BTreeSet::new(),
         &mut remote,
     );
-    if !remote.is_empty() {
-        return (Outcome::Network(remote), Duration::ZERO);
-    }
-    let expected = kubectl_kustomize(kubectl, &kustomization.source.join(&kustomization.overlay));
+    let extra = match (remote.is_empty(), &setup.remote_git) {
+        (true, _) => MemorySource::new(),
+        (false, Some(_)) => match remote_overlay(&setup.vendored, &remote) {
+            Some(extra) => extra,
+            None => return (Outcome::Network(remote), Duration::ZERO),
+        },
+        (false, None) => return (Outcome::Network(remote), Duration::ZERO),
+    };
+    let env = match (&setup.remote_git, remote.is_empty()) {
+        (Some(git), false) => git.env().to_vec(),
+        _ => Vec::new(),
+    };
+    let expected = kubectl_kustomize_with(
+        setup.kubectl,
+        &kustomization.source.join(&kustomization.overlay),
+        &env,
+    );
     let started = Instant::now();
-    let actual = native(&kustomization.source, &kustomization.overlay);
+    let actual = native_with(&kustomization.source, &kustomization.overlay, extra);
     let time = started.elapsed();
     let outcome = match (expected, actual) {
         (Ok(expected), Ok(actual)) => match difference(&expected, &actual) {
@@ -203,6 +444,20 @@ fn build(kubectl: &Path, kustomization: &Kustomization) -> (Outcome, Duration) {
 
 /// Every selected kustomization built, on as many threads as the machine has cores; the native build time summed.
 fn observe(kubectl: &Path, selected: &[Kustomization]) -> (BTreeMap<String, Outcome>, Duration) {
+    let vendored = vendored();
+    // Without git (or when the repositories cannot be made), the remote bases stay `network`.
+    let remote_git = match RemoteGit::new(&vendored) {
+        Ok(git) => Some(git),
+        Err(why) => {
+            eprintln!("vendored remote bases not served to kubectl: {why}");
+            None
+        }
+    };
+    let setup = Setup {
+        kubectl,
+        vendored,
+        remote_git,
+    };
     let next = AtomicUsize::new(0);
     let built = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -214,7 +469,7 @@ fn observe(kubectl: &Path, selected: &[Kustomization]) -> (BTreeMap<String, Outc
                     let Some(kustomization) = selected.get(index) else {
                         break;
                     };
-                    let (outcome, time) = build(kubectl, kustomization);
+                    let (outcome, time) = build(&setup, kustomization);
                     built.lock().expect("the builds").push((
                         kustomization.name.clone(),
                         outcome,
@@ -333,6 +588,42 @@ fn main() -> ExitCode {
                     Ok(())
                 } else {
                     Err(format!("misjudged: {wrong:?}").into())
+                }
+            },
+        ),
+        Trial::test(
+            "a remote base is served from its vendored repository only at the ref vendored",
+            || {
+                let vendored = vendored();
+                let served = [
+                    "https://github.com/metallb/frr-k8s/config/default/?timeout=120&ref=v0.0.25",
+                    "https://github.com/argoproj/argo-workflows/manifests/base/crds/minimal?ref=v3.7.3",
+                ];
+                let not_served = [
+                    "https://github.com/metallb/frr-k8s/config/default/?ref=v0.0.24",
+                    "https://github.com/argoproj/argo-workflows/releases/download/v3.4.0/namespace-install.yaml",
+                    "github.com/Liujingfang1/mysql",
+                ];
+                let wrong: Vec<&&str> = served
+                    .iter()
+                    .filter(|e| vendored_for(&vendored, e).is_none())
+                    .chain(
+                        not_served
+                            .iter()
+                            .filter(|e| vendored_for(&vendored, e).is_some()),
+                    )
+                    .collect();
+                let laid = remote_overlay(&vendored, &[served[0].to_string()]).ok_or("not laid")?;
+                let kustomization = format!(
+                    "{}/config/default/kustomization.yaml",
+                    weft_sdk::remote::repository_dir(served[0])
+                );
+                if !wrong.is_empty() {
+                    Err(format!("misjudged: {wrong:?}").into())
+                } else if weft_sdk::Source::read_file(&laid, &kustomization).is_err() {
+                    Err(format!("{kustomization} not laid").into())
+                } else {
+                    Ok(())
                 }
             },
         ),

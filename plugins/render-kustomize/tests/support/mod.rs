@@ -1,11 +1,13 @@
 //! What the two `kubectl kustomize` parity harnesses share: finding the kustomizations of a directory tree,
 //! building one with kubectl and natively, and saying where two builds differ.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use render_kustomize::KustomizeRenderer;
-use weft_sdk::testing::{render_dir, yaml_documents};
+use weft_sdk::source::MemorySource;
+use weft_sdk::testing::{render_dir_with, yaml_documents};
 use weft_sdk::{RenderRequest, Value};
 
 /// The file names Kustomize reads a kustomization from, in the order it looks for them.
@@ -58,9 +60,19 @@ pub fn overlays(app: &Path) -> Vec<String> {
 
 /// `kubectl kustomize DIR`: its objects, or its error output.
 pub fn kubectl_kustomize(kubectl: &Path, dir: &Path) -> Result<Vec<Value>, String> {
+    kubectl_kustomize_with(kubectl, dir, &[])
+}
+
+/// `kubectl kustomize DIR` with `env` set (a git configuration, say): its objects, or its error output.
+pub fn kubectl_kustomize_with(
+    kubectl: &Path,
+    dir: &Path,
+    env: &[(&str, &OsStr)],
+) -> Result<Vec<Value>, String> {
     let output = Command::new(kubectl)
         .arg("kustomize")
         .arg(dir)
+        .envs(env.iter().copied())
         .output()
         .map_err(|e| e.to_string())?;
     if !output.status.success() {
@@ -86,12 +98,18 @@ fn kubectl_error(stderr: &str) -> String {
 /// The native build of the kustomization at `overlay` inside the app directory `app` (the app's root bounds what
 /// the kustomization may read).
 pub fn native(app: &Path, overlay: &str) -> Result<Vec<Value>, String> {
+    native_with(app, overlay, MemorySource::new())
+}
+
+/// The native build of the kustomization at `overlay` inside `app`, with `extra` files laid over the app's
+/// directory (as the host lays fetched remote bases).
+pub fn native_with(app: &Path, overlay: &str, extra: MemorySource) -> Result<Vec<Value>, String> {
     let request = RenderRequest {
         app: "parity".into(),
         parameters: vec![("path".into(), overlay.into())],
         ..Default::default()
     };
-    render_dir::<KustomizeRenderer>(&request, app)
+    render_dir_with::<KustomizeRenderer>(&request, app, extra)
         .map(|output| output.manifests.into_iter().map(|m| m.object).collect())
         .map_err(|e| e.to_string())
 }
