@@ -413,6 +413,9 @@ fn new_engine(
         .total_core_instances(slots * per_slot.core_instances)
         .total_memories(slots * per_slot.memories)
         .total_tables(slots * per_slot.tables)
+        // One execution stack a slot (wasmtime's default keeps 1,000, each mapped with its guard page when the
+        // engine starts: 3,000 mprotect calls across the three engines, most of a short `weft render`'s time).
+        .total_stacks(slots)
         .max_core_instances_per_component(per_component.core_instances)
         .max_memories_per_component(per_component.memories)
         .max_tables_per_component(per_component.tables)
