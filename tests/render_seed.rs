@@ -115,8 +115,12 @@ async fn a_rotation_that_lands_while_a_sync_runs_is_still_applied() {
     // The state a sync that rendered with the old seed writes when it ends after the rotation: the rotation's
     // mark is overwritten and the sync's digest of the app stands. Only the seed it drew from differs.
     let store = &server.state.store;
-    let state: weft_engine::deploy::AppState = store.app_state("db").await.unwrap();
-    assert!(state.synced_digest.is_some() && state.synced_seed.is_some());
+    // The sync is recorded after it applied the Secret: wait for its record.
+    let state = eventually("the first sync's record", 300, async || {
+        let state: weft_engine::deploy::AppState = store.app_state("db").await.ok()?;
+        (state.synced_digest.is_some() && state.synced_seed.is_some()).then_some(state)
+    })
+    .await;
     store.rotate_render_secret("db").await.unwrap();
     store.put_app_state("db", &state).await.unwrap();
 
