@@ -305,32 +305,9 @@ fn padded(x: i64, width: usize) -> String {
 
 /// Formats a zoned time with `layout`, its zone called `abbreviation` (`MST`; empty: the numeric offset).
 fn format_zoned(z: &jiff::Zoned, abbreviation: &str, layout: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const DAYS: [&str; 7] = [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ];
     let offset = z.offset().seconds();
-    let month = MONTHS[(z.month() - 1) as usize];
-    let weekday = DAYS[z.weekday().to_monday_zero_offset() as usize];
+    let month = super::layout::LONG_MONTHS[(z.month() - 1) as usize];
+    let weekday = super::layout::LONG_DAYS[z.weekday().to_sunday_zero_offset() as usize];
     let hour = i64::from(z.hour());
     let hour12 = if hour % 12 == 0 { 12 } else { hour % 12 };
     let nanos = z.subsec_nanosecond();

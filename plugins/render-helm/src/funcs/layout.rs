@@ -317,8 +317,10 @@ fn quote(text: &str) -> String {
     out
 }
 
-const SHORT_DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const LONG_DAYS: [&str; 7] = [
+/// Go's short day names, Sunday first.
+pub(crate) const SHORT_DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+/// Go's day names, Sunday first.
+pub(crate) const LONG_DAYS: [&str; 7] = [
     "Sunday",
     "Monday",
     "Tuesday",
@@ -327,10 +329,12 @@ const LONG_DAYS: [&str; 7] = [
     "Friday",
     "Saturday",
 ];
-const SHORT_MONTHS: [&str; 12] = [
+/// Go's short month names.
+pub(crate) const SHORT_MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
-const LONG_MONTHS: [&str; 12] = [
+/// Go's month names.
+pub(crate) const LONG_MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",

@@ -194,4 +194,24 @@ pub(crate) mod testing {
     pub fn s(text: &str) -> Value {
         Value::string(text)
     }
+
+    /// Calls `name` with `args` in a render seeded for app `app`, from a template `c/templates/secret.yaml`.
+    pub fn call_seeded(name: &str, args: Vec<Value>) -> Result<Value, String> {
+        super::entropy::with_render_context(
+            Some(weft_sdk::testing::render_seed("app")),
+            None,
+            || {
+                super::entropy::begin_template("c/templates/secret.yaml");
+                call(name, args)
+            },
+        )
+    }
+
+    /// The text of a string result.
+    pub fn text(value: Result<Value, String>) -> String {
+        match value.unwrap() {
+            Value::String(s) => s.to_string(),
+            other => panic!("not a string: {other:?}"),
+        }
+    }
 }

@@ -120,25 +120,8 @@ fn shuffle(budget: &mut Budget, args: Vec<Value>) -> Result<Value, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::entropy::{begin_template, with_render_context};
+    use super::super::testing::{call_seeded as call, text};
     use super::*;
-
-    fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
-        let mut table = FunctionTable::new();
-        register(&mut table);
-        let function = table[name];
-        with_render_context(Some(weft_sdk::testing::render_seed("app")), None, || {
-            begin_template("c/templates/secret.yaml");
-            function(&mut Budget::new(1_000_000), args)
-        })
-    }
-
-    fn text(value: Result<Value, String>) -> String {
-        match value.unwrap() {
-            Value::String(s) => s.to_string(),
-            other => panic!("not a string: {other:?}"),
-        }
-    }
 
     /// A function's name and the characters it may produce.
     type Alphabet = (&'static str, fn(char) -> bool);
