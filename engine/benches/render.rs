@@ -37,35 +37,6 @@ const OBJECTS: usize = 200;
 /// Timed renders per chart and tool, after one untimed first.
 const RUNS: usize = 30;
 
-fn write_chart(dir: &Path) {
-    let files = [
-        ("Chart.yaml", "apiVersion: v2\nname: large\nversion: 1.0.0\n".to_string()),
-        (
-            "values.yaml",
-            format!("count: {OBJECTS}\nlabels: {{team: a, tier: b}}\nresources: {{limits: {{cpu: 1}}}}\n"),
-        ),
-        (
-            "templates/_helpers.tpl",
-            "{{- define \"t.labels\" -}}\napp: {{ .Chart.Name }}\n{{ toYaml .Values.labels }}\n{{- end }}\n"
-                .to_string(),
-        ),
-        (
-            "templates/many.yaml",
-            "{{- range $i := until (int .Values.count) }}\n---\napiVersion: apps/v1\nkind: Deployment\n\
-             metadata:\n  name: app-{{ $i }}\n  labels:\n    {{- include \"t.labels\" $ | nindent 4 }}\n\
-             spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: c\n          \
-             image: \"img:{{ $i }}\"\n          resources:\n            \
-             {{- toYaml $.Values.resources | nindent 12 }}\n{{- end }}\n"
-                .to_string(),
-        ),
-    ];
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
-
 /// An umbrella chart: 100 ConfigMaps of its own, 50 Deployments from `api`, 50 Services from `jobs`, names from the
 /// packaged `common` library chart of the render corpus.
 fn write_umbrella(dir: &Path, workspace: &Path) {
@@ -207,8 +178,8 @@ fn main() {
         .renderer_plugin(&component, CallLimits::RENDER)
         .unwrap();
 
-    let chart = std::env::temp_dir().join(format!("weft-bench-chart-{}", std::process::id()));
-    write_chart(&chart);
+    // The chart of `count` (OBJECTS) Deployments, shared with render-helm's phases bench.
+    let chart = support::workspace().join("tests/render/helm/bench/deployments");
     let request = RenderRequest {
         app: "large".into(),
         namespace: Some("bench".into()),
@@ -222,7 +193,6 @@ fn main() {
         &format!("a Helm chart of {OBJECTS} Deployments"),
     );
     compare_with_helm(&helm_library, &chart, ours);
-    let _ = std::fs::remove_dir_all(&chart);
 
     let umbrella = std::env::temp_dir().join(format!("weft-bench-umbrella-{}", std::process::id()));
     write_umbrella(&umbrella, &support::workspace());

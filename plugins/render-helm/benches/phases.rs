@@ -15,36 +15,9 @@ use weft_sdk::testing::DirSource;
 
 const OBJECTS: usize = 200;
 
-/// The render bench's chart, written to a fresh temporary directory.
-fn write_chart() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("render-helm-phases-{}", std::process::id()));
-    let files = [
-        ("Chart.yaml", "apiVersion: v2\nname: large\nversion: 1.0.0\n".to_string()),
-        (
-            "values.yaml",
-            format!("count: {OBJECTS}\nlabels: {{team: a, tier: b}}\nresources: {{limits: {{cpu: 1}}}}\n"),
-        ),
-        (
-            "templates/_helpers.tpl",
-            "{{- define \"t.labels\" -}}\napp: {{ .Chart.Name }}\n{{ toYaml .Values.labels }}\n{{- end }}\n"
-                .to_string(),
-        ),
-        (
-            "templates/many.yaml",
-            "{{- range $i := until (int .Values.count) }}\n---\napiVersion: apps/v1\nkind: Deployment\n\
-             metadata:\n  name: app-{{ $i }}\n  labels:\n    {{- include \"t.labels\" $ | nindent 4 }}\n\
-             spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: c\n          \
-             image: \"img:{{ $i }}\"\n          resources:\n            \
-             {{- toYaml $.Values.resources | nindent 12 }}\n{{- end }}\n"
-                .to_string(),
-        ),
-    ];
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    dir
+/// The render bench's chart (`tests/render/helm/bench/deployments`, shared with `engine/benches/render.rs`).
+fn bench_chart() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/render/helm/bench/deployments")
 }
 
 /// The time of each phase of one render.
@@ -96,7 +69,7 @@ fn main() {
         .skip(1)
         .find(|arg| !arg.starts_with('-'))
         .map(PathBuf::from);
-    let dir = given.clone().unwrap_or_else(write_chart);
+    let dir = given.clone().unwrap_or_else(bench_chart);
     let _first = render(&dir);
     let samples: Vec<Phases> = (0..30).map(|_| render(&dir)).collect();
     match &given {
@@ -116,7 +89,4 @@ fn main() {
         "  total   {:.2?}",
         median(&samples, |p| p.load + p.resolve + p.execute + p.collect)
     );
-    if given.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

@@ -1,0 +1,4 @@
+{{- define "t.labels" -}}
+app: {{ .Chart.Name }}
+{{ toYaml .Values.labels }}
+{{- end }}
