@@ -90,33 +90,10 @@ pub struct TargetSelector {
     pub options: Option<FieldOptions>,
 }
 
-/// Which objects a target includes or rejects: exact group, version, kind, name and namespace (empty parts
-/// match anything), and label and annotation selectors.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Selector {
-    /// Group.
-    #[serde(default)]
-    pub group: String,
-    /// Version.
-    #[serde(default)]
-    pub version: String,
-    /// Kind.
-    #[serde(default)]
-    pub kind: String,
-    /// Name (current or any earlier one).
-    #[serde(default)]
-    pub name: String,
-    /// Namespace.
-    #[serde(default)]
-    pub namespace: String,
-    /// A Kubernetes label selector.
-    #[serde(default)]
-    pub label_selector: String,
-    /// The same syntax, over annotations.
-    #[serde(default)]
-    pub annotation_selector: String,
-}
+/// Which objects a target includes or rejects: the fields of a patch target (one type, as in Kustomize), matched
+/// here exactly rather than as regular expressions (empty parts match anything, a name matches the object's
+/// current or any earlier one), and label and annotation selectors.
+pub type Selector = crate::selector::TargetSelector;
 
 /// How a field is read or written.
 #[derive(Debug, Clone, Default, Deserialize)]
