@@ -111,6 +111,18 @@ pub fn clip(text: &str, limit: usize) -> String {
     }
 }
 
+/// One case's line in a corpus report: its outcome's kind padded to `width`, its name, and its reason clipped to
+/// 160 characters when there is one.
+pub fn listing<O: Observed>(name: &str, outcome: &O, width: usize) -> String {
+    let reason = outcome.reason();
+    let reason = if reason.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", clip(&reason, 160))
+    };
+    format!("  {:<width$} {name}{reason}", outcome.kind())
+}
+
 /// Judges a case's outcome against its written deviation, if any: one that does not deviate must not be written
 /// (it is to be struck off), one that deviates must be written, with the same kind of outcome.
 pub fn judge<O: Observed>(outcome: &O, listed: Option<&Deviation>) -> Result<(), String> {

@@ -321,16 +321,7 @@ fn report(
 ) {
     println!("public Helm corpus: {} cases", outcomes.len());
     for (name, outcome) in outcomes {
-        let reason = outcome.reason();
-        println!(
-            "  {:<10} {name}{}",
-            outcome.kind(),
-            if reason.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", clip(&reason, 160))
-            }
-        );
+        println!("{}", deviations::listing(name, outcome, 10));
     }
     for (set, is_override) in [("default values", false), ("override", true)] {
         let selected: Vec<&Outcome> = outcomes

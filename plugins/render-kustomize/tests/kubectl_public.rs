@@ -31,7 +31,7 @@ mod support;
 use support::{difference, kubectl_kustomize_with, kustomization_file, native_with, overlays};
 use weft_sdk::Value;
 use weft_sdk::source::MemorySource;
-use weft_test_reference::deviations::{self, Observed, clip};
+use weft_test_reference::deviations::{self, Observed};
 use weft_test_reference::{Arguments, Reference, Trial};
 
 fn corpus_dir() -> PathBuf {
@@ -492,16 +492,7 @@ fn observe(kubectl: &Path, selected: &[Kustomization]) -> (BTreeMap<String, Outc
 fn report(outcomes: &BTreeMap<String, Outcome>, native: Duration, wall: Duration) {
     println!("public Kustomize corpus: {} kustomizations", outcomes.len());
     for (name, outcome) in outcomes {
-        let reason = outcome.reason();
-        println!(
-            "  {:<11} {name}{}",
-            outcome.kind(),
-            if reason.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", clip(&reason, 160))
-            }
-        );
+        println!("{}", deviations::listing(name, outcome, 11));
     }
     let count = |kind: &str| outcomes.values().filter(|o| o.kind() == kind).count();
     let comparable = outcomes.len() - count("network");
