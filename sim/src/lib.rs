@@ -81,8 +81,10 @@ pub mod controllers;
 pub mod defaults;
 pub mod error;
 pub mod faults;
-pub mod field_path;
-pub mod fieldset;
+/// Field sets as `managedFields` record them: the one implementation in `weft-k8s`, shared with the diff.
+pub use weft_k8s::fieldset;
+/// Field paths in `fieldsV1` spelling: the one implementation in `weft-k8s`, shared with the diff.
+pub use weft_k8s::fieldset::path as field_path;
 pub mod fleet;
 pub mod http;
 pub mod ids;

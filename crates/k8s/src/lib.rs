@@ -3,11 +3,13 @@
 //! Kubernetes OpenAPI document), how one list of one object merges for apply and for strategic merge patch
 //! ([`lists`]), the three patch formats ([`patch`]: JSON Patch, JSON merge patch, strategic merge patch), label
 //! and field selectors ([`selector`]), the protobuf encoding of the built-in kinds ([`protobuf`]), and a
-//! CustomResourceDefinition's structural schema applied to an object ([`structural`]).
+//! CustomResourceDefinition's structural schema applied to an object ([`structural`]), and the field sets
+//! `metadata.managedFields` records, with who owns which field ([`fieldset`]).
 //!
 //! Pure functions over `serde_json` values; builds for `wasm32-unknown-unknown` (the renderers use it inside the
 //! sandbox). Must not depend on any other Weft crate.
 
+pub mod fieldset;
 pub mod lists;
 pub mod patch;
 pub mod protobuf;

@@ -1,10 +1,14 @@
-//! Sets of field paths, as recorded in `managedFields[].fieldsV1`, and the field set an object spells out.
+//! Sets of field paths, as recorded in `managedFields[].fieldsV1`, and the field set an object spells out;
+//! [`path`] reads and prints single paths, [`owners`] says which field manager owns a field of a live object.
+
+pub mod owners;
+pub mod path;
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
+use crate::lists::{self, ListMerge, ObjectKind, item_key};
 
 /// One step of a field path in `fieldsV1` spelling: `f:name`, `k:{"name":"app"}` or `v:"value"`.
 pub type PathElement = String;

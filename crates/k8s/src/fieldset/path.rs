@@ -1,15 +1,16 @@
-//! Reading, removing and printing the value at a field path (`f:spec`, `k:{"name":"app"}`, `v:"x"`).
+//! Reading, removing and printing the value at a field path (`f:spec`, `k:{"name":"app"}`, `v:"x"`, `i:0`).
 
 use serde_json::{Map, Value};
 
-use crate::fieldset::PathElement;
-use weft_k8s::lists::item_key;
+use super::PathElement;
+use crate::lists::item_key;
 
 /// One parsed path element.
 enum Step {
     Field(String),
     Key(Map<String, Value>),
     SetValue(Value),
+    Index(usize),
 }
 
 fn parse_step(element: &str) -> Option<Step> {
@@ -24,6 +25,9 @@ fn parse_step(element: &str) -> Option<Step> {
     }
     if let Some(value) = element.strip_prefix("v:") {
         return serde_json::from_str(value).ok().map(Step::SetValue);
+    }
+    if let Some(index) = element.strip_prefix("i:") {
+        return index.parse().ok().map(Step::Index);
     }
     None
 }
@@ -46,6 +50,7 @@ pub fn value_at<'a>(object: &'a Value, path: &[PathElement]) -> Option<&'a Value
                 &items[keyed_position(items, &identity)?]
             }
             Step::SetValue(value) => current.as_array()?.iter().find(|item| **item == value)?,
+            Step::Index(index) => current.as_array()?.get(index)?,
         };
     }
     Some(current)
@@ -84,6 +89,13 @@ pub fn remove_at(object: &mut Value, path: &[PathElement]) -> bool {
             items.retain(|item| *item != value);
             items.len() != before
         }
+        Some(Step::Index(index)) => match parent.as_array_mut() {
+            Some(items) if index < items.len() => {
+                items.remove(index);
+                true
+            }
+            _ => false,
+        },
         None => false,
     }
 }
@@ -102,6 +114,7 @@ fn value_at_mut<'a>(object: &'a mut Value, path: &[PathElement]) -> Option<&'a m
                 .as_array_mut()?
                 .iter_mut()
                 .find(|item| **item == value)?,
+            Step::Index(index) => current.as_array_mut()?.get_mut(index)?,
         };
     }
     Some(current)
@@ -126,6 +139,7 @@ pub fn display_path(path: &[PathElement]) -> String {
                 text.push(']');
             }
             Some(Step::SetValue(value)) => text.push_str(&format!("[{value}]")),
+            Some(Step::Index(index)) => text.push_str(&format!("[{index}]")),
             None => text.push_str(element),
         }
     }
@@ -157,6 +171,9 @@ mod tests {
             Some(&json!("x"))
         );
         assert_eq!(display_path(&image), ".spec.containers[name=\"b\"].image");
+        let by_index = path(&["f:spec", "f:containers", "i:1", "f:name"]);
+        assert_eq!(value_at(&object, &by_index), Some(&json!("b")));
+        assert_eq!(display_path(&by_index), ".spec.containers[1].name");
     }
 
     #[test]
