@@ -15,6 +15,13 @@ pub const TRACKING_LABEL: &str = "weft.dev/app";
 /// before apps had identities carry `APP:GROUP/KIND:NAMESPACE/NAME` (see [`Tracked::Legacy`]).
 pub const TRACKING_ANNOTATION: &str = "weft.dev/tracking-id";
 
+/// The annotation an app writes on an object it holds but has let go of — no longer rendered and kept by a sync
+/// that does not prune it (the app prunes nothing, or the object says `Prune=false`), or left behind when the app
+/// was deleted without cascade. Its value is the holder's key ([`Tracked::owner_key`]); the mark releases the
+/// object only while the tracking annotation still names that very holder, so a mark left over from an earlier
+/// holder releases nothing.
+pub const RELEASE_ANNOTATION: &str = "weft.dev/released-by";
+
 /// What stands for "no org" in an identity's key (an org's own name never has it: it would be escaped).
 const NO_ORG: &str = "~";
 
@@ -247,6 +254,15 @@ pub fn tracked(object: &Value) -> Option<Tracked> {
         .and_then(|a| a.get(TRACKING_ANNOTATION))
         .and_then(Value::as_str)?;
     parse_tracking_id(annotation)
+}
+
+/// Whom `object`'s release mark ([`RELEASE_ANNOTATION`]) names, if it carries one.
+pub fn released_by(object: &Value) -> Option<&str> {
+    object
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(RELEASE_ANNOTATION))
+        .and_then(Value::as_str)
+        .filter(|key| !key.is_empty())
 }
 
 /// Reads a tracking id.

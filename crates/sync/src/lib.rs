@@ -2,8 +2,8 @@
 //! normalizations that hide defaults and ignored fields, [`normalize`]), the plan and its order ([`plan`],
 //! [`order`]) with the prune fuse bounding deletions (and re-creations of objects the API will not update in place,
 //! [`recreate`]), the sync and health status of an app ([`status`]), the
-//! owned-resource tree ([`tree`]), environment fingerprints ([`fingerprint`]) and endpoint readiness
-//! ([`endpoints`]).
+//! owned-resource tree ([`tree`]), environment fingerprints ([`fingerprint`]), endpoint readiness
+//! ([`endpoints`]) and objects two apps render ([`shared`]: held, released, taken over).
 //!
 //! Nothing here does I/O: a caller reads the cluster and passes objects in, and gets decisions out. It must not
 //! depend on the cluster layer (`weft-cluster`), the plugin host, the store or the server; the parts of syncing
@@ -18,6 +18,7 @@ pub mod normalize;
 pub mod order;
 pub mod plan;
 pub mod recreate;
+pub mod shared;
 pub mod status;
 pub mod tree;
 

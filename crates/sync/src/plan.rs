@@ -10,6 +10,7 @@ use super::diff::ObjectDiff;
 use super::fuse::{KeepReason, PruneCandidate, PruneDecision, PruneFuse, RenderOutcome};
 use super::order::{Phase, Placement, PlacementError, is_foundation, kind_rank, placement};
 use super::recreate::{RECREATE_HINT, allows_recreate};
+use super::shared::{Claim, Conflict, ReleaseMark, holder_name, refusal, release, take_back};
 use super::tracking::{Ownership, Tracker, ownership};
 use weft_core::resource::{RefError, ResourceRef};
 
@@ -97,6 +98,14 @@ pub struct SyncPlan {
     pub fuse_tripped: Option<String>,
     /// Labelled objects that are not the app's own (copies, label collisions): never pruned, reported.
     pub strays: Vec<Stray>,
+    /// Desired objects another app holds: not stepped; a plan with any stops before anything is applied
+    /// ([`SyncPlan::refusal`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<Conflict>,
+    /// Release marks to write (objects no longer rendered and kept without pruning) or take back (objects
+    /// rendered again), after the gates and before the apply.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<ReleaseMark>,
 }
 
 /// Why no plan can be made.
@@ -113,14 +122,6 @@ pub enum PlanError {
     /// Two desired objects have the same identity.
     #[error("{0} is rendered twice")]
     Duplicate(ResourceRef),
-    /// A desired object exists live, tracked for another app (another org's, an earlier incarnation of this
-    /// name's, an orphan): Weft never takes an object over from another app.
-    #[error(
-        "{0} already exists, tracked for another app (another org's, or an earlier app of this name); Weft never \
-         takes an object over from another app: rename it in the render, or ask an admin to adopt the orphaned \
-         object into this app"
-    )]
-    Foreign(ResourceRef),
     /// A desired object's sync annotations are invalid.
     #[error("{reference}: {source}")]
     Placement {
@@ -142,8 +143,9 @@ pub struct PlanInput<'a> {
     pub render: RenderOutcome,
     /// The app's live set: every live object tracked for it.
     pub live: &'a [Value],
-    /// Desired objects that exist live tracked for another app (refused: never taken over).
-    pub foreign: &'a BTreeMap<ResourceRef, String>,
+    /// Desired objects that exist live tracked for another app: held (a conflict: never applied over) or
+    /// released (taken over).
+    pub others: &'a BTreeMap<ResourceRef, Claim>,
     /// The diff of each desired object that exists live.
     pub diffs: &'a BTreeMap<ResourceRef, ObjectDiff>,
     /// Whether the app prunes at all.
@@ -162,10 +164,9 @@ pub struct PlanInput<'a> {
 
 /// Makes the plan.
 pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
-    if let Some(reference) = input.foreign.keys().next() {
-        return Err(PlanError::Foreign(reference.clone()));
-    }
     let mut steps = Vec::new();
+    let mut conflicts = Vec::new();
+    let mut marks = Vec::new();
     let mut desired_refs = BTreeSet::new();
     let live_by_ref: BTreeMap<ResourceRef, &Value> = input
         .live
@@ -188,6 +189,23 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         else {
             continue;
         };
+        let taken_over = match input.others.get(&reference) {
+            Some(Claim::Held { holder }) => {
+                conflicts.push(Conflict {
+                    reference,
+                    holder: holder_name(holder, &input.app.identity),
+                });
+                continue;
+            }
+            Some(Claim::Released { from }) => Some(holder_name(from, &input.app.identity)),
+            Some(Claim::Free) | None => None,
+        };
+        if let Some(mark) = live_by_ref
+            .get(&reference)
+            .and_then(|live| take_back(live, input.app))
+        {
+            marks.push(mark);
+        }
         let stage = if !hook && is_foundation(&reference.group, &reference.kind) {
             Stage::Foundation
         } else {
@@ -197,7 +215,13 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
             (Action::RunHook, format!("{} hook", phase.as_str()))
         } else {
             match (live_by_ref.get(&reference), input.diffs.get(&reference)) {
-                (None, _) => (Action::Create, "not in the cluster".to_string()),
+                (None, _) => match taken_over {
+                    Some(from) => (
+                        Action::Create,
+                        format!("taken over from {from}, which released it"),
+                    ),
+                    None => (Action::Create, "not in the cluster".to_string()),
+                },
                 (Some(_), Some(diff)) if diff.is_synced() => {
                     (Action::Unchanged, "matches the render".to_string())
                 }
@@ -308,6 +332,16 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         ));
     }
     for (identity, why) in decision.kept {
+        // Kept because the app does not prune it, from a render that worked (not as a safeguard): the app lets go
+        // of it.
+        if matches!(why, KeepReason::PruneDisabled | KeepReason::NeverPruneKind)
+            && matches!(input.render, RenderOutcome::Rendered(n) if n > 0)
+            && let Some(mark) = live_by_ref
+                .get(&ResourceRef::from(identity.clone()))
+                .and_then(|live| release(live, input.app))
+        {
+            marks.push(mark);
+        }
         let reason = match why {
             KeepReason::RenderFailed => "no longer rendered; kept: the render failed".to_string(),
             KeepReason::EmptyRender => "no longer rendered; kept: the render is empty".to_string(),
@@ -337,6 +371,8 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         steps,
         fuse_tripped: decision.tripped.map(|t| t.reason),
         strays,
+        conflicts,
+        marks,
     })
 }
 
@@ -394,6 +430,11 @@ impl SyncPlan {
         batches
     }
 
+    /// Why the plan must not be applied: desired objects other apps hold ([`refusal`]).
+    pub fn refusal(&self) -> Option<String> {
+        refusal(&self.conflicts)
+    }
+
     /// Whether the plan changes nothing in the cluster.
     pub fn is_noop(&self) -> bool {
         !self.steps.iter().any(|s| s.action.changes_cluster())
@@ -415,6 +456,9 @@ impl SyncPlan {
             if n > 0 {
                 parts.push(format!("{n} {words}"));
             }
+        }
+        if !self.conflicts.is_empty() {
+            parts.push(format!("{} held by another app", self.conflicts.len()));
         }
         if parts.is_empty() {
             "nothing to do".to_string()
@@ -465,7 +509,7 @@ mod tests {
         confirmed: bool,
         render: Option<RenderOutcome>,
         refused: BTreeMap<ResourceRef, String>,
-        foreign: BTreeMap<ResourceRef, String>,
+        others: BTreeMap<ResourceRef, Claim>,
         recreate: bool,
     }
 
@@ -479,7 +523,7 @@ mod tests {
                 confirmed: false,
                 render: None,
                 refused: BTreeMap::new(),
-                foreign: BTreeMap::new(),
+                others: BTreeMap::new(),
                 recreate: false,
             }
         }
@@ -506,7 +550,7 @@ mod tests {
                     .render
                     .unwrap_or(RenderOutcome::Rendered(self.desired.len())),
                 live: &self.live,
-                foreign: &self.foreign,
+                others: &self.others,
                 diffs: &diffs,
                 prune: self.prune,
                 fuse: &self.fuse,
@@ -770,18 +814,118 @@ mod tests {
         assert!(fixture.plan().unwrap().fuse_tripped.is_none());
     }
 
+    fn tracked_for(mut object: Value, org: &str, name: &str) -> Value {
+        let reference = ResourceRef::of(&object).unwrap();
+        stamp(
+            &mut object,
+            &AppIdentity::new(Some(org), name, None),
+            &reference,
+        );
+        object
+    }
+
     #[test]
-    fn an_object_another_app_tracks_is_never_taken_over() {
+    fn an_object_another_app_holds_is_a_conflict_naming_the_holder_and_is_never_stepped() {
         let wanted = config_map("shared");
         let mut fixture = Fixture::new(vec![wanted.clone(), config_map("mine")], Vec::new());
+        let holder =
+            crate::tracking::tracked(&tracked_for(wanted.clone(), "acme", "first")).unwrap();
         fixture
-            .foreign
-            .insert(ResourceRef::of(&wanted).unwrap(), "other/shop@uid-1".into());
-        let error = fixture.plan().unwrap_err();
-        assert_eq!(error, PlanError::Foreign(ResourceRef::of(&wanted).unwrap()));
-        let text = error.to_string();
-        assert!(text.contains("tracked for another app"), "{text}");
-        assert!(!text.contains("other/shop"), "{text}");
+            .others
+            .insert(ResourceRef::of(&wanted).unwrap(), Claim::Held { holder });
+        let plan = fixture.plan().unwrap();
+        assert_eq!(actions(&plan), vec![("mine".into(), Action::Create)]);
+        assert_eq!(
+            plan.conflicts,
+            vec![Conflict {
+                reference: ResourceRef::of(&wanted).unwrap(),
+                holder: "app first".into()
+            }]
+        );
+        let refusal = plan.refusal().unwrap();
+        assert!(
+            refusal.contains("ConfigMap shop/shared is tracked for another app: held by app first"),
+            "{refusal}"
+        );
+        assert_eq!(plan.summary(), "1 to create, 1 held by another app");
+
+        // Another org's holder is not named to this org.
+        let holder =
+            crate::tracking::tracked(&tracked_for(wanted.clone(), "globex", "payroll")).unwrap();
+        fixture
+            .others
+            .insert(ResourceRef::of(&wanted).unwrap(), Claim::Held { holder });
+        let refusal = fixture.plan().unwrap().refusal().unwrap();
+        assert!(
+            refusal.contains("held by an app of another org"),
+            "{refusal}"
+        );
+        assert!(
+            !refusal.contains("payroll") && !refusal.contains("globex"),
+            "{refusal}"
+        );
+    }
+
+    #[test]
+    fn an_object_its_holder_released_is_taken_over_as_a_create_that_says_so() {
+        let wanted = config_map("shared");
+        let mut fixture = Fixture::new(vec![wanted.clone()], Vec::new());
+        let from = crate::tracking::tracked(&tracked_for(wanted.clone(), "acme", "first")).unwrap();
+        fixture
+            .others
+            .insert(ResourceRef::of(&wanted).unwrap(), Claim::Released { from });
+        let plan = fixture.plan().unwrap();
+        assert!(plan.conflicts.is_empty() && plan.refusal().is_none());
+        assert_eq!(plan.steps[0].action, Action::Create);
+        assert_eq!(
+            plan.steps[0].reason,
+            "taken over from app first, which released it"
+        );
+    }
+
+    #[test]
+    fn an_object_kept_without_pruning_is_released_and_one_rendered_again_is_taken_back() {
+        let with_version = |mut object: Value| {
+            object["metadata"]["resourceVersion"] = json!("5");
+            object
+        };
+        let kept = with_version(config_map("kept"));
+        let mut fixture = Fixture::new(vec![config_map("a")], vec![kept.clone()]);
+        fixture.prune = false;
+        let plan = fixture.plan().unwrap();
+        assert_eq!(
+            plan.marks,
+            vec![ReleaseMark {
+                reference: ResourceRef::of(&kept).unwrap(),
+                resource_version: "5".into(),
+                released_by: Some("acme/shop".into())
+            }]
+        );
+        // Annotated Prune=false in a pruning app: released too.
+        let annotated = with_version(object(
+            "v1",
+            "ConfigMap",
+            "annotated",
+            json!({"weft.dev/sync-options": "Prune=false"}),
+        ));
+        let mut fixture = Fixture::new(vec![config_map("a")], vec![annotated]);
+        assert_eq!(fixture.plan().unwrap().marks.len(), 1);
+        // Kept as a safeguard (a failed or empty render): never released, whether the app prunes or not.
+        fixture.desired = Vec::new();
+        for prune in [true, false] {
+            fixture.prune = prune;
+            for render in [RenderOutcome::Failed, RenderOutcome::Rendered(0)] {
+                fixture.render = Some(render);
+                assert!(fixture.plan().unwrap().marks.is_empty(), "{render:?}");
+            }
+        }
+        // Rendered again: the app takes its own release mark back.
+        let mut marked = kept.clone();
+        marked["metadata"]["annotations"]["weft.dev/released-by"] = json!("acme/shop");
+        let fixture = Fixture::new(vec![config_map("kept")], vec![marked]);
+        let plan = fixture.plan().unwrap();
+        assert_eq!(plan.marks.len(), 1);
+        assert_eq!(plan.marks[0].released_by, None);
     }
 
     #[test]

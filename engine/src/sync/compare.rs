@@ -15,11 +15,12 @@ use super::dry_runs::{DryRunInputs, InSyncDryRuns};
 use super::fingerprint::{secrets_to_look_up, stamp_fingerprints};
 use super::normalize::IgnoreRule;
 use super::order::placement;
-use super::tracking::{AppIdentity, Ownership, Tracker, ownership, stamp, tracked};
+use super::tracking::{AppIdentity, Ownership, Tracker, ownership, stamp};
 use crate::cluster::{Applier, ApplyError, ApplyOptions, ClusterError, KindCatalog, LiveCache};
 use crate::metrics::metrics;
 use crate::resource::{RefError, ResourceRef, resource_version};
 use weft_sync::recreate::refuses_in_place;
+use weft_sync::shared::{Claim, claim};
 
 /// Why the desired set or the live set could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -63,8 +64,9 @@ pub struct Comparison {
     /// with the API's message.
     pub refused: BTreeMap<ResourceRef, String>,
     /// Desired objects that exist live tracked for another app (another org's, another incarnation of this name,
-    /// an orphan), with how that app is named: never applied over; an admin may hand orphans to this app.
-    pub foreign: BTreeMap<ResourceRef, String>,
+    /// another app of the org, an orphan): held (never applied over; an admin may hand orphans to this app) or
+    /// released by that app (taken over).
+    pub others: BTreeMap<ResourceRef, Claim>,
 }
 
 impl Comparison {
@@ -271,16 +273,17 @@ impl Comparer {
         let now = std::time::Instant::now();
         let mut diffs = BTreeMap::new();
         let mut refused = BTreeMap::new();
-        let mut foreign = BTreeMap::new();
+        let mut others = BTreeMap::new();
         for object in &desired {
             let Ok(reference) = ResourceRef::of(object) else {
                 continue;
             };
             let Some(live_object) = live_by_ref.get(&reference) else {
                 // Not the app's: an object of that name that another app tracks (another org's, an earlier
-                // incarnation's) is never taken over by applying over it, nor re-created as a hook.
-                if let Some(owner) = self.tracked_by_another(app, &reference) {
-                    foreign.insert(reference.clone(), owner);
+                // incarnation's, another app's of the org) is never taken over by applying over it, nor re-created
+                // as a hook, until that app releases it.
+                if let Some(claim) = self.tracked_by_another(app, &reference) {
+                    others.insert(reference.clone(), claim);
                 }
                 continue;
             };
@@ -332,16 +335,19 @@ impl Comparer {
             diffs,
             kinds: looked_at,
             refused,
-            foreign,
+            others,
         })
     }
 
-    /// Who tracks the live object `reference` names, when it is tracked for an app other than `app` (another
-    /// identity, or a legacy mark `app` does not own); `None` when it is not live or tracked for nobody.
-    fn tracked_by_another(&self, app: &Tracker, reference: &ResourceRef) -> Option<String> {
+    /// Whether another app holds or released the live object `reference` names, when it is tracked for an app
+    /// other than `app` (another identity, or a legacy mark `app` does not own); `None` when it is not live or is
+    /// free for `app` to apply.
+    fn tracked_by_another(&self, app: &Tracker, reference: &ResourceRef) -> Option<Claim> {
         let live = self.live.get(reference)?;
-        let marks = tracked(&live)?;
-        (ownership(&live, app) == Ownership::Foreign).then(|| marks.owner_key())
+        match claim(&live, app) {
+            Claim::Free => None,
+            other => Some(other),
+        }
     }
 }
 

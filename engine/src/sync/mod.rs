@@ -4,7 +4,8 @@
 //! diffs it against the live set ([`diff`], [`normalize`]); [`plan`] decides every step and its order ([`order`])
 //! with the prune fuse bounding deletions, and the deploy [`gates`] judge it. After it, [`syncer`] applies the plan batch by batch and records an
 //! [`operation`]; [`cascade`] deletes every object of an app whose Application is deleted with the resources
-//! finalizer; [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
+//! finalizer; [`release`] writes the marks by which an app lets go of objects another app may then take over;
+//! [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
 pub mod cascade;
 pub mod compare;
@@ -13,9 +14,10 @@ pub mod gates;
 pub mod legacy;
 pub mod observe;
 pub mod operation;
+pub mod release;
 pub mod syncer;
 pub use weft_core::tracking;
-pub use weft_sync::{diff, endpoints, fingerprint, normalize, order, plan, status, tree};
+pub use weft_sync::{diff, endpoints, fingerprint, normalize, order, plan, shared, status, tree};
 
 pub use weft_sync::{
     ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,

@@ -9,6 +9,7 @@ use weft_sdk::{Health, Status};
 
 use super::compare::Comparison;
 use super::order::placement;
+use super::shared::{Claim, holder_name};
 use super::status::{
     AppHealth, HealthCode, SyncCode, app_health, app_sync, declared_version, running_version,
 };
@@ -135,7 +136,7 @@ impl Syncer {
         let mut healths = Vec::new();
         for (reference, sync, live, requires_pruning) in entries {
             let mut health = match live {
-                None => Health::new(Status::Missing, "not in the cluster"),
+                None => absent(app, comparison.others.get(&reference)),
                 Some(_) => verdicts.next().unwrap_or_else(|| {
                     Health::new(Status::Unknown, "the health assessment returned no verdict")
                 }),
@@ -285,6 +286,29 @@ impl Syncer {
                 ),
             }
         })
+    }
+}
+
+/// The health of a desired object the app has no live copy of: missing, unless another app holds it (degraded:
+/// the app cannot have it, and it is not missing) or released it (missing until a sync takes it over). The holder is
+/// named as the app's audience may read it.
+fn absent(app: &Tracker, other: Option<&Claim>) -> Health {
+    match other {
+        Some(Claim::Held { holder }) => Health::new(
+            Status::Degraded,
+            format!(
+                "held by {}: another app applied it, and this app applies it only once that app releases it",
+                holder_name(holder, &app.identity)
+            ),
+        ),
+        Some(Claim::Released { from }) => Health::new(
+            Status::Missing,
+            format!(
+                "released by {}: the next sync takes it over",
+                holder_name(from, &app.identity)
+            ),
+        ),
+        Some(Claim::Free) | None => Health::new(Status::Missing, "not in the cluster"),
     }
 }
 

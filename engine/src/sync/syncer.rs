@@ -294,7 +294,7 @@ impl Syncer {
             desired: &comparison.desired,
             render,
             live: &comparison.live,
-            foreign: &comparison.foreign,
+            others: &comparison.others,
             diffs: &comparison.diffs,
             prune: request.prune.unwrap_or(app.sync.prune),
             fuse: &fuse,
@@ -341,6 +341,24 @@ impl Syncer {
                 operation,
                 format!("the prune fuse tripped ({reason}): nothing will be deleted until a confirmed sync"),
             );
+        }
+        // Objects other apps hold stop the sync before the gates and before anything is applied, as a deny does.
+        let refusal = sync_plan.refusal();
+        for conflict in &sync_plan.conflicts {
+            self.log(
+                operation,
+                format!(
+                    "  refused: {} is held by {}",
+                    conflict.reference, conflict.holder
+                ),
+            );
+        }
+        if let (Some(message), false) = (&refusal, request.dry_run) {
+            self.log(operation, message.clone());
+            operation.finish(OperationPhase::Error, message.clone());
+            outcome.plan = Some(sync_plan);
+            outcome.comparison = Some(comparison);
+            return outcome;
         }
 
         let mut gate_denial = None;
@@ -398,9 +416,11 @@ impl Syncer {
                     message: step.reason.clone(),
                 })
                 .collect();
-            let gates = gate_denial
+            let gates = refusal
+                .into_iter()
+                .chain(gate_denial)
                 .map(|message| format!("; a sync would be {message}"))
-                .unwrap_or_default();
+                .collect::<String>();
             operation.finish(
                 OperationPhase::Succeeded,
                 format!(
@@ -413,6 +433,15 @@ impl Syncer {
             return outcome;
         }
 
+        if let Err(message) = self
+            .write_release_marks(&sync_plan, |line| self.log(operation, line))
+            .await
+        {
+            operation.finish(OperationPhase::Failed, message);
+            outcome.plan = Some(sync_plan);
+            outcome.comparison = Some(comparison);
+            return outcome;
+        }
         let force = app.sync.force || operation.trigger == Trigger::SelfHeal;
         let result = self
             .execute(

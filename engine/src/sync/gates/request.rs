@@ -188,6 +188,8 @@ mod tests {
             }],
             fuse_tripped: None,
             strays: Vec::new(),
+            conflicts: Vec::new(),
+            marks: Vec::new(),
         };
         let comparison = Comparison {
             desired: Vec::new(),
@@ -195,7 +197,7 @@ mod tests {
             diffs: Default::default(),
             kinds: Default::default(),
             refused: Default::default(),
-            foreign: Default::default(),
+            others: Default::default(),
         };
         let app: AppSpec = toml::from_str(
             "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \"app\" }",
