@@ -13,8 +13,7 @@ use super::kinds::{KindCatalog, KindInfo};
 use super::retry::RetryPolicy;
 use weft_core::resource::ResourceRef;
 
-/// The field manager Weft applies as.
-pub const FIELD_MANAGER: &str = "weft";
+pub use weft_core::field_manager::FIELD_MANAGER;
 
 /// Metadata the server owns; an apply that carries them is refused or conflicts, so they are dropped.
 const SERVER_OWNED_METADATA: [&str; 6] = [

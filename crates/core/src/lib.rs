@@ -1,5 +1,5 @@
 //! The vocabulary every Weft layer shares: naming one object ([`resource`]), the marks that say which app applied
-//! an object ([`tracking`]), what may be known of a Secret outside the host ([`secrets`]), YAML as Weft prints it
+//! an object ([`tracking`]) and the field manager it applies as ([`field_manager`]), what may be known of a Secret outside the host ([`secrets`]), YAML as Weft prints it
 //! ([`yaml`]), bounded log streams clients follow ([`logs`]), the process's metrics ([`metrics`]), URLs
 //! with their passwords hidden ([`redact`]) and token-bucket rate limits ([`rate_limit`]).
 //!
@@ -7,6 +7,7 @@
 //! the in-memory log streams.
 
 pub mod declared;
+pub mod field_manager;
 pub mod logs;
 pub mod metrics;
 pub mod rate_limit;

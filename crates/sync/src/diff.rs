@@ -18,7 +18,13 @@ use similar::TextDiff;
 use weft_core::resource::ResourceRef;
 use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
 
-use crate::normalize::{IgnoreRule, is_secret, normalize_for_diff, redact_secret_values};
+use weft_core::field_manager::FIELD_MANAGER;
+use weft_k8s::fieldset::owners::{managed_fields, owners_of, pointer_path};
+
+use crate::normalize::{
+    IgnoreRule, ignored_by_managers, is_secret, normalize_for_diff, redact_secret_values,
+    remove_fields,
+};
 
 /// Lines of context around each change in the unified diff.
 const CONTEXT_LINES: usize = 3;
@@ -45,6 +51,11 @@ pub struct FieldChange {
     /// The desired value; absent when the desired object lacks the field.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desired: Option<Value>,
+    /// The field managers other than Weft that own the field in the live object (its `metadata.managedFields`):
+    /// who changed it, e.g. `kubectl-edit`, `kubectl-patch`, `hpa-controller`. A sync takes the field back (Weft
+    /// applies with force) unless an ignore rule leaves it to them. Empty when only Weft owns it, or nobody.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owners: Vec<String>,
 }
 
 /// How one live object differs from what the app wants.
@@ -77,6 +88,7 @@ pub fn diff_predicted(
     live: &Value,
     rules: &[IgnoreRule],
 ) -> ObjectDiff {
+    let (raw_live, raw_predicted) = (live, predicted);
     let (live, predicted) = prepare(reference, live, predicted, rules);
     let mut changes = Vec::new();
     let kind = ObjectKind::of(&predicted);
@@ -95,7 +107,7 @@ pub fn diff_predicted(
     ObjectDiff {
         reference: reference.clone(),
         mode: DiffMode::Predicted,
-        changes: sorted(changes),
+        changes: with_owners(sorted(changes), raw_predicted, raw_live),
         unified,
     }
 }
@@ -113,6 +125,7 @@ pub fn diff_subset(
     live: &Value,
     rules: &[IgnoreRule],
 ) -> ObjectDiff {
+    let (raw_live, raw_desired) = (live, desired);
     let (live, desired) = prepare(reference, live, desired, rules);
     let mut changes = Vec::new();
     let kind = ObjectKind::of(&desired);
@@ -125,7 +138,7 @@ pub fn diff_subset(
     ObjectDiff {
         reference: reference.clone(),
         mode: DiffMode::Subset,
-        changes: sorted(changes),
+        changes: with_owners(sorted(changes), raw_desired, raw_live),
         unified,
     }
 }
@@ -153,12 +166,35 @@ fn prepare(
     desired: &Value,
     rules: &[IgnoreRule],
 ) -> (Value, Value) {
+    let others_own = ignored_by_managers(reference, live, rules);
     let mut live = normalize_for_diff(reference, live, rules);
     let mut desired = normalize_for_diff(reference, desired, rules);
+    remove_fields(&mut live, &others_own);
+    remove_fields(&mut desired, &others_own);
     if is_secret(reference, &live) || is_secret(reference, &desired) {
         redact_secret_values(Some(&mut live), Some(&mut desired));
     }
     (live, desired)
+}
+
+/// Names, on each change, the field managers other than Weft that own the field in `live` ([`FieldChange::owners`]);
+/// `compared` is the other side as given (the prediction or the desired object), whose list numbering the
+/// changes' pointers follow.
+fn with_owners(mut changes: Vec<FieldChange>, compared: &Value, live: &Value) -> Vec<FieldChange> {
+    let entries = managed_fields(live);
+    if entries.is_empty() {
+        return changes;
+    }
+    for change in &mut changes {
+        if let Some(path) = pointer_path(compared, live, &change.path) {
+            change.owners = owners_of(&entries, &path)
+                .into_iter()
+                .filter(|manager| *manager != FIELD_MANAGER)
+                .map(str::to_string)
+                .collect();
+        }
+    }
+    changes
 }
 
 fn render_unified(
@@ -244,6 +280,7 @@ fn sorted(mut changes: Vec<Change>) -> Vec<FieldChange> {
                 .collect(),
             live: change.live,
             desired: change.desired,
+            owners: Vec::new(),
         })
         .collect()
 }
@@ -528,6 +565,7 @@ mod tests {
                 path: format!("{CONTAINERS}/0/image"),
                 live: Some(json!("nginx:1.26")),
                 desired: Some(json!("nginx:1.27")),
+                owners: Vec::new(),
             }]
         );
         assert!(diff.unified.starts_with(
@@ -586,6 +624,7 @@ mod tests {
                 path: format!("{CONTAINERS}/0/env/1"),
                 live: Some(json!({"name": "A", "value": "1"})),
                 desired: None,
+                owners: Vec::new(),
             }]
         );
         assert!(
@@ -745,22 +784,26 @@ mod tests {
                 FieldChange {
                     path: "/spec/minReadySeconds".into(),
                     live: Some(json!(5)),
-                    desired: None
+                    desired: None,
+                    owners: Vec::new(),
                 },
                 FieldChange {
                     path: "/spec/paused".into(),
                     live: None,
-                    desired: Some(json!(true))
+                    desired: Some(json!(true)),
+                    owners: Vec::new(),
                 },
                 FieldChange {
                     path: "/spec/replicas".into(),
                     live: Some(json!(2)),
-                    desired: Some(json!(3))
+                    desired: Some(json!(3)),
+                    owners: Vec::new(),
                 },
                 FieldChange {
                     path: format!("{CONTAINERS}/0/env/1/value"),
                     live: Some(json!("2")),
-                    desired: Some(json!("3"))
+                    desired: Some(json!("3")),
+                    owners: Vec::new(),
                 },
             ]
         );
@@ -850,6 +893,7 @@ mod tests {
                 path: "/data/password".into(),
                 live: Some(json!(REDACTED_CHANGED_LIVE)),
                 desired: Some(json!(REDACTED_CHANGED_DESIRED)),
+                owners: Vec::new(),
             }]
         );
         assert!(subset.unified.contains("password"), "{}", subset.unified);
@@ -915,6 +959,49 @@ mod tests {
             ),
             ""
         );
+    }
+
+    #[test]
+    fn each_change_names_the_other_managers_that_own_the_field_and_a_manager_rule_hides_them() {
+        let reference = ResourceRef::new("", "ConfigMap", "shop", "greeting");
+        let entry = |manager: &str, fields: Value| json!({"manager": manager, "operation": "Update", "fieldsType": "FieldsV1", "fieldsV1": fields});
+        let live = json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "greeting", "namespace": "shop", "managedFields": [
+                {"manager": "weft", "operation": "Apply", "fieldsType": "FieldsV1",
+                 "fieldsV1": {"f:data": {"f:NAME": {}}}},
+                entry("kubectl-patch", json!({"f:data": {"f:GREETING": {}}})),
+                entry("kubectl-edit", json!({"f:data": {"f:EXTRA": {}}})),
+            ]},
+            "data": {"NAME": "web", "GREETING": "hi", "EXTRA": "x"}
+        });
+        let predicted = json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "greeting", "namespace": "shop"},
+            "data": {"NAME": "shop", "GREETING": "hello", "EXTRA": "x"}
+        });
+        let diff = diff_predicted(&reference, &predicted, &live, &[]);
+        let owners: Vec<(&str, Vec<String>)> = diff
+            .changes
+            .iter()
+            .map(|c| (c.path.as_str(), c.owners.clone()))
+            .collect();
+        assert_eq!(
+            owners,
+            vec![
+                ("/data/GREETING", vec!["kubectl-patch".to_string()]),
+                ("/data/NAME", vec![]),
+            ]
+        );
+        let serialized = serde_json::to_value(&diff.changes[0]).unwrap();
+        assert_eq!(serialized["owners"], json!(["kubectl-patch"]));
+        let ignore_patches = IgnoreRule {
+            managed_fields_managers: vec!["kubectl-patch".into()],
+            ..IgnoreRule::default()
+        };
+        let diff = diff_predicted(&reference, &predicted, &live, &[ignore_patches]);
+        let paths: Vec<&str> = diff.changes.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, vec!["/data/NAME"]);
     }
 
     #[test]

@@ -1,12 +1,17 @@
 //! Preparing objects for a drift comparison: dropping what the server owns (status, managedFields, bookkeeping
-//! metadata), applying an app's ignore rules (Argo CD `ignoreDifferences` style JSON pointers), and hiding Secret
-//! values so that no diff ever shows one.
+//! metadata), applying an app's ignore rules (Argo CD `ignoreDifferences`: JSON pointers, and the fields other
+//! field managers own), hiding Secret values so that no diff ever shows one, and leaving ignored fields out of what
+//! is applied when the app asks for it (Argo CD's `RespectIgnoreDifferences=true`).
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
+use weft_core::field_manager::FIELD_MANAGER;
 use weft_core::resource::ResourceRef;
+use weft_k8s::fieldset::owners::{managed_fields, owners_of, pointer_path};
+use weft_k8s::fieldset::path::{remove_at as remove_field, value_at};
+use weft_k8s::fieldset::{FieldPath, FieldSet};
 
 /// What a Secret value is shown as when both sides agree, or when only one side has the key.
 pub const REDACTED: &str = "<redacted>";
@@ -56,11 +61,25 @@ pub enum DiffError {
         /// The pointer as configured.
         pointer: String,
     },
-    /// A rule lists no JSON pointer, so it would ignore nothing.
-    #[error("ignore rule for {selector} has no json_pointers, so it ignores nothing")]
+    /// A rule lists no JSON pointer and no field manager, so it would ignore nothing.
+    #[error(
+        "ignore rule for {selector} has no json_pointers and no managed_fields_managers, so it ignores nothing"
+    )]
     NoPointers {
         /// The objects the rule selects, e.g. `apps/Deployment named web*`.
         selector: String,
+    },
+    /// A rule uses jq path expressions, which Weft does not evaluate.
+    #[error(
+        "ignore rule for {selector}: jq_path_expressions ({expression:?}) are not supported; name the fields with \
+         json_pointers (a `*` segment stands for every list item or map entry, e.g. \
+         /spec/template/spec/containers/*/image) or with managed_fields_managers"
+    )]
+    JqPath {
+        /// The objects the rule selects.
+        selector: String,
+        /// The first expression.
+        expression: String,
     },
     /// A rule's name pattern has a `*` other than at its end.
     #[error("ignore rule name {name:?}: '*' may only end the name (a prefix glob such as web-*)")]
@@ -74,7 +93,9 @@ pub enum DiffError {
 /// entry. A rule selects an object when every field that is set matches (`group` and `kind` exactly, `namespace`
 /// exactly, `name` exactly or as a prefix when it ends with `*`). Each JSON pointer (RFC 6901) names a field that is
 /// removed from both sides; a segment `*` stands for every element of the list or map at that level, e.g.
-/// `/spec/template/spec/containers/*/image`. A pointer that names nothing in an object is not an error.
+/// `/spec/template/spec/containers/*/image`. A pointer that names nothing in an object is not an error. Each field
+/// manager named in `managed_fields_managers` (`hpa-controller`, `kubectl-edit`, ...) has the fields the live
+/// object's `metadata.managedFields` say it owns removed from both sides.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub struct IgnoreRule {
@@ -87,14 +108,27 @@ pub struct IgnoreRule {
     /// The namespace the rule is limited to; any namespace when unset.
     pub namespace: Option<String>,
     /// The fields to ignore, as JSON pointers.
+    #[serde(default)]
     pub json_pointers: Vec<String>,
+    /// Field managers whose fields are ignored (Argo CD's `managedFieldsManagers`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub managed_fields_managers: Vec<String>,
+    /// Argo CD's `jqPathExpressions`: accepted in the schema only to be refused with a message saying what to use.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jq_path_expressions: Vec<String>,
 }
 
 impl IgnoreRule {
     /// Checks the rule: at least one pointer, every pointer well formed, `*` only at the end of `name`. The error
     /// names the offending pointer or pattern.
     pub fn validate(&self) -> Result<(), DiffError> {
-        if self.json_pointers.is_empty() {
+        if let Some(expression) = self.jq_path_expressions.first() {
+            return Err(DiffError::JqPath {
+                selector: self.selector(),
+                expression: expression.clone(),
+            });
+        }
+        if self.json_pointers.is_empty() && self.managed_fields_managers.is_empty() {
             return Err(DiffError::NoPointers {
                 selector: self.selector(),
             });
@@ -233,6 +267,148 @@ fn remove_at(value: &mut Value, steps: &[Step]) {
                 } else {
                     remove_at(&mut items[index], rest);
                 }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The fields of `live` that the `rules` selecting `reference` ignore because a listed field manager owns them
+/// (`managed_fields_managers`), deepest first, as `fieldsV1` paths.
+pub fn ignored_by_managers(
+    reference: &ResourceRef,
+    live: &Value,
+    rules: &[IgnoreRule],
+) -> Vec<FieldPath> {
+    let managers: Vec<&str> = rules
+        .iter()
+        .filter(|rule| rule.applies_to(reference))
+        .flat_map(|rule| rule.managed_fields_managers.iter().map(String::as_str))
+        .collect();
+    if managers.is_empty() {
+        return Vec::new();
+    }
+    let mut owned = FieldSet::default();
+    for entry in managed_fields(live) {
+        if managers.contains(&entry.manager.as_str()) {
+            owned = owned.union(&entry.fields);
+        }
+    }
+    let mut paths = owned.members();
+    paths.sort_by_key(|path| std::cmp::Reverse(path.len()));
+    paths
+}
+
+/// Removes the fields at `paths` (deepest first, as [`ignored_by_managers`] gives them) from `object`: a field with
+/// nothing under it in the set goes, and so does a list item or map the set names once what it held is gone (an
+/// item whose other fields another manager set stays). A keyed item keeps its key fields until it goes itself.
+pub fn remove_fields(object: &mut Value, paths: &[FieldPath]) {
+    for path in paths {
+        let Some((last, parent)) = path.split_last() else {
+            continue;
+        };
+        let identity = |element: &str| -> Option<Map<String, Value>> {
+            serde_json::from_str(element.strip_prefix("k:")?).ok()
+        };
+        let is_key_field = parent
+            .last()
+            .and_then(|element| identity(element))
+            .is_some_and(|key| last.strip_prefix("f:").is_some_and(|f| key.contains_key(f)));
+        if is_key_field {
+            continue;
+        }
+        let has_members_under = paths
+            .iter()
+            .any(|other| other.len() > path.len() && other.starts_with(path));
+        let emptied = match value_at(object, path) {
+            None => false,
+            Some(Value::Object(map)) => match identity(last) {
+                Some(key) => map.keys().all(|field| key.contains_key(field)),
+                None => map.is_empty(),
+            },
+            Some(_) => !has_members_under,
+        };
+        if !has_members_under || emptied {
+            remove_field(object, path);
+        }
+    }
+}
+
+/// What is applied when the app respects its ignore rules (Argo CD's `RespectIgnoreDifferences=true`): `desired`
+/// without the fields the rules selecting `reference` ignore, so that server-side apply releases them to whoever
+/// else owns them (an HPA keeps the replicas it set). A field a JSON pointer ignores that the live object has and
+/// that only Weft owns keeps its live value (left out, the server would delete it); one live lacks is left out.
+/// Fields a listed manager owns are left out. An object not yet live is applied whole.
+pub fn respect_ignored(
+    reference: &ResourceRef,
+    desired: &Value,
+    live: Option<&Value>,
+    rules: &[IgnoreRule],
+) -> Value {
+    let Some(live) = live else {
+        return desired.clone();
+    };
+    let mut applied = desired.clone();
+    let entries = managed_fields(live);
+    for rule in rules.iter().filter(|rule| rule.applies_to(reference)) {
+        for pointer in &rule.json_pointers {
+            let Ok(steps) = parse_pointer(pointer) else {
+                continue;
+            };
+            let mut concrete = Vec::new();
+            expand(desired, &steps, String::new(), &mut concrete);
+            for at in concrete {
+                let Some(path) = pointer_path(desired, live, &at) else {
+                    continue;
+                };
+                let others = owners_of(&entries, &path)
+                    .into_iter()
+                    .any(|manager| manager != FIELD_MANAGER);
+                match value_at(live, &path) {
+                    Some(value) if !others => {
+                        if let Some(slot) = applied.pointer_mut(&at) {
+                            *slot = value.clone();
+                        }
+                    }
+                    _ => {
+                        if let Ok(steps) = parse_pointer(&at) {
+                            remove_at(&mut applied, &steps);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    remove_fields(&mut applied, &ignored_by_managers(reference, live, rules));
+    applied
+}
+
+/// The concrete pointers (no `*`) that `steps` names in `value`, each prefixed with `prefix`.
+fn expand(value: &Value, steps: &[Step], prefix: String, out: &mut Vec<String>) {
+    let Some((step, rest)) = steps.split_first() else {
+        out.push(prefix);
+        return;
+    };
+    let escape = |key: &str| key.replace('~', "~0").replace('/', "~1");
+    match (value, step) {
+        (Value::Object(map), Step::Each) => {
+            for (key, child) in map {
+                expand(child, rest, format!("{prefix}/{}", escape(key)), out);
+            }
+        }
+        (Value::Array(items), Step::Each) => {
+            for (index, child) in items.iter().enumerate() {
+                expand(child, rest, format!("{prefix}/{index}"), out);
+            }
+        }
+        (Value::Object(map), Step::Field(key)) => {
+            if let Some(child) = map.get(key) {
+                expand(child, rest, format!("{prefix}/{}", escape(key)), out);
+            }
+        }
+        (Value::Array(items), Step::Field(segment)) => {
+            if let Some(child) = list_index(segment).and_then(|index| items.get(index)) {
+                expand(child, rest, format!("{prefix}/{segment}"), out);
             }
         }
         _ => {}
@@ -520,6 +696,102 @@ mod tests {
     }
 
     #[test]
+    fn jq_path_expressions_are_refused_saying_what_to_use_instead() {
+        let rule = IgnoreRule {
+            kind: Some("Deployment".into()),
+            jq_path_expressions: vec![".spec.replicas".into()],
+            ..IgnoreRule::default()
+        };
+        let message = rule.validate().unwrap_err().to_string();
+        assert!(message.contains("\".spec.replicas\""), "{message}");
+        assert!(message.contains("json_pointers"), "{message}");
+        let managers_only = IgnoreRule {
+            managed_fields_managers: vec!["hpa-controller".into()],
+            ..IgnoreRule::default()
+        };
+        assert_eq!(managers_only.validate(), Ok(()));
+    }
+
+    fn scaled_live() -> Value {
+        json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "managedFields": [
+                {"manager": "weft", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": {
+                    "f:metadata": {"f:labels": {"f:app": {}}},
+                    "f:spec": {"f:paused": {}, "f:template": {"f:spec": {"f:containers": {
+                        "k:{\"name\":\"app\"}": {".": {}, "f:name": {}, "f:image": {}}}}}}}},
+                {"manager": "hpa-controller", "operation": "Update", "subresource": "scale", "fieldsType": "FieldsV1",
+                 "fieldsV1": {"f:spec": {"f:replicas": {}}}},
+                {"manager": "kubectl-edit", "operation": "Update", "fieldsType": "FieldsV1", "fieldsV1": {
+                    "f:spec": {"f:template": {"f:spec": {"f:containers": {
+                        "k:{\"name\":\"debug\"}": {".": {}, "f:name": {}, "f:image": {}}}}}}}}
+            ]},
+            "spec": {"replicas": 7, "paused": false, "template": {"spec": {"containers": [
+                {"name": "app", "image": "app:1"}, {"name": "debug", "image": "busybox"}]}}}
+        })
+    }
+
+    #[test]
+    fn fields_a_listed_manager_owns_are_removed_and_an_item_it_added_goes_whole() {
+        let live = scaled_live();
+        let reference = deployment("web");
+        let rule = IgnoreRule {
+            managed_fields_managers: vec!["hpa-controller".into(), "kubectl-edit".into()],
+            ..IgnoreRule::default()
+        };
+        let paths = ignored_by_managers(&reference, &live, std::slice::from_ref(&rule));
+        let mut object = live.clone();
+        remove_fields(&mut object, &paths);
+        assert_eq!(
+            object["spec"],
+            json!({"paused": false, "template": {"spec": {"containers": [{"name": "app", "image": "app:1"}]}}})
+        );
+        let other = IgnoreRule {
+            kind: Some("StatefulSet".into()),
+            ..rule
+        };
+        assert!(ignored_by_managers(&reference, &live, &[other]).is_empty());
+    }
+
+    #[test]
+    fn respecting_ignored_fields_releases_those_others_own_and_keeps_weft_s_own_at_their_live_value()
+     {
+        let live = scaled_live();
+        let reference = deployment("web");
+        let desired = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"replicas": 2, "paused": true, "minReadySeconds": 5,
+                     "template": {"spec": {"containers": [{"name": "app", "image": "app:2"}]}}}
+        });
+        let rule = IgnoreRule {
+            kind: Some("Deployment".into()),
+            json_pointers: vec![
+                "/spec/replicas".into(),
+                "/spec/paused".into(),
+                "/spec/minReadySeconds".into(),
+            ],
+            ..IgnoreRule::default()
+        };
+        let applied = respect_ignored(&reference, &desired, Some(&live), std::slice::from_ref(&rule));
+        // The HPA's replicas are left to it; Weft's own paused keeps its live value; a field live lacks is left out.
+        assert_eq!(
+            applied["spec"],
+            json!({"paused": false, "template": {"spec": {"containers": [{"name": "app", "image": "app:2"}]}}})
+        );
+        assert_eq!(
+            respect_ignored(&reference, &desired, None, &[rule]),
+            desired
+        );
+        let by_manager = IgnoreRule {
+            managed_fields_managers: vec!["hpa-controller".into()],
+            ..IgnoreRule::default()
+        };
+        let applied = respect_ignored(&reference, &desired, Some(&live), &[by_manager]);
+        assert!(applied["spec"].get("replicas").is_none());
+        assert_eq!(applied["spec"]["paused"], json!(true));
+    }
+
+    #[test]
     fn rules_select_by_every_field_that_is_set() {
         let rule = IgnoreRule {
             group: Some("apps".into()),
@@ -527,6 +799,7 @@ mod tests {
             name: Some("web-*".into()),
             namespace: None,
             json_pointers: vec!["/spec/replicas".into()],
+            ..IgnoreRule::default()
         };
         assert!(rule.applies_to(&deployment("web-1")));
         assert!(rule.applies_to(&deployment("web-")));
