@@ -22,7 +22,11 @@ use clap::{Parser, Subcommand};
 
 /// Weft: a GitOps reconciliation engine extended with WebAssembly.
 #[derive(Debug, Parser)]
-#[command(name = "weft", version, about)]
+#[command(
+    name = "weft",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("WEFT_COMMIT"), ")"),
+    about
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -659,3 +659,25 @@ fn weft_render_app_renders_an_app_of_the_configuration_with_its_values_files() {
     assert_eq!(escaping.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&escaping.stderr).contains("value_files[0]"));
 }
+
+#[test]
+fn weft_version_prints_the_version_and_the_commit_it_was_built_from() {
+    let output = weft(&["--version"]);
+    let text = stdout(&output);
+    let prefix = format!("weft {} (commit ", env!("CARGO_PKG_VERSION"));
+    let commit = text
+        .trim()
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not `{prefix}COMMIT)`: {text}"));
+    // Built from this checkout, the commit is one of its history (the binary may predate a later commit).
+    let in_history = Command::new("git")
+        .args(["merge-base", "--is-ancestor", commit, "HEAD"])
+        .current_dir(workspace())
+        .status()
+        .expect("git runs");
+    assert!(
+        in_history.success(),
+        "{commit} is not a commit of this checkout's history"
+    );
+}
