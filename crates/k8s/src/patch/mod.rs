@@ -2,13 +2,14 @@
 //! merge patch ([`merge`], RFC 7386) and strategic merge patch ([`strategic`]), used by the simulator's `PATCH`
 //! and by Kustomize's patches.
 
+mod associative;
 pub mod json;
 pub mod merge;
 pub mod strategic;
 
 pub use json::{JsonPatch, apply_json_patch};
 pub use merge::apply_merge_patch;
-pub use strategic::{ElementOrder, Flavour, KeyMatch, ListMerges, apply_strategic_patch};
+pub use strategic::{Flavour, ListMerger, ListMerges, apply_strategic_patch};
 
 /// A patch that is malformed or does not apply; the messages are kube-apiserver's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,43 +1,35 @@
 //! Strategic merge patch: a merge patch whose lists merge as each list's schema says (by key, as a set, or whole)
 //! and that honours the `$patch` directives. One walker serves both users, which differ only in what a
-//! [`Flavour`] names: kube-apiserver keeps the existing elements' order and matches an element by its whole
-//! identity; Kustomize (kyaml) puts the patch's elements first and matches on the keys a patch element gives.
+//! [`Flavour`] names: kube-apiserver visits only what the patch names, keeps the existing elements' order and matches
+//! an element by its whole identity; Kustomize (kyaml) visits the whole destination and rebuilds every list with
+//! merge keys as kyaml does ([`super::associative`]).
 
 use serde_json::{Map, Value};
 
-use super::PatchError;
+use super::{PatchError, associative};
 use crate::lists::{ListMerge, item_key};
 
 const DIRECTIVE: &str = "$patch";
 const RETAIN_KEYS: &str = "$retainKeys";
 const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList/";
 
-/// Where the elements of a merged list end up.
+/// How lists with merge keys merge and how much of the destination a patch walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ElementOrder {
-    /// The existing elements in their order, then the new ones (kube-apiserver).
-    ExistingFirst,
-    /// The patch's elements in the patch's order, then the existing elements it did not address (Kustomize).
-    PatchFirst,
-}
-
-/// How a patch element finds the element of a keyed list it addresses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyMatch {
-    /// Equal identities ([`item_key`]): every key, with `protocol` defaulting to `TCP` (kube-apiserver).
-    Identity,
-    /// The first key is required; each other key the patch element gives must match, compared as text so `80`
-    /// matches `"80"` (Kustomize).
-    GivenKeysAsText,
+pub enum ListMerger {
+    /// kube-apiserver: only what the patch names is visited; the existing elements keep their order, new ones are
+    /// appended, and an element is found by its whole identity ([`item_key`], `protocol` defaulting to `TCP`).
+    ApiServer,
+    /// Kustomize (kyaml's merge): every field of the destination is visited, the patch's or not, and every list
+    /// with merge keys is rebuilt as kyaml rebuilds it ([`super::associative`]): the patch's elements first, the
+    /// keys compared as text, duplicate keys collapsed.
+    Kyaml,
 }
 
 /// What differs between the users of strategic merge patch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Flavour {
-    /// Where merged list elements go.
-    pub order: ElementOrder,
-    /// How keyed list elements are matched.
-    pub key_match: KeyMatch,
+    /// How keyed lists merge.
+    pub lists: ListMerger,
     /// Whether `$retainKeys` and `$deleteFromPrimitiveList/…` are honoured (kube-apiserver) or ignored.
     pub list_directives: bool,
 }
@@ -45,14 +37,12 @@ pub struct Flavour {
 impl Flavour {
     /// kube-apiserver's `PATCH` with `application/strategic-merge-patch+json`.
     pub const API_SERVER: Flavour = Flavour {
-        order: ElementOrder::ExistingFirst,
-        key_match: KeyMatch::Identity,
+        lists: ListMerger::ApiServer,
         list_directives: true,
     };
     /// Kustomize's `patches` / `patchesStrategicMerge`.
     pub const KUSTOMIZE: Flavour = Flavour {
-        order: ElementOrder::PatchFirst,
-        key_match: KeyMatch::GivenKeysAsText,
+        lists: ListMerger::Kyaml,
         list_directives: false,
     };
 }
@@ -157,35 +147,81 @@ impl Walker<'_> {
             let retained: Vec<&str> = retained.iter().filter_map(Value::as_str).collect();
             result.retain(|key, _| retained.contains(&key.as_str()));
         }
+        if self.flavour.lists == ListMerger::Kyaml {
+            // kyaml walks the destination's fields too, so its keyed lists are rebuilt as well.
+            for (key, value) in result.iter_mut() {
+                if !patch.contains_key(key) {
+                    self.path.push(key.clone());
+                    let walked = self.walk_destination(std::mem::take(value));
+                    self.path.pop();
+                    *value = walked?;
+                }
+            }
+        }
         Ok(Some(Value::Object(result)))
     }
 
+    /// A destination value the patch does not reach, walked as kyaml walks it: maps field by field, lists with
+    /// merge keys rebuilt (duplicate keys collapse), anything else kept.
+    fn walk_destination(&mut self, value: Value) -> Result<Value, PatchError> {
+        match value {
+            Value::Object(mut map) => {
+                for (key, field) in map.iter_mut() {
+                    self.path.push(key.clone());
+                    let walked = self.walk_destination(std::mem::take(field));
+                    self.path.pop();
+                    *field = walked?;
+                }
+                Ok(Value::Object(map))
+            }
+            Value::Array(items) => {
+                let path: Vec<&str> = self.path.iter().map(String::as_str).collect();
+                if self.lists.list_merge(&path, &[], &items) == ListMerge::Atomic {
+                    return Ok(Value::Array(items));
+                }
+                self.merge_existing_list(items, &[]).map(Value::Array)
+            }
+            scalar => Ok(scalar),
+        }
+    }
+
     fn merge_list(&mut self, dest: Option<Value>, patch: &[Value]) -> Result<Value, PatchError> {
-        // An element `$patch: replace` replaces the whole list with the patch's other elements.
-        let replace_whole = patch.iter().any(|item| {
-            item.as_object()
-                .is_some_and(|map| directive(map) == Some("replace"))
-        });
+        // An element `$patch: replace` replaces the whole list with the patch's other elements. kyaml takes only
+        // an element holding nothing else for the list's directive; one with fields replaces that element.
+        let list_directive = |item: &Value| {
+            item.as_object().is_some_and(|map| {
+                directive(map) == Some("replace")
+                    && (self.flavour.lists == ListMerger::ApiServer || map.len() == 1)
+            })
+        };
+        let replace_whole = patch.iter().any(list_directive);
         let patch_items: Vec<Value> = patch
             .iter()
-            .filter(|item| {
-                item.as_object()
-                    .is_none_or(|map| directive(map) != Some("replace"))
-            })
+            .filter(|item| !list_directive(item))
             .cloned()
             .collect();
         let existing = match dest {
             Some(Value::Array(items)) if !replace_whole => items,
             _ => Vec::new(),
         };
+        self.merge_existing_list(existing, &patch_items)
+            .map(Value::Array)
+    }
+
+    /// Merges the patch's list elements (directives for the whole list removed) into the existing ones.
+    fn merge_existing_list(
+        &mut self,
+        existing: Vec<Value>,
+        patch_items: &[Value],
+    ) -> Result<Vec<Value>, PatchError> {
         let path: Vec<&str> = self.path.iter().map(String::as_str).collect();
-        let merged = match self.lists.list_merge(&path, &patch_items, &existing) {
-            ListMerge::Atomic => clean_items(&patch_items),
+        match self.lists.list_merge(&path, patch_items, &existing) {
+            ListMerge::Atomic => Ok(clean_items(patch_items)),
             ListMerge::Set => {
-                let new = clean_items(&patch_items);
-                let ordered = match self.flavour.order {
-                    ElementOrder::ExistingFirst => existing.into_iter().chain(new),
-                    ElementOrder::PatchFirst => new.into_iter().chain(existing),
+                let new = clean_items(patch_items);
+                let ordered = match self.flavour.lists {
+                    ListMerger::ApiServer => existing.into_iter().chain(new),
+                    ListMerger::Kyaml => new.into_iter().chain(existing),
                 };
                 let mut set: Vec<Value> = Vec::new();
                 for value in ordered {
@@ -193,86 +229,81 @@ impl Walker<'_> {
                         set.push(value);
                     }
                 }
-                set
+                Ok(set)
             }
-            ListMerge::Keyed(keys) => self.merge_keyed(existing, &patch_items, keys)?,
-        };
-        Ok(Value::Array(merged))
+            ListMerge::Keyed(keys) => match self.flavour.lists {
+                ListMerger::ApiServer => self.merge_keyed_in_place(existing, patch_items, keys),
+                ListMerger::Kyaml => {
+                    let patch_items: Vec<Value> = patch_items
+                        .iter()
+                        .filter(|item| !is_directive_only(item))
+                        .cloned()
+                        .collect();
+                    associative::merge_keyed(existing, &patch_items, keys, &mut |dest, patch| {
+                        self.merge_element(dest, patch)
+                    })
+                }
+            },
+        }
     }
 
-    fn merge_keyed(
+    /// One element of a Kustomize keyed list: the existing element merged with the patch's, walked alone, or the
+    /// patch's new element.
+    fn merge_element(
+        &mut self,
+        dest: Option<Value>,
+        patch: Option<&Value>,
+    ) -> Result<associative::Merged, PatchError> {
+        Ok(match (dest, patch) {
+            (Some(dest), Some(patch)) => {
+                let merges = patch
+                    .as_object()
+                    .is_some_and(|map| matches!(directive(map), None | Some("merge")));
+                associative::Merged {
+                    value: self.merge(Some(dest), patch)?,
+                    in_place: merges,
+                }
+            }
+            (Some(dest), None) => associative::Merged {
+                value: Some(self.walk_destination(dest)?),
+                in_place: true,
+            },
+            (None, Some(patch)) => associative::Merged {
+                value: self.merge(None, patch)?,
+                in_place: false,
+            },
+            (None, None) => associative::Merged {
+                value: None,
+                in_place: false,
+            },
+        })
+    }
+
+    /// kube-apiserver's keyed merge: an element merges where it is, new ones are appended.
+    fn merge_keyed_in_place(
         &mut self,
         existing: Vec<Value>,
         patch: &[Value],
         keys: &[&str],
     ) -> Result<Vec<Value>, PatchError> {
-        let gives = |item: &Value, key: &str| {
-            item.get(key)
-                .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
-        };
-        // kyaml keys such a list on every key some element gives; with more than one it merges differently.
-        let several_keys = self.flavour.order == ElementOrder::PatchFirst
-            && keys
-                .iter()
-                .filter(|key| existing.iter().chain(patch).any(|item| gives(item, key)))
-                .count()
-                > 1;
         let mut slots: Vec<Option<Value>> = existing.into_iter().map(Some).collect();
         let mut added = Vec::new();
         for patch_item in patch.iter().filter(|item| !is_directive_only(item)) {
             let found = slots.iter().position(|slot| {
-                slot.as_ref()
-                    .is_some_and(|item| self.addresses(patch_item, item, keys))
-            });
-            // There kyaml looks the patch element up by the existing element's full key, so an element that
-            // leaves out a key the existing one gives (a port without its protocol) is found nowhere and
-            // changes nothing.
-            if let Some(index) = found
-                && several_keys
-                && slots[index].as_ref().is_some_and(|item| {
-                    keys.iter().any(|k| gives(item, k) && !gives(patch_item, k))
+                slot.as_ref().is_some_and(|item| {
+                    patch_item.is_object()
+                        && item.is_object()
+                        && item_key(patch_item, keys) == item_key(item, keys)
                 })
-            {
-                continue;
-            }
+            });
             let current = found.and_then(|index| slots[index].take());
             let merged = self.merge(current, patch_item)?;
-            match (found, self.flavour.order) {
-                // kube-apiserver merges an element where it is and appends new ones.
-                (Some(index), ElementOrder::ExistingFirst) => slots[index] = merged,
-                (None, ElementOrder::ExistingFirst) => added.extend(merged),
-                // Kustomize (kyaml) lists the patch's elements first, in the patch's order; but when the
-                // elements use more than one of the list's keys (ports with a protocol) it re-adds the existing
-                // elements after the new ones, so an element the patch merged keeps its existing place.
-                (Some(index), ElementOrder::PatchFirst) if several_keys => slots[index] = merged,
-                (_, ElementOrder::PatchFirst) => added.extend(merged),
+            match found {
+                Some(index) => slots[index] = merged,
+                None => added.extend(merged),
             }
         }
-        let kept = slots.into_iter().flatten();
-        Ok(match self.flavour.order {
-            ElementOrder::ExistingFirst => kept.chain(added).collect(),
-            ElementOrder::PatchFirst => added.into_iter().chain(kept).collect(),
-        })
-    }
-
-    /// Whether `patch_item` addresses the existing `item` of a list keyed on `keys`.
-    fn addresses(&self, patch_item: &Value, item: &Value, keys: &[&str]) -> bool {
-        if !patch_item.is_object() || !item.is_object() {
-            return false;
-        }
-        match self.flavour.key_match {
-            KeyMatch::Identity => item_key(patch_item, keys) == item_key(item, keys),
-            KeyMatch::GivenKeysAsText => {
-                let Some(first) = keys.first() else {
-                    return false;
-                };
-                patch_item.get(first).is_some()
-                    && keys.iter().all(|key| match patch_item.get(key) {
-                        None => true,
-                        Some(wanted) => item.get(key).is_some_and(|v| text(v) == text(wanted)),
-                    })
-            }
-        }
+        Ok(slots.into_iter().flatten().chain(added).collect())
     }
 }
 
@@ -285,14 +316,6 @@ fn is_directive_only(value: &Value) -> bool {
     value
         .as_object()
         .is_some_and(|map| map.len() == 1 && map.contains_key(DIRECTIVE))
-}
-
-/// A scalar as text, as YAML compares scalars.
-fn text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// A patch value as new content: directives, nulls and deleted elements removed.
@@ -457,6 +480,40 @@ mod tests {
             .filter_map(|p| p["port"].as_i64())
             .collect();
         assert_eq!(ports, [443, 9113, 80]);
+    }
+
+    #[test]
+    fn kustomize_collapses_repeated_keys_in_lists_the_patch_does_not_write() {
+        let mut target = deployment();
+        target["spec"]["template"]["spec"]["containers"][0]["env"] = json!([
+            {"name": "A", "value": "1"}, {"name": "B", "value": "2"}, {"name": "A", "value": "3"}
+        ]);
+        let patch = json!({"metadata": {"labels": {"x": "y"}}});
+        let out = patched(target.clone(), patch.clone(), Flavour::KUSTOMIZE).expect("kept");
+        assert_eq!(
+            out["spec"]["template"]["spec"]["containers"][0]["env"],
+            json!([{"name": "A", "value": "3"}, {"name": "B", "value": "2"}])
+        );
+        let untouched = patched(target.clone(), patch, Flavour::API_SERVER).expect("kept");
+        assert_eq!(
+            untouched["spec"]["template"]["spec"]["containers"][0]["env"],
+            target["spec"]["template"]["spec"]["containers"][0]["env"]
+        );
+    }
+
+    #[test]
+    fn kustomize_merges_an_element_replaced_by_a_directive_back_with_the_existing_one() {
+        let out = patched(
+            deployment(),
+            json!({"spec": {"template": {"spec": {"containers": [
+                {"name": "sidecar", "$patch": "replace", "image": "side:2"}
+            ]}}}}),
+            Flavour::KUSTOMIZE,
+        )
+        .expect("kept");
+        let containers = &out["spec"]["template"]["spec"]["containers"];
+        assert_eq!(containers[0], json!({"name": "sidecar", "image": "side:1"}));
+        assert_eq!(containers[1]["name"], "app");
     }
 
     #[test]
