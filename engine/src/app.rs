@@ -434,12 +434,18 @@ pub struct SyncPolicy {
     pub prune: bool,
     /// Create the destination namespace when it is missing.
     pub create_namespace: bool,
-    /// Take over fields other managers own (server-side apply `force`) on every sync; self-heal always does.
+    /// Argo CD's `Force=true` sync option: delete and re-create an object the API will not update in place (an
+    /// immutable field changed), as `replace` does. Fields another manager changed need no setting: every sync,
+    /// self-heal and rollback applies with server-side apply's force and takes them back.
     pub force: bool,
     /// Delete and re-create an object the API will not update in place (an immutable field changed), as Argo CD's
     /// `Replace=true`/`Force=true` sync options do; each object may also ask for it in its `weft.dev/sync-options`
     /// annotation. Re-creations count against the prune fuse.
     pub replace: bool,
+    /// Argo CD's `RespectIgnoreDifferences=true`: the fields the app's ignore rules select are left out of what is
+    /// applied to an existing object, so another manager that owns them keeps them (an HPA its replicas); a field
+    /// only Weft owns keeps its live value.
+    pub respect_ignore_differences: bool,
     /// How many deploys the history keeps.
     pub history_limit: usize,
     /// How long a wave may take to become healthy before the sync fails, in seconds.
@@ -457,6 +463,7 @@ impl Default for SyncPolicy {
             create_namespace: false,
             force: false,
             replace: false,
+            respect_ignore_differences: false,
             history_limit: DEFAULT_HISTORY_LIMIT,
             wave_timeout_seconds: 300,
             fuse: FuseSpec::default(),

@@ -450,6 +450,34 @@ impl LiveCache {
         Ok(object.map(|object| cached_json(&info, object)))
     }
 
+    /// The object's `metadata.managedFields` as the server holds them now (the cache drops them), read from its
+    /// metadata alone: which field manager set which field, for a diff that names who changed a field. `None`
+    /// when the object is gone or has none.
+    pub async fn managed_fields(
+        &self,
+        reference: &ResourceRef,
+    ) -> Result<Option<Value>, ClusterError> {
+        let info = self
+            .catalog
+            .resolve(&reference.group, &reference.kind)
+            .await?;
+        let api: Api<DynamicObject> = if info.namespaced {
+            Api::namespaced_with(self.client.clone(), &reference.namespace, &info.resource)
+        } else {
+            Api::all_with(self.client.clone(), &info.resource)
+        };
+        let metadata = api
+            .get_metadata_opt(&reference.name)
+            .await
+            .map_err(|source| ClusterError::Request {
+                context: format!("reading the managed fields of {reference}"),
+                source,
+            })?;
+        Ok(metadata
+            .and_then(|object| object.metadata.managed_fields)
+            .and_then(|entries| serde_json::to_value(entries).ok()))
+    }
+
     /// The change feed.
     pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
         self.feed.subscribe()

@@ -1,6 +1,22 @@
 //! A unified diff (as the API gives it: `--- live`, `+++ desired`, hunks) read into lines for the two ways the console
-//! shows it: unified, each line marked, and side by side, removed lines paired with the added lines that replace them.
-//! Pure.
+//! shows it: unified, each line marked, and side by side, removed lines paired with the added lines that replace them;
+//! and the differing fields grouped by the field manager that changed them outside git. Pure.
+
+use crate::shapes::FieldChange;
+
+/// The fields another field manager changed, per manager (in the order they first appear): `(manager, paths)`.
+pub fn changed_outside_git(changes: &[FieldChange]) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for change in changes {
+        for owner in &change.owners {
+            match groups.iter_mut().find(|(manager, _)| manager == owner) {
+                Some((_, paths)) => paths.push(change.path.clone()),
+                None => groups.push((owner.clone(), vec![change.path.clone()])),
+            }
+        }
+    }
+    groups
+}
 
 /// What a line of a diff is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,6 +195,33 @@ pub fn split(diff: &str) -> Vec<SplitRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_changed_outside_git_are_grouped_by_the_manager_that_owns_them() {
+        let change = |path: &str, owners: &[&str]| FieldChange {
+            path: path.into(),
+            owners: owners.iter().map(|o| (*o).to_string()).collect(),
+        };
+        let groups = changed_outside_git(&[
+            change("/data/A", &["kubectl-patch"]),
+            change("/data/B", &[]),
+            change("/spec/replicas", &["hpa-controller", "kubectl-patch"]),
+        ]);
+        assert_eq!(
+            groups,
+            vec![
+                (
+                    "kubectl-patch".to_string(),
+                    vec!["/data/A".to_string(), "/spec/replicas".to_string()]
+                ),
+                (
+                    "hpa-controller".to_string(),
+                    vec!["/spec/replicas".to_string()]
+                ),
+            ]
+        );
+        assert!(changed_outside_git(&[change("/data/B", &[])]).is_empty());
+    }
 
     const DIFF: &str = "--- live/apps/Deployment/shop/web\n+++ desired/apps/Deployment/shop/web\n\
 @@ -3,4 +3,5 @@\n spec:\n-  replicas: 5\n+  replicas: 2\n+  paused: false\n   template:\n\\ No newline at end of file\n\

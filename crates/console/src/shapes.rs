@@ -274,6 +274,18 @@ pub struct Node {
 pub struct ObjectDiff {
     /// The unified diff (`--- live`, `+++ desired`); empty when they match.
     pub unified: String,
+    /// The differing fields.
+    pub changes: Vec<FieldChange>,
+}
+
+/// One differing field of a diff.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FieldChange {
+    /// Where, as a JSON pointer.
+    pub path: String,
+    /// The field managers other than Weft that own it live (who changed it); a sync takes it back.
+    pub owners: Vec<String>,
 }
 
 /// `GET /v1/deploy/{name}/resource/{ref}`.

@@ -772,7 +772,12 @@ mod tests {
             ],
             ..IgnoreRule::default()
         };
-        let applied = respect_ignored(&reference, &desired, Some(&live), std::slice::from_ref(&rule));
+        let applied = respect_ignored(
+            &reference,
+            &desired,
+            Some(&live),
+            std::slice::from_ref(&rule),
+        );
         // The HPA's replicas are left to it; Weft's own paused keeps its live value; a field live lacks is left out.
         assert_eq!(
             applied["spec"],

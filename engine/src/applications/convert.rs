@@ -164,6 +164,8 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
                     ("name", "name"),
                     ("namespace", "namespace"),
                     ("jsonPointers", "json_pointers"),
+                    ("managedFieldsManagers", "managed_fields_managers"),
+                    ("jqPathExpressions", "jq_path_expressions"),
                 ],
             )
             .map_err(invalid)?;
@@ -261,11 +263,17 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
             ("createNamespace", "create_namespace"),
             ("force", "force"),
             ("replace", "replace"),
+            ("respectIgnoreDifferences", "respect_ignore_differences"),
             ("historyLimit", "history_limit"),
             ("waveTimeoutSeconds", "wave_timeout_seconds"),
         ],
-        &["automated", "fuse"],
+        &["automated", "fuse", "syncOptions"],
     )?;
+    if let Some(options) = policy.get("syncOptions") {
+        for (key, value) in sync_options(options)? {
+            out.insert(key.into(), json!(value));
+        }
+    }
     if let Some(automated) = policy.get("automated") {
         let flags = renamed(
             automated,
@@ -293,6 +301,58 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
         out.insert("fuse".into(), Value::Object(fuse));
     }
     Ok(Value::Object(out))
+}
+
+/// Argo CD's `spec.syncPolicy.syncOptions` (`Name=true|false` strings) as app sync settings. `ServerSideApply=true`
+/// is accepted and changes nothing (Weft always applies server-side); an option Weft has no setting for is refused
+/// naming the ones it knows.
+fn sync_options(options: &Value) -> Result<Vec<(&'static str, bool)>, String> {
+    const KNOWN: [(&str, Option<&str>); 5] = [
+        ("CreateNamespace", Some("create_namespace")),
+        ("Replace", Some("replace")),
+        ("Force", Some("force")),
+        (
+            "RespectIgnoreDifferences",
+            Some("respect_ignore_differences"),
+        ),
+        ("ServerSideApply", None),
+    ];
+    let items = options
+        .as_array()
+        .ok_or("spec.syncPolicy.syncOptions: expected a list of Name=true|false strings")?;
+    let mut settings = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let at = format!("spec.syncPolicy.syncOptions[{index}]");
+        let text = item
+            .as_str()
+            .ok_or_else(|| format!("{at}: expected a Name=true|false string"))?;
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| format!("{at}: {text:?} is not Name=true|false"))?;
+        let value = match value.trim() {
+            "true" => true,
+            "false" => false,
+            other => return Err(format!("{at}: {other:?} is neither true nor false")),
+        };
+        let known: Vec<&str> = KNOWN.iter().map(|(name, _)| *name).collect();
+        match KNOWN.iter().find(|(known, _)| *known == name.trim()) {
+            Some((_, Some(setting))) => settings.push((*setting, value)),
+            Some((_, None)) if value => {}
+            Some((_, None)) => {
+                return Err(format!(
+                    "{at}: ServerSideApply=false is not possible: Weft always applies server-side, as field \
+                     manager weft"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "{at}: {name:?} is not a sync option Weft knows (known: {})",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(settings)
 }
 
 #[cfg(test)]
@@ -350,6 +410,50 @@ mod tests {
         let mut wrong = web();
         wrong["lookup"] = json!("yes");
         assert!(app_of(&application(wrong), &tenancy(), &ApiAppRules::default()).is_err());
+    }
+
+    #[test]
+    fn argo_cd_sync_options_and_managed_fields_rules_read_as_the_app_s_settings() {
+        let mut spec = web();
+        spec["syncPolicy"]["syncOptions"] = json!([
+            "RespectIgnoreDifferences=true",
+            "ServerSideApply=true",
+            "Force=true",
+            "CreateNamespace=false"
+        ]);
+        spec["ignoreDifferences"] = json!([
+            {"group": "apps", "kind": "Deployment", "managedFieldsManagers": ["hpa-controller"]}
+        ]);
+        let app = app_of(
+            &application(spec.clone()),
+            &tenancy(),
+            &ApiAppRules::default(),
+        )
+        .unwrap();
+        assert!(app.sync.respect_ignore_differences && app.sync.force);
+        assert!(!app.sync.create_namespace);
+        assert_eq!(
+            app.ignore[0].managed_fields_managers,
+            vec!["hpa-controller"]
+        );
+
+        let refused = |spec: Value| {
+            app_of(&application(spec), &tenancy(), &ApiAppRules::default())
+                .unwrap_err()
+                .to_string()
+        };
+        let mut unknown = spec.clone();
+        unknown["syncPolicy"]["syncOptions"] = json!(["PruneLast=true"]);
+        let message = refused(unknown);
+        assert!(
+            message.contains("\"PruneLast\"") && message.contains("RespectIgnoreDifferences"),
+            "{message}"
+        );
+        let mut jq = spec;
+        jq["ignoreDifferences"] =
+            json!([{"kind": "Deployment", "jqPathExpressions": [".spec.replicas"]}]);
+        let message = refused(jq);
+        assert!(message.contains("jq_path_expressions"), "{message}");
     }
 
     #[test]

@@ -67,6 +67,9 @@ pub struct Comparison {
     /// another app of the org, an orphan): held (never applied over; an admin may hand orphans to this app) or
     /// released by that app (taken over).
     pub others: BTreeMap<ResourceRef, Claim>,
+    /// The `metadata.managedFields` of the live objects that differ, read from the server (the live cache drops
+    /// them): who changed each differing field, and what an app that respects its ignore rules leaves out.
+    pub managed_fields: BTreeMap<ResourceRef, Value>,
 }
 
 impl Comparison {
@@ -75,6 +78,19 @@ impl Comparison {
         self.live
             .iter()
             .find(|o| ResourceRef::of(o).ok().as_ref() == Some(reference))
+    }
+
+    /// The live object with that reference, with its `metadata.managedFields` when it differs (read for the
+    /// comparison), else as the cache holds it (without them).
+    pub fn live_with_managed_fields(&self, reference: &ResourceRef) -> Option<Value> {
+        let mut live = self.live_object(reference)?.clone();
+        if let (Some(entries), Some(metadata)) = (
+            self.managed_fields.get(reference),
+            live.get_mut("metadata").and_then(Value::as_object_mut),
+        ) {
+            metadata.insert("managedFields".into(), entries.clone());
+        }
+        Some(live)
     }
 
     /// The desired object with that reference.
@@ -274,6 +290,7 @@ impl Comparer {
         let mut diffs = BTreeMap::new();
         let mut refused = BTreeMap::new();
         let mut others = BTreeMap::new();
+        let mut managed_fields = BTreeMap::new();
         for object in &desired {
             let Ok(reference) = ResourceRef::of(object) else {
                 continue;
@@ -309,7 +326,13 @@ impl Comparer {
                     .await
                 {
                     Ok((predicted, live_now)) => {
-                        let diff = diff_predicted(&reference, &predicted, &live_now, ignore);
+                        let mut diff = diff_predicted(&reference, &predicted, &live_now, ignore);
+                        if let Some((owned, entries)) =
+                            self.with_managed_fields(&reference, &live_now, &diff).await
+                        {
+                            diff = diff_predicted(&reference, &predicted, &owned, ignore);
+                            managed_fields.insert(reference.clone(), entries);
+                        }
                         let inputs =
                             DryRunInputs::new(app.name(), &reference, object, &live_now, ignore);
                         self.in_sync.record(inputs, diff.is_synced(), now);
@@ -327,6 +350,21 @@ impl Comparer {
             } else {
                 diff_subset(&reference, object, live_object, ignore)
             };
+            let diff = match diff.mode {
+                DiffMode::Subset => {
+                    match self
+                        .with_managed_fields(&reference, live_object, &diff)
+                        .await
+                    {
+                        Some((owned, entries)) => {
+                            managed_fields.insert(reference.clone(), entries);
+                            diff_subset(&reference, object, &owned, ignore)
+                        }
+                        None => diff,
+                    }
+                }
+                DiffMode::Predicted => diff,
+            };
             diffs.insert(reference, diff);
         }
         Ok(Comparison {
@@ -336,7 +374,35 @@ impl Comparer {
             kinds: looked_at,
             refused,
             others,
+            managed_fields,
         })
+    }
+
+    /// `live` with its `metadata.managedFields` read from the server, and those entries, when `diff` finds a
+    /// difference (to name who made it, and for the app's rules on the fields other managers own); `None` when
+    /// nothing differs or they cannot be read (the diff then names nobody).
+    async fn with_managed_fields(
+        &self,
+        reference: &ResourceRef,
+        live: &Value,
+        diff: &ObjectDiff,
+    ) -> Option<(Value, Value)> {
+        if diff.is_synced() {
+            return None;
+        }
+        let entries = match self.live.managed_fields(reference).await {
+            Ok(entries) => entries?,
+            Err(error) => {
+                tracing::debug!(%reference, %error, "the managed fields of a differing object could not be read");
+                return None;
+            }
+        };
+        let mut owned = live.clone();
+        owned
+            .get_mut("metadata")?
+            .as_object_mut()?
+            .insert("managedFields".into(), entries.clone());
+        Some((owned, entries))
     }
 
     /// Whether another app holds or released the live object `reference` names, when it is tracked for an app

@@ -21,6 +21,7 @@ use crate::health::{Assessment, HealthAssessor};
 use crate::logs::LogStore;
 use crate::plugin::RelatedObjects;
 use crate::resource::{ResourceRef, resource_version};
+use weft_sync::normalize::{IgnoreRule, respect_ignored};
 use weft_sync::recreate::{RECREATE_HINT, refuses_in_place};
 
 /// What a sync is asked to do.
@@ -300,7 +301,7 @@ impl Syncer {
             fuse: &fuse,
             confirmed: request.confirmed,
             refused: &comparison.refused,
-            recreate: app.sync.replace,
+            recreate: app.sync.replace || app.sync.force,
         }) {
             Ok(plan) => plan,
             Err(error) => {
@@ -442,13 +443,18 @@ impl Syncer {
             outcome.comparison = Some(comparison);
             return outcome;
         }
-        let force = app.sync.force || operation.trigger == Trigger::SelfHeal;
+        // Every path applies with force (Weft owns what git declares: a field kubectl or a controller changed is
+        // taken back); with RespectIgnoreDifferences the fields the app ignores are left to whoever else owns them.
+        let respected = app
+            .sync
+            .respect_ignore_differences
+            .then_some(app.ignore.as_slice());
         let result = self
             .execute(
                 app,
                 &sync_plan,
                 &comparison,
-                force,
+                respected,
                 request.cancel.as_ref(),
                 operation,
             )
@@ -484,7 +490,7 @@ impl Syncer {
                 operation.finish(OperationPhase::Succeeded, message);
             }
             Err(Stop::Failed(message)) => {
-                self.run_sync_fail_hooks(&sync_plan, force, operation).await;
+                self.run_sync_fail_hooks(&sync_plan, operation).await;
                 operation.finish(OperationPhase::Failed, message);
             }
         }
@@ -498,7 +504,7 @@ impl Syncer {
         app: &AppSpec,
         sync_plan: &SyncPlan,
         comparison: &Comparison,
-        force: bool,
+        respected: Option<&[IgnoreRule]>,
         cancel: Option<&tokio::sync::watch::Receiver<bool>>,
         operation: &mut Operation,
     ) -> Result<(), Stop> {
@@ -554,7 +560,10 @@ impl Syncer {
             }
             let mut applied = Vec::new();
             for (index, step) in steps.iter().enumerate() {
-                match self.step(step, comparison, force, timeout, operation).await {
+                match self
+                    .step(step, comparison, respected, timeout, operation)
+                    .await
+                {
                     Ok(Some(object)) => applied.push((step.reference.clone(), object)),
                     Ok(None) => {}
                     Err(message) => {
@@ -598,12 +607,13 @@ impl Syncer {
         }
     }
 
-    /// One step; returns the applied object when the step's health matters for the next wave.
+    /// One step; returns the applied object when the step's health matters for the next wave. `respected` holds
+    /// the app's ignore rules when it respects them (an update then leaves the fields they ignore out).
     async fn step(
         &self,
         step: &PlanStep,
         comparison: &Comparison,
-        force: bool,
+        respected: Option<&[IgnoreRule]>,
         timeout: Duration,
         operation: &mut Operation,
     ) -> Result<Option<Value>, String> {
@@ -649,7 +659,13 @@ impl Syncer {
             },
             Action::Create | Action::Update => {
                 let object = step.object.as_ref().ok_or("a step without an object")?;
-                match self.apply(object, force).await {
+                let object = match respected {
+                    Some(rules) => {
+                        respect_ignored(reference, object, comparison.live_object(reference), rules)
+                    }
+                    None => object.clone(),
+                };
+                match self.apply(&object).await {
                     Ok(applied) => {
                         let verb = if step.action == Action::Create {
                             "created"
@@ -674,10 +690,7 @@ impl Syncer {
             }
             Action::Recreate => {
                 let object = step.object.as_ref().ok_or("a step without an object")?;
-                match self
-                    .recreate(reference, object, force, timeout, operation)
-                    .await
-                {
+                match self.recreate(reference, object, timeout, operation).await {
                     Ok(applied) => {
                         self.log(operation, format!("re-created {reference}"));
                         record(
@@ -698,7 +711,7 @@ impl Syncer {
             Action::RunHook => {
                 let object = step.object.as_ref().ok_or("a step without an object")?;
                 let (status, message) = self
-                    .run_hook(reference, object, comparison, force, timeout, operation)
+                    .run_hook(reference, object, comparison, timeout, operation)
                     .await;
                 record(operation, status, message.clone());
                 if status == ResultStatus::HookSucceeded {
@@ -713,13 +726,16 @@ impl Syncer {
         }
     }
 
-    async fn apply(&self, object: &Value, force: bool) -> Result<Value, String> {
+    /// Applies `object` server-side as Weft, with force: fields another manager took (`kubectl edit`, a
+    /// client-side `kubectl apply`, another server-side applier) are taken back rather than reported as conflicts,
+    /// on every path — manual and automated syncs, self-heal, rollbacks, hooks, re-creations.
+    async fn apply(&self, object: &Value) -> Result<Value, String> {
         let applied = self
             .applier
             .apply(
                 object,
                 &ApplyOptions {
-                    force,
+                    force: true,
                     dry_run: false,
                     default_namespace: None,
                 },
@@ -742,7 +758,6 @@ impl Syncer {
         &self,
         reference: &ResourceRef,
         object: &Value,
-        force: bool,
         timeout: Duration,
         operation: &mut Operation,
     ) -> Result<Value, String> {
@@ -752,7 +767,7 @@ impl Syncer {
             .await
             .map_err(|error| format!("deleting it: {error}"))?;
         self.wait_gone(reference, timeout).await?;
-        self.apply(object, force).await
+        self.apply(object).await
     }
 
     /// Waits (bounded) until the live cache holds `applied` at its resourceVersion or a later one, so that what
@@ -787,7 +802,6 @@ impl Syncer {
         reference: &ResourceRef,
         object: &Value,
         comparison: &Comparison,
-        force: bool,
         timeout: Duration,
         operation: &mut Operation,
     ) -> (ResultStatus, String) {
@@ -818,7 +832,7 @@ impl Syncer {
             }
         }
         self.log(operation, format!("running hook {reference}"));
-        let applied = match self.apply(object, force).await {
+        let applied = match self.apply(object).await {
             Ok(applied) => applied,
             Err(error) => return (ResultStatus::HookFailed, error),
         };
@@ -852,12 +866,7 @@ impl Syncer {
         (status, message)
     }
 
-    async fn run_sync_fail_hooks(
-        &self,
-        sync_plan: &SyncPlan,
-        force: bool,
-        operation: &mut Operation,
-    ) {
+    async fn run_sync_fail_hooks(&self, sync_plan: &SyncPlan, operation: &mut Operation) {
         let hooks: Vec<&PlanStep> = sync_plan
             .steps
             .iter()
@@ -870,7 +879,6 @@ impl Syncer {
                     &step.reference,
                     object,
                     &Comparison::default(),
-                    force,
                     Duration::from_secs(60),
                     operation,
                 )

@@ -69,6 +69,11 @@ pub async fn show(
     let unified_mode = q.diff.as_deref() == Some("unified");
     let title = format!("{kind} {object}");
     let diff_text = view.diff.as_ref().map(|d| d.unified.as_str()).unwrap_or("");
+    let outside_git = view
+        .diff
+        .as_ref()
+        .map(|d| diff_view::changed_outside_git(&d.changes))
+        .unwrap_or_default();
     let body = html! {
         div.heading {
             h1 { span.muted { (kind) " " } (object) }
@@ -93,6 +98,20 @@ pub async fn show(
                     p.muted { "Not one of the app's own objects (it is owned by one): git declares nothing to compare it with." }
                 } @else if diff_text.is_empty() {
                     p.ok { "Live matches the desired state." }
+                }
+                @if !diff_text.is_empty() && !outside_git.is_empty() {
+                    div.flash.warn role="note" {
+                        p { strong { "Changed outside git." } " A sync takes these fields back: Weft applies what git declares with force." }
+                        ul {
+                            @for (manager, paths) in &outside_git {
+                                li { code { (manager) } " changed " @for (index, path) in paths.iter().enumerate() {
+                                    @if index > 0 { ", " } code { (path) } } }
+                            }
+                        }
+                        p.muted { "To leave them to that manager, add an ignoreDifferences rule with managedFieldsManagers (and RespectIgnoreDifferences=true to stop applying them)." }
+                    }
+                }
+                @if view.diff.is_none() || diff_text.is_empty() {
                 } @else if unified_mode {
                     (unified(diff_text))
                 } @else {

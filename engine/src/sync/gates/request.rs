@@ -198,6 +198,7 @@ mod tests {
             kinds: Default::default(),
             refused: Default::default(),
             others: Default::default(),
+            managed_fields: Default::default(),
         };
         let app: AppSpec = toml::from_str(
             "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \"app\" }",
