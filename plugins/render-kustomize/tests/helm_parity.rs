@@ -6,13 +6,13 @@
 //! `helm_python` the checks are reported ignored (failed under CI).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 // The parity harnesses' shared module; this one uses part of it.
 #[allow(dead_code)]
 mod support;
 
-use support::{difference, kubectl_kustomize, native};
+use support::{difference, kubectl_kustomize_inflated, native};
 use weft_test_reference::{Failed, Reference, Trial};
 
 fn corpus_root() -> PathBuf {
@@ -31,34 +31,8 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
-/// The reference build of `case`: Helm's library inflates the charts into a scratch copy, kubectl builds it.
-fn reference(kubectl: &Path, case: &Path) -> Result<Vec<serde_json::Value>, String> {
-    let name = case.file_name().unwrap_or_default().to_string_lossy();
-    let scratch = std::env::temp_dir().join(format!(
-        "kustomize-helm-parity-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let output = Command::new("python3")
-        .arg(corpus_root().join("inflate_with_helm.py"))
-        .arg(case)
-        .arg(&scratch)
-        .output()
-        .map_err(|e| format!("python3 cannot run: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "inflate_with_helm.py failed ({}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let built = kubectl_kustomize(kubectl, &scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
-    built
-}
-
 fn same_as_reference(kubectl: &Path, case: &Path) -> Result<(), Failed> {
-    let expected = reference(kubectl, case)?;
+    let expected = kubectl_kustomize_inflated(kubectl, case)?;
     let actual = native(case, "").map_err(|e| format!("native build failed: {e}"))?;
     match difference(&expected, &actual) {
         None => Ok(()),

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+// The parity harnesses' shared module; this one uses part of it.
+#[allow(dead_code)]
 mod support;
 
 use support::{difference, kubectl_kustomize, native, overlays};

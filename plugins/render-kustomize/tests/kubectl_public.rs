@@ -15,6 +15,11 @@
 //! remote's place; natively, the vendored files are laid over the app's directory at
 //! `weft_sdk::remote::repository_dir(entry)`, as the host lays a fetched repository. A kustomization naming a
 //! remote that is not vendored stays `network`.
+//!
+//! A kustomization whose own `helmCharts` name charts in the repository is built by kubectl as `kustomize build
+//! --enable-helm` builds it, without a `helm` binary: Helm's own library renders the charts first
+//! (`support::kubectl_kustomize_inflated`, as `helm_parity` does). Without Python's `helm_python` those checks are
+//! reported ignored (failed under CI).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
@@ -28,7 +33,10 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)]
 mod support;
 
-use support::{difference, kubectl_kustomize_with, kustomization_file, native_with, overlays};
+use support::{
+    difference, kubectl_kustomize_inflated, kubectl_kustomize_with, kustomization_file,
+    native_with, overlays,
+};
 use weft_sdk::Value;
 use weft_sdk::source::MemorySource;
 use weft_test_reference::deviations::{self, Observed};
@@ -347,6 +355,20 @@ fn remote_references(dir: &Path, seen: &mut BTreeSet<PathBuf>, found: &mut Vec<S
     }
 }
 
+/// Whether the kustomization in `dir` inflates charts of its own (`helmCharts` without a `repo`), which kubectl
+/// builds only with Helm.
+fn inflates_local_charts(dir: &Path) -> bool {
+    let Some(kustomization) = kustomization_file(dir)
+        .and_then(|file| std::fs::read_to_string(file).ok())
+        .and_then(|text| serde_norway::from_str::<Value>(&text).ok())
+    else {
+        return false;
+    };
+    kustomization["helmCharts"]
+        .as_array()
+        .is_some_and(|charts| !charts.is_empty() && charts.iter().all(|c| c["repo"].is_null()))
+}
+
 /// How one kustomization built, natively and by kubectl.
 #[derive(Debug, Clone)]
 enum Outcome {
@@ -422,11 +444,12 @@ fn build(setup: &Setup<'_>, kustomization: &Kustomization) -> (Outcome, Duration
         (Some(git), false) => git.env().to_vec(),
         _ => Vec::new(),
     };
-    let expected = kubectl_kustomize_with(
-        setup.kubectl,
-        &kustomization.source.join(&kustomization.overlay),
-        &env,
-    );
+    let dir = kustomization.source.join(&kustomization.overlay);
+    let expected = if inflates_local_charts(&dir) {
+        kubectl_kustomize_inflated(setup.kubectl, &dir)
+    } else {
+        kubectl_kustomize_with(setup.kubectl, &dir, &env)
+    };
     let started = Instant::now();
     let actual = native_with(&kustomization.source, &kustomization.overlay, extra);
     let time = started.elapsed();
@@ -497,11 +520,15 @@ fn report(outcomes: &BTreeMap<String, Outcome>, native: Duration, wall: Duration
     let count = |kind: &str| outcomes.values().filter(|o| o.kind() == kind).count();
     let comparable = outcomes.len() - count("network");
     let same = count("identical") + count("both-refuse");
+    let rate = |n: usize| 100.0 * n as f64 / comparable.max(1) as f64;
     println!(
-        "identical rate: {same}/{comparable} ({:.1}%) of the kustomizations built here ({} identical, {} refused by \
-         both); {} need the network (not built); different {}, refused {}, accepted {}",
-        100.0 * same as f64 / comparable.max(1) as f64,
+        "identical rate: {same}/{comparable} ({:.1}%) of the kustomizations built here behave as with kubectl; {}/{} \
+         ({:.1}%) give identical objects ({} refused by both); {} need the network (not built); different {}, \
+         refused {}, accepted {}",
+        rate(same),
         count("identical"),
+        comparable,
+        rate(count("identical")),
         count("both-refuse"),
         count("network"),
         count("different"),
@@ -635,6 +662,13 @@ fn main() -> ExitCode {
         })
         .cloned()
         .collect();
+    // The kustomizations inflating charts of their own are built only with Helm's library at hand.
+    let helm = Reference::python_module("helm_python", "helm-python-sdk");
+    let needs_helm = |k: &Kustomization| inflates_local_charts(&k.source.join(&k.overlay));
+    let selected: Vec<Kustomization> = selected
+        .into_iter()
+        .filter(|k| helm.path().is_some() || !needs_helm(k))
+        .collect();
     let observed = match kubectl.path() {
         Some(path) if !arguments.list && !selected.is_empty() => {
             let started = Instant::now();
@@ -657,10 +691,14 @@ fn main() -> ExitCode {
     for kustomization in &corpus {
         let outcome = observed.get(&kustomization.name).cloned();
         let listed = deviations.get(&kustomization.name).cloned();
-        trials.push(kubectl.trial(trial_name(&kustomization.name), move || {
+        let reference = match (needs_helm(kustomization), kubectl.path()) {
+            (true, Some(_)) => &helm,
+            _ => &kubectl,
+        };
+        trials.push(reference.trial(trial_name(&kustomization.name), move || {
             let outcome = outcome.ok_or("not built")?;
             deviations::judge(&outcome, listed.as_ref()).map_err(Into::into)
         }));
     }
-    weft_test_reference::run(&[&kubectl], trials)
+    weft_test_reference::run(&[&kubectl, &helm], trials)
 }

@@ -1,9 +1,10 @@
-//! What the two `kubectl kustomize` parity harnesses share: finding the kustomizations of a directory tree,
+//! What the `kubectl kustomize` parity harnesses share: finding the kustomizations of a directory tree,
 //! building one with kubectl and natively, and saying where two builds differ.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use render_kustomize::KustomizeRenderer;
 use weft_sdk::source::MemorySource;
@@ -79,6 +80,40 @@ pub fn kubectl_kustomize_with(
         return Err(kubectl_error(&String::from_utf8_lossy(&output.stderr)));
     }
     yaml_documents(&String::from_utf8_lossy(&output.stdout)).map_err(|e| e.to_string())
+}
+
+/// The reference build of a kustomization with `helmCharts` on a machine without a `helm` binary: Helm's own
+/// library (PyPI's helm-python-sdk) renders each chart into a scratch copy of `dir` as `kustomize build
+/// --enable-helm` has `helm template` render it (`tests/render/kustomize-helm/inflate_with_helm.py`), and `kubectl
+/// kustomize` builds that copy, the rendered objects in place of the `helmCharts`. Only `dir` is copied, so the
+/// charts must lie under it.
+pub fn kubectl_kustomize_inflated(kubectl: &Path, dir: &Path) -> Result<Vec<Value>, String> {
+    static SCRATCH: AtomicUsize = AtomicUsize::new(0);
+    let scratch = std::env::temp_dir().join(format!(
+        "kustomize-helm-reference-{}-{}",
+        std::process::id(),
+        SCRATCH.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/render/kustomize-helm/inflate_with_helm.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .arg(dir)
+        .arg(&scratch)
+        .output()
+        .map_err(|e| format!("python3 cannot run: {e}"))?;
+    let built = if output.status.success() {
+        kubectl_kustomize(kubectl, &scratch)
+    } else {
+        Err(format!(
+            "inflate_with_helm.py failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    };
+    let _ = std::fs::remove_dir_all(&scratch);
+    built
 }
 
 /// kubectl's error output without its deprecation warnings and its log prefix (`E1207 00:13:10.497909 12582
