@@ -25,6 +25,7 @@ mod render_lookup;
 mod render_seed;
 mod replicas;
 mod serve;
+mod shared_objects;
 mod sim_health;
 mod sim_kube;
 mod sync;

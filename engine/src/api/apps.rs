@@ -116,7 +116,8 @@ pub(crate) async fn replace(
     Ok(Json(app))
 }
 
-/// Removes an app from Weft (its objects stay in the cluster).
+/// Removes an app from Weft (its objects stay in the cluster, released: another app that renders them may take them
+/// over).
 #[utoipa::path(delete, path = "/v1/deploy/applications/{name}", tag = "apps",
     params(("name" = String, Path, description = "The app")),
     responses((status = 204), (status = 401, body = super::shapes::ErrorBody),
@@ -130,12 +131,24 @@ pub(crate) async fn delete(
     let existing = visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
     declared_elsewhere(&existing, "remove")?;
+    let kinds = state
+        .server
+        .store
+        .app_state::<crate::deploy::AppState>(&name)
+        .await
+        .map(|stored| stored.kinds)
+        .unwrap_or_default();
     state
         .server
         .store
         .delete_app(&name)
         .await
         .map_err(|e| ApiError::store("deleting the app", e))?;
+    // Deleted without cascade: its objects stay, released for another app to take over (unless they cannot be
+    // marked now: then they stay held, orphans an admin may hand to an app).
+    if let Ok(member) = state.server.clusters.for_app(&existing) {
+        crate::sync::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
+    }
     // What it applied before identities is orphaned with it.
     state.server.clusters.legacy().forget(&name);
     state.server.apps.write().await.remove(&name);

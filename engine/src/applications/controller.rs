@@ -316,10 +316,38 @@ impl ApplicationController {
             }
         }
         let kept: BTreeSet<&str> = cascading.iter().map(|(_, app)| app.name.as_str()).collect();
+        // The Applications still there (those being deleted without the resources finalizer are not), by name and
+        // uid: an app whose Application is gone was deleted without cascade and lets go of its objects; one whose
+        // Application is refused now (its org's lists changed) keeps holding them.
+        let standing: BTreeSet<(&str, &str)> = objects
+            .iter()
+            .filter(|o| deleting.get(&super::decide::namespaced_name(o)) != Some(&Deletion::Orphan))
+            .filter_map(|o| {
+                Some((
+                    o.pointer("/metadata/name")?.as_str()?,
+                    o.pointer("/metadata/uid")?.as_str()?,
+                ))
+            })
+            .collect();
         for name in held
             .keys()
             .filter(|name| !accepted.contains_key(*name) && !kept.contains(*name))
         {
+            if let Some(app) = directory
+                .get(*name)
+                .filter(|app| app.origin == AppOrigin::Resource)
+                && let Some(uid) = app.incarnation.as_deref()
+                && !standing.contains(&(*name, uid))
+                && let Ok(member) = self.clusters.for_app(app)
+            {
+                let kinds = self
+                    .store
+                    .app_state::<AppState>(name)
+                    .await
+                    .map(|stored| stored.kinds)
+                    .unwrap_or_default();
+                crate::sync::release::release_deleted_app(member.deployer.syncer(), app, kinds);
+            }
             self.store.delete_app(name).await?;
             self.clusters.legacy().forget(name);
         }

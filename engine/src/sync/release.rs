@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::plan::SyncPlan;
 use super::syncer::Syncer;
 use super::tracking::{RELEASE_ANNOTATION, Tracker};
+use crate::app::AppSpec;
 use crate::cluster::{Applier, ApplyError, ClusterError, LiveCache};
 use weft_sync::shared::{ReleaseMark, release};
 
@@ -116,4 +117,22 @@ pub async fn release_tracked(
         }
     }
     Ok(marked)
+}
+
+/// Lets go, in the background, of every object `app` held on the cluster `syncer` serves: what deleting an app
+/// without cascade does (an admin's delete through the API, an Application deleted without the resources
+/// finalizer). The tracker is taken now, before the app's legacy claim is forgotten; `kinds` are those its last
+/// sync had objects of. A failure is logged, and what it did not release stays held (an orphan an admin may hand
+/// to an app).
+pub fn release_deleted_app(syncer: &Syncer, app: &AppSpec, kinds: BTreeSet<(String, String)>) {
+    let tracker = syncer.tracker(app);
+    let syncer = syncer.clone();
+    tokio::spawn(async move {
+        match release_tracked(syncer.live(), syncer.applier(), &tracker, &kinds).await {
+            Ok(released) => tracing::info!(app = %tracker.name(), released,
+                "the app was deleted without cascade: its objects are released for another app to take over"),
+            Err(error) => tracing::warn!(app = %tracker.name(), %error,
+                "the app was deleted without cascade, but its objects could not all be released; they stay held"),
+        }
+    });
 }
