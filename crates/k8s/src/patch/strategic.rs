@@ -202,6 +202,9 @@ impl Walker<'_> {
             .collect();
         let existing = match dest {
             Some(Value::Array(items)) if !replace_whole => items,
+            // kyaml takes a list the destination lacks, or one the patch replaces, as the destination too, so it is
+            // rebuilt like any other (a key the patch repeats keeps its last element).
+            _ if self.flavour.lists == ListMerger::Kyaml => clean_items(&patch_items),
             _ => Vec::new(),
         };
         self.merge_existing_list(existing, &patch_items)
@@ -498,6 +501,25 @@ mod tests {
         assert_eq!(
             untouched["spec"]["template"]["spec"]["containers"][0]["env"],
             target["spec"]["template"]["spec"]["containers"][0]["env"]
+        );
+    }
+
+    #[test]
+    fn kustomize_keeps_the_last_of_a_repeated_key_in_a_list_the_destination_lacks() {
+        let out = patched(
+            deployment(),
+            json!({"spec": {"template": {"spec": {"containers": [
+                {"name": "sidecar", "env": [{"name": "X", "value": "1"}, {"name": "X", "value": "2"}]},
+                {"name": "app", "env": [{"name": "Y", "value": "1"}, {"name": "Y", "value": "2"}]}
+            ]}}}}),
+            Flavour::KUSTOMIZE,
+        )
+        .expect("kept");
+        let containers = &out["spec"]["template"]["spec"]["containers"];
+        assert_eq!(containers[0]["env"], json!([{"name": "X", "value": "2"}]));
+        assert_eq!(
+            containers[1]["env"],
+            json!([{"name": "Y", "value": "1"}, {"name": "A", "value": "1"}])
         );
     }
 
