@@ -9,10 +9,11 @@ use regex::Regex;
 use weft_sdk::manifests::{INSTALL_ORDER, install_rank as kind_rank};
 use weft_sdk::{Manifest, RenderError};
 
+use serde_json::Value;
+
 use crate::engine::RenderedFile;
 use crate::json::into_serde;
-use crate::template::Value;
-use crate::yaml::parse_document;
+use crate::yaml::{YamlError, parse_document, subset};
 
 /// Helm's document separator (`releaseutil.SplitManifests`), compiled once.
 fn separator() -> &'static Regex {
@@ -79,14 +80,27 @@ impl LineCounter<'_> {
 }
 
 fn text_at(value: &Value, path: &[&str]) -> Option<String> {
-    let mut current = value.clone();
-    for key in path {
-        current = current.get(key)?;
+    let found = path
+        .iter()
+        .try_fold(value, |current, key| current.get(key))?;
+    found
+        .as_str()
+        .filter(|text| !text.is_empty())
+        .map(str::to_string)
+}
+
+/// A rendered document as the object it becomes: read by the subset reader when the document keeps to the YAML
+/// templates usually emit, by the full reader otherwise (both give the same value; debug builds check it).
+fn read_object(document: &str) -> Result<Value, YamlError> {
+    if let Some(object) = subset::read_document(document) {
+        debug_assert_eq!(
+            Ok(&object),
+            parse_document(document).map(into_serde).as_ref(),
+            "the subset reader and the full reader disagree on {document:?}"
+        );
+        return Ok(object);
     }
-    match current {
-        Value::String(s) if !s.is_empty() => Some(s.to_string()),
-        _ => None,
-    }
+    parse_document(document).map(into_serde)
 }
 
 /// A manifest with what sorting and duplicate checks need.
@@ -106,7 +120,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
             continue;
         }
         for (document, line) in split_documents(separator, &file.text) {
-            let value = parse_document(&document).map_err(|e| {
+            let value = read_object(&document).map_err(|e| {
                 RenderError::in_file(
                     format!(
                         "YAML parse error in rendered template {}: {}",
@@ -116,7 +130,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
                     Some(line + e.line.saturating_sub(1)),
                 )
             })?;
-            if value.is_nil() {
+            if value.is_null() {
                 continue;
             }
             let invalid = |what: &str| {
@@ -129,7 +143,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
                     Some(line),
                 )
             };
-            if !matches!(value, Value::Map(_)) {
+            if !value.is_object() {
                 return Err(invalid("a mapping at the top"));
             }
             let api_version =
@@ -144,7 +158,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
                 .to_string();
             parsed.push(Parsed {
                 manifest: Manifest {
-                    object: into_serde(value),
+                    object: value,
                     file: Some(file.source_path.clone()),
                 },
                 identity: format!("{group}/{kind} {namespace}/{name}"),

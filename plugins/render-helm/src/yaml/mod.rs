@@ -2,6 +2,7 @@
 
 pub mod emit;
 pub mod parse;
+pub mod subset;
 
 pub use emit::{Sequences, to_yaml, to_yaml_with};
 pub use parse::{YamlError, json_numbers, parse_document, parse_documents};

@@ -179,7 +179,7 @@ fn build_map(entries: Vec<(MapKey, Value)>) -> Map {
 }
 
 /// A key as sigs.k8s.io/yaml turns it into a JSON key.
-fn key_string(key: &Value) -> String {
+pub(crate) fn key_string(key: &Value) -> String {
     match key {
         Value::String(s) => s.to_string(),
         Value::Nil => "null".into(),
@@ -253,7 +253,7 @@ pub fn resolve_plain(text: &str) -> Value {
 }
 
 /// The value of a plain scalar that is not a string (nil, a bool, a number); `None` for a string.
-fn resolve_plain_typed(text: &str) -> Option<Value> {
+pub(crate) fn resolve_plain_typed(text: &str) -> Option<Value> {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Nil),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
