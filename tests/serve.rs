@@ -600,6 +600,142 @@ async fn an_app_whose_syncs_keep_failing_backs_off_and_says_so() {
     server.shutdown().await;
 }
 
+/// The app's automated operations that failed, oldest first.
+async fn failed_automated(
+    store: &Store,
+    app: &str,
+) -> Vec<weft_engine::sync::operation::Operation> {
+    let mut failed: Vec<weft_engine::sync::operation::Operation> = store
+        .operations::<weft_engine::sync::operation::Operation>(app, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|op| {
+            op.automated() && matches!(op.phase, OperationPhase::Failed | OperationPhase::Error)
+        })
+        .collect();
+    failed.reverse();
+    failed
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_automated_sync_is_retried_on_its_backoff_not_at_the_next_interval_and_stops_at_the_limit()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    // The namespace does not exist and the app does not create it: every apply fails.
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml(
+        "shop",
+        repo.path(),
+        "automated = true\n[app.sync.retry]\nlimit = 2\nbackoff = { duration = \"1s\", factor = 1, max_duration = \"1s\" }",
+    )
+    .replace("create_namespace = true", "create_namespace = false");
+    let mut config = config(&cluster, data.path(), &apps, "");
+    // An hour between reconciles: every retry below is the backoff's, none the interval's.
+    config.defaults.reconcile_interval_seconds = 3600;
+    let server = Server::start(config, weft_tests::builtin_registry(), options("a"))
+        .await
+        .unwrap();
+    let state = server.state.clone();
+    let spent = eventually("the retry limit spent", 300, async || {
+        let backoff = state.views.read().await.get("shop")?.backoff.clone()?;
+        backoff
+            .contains("retry limit (2) is spent")
+            .then_some(backoff)
+    })
+    .await;
+    assert!(spent.contains("3 failed automated sync(s)"), "{spent}");
+    let failed = failed_automated(&state.store, "shop").await;
+    assert_eq!(
+        failed.len(),
+        3,
+        "the first attempt and two retries: {failed:#?}"
+    );
+    // Each retry began no sooner than its backoff after the failure before it ended.
+    for pair in failed.windows(2) {
+        let (ended, retried) = (pair[0].finished_at.unwrap(), pair[1].queued_at.unwrap());
+        assert!(
+            retried.duration_since(ended) >= jiff::SignedDuration::from_secs(1),
+            "{ended} -> {retried}"
+        );
+    }
+    // Looked at again (an operation ending does this), the app stays put: the limit is spent.
+    let seen = state.views.read().await.get("shop").unwrap().reconciled_at;
+    state.reconcile_requests.revisit("shop");
+    eventually("another look", 300, async || {
+        let view = state.views.read().await.get("shop").cloned()?;
+        (view.reconciled_at != seen).then_some(())
+    })
+    .await;
+    assert_eq!(failed_automated(&state.store, "shop").await.len(), 3);
+    // Fixed by hand (the namespace made), a refresh ends the wait at once: the app syncs.
+    let namespaces: Api<Namespace> = Api::all(cluster.client.clone());
+    namespaces
+        .create(
+            &Default::default(),
+            &serde_json::from_value(json!({"metadata": {"name": "shop"}})).unwrap(),
+        )
+        .await
+        .unwrap();
+    state
+        .reconcile_requests
+        .request(["shop".to_string()], std::time::Instant::now());
+    eventually("the sync after the refresh", 300, async || {
+        let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+        deployments.get_opt("web").await.ok()?.map(|_| ())
+    })
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_commit_ends_a_failed_sync_s_backoff_at_once() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    // The first retry would wait an hour.
+    let apps = app_toml(
+        "shop",
+        repo.path(),
+        "automated = true\n[app.sync.retry]\nbackoff = { duration = \"1h\", max_duration = \"1h\" }",
+    )
+    .replace("create_namespace = true", "create_namespace = false");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    let waiting = eventually("a backoff", 300, async || {
+        let view = state.views.read().await.get("shop").cloned()?;
+        Some((view.backoff?, view.next_attempt_at?))
+    })
+    .await;
+    assert!(waiting.0.contains("retry 1 (no limit)"), "{}", waiting.0);
+    assert!(
+        waiting.1.duration_since(jiff::Timestamp::now()) > jiff::SignedDuration::from_mins(30),
+        "{waiting:?}"
+    );
+    // The fix: a commit that brings its namespace along.
+    let namespace =
+        json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}).to_string();
+    repo.commit(&[
+        ("namespace.json", namespace),
+        ("web.json", deployment("web", "shop/web:1.1", json!({}))),
+    ]);
+    eventually("the new commit synced", 300, async || {
+        let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+        deployments.get_opt("web").await.ok()?.map(|_| ())
+    })
+    .await;
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn one_operation_per_app_is_queued_with_a_clear_message() {
     let data = TempDir::new().unwrap();

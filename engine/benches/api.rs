@@ -155,6 +155,7 @@ fn app_view(app: &AppSpec, index: usize) -> AppView {
         replica: None,
         error: None,
         backoff: None,
+        next_attempt_at: None,
         endpoints: if index.is_multiple_of(3) {
             vec![format!("https://{}.apps.example.invalid", app.name)]
         } else {

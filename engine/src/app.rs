@@ -14,6 +14,9 @@ use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use weft_sync::PruneFuse;
 use weft_sync::normalize::IgnoreRule;
 
+mod retry;
+pub use retry::{RetryBackoff, RetryPolicy, go_duration};
+
 /// The name of the cluster a single `[cluster]` table configures (and of the one cluster of a server built without
 /// a configuration).
 pub const DEFAULT_CLUSTER: &str = "default";
@@ -452,6 +455,8 @@ pub struct SyncPolicy {
     pub wave_timeout_seconds: u64,
     /// The prune fuse.
     pub fuse: FuseSpec,
+    /// How a failed automated sync is retried (Argo CD's `syncPolicy.retry`).
+    pub retry: RetryPolicy,
 }
 
 impl Default for SyncPolicy {
@@ -467,6 +472,7 @@ impl Default for SyncPolicy {
             history_limit: DEFAULT_HISTORY_LIMIT,
             wave_timeout_seconds: 300,
             fuse: FuseSpec::default(),
+            retry: RetryPolicy::default(),
         }
     }
 }
@@ -697,6 +703,9 @@ impl AppSpec {
                 "sync.self_heal",
                 "needs sync.automated = true".into(),
             ));
+        }
+        if let Some((key, message)) = self.sync.retry.problem() {
+            return Err(error(&format!("sync.retry.{key}"), message));
         }
         let ratio = self.sync.fuse.max_ratio;
         if !(0.0..=1.0).contains(&ratio) {

@@ -334,6 +334,8 @@ pub struct Worker {
     pub views: Option<crate::views::AppViews>,
     /// The operations' log streams, where an operation this replica stops running says why.
     pub logs: Option<crate::logs::LogStore>,
+    /// The reconciler's requests, told when an operation ends (a failed sync's retry is due from its end).
+    pub ended: Option<crate::reconcile::ReconcileRequests>,
 }
 
 /// Why this replica no longer holds an operation it runs.
@@ -1006,6 +1008,11 @@ impl Worker {
             && let Some(view) = views.write().await.get_mut(&operation.app)
         {
             view.operation = Some(operation.clone());
+        }
+        if operation.phase.is_finished()
+            && let Some(ended) = &self.ended
+        {
+            ended.revisit(&operation.app);
         }
     }
 }

@@ -377,6 +377,7 @@ impl Server {
             wake: queue.wake(),
             views: Some(views.clone()),
             logs: Some(logs.clone()),
+            ended: Some(requests.clone()),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));
         let reconciler = Reconciler {

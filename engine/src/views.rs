@@ -27,6 +27,9 @@ pub struct AppView {
     pub error: Option<String>,
     /// Automation waiting after failures: what it waits for and until when.
     pub backoff: Option<String>,
+    /// When automation's next attempt is due, while it waits (a failed sync's retry, self-heal's backoff).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_attempt_at: Option<Timestamp>,
     /// Where the app can be reached (Ingress hosts, LoadBalancer addresses).
     pub endpoints: Vec<String>,
     /// The app's latest operation.

@@ -246,6 +246,7 @@ async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiErr
         resources: view.as_ref().map(|v| v.resources).unwrap_or(0),
         error: view.as_ref().and_then(|v| v.error.clone()),
         waiting: view.as_ref().and_then(|v| v.backoff.clone()),
+        next_attempt_at: view.as_ref().and_then(|v| v.next_attempt_at),
         operation: view
             .as_ref()
             .and_then(|v| v.operation.as_ref())

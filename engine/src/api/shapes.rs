@@ -384,6 +384,10 @@ pub struct GitOpsApp {
     /// Why automation waits: backoff after failed syncs, or objects it will not delete by itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<String>,
+    /// When automation's next attempt is due, while it waits after a failed sync (or self-heal backs off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub next_attempt_at: Option<jiff::Timestamp>,
     /// Its latest operation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<GitOpsOperation>,

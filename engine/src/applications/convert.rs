@@ -267,8 +267,28 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
             ("historyLimit", "history_limit"),
             ("waveTimeoutSeconds", "wave_timeout_seconds"),
         ],
-        &["automated", "fuse", "syncOptions"],
+        &["automated", "fuse", "syncOptions", "retry"],
     )?;
+    if let Some(retry) = policy.get("retry") {
+        let mut retry = renamed(
+            retry,
+            "spec.syncPolicy.retry",
+            &[("limit", "limit"), ("backoff", "backoff")],
+        )?;
+        if let Some(backoff) = retry.get("backoff") {
+            let backoff = renamed(
+                backoff,
+                "spec.syncPolicy.retry.backoff",
+                &[
+                    ("duration", "duration"),
+                    ("factor", "factor"),
+                    ("maxDuration", "max_duration"),
+                ],
+            )?;
+            retry.insert("backoff".into(), Value::Object(backoff));
+        }
+        out.insert("retry".into(), Value::Object(retry));
+    }
     if let Some(options) = policy.get("syncOptions") {
         for (key, value) in sync_options(options)? {
             out.insert(key.into(), json!(value));
@@ -571,5 +591,33 @@ mod tests {
         let mut spec = web();
         spec["type"] = json!("");
         assert!(app_of(&application(spec), &tenancy(), &ApiAppRules::default()).is_err());
+    }
+
+    #[test]
+    fn argo_cd_s_retry_policy_reads_as_the_app_s_with_go_durations() {
+        let mut spec = web();
+        spec["syncPolicy"]["retry"] =
+            json!({"limit": 3, "backoff": {"duration": "10s", "factor": 3, "maxDuration": "2m"}});
+        let app = app_of(
+            &application(spec.clone()),
+            &tenancy(),
+            &ApiAppRules::default(),
+        )
+        .unwrap();
+        assert_eq!(app.sync.retry.limit, 3);
+        assert_eq!(app.sync.retry.delay(1), std::time::Duration::from_secs(10));
+        assert_eq!(app.sync.retry.delay(3), std::time::Duration::from_secs(90));
+        assert_eq!(app.sync.retry.delay(4), std::time::Duration::from_secs(120));
+        let refused = |spec: Value| {
+            app_of(&application(spec), &tenancy(), &ApiAppRules::default())
+                .unwrap_err()
+                .to_string()
+        };
+        let mut typo = spec.clone();
+        typo["syncPolicy"]["retry"]["backoff"]["maxDurration"] = json!("1m");
+        assert!(refused(typo).contains("maxDurration"));
+        let mut bad = spec;
+        bad["syncPolicy"]["retry"]["backoff"]["duration"] = json!("ten seconds");
+        assert!(refused(bad).contains("not a duration"));
     }
 }

@@ -5,6 +5,7 @@
 
 mod due;
 mod requests;
+pub mod retry;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
@@ -31,20 +32,21 @@ use crate::sync::status::SyncCode;
 pub use crate::views::{AppView, AppViews};
 pub use due::DueQueue;
 pub use requests::ReconcileRequests;
+use retry::{RetryCount, RetryVerdict};
 
-/// Backoff of one app's automation: 5 s, doubling, capped.
+/// Backoff of one app's self-heal: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]
 struct Backoff {
     failures: u32,
     until: Option<Instant>,
 }
 
-/// The first delay of self-heal and of retries after a failed sync.
+/// The first delay of self-heal (failed syncs wait as the app's retry policy says).
 pub const BACKOFF_START: Duration = Duration::from_secs(5);
 /// The longest delay.
 pub const BACKOFF_CAP: Duration = Duration::from_secs(300);
 
-/// The delay after `failures` consecutive failures (or heals): 5 s doubling, capped at 5 minutes.
+/// The delay after `failures` consecutive heals: 5 s doubling, capped at 5 minutes.
 pub fn backoff_delay(failures: u32) -> Duration {
     ExponentialBuilder::new()
         .with_min_delay(BACKOFF_START)
@@ -248,7 +250,15 @@ impl Inputs {
 /// The reconciler's memory of one app between visits (handed to the task that reconciles it, and back).
 #[derive(Debug, Clone, Default)]
 struct Tracked {
-    backoff: Backoff,
+    /// Self-heals in a row: a fight with another controller must not become a tight loop.
+    heal: Backoff,
+    /// Failed automated syncs in a row, for the app's retry policy.
+    retries: RetryCount,
+    /// The automated syncs this reconciler queued and what each was asked to apply (an operation id and its ask):
+    /// a failure counts against the ask it tried.
+    queued: Option<(String, String)>,
+    /// When automation's wait ends, so the app is looked at then rather than at its next interval.
+    wake_at: Option<Instant>,
     /// Nothing the app's last comparison rests on has changed since (no watch event, no spec change).
     clean: bool,
     /// What the last full comparison was made from, and when.
@@ -384,13 +394,21 @@ impl Reconciler {
                 Ok(()) = membership.changed() => directory_changed = true,
                 _ = this.requests.requested() => {
                     let now = Instant::now();
-                    for (name, since) in this.requests.take() {
+                    let pending = this.requests.take();
+                    for (name, since) in pending.refresh {
                         if !seen.contains_key(&name) {
                             continue;
                         }
                         let at = requested.entry(name.clone()).or_insert(since);
                         *at = (*at).max(since);
                         queue.sooner(&name, now);
+                    }
+                    // An operation ended: automation looks again (a failed sync's retry is due from its end).
+                    for name in pending.revisit {
+                        match in_flight.get_mut(&name) {
+                            Some(touched) => *touched = true,
+                            None => queue.sooner(&name, now + DEBOUNCE),
+                        }
                     }
                 }
                 Some(done) = tasks.join_next_with_id(), if !tasks.is_empty() => {
@@ -423,6 +441,11 @@ impl Reconciler {
                                 .bytes()
                                 .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
                         Instant::now() + jittered(this.interval, seed)
+                    };
+                    // Automation waits until a set time (a retry's backoff, self-heal's): look again then.
+                    let next = match memory.wake_at.take() {
+                        Some(at) => next.min(at.max(Instant::now())),
+                        None => next,
                     };
                     queue.set(&name, next);
                     tracked.insert(name, memory);
@@ -552,8 +575,13 @@ impl Reconciler {
         let since = std::time::Instant::now()
             .checked_sub(poll_freshness(self.interval))
             .unwrap_or_else(std::time::Instant::now);
+        let refreshed = memory.requested.is_some();
         let since = memory.requested.take().map_or(since, |at| at.max(since));
-        let backoff = &mut memory.backoff;
+        memory.wake_at = None;
+        // A refresh asked for by someone ends a retry backoff at once.
+        if refreshed {
+            memory.retries.reset();
+        }
         let Some(app) = self.apps.read().await.get(name).cloned() else {
             return;
         };
@@ -653,7 +681,8 @@ impl Reconciler {
                 if let Some(status) = previous.status.as_mut() {
                     status.image_moves = deployer.image_moves(&app, &state).await;
                 }
-                *backoff = Backoff::default();
+                memory.heal = Backoff::default();
+                memory.retries.reset();
                 metrics().comparisons_skipped.inc();
                 self.publish(name, previous).await;
                 return;
@@ -710,7 +739,6 @@ impl Reconciler {
                 return;
             }
         };
-        let backoff = &mut memory.backoff;
         let sync = status.sync;
         view.resources = status.resources.len();
         let held = prunes_held(
@@ -729,31 +757,73 @@ impl Reconciler {
             _ => last.clone(),
         };
         let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
-        let last_failed = last.as_ref().is_some_and(|op| {
-            op.automated() && matches!(op.phase, OperationPhase::Failed | OperationPhase::Error)
-        });
+        // What the app asks to apply now: a failure of another ask (an older commit) does not hold this one back.
+        let ask = format!(
+            "{revision} {} {environment:?} {seed:?}",
+            app.render_digest()
+        );
         if sync == SyncCode::Synced {
-            *backoff = Backoff::default();
-        } else if !in_flight && last_failed && backoff.until.is_none() {
-            backoff.failures += 1;
-            backoff.until = Some(Instant::now() + backoff_delay(backoff.failures));
+            memory.heal = Backoff::default();
+            memory.retries.reset();
         }
-        let backing_off = backoff.until.is_some_and(|until| Instant::now() < until);
-        if backing_off {
+        if let Some(op) = last.as_ref().filter(|op| op.phase.is_finished()) {
+            let failed = matches!(op.phase, OperationPhase::Failed | OperationPhase::Error);
+            if !failed {
+                memory.retries.reset();
+            } else if op.automated() {
+                // The ask it tried: the one this reconciler queued it with, else (queued before a restart, or by
+                // another replica) the current one when it tried the current commit.
+                let tried = match &memory.queued {
+                    Some((id, tried)) if *id == op.id => tried.clone(),
+                    _ if op.revision.as_deref() == Some(revision.as_str()) => ask.clone(),
+                    _ => format!("{:?}", op.revision),
+                };
+                let ended = op.finished_at.unwrap_or_else(Timestamp::now);
+                memory.retries.count(&tried, &op.id, ended);
+            }
+        }
+        let now = Timestamp::now();
+        let verdict = memory.retries.verdict(&ask, &app.sync.retry, now);
+        let healing_off = memory
+            .heal
+            .until
+            .is_some_and(|until| Instant::now() < until);
+        let backing_off = healing_off || verdict != RetryVerdict::Ready;
+        view.backoff = verdict.describe(&app.sync.retry, now);
+        match verdict {
+            RetryVerdict::WaitUntil { at, .. } => {
+                view.next_attempt_at = Some(at);
+                let wait = at.duration_since(now).unsigned_abs();
+                memory.wake_at = Some(Instant::now() + wait);
+            }
+            RetryVerdict::Ready | RetryVerdict::Exhausted { .. } => {}
+        }
+        if healing_off && view.backoff.is_none() {
+            let wait = memory
+                .heal
+                .until
+                .map(|until| until.saturating_duration_since(Instant::now()))
+                .unwrap_or_default();
+            let at = jiff::SignedDuration::try_from(wait)
+                .ok()
+                .and_then(|wait| now.checked_add(wait).ok())
+                .unwrap_or(now);
             view.backoff = Some(format!(
-                "{} failed automated sync(s) in a row; the next attempt waits {:?}",
-                backoff.failures,
-                backoff
-                    .until
-                    .map(|u| u.saturating_duration_since(Instant::now()))
-                    .unwrap_or_default()
+                "self-heal waits after {} heal(s) in a row (something else keeps changing the app's objects) until \
+                 {} (in {})",
+                memory.heal.failures,
+                at.round(jiff::Unit::Second).unwrap_or(at),
+                crate::app::go_duration::format(Duration::from_secs(wait.as_secs().max(1)))
             ));
+            view.next_attempt_at = Some(at);
+            memory.wake_at = memory.heal.until;
         }
         // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
         // sync applies with or without self-heal.
         let revision_changed = revision_changed_of(&state, &revision, &app, &environment, &seed);
         if let Some(reason) = held {
             view.backoff = Some(reason);
+            view.next_attempt_at = None;
             self.publish(name, view).await;
             return;
         }
@@ -778,10 +848,10 @@ impl Reconciler {
         let drifted = out_of_sync_summary(view.status.as_ref());
         if trigger == Trigger::SelfHeal {
             // Self-heal backs off too: a fight with another controller must not become a tight loop.
-            backoff.failures += 1;
-            backoff.until = Some(Instant::now() + backoff_delay(backoff.failures));
+            memory.heal.failures += 1;
+            memory.heal.until = Some(Instant::now() + backoff_delay(memory.heal.failures));
         } else {
-            backoff.until = None;
+            memory.heal.until = None;
         }
         let request = OperationRequest::Sync {
             revision: Some(revision),
@@ -799,11 +869,14 @@ impl Reconciler {
             .enqueue_automated(&app, trigger, request, latest)
             .await
         {
-            Ok(operation) => tracing::info!(
-                "{name}: queued {} ({:?}); out of sync: {drifted}",
-                operation.id,
-                operation.trigger
-            ),
+            Ok(operation) => {
+                tracing::info!(
+                    "{name}: queued {} ({:?}); out of sync: {drifted}",
+                    operation.id,
+                    operation.trigger
+                );
+                memory.queued = Some((operation.id.clone(), ask));
+            }
             Err(QueueError::Busy { .. } | QueueError::Superseded { .. }) => {}
             Err(error) => view.error = Some(format!("queueing a sync: {error}")),
         }
