@@ -1,6 +1,7 @@
 //! Strategic merge patches with the semantics of Kustomize's merge ([`Flavour::KUSTOMIZE`] of
 //! [`weft_k8s::patch::strategic`]): maps merge field by field (null deletes), lists follow [`list_strategy`](super::merge_keys::list_strategy), and
-//! `$patch: delete` / `$patch: replace` directives apply to maps and list elements.
+//! `$patch: delete` / `$patch: replace` directives apply to maps and list elements. As kyaml walks the whole object,
+//! every list with merge keys in it is rebuilt, the patch's or not (a repeated key collapses to one element).
 
 use serde_json::Value;
 use weft_k8s::patch::{Flavour, apply_strategic_patch};
