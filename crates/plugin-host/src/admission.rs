@@ -9,7 +9,19 @@ use std::path::Path;
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
+use weft_compiled_cache::FileStamp;
+
 use super::error::LoadError;
+
+/// A component file as read.
+#[derive(Debug)]
+pub(crate) struct ComponentFile {
+    /// Its bytes.
+    pub(crate) bytes: Vec<u8>,
+    /// The open file's stamp, when it was the same before and after the read (so no write met the read); `None`
+    /// when it changed or the platform has none.
+    pub(crate) stamp: Option<FileStamp>,
+}
 
 /// Reads a component file: `path`'s file name opened inside `path`'s directory (so a symlink cannot lead out of
 /// it), a regular file of at most `max_bytes`, its size checked before reading.
@@ -17,7 +29,7 @@ pub(crate) fn read_component(
     plugin: &str,
     path: &Path,
     max_bytes: u64,
-) -> Result<Vec<u8>, LoadError> {
+) -> Result<ComponentFile, LoadError> {
     let read_error = |source: std::io::Error| LoadError::Read {
         plugin: plugin.to_string(),
         path: path.to_path_buf(),
@@ -49,9 +61,12 @@ pub(crate) fn read_component(
             limit: max_bytes,
         });
     }
-    let file = dir.open(file_name).map_err(read_error)?;
+    let file = dir.open(file_name).map_err(read_error)?.into_std();
+    let stamp = || file.metadata().ok().as_ref().and_then(FileStamp::of);
+    let before = stamp();
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    file.take(max_bytes + 1)
+    (&file)
+        .take(max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
     if bytes.len() as u64 > max_bytes {
@@ -63,7 +78,8 @@ pub(crate) fn read_component(
             limit: max_bytes,
         });
     }
-    Ok(bytes)
+    let stamp = before.filter(|before| stamp().as_ref() == Some(before));
+    Ok(ComponentFile { bytes, stamp })
 }
 
 /// Refuses a component with a function body over `max_bytes`, before compiling it. Bytes that do not parse are
@@ -103,9 +119,16 @@ mod tests {
         std::fs::create_dir_all(&plugins).unwrap();
         std::fs::write(plugins.join("ok.wasm"), b"\0asm").unwrap();
         assert_eq!(
-            read_component("ok", &plugins.join("ok.wasm"), 1024).unwrap(),
+            read_component("ok", &plugins.join("ok.wasm"), 1024)
+                .unwrap()
+                .bytes,
             b"\0asm"
         );
+        // Read whole and unchanged meanwhile: it carries the open file's stamp for the digest memo.
+        let read = read_component("ok", &plugins.join("ok.wasm"), 1024).unwrap();
+        let metadata = std::fs::metadata(plugins.join("ok.wasm")).unwrap();
+        assert_eq!(read.stamp, FileStamp::of(&metadata));
+        assert!(read.stamp.is_some());
         // Over the cap: refused before reading, naming the size.
         std::fs::write(plugins.join("big.wasm"), vec![0u8; 2048]).unwrap();
         assert!(matches!(

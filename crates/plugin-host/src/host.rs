@@ -246,6 +246,22 @@ impl PluginHost {
     ) -> Result<LoadedComponent, LoadError> {
         let started = Instant::now();
         let sha256 = hex::encode(Sha256::digest(wasm));
+        let mut loaded = self.load_digested(name, world, wasm, sha256, pinned_sha256, path)?;
+        loaded.load_time = started.elapsed();
+        Ok(loaded)
+    }
+
+    /// [`load_component`](Self::load_component) of bytes whose sha256 (hex) is known.
+    fn load_digested(
+        &self,
+        name: &str,
+        world: World,
+        wasm: &[u8],
+        sha256: String,
+        pinned_sha256: Option<&str>,
+        path: Option<&std::path::Path>,
+    ) -> Result<LoadedComponent, LoadError> {
+        let started = Instant::now();
         if let Some(expected) = pinned_sha256
             && !expected.eq_ignore_ascii_case(&sha256)
         {
@@ -277,7 +293,9 @@ impl PluginHost {
     }
 
     /// Reads and loads a component file for `world`: a regular file, opened inside its directory (no symlink
-    /// out), its size checked against the host's cap before reading.
+    /// out), its size checked against the host's cap before reading. Its sha256 is taken from the cache's memo
+    /// when the file's stamp (device, inode, size, mtime, ctime) is the one remembered and stayed so while it was
+    /// read, else hashed and remembered (`weft_compiled_cache::digest_memo` says why that is sound).
     pub fn load_component_file(
         &self,
         name: &str,
@@ -285,9 +303,26 @@ impl PluginHost {
         path: &std::path::Path,
         pinned_sha256: Option<&str>,
     ) -> Result<LoadedComponent, LoadError> {
-        let wasm =
+        let started = Instant::now();
+        let clock = std::time::SystemTime::now();
+        let file =
             super::admission::read_component(name, path, self.inner.config.max_component_bytes)?;
-        self.load_component(name, world, &wasm, pinned_sha256, Some(path))
+        let cache = &self.inner.cache;
+        let remembered = file
+            .stamp
+            .as_ref()
+            .and_then(|stamp| cache.remembered_sha256(stamp));
+        let sha256 = remembered.unwrap_or_else(|| {
+            let sha256 = hex::encode(Sha256::digest(&file.bytes));
+            if let Some(stamp) = &file.stamp {
+                cache.remember_sha256(stamp, &sha256, clock);
+            }
+            sha256
+        });
+        let mut loaded =
+            self.load_digested(name, world, &file.bytes, sha256, pinned_sha256, Some(path))?;
+        loaded.load_time = started.elapsed();
+        Ok(loaded)
     }
 }
 
@@ -311,6 +346,10 @@ impl HostInner {
         wasm: &[u8],
         sha256: &str,
     ) -> Result<(Component, weft_compiled_cache::Origin), LoadError> {
+        // A cached compiled form is checked and mapped here, without a thread or a copy of the bytes.
+        if let Some(component) = self.cache.load_cached(engine, sha256) {
+            return Ok((component, Origin::Cache));
+        }
         let (sender, receiver) = std::sync::mpsc::channel();
         let (cache, engine, bytes, digest) = (
             self.cache.clone(),
