@@ -468,3 +468,69 @@ fn new_engine(
         .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Engine::new(&wasm).map_err(|e| HostError::Engine(format!("{e:#}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The smallest component, with a one-letter custom section: two of them differ in one byte, not in size.
+    fn component(letter: u8) -> Vec<u8> {
+        let mut bytes = b"\0asm\x0d\0\x01\0".to_vec();
+        bytes.extend_from_slice(&[0, 2, 1, letter]);
+        bytes
+    }
+
+    fn sha(bytes: &[u8]) -> String {
+        hex::encode(Sha256::digest(bytes))
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_component_edited_in_place_with_its_mtime_set_back_is_hashed_again_despite_its_memo() {
+        use weft_compiled_cache::FileStamp;
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("components");
+        let host = PluginHost::new(HostConfig {
+            cache_dir: Some(cache_dir.clone()),
+            max_concurrent_calls: 1,
+            max_guest_runtime_calls: 1,
+            ..HostConfig::default()
+        })
+        .unwrap();
+        let path = dir.path().join("p.wasm");
+        std::fs::write(&path, component(b'a')).unwrap();
+        let first = host
+            .load_component_file("p", World::HealthCheck, &path, None)
+            .unwrap();
+        assert_eq!(first.sha256, sha(&component(b'a')));
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+
+        // Edited in place, the same size, its mtime set back to what it was.
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        std::io::Write::write_all(&mut &file, &component(b'b')).unwrap();
+        file.set_modified(modified).unwrap();
+        drop(file);
+        // A memo, as a run before the edit would have left it: the same device, inode, size and mtime as now, the
+        // digest of the old bytes; only the ctime, which no user can set, is the one from before the edit.
+        let now = FileStamp::of(&std::fs::metadata(&path).unwrap()).unwrap();
+        let before_edit = FileStamp {
+            changed_ns: now.changed_ns - 1,
+            ..now
+        };
+        let far_later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+        let cache = CompiledCache::open(&cache_dir).unwrap();
+        cache.remember_sha256(&before_edit, &first.sha256, far_later);
+        assert_eq!(
+            cache.remembered_sha256(&before_edit),
+            Some(first.sha256.clone())
+        );
+
+        let second = host
+            .load_component_file("p", World::HealthCheck, &path, None)
+            .unwrap();
+        assert_eq!(second.sha256, sha(&component(b'b')));
+        // And a pin of the old digest is refused, not satisfied by the memo.
+        let pinned = host.load_component_file("p", World::HealthCheck, &path, Some(&first.sha256));
+        assert!(matches!(pinned, Err(LoadError::Sha256Mismatch { .. })));
+    }
+}
