@@ -250,6 +250,15 @@ async fn a_second_app_rendering_a_first_apps_object_is_refused_before_anything_i
         "{}",
         refused.log
     );
+    // The record carries each conflict for the API, the CLI and the console, as the dry run's did.
+    for record in [&refused.operation, &dry.operation] {
+        let conflicts: Vec<(&str, &str)> = record
+            .conflicts
+            .iter()
+            .map(|c| (c.reference.name.as_str(), c.holder.as_str()))
+            .collect();
+        assert_eq!(conflicts, vec![("shared", "app first")]);
+    }
     assert!(
         world
             .config_maps()

@@ -1,6 +1,6 @@
 //! `weft diff APP --server URL`: the plan from a Weft server. A dry-run sync is queued and its log, which is the
-//! plan (with the images it pins and what each deploy gate says), is printed; exit 0 when nothing would change and
-//! no gate would deny, 1 otherwise.
+//! plan (with the images it pins, what each deploy gate says and the objects other apps hold), is printed; exit 0
+//! when nothing would change, no gate would deny and no object is held by another app, 1 otherwise.
 
 use anyhow::bail;
 use serde_json::json;
@@ -38,11 +38,13 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
             .resources
             .iter()
             .any(|result| result.action.changes_cluster());
-        // A plan the deploy gates would deny is not a clean plan either (the log above says which gate and why).
-        let denied = operation
-            .gates
-            .iter()
-            .any(|gate| gate.verdict == weft_engine::sync::gates::GateVerdict::Deny);
+        // A plan the deploy gates would deny is not a clean plan either (the log above says which gate and why),
+        // nor one with objects other apps hold (the log names each and its holder).
+        let denied = !operation.conflicts.is_empty()
+            || operation
+                .gates
+                .iter()
+                .any(|gate| gate.verdict == weft_engine::sync::gates::GateVerdict::Deny);
         Ok(if changes || denied {
             crate::exit::FAILED
         } else {

@@ -399,10 +399,22 @@ pub struct OperationRecord {
     pub attempts: Vec<Value>,
     /// What each deploy gate said of the plan, in order.
     pub gates: Vec<GateResult>,
+    /// Desired objects other apps hold, which stop the sync.
+    pub conflicts: Vec<Conflict>,
     /// An admin's override of the gates' denies.
     pub gate_override: Option<GateOverride>,
     /// The digest each image was pinned to.
     pub images: std::collections::BTreeMap<String, String>,
+}
+
+/// A desired object another app holds.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Conflict {
+    /// The object.
+    pub reference: Reference,
+    /// Who holds it, as the app's audience may read it.
+    pub holder: String,
 }
 
 /// One deploy gate's verdict on an operation's plan.

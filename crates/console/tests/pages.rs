@@ -131,6 +131,14 @@ fn api(calls: Calls) -> Router {
         let g = g.clone();
         async move {
             g(request, |_, path| {
+                if path.ends_with("/op-held") {
+                    return Json(json!({"id": "op-held", "app": "shop", "phase": "error",
+                        "trigger": {"type": "manual"}, "revision": "abc123", "resources": [],
+                        "message": "refused, nothing was changed: ConfigMap shop/settings is tracked for another app: held by app billing; …",
+                        "conflicts": [{"reference": {"group": "", "kind": "ConfigMap", "namespace": "shop", "name": "settings"},
+                                       "holder": "app billing"}]}))
+                    .into_response();
+                }
                 let overridable = !path.ends_with("/op-fixed");
                 Json(json!({"id": "op-9", "app": "shop", "phase": "error", "trigger": {"type": "manual"},
                     "revision": "abc123", "confirmed": false, "fuseTripped": null, "resources": [],
@@ -456,4 +464,32 @@ async fn an_operation_shows_its_pinned_images_and_gate_verdicts_and_offers_an_ad
         .await;
     assert!(!fixed.body.contains("Override the gates"), "{}", fixed.body);
     assert!(fixed.body.contains("is not overridable"), "{}", fixed.body);
+}
+
+#[tokio::test]
+async fn an_operation_stopped_by_objects_other_apps_hold_lists_each_with_its_holder_and_how_it_is_released()
+ {
+    let console = Console::new();
+    let cookie = console.sign_in(ADMIN).await;
+    let page = console
+        .get("/apps/shop/operations/op-held", Some(&cookie))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    for expected in [
+        "Other apps hold objects this app renders",
+        "nothing was applied",
+        "ConfigMap shop/settings: held by app billing",
+        "deleted without cascade",
+    ] {
+        assert!(
+            page.body.contains(expected),
+            "{expected} missing from {}",
+            page.body
+        );
+    }
+    // An operation without conflicts says nothing of them.
+    let gated = console
+        .get("/apps/shop/operations/op-9", Some(&cookie))
+        .await;
+    assert!(!gated.body.contains("Other apps hold"), "{}", gated.body);
 }

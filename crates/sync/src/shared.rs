@@ -76,7 +76,7 @@ pub fn holder_name(holder: &Tracked, audience: &AppIdentity) -> String {
 }
 
 /// A desired object another app holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Conflict {
     /// The object.

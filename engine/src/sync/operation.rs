@@ -140,6 +140,10 @@ pub struct Operation {
     /// What each deploy gate said of the plan, in the order they ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<super::gates::GateResult>,
+    /// Desired objects other apps hold, each with its holder as the app's audience may read it: they stopped the
+    /// sync before anything was applied (a dry run: they would stop one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<weft_sync::shared::Conflict>,
     /// An admin's override of the gates' denies for this sync, with who and why (only when a deny was set aside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate_override: Option<super::gates::GateOverride>,
@@ -167,6 +171,7 @@ impl Operation {
             resources: Vec::new(),
             build: None,
             gates: Vec::new(),
+            conflicts: Vec::new(),
             gate_override: None,
             images: Default::default(),
         }

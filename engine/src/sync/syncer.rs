@@ -314,6 +314,9 @@ impl Syncer {
             }
         };
         operation.fuse_tripped = sync_plan.fuse_tripped.clone();
+        if let Some(why) = &sync_plan.fuse_tripped {
+            tracing::warn!(app = %app.name, operation = %operation.id, "the prune fuse tripped: {why}");
+        }
         self.log(operation, format!("plan: {}", sync_plan.summary()));
         for step in &sync_plan.steps {
             self.log(
@@ -345,6 +348,7 @@ impl Syncer {
         }
         // Objects other apps hold stop the sync before the gates and before anything is applied, as a deny does.
         let refusal = sync_plan.refusal();
+        operation.conflicts = sync_plan.conflicts.clone();
         for conflict in &sync_plan.conflicts {
             self.log(
                 operation,
@@ -377,7 +381,13 @@ impl Syncer {
             );
             let results = run.set.run(app, &gate_request).await;
             for result in &results {
-                self.log(operation, result.summary());
+                let summary = result.summary();
+                if result.verdict == super::gates::GateVerdict::Deny || result.failure.is_some() {
+                    tracing::warn!(app = %app.name, operation = %operation.id, gate = %result.gate, "{summary}");
+                } else {
+                    tracing::info!(app = %app.name, operation = %operation.id, gate = %result.gate, "{summary}");
+                }
+                self.log(operation, summary);
             }
             operation.gates = results;
             match super::gates::verdicts::decide(&operation.gates, run.override_.as_ref()) {
@@ -469,6 +479,12 @@ impl Syncer {
                 // so the fleet shows it; automation waits for a new revision instead of trying it again.
                 let kept = comparison.live.len();
                 operation.fuse_tripped = Some(EMPTY_RENDER.to_string());
+                tracing::warn!(
+                    app = %operation.app,
+                    operation = %operation.id,
+                    "the prune fuse tripped: {EMPTY_RENDER} (the render of {} is empty)",
+                    request.revision
+                );
                 operation.finish(
                     OperationPhase::Error,
                     format!(
@@ -660,9 +676,12 @@ impl Syncer {
             Action::Create | Action::Update => {
                 let object = step.object.as_ref().ok_or("a step without an object")?;
                 let object = match respected {
-                    Some(rules) => {
-                        respect_ignored(reference, object, comparison.live_object(reference), rules)
-                    }
+                    Some(rules) => respect_ignored(
+                        reference,
+                        object,
+                        comparison.live_with_managed_fields(reference).as_ref(),
+                        rules,
+                    ),
                     None => object.clone(),
                 };
                 match self.apply(&object).await {

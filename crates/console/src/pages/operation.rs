@@ -68,6 +68,16 @@ pub async fn show(
                     }
                 }
             }
+            @if !record.conflicts.is_empty() {
+                div.flash.error role="alert" {
+                    strong { "Other apps hold objects this app renders" }
+                    " — " @if dry_run { "a sync would be refused" } @else { "nothing was applied" }
+                    ". Weft never takes an object over from an app that holds it; that app releases it when it no longer renders it and syncs without pruning it (or marks it Prune=false), or when it is deleted without cascade."
+                    ul { @for c in &record.conflicts {
+                        li { (c.reference.kind) " " (c.reference.namespace) "/" (c.reference.name) ": held by " (c.holder) }
+                    } }
+                }
+            }
             dl.facts {
                 dt { "Started by" } dd { (trigger) }
                 dt { "Revision" } dd { @match &record.summary.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => "—" } }
