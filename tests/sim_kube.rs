@@ -656,6 +656,81 @@ async fn generation_tracks_spec_and_status_is_a_subresource() {
 }
 
 #[tokio::test]
+async fn a_write_through_the_scale_subresource_is_recorded_as_the_managers_scale_entry() {
+    let sim = quiet_sim();
+    let deployments: Api<Deployment> = Api::default_namespaced(sim.client());
+    deployments
+        .patch(
+            "web",
+            &PatchParams::apply("weft"),
+            &Patch::Apply(deployment_json("web", 2, "nginx:1")),
+        )
+        .await
+        .expect("applied");
+    let scaled = deployments
+        .patch_scale(
+            "web",
+            &PatchParams {
+                field_manager: Some("hpa-controller".into()),
+                ..PatchParams::default()
+            },
+            &Patch::Merge(json!({"spec": {"replicas": 4}})),
+        )
+        .await
+        .expect("scaled");
+    assert_eq!(scaled.spec.and_then(|spec| spec.replicas), Some(4));
+    let live = serde_json::to_value(deployments.get("web").await.expect("read")).unwrap();
+    let entries = live["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let scale: Vec<&Value> = entries
+        .iter()
+        .filter(|entry| entry["manager"] == "hpa-controller")
+        .collect();
+    assert_eq!(scale.len(), 1, "{entries:#?}");
+    assert_eq!(scale[0]["subresource"], "scale");
+    assert_eq!(scale[0]["operation"], "Update");
+    assert_eq!(scale[0]["fieldsV1"], json!({"f:spec": {"f:replicas": {}}}));
+    // The replicas moved to the scaler: the applier no longer owns them.
+    let weft = entries
+        .iter()
+        .find(|entry| entry["manager"] == "weft")
+        .unwrap();
+    assert!(
+        weft["fieldsV1"]["f:spec"].get("f:replicas").is_none(),
+        "{weft}"
+    );
+    // Applying them again without force conflicts with the scaler, named as kube-apiserver names it.
+    let conflict = deployments
+        .patch(
+            "web",
+            &PatchParams::apply("weft"),
+            &Patch::Apply(deployment_json("web", 2, "nginx:1")),
+        )
+        .await
+        .expect_err("a conflict");
+    match conflict {
+        Error::Api(status) => {
+            assert_eq!(status.code, 409);
+            assert_eq!(
+                status.message,
+                "Apply failed with 1 conflict: conflict with \"hpa-controller\" with subresource \"scale\" using apps/v1: .spec.replicas"
+            );
+        }
+        other => panic!("{other}"),
+    }
+    // Left out of the applied configuration, the replicas stay the scaler's.
+    let mut without = deployment_json("web", 2, "nginx:1");
+    without["spec"].as_object_mut().unwrap().remove("replicas");
+    let kept = deployments
+        .patch("web", &PatchParams::apply("weft"), &Patch::Apply(without))
+        .await
+        .expect("applied");
+    assert_eq!(kept.spec.replicas, Some(4));
+}
+
+#[tokio::test]
 async fn strategic_and_json_patches() {
     let sim = quiet_sim();
     let deployments: Api<Deployment> = Api::default_namespaced(sim.client());

@@ -512,20 +512,46 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
     let drifted = out_of_sync(&status);
     assert_eq!(drifted, vec!["apps:Deployment:shop:web"]);
 
-    // A manual sync without force meets the other manager's field and says so.
-    let refused = world.sync_with(Trigger::Manual, SyncSpec::default()).await;
-    assert_eq!(refused.phase, OperationPhase::Failed);
-    assert!(
-        refused
-            .message
-            .as_deref()
-            .unwrap_or("")
-            .contains("kubectl-edit"),
-        "{:?}",
-        refused.message
+    // The diff names the manager that changed the field.
+    let revision = world.state.synced_revision.clone().unwrap();
+    let (_, comparison) = world
+        .deployer
+        .observe_fresh(&world.app, &world.state, &revision)
+        .await
+        .unwrap();
+    let diff = comparison
+        .diffs
+        .values()
+        .find(|d| d.reference.kind == "Deployment")
+        .unwrap();
+    let owners: Vec<(&str, &[String])> = diff
+        .changes
+        .iter()
+        .map(|c| (c.path.as_str(), c.owners.as_slice()))
+        .collect();
+    assert_eq!(
+        owners,
+        vec![("/spec/replicas", &["kubectl-edit".to_string()][..])]
     );
 
-    // Self-heal takes the field back.
+    // A manual sync takes the other manager's field back (Weft applies with force on every path).
+    let manual = world.sync_with(Trigger::Manual, SyncSpec::default()).await;
+    assert_eq!(
+        manual.phase,
+        OperationPhase::Succeeded,
+        "{:?}",
+        manual.message
+    );
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    assert_eq!(live["spec"]["replicas"], 2);
+
+    // So does self-heal, after another edit.
+    world
+        .edit_web("kubectl-edit", json!({"spec": {"replicas": 7}}))
+        .await;
+    world
+        .wait_for("out of sync again", |s| s.sync == SyncCode::OutOfSync)
+        .await;
     let healed = world
         .sync_with(Trigger::SelfHeal, SyncSpec::default())
         .await;
@@ -540,6 +566,56 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
     world
         .wait_for("healthy and synced again", healthy_and_synced)
         .await;
+}
+
+/// An app that ignores the replicas an autoscaler owns, and respects its ignore rules, leaves them to it: the
+/// scale is neither drift nor taken back by a sync, while an image another manager changed still is.
+#[tokio::test(flavor = "multi_thread")]
+async fn with_respect_ignore_differences_a_sync_leaves_an_autoscalers_replicas_alone() {
+    let mut world = World::new().await;
+    world.app.sync.respect_ignore_differences = true;
+    world.app.ignore = vec![weft_engine::sync::normalize::IgnoreRule {
+        kind: Some("Deployment".into()),
+        managed_fields_managers: vec!["hpa-controller".into()],
+        ..Default::default()
+    }];
+    world.app.validate().unwrap();
+    world.repo.commit(&shop_files("shop/web:1.0"));
+    world.sync().await;
+    world.wait_for("healthy", healthy_and_synced).await;
+
+    // The autoscaler scales through the scale subresource, as the HPA controller does.
+    world
+        .deployments()
+        .patch_scale(
+            "web",
+            &PatchParams {
+                field_manager: Some("hpa-controller".into()),
+                ..PatchParams::default()
+            },
+            &Patch::Merge(json!({"spec": {"replicas": 4}})),
+        )
+        .await
+        .unwrap();
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    assert_eq!(live["spec"]["replicas"], 4);
+    let status = world.observe().await;
+    assert_eq!(out_of_sync(&status), Vec::<String>::new(), "{status:#?}");
+
+    // Another manager changes the image: that is drift, and a sync takes it back but leaves the replicas.
+    world
+        .edit_web(
+            "kubectl-edit",
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "shop/web:debug"}]}}}}),
+        )
+        .await;
+    world
+        .wait_for("out of sync", |s| s.sync == SyncCode::OutOfSync)
+        .await;
+    world.sync().await;
+    assert_eq!(world.image().await, "shop/web:1.0");
+    let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
+    assert_eq!(live["spec"]["replicas"], 4);
 }
 
 #[tokio::test(flavor = "multi_thread")]

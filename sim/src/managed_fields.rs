@@ -128,8 +128,8 @@ pub struct Writer<'a> {
     pub scope: FieldScope,
 }
 
-/// Records a non-apply write: the writer takes ownership of every field it changed (from whoever owned it)
-/// and fields that disappeared are no longer owned by anyone.
+/// Records a non-apply write: the writer takes ownership of every field it changed (from whoever owned it, through
+/// whichever subresource) and fields that disappeared are no longer owned by anyone.
 pub fn record_update(
     entries: &mut Vec<ManagedEntry>,
     writer: &Writer<'_>,
@@ -154,10 +154,10 @@ pub fn record_update(
         Some(old) => FieldSet::of_object(old, writer.scope).difference(&new_set),
         None => FieldSet::default(),
     };
+    // Every entry, whatever subresource it was written through, loses what this write changed or removed: a
+    // write through `scale` takes `spec.replicas` from the manager that applied it, as kube-apiserver's field
+    // manager does (the write's scope keeps main-resource and status writes from touching each other's fields).
     for entry in entries.iter_mut() {
-        if entry.subresource != writer.subresource {
-            continue;
-        }
         entry.fields = entry.fields.difference(&removed);
         if !entry.is(writer.manager, Operation::Update, writer.subresource) {
             let before = entry.fields.clone();

@@ -16,6 +16,8 @@ pub struct FieldConflict {
     pub manager: String,
     /// The apiVersion the other manager wrote with.
     pub api_version: String,
+    /// The subresource the other manager wrote through (`scale`, `status`), empty for the main resource.
+    pub subresource: String,
     /// The contested field.
     pub path: FieldPath,
 }
@@ -24,6 +26,15 @@ impl FieldConflict {
     /// The field as kube-apiserver prints it.
     pub fn field(&self) -> String {
         display_path(&self.path)
+    }
+
+    /// The other manager as kube-apiserver names it: `"hpa"`, or `"hpa" with subresource "scale"`.
+    pub fn who(&self) -> String {
+        if self.subresource.is_empty() {
+            format!("{:?}", self.manager)
+        } else {
+            format!("{:?} with subresource {:?}", self.manager, self.subresource)
+        }
     }
 }
 
@@ -34,11 +45,11 @@ pub fn conflict_message(conflicts: &[FieldConflict]) -> String {
     for conflict in conflicts {
         match by_manager
             .iter_mut()
-            .find(|(manager, _, _)| *manager == conflict.manager)
+            .find(|(manager, _, _)| *manager == conflict.who())
         {
             Some((_, _, fields)) => fields.push(conflict.field()),
             None => by_manager.push((
-                conflict.manager.clone(),
+                conflict.who(),
                 conflict.api_version.clone(),
                 vec![conflict.field()],
             )),
@@ -47,7 +58,7 @@ pub fn conflict_message(conflicts: &[FieldConflict]) -> String {
     if count == 1 {
         let (manager, api_version, fields) = &by_manager[0];
         return format!(
-            "Apply failed with 1 conflict: conflict with \"{manager}\" using {api_version}: {}",
+            "Apply failed with 1 conflict: conflict with {manager} using {api_version}: {}",
             fields[0]
         );
     }
@@ -57,7 +68,7 @@ pub fn conflict_message(conflicts: &[FieldConflict]) -> String {
         .map(|(manager, api_version, fields)| {
             let lines: Vec<String> = fields.iter().map(|field| format!("- {field}")).collect();
             format!(
-                "conflicts with \"{manager}\" using {api_version}:\n{}",
+                "conflicts with {manager} using {api_version}:\n{}",
                 lines.join("\n")
             )
         })
@@ -116,9 +127,11 @@ pub fn server_side_apply(
     let before = live.unwrap_or(&unchanged);
 
     let mut conflicts = Vec::new();
+    // Every other manager's fields, whatever subresource it wrote through (an HPA's `scale` writes own
+    // `spec.replicas`), as kube-apiserver's field manager compares them.
     for entry in entries
         .iter()
-        .filter(|entry| entry.subresource == writer.subresource && entry.manager != writer.manager)
+        .filter(|entry| entry.manager != writer.manager)
     {
         for path in applied_set.members() {
             if applied_set.is_leaf(&path)
@@ -128,6 +141,7 @@ pub fn server_side_apply(
                 conflicts.push(FieldConflict {
                     manager: entry.manager.clone(),
                     api_version: entry.api_version.clone(),
+                    subresource: entry.subresource.clone(),
                     path,
                 });
             }
@@ -160,8 +174,7 @@ pub fn server_side_apply(
             continue;
         }
         let owned_elsewhere = entries.iter().any(|entry| {
-            entry.subresource == writer.subresource
-                && !entry.is(writer.manager, Operation::Apply, writer.subresource)
+            !entry.is(writer.manager, Operation::Apply, writer.subresource)
                 && entry.fields.covers(&path)
         }) || applied_set.covers(&path);
         if !owned_elsewhere && remove_at(&mut merged, &path) {
@@ -440,17 +453,19 @@ mod tests {
             FieldConflict {
                 manager: "a".into(),
                 api_version: "v1".into(),
+                subresource: String::new(),
                 path: vec!["f:x".into()],
             },
             FieldConflict {
                 manager: "a".into(),
                 api_version: "v1".into(),
+                subresource: "scale".into(),
                 path: vec!["f:y".into()],
             },
         ];
         assert_eq!(
             conflict_message(&conflicts),
-            "Apply failed with 2 conflicts: conflicts with \"a\" using v1:\n- .x\n- .y"
+            "Apply failed with 2 conflicts: conflicts with \"a\" using v1:\n- .x\nconflicts with \"a\" with subresource \"scale\" using v1:\n- .y"
         );
     }
 }

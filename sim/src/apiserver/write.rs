@@ -427,8 +427,9 @@ impl ApiServer {
                 .map(|conflict| StatusCause {
                     reason: "FieldManagerConflict".to_owned(),
                     message: format!(
-                        "conflict with \"{}\" using {}",
-                        conflict.manager, conflict.api_version
+                        "conflict with {} using {}",
+                        conflict.who(),
+                        conflict.api_version
                     ),
                     field: conflict.field(),
                 })

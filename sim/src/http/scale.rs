@@ -94,7 +94,9 @@ pub fn serve(
         &version,
         namespace,
         name,
-        "",
+        // Recorded as kube-apiserver records it: the manager's entry names the `scale` subresource, its fields
+        // are the parent's (`f:spec.f:replicas`).
+        "scale",
         PatchKind::Merge,
         &json!({"spec": {"replicas": replicas}}),
         options,
