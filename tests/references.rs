@@ -6,6 +6,8 @@
 
 #[path = "references/apiserver_parity.rs"]
 mod apiserver_parity;
+#[path = "references/field_ownership.rs"]
+mod field_ownership;
 mod image_pinning;
 
 use std::path::PathBuf;
@@ -761,6 +763,10 @@ fn main() -> ExitCode {
                     apiserver_parity::get_prints_each_kinds_columns_and_apply_prune_maps_every_kind,
                 )
             },
+        ),
+        kubectl.trial(
+            "syncs_self_heal_and_rollbacks_take_back_what_kubectl_changed",
+            || on_runtime(field_ownership::syncs_self_heal_and_rollbacks_take_back_what_kubectl_changed),
         ),
         kubectl.trial("a_limited_list_says_how_many_items_remain", || {
             on_runtime(apiserver_parity::a_limited_list_says_how_many_items_remain)
