@@ -154,7 +154,25 @@ fn api(calls: Calls) -> Router {
             })
         }
     };
+    let g = guard.clone();
+    let resource = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |_, _| {
+                Json(json!({"health": "healthy", "sync": "outofsync",
+                    "live": {"kind": "ConfigMap", "data": {"GREETING": "patched"}},
+                    "desired": {"kind": "ConfigMap", "data": {"GREETING": "hello"}},
+                    "diff": {"mode": "predicted",
+                        "unified": "--- live\n+++ desired\n@@ -1,2 +1,2 @@\n data:\n-  GREETING: patched\n+  GREETING: hello\n",
+                        "changes": [{"path": "/data/GREETING", "live": "patched", "desired": "hello",
+                                     "owners": ["kubectl-patch"]}]}}))
+                .into_response()
+            })
+        }
+    };
     Router::new()
+        .route("/v1/deploy/{name}/resource/{ref}", get(resource))
+        .route("/v1/deploy/{name}/resource/{ref}/events", get(tree.clone()))
         .route("/v1/deploy/{name}/operations/{id}", get(operation))
         .route("/v1/whoami", get(whoami))
         .route("/v1/deploy/applications", get(list))
@@ -492,4 +510,22 @@ async fn an_operation_stopped_by_objects_other_apps_hold_lists_each_with_its_hol
         .get("/apps/shop/operations/op-9", Some(&cookie))
         .await;
     assert!(!gated.body.contains("Other apps hold"), "{}", gated.body);
+}
+
+#[tokio::test]
+async fn an_objects_diff_names_the_manager_that_changed_a_field_and_says_a_sync_takes_it_back() {
+    let console = Console::new();
+    let cookie = console.sign_in(ADMIN).await;
+    let page = console
+        .get("/apps/shop/objects/:ConfigMap:shop:greeting", Some(&cookie))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("Changed outside git."), "{}", page.body);
+    assert!(
+        page.body
+            .contains("<code>kubectl-patch</code> changed <code>/data/GREETING</code>"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("A sync takes these fields back"));
 }
