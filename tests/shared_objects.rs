@@ -549,3 +549,143 @@ async fn a_holder_deleted_without_cascade_releases_its_objects_and_one_deleted_w
         Some("acme/fourth:/ConfigMap:shop/cascaded")
     );
 }
+
+/// Asks the admin's sync of `app` through the API and waits for its end: the finished operation.
+async fn api_sync(api: &crate::api::Api, app: &str) -> Value {
+    use crate::api::Role;
+    use http::Method;
+    let (status, body) = api
+        .call(
+            Role::Admin,
+            Method::POST,
+            &format!("/v1/deploy/{app}/sync"),
+            None,
+        )
+        .await;
+    assert_eq!(status, http::StatusCode::ACCEPTED, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    crate::serve::eventually("the sync finished", 300, async || {
+        let operation = api
+            .json(Role::Admin, &format!("/v1/deploy/{app}/operations/{id}"))
+            .await;
+        matches!(
+            operation["phase"].as_str(),
+            Some("succeeded" | "failed" | "error")
+        )
+        .then_some(operation)
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn through_the_api_a_held_object_is_shown_to_each_org_as_it_may_see_it_and_an_admins_delete_releases_it()
+ {
+    use crate::api::Role;
+    use http::Method;
+    let api = crate::api::api().await;
+    let repo = weft_tests::GitRepo::new();
+    repo.commit(&[("settings.json", config_map("settings", json!({})))]);
+    let create = |name: &str, org: &str| {
+        json!({"name": name, "org": org, "type": "yaml", "namespace": "docs",
+               "source": {"repo": format!("file://{}", repo.path().display()), "path": "app", "ref": "main"},
+               "sync": {"create_namespace": true}})
+    };
+    for (name, org) in [
+        ("docs", "acme"),
+        ("docs-copy", "acme"),
+        ("docs-other", "other"),
+    ] {
+        let (status, text) = api
+            .call(
+                Role::Admin,
+                Method::POST,
+                "/v1/deploy/applications",
+                Some(create(name, org)),
+            )
+            .await;
+        assert_eq!(status, http::StatusCode::CREATED, "{text}");
+    }
+    api.synced("docs").await;
+
+    // The same org's app is told which app holds it; its sync stops with the conflict in its record.
+    let refused = api_sync(&api, "docs-copy").await;
+    assert_eq!(refused["phase"], "error", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("held by app docs;")),
+        "{refused}"
+    );
+    assert_eq!(
+        refused["conflicts"],
+        json!([{"reference": {"group": "", "kind": "ConfigMap", "namespace": "docs", "name": "settings"},
+                "holder": "app docs"}])
+    );
+    // Another org's app, and its members, are not told whose it is, in its record or in its view.
+    let refused = api_sync(&api, "docs-other").await;
+    assert_eq!(refused["phase"], "error", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("held by an app of another org")),
+        "{refused}"
+    );
+    let row = crate::serve::eventually("the view shows the held object", 300, async || {
+        let rows = api.json(Role::Stranger, "/v1/deploy/applications").await;
+        rows["items"]
+            .as_array()?
+            .iter()
+            .find(|r| r["name"] == "docs-other")
+            .filter(|r| {
+                r["healthMessage"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("held by"))
+            })
+            .cloned()
+    })
+    .await;
+    assert_eq!(row["health"], "degraded", "{row}");
+    let text = row.to_string();
+    assert!(
+        text.contains("held by an app of another org")
+            && !text.contains("app docs")
+            && !text.contains("acme"),
+        "{text}"
+    );
+
+    // The admin deletes the holder (no cascade through the API): its object stays, released, and is taken over.
+    let (status, text) = api
+        .call(
+            Role::Admin,
+            Method::DELETE,
+            "/v1/deploy/applications/docs",
+            None,
+        )
+        .await;
+    assert_eq!(status, http::StatusCode::NO_CONTENT, "{text}");
+    let config_maps: Api<ConfigMap> = Api::namespaced(
+        api.server.state.clusters.default_member().client.clone(),
+        "docs",
+    );
+    crate::serve::eventually("the deleted app's object released", 300, async || {
+        let annotations = config_maps
+            .get("settings")
+            .await
+            .ok()?
+            .metadata
+            .annotations?;
+        (annotations.get(RELEASED).map(String::as_str) == Some("acme/docs")).then_some(())
+    })
+    .await;
+    let taken = api_sync(&api, "docs-copy").await;
+    assert_eq!(taken["phase"], "succeeded", "{taken}");
+    let settings = config_maps.get("settings").await.unwrap();
+    assert_eq!(
+        settings.metadata.annotations.unwrap()[TRACKING],
+        "acme/docs-copy:/ConfigMap:docs/settings"
+    );
+    api.server.shutdown().await;
+}
