@@ -27,6 +27,8 @@ struct Phases {
     resolve: Duration,
     execute: Duration,
     collect: Duration,
+    /// Writing each object as the JSON text the component returns (in Wasm), and reading it back (the host does).
+    handover: Duration,
 }
 
 fn render(dir: &Path) -> Phases {
@@ -49,12 +51,19 @@ fn render(dir: &Path) -> Phases {
     let executed_at = Instant::now();
     let objects = manifests::collect(&rendered).unwrap();
     let collected_at = Instant::now();
-    assert_eq!(objects.len(), OBJECTS);
+    let texts: Vec<String> = objects.iter().map(|m| m.object.to_string()).collect();
+    let read_back: Vec<serde_json::Value> = texts
+        .iter()
+        .map(|text| serde_json::from_str(text).unwrap())
+        .collect();
+    let handed_over_at = Instant::now();
+    assert_eq!(read_back.len(), OBJECTS);
     Phases {
         load: loaded_at - started,
         resolve: resolved_at - loaded_at,
         execute: executed_at - resolved_at,
         collect: collected_at - executed_at,
+        handover: handed_over_at - collected_at,
     }
 }
 
@@ -88,5 +97,9 @@ fn main() {
     println!(
         "  total   {:.2?}",
         median(&samples, |p| p.load + p.resolve + p.execute + p.collect)
+    );
+    println!(
+        "  handover {:.2?} (the objects as JSON text and read back, as the component and the host do)",
+        median(&samples, |p| p.handover)
     );
 }

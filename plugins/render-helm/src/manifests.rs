@@ -3,9 +3,8 @@
 //! refused, and Helm's install order.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::ops::Range;
 
-use regex::Regex;
 use weft_sdk::manifests::{INSTALL_ORDER, install_rank as kind_rank};
 use weft_sdk::{Manifest, RenderError};
 
@@ -15,19 +14,36 @@ use crate::engine::RenderedFile;
 use crate::json::into_serde;
 use crate::yaml::{YamlError, parse_document, subset};
 
-/// Helm's document separator (`releaseutil.SplitManifests`), compiled once.
-fn separator() -> &'static Regex {
-    static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|\s*\n)---\s*")
-            .unwrap_or_else(|_| unreachable!("the separator pattern is valid"))
-    });
-    &SEPARATOR
+/// Helm's document separators (`releaseutil.SplitManifests`' pattern `(?:^|\s*\n)---\s*`) in `text`, left to
+/// right: `---` at the start, or after a line break and the white space before it, with the white space after it.
+/// Matched by hand rather than by a compiled regex: a component compiles its regexes afresh in every render's
+/// sandbox.
+fn separators(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let start = if from == 0 && text.starts_with("---") {
+            0
+        } else {
+            let newline = from + text.get(from..)?.find("\n---")?;
+            text[from..newline]
+                .char_indices()
+                .rev()
+                .take_while(|(_, c)| c.is_whitespace())
+                .last()
+                .map_or(newline, |(at, _)| from + at)
+        };
+        let dashes = text[start..].find("---").map_or(start, |at| start + at) + 3;
+        let rest = &text[dashes..];
+        let end = dashes + (rest.len() - rest.trim_start().len());
+        from = end.max(start + 1);
+        Some(start..end)
+    })
 }
 
 /// The documents of a rendered file, each with the line it starts on, as Helm 4 emits them into the release
 /// manifest and `helm template`'s output: leading space trimmed (trailing space is kept, and the separator swallows
 /// the line break before it), then a line break added — which a `|+` block ending the file keeps.
-fn split_documents(separator: &Regex, text: &str) -> Vec<(String, u32)> {
+fn split_documents(text: &str) -> Vec<(String, u32)> {
     let trimmed = text.trim_start();
     // Lines are counted as the split moves on, from where the last count stopped (counting from the top for each
     // document would read a file of many documents quadratically).
@@ -39,12 +55,12 @@ fn split_documents(separator: &Regex, text: &str) -> Vec<(String, u32)> {
     let leading = text.len() - trimmed.len();
     let mut documents = Vec::new();
     let mut start = 0;
-    for found in separator.find_iter(trimmed) {
-        let document = &trimmed[start..found.start()];
+    for found in separators(trimmed) {
+        let document = &trimmed[start..found.start];
         if !document.trim().is_empty() {
             documents.push(document_at(document, lines.line_at(leading + start)));
         }
-        start = found.end();
+        start = found.end;
     }
     let document = &trimmed[start..];
     if !document.trim().is_empty() {
@@ -113,13 +129,12 @@ struct Parsed {
 
 /// Parses, validates and orders the objects of rendered files (`NOTES.txt` excluded).
 pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
-    let separator = separator();
     let mut parsed: Vec<Parsed> = Vec::new();
     for file in files {
         if file.name.ends_with("NOTES.txt") {
             continue;
         }
-        for (document, line) in split_documents(separator, &file.text) {
+        for (document, line) in split_documents(&file.text) {
             let value = read_object(&document).map_err(|e| {
                 RenderError::in_file(
                     format!(
@@ -224,6 +239,25 @@ mod tests {
             name: name.into(),
             source_path: name.into(),
             text: text.into(),
+        }
+    }
+
+    #[test]
+    fn separators_are_found_where_helms_pattern_finds_them() {
+        let pattern = regex::Regex::new(r"(?:^|\s*\n)---\s*").unwrap();
+        for text in [
+            "---\na: 1\n---\nb: 2\n",
+            "a: 1  \n\n---  \n\n b: 2\n---",
+            "---\n---\n----x\n---foo\n",
+            "a\u{a0}\u{2028}\n---\u{85}x",
+            "a: |\n  ---\n  not a separator\nb: --- c\n",
+            "\n---",
+            "----",
+            "no separators",
+        ] {
+            let ours: Vec<Range<usize>> = separators(text).collect();
+            let regex: Vec<Range<usize>> = pattern.find_iter(text).map(|m| m.range()).collect();
+            assert_eq!(ours, regex, "{text:?}");
         }
     }
 
