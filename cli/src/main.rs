@@ -28,8 +28,51 @@ use clap::{Parser, Subcommand};
     about
 )]
 struct Cli {
+    /// What the process logs to standard error: a level (`error`, `warn`, `info`, `debug`, `trace`) or a
+    /// filter (`info,weft_engine::reconcile=debug`). Default: `info` for `weft serve` (each operation's start and
+    /// end, gate verdicts, fuse trips, plugin failures), `warn` for the other commands; `WEFT_LOG` sets it when
+    /// this flag is not given.
+    #[arg(long, global = true, value_name = "LEVEL|FILTER")]
+    log_level: Option<String>,
+    /// How log lines are written: `text` for people, `json` (one object a line) for log collectors.
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    /// One line of text per event.
+    Text,
+    /// One JSON object per event (timestamp, level, target, fields).
+    Json,
+}
+
+/// Starts logging to standard error: the flag's filter, else `WEFT_LOG`'s, else `default`. A filter that does not
+/// parse is an error naming it, not silence.
+fn start_logging(cli: &Cli, default: &str) -> Result<(), String> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match &cli.log_level {
+        Some(filter) => EnvFilter::try_new(filter)
+            .map_err(|error| format!("--log-level {filter:?}: {error}"))?,
+        None => match std::env::var("WEFT_LOG") {
+            Ok(filter) if !filter.trim().is_empty() => EnvFilter::try_new(&filter)
+                .map_err(|error| format!("WEFT_LOG={filter:?}: {error}"))?,
+            _ => EnvFilter::new(default),
+        },
+    };
+    // Colours only on a terminal: a pipe or a log collector gets plain text.
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    match cli.log_format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+    Ok(())
 }
 
 #[derive(Debug, Subcommand)]
@@ -106,14 +149,15 @@ pub(crate) fn print_stdout(text: &str) -> std::io::Result<()> {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("WEFT_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    let default_level = match cli.command {
+        Command::Serve(_) => "info",
+        _ => "warn",
+    };
+    if let Err(error) = start_logging(&cli, default_level) {
+        eprintln!("weft: {error}");
+        return ExitCode::from(exit::BAD_INPUT);
+    }
     let outcome = match cli.command {
         Command::Health(args) => health::run(args),
         Command::Render(args) => render::run(*args),

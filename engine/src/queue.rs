@@ -66,6 +66,29 @@ impl OperationRequest {
             refresh_images: false,
         }
     }
+
+    /// What it asks, in a few words for the server's log (`sync`, `dry run of revision abc`, `rollback`).
+    pub fn describe(&self) -> String {
+        match self {
+            OperationRequest::Sync {
+                revision, dry_run, ..
+            } => {
+                let what = if *dry_run { "dry run" } else { "sync" };
+                match revision {
+                    Some(revision) => format!("{what} of revision {revision}"),
+                    None => what.to_string(),
+                }
+            }
+            OperationRequest::Rollback { target, .. } => match target {
+                crate::deploy::RollbackTarget::History { history_id } => {
+                    format!("rollback to history entry {history_id}")
+                }
+                crate::deploy::RollbackTarget::Version { version } => {
+                    format!("rollback to version {version}")
+                }
+            },
+        }
+    }
 }
 
 /// Why an operation cannot be queued.
@@ -805,6 +828,13 @@ impl Worker {
             Err(error) => tracing::warn!("recording that {} runs failed: {error}", operation.id),
         }
         self.publish(&operation).await;
+        tracing::info!(
+            app = %name,
+            operation = %operation.id,
+            trigger = ?operation.trigger,
+            "{} started",
+            request.describe()
+        );
         let id = operation.id.clone();
         let work = async {
             match request {
@@ -919,6 +949,12 @@ impl Worker {
             })
             .inc();
         let outcome = operation.phase.as_str();
+        let message = operation.message.as_deref().unwrap_or("");
+        if operation.phase == OperationPhase::Succeeded {
+            tracing::info!(app = %operation.app, operation = %operation.id, phase = %outcome, "ended: {message}");
+        } else {
+            tracing::warn!(app = %operation.app, operation = %operation.id, phase = %outcome, "ended: {message}");
+        }
         let mut backoff = FINISH_RETRY_FIRST;
         loop {
             if let Some(lost) = signals.lost() {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{builtins, json_lines, stdout, weft, weft_command, workspace};
+use crate::support::{builtins, json_lines, stderr, stdout, weft, weft_command, workspace};
 use serde_json::Value;
 
 #[test]
@@ -680,4 +680,38 @@ fn weft_version_prints_the_version_and_the_commit_it_was_built_from() {
         in_history.success(),
         "{commit} is not a commit of this checkout's history"
     );
+}
+
+#[test]
+fn log_lines_are_json_objects_with_log_format_json_and_the_level_is_the_flag_s() {
+    let render = |level: &str| {
+        weft_command()
+            .args(["--log-format", "json", "--log-level", level, "render"])
+            .args(["tests/render/kustomize-helm/inline", "--type", "kustomize"])
+            .arg("--no-cache")
+            .output()
+            .unwrap()
+    };
+    let output = render("debug");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<Value> = stderr(&output)
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+        })
+        .collect();
+    // The plugin host reports the render at debug.
+    assert!(
+        lines
+            .iter()
+            .any(|line| line["level"] == "DEBUG" && line["fields"]["plugin"].is_string()),
+        "{lines:#?}"
+    );
+    // At the default level for a command that is not `serve` (warn), nothing of the kind.
+    let quiet = render("warn");
+    assert!(quiet.status.success());
+    assert!(!stderr(&quiet).contains("DEBUG"), "{}", stderr(&quiet));
+    let refused = weft(&["--log-level", "info,=", "health", "nothing.yaml"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("--log-level"), "{}", stderr(&refused));
 }

@@ -16,6 +16,8 @@ struct Server {
     process: ServeProcess,
     token: String,
     data: tempfile::TempDir,
+    /// The server's stderr, line by line, after the token.
+    logged: mpsc::Receiver<String>,
 }
 
 impl Server {
@@ -39,7 +41,24 @@ impl Server {
             process,
             token,
             data,
+            logged: lines,
         }
+    }
+
+    /// Waits for a line of the server's log holding every one of `parts` (the server logs at info by default).
+    fn wait_for_log(&self, parts: &[&str]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            let Ok(line) = self.logged.recv_timeout(Duration::from_millis(200)) else {
+                continue;
+            };
+            if parts.iter().all(|part| line.contains(part)) {
+                return line;
+            }
+            seen.push(line);
+        }
+        panic!("no log line with {parts:?} in:\n{}", seen.join("\n"));
     }
 
     /// Runs `weft ARGS` as a client of this server (token and server from the environment).
@@ -185,6 +204,17 @@ fn the_client_commands_against_a_served_weft() {
     );
     assert!(steps.contains("succeeded: "), "{steps}");
     assert!(stderr(&sync).contains("queued as operation shop-"));
+    // The server's operator sees it in its log, at the default level: the start and the end.
+    let id = stderr(&sync)
+        .split("queued as operation ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(|id| id.trim_end_matches(['.', ';', ',', ':']).to_string())
+        .expect("the operation's id");
+    let started = server.wait_for_log(&[" INFO ", "sync started", &id]);
+    assert!(started.contains("app=shop"), "{started}");
+    let ended = server.wait_for_log(&[" INFO ", "ended: ", &id]);
+    assert!(ended.contains("phase=succeeded"), "{ended}");
 
     // Without --watch: just the operation's id.
     let queued = succeeded(&retrying_busy(&server, &["sync", "shop", "--dry-run"]));

@@ -61,6 +61,18 @@ pub struct CallError {
     pub failure: Failure,
 }
 
+impl CallError {
+    /// The failure of a call of `plugin`, as the host decided it; logged (warn) for the server's operator, since
+    /// whoever asked may turn it into a verdict (a gate fails closed, a health check says `unknown`).
+    pub fn decided(plugin: &str, failure: Failure) -> CallError {
+        tracing::warn!(%plugin, "plugin call failed: {failure}");
+        CallError {
+            plugin: plugin.to_string(),
+            failure,
+        }
+    }
+}
+
 /// Why a plugin could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {

@@ -143,10 +143,7 @@ impl GatePlugin {
     }
 
     fn fail(&self, failure: Failure) -> CallError {
-        CallError {
-            plugin: self.name.to_string(),
-            failure,
-        }
+        CallError::decided(&self.name, failure)
     }
 }
 

@@ -136,10 +136,7 @@ impl HealthPlugin {
         objects: &[String],
         related: Arc<dyn RelatedObjects>,
     ) -> Result<(HealthResults, CallReport), CallError> {
-        let fail = |failure| CallError {
-            plugin: self.name.to_string(),
-            failure,
-        };
+        let fail = |failure| CallError::decided(&self.name, failure);
         // No plugin ever receives a Secret's values: one in the batch arrives as its metadata only.
         let objects: Vec<String> = objects
             .iter()

@@ -72,10 +72,7 @@ impl RendererPlugin {
         request: &RenderRequest,
         source: SharedSource,
     ) -> Result<Result<RenderOutput, RenderError>, CallError> {
-        let fail = |failure| CallError {
-            plugin: self.name.to_string(),
-            failure,
-        };
+        let fail = |failure| CallError::decided(&self.name, failure);
         let mut state = CallState::new(self.limits.memory_bytes, self.limits.max_log_bytes);
         state.source = Some(source);
         state.cluster = request.cluster.clone();

@@ -184,10 +184,7 @@ impl SteerPlugin {
     }
 
     fn fail(&self, failure: Failure) -> CallError {
-        CallError {
-            plugin: self.name.to_string(),
-            failure,
-        }
+        CallError::decided(&self.name, failure)
     }
 
     fn check_size(&self, size: usize) -> Result<(), CallError> {
