@@ -689,3 +689,61 @@ async fn through_the_api_a_held_object_is_shown_to_each_org_as_it_may_see_it_and
     );
     api.server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_removed_from_the_configuration_releases_its_objects_to_the_app_that_renders_them_next()
+ {
+    use crate::serve::{cluster, config, eventually, options};
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = weft_tests::GitRepo::new();
+    repo.commit(&[("settings.json", config_map("settings", json!({})))]);
+    let app = |name: &str| {
+        format!(
+            "[[app]]\nname = \"{name}\"\ntype = \"yaml\"\nnamespace = \"shared\"\n\
+             source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n\
+             [app.sync]\nautomated = true\ncreate_namespace = true\n",
+            repo.path().display()
+        )
+    };
+    let mut server = weft_engine::server::Server::start(
+        config(&cluster, data.path(), &app("one"), ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let config_maps: Api<ConfigMap> = Api::namespaced(cluster.client.clone(), "shared");
+    let tracked_as = |config_maps: Api<ConfigMap>, key: &'static str| async move {
+        let annotations = config_maps
+            .get("settings")
+            .await
+            .ok()?
+            .metadata
+            .annotations?;
+        annotations.get(key).cloned()
+    };
+    eventually("app one applied its ConfigMap", 300, async || {
+        (tracked_as(config_maps.clone(), TRACKING).await.as_deref()
+            == Some("~/one:/ConfigMap:shared/settings"))
+        .then_some(())
+    })
+    .await;
+
+    // Removed from the configuration (no cascade: its objects stay), and another app declared that renders them.
+    server
+        .reload(config(&cluster, data.path(), &app("two"), ""))
+        .await
+        .unwrap();
+    eventually(
+        "app two took the released ConfigMap over",
+        300,
+        async || {
+            (tracked_as(config_maps.clone(), TRACKING).await.as_deref()
+                == Some("~/two:/ConfigMap:shared/settings"))
+            .then_some(())
+        },
+    )
+    .await;
+    server.shutdown().await;
+}

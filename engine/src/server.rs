@@ -327,7 +327,8 @@ impl Server {
         }
         let clusters = Clusters::new(members);
         let apps = AppDirectory::default();
-        sync_apps(&store, &apps, &config).await?;
+        let removed = sync_apps(&store, &apps, &config).await?;
+        release_removed(&clusters, removed);
         legacy.replace(store.legacy_tracking_claims().await?);
         put_fleet_limit(&store, &config).await?;
         let queue = Queue::new(store.clone());
@@ -506,7 +507,8 @@ impl Server {
     /// say so, since they do not run yet.
     pub async fn reload(&mut self, config: Config) -> Result<Vec<&'static str>, ServeError> {
         check_renderers(&config, &self.registry)?;
-        sync_apps(&self.state.store, &self.state.apps, &config).await?;
+        let removed = sync_apps(&self.state.store, &self.state.apps, &config).await?;
+        release_removed(&self.state.clusters, removed);
         self.state
             .clusters
             .legacy()
@@ -541,10 +543,28 @@ async fn put_fleet_limit(store: &Store, config: &Config) -> Result<(), ServeErro
     Ok(())
 }
 
+/// Configuration apps the configuration no longer declares, each with the kinds its last sync had objects of.
+type RemovedApps = Vec<(AppSpec, std::collections::BTreeSet<(String, String)>)>;
+
+/// Lets go of the objects of apps removed from the configuration: removing an app deletes it without cascade, so
+/// what it held is released for another app to take over (in the background; see `sync::release`).
+fn release_removed(clusters: &Clusters, removed: RemovedApps) {
+    for (app, kinds) in removed {
+        if let Ok(member) = clusters.for_app(&app) {
+            crate::sync::release::release_deleted_app(member.deployer.syncer(), &app, kinds);
+        }
+    }
+}
+
 /// Makes the store and the directory hold the configuration's apps: configuration apps are written (origin
-/// `config`), configuration apps no longer in it are removed, API apps stay.
-async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Result<(), ServeError> {
+/// `config`), configuration apps no longer in it are removed (and returned), API apps stay.
+async fn sync_apps(
+    store: &Store,
+    apps: &AppDirectory,
+    config: &Config,
+) -> Result<RemovedApps, ServeError> {
     let stored = store.apps::<AppSpec>().await?;
+    let mut removed = Vec::new();
     for app in &config.apps {
         store.put_app(app, AppOrigin::Config).await?;
     }
@@ -556,6 +576,14 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
             AppOrigin::Api => false,
         };
         if gone {
+            if old.origin == AppOrigin::Config {
+                let kinds = store
+                    .app_state::<crate::deploy::AppState>(&old.spec.name)
+                    .await
+                    .map(|state| state.kinds)
+                    .unwrap_or_default();
+                removed.push((old.spec.clone(), kinds));
+            }
             store.delete_app(&old.spec.name).await?;
         }
     }
@@ -594,7 +622,7 @@ async fn sync_apps(store: &Store, apps: &AppDirectory, config: &Config) -> Resul
         spec.origin = app.origin;
         directory.insert(spec.name.clone(), spec);
     }
-    Ok(())
+    Ok(removed)
 }
 
 #[cfg(test)]
