@@ -280,10 +280,17 @@ async fn diff(
             stray.reference
         ));
     }
+    // Objects other apps hold: a sync would stop before anything is applied, as for a gate's deny.
+    for conflict in &plan.conflicts {
+        out.push_str(&format!(
+            "refused: {} is held by {}; a sync would apply nothing until that app releases it\n",
+            conflict.reference, conflict.holder
+        ));
+    }
     for (reference, digest) in &operation.images {
         out.push_str(&format!("image {reference} pinned to {digest}\n"));
     }
-    let mut denied = false;
+    let mut denied = !plan.conflicts.is_empty();
     for gate in &operation.gates {
         out.push_str(&gate_lines(gate));
         denied |= gate.verdict == weft_engine::sync::gates::GateVerdict::Deny;
