@@ -737,6 +737,79 @@ async fn a_new_commit_ends_a_failed_sync_s_backoff_at_once() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_dry_run_is_listed_with_the_operations_but_never_becomes_the_app_s_last_operation() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let apps = app_toml("shop", repo.path(), "automated = true");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    let synced = eventually("the first sync in the view", 300, async || {
+        let operation = state.views.read().await.get("shop")?.operation.clone()?;
+        (operation.phase == OperationPhase::Succeeded).then_some(operation)
+    })
+    .await;
+    let app = state.apps.read().await["shop"].clone();
+    let dry_run = OperationRequest::Sync {
+        revision: None,
+        prune: None,
+        dry_run: true,
+        confirmed: false,
+        override_gates: None,
+        refresh_images: false,
+    };
+    let planned = loop {
+        match state
+            .queue
+            .enqueue(&app, Trigger::Manual, dry_run.clone())
+            .await
+        {
+            Ok(operation) => break operation,
+            // An automated operation of the app may still be finishing.
+            Err(QueueError::Busy { .. }) => tokio::time::sleep(Duration::from_millis(100)).await,
+            Err(error) => panic!("{error}"),
+        }
+    };
+    assert!(planned.dry_run);
+    eventually("the dry run finished", 300, async || {
+        let operation = state
+            .store
+            .operation::<weft_engine::sync::operation::Operation>(&planned.id)
+            .await
+            .ok()??;
+        operation.phase.is_finished().then_some(())
+    })
+    .await;
+    // Two more reconciles of the app after it: the view's last operation is still the sync.
+    let mut seen = Vec::new();
+    eventually("two reconciles after the dry run", 300, async || {
+        let view = state.views.read().await.get("shop").cloned()?;
+        let at = view.reconciled_at?;
+        if !seen.contains(&at) {
+            seen.push(at);
+        }
+        (seen.len() > 2).then_some(())
+    })
+    .await;
+    let view = state.views.read().await.get("shop").cloned().unwrap();
+    assert_eq!(view.operation.map(|op| op.id), Some(synced.id));
+    let listed = state
+        .store
+        .operations::<weft_engine::sync::operation::Operation>("shop", 10)
+        .await
+        .unwrap();
+    assert!(listed.iter().any(|op| op.id == planned.id && op.dry_run));
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn one_operation_per_app_is_queued_with_a_clear_message() {
     let data = TempDir::new().unwrap();
     let store = Store::open(&format!(

@@ -208,7 +208,8 @@ impl Queue {
         request: &OperationRequest,
         latest: Option<Option<&str>>,
     ) -> Result<Operation, QueueError> {
-        let operation = Operation::queued(operation_id(&app.name), &app.name, trigger);
+        let mut operation = Operation::queued(operation_id(&app.name), &app.name, trigger);
+        operation.dry_run = matches!(request, OperationRequest::Sync { dry_run: true, .. });
         let body = serde_json::to_value(request).map_err(|e| {
             QueueError::Store(StoreError::Serialize {
                 what: "an operation request".into(),
@@ -1040,7 +1041,9 @@ impl Worker {
     }
 
     async fn publish(&self, operation: &Operation) {
-        if let Some(views) = &self.views
+        // A dry run changes nothing: the app's last operation stays the one that did.
+        if !operation.dry_run
+            && let Some(views) = &self.views
             && let Some(view) = views.write().await.get_mut(&operation.app)
         {
             view.operation = Some(operation.clone());

@@ -536,6 +536,25 @@ impl Reconciler {
         }
     }
 
+    /// The app's latest operation that is not a dry run, given its latest operation: a dry run (a plan, `weft diff
+    /// --server`) changes nothing, so it is never the app's last operation.
+    async fn last_real_operation(
+        &self,
+        name: &str,
+        latest: Option<Operation>,
+    ) -> Option<Operation> {
+        match latest {
+            Some(latest) if latest.dry_run => self
+                .store
+                .operations::<Operation>(name, 100)
+                .await
+                .ok()?
+                .into_iter()
+                .find(|op| !op.dry_run),
+            other => other,
+        }
+    }
+
     /// Reconciles one app now, with what the reconciler remembers of it; returns that memory, updated.
     async fn reconcile(&self, name: &str, mut memory: Tracked) -> Tracked {
         let member = {
@@ -601,6 +620,8 @@ impl Reconciler {
                 return;
             }
         };
+        // What the app's view shows and automation counts: its latest operation that is not a dry run.
+        let shown = self.last_real_operation(name, last.clone()).await;
         let state = match self.store.app_state::<crate::deploy::AppState>(name).await {
             Ok(state) => state,
             Err(error) => {
@@ -676,7 +697,7 @@ impl Reconciler {
                     .is_some_and(|status| status.sync == SyncCode::Synced)
             {
                 previous.reconciled_at = view.reconciled_at;
-                previous.operation = last.clone();
+                previous.operation = shown.clone();
                 // Nothing the comparison rests on changed, but a tag may have moved in its registry.
                 if let Some(status) = previous.status.as_mut() {
                     status.image_moves = deployer.image_moves(&app, &state).await;
@@ -705,7 +726,7 @@ impl Reconciler {
                 && previous.status.is_some()
             {
                 previous.reconciled_at = view.reconciled_at;
-                previous.operation = last.clone();
+                previous.operation = shown.clone();
                 metrics().comparisons_skipped.inc();
                 self.publish(name, previous).await;
                 return;
@@ -744,7 +765,7 @@ impl Reconciler {
         let held = prunes_held(
             &app,
             &status,
-            last.as_ref(),
+            shown.as_ref(),
             &revision,
             revision_changed_of(&state, &revision, &app, &environment, &seed),
         );
@@ -753,8 +774,8 @@ impl Reconciler {
         // What the view shows is the latest operation now (the one read first may have ended meanwhile, and the
         // worker has published its end); the decision below stays with the one read before the state.
         view.operation = match self.store.last_operation(name).await {
-            Ok(Some(latest)) => Some(latest),
-            _ => last.clone(),
+            Ok(Some(latest)) => self.last_real_operation(name, Some(latest)).await,
+            _ => shown.clone(),
         };
         let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
         // What the app asks to apply now: a failure of another ask (an older commit) does not hold this one back.
@@ -766,7 +787,7 @@ impl Reconciler {
             memory.heal = Backoff::default();
             memory.retries.reset();
         }
-        if let Some(op) = last.as_ref().filter(|op| op.phase.is_finished()) {
+        if let Some(op) = shown.as_ref().filter(|op| op.phase.is_finished()) {
             let failed = matches!(op.phase, OperationPhase::Failed | OperationPhase::Error);
             if !failed {
                 memory.retries.reset();

@@ -150,6 +150,9 @@ pub struct Operation {
     /// The digest each image was pinned to for this sync (reference as rendered → `sha256:…`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub images: std::collections::BTreeMap<String, String>,
+    /// A dry run (a plan, `weft diff --server`): listed with the app's operations, never its last operation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dry_run: bool,
 }
 
 impl Operation {
@@ -174,6 +177,7 @@ impl Operation {
             conflicts: Vec::new(),
             gate_override: None,
             images: Default::default(),
+            dry_run: false,
         }
     }
 
