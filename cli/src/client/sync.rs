@@ -1,5 +1,6 @@
 //! `weft sync APP` and `weft rollback APP`: queue the operation, print its id, and with `--watch` follow it to its
-//! end (exit 0 when it succeeded, 1 when it failed).
+//! end (exit 0 when it succeeded, 1 when it failed); with `--wait-healthy` then wait for the app's health (exit 1
+//! when it ends degraded or the wait times out).
 
 use anyhow::bail;
 use serde_json::{Map, Value, json};
@@ -37,7 +38,26 @@ pub(crate) struct SyncArgs {
     #[arg(long)]
     watch: bool,
     #[command(flatten)]
+    health: WaitHealthArgs,
+    #[command(flatten)]
     remote: RemoteArgs,
+}
+
+/// Waiting for the app's health after the operation (`--watch --wait-healthy`).
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct WaitHealthArgs {
+    /// After the operation succeeded, wait until the app is healthy (exit 0) or degraded (exit 1), as the server
+    /// sees it in a look taken after the operation ended.
+    #[arg(long, requires = "watch")]
+    wait_healthy: bool,
+    /// How long `--wait-healthy` waits, in seconds, before giving up (exit 1).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 300,
+        requires = "wait_healthy"
+    )]
+    health_timeout: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -56,6 +76,8 @@ pub(crate) struct RollbackArgs {
     /// Follow the operation's steps until it ends; exit 0 when it succeeded, 1 when it failed.
     #[arg(long)]
     watch: bool,
+    #[command(flatten)]
+    health: WaitHealthArgs,
     #[command(flatten)]
     remote: RemoteArgs,
 }
@@ -100,7 +122,7 @@ pub(crate) fn run_sync(args: SyncArgs) -> anyhow::Result<u8> {
         "sync",
         what,
         body,
-        args.watch,
+        args.watch.then_some(args.health),
     ))
 }
 
@@ -112,7 +134,7 @@ pub(crate) fn run_rollback(args: RollbackArgs) -> anyhow::Result<u8> {
         "rollback",
         "rollback",
         body,
-        args.watch,
+        args.watch.then_some(args.health.clone()),
     ));
     outcome.map_err(|error| match error.downcast_ref::<ClientError>() {
         Some(ClientError::Api {
@@ -132,7 +154,7 @@ async fn queue_and_watch(
     route: &str,
     what: &str,
     body: Value,
-    watch: bool,
+    watch: Option<WaitHealthArgs>,
 ) -> anyhow::Result<u8> {
     let client = remote.connect()?;
     let queued: QueuedOperation = client.post(&["v1", "deploy", &app, route], &body).await?;
@@ -141,26 +163,93 @@ async fn queue_and_watch(
         queued.id,
         queued.phase.as_str()
     );
-    if !watch {
+    let Some(health) = watch else {
         crate::print_stdout(&format!("{}\n", queued.id))?;
         return Ok(0);
+    };
+    let (code, ended) = watch_to_end(&client, &app, &queued.id).await?;
+    if code != 0 || !health.wait_healthy {
+        return Ok(code);
     }
-    watch_to_end(&client, &app, &queued.id).await
+    let ended = ended.unwrap_or_else(jiff::Timestamp::now);
+    wait_healthy(
+        &client,
+        &app,
+        ended,
+        std::time::Duration::from_secs(health.health_timeout),
+    )
+    .await
 }
 
-/// Follows an operation and turns its end into an exit code.
-pub(crate) async fn watch_to_end(client: &Client, app: &str, id: &str) -> anyhow::Result<u8> {
+/// Waits for the app's health in a look the server took after `ended`: healthy or suspended is 0, degraded 1,
+/// and so is still anything else after `timeout`.
+async fn wait_healthy(
+    client: &Client,
+    app: &str,
+    ended: jiff::Timestamp,
+    timeout: std::time::Duration,
+) -> anyhow::Result<u8> {
+    use weft_engine::sync::status::HealthCode;
+    let started = std::time::Instant::now();
+    let mut last = None;
+    loop {
+        let view: super::wire::AppHealthView =
+            client.get(&["v1", "deploy", "gitops", app], &[]).await?;
+        let fresh = view.reconciled_at.is_some_and(|at| at > ended);
+        if fresh {
+            let said = format!(
+                "{app} is {} and {}",
+                view.health.as_str(),
+                view.sync.as_str()
+            );
+            if last.as_deref() != Some(said.as_str()) {
+                eprintln!("weft: {said}");
+                last = Some(said);
+            }
+            match view.health {
+                HealthCode::Healthy | HealthCode::Suspended => return Ok(0),
+                HealthCode::Degraded => {
+                    eprintln!(
+                        "weft: {app} ended degraded{}",
+                        view.error.map(|e| format!(": {e}")).unwrap_or_default()
+                    );
+                    return Ok(crate::exit::FAILED);
+                }
+                _ => {}
+            }
+        }
+        if started.elapsed() > timeout {
+            eprintln!(
+                "weft: {app} was not healthy within {} s ({}); `weft tree {app}` shows what is not",
+                timeout.as_secs(),
+                last.as_deref()
+                    .unwrap_or("no look at it since the operation ended")
+            );
+            return Ok(crate::exit::FAILED);
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    }
+}
+
+/// Follows an operation and turns its end into an exit code, with when it ended.
+pub(crate) async fn watch_to_end(
+    client: &Client,
+    app: &str,
+    id: &str,
+) -> anyhow::Result<(u8, Option<jiff::Timestamp>)> {
     let operation =
         follow_operation(client, app, id, &Progress::detect(), Painter::for_stdout()).await?;
-    match operation.phase {
-        OperationPhase::Succeeded => Ok(0),
-        OperationPhase::Failed | OperationPhase::Error => Ok(crate::exit::FAILED),
+    let ended = operation.finished_at;
+    let code = match operation.phase {
+        OperationPhase::Succeeded => 0,
+        OperationPhase::Failed | OperationPhase::Error => crate::exit::FAILED,
         phase @ (OperationPhase::Pending | OperationPhase::Running) => bail!(
             "the log of operation {id} ended while it was still {} (the server may be restarting); it \
              resumes when a server claims it again",
             phase.as_str()
         ),
-    }
+    };
+    Ok((code, ended))
 }
 
 #[cfg(test)]
@@ -206,6 +295,22 @@ mod tests {
             json!({"revision": "abc123", "dryRun": false, "confirmed": false, "overrideGates": "hotfix for INC-42"})
         );
         assert!(parse(&["sync", "shop", "--override-gates", "no revision"]).is_err());
+        // Waiting for health follows the operation first; its timeout goes with it.
+        assert!(parse(&["sync", "shop", "--wait-healthy"]).is_err());
+        assert!(parse(&["sync", "shop", "--watch", "--health-timeout", "5"]).is_err());
+        let Test::Sync(args) = parse(&[
+            "sync",
+            "shop",
+            "--watch",
+            "--wait-healthy",
+            "--health-timeout",
+            "60",
+        ])
+        .unwrap() else {
+            panic!()
+        };
+        assert!(args.health.wait_healthy);
+        assert_eq!(args.health.health_timeout, 60);
         let Test::Sync(args) = parse(&["sync", "shop", "--dry-run"]).unwrap() else {
             panic!()
         };

@@ -121,3 +121,19 @@ pub(crate) fn parsed<T: DeserializeOwned>(data: &str, what: &str) -> Result<T, C
         reason: e.to_string(),
     })
 }
+
+/// `GET /v1/deploy/gitops/{app}` as `--wait-healthy` reads it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AppHealthView {
+    /// Sync.
+    pub(crate) sync: SyncCode,
+    /// Health.
+    pub(crate) health: HealthCode,
+    /// When the reconciler last looked at the app.
+    #[serde(default)]
+    pub(crate) reconciled_at: Option<jiff::Timestamp>,
+    /// Why sync and health are unknown, if they are.
+    #[serde(default)]
+    pub(crate) error: Option<String>,
+}

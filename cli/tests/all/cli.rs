@@ -696,9 +696,7 @@ fn log_lines_are_json_objects_with_log_format_json_and_the_level_is_the_flag_s()
     assert!(output.status.success(), "{}", stderr(&output));
     let lines: Vec<Value> = stderr(&output)
         .lines()
-        .map(|line| {
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
-        })
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
         .collect();
     // The plugin host reports the render at debug.
     assert!(
@@ -713,5 +711,9 @@ fn log_lines_are_json_objects_with_log_format_json_and_the_level_is_the_flag_s()
     assert!(!stderr(&quiet).contains("DEBUG"), "{}", stderr(&quiet));
     let refused = weft(&["--log-level", "info,=", "health", "nothing.yaml"]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(stderr(&refused).contains("--log-level"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("--log-level"),
+        "{}",
+        stderr(&refused)
+    );
 }

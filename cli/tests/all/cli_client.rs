@@ -216,6 +216,15 @@ fn the_client_commands_against_a_served_weft() {
     let ended = server.wait_for_log(&[" INFO ", "ended: ", &id]);
     assert!(ended.contains("phase=succeeded"), "{ended}");
 
+    // --wait-healthy: after the sync, a look the server took after it ended says the app is healthy.
+    let waited = retrying_busy(&server, &["sync", "shop", "--watch", "--wait-healthy"]);
+    succeeded(&waited);
+    assert!(
+        stderr(&waited).contains("weft: shop is healthy and synced"),
+        "{}",
+        stderr(&waited)
+    );
+
     // Without --watch: just the operation's id.
     let queued = succeeded(&retrying_busy(&server, &["sync", "shop", "--dry-run"]));
     assert!(queued.trim().starts_with("shop-"), "{queued}");
