@@ -30,3 +30,4 @@ mod sim_health;
 mod sim_kube;
 mod sync;
 mod tracking;
+mod weft_in_kubernetes;

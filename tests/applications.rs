@@ -376,7 +376,7 @@ async fn without_the_definition_the_gitops_plane_says_it_is_not_installed_and_wh
 }
 
 /// Every file of Weft's chart (`deploy/helm/weft`), as `GitRepo::commit` takes them.
-fn chart_files() -> Vec<(String, String)> {
+pub(crate) fn chart_files() -> Vec<(String, String)> {
     let root = weft_tests::workspace().join("deploy/helm/weft");
     let mut files = Vec::new();
     let mut dirs = vec![root.clone()];

@@ -10,6 +10,10 @@ use std::time::Duration;
 use anyhow::Context as _;
 use weft_engine::api::listener::{self, ListenerLimits};
 use weft_engine::api::{ApiState, StreamLimits};
+use weft_engine::auth::initial_secret::{
+    INITIAL_ADMIN_SECRET, INITIAL_ADMIN_SECRET_KEY, POD_NAMESPACE_VARIABLE, TokenDestination,
+    token_destination, write_initial_admin_secret,
+};
 use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::registry::Registry;
@@ -107,10 +111,7 @@ async fn serve(
         && auth_config.oidc.is_empty()
         && let Some(token) = ensure_first_admin_token(&server.state.store).await?
     {
-        eprintln!(
-            "weft: created the first admin token; it is shown once, here (the store keeps only its hash):\n\n    {token}\n"
-        );
-        save_cli_token(&token);
+        deliver_first_admin_token(&server, &token).await;
     }
     let api_config = &server.config().api;
     let limits = ListenerLimits {
@@ -220,6 +221,55 @@ async fn serve(
     server.shutdown().await;
     eprintln!("weft: stopped");
     Ok(0)
+}
+
+/// Hands the first admin token to the operator: in-cluster, into Secret `weft-initial-admin-token` in Weft's own
+/// namespace (never overwriting one), the log saying where; otherwise, or when the Secret cannot be written, printed
+/// once (saying why) and saved for the local client.
+async fn deliver_first_admin_token(server: &Server, token: &str) {
+    let in_cluster = server
+        .config()
+        .clusters
+        .iter()
+        .find(|cluster| cluster.connection() == ClusterConfig::InCluster)
+        .map(|cluster| cluster.name.clone());
+    let pod_namespace = std::env::var(POD_NAMESPACE_VARIABLE).ok();
+    let reason = match token_destination(in_cluster.as_deref(), pod_namespace.as_deref()) {
+        TokenDestination::Secret { cluster, namespace } => {
+            let Some(member) = server.state.clusters.get(&cluster) else {
+                print_first_admin_token(
+                    token,
+                    Some(&format!("cluster {cluster} is not connected")),
+                );
+                return;
+            };
+            match write_initial_admin_secret(&member.client, &namespace, token).await {
+                Ok(()) => {
+                    eprintln!(
+                        "weft: created the first admin token and wrote it to Secret {namespace}/{INITIAL_ADMIN_SECRET} \
+                         (key {INITIAL_ADMIN_SECRET_KEY}; the store keeps only its hash): kubectl -n {namespace} get \
+                         secret {INITIAL_ADMIN_SECRET} -o jsonpath='{{.data.{INITIAL_ADMIN_SECRET_KEY}}}' | base64 -d; \
+                         delete the Secret once the token is kept elsewhere"
+                    );
+                    return;
+                }
+                Err(error) => Some(error.to_string()),
+            }
+        }
+        TokenDestination::Log { reason } => reason,
+    };
+    print_first_admin_token(token, reason.as_deref());
+    save_cli_token(token);
+}
+
+/// Prints the first admin token, the one time it can be shown, with why it is not in a Secret when it should be.
+fn print_first_admin_token(token: &str, reason: Option<&str>) {
+    if let Some(reason) = reason {
+        eprintln!("weft: the first admin token is not written to a Secret: {reason}");
+    }
+    eprintln!(
+        "weft: created the first admin token; it is shown once, here (the store keeps only its hash):\n\n    {token}\n"
+    );
 }
 
 /// Saves the first admin token where the `weft` client looks for one (`~/.config/weft/token`, mode 0600), so

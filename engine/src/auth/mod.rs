@@ -6,6 +6,7 @@
 //!
 //! - [`principal`]: admins and org members, and what each may do.
 //! - [`tokens`]: making tokens, hashing them, the first admin token.
+//! - [`initial_secret`]: the first admin token in a Kubernetes Secret when Weft runs in-cluster.
 //! - [`jwt`]: checking JWTs against configured issuers and keys.
 //! - [`config`]: the `[auth]` table.
 //! - [`rate_limit`]: per-principal token buckets (`weft-core`'s limiter, shared with the console).
@@ -13,6 +14,7 @@
 
 pub mod config;
 mod error;
+pub mod initial_secret;
 pub mod jwt;
 pub mod principal;
 pub use weft_core::rate_limit;
