@@ -6,6 +6,8 @@
 
 #[path = "references/apiserver_parity.rs"]
 mod apiserver_parity;
+#[path = "references/chart_notes.rs"]
+mod chart_notes;
 #[path = "references/field_ownership.rs"]
 mod field_ownership;
 mod image_pinning;
@@ -790,6 +792,10 @@ fn main() -> ExitCode {
     trials.push(helm_and_kubectl.trial(
         "helm_keeps_its_releases_in_secrets_on_the_simulator",
         || on_runtime(apiserver_parity::helm_keeps_its_releases_in_secrets_on_the_simulator),
+    ));
+    trials.push(helm.trial(
+        "the_charts_notes_say_how_to_reach_weft_read_its_token_point_the_cli_and_manage_itself",
+        chart_notes::the_charts_notes_say_how_to_reach_weft_read_its_token_point_the_cli_and_manage_itself,
     ));
     let binary = registry.path().map(|p| p.to_path_buf()).unwrap_or_default();
     trials.push(oci.trial(
