@@ -810,6 +810,64 @@ async fn a_dry_run_is_listed_with_the_operations_but_never_becomes_the_app_s_las
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_sync_of_a_short_commit_deploys_the_commit_it_names() {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    let first = repo.commit(&[("web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    repo.commit(&[("web.json", deployment("web", "shop/web:2.0", json!({})))]);
+    let apps = app_toml("shop", repo.path(), "");
+    let server = Server::start(
+        config(&cluster, data.path(), &apps, ""),
+        weft_tests::builtin_registry(),
+        options("a"),
+    )
+    .await
+    .unwrap();
+    let state = server.state.clone();
+    let app = state.apps.read().await["shop"].clone();
+    let short = first[..7].to_string();
+    let queued = state
+        .queue
+        .enqueue(
+            &app,
+            Trigger::Manual,
+            OperationRequest::Sync {
+                revision: Some(short.clone()),
+                prune: None,
+                dry_run: false,
+                confirmed: false,
+                override_gates: None,
+                refresh_images: false,
+            },
+        )
+        .await
+        .unwrap();
+    let done = eventually("the sync of the short commit", 300, async || {
+        let operation = state
+            .store
+            .operation::<weft_engine::sync::operation::Operation>(&queued.id)
+            .await
+            .ok()??;
+        operation.phase.is_finished().then_some(operation)
+    })
+    .await;
+    assert_eq!(done.phase, OperationPhase::Succeeded, "{done:#?}");
+    assert_eq!(
+        done.revision.as_deref(),
+        Some(first.as_str()),
+        "recorded as the full commit"
+    );
+    let deployments: Api<Deployment> = Api::namespaced(cluster.client.clone(), "shop");
+    let live = serde_json::to_value(deployments.get("web").await.unwrap()).unwrap();
+    assert_eq!(
+        live.pointer("/spec/template/spec/containers/0/image"),
+        Some(&json!("shop/web:1.0"))
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn one_operation_per_app_is_queued_with_a_clear_message() {
     let data = TempDir::new().unwrap();
     let store = Store::open(&format!(

@@ -358,8 +358,19 @@ pub struct Worker {
     pub views: Option<crate::views::AppViews>,
     /// The operations' log streams, where an operation this replica stops running says why.
     pub logs: Option<crate::logs::LogStore>,
-    /// The reconciler's requests, told when an operation ends (a failed sync's retry is due from its end).
-    pub ended: Option<crate::reconcile::ReconcileRequests>,
+    /// Told the app's name when one of its operations ends (the server has the reconciler look at it again: a
+    /// failed sync's retry is due from its end).
+    pub ended: Option<OperationEnded>,
+}
+
+/// What the worker calls with an app's name when one of its operations ends.
+#[derive(Clone)]
+pub struct OperationEnded(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for OperationEnded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OperationEnded")
+    }
 }
 
 /// Why this replica no longer holds an operation it runs.
@@ -1051,7 +1062,7 @@ impl Worker {
         if operation.phase.is_finished()
             && let Some(ended) = &self.ended
         {
-            ended.revisit(&operation.app);
+            (ended.0)(&operation.app);
         }
     }
 }

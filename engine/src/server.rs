@@ -378,7 +378,10 @@ impl Server {
             wake: queue.wake(),
             views: Some(views.clone()),
             logs: Some(logs.clone()),
-            ended: Some(requests.clone()),
+            ended: Some({
+                let requests = requests.clone();
+                crate::queue::OperationEnded(Arc::new(move |app| requests.revisit(app)))
+            }),
         };
         tasks.spawn(worker.run(shutdown_rx.clone()));
         let reconciler = Reconciler {

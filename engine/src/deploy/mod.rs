@@ -522,6 +522,13 @@ impl Deployer {
             state.automation_suspended = false;
         }
         let revision = match spec.revision.clone() {
+            // A branch, a tag or a short commit of a git source names the commit it resolves to, as the app's
+            // own ref does; a full commit (or a chart source's pinned revision) is the revision as it is.
+            Some(revision) if names_a_ref(app, &revision) => {
+                let mut at = app.clone();
+                at.source.reference = revision;
+                self.resolve(&at).await
+            }
             Some(revision) => Ok(revision),
             None => self.resolve(app).await,
         };
@@ -927,11 +934,44 @@ pub fn pin_version(objects: &mut [Value], version: &str) -> bool {
     changed > 0
 }
 
+/// Whether `revision`, asked of a sync of `app`, is a ref to resolve in the app's git repository (a branch, a tag,
+/// a short commit) rather than a resolved revision: a full commit, or any revision of an app that is not a single
+/// git source (a chart repository's `VERSION@sha256:…`, a values source's pair, a local directory's tree digest).
+fn names_a_ref(app: &AppSpec, revision: &str) -> bool {
+    let full_commit = revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit());
+    app.source.repo.is_some()
+        && app.source.chart.is_none()
+        && app.values_source.is_none()
+        && !full_commit
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_short_commit_branch_or_tag_of_a_git_source_is_resolved_and_a_pinned_revision_is_not() {
+        let git: AppSpec = toml::from_str(
+            "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { repo = \"https://git.example.com/shop.git\", path = \".\" }\n",
+        )
+        .unwrap();
+        for asked in ["5f1d0c7", "main", "v1.2.0"] {
+            assert!(names_a_ref(&git, asked), "{asked}");
+        }
+        assert!(!names_a_ref(&git, &"a".repeat(40)));
+        let local: AppSpec = toml::from_str(
+            "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \".\" }\n",
+        )
+        .unwrap();
+        assert!(!names_a_ref(&local, "sha256:tree-1234"));
+        let chart: AppSpec = toml::from_str(
+            "name = \"shop\"\ntype = \"helm\"\nnamespace = \"shop\"\nsource = { repo = \"https://charts.example.com\", chart = \"web\" }\n",
+        )
+        .unwrap();
+        assert!(!names_a_ref(&chart, "2.0.1@sha256:00"));
+    }
 
     #[test]
     fn pinning_rewrites_the_main_workloads_image_only() {
