@@ -542,6 +542,13 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
         "{:?}",
         manual.message
     );
+    assert!(
+        world.log(&manual).contains(
+            "differs at /spec/replicas (changed by kubectl-edit; the sync takes it back)"
+        ),
+        "{}",
+        world.log(&manual)
+    );
     let live = serde_json::to_value(world.deployments().get("web").await.unwrap()).unwrap();
     assert_eq!(live["spec"]["replicas"], 2);
 
@@ -573,12 +580,24 @@ async fn a_manual_change_is_out_of_sync_and_self_heal_reverts_it() {
 #[tokio::test(flavor = "multi_thread")]
 async fn with_respect_ignore_differences_a_sync_leaves_an_autoscalers_replicas_alone() {
     let mut world = World::new().await;
-    world.app.sync.respect_ignore_differences = true;
-    world.app.ignore = vec![weft_engine::sync::normalize::IgnoreRule {
-        kind: Some("Deployment".into()),
-        managed_fields_managers: vec!["hpa-controller".into()],
-        ..Default::default()
-    }];
+    // As weft.toml spells it.
+    let settings: AppSpec = toml::from_str(
+        r#"
+name = "shop"
+type = "yaml"
+namespace = "shop"
+source = { path = "app" }
+[sync]
+respect_ignore_differences = true
+[[ignore]]
+kind = "Deployment"
+managed_fields_managers = ["hpa-controller"]
+"#,
+    )
+    .unwrap();
+    world.app.sync.respect_ignore_differences = settings.sync.respect_ignore_differences;
+    world.app.ignore = settings.ignore;
+    assert!(world.app.sync.respect_ignore_differences);
     world.app.validate().unwrap();
     world.repo.commit(&shop_files("shop/web:1.0"));
     world.sync().await;

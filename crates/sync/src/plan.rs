@@ -405,13 +405,30 @@ fn order_key(step: &PlanStep) -> (Phase, Stage, i64, String, ResourceRef) {
     )
 }
 
+/// Where an object differs, and who else changed those fields (the managers [`FieldChange::owners`] names), which
+/// the sync takes back.
+///
+/// [`FieldChange::owners`]: crate::diff::FieldChange::owners
 fn describe_changes(diff: &ObjectDiff) -> String {
     let paths: Vec<&str> = diff.changes.iter().map(|c| c.path.as_str()).collect();
-    match paths.len() {
+    let mut described = match paths.len() {
         0 => "differs from the render".to_string(),
         1..=3 => format!("differs at {}", paths.join(", ")),
         n => format!("differs at {} and {} more", paths[..3].join(", "), n - 3),
+    };
+    let mut managers: Vec<&str> = Vec::new();
+    for owner in diff.changes.iter().flat_map(|c| c.owners.iter()) {
+        if !managers.contains(&owner.as_str()) {
+            managers.push(owner);
+        }
     }
+    if !managers.is_empty() {
+        described.push_str(&format!(
+            " (changed by {}; the sync takes it back)",
+            managers.join(", ")
+        ));
+    }
+    described
 }
 
 impl SyncPlan {
@@ -1043,5 +1060,33 @@ mod tests {
             .unwrap();
         assert_eq!(step.action, Action::Recreate);
         assert!(Action::Recreate.changes_cluster());
+    }
+
+    #[test]
+    fn an_update_names_the_other_managers_whose_changes_the_sync_takes_back() {
+        let change = |path: &str, owners: &[&str]| crate::diff::FieldChange {
+            path: path.into(),
+            live: Some(json!(5)),
+            desired: Some(json!(2)),
+            owners: owners.iter().map(|o| (*o).to_string()).collect(),
+        };
+        let diff = ObjectDiff {
+            reference: ResourceRef::new("apps", "Deployment", "shop", "web"),
+            mode: crate::diff::DiffMode::Predicted,
+            changes: vec![
+                change("/spec/replicas", &["kubectl"]),
+                change("/spec/paused", &[]),
+                change(
+                    "/spec/template/spec/containers/0/image",
+                    &["kubectl-edit", "kubectl"],
+                ),
+            ],
+            unified: String::new(),
+        };
+        assert_eq!(
+            describe_changes(&diff),
+            "differs at /spec/replicas, /spec/paused, /spec/template/spec/containers/0/image \
+             (changed by kubectl, kubectl-edit; the sync takes it back)"
+        );
     }
 }
