@@ -257,6 +257,9 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
     for (reference, object) in &live_by_ref {
         match ownership(object, input.app) {
             Ownership::Owned => {}
+            // A controller's child that copied its owner's labels and annotations (the EndpointSlices Kubernetes
+            // mirrors from an app's Endpoints, say) is the owner's, as in Argo CD: not a stray to warn about.
+            Ownership::Copied { .. } if has_controller_owner(object) => continue,
             Ownership::Copied { tracking_id } => {
                 strays.push(Stray {
                     reference: reference.clone(),
@@ -485,6 +488,17 @@ impl SyncPlan {
     }
 }
 
+/// Whether `object` has an ownerReference marked `controller: true`: a controller made it.
+fn has_controller_owner(object: &Value) -> bool {
+    object
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|owners| {
+            owners
+                .iter()
+                .any(|owner| owner.get("controller") == Some(&Value::Bool(true)))
+        })
+}
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -766,6 +780,33 @@ mod tests {
             15
         );
         assert!(confirmed.fuse_tripped.is_none());
+    }
+
+    #[test]
+    fn a_controller_s_child_that_copied_the_app_s_marks_is_neither_a_stray_nor_pruned() {
+        let mut mirrored = object(
+            "discovery.k8s.io/v1",
+            "EndpointSlice",
+            "db-abcde",
+            json!({}),
+        );
+        mirrored["metadata"]["annotations"]["weft.dev/tracking-id"] =
+            json!("acme/shop:/Endpoints:shop/db");
+        mirrored["metadata"]["ownerReferences"] = json!([{
+            "apiVersion": "v1", "kind": "Endpoints", "name": "db", "uid": "u-1", "controller": true
+        }]);
+        let desired: Vec<Value> = (0..4).map(|n| config_map(&format!("cm-{n}"))).collect();
+        let mut live = desired.clone();
+        live.push(mirrored.clone());
+        let plan = Fixture::new(desired.clone(), live).plan().unwrap();
+        assert!(plan.strays.is_empty(), "{:?}", plan.strays);
+        assert!(actions(&plan).iter().all(|(_, a)| *a == Action::Unchanged));
+        // Without a controller it is a copy someone made: a stray, warned about and left alone.
+        mirrored["metadata"]["ownerReferences"][0]["controller"] = json!(false);
+        let mut live = desired.clone();
+        live.push(mirrored);
+        let plan = Fixture::new(desired, live).plan().unwrap();
+        assert_eq!(plan.strays.len(), 1);
     }
 
     #[test]
