@@ -254,6 +254,30 @@ pub fn resolve_plain(text: &str) -> Value {
 
 /// The value of a plain scalar that is not a string (nil, a bool, a number); `None` for a string.
 pub(crate) fn resolve_plain_typed(text: &str) -> Option<Value> {
+    // Most scalars are words that cannot be anything but strings: only these first characters start a null, a
+    // bool or a number.
+    if !matches!(
+        text.as_bytes().first(),
+        None | Some(
+            b'0'..=b'9'
+                | b'-'
+                | b'+'
+                | b'.'
+                | b'~'
+                | b'y'
+                | b'Y'
+                | b'n'
+                | b'N'
+                | b't'
+                | b'T'
+                | b'f'
+                | b'F'
+                | b'o'
+                | b'O'
+        )
+    ) {
+        return None;
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Nil),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {

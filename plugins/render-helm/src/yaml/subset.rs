@@ -21,7 +21,11 @@ pub fn read_document(text: &str) -> Option<Value> {
     if !text.ends_with('\n') || !plain_characters(text) {
         return None;
     }
-    let mut reader = Reader { text, pos: 0 };
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        last_line: std::cell::Cell::new((usize::MAX, 0)),
+    };
     let Some(first) = reader.peek()? else {
         return Some(Value::Null);
     };
@@ -62,13 +66,21 @@ struct ContentLine {
 struct Reader<'a> {
     text: &'a str,
     pos: usize,
+    /// The start and end of the line last looked up: each line is asked for several times in a row.
+    last_line: std::cell::Cell<(usize, usize)>,
 }
 
 impl<'a> Reader<'a> {
     /// The line starting at `start`, without its line break.
     fn line(&self, start: usize) -> &'a str {
-        let rest = &self.text[start..];
-        &rest[..rest.find('\n').unwrap_or(rest.len())]
+        let (last_start, last_end) = self.last_line.get();
+        if last_start == start {
+            return &self.text[start..last_end];
+        }
+        let rest = &self.text.as_bytes()[start..];
+        let end = start + rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        self.last_line.set((start, end));
+        &self.text[start..end]
     }
 
     /// Marks the line starting at `start` read.
@@ -282,6 +294,14 @@ enum Chomping {
     Keep,
 }
 
+/// Where the two ASCII bytes `first` and `second` first stand next to each other in `text` (a plain loop: the
+/// standard library's substring search sets up more than these short lines repay).
+fn find_pair(text: &str, first: u8, second: u8) -> Option<usize> {
+    text.as_bytes()
+        .windows(2)
+        .position(|pair| pair[0] == first && pair[1] == second)
+}
+
 /// Whether a line's content (from its indent) is a block sequence entry: `-` then a space or the line's end.
 fn is_entry(content: &str) -> bool {
     content
@@ -338,7 +358,7 @@ fn mapping_key(content: &str) -> Option<(String, usize)> {
             let colon = (0..bytes.len())
                 .find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(|&b| b == b' '))?;
             let text = &content[..colon];
-            if text.contains(" #") {
+            if find_pair(text, b' ', b'#').is_some() {
                 return None;
             }
             let text = text.trim_end_matches(' ');
@@ -365,12 +385,12 @@ fn block_plain(content: &str) -> Option<Value> {
     if !starts_plain(content) {
         return None;
     }
-    let text = match content.find(" #") {
+    let text = match find_pair(content, b' ', b'#') {
         Some(comment) => &content[..comment],
         None => content,
     }
     .trim_end_matches(' ');
-    if text.contains(": ") || text.ends_with(':') {
+    if find_pair(text, b':', b' ').is_some() || text.ends_with(':') {
         return None;
     }
     Some(plain_value(text))
@@ -557,7 +577,7 @@ impl<'a> Flow<'a> {
         }
         let end = rest.find([',', '[', ']', '{', '}']).unwrap_or(rest.len());
         let text = rest[..end].trim_end_matches(' ');
-        if text.is_empty() || text.contains(" #") {
+        if text.is_empty() || find_pair(text, b' ', b'#').is_some() {
             return None;
         }
         self.at += end;
@@ -579,7 +599,7 @@ impl<'a> Flow<'a> {
                 if !starts_plain(rest) {
                     return None;
                 }
-                let colon = rest.find(": ")?;
+                let colon = find_pair(rest, b':', b' ')?;
                 let text = rest[..colon].trim_end_matches(' ');
                 if text.is_empty() || text.contains([',', '[', ']', '{', '}', '#', ':']) {
                     return None;
