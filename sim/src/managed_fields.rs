@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use crate::field_path::value_at;
 use crate::fieldset::{FieldScope, FieldSet};
 use crate::time::now_rfc3339;
+use weft_k8s::fieldset::owners::managed_fields;
 
 /// How a manager last wrote its fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,39 +49,21 @@ impl ManagedEntry {
     }
 }
 
-/// Reads `metadata.managedFields` from an object.
+/// Reads `metadata.managedFields` from an object (through the one reader, `weft_k8s::fieldset::owners`).
 pub fn read_entries(object: &Value) -> Vec<ManagedEntry> {
-    let Some(entries) = object
-        .pointer("/metadata/managedFields")
-        .and_then(Value::as_array)
-    else {
-        return Vec::new();
-    };
-    entries
-        .iter()
-        .map(|entry| {
-            let text = |key: &str| {
-                entry
-                    .get(key)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned()
-            };
-            ManagedEntry {
-                manager: text("manager"),
-                operation: if text("operation") == "Apply" {
-                    Operation::Apply
-                } else {
-                    Operation::Update
-                },
-                api_version: text("apiVersion"),
-                time: text("time"),
-                subresource: text("subresource"),
-                fields: entry
-                    .get("fieldsV1")
-                    .map(FieldSet::from_fields_v1)
-                    .unwrap_or_default(),
-            }
+    managed_fields(object)
+        .into_iter()
+        .map(|entry| ManagedEntry {
+            manager: entry.manager,
+            operation: if entry.operation == "Apply" {
+                Operation::Apply
+            } else {
+                Operation::Update
+            },
+            api_version: entry.api_version,
+            time: entry.time,
+            subresource: entry.subresource,
+            fields: entry.fields,
         })
         .collect()
 }

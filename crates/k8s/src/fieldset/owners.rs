@@ -14,6 +14,10 @@ pub struct ManagedFields {
     pub manager: String,
     /// `Apply` (server-side apply) or `Update` (create, update, non-apply patch).
     pub operation: String,
+    /// The apiVersion the manager wrote with.
+    pub api_version: String,
+    /// When its fields last changed (RFC 3339).
+    pub time: String,
     /// The subresource written through (`status`, `scale`), empty for the main resource.
     pub subresource: String,
     /// The fields it owns.
@@ -48,6 +52,8 @@ pub fn managed_fields(object: &Value) -> Vec<ManagedFields> {
             ManagedFields {
                 manager: text("manager"),
                 operation: text("operation"),
+                api_version: text("apiVersion"),
+                time: text("time"),
                 subresource: text("subresource"),
                 fields: entry
                     .get("fieldsV1")
