@@ -6,18 +6,23 @@
 //! in one Python process, `support/helm_render_timing.py`) in the same run, and both medians and the ratio printed
 //! (skipped, saying why, where the library is missing; a failure under CI).
 //!
-//! Figures (2026-12-07, 2 cores, load 4–8 with a release build running beside; three runs each, median of the
-//! three runs' medians; the same run measures Helm's library):
+//! Figures (2026-12-07, 2 cores, load 2.9–3.1; three runs, median of the three runs' medians; the same runs measure
+//! Helm's library). "Before" is one run at the start of that day (88a0aa9, load 0.3):
 //!
-//! | chart | Weft before (9a5e431^) | Weft after | Helm's library | ratio before → after |
+//! | chart | Weft before | Weft now | Helm's library | ratio before → now |
 //! | --- | --- | --- | --- | --- |
-//! | 200 Deployments | 40.5 ms | 14.3 ms | 21–28 ms | 1.64 → 0.54 |
-//! | umbrella, 200 objects, 3 dependencies | 18.5 ms | 13.9 ms | 2.4–6.1 ms | 4.66 → 2.73 |
+//! | 200 Deployments | 13.4 ms | 5.0 ms | 8.3 ms | 1.37 → 0.61 |
+//! | umbrella, 200 objects, 3 dependencies | 6.7 ms | 3.2 ms | 1.5 ms | 2.51 → 2.13 |
 //!
-//! Natively (`cargo bench -p render-helm --bench phases`), the 200-Deployment chart is 7–8 ms, of which reading the
-//! output (splitting, YAML parsing into objects) is 5.6–6.8 ms and template execution 0.85 ms; the umbrella chart
-//! 2.6 ms (1.8 ms reading the output, 0.33 ms loading with the `.tgz`). The YAML reader (yaml-rust2) and the
-//! allocations around it are what is left.
+//! (Earlier still, 9a5e431^ → ebc09ca under load 4–8: 40.5 → 14.3 ms and 18.5 → 13.9 ms.) Most of the gain came from
+//! work a fresh sandbox repeats on every render: Helm's `---` separator was a regex that each render's instance
+//! compiled again (3–4 ms), now matched by hand; the rest from reading the output with a small reader for the YAML
+//! subset templates emit instead of yaml-rust2.
+//!
+//! Natively (`cargo bench -p render-helm --bench phases`), the 200-Deployment chart is 1.44 ms (template execution
+//! 0.71, reading the output 0.58) plus 0.63 ms writing the objects as JSON and reading them back (the component and
+//! the host do that); the umbrella chart 1.04 ms (loading with the `.tgz` 0.23, execution 0.37, reading 0.42) plus
+//! 0.35 ms. Through the host the same work takes 2.3–2.4 times as long (Wasm, fuel-metered).
 //!
 //! Run: `cargo bench -p weft-engine --bench render` (`RENDER_BENCH_COMPONENT=PATH` to measure another build of
 //! render-helm.wasm, one from an earlier commit, say).
