@@ -6,7 +6,8 @@
 //! - [`LiveCache`]: per-kind watchers and in-memory stores, queried by app, by owner and by reference, with a
 //!   change feed.
 //! - [`Applier`]: server-side apply as field manager `weft`, deletes, namespaces, bounded retries; [`ApplyError`].
-//! - [`pod_log`] and [`log_stream`]: container logs, whole or followed line by line.
+//! - [`pod_log`] and [`log_stream`]: container logs, whole or followed line by line; [`follow_app_logs`]: an
+//!   app's pod logs followed while its pods come and go.
 //!
 //! Of Weft's crates it depends on `weft-core` (names, tracking marks), the SDK and the simulator; it must not depend
 //! on plugins, the sync core's decisions or the server: it reads and writes what it is told to.
@@ -20,6 +21,8 @@ mod kind_index;
 mod kinds;
 mod live;
 mod live_store;
+mod log_roster;
+mod pod_follow;
 mod pod_logs;
 mod retry;
 mod scope;
@@ -33,7 +36,11 @@ pub use events::{MAX_OBJECT_EVENTS, ObjectEvent, events_namespace, object_events
 pub use facts::ClusterFactsReader;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};
-pub use pod_logs::{log_stream, pod_log};
+pub use log_roster::{ContainerRun, LogRoster, RosterChange, restarted_containers};
+pub use pod_follow::{
+    FollowOptions, MAX_FOLLOWED_CONTAINERS, PodLogEvent, app_pods, follow_app_logs,
+};
+pub use pod_logs::{LogOptions, follow_log, log_stream, pod_log, read_log};
 pub use retry::RetryPolicy;
 pub use scope::{NamespaceScope, OutOfScope};
 

@@ -1,4 +1,5 @@
-//! Container logs: the whole log of a container (optionally its last lines), or a followed stream of lines.
+//! Container logs: the whole log of a container (optionally its last lines, its previous run's, or only what is
+//! newer than some seconds), or a followed stream of lines.
 
 use futures::{AsyncBufReadExt, Stream, StreamExt, TryStreamExt, stream};
 use k8s_openapi::api::core::v1::Pod;
@@ -7,12 +8,38 @@ use kube::api::{Api, LogParams};
 
 use super::ClusterError;
 
-fn params(container: Option<&str>, tail_lines: Option<i64>, follow: bool) -> LogParams {
-    LogParams {
-        container: container.map(str::to_string),
-        tail_lines,
-        follow,
-        ..LogParams::default()
+/// Which part of a container's log to read (Kubernetes' `pods/log` parameters).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogOptions {
+    /// The container; the pod's only or default container when `None`.
+    pub container: Option<String>,
+    /// Only its last lines.
+    pub tail_lines: Option<i64>,
+    /// Only lines written in the last seconds.
+    pub since_seconds: Option<i64>,
+    /// The previous run's log (of a container that restarted), not the current one's.
+    pub previous: bool,
+}
+
+impl LogOptions {
+    /// Options for `container` (if given) and its last `tail_lines` (if given).
+    pub fn tail(container: Option<&str>, tail_lines: Option<i64>) -> Self {
+        LogOptions {
+            container: container.map(str::to_string),
+            tail_lines,
+            ..LogOptions::default()
+        }
+    }
+
+    fn params(&self, follow: bool) -> LogParams {
+        LogParams {
+            container: self.container.clone(),
+            tail_lines: self.tail_lines,
+            since_seconds: self.since_seconds,
+            previous: self.previous,
+            follow,
+            ..LogParams::default()
+        }
     }
 }
 
@@ -25,8 +52,24 @@ pub async fn pod_log(
     container: Option<&str>,
     tail_lines: Option<i64>,
 ) -> Result<String, ClusterError> {
+    read_log(
+        client,
+        namespace,
+        pod,
+        &LogOptions::tail(container, tail_lines),
+    )
+    .await
+}
+
+/// The log of one container of a pod, as `options` asks.
+pub async fn read_log(
+    client: &Client,
+    namespace: &str,
+    pod: &str,
+    options: &LogOptions,
+) -> Result<String, ClusterError> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    let params = params(container, tail_lines, false);
+    let params = options.params(false);
     crate::RetryPolicy::default()
         .run(|| pods.logs(pod, &params))
         .await
@@ -46,8 +89,23 @@ pub fn log_stream(
     container: Option<&str>,
     tail_lines: Option<i64>,
 ) -> impl Stream<Item = Result<String, ClusterError>> + Send + Unpin + 'static {
+    follow_log(
+        client,
+        namespace,
+        pod,
+        &LogOptions::tail(container, tail_lines),
+    )
+}
+
+/// [`log_stream`] as `options` asks (`previous` is not followed: it is read whole, then the stream ends).
+pub fn follow_log(
+    client: &Client,
+    namespace: &str,
+    pod: &str,
+    options: &LogOptions,
+) -> impl Stream<Item = Result<String, ClusterError>> + Send + Unpin + 'static + use<> {
     let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
-    let params = params(container, tail_lines, true);
+    let params = options.params(!options.previous);
     let pod = pod.to_string();
     let name = format!("{namespace}/{pod}");
     stream::once(async move {
