@@ -36,7 +36,9 @@ pub use events::{MAX_OBJECT_EVENTS, ObjectEvent, events_namespace, object_events
 pub use facts::ClusterFactsReader;
 pub use kinds::{KindCatalog, KindInfo};
 pub use live::{LiveCache, LiveEvent};
-pub use log_roster::{ContainerRun, LogRoster, RosterChange, restarted_containers};
+pub use log_roster::{
+    ContainerRun, LogRoster, RosterChange, container_names, restarted_containers,
+};
 pub use pod_follow::{
     FollowOptions, MAX_FOLLOWED_CONTAINERS, PodLogEvent, app_pods, follow_app_logs,
 };

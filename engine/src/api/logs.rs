@@ -1,4 +1,4 @@
-//! Logs: the app's current pods' own logs, and one operation's log (backlog first, then live), as JSON or, with
+//! Logs: the app's pods' own logs (followed while pods come and go), and one operation's log (backlog first, then live), as JSON or, with
 //! `?follow=true`, as server-sent events with keep-alives.
 
 use std::convert::Infallible;
@@ -8,15 +8,17 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::stream::{self, BoxStream, StreamExt};
+use futures::stream::StreamExt;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use super::objects::observe_now;
 use super::streams::holding;
 use super::{ApiError, ApiState, Caller, visible_app};
-use crate::cluster::{log_stream, pod_log};
+use crate::cluster::{
+    FollowOptions, LogOptions, PodLogEvent, app_pods, container_names, follow_app_logs, read_log,
+    restarted_containers,
+};
 use crate::logs::FollowEvent;
 
 /// How to read logs.
@@ -28,8 +30,14 @@ pub(crate) struct LogQuery {
     follow: bool,
     /// Only this container (pod logs).
     container: Option<String>,
-    /// The last N lines of each container (pod logs; default 200).
+    /// The last N lines of each container (pod logs; default 200). Following, containers that start later are
+    /// read whole.
     tail: Option<i64>,
+    /// Only lines newer than this many seconds (pod logs; Kubernetes' `sinceSeconds`).
+    since_seconds: Option<i64>,
+    /// The previous run's log of each container that restarted (pod logs; Kubernetes' `previous`); not followed.
+    #[serde(default)]
+    previous: bool,
 }
 
 /// One line of a pod's log.
@@ -50,10 +58,44 @@ pub(crate) struct PodLogs {
     lines: Vec<PodLogLine>,
 }
 
-/// The app's current pods' logs.
+/// A pod joined a followed stream (event `joined`): it existed when the follow started, or was created since.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub(crate) struct PodJoined {
+    /// `namespace/name` of the pod.
+    pod: String,
+    /// Its containers followed.
+    containers: Vec<String>,
+}
+
+/// A pod left a followed stream (event `left`): it was deleted.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub(crate) struct PodLeft {
+    /// `namespace/name` of the pod.
+    pod: String,
+}
+
+/// A container's log could not be read in a followed stream (event `unreadable`); the others still are.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub(crate) struct PodLogUnreadable {
+    /// `namespace/name` of the pod.
+    pod: String,
+    /// The container.
+    container: String,
+    /// Why.
+    message: String,
+}
+
+/// The upper bound of `since_seconds`: a year.
+const MAX_SINCE_SECONDS: i64 = 366 * 24 * 3600;
+
+/// The app's pods' logs: their last lines, or (`follow=true`) server-sent events following the pods as they come
+/// and go: `joined` when a pod is followed (those there at the start, then each one created), `line` for each
+/// line with its pod and container, `left` when a pod is deleted, `unreadable` when a container's log cannot be
+/// read. A container that restarts while followed is read again from its new run's start.
 #[utoipa::path(get, path = "/v1/deploy/{name}/logs", tag = "app",
     params(("name" = String, Path, description = "The app"), LogQuery),
     responses((status = 200, body = PodLogs, description = "JSON, or server-sent events with follow=true"),
+              (status = 400, body = super::shapes::ErrorBody),
               (status = 401, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
               (status = 409, body = super::shapes::ErrorBody),
               (status = 429, body = super::shapes::ErrorBody, description = "too many followed streams"),
@@ -68,6 +110,19 @@ pub(crate) async fn pod_logs(
     if query.tail.is_some_and(|t| !(1..=100_000).contains(&t)) {
         return Err(ApiError::bad_request("tail must be between 1 and 100000"));
     }
+    if query
+        .since_seconds
+        .is_some_and(|s| !(1..=MAX_SINCE_SECONDS).contains(&s))
+    {
+        return Err(ApiError::bad_request(format!(
+            "since_seconds must be between 1 and {MAX_SINCE_SECONDS}"
+        )));
+    }
+    if query.follow && query.previous {
+        return Err(ApiError::bad_request(
+            "a previous run's log is complete and cannot be followed; ask for it without follow",
+        ));
+    }
     // A followed stream takes its place before any work is done for it.
     let permit = query
         .follow
@@ -76,78 +131,96 @@ pub(crate) async fn pod_logs(
     let (status, comparison) = observe_now(&state, &app, false).await?;
     let member = super::objects::app_cluster(&state, &app)?;
     let deployer = &member.deployer;
-    let tree = deployer.tree(&status, &comparison).await;
+    // The tree's look watches the kinds between the app's objects and its pods.
+    deployer.tree(&status, &comparison).await;
     let live = deployer.syncer().live().clone();
-    let mut targets = Vec::new();
-    for node in tree
-        .iter()
-        .filter(|n| n.group.is_empty() && n.kind == "Pod")
-    {
-        let reference = crate::resource::ResourceRef::new("", "Pod", &node.namespace, &node.name);
-        let containers: Vec<String> = match &query.container {
-            Some(container) => vec![container.clone()],
-            None => live
-                .get(&reference)
-                .and_then(|pod| {
-                    pod.pointer("/spec/containers")
-                        .and_then(Value::as_array)
-                        .map(|cs| {
-                            cs.iter()
-                                .filter_map(|c| {
-                                    c.get("name").and_then(Value::as_str).map(str::to_string)
-                                })
-                                .collect()
-                        })
-                })
-                .unwrap_or_default(),
-        };
-        for container in containers {
-            targets.push((node.namespace.clone(), node.name.clone(), container));
-        }
-    }
     let tail = Some(query.tail.unwrap_or(200));
     let client = member.client.clone();
-    if !query.follow {
-        let mut lines = Vec::new();
-        for (namespace, pod, container) in &targets {
+    if query.follow {
+        let options = FollowOptions {
+            container: query.container.clone(),
+            tail_lines: tail,
+            since_seconds: query.since_seconds,
+        };
+        let events = follow_app_logs(live, client, &name, options)
+            .await
+            .map_err(|e| ApiError::unavailable(format!("watching the app's pods: {e}")))?
+            .map(|event| Ok::<_, Infallible>(sse_event(event)));
+        let events = holding(events, permit.expect("a followed stream holds a permit"));
+        return Ok(Sse::new(events)
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+            .into_response());
+    }
+    live.ensure("", "Pod")
+        .await
+        .map_err(|e| ApiError::unavailable(format!("watching the app's pods: {e}")))?;
+    let mut lines = Vec::new();
+    for pod in app_pods(&live, &name) {
+        let namespace = pod["metadata"]["namespace"].as_str().unwrap_or_default();
+        let pod_name = pod["metadata"]["name"].as_str().unwrap_or_default();
+        let containers = if query.previous {
+            restarted_containers(&pod)
+        } else {
+            container_names(&pod)
+        };
+        for container in containers {
+            if query.container.as_ref().is_some_and(|c| *c != container) {
+                continue;
+            }
+            let options = LogOptions {
+                container: Some(container.clone()),
+                tail_lines: tail,
+                since_seconds: query.since_seconds,
+                previous: query.previous,
+            };
             // A pod that is gone or not started yet has no log; the others still answer.
-            let Ok(text) = pod_log(&client, namespace, pod, Some(container), tail).await else {
+            let Ok(text) = read_log(&client, namespace, pod_name, &options).await else {
                 continue;
             };
             lines.extend(text.lines().map(|line| PodLogLine {
-                pod: format!("{namespace}/{pod}"),
+                pod: format!("{namespace}/{pod_name}"),
                 container: container.clone(),
                 text: line.to_string(),
             }));
         }
-        return Ok(Json(PodLogs { lines }).into_response());
     }
-    let streams: Vec<BoxStream<'static, Result<Event, Infallible>>> = targets
-        .into_iter()
-        .map(|(namespace, pod, container)| {
-            let label = format!("{namespace}/{pod}");
-            log_stream(&client, &namespace, &pod, Some(&container), tail)
-                .filter_map(move |line| {
-                    let event = line.ok().map(|text| {
-                        let line = PodLogLine {
-                            pod: label.clone(),
-                            container: container.clone(),
-                            text,
-                        };
-                        Ok(Event::default()
-                            .event("line")
-                            .data(serde_json::to_string(&line).unwrap_or_default()))
-                    });
-                    async move { event }
-                })
-                .boxed()
-        })
-        .collect();
-    let merged = stream::select_all(streams);
-    let merged = holding(merged, permit.expect("a followed stream holds a permit"));
-    Ok(Sse::new(merged)
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response())
+    Ok(Json(PodLogs { lines }).into_response())
+}
+
+/// One event of a followed stream as a server-sent event.
+fn sse_event(event: PodLogEvent) -> Event {
+    let (kind, data) = match event {
+        PodLogEvent::Line {
+            pod,
+            container,
+            text,
+        } => (
+            "line",
+            serde_json::to_string(&PodLogLine {
+                pod,
+                container,
+                text,
+            }),
+        ),
+        PodLogEvent::Joined { pod, containers } => (
+            "joined",
+            serde_json::to_string(&PodJoined { pod, containers }),
+        ),
+        PodLogEvent::Left { pod } => ("left", serde_json::to_string(&PodLeft { pod })),
+        PodLogEvent::Unreadable {
+            pod,
+            container,
+            message,
+        } => (
+            "unreadable",
+            serde_json::to_string(&PodLogUnreadable {
+                pod,
+                container,
+                message,
+            }),
+        ),
+    };
+    Event::default().event(kind).data(data.unwrap_or_default())
 }
 
 /// One line of an operation's log.
