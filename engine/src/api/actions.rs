@@ -1,5 +1,5 @@
-//! Acting on apps: sync and rollback (admin only; queued, answered with the operation), reconcile now, and an
-//! app's operations.
+//! Acting on apps: sync and rollback (deployers of the app's org and admins; queued, answered with the
+//! operation), reconcile now, and an app's operations.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -7,7 +7,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 
 use super::shapes::{GitOpsOperation, ReconcileBody, ReconcileRequested, RollbackBody, SyncBody};
-use super::{ApiError, ApiState, Caller, require_admin, visible_app};
+use super::{ApiError, ApiState, Caller, require, visible_app};
+use crate::auth::Permission;
 use crate::deploy::RollbackTarget;
 use crate::queue::{OperationRequest, QueueError};
 use crate::sync::operation::{Operation, Trigger};
@@ -43,8 +44,11 @@ pub(crate) async fn sync(
     body: Result<Json<SyncBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<GitOpsOperation>), ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
-    require_admin(&caller)?;
+    require(&caller, Permission::Operate, app.org.as_deref())?;
     let body = body_or_default(body)?;
+    if body.override_gates.is_some() {
+        require(&caller, Permission::OverrideGates, app.org.as_deref())?;
+    }
     if let Some(revision) = &body.revision
         && (revision.trim().is_empty() || revision.len() > 255)
     {
@@ -67,7 +71,7 @@ pub(crate) async fn sync(
             ));
         }
         Some(reason) => Some(crate::sync::gates::GateOverride {
-            by: caller.0.subject().to_string(),
+            by: caller.0.actor().to_string(),
             reason: reason.trim().to_string(),
         }),
         None => None,
@@ -166,7 +170,13 @@ pub(crate) async fn reconcile(
             }
         }
     };
-    require_admin(&caller)?;
+    {
+        let apps = state.server.apps.read().await;
+        for name in &names {
+            let org = apps.get(name).and_then(|app| app.org.as_deref());
+            require(&caller, Permission::Operate, org)?;
+        }
+    }
     let count = names.len();
     // An app another replica reconciles is asked for through the store, where that replica looks each second.
     let membership = state.server.membership.borrow().clone();
@@ -208,7 +218,7 @@ pub(crate) async fn rollback(
     body: Result<Json<RollbackBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<GitOpsOperation>), ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
-    require_admin(&caller)?;
+    require(&caller, Permission::Operate, app.org.as_deref())?;
     let body = body_or_default(body)?;
     let stored = state
         .server

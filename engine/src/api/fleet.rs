@@ -29,9 +29,30 @@ use crate::sync::status::{HealthCode, SyncCode};
 pub(crate) async fn whoami(caller: Caller) -> Json<WhoAmI> {
     Json(WhoAmI {
         subject: caller.0.subject().to_string(),
+        actor: caller.0.actor().to_string(),
         admin: caller.0.is_admin(),
         org: caller.0.org().map(str::to_string),
+        role: caller.0.role().map(|role| role.as_str().to_string()),
+        permissions: caller
+            .0
+            .permissions()
+            .into_iter()
+            .map(|permission| permission_name(permission).to_string())
+            .collect(),
     })
+}
+
+/// A permission's name in `whoami`.
+pub(crate) fn permission_name(permission: crate::auth::Permission) -> &'static str {
+    use crate::auth::Permission;
+    match permission {
+        Permission::Read => "read",
+        Permission::Operate => "operate",
+        Permission::OverrideGates => "override-gates",
+        Permission::RotateSeeds => "rotate-seeds",
+        Permission::ManageTokens => "manage-tokens",
+        Permission::Administer => "administer",
+    }
 }
 
 /// A page of the fleet list.

@@ -2,7 +2,10 @@
 //! metrics and an OpenAPI document generated from the code.
 //!
 //! Every `/v1` route but the OpenAPI document needs a principal (401 without one); reads are scoped to the
-//! principal's org (an app of another org answers 404, so names do not leak); writes need an admin (403).
+//! principal's org (an app of another org answers 404, so names do not leak); everything else needs the
+//! permission the caller's role grants on that org's apps (403): `deployer` syncs, refreshes and rolls back,
+//! `org-admin` also overrides gates, rotates seeds and manages its org's tokens, and the server's `admin` does
+//! everything (see [`crate::auth::principal`]).
 
 mod actions;
 mod apps;
@@ -20,6 +23,7 @@ mod seeds;
 mod sets;
 pub mod shapes;
 mod streams;
+mod tokens;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,7 +42,7 @@ pub use openapi::openapi;
 pub use streams::{StreamLimits, StreamPermit};
 
 use crate::app::AppSpec;
-use crate::auth::{Authenticator, RateLimiter};
+use crate::auth::{Authenticator, Permission, RateLimiter};
 use crate::metrics::{RequestLabels, metrics};
 use crate::server::ServerState;
 
@@ -80,6 +84,8 @@ pub const MAX_PAGE: usize = 1000;
 pub fn router(state: ApiState) -> Router {
     let bounded = Router::new()
         .route("/v1/whoami", get(fleet::whoami))
+        .route("/v1/tokens", get(tokens::list).post(tokens::create))
+        .route("/v1/tokens/{token}", axum::routing::delete(tokens::revoke))
         .route(
             "/v1/deploy/applications",
             get(fleet::applications).post(apps::create),
@@ -289,13 +295,33 @@ pub(crate) async fn visible_app(
     }
 }
 
-/// Refuses a write unless the caller is an admin.
+/// Refuses unless the caller is the server's admin.
 pub(crate) fn require_admin(caller: &Caller) -> Result<(), ApiError> {
-    if caller.0.can_write() {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden(
-            "this needs the admin role (org members may read their org's apps)",
-        ))
+    require(caller, Permission::Administer, None)
+}
+
+/// Refuses unless the caller's role grants `permission` on the apps of `org` (403, naming the role it needs).
+pub(crate) fn require(
+    caller: &Caller,
+    permission: Permission,
+    org: Option<&str>,
+) -> Result<(), ApiError> {
+    if caller.0.can(permission, org) {
+        return Ok(());
     }
+    let needs = match permission {
+        Permission::Read => "a role in the app's org",
+        Permission::Operate => "the deployer role (or org-admin) in the app's org",
+        Permission::OverrideGates | Permission::RotateSeeds | Permission::ManageTokens => {
+            "the org-admin role in the app's org"
+        }
+        Permission::Administer => "the server's admin role",
+    };
+    let has = match (caller.0.org(), caller.0.role()) {
+        (Some(org), Some(role)) => format!("{role} of org {org}"),
+        _ => "admin".to_string(),
+    };
+    Err(ApiError::forbidden(format!(
+        "this needs {needs}; the caller is {has}"
+    )))
 }

@@ -24,6 +24,9 @@ impl Modify for BearerAuth {
     info(title = "Weft API", description = "The GitOps plane at /v1/deploy: observe the fleet and act on it."),
     paths(
         super::fleet::whoami,
+        super::tokens::list,
+        super::tokens::create,
+        super::tokens::revoke,
         super::fleet::applications,
         super::fleet::gitops,
         super::fleet::gitops_one,

@@ -220,7 +220,7 @@ pub(crate) async fn adopt(
             .await
         {
             Ok(_) => {
-                tracing::info!(app = %name, object = %reference, from = %request.tracked_as, admin = %caller.0.subject(),
+                tracing::info!(app = %name, object = %reference, from = %request.tracked_as, actor = %caller.0.actor(),
                     "adopted an orphaned object");
                 if reference.is_secret() {
                     adoption.secrets += 1;

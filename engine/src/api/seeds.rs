@@ -1,4 +1,4 @@
-//! Rotating an app's render seed (admin only): a new render secret, so every random value, key and certificate its
+//! Rotating an app's render seed (org-admins of the app's org and admins): a new render secret, so every random value, key and certificate its
 //! charts draw changes at its next render. The secret is never shown, before or after.
 
 use axum::Json;
@@ -7,7 +7,8 @@ use axum::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{ApiError, ApiState, Caller, require_admin, visible_app};
+use super::{ApiError, ApiState, Caller, require, visible_app};
+use crate::auth::Permission;
 
 /// What a rotation did.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -33,11 +34,11 @@ pub(crate) async fn rotate(
     Path(name): Path<String>,
 ) -> Result<(StatusCode, Json<SeedRotated>), ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
-    require_admin(&caller)?;
+    require(&caller, Permission::RotateSeeds, app.org.as_deref())?;
     crate::deploy::seed::rotate(&state.server.store, &app.name)
         .await
         .map_err(|e| ApiError::store("rotating the app's render seed", e))?;
-    tracing::info!(app = %app.name, "render seed rotated");
+    tracing::info!(app = %app.name, actor = %caller.0.actor(), "render seed rotated");
     let membership = state.server.membership.borrow().clone();
     if membership.owns(&app.name) {
         state

@@ -91,7 +91,7 @@ pub(crate) async fn confirm(
         .put_setting(&confirmation_key(&namespace, &name), &value)
         .await
         .map_err(|e| ApiError::store("recording the confirmation", e))?;
-    tracing::info!(%namespace, %name, deletions = %held.join(", "), principal = %caller.0.subject(), "deletions of an ApplicationSet confirmed");
+    tracing::info!(%namespace, %name, deletions = %held.join(", "), actor = %caller.0.actor(), "deletions of an ApplicationSet confirmed");
     state.server.sets.wake();
     Ok((StatusCode::ACCEPTED, Json(set)))
 }

@@ -484,11 +484,19 @@ pub struct ErrorBody {
 /// The caller, as the API sees it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct WhoAmI {
-    /// Who.
+    /// Who, uniquely (`token:ID`, `sub@issuer`).
     pub subject: String,
-    /// Whether an admin.
+    /// Who, for people: what records name as the actor (`deploy-bot`, `alice@idp`).
+    pub actor: String,
+    /// Whether the server's admin.
     pub admin: bool,
     /// The org of a member.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub org: Option<String>,
+    /// The role of a member in its org: `viewer`, `deployer` or `org-admin`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// What the caller may do on its org's apps (every permission for an admin): `read`, `operate` (sync,
+    /// refresh, roll back, resource actions), `override-gates`, `rotate-seeds`, `manage-tokens`, `administer`.
+    pub permissions: Vec<String>,
 }

@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! [auth]
-//! tokens = [{ sha256 = "<64 hex>", principal = "admin", name = "ci" }]
+//! tokens = [{ sha256 = "<64 hex>", principal = "deployer:shop", name = "deploy-bot" }]
 //! token_cache_seconds = 5                     # how long a stored token's lookup is remembered
 //!
 //! [[auth.oidc]]
@@ -14,6 +14,8 @@
 //! org_claim = "org"                           # the default
 //! admin_claim = "groups"                      # the default
 //! admin_value = "weft-admins"                 # without it nobody is an admin through this issuer
+//! groups_claim = "groups"                     # the default
+//! roles = [{ group = "shop-deployers", org = "shop", role = "deployer" }]
 //!
 //! [auth.rate_limit]
 //! requests_per_second = 50
@@ -26,7 +28,7 @@ use std::path::{Path, PathBuf};
 use jsonwebtoken::{Algorithm, AlgorithmFamily};
 use serde::{Deserialize, Serialize};
 
-use super::principal::Principal;
+use super::principal::{Principal, Role, is_org_name};
 
 /// The `[auth]` table.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -53,9 +55,9 @@ pub struct AuthConfig {
 pub struct ConfiguredToken {
     /// The hex SHA-256 of the token (`printf %s "$TOKEN" | sha256sum`).
     pub sha256: String,
-    /// What it grants: `admin` or `org:NAME`.
+    /// What it grants: `admin`, `org:NAME` or `viewer:NAME` (a viewer), `deployer:NAME` or `org-admin:NAME`.
     pub principal: String,
-    /// A name for logs (the principal's subject is `token:NAME`; default `token:config-INDEX`).
+    /// Its name: the actor records name (the principal's subject is `token:NAME`; default `token:config-INDEX`).
     #[serde(default)]
     pub name: Option<String>,
 }
@@ -83,10 +85,36 @@ pub struct OidcIssuerConfig {
     /// The value of `admin_claim` that makes an admin; without it nobody is an admin through this issuer.
     #[serde(default)]
     pub admin_value: Option<String>,
+    /// The claim (a string or an array of strings) holding the caller's groups, which `roles` maps to org roles.
+    #[serde(default = "default_admin_claim")]
+    pub groups_claim: String,
+    /// Org roles granted by group: a caller in `group` has `role` in `org`. A caller whose groups (and org claim)
+    /// name more than one org is refused; within one org the highest role wins.
+    #[serde(default)]
+    pub roles: Vec<GroupRole>,
     /// Single sign-on to the console through this issuer (authorization code + PKCE), when set
     /// (`[auth.oidc.console]` after the issuer's `[[auth.oidc]]`).
     #[serde(default)]
     pub console: Option<OidcConsoleClient>,
+}
+
+/// A group of an OIDC issuer's callers, granted a role in an org.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupRole {
+    /// The group, as the issuer's groups claim names it.
+    pub group: String,
+    /// The org.
+    pub org: String,
+    /// `viewer`, `deployer` or `org-admin`.
+    pub role: String,
+}
+
+impl GroupRole {
+    /// The role, when it is one.
+    pub fn role(&self) -> Option<Role> {
+        Role::parse(&self.role)
+    }
 }
 
 /// The console as a client of an OpenID provider. The ID tokens it receives are then checked like every other
@@ -229,6 +257,30 @@ impl AuthConfig {
             }
             if issuer.admin_value.as_deref() == Some("") {
                 return Err(invalid(key("admin_value"), "must not be empty".into()));
+            }
+            if issuer.groups_claim.is_empty() {
+                return Err(invalid(key("groups_claim"), "must not be empty".into()));
+            }
+            for (role_index, grant) in issuer.roles.iter().enumerate() {
+                let key = |field: &str| format!("oidc[{index}].roles[{role_index}].{field}");
+                if grant.group.is_empty() {
+                    return Err(invalid(key("group"), "must not be empty".into()));
+                }
+                if !is_org_name(&grant.org) {
+                    return Err(invalid(
+                        key("org"),
+                        format!("{:?} is not an org name", grant.org),
+                    ));
+                }
+                if grant.role().is_none() {
+                    return Err(invalid(
+                        key("role"),
+                        format!(
+                            "{:?} is not a role: viewer, deployer or org-admin",
+                            grant.role
+                        ),
+                    ));
+                }
             }
             if let Some(console) = &issuer.console {
                 let key = |field: &str| format!("oidc[{index}].console.{field}");

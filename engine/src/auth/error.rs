@@ -16,6 +16,14 @@ pub enum AuthError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A token name is not usable (see [`super::tokens::check_token_name`]).
+    #[error(
+        "token name {0:?}: 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit, and not tok_…"
+    )]
+    InvalidTokenName(String),
+    /// Another token has that name already.
+    #[error("a token named {0:?} exists already: revoke it first or choose another name")]
+    TokenNameTaken(String),
     /// The operating system gave no random bytes.
     #[error("no randomness from the operating system: {0}")]
     Random(getrandom::Error),

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use super::config::{KeyConfig, OidcIssuerConfig};
 use super::error::{AuthError, Denied};
 use super::principal::Principal;
+use super::principal::Role;
 
 /// Clock skew allowed on `exp` and `nbf`, in seconds.
 pub const LEEWAY_SECONDS: u64 = 30;
@@ -41,6 +42,9 @@ struct Issuer {
     org_claim: String,
     admin_claim: String,
     admin_value: Option<String>,
+    groups_claim: String,
+    /// `(group, org, role)`: checked at startup.
+    roles: Vec<(String, String, Role)>,
 }
 
 /// A key and the one algorithm it verifies.
@@ -153,6 +157,12 @@ impl Issuer {
             org_claim: config.org_claim.clone(),
             admin_claim: config.admin_claim.clone(),
             admin_value: config.admin_value.clone(),
+            groups_claim: config.groups_claim.clone(),
+            roles: config
+                .roles
+                .iter()
+                .filter_map(|grant| Some((grant.group.clone(), grant.org.clone(), grant.role()?)))
+                .collect(),
         })
     }
 
@@ -195,33 +205,73 @@ impl Issuer {
         Ok(claims)
     }
 
-    /// Who verified claims name: an admin when the admin claim holds the admin value, else a member of the org
-    /// claim's org; no org and not an admin denies.
+    /// Who verified claims name: an admin when the admin claim holds the admin value, else a member of one org:
+    /// a viewer of the org claim's org, raised to the highest role the caller's groups grant there. Groups (and an
+    /// org claim) naming more than one org deny, as does naming none.
     fn principal(&self, claims: &Map<String, Value>) -> Result<Principal, Denied> {
         // `sub` is unique only within its issuer: the subject names both, so a JWT can never share a subject (or a
         // rate-limit bucket) with another issuer's user or with a Weft token (`token:ID`).
-        let subject = match claims.get("sub") {
-            Some(Value::String(sub)) if !sub.is_empty() => jwt_subject(sub, &self.issuer),
+        let (subject, sub) = match claims.get("sub") {
+            Some(Value::String(sub)) if !sub.is_empty() => (jwt_subject(sub, &self.issuer), sub),
             _ => return Err(Denied::new("JWT has no string sub claim")),
         };
+        let actor = jwt_actor(claims, sub);
         if let Some(admin_value) = &self.admin_value
             && claim_holds(claims.get(&self.admin_claim), admin_value)
         {
-            return Ok(Principal::admin(subject));
+            return Ok(Principal::admin(subject).with_actor(actor));
         }
+        let mut grants: Vec<(&str, Role)> = Vec::new();
         match claims.get(&self.org_claim) {
-            Some(Value::String(org)) => Principal::member(subject, org.as_str())
-                .map_err(|e| Denied::new(format!("JWT claim {:?}: {e}", self.org_claim))),
-            Some(_) => Err(Denied::new(format!(
-                "JWT claim {:?} is not a string",
-                self.org_claim
-            ))),
-            None => Err(Denied::new(format!(
-                "JWT has no {:?} claim and is not an admin",
-                self.org_claim
-            ))),
+            Some(Value::String(org)) => grants.push((org, Role::Viewer)),
+            Some(_) => {
+                return Err(Denied::new(format!(
+                    "JWT claim {:?} is not a string",
+                    self.org_claim
+                )));
+            }
+            None => {}
         }
+        for (group, org, role) in &self.roles {
+            if claim_holds(claims.get(&self.groups_claim), group) {
+                grants.push((org, *role));
+            }
+        }
+        let Some(&(org, _)) = grants.first() else {
+            return Err(Denied::new(format!(
+                "JWT has no {:?} claim, no group with a role and is not an admin",
+                self.org_claim
+            )));
+        };
+        if let Some((other, _)) = grants.iter().find(|(o, _)| *o != org) {
+            return Err(Denied::new(format!(
+                "JWT names more than one org ({org:?} and {other:?}): a caller acts in one org"
+            )));
+        }
+        let role = grants
+            .iter()
+            .map(|(_, role)| *role)
+            .max()
+            .unwrap_or(Role::Viewer);
+        Principal::with_role(subject, org, role)
+            .map(|principal| principal.with_actor(actor))
+            .map_err(|e| Denied::new(format!("JWT claim {:?}: {e}", self.org_claim)))
     }
+}
+
+/// Who a JWT's caller is for people: its `preferred_username`, else its `email`, else its `sub`.
+fn jwt_actor(claims: &Map<String, Value>, sub: &str) -> String {
+    ["preferred_username", "email"]
+        .iter()
+        .find_map(|claim| match claims.get(*claim) {
+            Some(Value::String(value))
+                if !value.is_empty() && !value.chars().any(char::is_control) =>
+            {
+                Some(value.chars().take(256).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| sub.chars().take(256).collect())
 }
 
 /// The subject of a JWT's principal: its `sub` at its issuer (`alice@https://idp.example`).
@@ -497,6 +547,8 @@ pub(crate) mod tests {
             org_claim: "org".into(),
             admin_claim: "groups".into(),
             admin_value: Some("weft-admins".into()),
+            groups_claim: "groups".into(),
+            roles: Vec::new(),
             console: None,
         }
     }
@@ -566,14 +618,18 @@ pub(crate) mod tests {
         let token = hs256(Some("h1"), &claims(), SECRET.as_bytes());
         assert_eq!(
             jwt.validate(&token).unwrap(),
-            Principal::member(alice(), "acme").unwrap()
+            Principal::member(alice(), "acme")
+                .unwrap()
+                .with_actor("alice")
         );
     }
 
     #[test]
     fn asymmetric_keys_verify_rs256_and_es256() {
         let jwt = validator(&[issuer_config()]);
-        let member = Principal::member(alice(), "acme").unwrap();
+        let member = Principal::member(alice(), "acme")
+            .unwrap()
+            .with_actor("alice");
         assert_eq!(jwt.validate(&rs256("r1", &claims())).unwrap(), member);
         assert_eq!(jwt.validate(&es256("e1", &claims())).unwrap(), member);
         // The right algorithm with another key's kid does not verify.
@@ -602,7 +658,9 @@ pub(crate) mod tests {
             2,
             "rsa-enc is for encryption only"
         );
-        let member = Principal::member(alice(), "acme").unwrap();
+        let member = Principal::member(alice(), "acme")
+            .unwrap()
+            .with_actor("alice");
         assert_eq!(jwt.validate(&rs256("rsa1", &claims())).unwrap(), member);
         assert_eq!(jwt.validate(&es256("ec1", &claims())).unwrap(), member);
         denied(
@@ -620,7 +678,10 @@ pub(crate) mod tests {
                 &without(with(claims(), "groups", groups), "org"),
                 SECRET.as_bytes(),
             );
-            assert_eq!(jwt.validate(&token).unwrap(), Principal::admin(alice()));
+            assert_eq!(
+                jwt.validate(&token).unwrap(),
+                Principal::admin(alice()).with_actor("alice")
+            );
         }
         // Not holding the value (or holding it in the wrong shape) leaves a member of the org.
         for groups in [
@@ -635,7 +696,9 @@ pub(crate) mod tests {
             );
             assert_eq!(
                 jwt.validate(&token).unwrap(),
-                Principal::member(alice(), "acme").unwrap()
+                Principal::member(alice(), "acme")
+                    .unwrap()
+                    .with_actor("alice")
             );
         }
         // Without an admin_value nobody is an admin through the issuer.
@@ -650,7 +713,111 @@ pub(crate) mod tests {
         );
         assert_eq!(
             jwt.validate(&token).unwrap(),
-            Principal::member(alice(), "acme").unwrap()
+            Principal::member(alice(), "acme")
+                .unwrap()
+                .with_actor("alice")
+        );
+    }
+
+    #[test]
+    fn groups_grant_org_roles_the_highest_winning_and_two_orgs_denying() {
+        let grant = |group: &str, org: &str, role: &str| super::super::config::GroupRole {
+            group: group.into(),
+            org: org.into(),
+            role: role.into(),
+        };
+        let jwt = validator(&[OidcIssuerConfig {
+            roles: vec![
+                grant("shop-deployers", "shop", "deployer"),
+                grant("shop-admins", "shop", "org-admin"),
+                grant("bank-viewers", "bank", "viewer"),
+            ],
+            ..issuer_config()
+        }]);
+        let token = |claims: Value| hs256(Some("h1"), &claims, SECRET.as_bytes());
+        let alice_in = |org: &str, role: Role| {
+            Principal::with_role(alice(), org, role)
+                .unwrap()
+                .with_actor("alice@idp")
+        };
+        let named = with(
+            without(claims(), "org"),
+            "preferred_username",
+            json!("alice@idp"),
+        );
+        assert_eq!(
+            jwt.validate(&token(with(
+                named.clone(),
+                "groups",
+                json!(["shop-deployers"])
+            )))
+            .unwrap(),
+            alice_in("shop", Role::Deployer)
+        );
+        assert_eq!(
+            jwt.validate(&token(with(
+                named.clone(),
+                "groups",
+                json!(["shop-deployers", "shop-admins"])
+            )))
+            .unwrap(),
+            alice_in("shop", Role::OrgAdmin)
+        );
+        // The org claim's viewer is raised by a group of the same org...
+        assert_eq!(
+            jwt.validate(&token(with(
+                with(named.clone(), "org", json!("shop")),
+                "groups",
+                json!("shop-deployers")
+            )))
+            .unwrap(),
+            alice_in("shop", Role::Deployer)
+        );
+        // ...and groups of two orgs, or an org claim and a group of another org, deny.
+        denied(
+            jwt.validate(&token(with(
+                named.clone(),
+                "groups",
+                json!(["shop-deployers", "bank-viewers"]),
+            ))),
+            "more than one org",
+        );
+        denied(
+            jwt.validate(&token(with(
+                with(named.clone(), "org", json!("acme")),
+                "groups",
+                json!(["shop-admins"]),
+            ))),
+            "more than one org",
+        );
+        // A group no role names grants nothing.
+        denied(
+            jwt.validate(&token(with(named, "groups", json!(["dev"])))),
+            "no group with a role",
+        );
+    }
+
+    #[test]
+    fn the_actor_is_the_preferred_username_else_the_email_else_the_sub() {
+        let jwt = validator(&[issuer_config()]);
+        let actor = |claims: Value| {
+            jwt.validate(&hs256(Some("h1"), &claims, SECRET.as_bytes()))
+                .unwrap()
+                .actor()
+                .to_string()
+        };
+        assert_eq!(actor(claims()), "alice");
+        assert_eq!(
+            actor(with(claims(), "email", json!("alice@example.com"))),
+            "alice@example.com"
+        );
+        assert_eq!(
+            actor(with(
+                with(claims(), "email", json!("alice@example.com")),
+                "preferred_username",
+                json!("alice@idp")
+            )),
+            "alice@idp"
         );
     }
 
@@ -668,14 +835,19 @@ pub(crate) mod tests {
         );
         assert_eq!(
             jwt.validate(&token).unwrap(),
-            Principal::member(alice(), "globex").unwrap()
+            Principal::member(alice(), "globex")
+                .unwrap()
+                .with_actor("alice")
         );
         let token = hs256(
             Some("h1"),
             &with(without(claims(), "org"), "roles", json!(["weft-admins"])),
             SECRET.as_bytes(),
         );
-        assert_eq!(jwt.validate(&token).unwrap(), Principal::admin(alice()));
+        assert_eq!(
+            jwt.validate(&token).unwrap(),
+            Principal::admin(alice()).with_actor("alice")
+        );
         let token = hs256(Some("h1"), &claims(), SECRET.as_bytes());
         denied(jwt.validate(&token), "no \"tenant\" claim");
     }

@@ -4,7 +4,7 @@
 //! Everything fails closed: a missing or malformed header, an unknown token, a store that cannot be asked, a
 //! stored grant that cannot be read, and every JWT problem deny. Nothing here lets a request through on an error.
 //!
-//! - [`principal`]: admins and org members, and what each may do.
+//! - [`principal`]: admins and org members with a role (viewer, deployer, org-admin), and what each may do.
 //! - [`tokens`]: making tokens, hashing them, the first admin token.
 //! - [`initial_secret`]: the first admin token in a Kubernetes Secret when Weft runs in-cluster.
 //! - [`jwt`]: checking JWTs against configured issuers and keys.
@@ -30,9 +30,12 @@ pub use config::{
 };
 pub use error::{AuthError, Denied};
 pub use jwt::JwtValidator;
-pub use principal::{Principal, PrincipalError};
+pub use principal::{Permission, Principal, PrincipalError, Role};
 pub use token_cache::TokenCache;
-pub use tokens::{create_token, ensure_first_admin_token, hash_token, new_token};
+pub use tokens::{
+    check_token_name, create_named_token, create_token, ensure_first_admin_token, hash_token,
+    new_token, token_actor,
+};
 pub use weft_core::rate_limit::RateLimiter;
 
 use crate::store::Store;
@@ -82,12 +85,13 @@ impl Authenticator {
                     Some(name) => format!("token:{name}"),
                     None => format!("token:config-{index}"),
                 };
-                let principal = Principal::from_stored(&token.principal, subject).map_err(|e| {
-                    config::AuthConfigError {
+                let actor = token.name.clone().unwrap_or_else(|| subject.clone());
+                let principal = Principal::from_stored(&token.principal, subject)
+                    .map_err(|e| config::AuthConfigError {
                         key: format!("tokens[{index}].principal"),
                         message: e.to_string(),
-                    }
-                })?;
+                    })?
+                    .with_actor(actor);
                 Ok(ConfiguredGrant {
                     sha256_hex: token.sha256.to_ascii_lowercase(),
                     principal,
@@ -159,13 +163,22 @@ impl Authenticator {
         }
         let principal = Principal::from_stored(&stored.principal, format!("token:{}", stored.id))
             .map_err(|e| {
-            Denied::new(format!(
-                "stored token {} has an unreadable grant: {e}",
-                stored.id
-            ))
-        })?;
+                Denied::new(format!(
+                    "stored token {} has an unreadable grant: {e}",
+                    stored.id
+                ))
+            })?
+            .with_actor(token_actor(&stored));
         self.stored.insert(&hash, principal.clone(), Instant::now());
         Ok(principal)
+    }
+}
+
+impl Authenticator {
+    /// Forgets what was remembered of a stored token (by its SHA-256), so its revocation takes effect at once on
+    /// this replica (other replicas sharing the store stop accepting it within `token_cache_seconds`).
+    pub fn forget_stored_token(&self, sha256_hex: &str) {
+        self.stored.remove(sha256_hex);
     }
 }
 
@@ -265,6 +278,25 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_named_token_acts_under_its_name_and_a_forgotten_revoked_one_denies_at_once() {
+        let store = store().await;
+        let auth = Authenticator::new(&AuthConfig::default(), store.clone()).unwrap();
+        let deployer = Principal::with_role("", "shop", Role::Deployer).unwrap();
+        let (id, token) = create_named_token(&store, &deployer, "deploy-bot", "")
+            .await
+            .unwrap();
+        let principal = auth.authenticate(Some(&bearer(&token))).await.unwrap();
+        assert_eq!(principal.actor(), "deploy-bot");
+        assert_eq!(principal.subject(), format!("token:{id}"));
+        assert_eq!(principal.role(), Some(Role::Deployer));
+        // Remembered now; revoking it and forgetting it denies the very next request.
+        assert!(store.delete_token(&id).await.unwrap());
+        auth.forget_stored_token(&hash_token(&token));
+        let denied = auth.authenticate(Some(&bearer(&token))).await.unwrap_err();
+        assert_eq!(denied.reason, "unknown token");
+    }
+
+    #[tokio::test]
     async fn a_stored_token_is_asked_of_the_store_once_per_time_to_live() {
         let store = store().await;
         let auth = Authenticator::new(&AuthConfig::default(), store.clone()).unwrap();
@@ -282,6 +314,7 @@ mod tests {
         store
             .put_token(&StoredToken {
                 id: "tok_fresh".into(),
+                name: String::new(),
                 sha256_hex: hash_token(&fresh),
                 principal: Principal::admin("").to_stored(),
                 created_at: Timestamp::now(),
@@ -353,6 +386,7 @@ mod tests {
         store
             .put_token(&StoredToken {
                 id: "tok_odd".into(),
+                name: String::new(),
                 sha256_hex: hash_token("weft_odd"),
                 principal: "superuser".into(),
                 created_at: Timestamp::now(),
@@ -388,7 +422,7 @@ mod tests {
         let auth = Authenticator::new(&config, store().await).unwrap();
         assert_eq!(
             auth.authenticate(Some("Bearer weft_ci")).await.unwrap(),
-            Principal::admin("token:ci")
+            Principal::admin("token:ci").with_actor("ci")
         );
         assert_eq!(
             auth.authenticate(Some("Bearer weft_acme")).await.unwrap(),
@@ -449,6 +483,7 @@ mod tests {
                 "acme"
             )
             .unwrap()
+            .with_actor("alice")
         );
         let expired = hs256(
             Some("h1"),

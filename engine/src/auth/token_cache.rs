@@ -2,8 +2,9 @@
 //! seconds instead of one per request.
 //!
 //! Only answers the store gave are kept (never "unknown token", so a token created a moment ago works at once),
-//! keyed by the token's SHA-256, never the token. The price is that deleting a token takes effect within the
-//! time-to-live rather than at once; a time-to-live of zero turns the memo off.
+//! keyed by the token's SHA-256, never the token. A token revoked through the API is forgotten at once on the
+//! replica that revoked it; other replicas sharing the store stop accepting it within the time-to-live. A
+//! time-to-live of zero turns the memo off.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -50,6 +51,12 @@ impl TokenCache {
         }
     }
 
+    /// Forgets a token hash's answer (its token was revoked).
+    pub fn remove(&self, sha256_hex: &str) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.remove(sha256_hex);
+    }
+
     /// Remembers what the store answered for a token hash at `now`. When full, expired answers go first, and if
     /// none has expired, all of them (the next requests ask the store again).
     pub fn insert(&self, sha256_hex: &str, principal: Principal, now: Instant) {
@@ -89,6 +96,15 @@ mod tests {
         assert_eq!(cache.get("h", start + Duration::from_secs(5)), None);
         // Expired entries are dropped, not revived.
         assert_eq!(cache.get("h", start + Duration::from_secs(1)), None);
+    }
+
+    #[test]
+    fn a_removed_answer_is_asked_again() {
+        let cache = TokenCache::new(Duration::from_secs(5), 16);
+        let now = Instant::now();
+        cache.insert("h", admin(), now);
+        cache.remove("h");
+        assert_eq!(cache.get("h", now), None);
     }
 
     #[test]

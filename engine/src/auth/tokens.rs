@@ -16,6 +16,8 @@ pub const TOKEN_PREFIX: &str = "weft_";
 const TOKEN_BYTES: usize = 32;
 /// Random bytes in a token id: 96 bits, so ids never collide (a stored token with the same id is replaced).
 const ID_BYTES: usize = 12;
+/// The name of the admin token made on first start.
+pub const FIRST_ADMIN_NAME: &str = "initial-admin";
 /// The description of the admin token made on first start.
 pub const FIRST_ADMIN_DESCRIPTION: &str = "first admin token, created on first start";
 
@@ -30,11 +32,64 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// Makes a token acting as `principal` (its subject is ignored: a token's subject is `token:ID`), stores its
-/// hash, and returns its id and the token itself — which is never stored and cannot be shown again.
+/// The longest token name.
+pub const MAX_TOKEN_NAME_LEN: usize = 63;
+
+/// Checks a token name: 1 to 63 ASCII letters, digits, `.`, `_` or `-`, starting with a letter or digit, and not
+/// `tok_…` (a name never reads as another token's id).
+pub fn check_token_name(name: &str) -> Result<(), AuthError> {
+    let usable = !name.is_empty()
+        && name.len() <= MAX_TOKEN_NAME_LEN
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && !name.starts_with("tok_");
+    if usable {
+        Ok(())
+    } else {
+        Err(AuthError::InvalidTokenName(name.to_string()))
+    }
+}
+
+/// The actor a stored token is recorded as: its name, or `token:ID` for a token made before names existed.
+pub fn token_actor(stored: &StoredToken) -> String {
+    if stored.name.is_empty() {
+        format!("token:{}", stored.id)
+    } else {
+        stored.name.clone()
+    }
+}
+
+/// Makes an unnamed token acting as `principal`; see [`create_named_token`].
 pub async fn create_token(
     store: &Store,
     principal: &Principal,
+    description: &str,
+) -> Result<(String, String), AuthError> {
+    store_new_token(store, principal, "", description).await
+}
+
+/// Makes a token named `name` acting as `principal` (its subject is ignored: a token's subject is `token:ID`),
+/// stores its hash, and returns its id and the token itself — which is never stored and cannot be shown again. A
+/// name another token holds is refused.
+pub async fn create_named_token(
+    store: &Store,
+    principal: &Principal,
+    name: &str,
+    description: &str,
+) -> Result<(String, String), AuthError> {
+    check_token_name(name)?;
+    if store.token_by_id_or_name(name).await?.is_some() {
+        return Err(AuthError::TokenNameTaken(name.to_string()));
+    }
+    store_new_token(store, principal, name, description).await
+}
+
+async fn store_new_token(
+    store: &Store,
+    principal: &Principal,
+    name: &str,
     description: &str,
 ) -> Result<(String, String), AuthError> {
     let token = new_token()?;
@@ -42,6 +97,7 @@ pub async fn create_token(
     store
         .put_token(&StoredToken {
             id: id.clone(),
+            name: name.to_string(),
             sha256_hex: hash_token(&token),
             principal: principal.to_stored(),
             created_at: Timestamp::now(),
@@ -60,7 +116,13 @@ pub async fn ensure_first_admin_token(store: &Store) -> Result<Option<String>, A
     if store.token_count().await? > 0 {
         return Ok(None);
     }
-    let (_, token) = create_token(store, &Principal::admin(""), FIRST_ADMIN_DESCRIPTION).await?;
+    let (_, token) = create_named_token(
+        store,
+        &Principal::admin(""),
+        FIRST_ADMIN_NAME,
+        FIRST_ADMIN_DESCRIPTION,
+    )
+    .await?;
     Ok(Some(token))
 }
 
@@ -123,6 +185,71 @@ mod tests {
         assert_eq!(store.token_count().await.unwrap(), 2);
     }
 
+    #[test]
+    fn token_names_are_short_plain_and_never_ids() {
+        for name in [
+            "deploy-bot",
+            "ci.shop",
+            "a",
+            "A_1",
+            &"x".repeat(MAX_TOKEN_NAME_LEN),
+        ] {
+            assert!(check_token_name(name).is_ok(), "{name}");
+        }
+        for name in [
+            "",
+            "-bot",
+            ".hidden",
+            "deploy bot",
+            "bot/1",
+            "bøt",
+            "tok_0123",
+            "token:x",
+            &"x".repeat(MAX_TOKEN_NAME_LEN + 1),
+        ] {
+            assert!(check_token_name(name).is_err(), "{name:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_named_token_is_recorded_by_name_and_names_are_unique() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let deployer =
+            Principal::with_role("", "shop", super::super::principal::Role::Deployer).unwrap();
+        let (id, token) = create_named_token(&store, &deployer, "deploy-bot", "ci")
+            .await
+            .unwrap();
+        let stored = store
+            .token_by_hash(&hash_token(&token))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.name, "deploy-bot");
+        assert_eq!(stored.principal, "deployer:shop");
+        assert_eq!(token_actor(&stored), "deploy-bot");
+        assert_eq!(
+            store
+                .token_by_id_or_name("deploy-bot")
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+            id
+        );
+        assert_eq!(
+            store.token_by_id_or_name(&id).await.unwrap().unwrap().id,
+            id
+        );
+        assert!(matches!(
+            create_named_token(&store, &deployer, "deploy-bot", "again").await,
+            Err(AuthError::TokenNameTaken(_))
+        ));
+        let (unnamed, _) = create_token(&store, &deployer, "old style").await.unwrap();
+        let unnamed = store.token_by_id_or_name(&unnamed).await.unwrap().unwrap();
+        assert_eq!(token_actor(&unnamed), format!("token:{}", unnamed.id));
+        assert_eq!(store.tokens().await.unwrap().len(), 2);
+    }
+
     #[tokio::test]
     async fn the_first_admin_token_is_made_once() {
         let store = Store::open("sqlite::memory:").await.unwrap();
@@ -134,6 +261,7 @@ mod tests {
             .unwrap();
         assert_eq!(stored.principal, "admin");
         assert_eq!(stored.description, FIRST_ADMIN_DESCRIPTION);
+        assert_eq!(stored.name, FIRST_ADMIN_NAME);
         assert_eq!(ensure_first_admin_token(&store).await.unwrap(), None);
         assert_eq!(ensure_first_admin_token(&store).await.unwrap(), None);
         assert_eq!(store.token_count().await.unwrap(), 1);

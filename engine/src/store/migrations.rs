@@ -45,6 +45,11 @@ const SQLITE: &[Step] = &[
         "render secrets",
         include_str!("migrations/sqlite/0006_render_secrets.sql"),
     ),
+    (
+        7,
+        "token names",
+        include_str!("migrations/sqlite/0007_token_names.sql"),
+    ),
 ];
 
 const POSTGRES: &[Step] = &[
@@ -77,6 +82,11 @@ const POSTGRES: &[Step] = &[
         6,
         "render secrets",
         include_str!("migrations/postgres/0006_render_secrets.sql"),
+    ),
+    (
+        7,
+        "token names",
+        include_str!("migrations/postgres/0007_token_names.sql"),
     ),
 ];
 

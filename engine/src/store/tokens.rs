@@ -11,6 +11,9 @@ use super::{Store, StoreError, to_usize};
 pub struct StoredToken {
     /// The token's id (shown in listings; not secret).
     pub id: String,
+    /// Its name (`deploy-bot`): unique among named tokens, recorded as the actor of what it does. Empty for tokens
+    /// made before names existed, which are recorded as `token:ID`.
+    pub name: String,
     /// The lowercase hex SHA-256 of the secret: what a presented token is looked up by.
     pub sha256_hex: String,
     /// Who the token acts as (`admin`, `org:acme`, ...).
@@ -25,16 +28,17 @@ impl Store {
     /// Stores a token, replacing the one with its id.
     pub async fn put_token(&self, token: &StoredToken) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tokens (id, sha256_hex, principal, created_at, description) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO UPDATE SET \
+            "INSERT INTO tokens (id, sha256_hex, principal, created_at, description, name) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET \
              sha256_hex = excluded.sha256_hex, principal = excluded.principal, \
-             created_at = excluded.created_at, description = excluded.description",
+             created_at = excluded.created_at, description = excluded.description, name = excluded.name",
         )
         .bind(&token.id)
         .bind(&token.sha256_hex)
         .bind(&token.principal)
         .bind(token.created_at.to_string())
         .bind(&token.description)
+        .bind(&token.name)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -43,13 +47,47 @@ impl Store {
     /// The token whose secret has this SHA-256 (lowercase hex).
     pub async fn token_by_hash(&self, sha256_hex: &str) -> Result<Option<StoredToken>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, sha256_hex, principal, created_at, description FROM tokens \
+            "SELECT id, sha256_hex, principal, created_at, description, name FROM tokens \
              WHERE sha256_hex = $1",
         )
         .bind(sha256_hex)
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(token_from_row).transpose()
+    }
+
+    /// Every stored token, oldest first.
+    pub async fn tokens(&self) -> Result<Vec<StoredToken>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, sha256_hex, principal, created_at, description, name FROM tokens \
+             ORDER BY created_at, id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(token_from_row).collect()
+    }
+
+    /// The token with this id, or else the named token with this name.
+    pub async fn token_by_id_or_name(
+        &self,
+        id_or_name: &str,
+    ) -> Result<Option<StoredToken>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, sha256_hex, principal, created_at, description, name FROM tokens \
+             WHERE id = $1 OR (name = $1 AND name <> '')",
+        )
+        .bind(id_or_name)
+        .fetch_all(&self.pool)
+        .await?;
+        let tokens = rows
+            .iter()
+            .map(token_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(tokens
+            .iter()
+            .find(|token| token.id == id_or_name)
+            .or_else(|| tokens.first())
+            .cloned())
     }
 
     /// Removes a token; whether it was there.
@@ -84,6 +122,7 @@ fn token_from_row(row: &AnyRow) -> Result<StoredToken, StoreError> {
         sha256_hex: row.try_get("sha256_hex")?,
         principal: row.try_get("principal")?,
         description: row.try_get("description")?,
+        name: row.try_get("name")?,
         created_at,
         id,
     })

@@ -804,6 +804,7 @@ async fn tokens_and_settings(store: &Store, other: &Store) {
     assert_eq!(store.token_count().await.unwrap(), 0);
     let token = StoredToken {
         id: "tok-1".into(),
+        name: String::new(),
         sha256_hex: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
         principal: "org:acme".into(),
         created_at: Timestamp::now(),
@@ -817,6 +818,7 @@ async fn tokens_and_settings(store: &Store, other: &Store) {
     assert_eq!(other.token_by_hash("00").await.unwrap(), None);
     let admin = StoredToken {
         id: "tok-2".into(),
+        name: "deploy-bot".into(),
         sha256_hex: "aa".repeat(32),
         principal: "admin".into(),
         created_at: Timestamp::now(),
@@ -824,6 +826,21 @@ async fn tokens_and_settings(store: &Store, other: &Store) {
     };
     store.put_token(&admin).await.unwrap();
     assert_eq!(other.token_count().await.unwrap(), 2);
+    // Listed oldest first; found by id or by name (an unnamed token only by id).
+    let listed: Vec<String> = other.tokens().await.unwrap().into_iter().map(|t| t.id).collect();
+    assert_eq!(listed, ["tok-1", "tok-2"]);
+    assert_eq!(
+        other.token_by_id_or_name("deploy-bot").await.unwrap(),
+        Some(admin.clone())
+    );
+    assert_eq!(other.token_by_id_or_name("").await.unwrap(), None);
+    // A name is unique among named tokens.
+    let twin = StoredToken {
+        id: "tok-3".into(),
+        sha256_hex: "bb".repeat(32),
+        ..admin.clone()
+    };
+    assert!(store.put_token(&twin).await.is_err());
     assert!(store.delete_token("tok-2").await.unwrap());
     assert!(!store.delete_token("tok-2").await.unwrap());
     assert_eq!(other.token_by_hash(&admin.sha256_hex).await.unwrap(), None);
