@@ -681,6 +681,25 @@ mod tests {
     }
 
     #[test]
+    fn the_render_benchs_documents_stay_in_the_subset() {
+        // One document of each template of the render bench's charts (engine/benches/render.rs), as rendered.
+        for document in [
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-0\n  labels:\n    app: large\n    \
+             team: a\n    tier: b\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        \
+             - name: c\n          image: \"img:0\"\n          resources:\n            limits:\n              cpu: 1\n",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api-0\nspec:\n  selector: {matchLabels: \
+             {app: api-0}}\n  template:\n    metadata: {labels: {app: api-0}}\n    spec:\n      containers:\n        \
+             - {name: api, image: \"api:0\"}\n",
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: jobs-0\nspec:\n  ports: [{port: 80}]\n",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: large-umbrella-0\n  labels:\n    \
+             app.kubernetes.io/name: umbrella\n    app.kubernetes.io/instance: large\n    \
+             app.kubernetes.io/managed-by: Helm\ndata:\n  index: \"0\"\n",
+        ] {
+            same_as_full(document);
+        }
+    }
+
+    #[test]
     fn a_document_of_comments_is_null() {
         assert_eq!(read_document("# only\n\n  # comments\n"), Some(Value::Null));
     }
