@@ -827,7 +827,13 @@ async fn tokens_and_settings(store: &Store, other: &Store) {
     store.put_token(&admin).await.unwrap();
     assert_eq!(other.token_count().await.unwrap(), 2);
     // Listed oldest first; found by id or by name (an unnamed token only by id).
-    let listed: Vec<String> = other.tokens().await.unwrap().into_iter().map(|t| t.id).collect();
+    let listed: Vec<String> = other
+        .tokens()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
     assert_eq!(listed, ["tok-1", "tok-2"]);
     assert_eq!(
         other.token_by_id_or_name("deploy-bot").await.unwrap(),
