@@ -1,5 +1,7 @@
-//! `pods/log`: deterministic container logs, honouring `container`, `previous`, `tailLines`, `timestamps`
-//! and `follow`, and refusing containers that are still waiting to start, as the kubelet does.
+//! `pods/log`: deterministic container logs, honouring `container`, `previous`, `tailLines`, `sinceSeconds`,
+//! `timestamps` and `follow`, and refusing containers that are still waiting to start, as the kubelet does. A
+//! followed log ends when its run does (the container terminated or restarted) or the pod goes, as the kubelet's
+//! does; the next run is a new log.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -106,6 +108,17 @@ pub async fn serve(
         )));
     };
     let mut lines = container_log(name, &container_name, &image, run);
+    // Every line of a run is written when it starts: `sinceSeconds` keeps them all or none.
+    if let Some(since) = query
+        .get("sinceSeconds")
+        .and_then(|since| since.parse::<i64>().ok())
+    {
+        let started = run_started_at(&pod, status.as_ref(), previous);
+        let now = crate::time::parse_rfc3339_seconds(&crate::time::now_rfc3339()).unwrap_or(0);
+        if started.is_some_and(|started| started < now - since) {
+            lines.clear();
+        }
+    }
     if let Some(tail) = query
         .get("tailLines")
         .and_then(|tail| tail.parse::<usize>().ok())
@@ -125,7 +138,9 @@ pub async fn serve(
             .collect();
     }
     let mut text = lines.join("\n");
-    text.push('\n');
+    if !lines.is_empty() {
+        text.push('\n');
+    }
     if !query.flag("follow") || previous {
         let mut response = Response::new(Body::from(text));
         response
@@ -133,8 +148,9 @@ pub async fn serve(
             .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
         return Ok(response);
     }
-    // Following: send what there is, then hold the stream open while the pod exists.
+    // Following: send what there is, then hold the stream open while the run goes on.
     let server = state.server.clone();
+    let container = container_name.clone();
     let resource = resource.clone();
     let namespace = namespace.to_owned();
     let pod_name = name.to_owned();
@@ -143,13 +159,17 @@ pub async fn serve(
         let resource = resource.clone();
         let namespace = namespace.clone();
         let pod_name = pod_name.clone();
+        let container = container.clone();
         async move {
             if let Some(chunk) = pending {
                 return Some((Ok::<Bytes, Infallible>(chunk), None));
             }
             loop {
                 tokio::time::sleep(Duration::from_millis(250)).await;
-                if server.get(&resource, &namespace, &pod_name).is_err() {
+                let Ok(pod) = server.get(&resource, &namespace, &pod_name) else {
+                    return None;
+                };
+                if !still_running(&pod.value(), &container, run) {
                     return None;
                 }
             }
@@ -161,4 +181,41 @@ pub async fn serve(
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
     Ok(response)
+}
+
+/// Whether `container`'s run `run` is still going in `pod`: not restarted since, and not terminated.
+fn still_running(pod: &Value, container: &str, run: u64) -> bool {
+    let Some(status) = container_status(pod, container) else {
+        return true;
+    };
+    let restarts = status
+        .get("restartCount")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    restarts == run && status.pointer("/state/terminated").is_none()
+}
+
+fn container_status<'a>(pod: &'a Value, container: &str) -> Option<&'a Value> {
+    pod.pointer("/status/containerStatuses")
+        .and_then(Value::as_array)?
+        .iter()
+        .find(|status| status.get("name").and_then(Value::as_str) == Some(container))
+}
+
+/// When the run read started, in seconds since the epoch: the current run's `startedAt` (running or terminated),
+/// the previous run's (`lastState.terminated`), else the pod's `startTime`.
+fn run_started_at(pod: &Value, status: Option<&Value>, previous: bool) -> Option<i64> {
+    let pointers: &[&str] = if previous {
+        &["/lastState/terminated/startedAt"]
+    } else {
+        &["/state/running/startedAt", "/state/terminated/startedAt"]
+    };
+    status
+        .and_then(|status| {
+            pointers
+                .iter()
+                .find_map(|pointer| status.pointer(pointer).and_then(Value::as_str))
+        })
+        .or_else(|| pod.pointer("/status/startTime").and_then(Value::as_str))
+        .and_then(crate::time::parse_rfc3339_seconds)
 }
