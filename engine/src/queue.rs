@@ -169,6 +169,28 @@ impl Queue {
         trigger: Trigger,
         request: OperationRequest,
     ) -> Result<Operation, QueueError> {
+        self.enqueue_requested(app, trigger, request, None).await
+    }
+
+    /// As [`Queue::enqueue`], recording who asked (the caller's actor: `deploy-bot`, `alice@idp`).
+    pub async fn enqueue_by(
+        &self,
+        app: &AppSpec,
+        trigger: Trigger,
+        request: OperationRequest,
+        requested_by: &str,
+    ) -> Result<Operation, QueueError> {
+        self.enqueue_requested(app, trigger, request, Some(requested_by))
+            .await
+    }
+
+    async fn enqueue_requested(
+        &self,
+        app: &AppSpec,
+        trigger: Trigger,
+        request: OperationRequest,
+        requested_by: Option<&str>,
+    ) -> Result<Operation, QueueError> {
         if let OperationRequest::Rollback {
             disable_automated: false,
             ..
@@ -184,7 +206,7 @@ impl Queue {
                 return Err(QueueError::Automated(app.name.clone()));
             }
         }
-        self.put(app, trigger, &request, None).await
+        self.put(app, trigger, &request, None, requested_by).await
     }
 
     /// Queues a sync automation decided on from the app's newest operation `latest` (its id, `None` when the app
@@ -198,7 +220,7 @@ impl Queue {
         request: OperationRequest,
         latest: Option<&str>,
     ) -> Result<Operation, QueueError> {
-        self.put(app, trigger, &request, Some(latest)).await
+        self.put(app, trigger, &request, Some(latest), None).await
     }
 
     async fn put(
@@ -207,8 +229,10 @@ impl Queue {
         trigger: Trigger,
         request: &OperationRequest,
         latest: Option<Option<&str>>,
+        requested_by: Option<&str>,
     ) -> Result<Operation, QueueError> {
         let mut operation = Operation::queued(operation_id(&app.name), &app.name, trigger);
+        operation.requested_by = requested_by.map(str::to_string);
         operation.dry_run = matches!(request, OperationRequest::Sync { dry_run: true, .. });
         let body = serde_json::to_value(request).map_err(|e| {
             QueueError::Store(StoreError::Serialize {

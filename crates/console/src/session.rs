@@ -246,7 +246,7 @@ mod tests {
         WhoAmI {
             subject: "ada".into(),
             admin: true,
-            org: None,
+            ..WhoAmI::default()
         }
     }
 

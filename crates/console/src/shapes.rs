@@ -8,12 +8,19 @@ use serde_json::Value;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default)]
 pub struct WhoAmI {
-    /// Who.
+    /// Who, uniquely.
     pub subject: String,
-    /// Whether an admin.
+    /// Who, for people (`deploy-bot`, `alice@idp`); older servers leave it out.
+    pub actor: String,
+    /// Whether the server's admin.
     pub admin: bool,
     /// The org of a member.
     pub org: Option<String>,
+    /// The role of a member: `viewer`, `deployer` or `org-admin`.
+    pub role: Option<String>,
+    /// What the caller may do on its org's apps (`read`, `operate`, `override-gates`, `rotate-seeds`,
+    /// `manage-tokens`, `administer`).
+    pub permissions: Vec<String>,
 }
 
 /// One row of `GET /v1/deploy/applications`.
@@ -172,6 +179,8 @@ pub struct OperationSummary {
     pub revision: Option<String>,
     /// Whether automation started it.
     pub automated: bool,
+    /// Who asked for it (`deploy-bot`, `alice@idp`).
+    pub requested_by: Option<String>,
 }
 
 /// One deploy of the history.
@@ -186,6 +195,8 @@ pub struct Deploy {
     pub deployed_at: Option<String>,
     /// Whether automation applied it.
     pub automated: bool,
+    /// Who asked for the operation that applied it (`deploy-bot`, `alice@idp`).
+    pub requested_by: Option<String>,
     /// The version it deployed.
     pub version: Option<String>,
 }

@@ -2,7 +2,8 @@
 //! signed-out browser goes to sign-in; a token the API refuses starts no session; a session cookie is HttpOnly and
 //! SameSite=Strict and the token appears in no URL or header; every page carries the security headers; writes
 //! without the session's CSRF token or from another site are refused before the API is asked; a member sees no
-//! write controls; the API's 404 is the console's "not found".
+//! write controls; each role of the app's org sees exactly the controls it may use; the API's 404 is the console's
+//! "not found".
 
 use std::sync::{Arc, Mutex};
 
@@ -19,6 +20,9 @@ use weft_console::ConsoleConfig;
 
 const ADMIN: &str = "admin-token-0123456789";
 const MEMBER: &str = "member-token-0123456789";
+const VIEWER: &str = "viewer-token-0123456789";
+const DEPLOYER: &str = "deployer-token-0123456789";
+const ORG_ADMIN: &str = "org-admin-token-0123456789";
 
 /// What the stand-in API was asked: (method, path, bearer).
 type Calls = Arc<Mutex<Vec<(String, String, String)>>>;
@@ -27,6 +31,9 @@ fn bearer(headers: &HeaderMap) -> Option<&'static str> {
     match headers.get(header::AUTHORIZATION)?.to_str().ok()? {
         h if h == format!("Bearer {ADMIN}") => Some(ADMIN),
         h if h == format!("Bearer {MEMBER}") => Some(MEMBER),
+        h if h == format!("Bearer {VIEWER}") => Some(VIEWER),
+        h if h == format!("Bearer {DEPLOYER}") => Some(DEPLOYER),
+        h if h == format!("Bearer {ORG_ADMIN}") => Some(ORG_ADMIN),
         _ => None,
     }
 }
@@ -35,7 +42,38 @@ fn error(status: StatusCode, code: &str) -> Response {
     (status, Json(json!({"error": code, "message": code}))).into_response()
 }
 
-/// The stand-in API: the admin sees app `shop` (org demo); the member (org other) sees nothing.
+/// Whether a token sees app `shop` (org demo): the admin and demo's viewer, deployer and org-admin.
+fn sees_shop(who: &str) -> bool {
+    who != MEMBER
+}
+
+/// What `/v1/whoami` says of a token.
+fn whoami_of(who: &str) -> Value {
+    let member = |org: &str, role: &str, permissions: &[&str]| {
+        json!({"subject": format!("token:{role}"), "actor": format!("{role}-bot"), "admin": false, "org": org,
+               "role": role, "permissions": permissions})
+    };
+    match who {
+        ADMIN => json!({"subject": "ada", "admin": true}),
+        VIEWER => member("demo", "viewer", &["read"]),
+        DEPLOYER => member("demo", "deployer", &["read", "operate"]),
+        ORG_ADMIN => member(
+            "demo",
+            "org-admin",
+            &[
+                "read",
+                "operate",
+                "override-gates",
+                "rotate-seeds",
+                "manage-tokens",
+            ],
+        ),
+        _ => json!({"subject": "mel", "admin": false, "org": "other"}),
+    }
+}
+
+/// The stand-in API: the admin and org demo's members see app `shop` (org demo); the member of org other sees
+/// nothing.
 fn api(calls: Calls) -> Router {
     let record = move |request: &Request| {
         calls.lock().unwrap().push((
@@ -55,20 +93,14 @@ fn api(calls: Calls) -> Router {
     let g = guard.clone();
     let whoami = move |request: Request| {
         let g = g.clone();
-        async move {
-            g(request, |who, _| {
-                Json(json!({"subject": if who == ADMIN { "ada" } else { "mel" }, "admin": who == ADMIN,
-                            "org": if who == ADMIN { Value::Null } else { json!("other") }}))
-                .into_response()
-            })
-        }
+        async move { g(request, |who, _| Json(whoami_of(who)).into_response()) }
     };
     let g = guard.clone();
     let list = move |request: Request| {
         let g = g.clone();
         async move {
             g(request, |who, _| {
-                let items = if who == ADMIN {
+                let items = if sees_shop(who) {
                     json!([{"name": "shop", "namespace": "shop", "org": "demo", "env": "main", "repository": ".",
                              "health": "healthy", "sync": "synced", "endpoints": []}])
                 } else {
@@ -83,7 +115,7 @@ fn api(calls: Calls) -> Router {
         let g = g.clone();
         async move {
             g(request, |who, _| {
-                let n = usize::from(who == ADMIN);
+                let n = usize::from(sees_shop(who));
                 Json(json!({"apps": n, "health": {"healthy": n}, "sync": {"synced": n}, "orgs": [], "envs": []}))
                     .into_response()
             })
@@ -94,13 +126,14 @@ fn api(calls: Calls) -> Router {
         let g = g.clone();
         async move {
             g(request, |who, path| {
-                if who != ADMIN || !path.ends_with("/shop") {
+                if !sees_shop(who) || !path.ends_with("/shop") {
                     return error(StatusCode::NOT_FOUND, "not_found");
                 }
                 Json(json!({"name": "shop", "namespace": "shop", "project": "demo", "sync": "synced",
                             "health": "healthy", "automated": true, "selfHeal": true, "resources": 0,
                             "imageMoves": ["web:1.4.2 now points to a different digest (sha256:bbbb) than what runs (sha256:aaaa)"],
-                            "history": [{"id": 2, "revision": "b"}, {"id": 1, "revision": "a"}]}))
+                            "history": [{"id": 2, "revision": "b", "requestedBy": "deploy-bot"},
+                                        {"id": 1, "revision": "a"}]}))
                 .into_response()
             })
         }
@@ -115,7 +148,7 @@ fn api(calls: Calls) -> Router {
         let g = g.clone();
         async move {
             g(request, |who, _| {
-                if who != ADMIN {
+                if !matches!(who, ADMIN | DEPLOYER | ORG_ADMIN) {
                     return error(StatusCode::FORBIDDEN, "forbidden");
                 }
                 (
@@ -528,4 +561,48 @@ async fn an_objects_diff_names_the_manager_that_changed_a_field_and_says_a_sync_
         page.body
     );
     assert!(page.body.contains("A sync takes these fields back"));
+}
+
+#[tokio::test]
+async fn each_role_of_the_apps_org_sees_exactly_the_controls_it_may_use() {
+    let console = Console::new();
+    // (token, sees sync/refresh/rollback, sees the gate override)
+    for (token, operates, overrides) in [
+        (VIEWER, false, false),
+        (DEPLOYER, true, false),
+        (ORG_ADMIN, true, true),
+        (ADMIN, true, true),
+    ] {
+        let cookie = console.sign_in(token).await;
+        let app = console.get("/apps/shop", Some(&cookie)).await;
+        assert_eq!(app.status, StatusCode::OK, "{token}: {}", app.body);
+        for control in [
+            "action=\"/apps/shop/sync\"",
+            "action=\"/apps/shop/refresh\"",
+            "action=\"/apps/shop/rollback\"",
+        ] {
+            assert_eq!(
+                app.body.contains(control),
+                operates,
+                "{token}: {control} in {}",
+                app.body
+            );
+        }
+        // The history names who asked for each deploy.
+        assert!(app.body.contains("deploy-bot"), "{token}: {}", app.body);
+        let operation = console
+            .get("/apps/shop/operations/op-9", Some(&cookie))
+            .await;
+        assert_eq!(
+            operation.body.contains("Override the gates and sync"),
+            overrides,
+            "{token}: {}",
+            operation.body
+        );
+    }
+    // The header names a member by its name and role.
+    let cookie = console.sign_in(DEPLOYER).await;
+    let fleet = console.get("/apps", Some(&cookie)).await;
+    assert!(fleet.body.contains("deployer-bot"), "{}", fleet.body);
+    assert!(fleet.body.contains("demo deployer"), "{}", fleet.body);
 }

@@ -92,7 +92,7 @@ pub(crate) async fn sync(
     let operation = state
         .server
         .queue
-        .enqueue(&app, Trigger::Manual, request)
+        .enqueue_by(&app, Trigger::Manual, request, caller.0.actor())
         .await
         .map_err(queued)?;
     Ok((
@@ -259,7 +259,12 @@ pub(crate) async fn rollback(
     let operation = state
         .server
         .queue
-        .enqueue(&app, Trigger::Rollback { history_id }, request)
+        .enqueue_by(
+            &app,
+            Trigger::Rollback { history_id },
+            request,
+            caller.0.actor(),
+        )
         .await
         .map_err(queued)?;
     Ok((

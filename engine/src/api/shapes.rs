@@ -258,6 +258,9 @@ pub struct GitOpsOperation {
     pub revision: Option<String>,
     /// Whether automation started it.
     pub automated: bool,
+    /// Who asked for it through the API (`deploy-bot`, `alice@idp`); absent for automation and older records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_by: Option<String>,
     /// For an app built from source: the build that ran before the render (its attempts, final plan and image,
     /// or the image reused).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -267,7 +270,7 @@ pub struct GitOpsOperation {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(value_type = Vec<Object>)]
     pub gates: Vec<crate::sync::gates::GateResult>,
-    /// An admin's override of the gates' denies for this sync: `by` and `reason`.
+    /// An override of the gates' denies for this sync: `by` (the actor: `alice@idp`) and `reason`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub gate_override: Option<crate::sync::gates::GateOverride>,
@@ -288,6 +291,7 @@ impl From<&Operation> for GitOpsOperation {
             attempts: op.attempts.clone(),
             revision: op.revision.clone(),
             automated: op.automated(),
+            requested_by: op.requested_by.clone(),
             build: op.build.clone(),
             gates: op.gates.clone(),
             gate_override: op.gate_override.clone(),
@@ -314,6 +318,10 @@ pub struct GitOpsDeploy {
     pub deployed_at: Option<jiff::Timestamp>,
     /// Whether automation applied it.
     pub automated: bool,
+    /// Who asked for the operation that applied it (`deploy-bot`, `alice@idp`); absent for automation and older
+    /// records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_by: Option<String>,
     /// The version it deployed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
@@ -330,6 +338,7 @@ impl From<&Deploy> for GitOpsDeploy {
             started_at: deploy.started_at,
             deployed_at: deploy.deployed_at,
             automated: deploy.automated,
+            requested_by: deploy.requested_by.clone(),
             version: deploy.version.clone(),
             images: deploy.images.clone(),
         }

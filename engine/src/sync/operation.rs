@@ -153,6 +153,10 @@ pub struct Operation {
     /// A dry run (a plan, `weft diff --server`): listed with the app's operations, never its last operation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dry_run: bool,
+    /// Who asked for it through the API (a token's name, a JWT's username): absent for automation and for records
+    /// written before requesters were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_by: Option<String>,
 }
 
 impl Operation {
@@ -178,6 +182,7 @@ impl Operation {
             gate_override: None,
             images: Default::default(),
             dry_run: false,
+            requested_by: None,
         }
     }
 
@@ -246,6 +251,9 @@ pub struct Deploy {
     pub version: Option<String>,
     /// The operation that applied it.
     pub operation: String,
+    /// Who asked for that operation through the API; absent for automation and older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_by: Option<String>,
     /// The digest each image was pinned to (reference as rendered → `sha256:…`): what a rollback to it runs.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub images: std::collections::BTreeMap<String, String>,
@@ -295,6 +303,7 @@ impl History {
             version,
             operation: operation.id.clone(),
             images: operation.images.clone(),
+            requested_by: operation.requested_by.clone(),
         });
         while self.entries.len() > self.limit {
             self.entries.pop_front();

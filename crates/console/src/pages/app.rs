@@ -106,7 +106,7 @@ pub async fn show(
                 }
             }
         }
-        @if user.admin() { (actions(&user, &here)) }
+        @if user.may("operate") { (actions(&user, &here)) }
         section aria-labelledby="h-tree" {
             div.section-head {
                 h2 #h-tree { "Resources" }
@@ -141,7 +141,7 @@ pub async fn show(
                             td { @if let Some(r) = &op.revision { code title=(r) { (short_revision(r)) } } }
                             td { (when(op.queued_at.as_deref())) }
                             td { (when(op.finished_at.as_deref())) }
-                            td { (if op.automated { "automation" } else { "a user" }) }
+                            td { (actor(op.automated, op.requested_by.as_deref())) }
                         } } }
                     } }
                 }
@@ -181,6 +181,16 @@ fn actions(user: &SignedIn, here: &str) -> Markup {
     }
 }
 
+/// Who started an operation, as its record names them: automation, the API caller's name, or (for records made
+/// before requesters were recorded) an unnamed caller.
+fn actor(automated: bool, requested_by: Option<&str>) -> &str {
+    match (automated, requested_by) {
+        (true, _) => "automation",
+        (false, Some(name)) => name,
+        (false, None) => "an API caller (not recorded)",
+    }
+}
+
 fn history(user: &SignedIn, here: &str, app: &PlaneApp) -> Markup {
     let csrf = user.session.csrf();
     html! {
@@ -188,14 +198,14 @@ fn history(user: &SignedIn, here: &str, app: &PlaneApp) -> Markup {
             div.table-wrap { table {
                 thead { tr { th scope="col" { "#" } th scope="col" { "Revision" } th scope="col" { "Version" }
                              th scope="col" { "Deployed" } th scope="col" { "By" }
-                             @if user.admin() { th scope="col" { span.visually-hidden { "Rollback" } } } } }
+                             @if user.may("operate") { th scope="col" { span.visually-hidden { "Rollback" } } } } }
                 tbody { @for (i, deploy) in app.history.iter().enumerate() { tr {
                     th scope="row" { (deploy.id) }
                     td { code title=(deploy.revision) { (short_revision(&deploy.revision)) } }
                     td { (deploy.version.as_deref().unwrap_or("—")) }
                     td { (when(deploy.deployed_at.as_deref())) }
-                    td { (if deploy.automated { "automation" } else { "a user" }) }
-                    @if user.admin() { td {
+                    td { (actor(deploy.automated, deploy.requested_by.as_deref())) }
+                    @if user.may("operate") { td {
                         @if i > 0 {
                             form.inline method="post" action=(format!("{here}/rollback"))
                                 data-confirm=(format!("Roll back to {} and suspend automated sync?", short_revision(&deploy.revision))) {
@@ -208,7 +218,7 @@ fn history(user: &SignedIn, here: &str, app: &PlaneApp) -> Markup {
                     } }
                 } } }
             } }
-            @if user.admin() {
+            @if user.may("operate") {
                 form.inline method="post" action=(format!("{here}/rollback")) {
                     input type="hidden" name="_csrf" value=(csrf);
                     div.field {

@@ -32,9 +32,12 @@ pub fn page(title: &str, user: &SignedIn, crumbs: &[Crumb<'_>], body: Markup) ->
                 }
                 div.user {
                     span.who title="Signed in as" {
-                        (user.session.who.subject)
+                        (user.name())
                         @if user.admin() { " · admin" }
-                        @else if let Some(org) = &user.session.who.org { " · " (org) }
+                        @else if let Some(org) = &user.session.who.org {
+                            " · " (org)
+                            @if let Some(role) = &user.session.who.role { " " (role) }
+                        }
                     }
                     form method="post" action="/sign-out" {
                         input type="hidden" name="_csrf" value=(user.session.csrf());

@@ -49,23 +49,69 @@ impl SignedIn {
         }
     }
 
-    /// Whether the user may act (the API decides; this only hides controls it would refuse).
+    /// Whether the user is the server's admin (the API decides; this only hides controls it would refuse).
     pub fn admin(&self) -> bool {
         self.session.who.admin
     }
 
-    /// A signed-in user for page tests: an admin, or a member of org `shop`.
+    /// Whether the user's role grants `permission` (`operate`, `override-gates`, `rotate-seeds`,
+    /// `manage-tokens`) on its org's apps, as `/v1/whoami` said: the API decides; this only hides controls it would
+    /// refuse.
+    pub fn may(&self, permission: &str) -> bool {
+        self.admin() || self.session.who.permissions.iter().any(|p| p == permission)
+    }
+
+    /// Who the user is for people: the actor the API records, else the subject (older servers).
+    pub fn name(&self) -> &str {
+        let who = &self.session.who;
+        if who.actor.is_empty() {
+            &who.subject
+        } else {
+            &who.actor
+        }
+    }
+
+    /// A signed-in user for page tests: an admin, or a viewer of org `shop`.
     #[cfg(test)]
     pub fn for_tests(admin: bool) -> SignedIn {
+        SignedIn::for_tests_as(if admin { "admin" } else { "viewer" })
+    }
+
+    /// A signed-in user for page tests: `admin`, or a `viewer`, `deployer` or `org-admin` of org `shop`.
+    #[cfg(test)]
+    pub fn for_tests_as(role: &str) -> SignedIn {
+        let admin = role == "admin";
+        let permissions: &[&str] = match role {
+            "admin" => &[
+                "read",
+                "operate",
+                "override-gates",
+                "rotate-seeds",
+                "manage-tokens",
+                "administer",
+            ],
+            "deployer" => &["read", "operate"],
+            "org-admin" => &[
+                "read",
+                "operate",
+                "override-gates",
+                "rotate-seeds",
+                "manage-tokens",
+            ],
+            _ => &["read"],
+        };
         let sessions = crate::session::Sessions::new(crate::session::SessionLimits {
             idle: std::time::Duration::from_secs(60),
             absolute: std::time::Duration::from_secs(600),
             max: 10,
         });
         let who = crate::shapes::WhoAmI {
-            subject: "ada".into(),
+            subject: "token:tok_1".into(),
+            actor: "ada".into(),
             admin,
             org: (!admin).then(|| "shop".to_string()),
+            role: (!admin).then(|| role.to_string()),
+            permissions: permissions.iter().map(|p| p.to_string()).collect(),
         };
         let (id, session) = sessions.create(
             "t0k3n".into(),

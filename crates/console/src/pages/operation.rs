@@ -56,7 +56,7 @@ pub async fn show(
                         p { "It would delete:" }
                         ul { @for r in &deletions { li { (r.reference.kind) " " (r.reference.namespace) "/" (r.reference.name) } } }
                     }
-                    @if user.admin() && !record.confirmed {
+                    @if user.may("operate") && !record.confirmed {
                         form.inline method="post" action=(format!("{app_link}/sync"))
                             data-confirm="Delete these objects and sync?" {
                             input type="hidden" name="_csrf" value=(user.session.csrf());
@@ -124,7 +124,7 @@ pub async fn show(
                     } }
                 } }
                 @let denied: Vec<_> = record.gates.iter().filter(|g| g.verdict == "deny").collect();
-                @if user.admin() && !dry_run && !running && !denied.is_empty() && record.gate_override.is_none() {
+                @if user.may("override-gates") && !dry_run && !running && !denied.is_empty() && record.gate_override.is_none() {
                     @if denied.iter().all(|g| g.overridable) {
                         form.inline method="post" action=(format!("{app_link}/sync"))
                             data-confirm="Sync past the gates' deny? The override is recorded with your name." {
