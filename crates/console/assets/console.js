@@ -74,6 +74,25 @@
       if (atBottom) pre.scrollTop = pre.scrollHeight;
       setOffline(false);
     });
+    // A followed app's pods joining and leaving (a scale-up, a rollout), said in the log as stern says them.
+    function member(sign, text) {
+      var span = document.createElement("span");
+      span.className = "line member";
+      span.textContent = sign + " " + text + "\n";
+      var atBottom = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
+      pre.appendChild(span);
+      if (atBottom) pre.scrollTop = pre.scrollHeight;
+    }
+    source.addEventListener("joined", function (event) {
+      var pod;
+      try { pod = JSON.parse(event.data); } catch (e) { return; }
+      member("+", "pod/" + pod.pod + " joined (" + (pod.containers || []).join(", ") + ")");
+    });
+    source.addEventListener("left", function (event) {
+      var pod;
+      try { pod = JSON.parse(event.data); } catch (e) { return; }
+      member("-", "pod/" + pod.pod + " left");
+    });
     source.addEventListener("error", function () {
       // The stream ends when the operation does; the page's live region then reloads it.
       if (source.readyState === EventSource.CLOSED) return;

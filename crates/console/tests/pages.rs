@@ -203,7 +203,19 @@ fn api(calls: Calls) -> Router {
             })
         }
     };
+    let g = guard.clone();
+    let logs = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |_, _| {
+                Json(json!({"lines": [{"pod": "shop/web-1", "container": "web",
+                    "text": "fatal: simulated crash"}]}))
+                .into_response()
+            })
+        }
+    };
     Router::new()
+        .route("/v1/deploy/{name}/logs", get(logs))
         .route("/v1/deploy/{name}/resource/{ref}", get(resource))
         .route("/v1/deploy/{name}/resource/{ref}/events", get(tree.clone()))
         .route("/v1/deploy/{name}/operations/{id}", get(operation))
@@ -605,4 +617,55 @@ async fn each_role_of_the_apps_org_sees_exactly_the_controls_it_may_use() {
     let fleet = console.get("/apps", Some(&cookie)).await;
     assert!(fleet.body.contains("deployer-bot"), "{}", fleet.body);
     assert!(fleet.body.contains("demo deployer"), "{}", fleet.body);
+}
+
+#[tokio::test]
+async fn the_logs_page_reads_restarted_containers_previous_runs_and_says_a_follow_picks_up_new_pods()
+ {
+    let console = Console::new();
+    let cookie = console.sign_in(ADMIN).await;
+    let current = console.get("/apps/shop/logs", Some(&cookie)).await;
+    assert_eq!(current.status, StatusCode::OK, "{}", current.body);
+    assert!(current.body.contains("Previous runs"), "{}", current.body);
+    let previous = console
+        .get("/apps/shop/logs?previous=1", Some(&cookie))
+        .await;
+    assert_eq!(previous.status, StatusCode::OK, "{}", previous.body);
+    assert!(previous.body.contains("Current runs"), "{}", previous.body);
+    assert!(
+        previous.body.contains("simulated crash"),
+        "{}",
+        previous.body
+    );
+    let asked: Vec<String> = console
+        .calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, path, _)| path.starts_with("/v1/deploy/shop/logs"))
+        .map(|(_, path, _)| path.clone())
+        .collect();
+    assert!(
+        asked.iter().any(|path| path.contains("previous=true")),
+        "{asked:?}"
+    );
+    assert!(
+        !asked[0].contains("previous"),
+        "the first page asked for the current runs: {asked:?}"
+    );
+    // Following: the page streams the app's followed logs, and says new pods join; previous runs are not offered.
+    let followed = console.get("/apps/shop/logs?follow=1", Some(&cookie)).await;
+    assert!(
+        followed
+            .body
+            .contains("data-follow=\"/apps/shop/logs/stream"),
+        "{}",
+        followed.body
+    );
+    assert!(followed.body.contains("join the log"), "{}", followed.body);
+    assert!(
+        !followed.body.contains("Previous runs"),
+        "{}",
+        followed.body
+    );
 }

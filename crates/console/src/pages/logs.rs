@@ -1,5 +1,6 @@
-//! An app's pod logs: the last lines of each container, a choice of container, and following new lines live (the
-//! API's server-sent events, relayed with the session's credential).
+//! An app's pod logs: the last lines of each container, a choice of container, restarted containers' previous
+//! runs, and following new lines live (the API's server-sent events, relayed with the session's credential): pods
+//! a scale-up or a rollout creates join the stream and deleted ones leave it, each said in the log.
 
 use std::collections::BTreeSet;
 
@@ -23,6 +24,8 @@ pub struct LogsQuery {
     container: Option<String>,
     /// Follow new lines.
     follow: Option<String>,
+    /// The previous run of each restarted container instead (never followed).
+    previous: Option<String>,
 }
 
 /// `GET /apps/{name}/logs`.
@@ -33,10 +36,15 @@ pub async fn show(
     Query(q): Query<LogsQuery>,
 ) -> Result<Markup, ConsoleError> {
     let container = q.container.as_deref().filter(|c| !c.is_empty());
+    let previous = q.previous.is_some() && q.follow.is_none();
     let api = format!(
         "/v1/deploy/{}/logs?{}",
         segment(&name),
-        query(&[("tail", Some("200")), ("container", container)])
+        query(&[
+            ("tail", Some("200")),
+            ("container", container),
+            ("previous", previous.then_some("true"))
+        ])
     );
     let logs: PodLogs = state.api.get(user.asker(), &api).await?;
     // The containers the pods have (every one when no choice is made yet).
@@ -64,6 +72,13 @@ pub async fn show(
             ("follow", (!follow).then_some("1"))
         ])
     );
+    let runs = format!(
+        "{here}?{}",
+        query(&[
+            ("container", container),
+            ("previous", (!previous).then_some("1"))
+        ])
+    );
     let body = html! {
         div.heading {
             h1 { "Logs" }
@@ -81,13 +96,24 @@ pub async fn show(
                 }
             }
             @if follow { input type="hidden" name="follow" value="1"; }
+            @if previous { input type="hidden" name="previous" value="1"; }
             div.field.actions {
                 button type="submit" { "Show" }
                 a.button href=(toggle) { (if follow { "Stop following" } else { "Follow" }) }
+                @if !follow {
+                    a.button href=(runs) aria-pressed=(previous) {
+                        (if previous { "Current runs" } else { "Previous runs" })
+                    }
+                }
             }
         }
-        @if logs.lines.is_empty() && !follow {
+        @if logs.lines.is_empty() && previous {
+            section.empty { p { "No previous runs: no container of the app's pods has restarted." } }
+        } @else if logs.lines.is_empty() && !follow {
             section.empty { p { "No log lines: the app has no running pods, or they have written nothing yet." } }
+        }
+        @if follow {
+            p.muted { "Pods created while following (a scale-up, a rollout) join the log, and deleted ones leave it." }
         }
         pre.code.log #log tabindex="0" aria-label="Log lines" aria-live=(if follow { "polite" } else { "off" })
             data-follow=[follow.then_some(stream.as_str())] {
