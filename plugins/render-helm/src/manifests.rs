@@ -95,14 +95,11 @@ impl LineCounter<'_> {
     }
 }
 
-fn text_at(value: &Value, path: &[&str]) -> Option<String> {
+fn text_at<'v>(value: &'v Value, path: &[&str]) -> Option<&'v str> {
     let found = path
         .iter()
         .try_fold(value, |current, key| current.get(key))?;
-    found
-        .as_str()
-        .filter(|text| !text.is_empty())
-        .map(str::to_string)
+    found.as_str().filter(|text| !text.is_empty())
 }
 
 /// A rendered document as the object it becomes: read by the subset reader when the document keeps to the YAML
@@ -120,11 +117,11 @@ fn read_object(document: &str) -> Result<Value, YamlError> {
 }
 
 /// A manifest with what sorting and duplicate checks need.
-struct Parsed {
+struct Parsed<'f> {
     manifest: Manifest,
     kind: String,
     identity: String,
-    template: String,
+    template: &'f str,
 }
 
 /// Parses, validates and orders the objects of rendered files (`NOTES.txt` excluded).
@@ -167,18 +164,17 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
             let name =
                 text_at(&value, &["metadata", "name"]).ok_or_else(|| invalid("metadata.name"))?;
             let namespace = text_at(&value, &["metadata", "namespace"]).unwrap_or_default();
-            let group = api_version
-                .rsplit_once('/')
-                .map_or("", |(g, _)| g)
-                .to_string();
+            let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            let identity = format!("{group}/{kind} {namespace}/{name}");
+            let kind = kind.to_string();
             parsed.push(Parsed {
                 manifest: Manifest {
                     object: value,
                     file: Some(file.source_path.clone()),
                 },
-                identity: format!("{group}/{kind} {namespace}/{name}"),
+                identity,
                 kind,
-                template: file.name.clone(),
+                template: &file.name,
             });
         }
     }
@@ -225,7 +221,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
                     std::cmp::Ordering::Equal
                 }
             })
-            .then_with(|| a.template.cmp(&b.template))
+            .then_with(|| a.template.cmp(b.template))
     });
     Ok(parsed.into_iter().map(|p| p.manifest).collect())
 }
