@@ -21,6 +21,7 @@ mod namespaced;
 mod outbound;
 mod plugin_host;
 mod reliability;
+mod roles;
 mod render;
 mod render_lookup;
 mod render_seed;

@@ -1,6 +1,6 @@
-//! The `/v1/deploy` API as every role sees it: an admin, a member of the org owning an app, a member of another
-//! org, and nobody. Every route answers each of them as it should, and no response ever carries a planted
-//! Secret's value.
+//! The `/v1/deploy` API as every role sees it: an admin; a viewer, a deployer and an org-admin of the org owning
+//! an app; a viewer and an org-admin of another org; and nobody. Every route answers each of them as it should,
+//! and no response ever carries a planted Secret's value.
 
 use std::path::Path;
 use std::time::Duration;
@@ -24,22 +24,62 @@ const PLANTED: &str = "planted-secret-value-7f3a";
 pub(crate) const ADMIN: &str = "weft_test_admin_token_0000000000000000000000000";
 pub(crate) const ACME: &str = "weft_test_acme_member_token_000000000000000000000";
 pub(crate) const OTHER: &str = "weft_test_other_member_token_00000000000000000000";
+pub(crate) const ACME_DEPLOYER: &str = "weft_test_acme_deployer_token_0000000000000000000";
+pub(crate) const ACME_ADMIN: &str = "weft_test_acme_org_admin_token_000000000000000000";
+pub(crate) const OTHER_ADMIN: &str = "weft_test_other_org_admin_token_00000000000000000";
 
+/// Who calls. `Owner` is a viewer of acme configured as `org:acme`, the form tokens had before roles.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Role {
     Admin,
     Owner,
+    Deployer,
+    OrgAdmin,
     Stranger,
+    StrangerAdmin,
     Anonymous,
 }
 
+/// What a route needs of a member of the app's org.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub(crate) enum Need {
+    Read,
+    Operate,
+    OrgAdmin,
+    Admin,
+}
+
 impl Role {
-    fn token(self) -> Option<&'static str> {
+    pub(crate) const ALL: [Role; 7] = [
+        Role::Admin,
+        Role::Owner,
+        Role::Deployer,
+        Role::OrgAdmin,
+        Role::Stranger,
+        Role::StrangerAdmin,
+        Role::Anonymous,
+    ];
+
+    pub(crate) fn token(self) -> Option<&'static str> {
         match self {
             Role::Admin => Some(ADMIN),
             Role::Owner => Some(ACME),
+            Role::Deployer => Some(ACME_DEPLOYER),
+            Role::OrgAdmin => Some(ACME_ADMIN),
             Role::Stranger => Some(OTHER),
+            Role::StrangerAdmin => Some(OTHER_ADMIN),
             Role::Anonymous => None,
+        }
+    }
+
+    /// What it may do on acme's apps (`None`: not of acme).
+    fn on_acme(self) -> Option<Need> {
+        match self {
+            Role::Admin => Some(Need::Admin),
+            Role::Owner => Some(Need::Read),
+            Role::Deployer => Some(Need::Operate),
+            Role::OrgAdmin => Some(Need::OrgAdmin),
+            Role::Stranger | Role::StrangerAdmin | Role::Anonymous => None,
         }
     }
 }
@@ -121,11 +161,15 @@ pub(crate) async fn api_configured(
     };
     let text = format!(
         "data_dir = \"{}\"\n[images]\npin = false\n[sources]\nallow_file_urls = {allow_file_urls}\n[defaults]\nreconcile_interval_seconds = {seconds}\n[auth]\nrate_limit = {{ requests_per_second = {per_second}, burst = {per_second} }}\n\
-         tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}]\n{}{}{extra}",
+         tokens = [{{ sha256 = \"{}\", principal = \"admin\", name = \"admin\" }}, {{ sha256 = \"{}\", principal = \"org:acme\", name = \"acme\" }}, {{ sha256 = \"{}\", principal = \"org:other\", name = \"other\" }}, \
+         {{ sha256 = \"{}\", principal = \"deployer:acme\", name = \"acme-deployer\" }}, {{ sha256 = \"{}\", principal = \"org-admin:acme\", name = \"acme-admin\" }}, {{ sha256 = \"{}\", principal = \"org-admin:other\", name = \"other-admin\" }}]\n{}{}{extra}",
         data.path().display(),
         hash_token(ADMIN),
         hash_token(ACME),
         hash_token(OTHER),
+        hash_token(ACME_DEPLOYER),
+        hash_token(ACME_ADMIN),
+        hash_token(OTHER_ADMIN),
         app("shop", "acme", shop.path()),
         app("blog", "other", blog.path()),
     );
@@ -152,8 +196,19 @@ impl Api {
         path: &str,
         body: Option<Value>,
     ) -> (StatusCode, String) {
+        self.call_with(role.token(), method, path, body).await
+    }
+
+    /// A call with `token` (none: anonymous).
+    pub(crate) async fn call_with(
+        &self,
+        token: Option<&str>,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, String) {
         let mut request = Request::builder().method(method).uri(path);
-        if let Some(token) = role.token() {
+        if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
         }
         let request = match body {
@@ -254,107 +309,117 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
     let operation = api.synced("shop").await;
     api.synced("blog").await;
 
-    // The routes, for app `shop` (org acme): (method, path, body, is a write).
-    let routes: Vec<(Method, String, Option<Value>, bool)> = vec![
-        (Method::GET, "/v1/whoami".into(), None, false),
-        (Method::GET, "/v1/deploy/applications".into(), None, false),
-        (Method::GET, "/v1/deploy/gitops".into(), None, false),
-        (Method::GET, "/v1/deploy/summary".into(), None, false),
+    // The routes, for app `shop` (org acme): (method, path, body, what a member of acme needs).
+    let routes: Vec<(Method, String, Option<Value>, Need)> = vec![
+        (Method::GET, "/v1/whoami".into(), None, Need::Read),
+        (
+            Method::GET,
+            "/v1/deploy/applications".into(),
+            None,
+            Need::Read,
+        ),
+        (Method::GET, "/v1/deploy/gitops".into(), None, Need::Read),
+        (Method::GET, "/v1/deploy/summary".into(), None, Need::Read),
         (
             Method::GET,
             "/v1/deploy/applicationsets".into(),
             None,
-            false,
+            Need::Read,
         ),
         (
             Method::GET,
             "/v1/deploy/applications/shop".into(),
             None,
-            false,
+            Need::Read,
         ),
-        (Method::GET, "/v1/deploy/shop/tree".into(), None, false),
+        (Method::GET, "/v1/deploy/shop/tree".into(), None, Need::Read),
         (
             Method::GET,
             "/v1/deploy/shop/resource/apps:Deployment:shop:web".into(),
             None,
-            false,
+            Need::Read,
         ),
         (
             Method::GET,
             "/v1/deploy/shop/resource/:ConfigMap:shop:settings".into(),
             None,
-            false,
+            Need::Read,
         ),
         (
             Method::GET,
             "/v1/deploy/shop/resource/apps:Deployment:shop:web/events".into(),
             None,
-            false,
+            Need::Read,
         ),
-        (Method::GET, "/v1/deploy/gitops/shop".into(), None, false),
-        (Method::GET, "/v1/deploy/shop/logs".into(), None, false),
+        (
+            Method::GET,
+            "/v1/deploy/gitops/shop".into(),
+            None,
+            Need::Read,
+        ),
+        (Method::GET, "/v1/deploy/shop/logs".into(), None, Need::Read),
         (
             Method::GET,
             "/v1/deploy/shop/operations".into(),
             None,
-            false,
+            Need::Read,
         ),
         (
             Method::GET,
             format!("/v1/deploy/shop/operations/{operation}"),
             None,
-            false,
+            Need::Read,
         ),
         (
             Method::GET,
             format!("/v1/deploy/shop/operations/{operation}/log"),
             None,
-            false,
+            Need::Read,
         ),
         (
             Method::POST,
             "/v1/deploy/shop/sync".into(),
             Some(json!({"dryRun": true})),
-            true,
+            Need::Operate,
         ),
         (
             Method::POST,
             "/v1/deploy/shop/rollback".into(),
             Some(json!({"historyId": 1})),
-            true,
+            Need::Operate,
         ),
         (
             Method::PUT,
             "/v1/deploy/applications/shop".into(),
             Some(json!({"name": "shop", "type": "yaml", "namespace": "shop",
                        "source": {"repo": "https://git.example/shop.git", "path": "."}})),
-            true,
+            Need::Admin,
         ),
         (
             Method::DELETE,
             "/v1/deploy/applications/shop".into(),
             None,
-            true,
+            Need::Admin,
         ),
         (
             Method::POST,
             "/v1/deploy/reconcile".into(),
             Some(json!({"apps": ["shop"]})),
-            true,
+            Need::Operate,
         ),
         (
             Method::POST,
             "/v1/deploy/shop/render-seed/rotate".into(),
             None,
-            true,
+            Need::OrgAdmin,
         ),
     ];
     let app_specific = |path: &str, body: &Option<Value>| {
         path.contains("/shop") || body.as_ref().is_some_and(|b| b["apps"] == json!(["shop"]))
     };
     let mut seen = 0;
-    for role in [Role::Admin, Role::Owner, Role::Stranger, Role::Anonymous] {
-        for (method, path, body, write) in &routes {
+    for role in Role::ALL {
+        for (method, path, body, need) in &routes {
             let (status, text) = api.call(role, method.clone(), path, body.clone()).await;
             seen += 1;
             assert!(
@@ -365,14 +430,20 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
                 !text.contains(&base64(PLANTED)),
                 "{role:?} {method} {path} leaked the secret (base64)"
             );
-            let expected: &[StatusCode] = match role {
-                Role::Anonymous => &[StatusCode::UNAUTHORIZED],
-                Role::Stranger if app_specific(path, body) => &[StatusCode::NOT_FOUND],
-                Role::Owner if *write => &[StatusCode::FORBIDDEN],
-                // Config-declared apps cannot be replaced or deleted through the API; busy apps refuse a second
-                // operation: both are conflicts, after authorization.
-                Role::Admin if *write => &[StatusCode::ACCEPTED, StatusCode::CONFLICT],
-                _ => &[StatusCode::OK],
+            // Config-declared apps cannot be replaced or deleted through the API; busy apps refuse a second
+            // operation: both are conflicts, after authorization.
+            let done: &[StatusCode] = if *need == Need::Read {
+                &[StatusCode::OK]
+            } else {
+                &[StatusCode::ACCEPTED, StatusCode::CONFLICT]
+            };
+            let expected: &[StatusCode] = match role.on_acme() {
+                _ if role == Role::Anonymous => &[StatusCode::UNAUTHORIZED],
+                // Another org's app looks like no app, whatever the role there.
+                None if app_specific(path, body) => &[StatusCode::NOT_FOUND],
+                None => &[StatusCode::OK],
+                Some(has) if has >= *need => done,
+                Some(_) => &[StatusCode::FORBIDDEN],
             };
             assert!(
                 expected.contains(&status),
@@ -383,14 +454,14 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             }
         }
     }
-    assert_eq!(seen, routes.len() * 4);
+    assert_eq!(seen, routes.len() * Role::ALL.len());
     // Orphaned objects have no app and so no org: admins only.
-    for (role, expected) in [
-        (Role::Admin, StatusCode::OK),
-        (Role::Owner, StatusCode::FORBIDDEN),
-        (Role::Stranger, StatusCode::FORBIDDEN),
-        (Role::Anonymous, StatusCode::UNAUTHORIZED),
-    ] {
+    for role in Role::ALL {
+        let expected = match role {
+            Role::Admin => StatusCode::OK,
+            Role::Anonymous => StatusCode::UNAUTHORIZED,
+            _ => StatusCode::FORBIDDEN,
+        };
         let (status, text) = api
             .call(role, Method::GET, "/v1/deploy/orphans", None)
             .await;
