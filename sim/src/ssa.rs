@@ -14,6 +14,8 @@ use weft_k8s::lists::{self, ListMerge, ObjectKind, item_key};
 pub struct FieldConflict {
     /// The other manager.
     pub manager: String,
+    /// How the other manager wrote the field (an applier is named without its apiVersion).
+    pub operation: Operation,
     /// The apiVersion the other manager wrote with.
     pub api_version: String,
     /// The subresource the other manager wrote through (`scale`, `status`), empty for the main resource.
@@ -28,53 +30,62 @@ impl FieldConflict {
         display_path(&self.path)
     }
 
-    /// The other manager as kube-apiserver names it: `"hpa"`, or `"hpa" with subresource "scale"`.
+    /// The other manager as kube-apiserver names it: an applier by its name (`"alice"`), an updater with the
+    /// apiVersion it wrote with (`"kubectl-edit" using apps/v1`), either with the subresource it wrote through
+    /// (`"hpa" with subresource "scale" using apps/v1`).
     pub fn who(&self) -> String {
-        if self.subresource.is_empty() {
-            format!("{:?}", self.manager)
-        } else {
-            format!("{:?} with subresource {:?}", self.manager, self.subresource)
+        let mut who = format!("{:?}", self.manager);
+        if !self.subresource.is_empty() {
+            who.push_str(&format!(" with subresource {:?}", self.subresource));
         }
+        if self.operation == Operation::Update {
+            who.push_str(&format!(" using {}", self.api_version));
+        }
+        who
+    }
+
+    /// The order kube-apiserver lists managers in (by their encoded identifier: name, operation, apiVersion).
+    fn order(&self) -> (&str, bool, &str, &str) {
+        (
+            &self.manager,
+            self.operation == Operation::Update,
+            &self.api_version,
+            &self.subresource,
+        )
     }
 }
 
-/// Builds the kube-apiserver message for a set of conflicts.
+/// Builds the kube-apiserver message for a set of conflicts: one names its manager and field, several are grouped
+/// by manager, managers in kube-apiserver's order.
 pub fn conflict_message(conflicts: &[FieldConflict]) -> String {
     let count = conflicts.len();
-    let mut by_manager: Vec<(String, String, Vec<String>)> = Vec::new();
-    for conflict in conflicts {
-        match by_manager
-            .iter_mut()
-            .find(|(manager, _, _)| *manager == conflict.who())
-        {
-            Some((_, _, fields)) => fields.push(conflict.field()),
-            None => by_manager.push((
-                conflict.who(),
-                conflict.api_version.clone(),
-                vec![conflict.field()],
-            )),
-        }
-    }
-    if count == 1 {
-        let (manager, api_version, fields) = &by_manager[0];
+    if let [conflict] = conflicts {
         return format!(
-            "Apply failed with 1 conflict: conflict with {manager} using {api_version}: {}",
-            fields[0]
+            "Apply failed with 1 conflict: conflict with {}: {}",
+            conflict.who(),
+            conflict.field()
         );
     }
-    let mut message = format!("Apply failed with {count} conflicts: ");
+    let mut sorted: Vec<&FieldConflict> = conflicts.iter().collect();
+    sorted.sort_by(|a, b| a.order().cmp(&b.order()));
+    let mut by_manager: Vec<(String, Vec<String>)> = Vec::new();
+    for conflict in sorted {
+        match by_manager
+            .iter_mut()
+            .find(|(manager, _)| *manager == conflict.who())
+        {
+            Some((_, fields)) => fields.push(conflict.field()),
+            None => by_manager.push((conflict.who(), vec![conflict.field()])),
+        }
+    }
     let parts: Vec<String> = by_manager
         .iter()
-        .map(|(manager, api_version, fields)| {
+        .map(|(manager, fields)| {
             let lines: Vec<String> = fields.iter().map(|field| format!("- {field}")).collect();
-            format!(
-                "conflicts with {manager} using {api_version}:\n{}",
-                lines.join("\n")
-            )
+            format!("conflicts with {manager}:\n{}", lines.join("\n"))
         })
         .collect();
-    message.push_str(&parts.join("\n"));
-    message
+    format!("Apply failed with {count} conflicts: {}", parts.join("\n"))
 }
 
 /// The annotation client-side `kubectl apply` keeps the applied configuration in.
@@ -140,6 +151,7 @@ pub fn server_side_apply(
             {
                 conflicts.push(FieldConflict {
                     manager: entry.manager.clone(),
+                    operation: entry.operation,
                     api_version: entry.api_version.clone(),
                     subresource: entry.subresource.clone(),
                     path,
@@ -387,7 +399,7 @@ mod tests {
         assert_eq!(conflicts[0].field(), ".spec.replicas");
         assert_eq!(
             conflict_message(&conflicts),
-            "Apply failed with 1 conflict: conflict with \"alice\" using apps/v1: .spec.replicas"
+            "Apply failed with 1 conflict: conflict with \"alice\": .spec.replicas"
         );
 
         let forced = server_side_apply(Some(&first), &config(3, "app:1"), &writer("bob"), true)
@@ -452,12 +464,14 @@ mod tests {
         let conflicts = vec![
             FieldConflict {
                 manager: "a".into(),
+                operation: Operation::Update,
                 api_version: "v1".into(),
                 subresource: String::new(),
                 path: vec!["f:x".into()],
             },
             FieldConflict {
                 manager: "a".into(),
+                operation: Operation::Update,
                 api_version: "v1".into(),
                 subresource: "scale".into(),
                 path: vec!["f:y".into()],

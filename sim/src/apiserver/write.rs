@@ -426,11 +426,7 @@ impl ApiServer {
                 .iter()
                 .map(|conflict| StatusCause {
                     reason: "FieldManagerConflict".to_owned(),
-                    message: format!(
-                        "conflict with {} using {}",
-                        conflict.who(),
-                        conflict.api_version
-                    ),
+                    message: format!("conflict with {}", conflict.who()),
                     field: conflict.field(),
                 })
                 .collect();
