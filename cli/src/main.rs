@@ -6,6 +6,7 @@
 mod build;
 mod build_progress;
 mod client;
+mod completion;
 mod configured;
 mod diff;
 mod health;
@@ -18,7 +19,7 @@ mod token;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Weft: a GitOps reconciliation engine extended with WebAssembly.
 #[derive(Debug, Parser)]
@@ -107,6 +108,14 @@ enum Command {
     RotateSeed(client::seed::RotateSeedArgs),
     /// Print an app's pods' logs from a Weft server; `-f` follows them.
     Logs(client::logs::LogsArgs),
+    /// Create, change, delete, inspect and refresh apps on a Weft server (Argo CD's `argocd app` verbs).
+    #[command(subcommand)]
+    App(client::app::AppCommand),
+    /// List ApplicationSets on a Weft server, show one, and confirm the deletions its fleet fuse holds.
+    #[command(subcommand)]
+    Appset(client::appset::AppSetCommand),
+    /// Print a shell completion script: `weft completion bash|zsh|fish`.
+    Completion(completion::CompletionArgs),
     /// Manage API tokens.
     #[command(subcommand)]
     Token(token::TokenCommand),
@@ -169,6 +178,9 @@ fn main() -> ExitCode {
         Command::Plugin(command) => plugin::run(command),
         Command::Token(command) => token::run(command),
         Command::Apps(args) => client::apps::run(args),
+        Command::App(command) => client::app::run(command),
+        Command::Appset(command) => client::appset::run(command),
+        Command::Completion(args) => completion::run(args, Cli::command()),
         Command::Tree(args) => client::tree::run(args),
         Command::Sync(args) => client::sync::run_sync(args),
         Command::Rollback(args) => client::sync::run_rollback(args),

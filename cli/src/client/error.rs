@@ -16,7 +16,7 @@ pub(crate) enum ClientError {
     /// No token anywhere.
     #[error(
         "no API token: set WEFT_TOKEN, pass --token-file FILE, or write one to {looked_in} \
-         (`weft token create --admin` on the server's host makes one)"
+         (`weft token create --offline --admin --name NAME` on the server's host makes one)"
     )]
     NoToken {
         /// The default token file that does not exist.
@@ -57,7 +57,7 @@ pub(crate) enum ClientError {
     },
     /// The server refused the token (401).
     #[error(
-        "the server refused the token ({message}); make one with `weft token create --admin` on the server's \
+        "the server refused the token ({message}); make one with `weft token create --offline --admin --name NAME` on the server's \
          host and put it in WEFT_TOKEN or {token_file}"
     )]
     Unauthorized {

@@ -12,16 +12,16 @@ use crate::support::{ServeProcess, free_port, stderr, stdout};
 use serde_json::Value;
 
 /// A `weft serve` child process with its data in a temporary directory, and the admin token it printed.
-struct Server {
+pub(crate) struct Server {
     process: ServeProcess,
     token: String,
-    data: tempfile::TempDir,
+    pub(crate) data: tempfile::TempDir,
     /// The server's stderr, line by line, after the token.
     logged: mpsc::Receiver<String>,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let data = tempfile::tempdir().unwrap();
         let mut process = ServeProcess::spawn(
             &[OsStr::new("--data-dir"), data.path().as_os_str()],
@@ -62,11 +62,11 @@ impl Server {
     }
 
     /// Runs `weft ARGS` as a client of this server (token and server from the environment).
-    fn weft(&self, args: &[&str]) -> Output {
+    pub(crate) fn weft(&self, args: &[&str]) -> Output {
         self.weft_with(args, &[])
     }
 
-    fn weft_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+    pub(crate) fn weft_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut command = self
             .process
             .client(&self.token, &self.data.path().join("no-config"));
@@ -98,7 +98,7 @@ fn first_admin_token(lines: &mpsc::Receiver<String>) -> String {
 }
 
 /// A successful run's stdout, with no colour codes (the output is a pipe).
-fn succeeded(output: &Output) -> String {
+pub(crate) fn succeeded(output: &Output) -> String {
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -115,7 +115,7 @@ fn succeeded(output: &Output) -> String {
 }
 
 /// Runs an action, again while the app has another operation in flight (the reconciler's own syncs).
-fn retrying_busy(server: &Server, args: &[&str]) -> Output {
+pub(crate) fn retrying_busy(server: &Server, args: &[&str]) -> Output {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         let output = server.weft(args);

@@ -9,4 +9,5 @@ mod build_cli;
 mod cli;
 mod cli_checks;
 mod cli_client;
+mod cli_token;
 mod plugin_authors;
