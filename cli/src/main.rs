@@ -10,6 +10,7 @@ mod completion;
 mod configured;
 mod diff;
 mod health;
+mod local_app;
 mod plugin;
 mod render;
 mod serve;

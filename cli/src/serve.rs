@@ -17,7 +17,7 @@ use weft_engine::auth::initial_secret::{
 use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::registry::Registry;
-use weft_engine::server::{Server, ServerOptions, default_config, write_example_app};
+use weft_engine::server::{Server, ServerOptions, default_config_with_apps, write_example_app};
 
 use crate::PluginSources;
 
@@ -37,17 +37,30 @@ pub(crate) struct ServeArgs {
     /// a store need names of their own).
     #[arg(long)]
     replica: Option<String>,
+    /// With the embedded default: also serve a directory of this machine as an app, `[NAME=]DIR` (repeatable):
+    /// named after the directory, its type told from its files, deployed to the `staging` cluster in a namespace of
+    /// its name, synced automatically. In a git work tree it follows the checked-out branch's commits.
+    #[arg(long = "app", value_name = "[NAME=]DIR", conflicts_with = "config")]
+    apps: Vec<String>,
     #[command(flatten)]
     sources: PluginSources,
 }
 
-fn load(args: &ServeArgs) -> anyhow::Result<Config> {
+/// The configuration, and what `--app` added (said once the server runs).
+fn load(args: &ServeArgs) -> anyhow::Result<(Config, Vec<String>)> {
+    let mut added = Vec::new();
     let mut config = match &args.config {
         Some(path) => Config::load(path)?,
         None => {
             let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
             write_example_app(&data_dir)?;
-            default_config(&data_dir)
+            let mut tables = String::new();
+            for value in &args.apps {
+                let app = crate::local_app::read(value)?;
+                added.push(app.describe());
+                tables.push_str(&app.toml());
+            }
+            default_config_with_apps(&data_dir, &tables)?
         }
     };
     if let Some(listen) = args.listen {
@@ -56,11 +69,11 @@ fn load(args: &ServeArgs) -> anyhow::Result<Config> {
     if let Some(dir) = &args.data_dir {
         config.data_dir = Some(dir.clone());
     }
-    Ok(config)
+    Ok((config, added))
 }
 
 pub(crate) fn run(args: ServeArgs) -> anyhow::Result<u8> {
-    let config = load(&args)?;
+    let (config, added) = load(&args)?;
     let registry = crate::configured::registry(&args.sources, &config)?;
     let replica = match args.replica.clone() {
         Some(replica) => replica,
@@ -73,12 +86,13 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<u8> {
         }
     };
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(serve(args, config, registry, replica))
+    runtime.block_on(serve(args, config, added, registry, replica))
 }
 
 async fn serve(
     args: ServeArgs,
     config: Config,
+    added: Vec<String>,
     registry: Registry,
     replica: String,
 ) -> anyhow::Result<u8> {
@@ -188,6 +202,9 @@ async fn serve(
     }
     let names: Vec<String> = server.state.apps.read().await.keys().cloned().collect();
     eprintln!("weft: apps: {}", names.join(", "));
+    for app in added {
+        eprintln!("weft: {app}");
+    }
 
     let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
@@ -273,7 +290,8 @@ fn print_first_admin_token(token: &str, reason: Option<&str>) {
 }
 
 /// Saves the first admin token where the `weft` client looks for one (`~/.config/weft/token`, mode 0600), so
-/// `weft apps` works at once on this machine; an existing file is never replaced.
+/// `weft apps` works at once on this machine. A token already there is another store's (a first token is made only
+/// for a store without any): it is kept beside it as `token.previous`, and the new one takes its place.
 fn save_cli_token(token: &str) {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
@@ -284,11 +302,22 @@ fn save_cli_token(token: &str) {
         return;
     };
     if path.exists() {
-        eprintln!(
-            "weft: {} already holds a token and was left as it is; give the client this one with WEFT_TOKEN",
-            path.display()
-        );
-        return;
+        let previous = path.with_file_name("token.previous");
+        match std::fs::rename(&path, &previous) {
+            Ok(()) => eprintln!(
+                "weft: {} held another server's token; it is kept as {}",
+                path.display(),
+                previous.display()
+            ),
+            Err(error) => {
+                eprintln!(
+                    "weft: {} holds another server's token and could not be moved aside ({error}); give the client \
+                     this one with WEFT_TOKEN",
+                    path.display()
+                );
+                return;
+            }
+        }
     }
     let written = path
         .parent()

@@ -70,6 +70,15 @@ pub enum ExampleError {
 /// installed; org `demo` owns namespace `weft-apps` and may deploy `shop` anywhere from the example repository),
 /// and the example app on staging (synced automatically, with self-heal and pruning).
 pub fn default_config(data_dir: &Path) -> Config {
+    default_config_with_apps(data_dir, "").expect("the built-in configuration is valid")
+}
+
+/// The embedded default with more `[[app]]` tables (TOML) after the example's: the apps the operator names on
+/// `weft serve --app`'s command line. A table that is not a valid app is an error naming it.
+pub fn default_config_with_apps(
+    data_dir: &Path,
+    apps: &str,
+) -> Result<Config, crate::config::ConfigError> {
     let examples = data_dir.join("examples");
     let quoted = |path: &Path| toml::Value::String(path.to_string_lossy().into_owned()).to_string();
     let text = format!(
@@ -121,10 +130,10 @@ create_namespace = true
         examples = quoted(&examples),
         shop = quoted(&examples.join("shop")),
     );
-    let mut config = Config::parse(&text, Path::new("(built-in defaults)"), data_dir)
-        .expect("the built-in configuration is valid");
+    let text = format!("{text}\n{apps}");
+    let mut config = Config::parse(&text, Path::new("(built-in defaults and --app)"), data_dir)?;
     config.data_dir = Some(data_dir.to_path_buf());
-    config
+    Ok(config)
 }
 
 /// Writes the example app's manifests into the data directory (`examples/shop`), and commits them to the example

@@ -23,7 +23,9 @@ use crate::render::RenderCache;
 use crate::source::GitSources;
 use crate::store::{AppOrigin, Store, StoreError};
 
-pub use crate::example::{EXAMPLE_APP, default_config, write_example_app};
+pub use crate::example::{
+    EXAMPLE_APP, default_config, default_config_with_apps, write_example_app,
+};
 
 /// Why the server cannot start or reload.
 #[derive(Debug, thiserror::Error)]

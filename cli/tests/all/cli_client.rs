@@ -22,11 +22,15 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `weft serve` on the embedded default with more arguments.
+    fn start_with(more: &[&OsStr]) -> Server {
         let data = tempfile::tempdir().unwrap();
-        let mut process = ServeProcess::spawn(
-            &[OsStr::new("--data-dir"), data.path().as_os_str()],
-            Stdio::piped(),
-        );
+        let mut args = vec![OsStr::new("--data-dir"), data.path().as_os_str()];
+        args.extend_from_slice(more);
+        let mut process = ServeProcess::spawn(&args, Stdio::piped());
         // Every stderr line goes to the channel; the reader keeps draining so the server never blocks on it.
         let stderr = process.child.stderr.take().unwrap();
         let (lines_tx, lines) = mpsc::channel::<String>();
@@ -280,5 +284,61 @@ fn the_client_commands_against_a_served_weft() {
         stderr(&no_token).contains("no API token"),
         "{}",
         stderr(&no_token)
+    );
+}
+
+/// Runs `git ARGS` in `dir`, which must succeed.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn a_newcomer_s_own_directory_is_served_as_an_app_of_the_embedded_default_with_weft_serve_app() {
+    // A repository of one's own: manifests in `deploy/`, committed on a branch.
+    let repo = tempfile::tempdir().unwrap();
+    let deploy = repo.path().join("deploy");
+    std::fs::create_dir_all(&deploy).unwrap();
+    std::fs::write(
+        deploy.join("web.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: hello}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: hello}}\n  template:\n    metadata: {labels: {app: hello}}\n    spec: {containers: [{name: hello, image: \"nginx:1.27\"}]}\n",
+    )
+    .unwrap();
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-q", "-m", "hello"]);
+
+    let server = Server::start_with(&[OsStr::new("--app"), deploy.as_os_str()]);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let app = loop {
+        let apps: Value =
+            serde_json::from_str(&succeeded(&server.weft(&["apps", "-o", "json"]))).unwrap();
+        let app = apps
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == "deploy")
+            .cloned()
+            .expect("the directory's app is listed, named after it");
+        if (app["health"] == "healthy" && app["sync"] == "synced") || Instant::now() > deadline {
+            break app;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    assert_eq!(app["health"], "healthy", "{app}");
+    assert_eq!(app["sync"], "synced", "{app}");
+    let tree = succeeded(&server.weft(&["tree", "deploy"]));
+    assert!(tree.contains("Deployment hello "), "{tree}");
+    // The server said what it serves and from where.
+    let said = server.wait_for_log(&["app deploy (yaml)", "following main"]);
+    assert!(
+        said.contains(&repo.path().canonicalize().unwrap().display().to_string()),
+        "{said}"
     );
 }

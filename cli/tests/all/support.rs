@@ -127,18 +127,23 @@ pub struct ServeProcess {
     /// Where it listens: `http://127.0.0.1:PORT`.
     pub url: String,
     port: u16,
+    /// Its own configuration home (`XDG_CONFIG_HOME`), where it saves the first admin token for the client: never
+    /// the user's.
+    pub config_home: tempfile::TempDir,
 }
 
 impl ServeProcess {
-    /// Starts `weft serve ARGS --listen 127.0.0.1:PORT` (no `WEFT_LOG`, no input, output discarded), its standard
-    /// error going to `stderr`.
+    /// Starts `weft serve ARGS --listen 127.0.0.1:PORT` (no `WEFT_LOG`, no input, output discarded, a
+    /// configuration home of its own), its standard error going to `stderr`.
     pub fn spawn(args: &[&OsStr], stderr: impl Into<Stdio>) -> ServeProcess {
         let port = free_port();
+        let config_home = tempfile::tempdir().unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_weft"))
             .arg("serve")
             .args(args)
             .args(["--listen", &format!("127.0.0.1:{port}")])
             .env("WEFT_BUILTIN_PLUGINS", builtins())
+            .env("XDG_CONFIG_HOME", config_home.path())
             .env_remove("WEFT_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -149,6 +154,7 @@ impl ServeProcess {
             child,
             url: format!("http://127.0.0.1:{port}"),
             port,
+            config_home,
         }
     }
 
