@@ -88,6 +88,37 @@ impl Client {
         decode(response, format!("POST {}", url.path())).await
     }
 
+    /// PUTs a JSON body and reads a JSON answer.
+    pub(crate) async fn put<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        body: &serde_json::Value,
+    ) -> Result<T, ClientError> {
+        let url = self.url(segments, &[]);
+        let request = self
+            .http
+            .put(url.clone())
+            .json(body)
+            .timeout(REQUEST_TIMEOUT);
+        let response = self.send(request).await?;
+        decode(response, format!("PUT {}", url.path())).await
+    }
+
+    /// DELETEs a resource with a query; the answer's JSON, `null` when it has no body (204).
+    pub(crate) async fn delete_with(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<serde_json::Value, ClientError> {
+        let url = self.url(segments, query);
+        let request = self.http.delete(url.clone()).timeout(REQUEST_TIMEOUT);
+        let response = self.send(request).await?;
+        if response.status() == reqwest::StatusCode::NO_CONTENT {
+            return Ok(serde_json::Value::Null);
+        }
+        decode(response, format!("DELETE {}", url.path())).await
+    }
+
     /// Opens a server-sent event stream.
     pub(crate) async fn events(
         &self,

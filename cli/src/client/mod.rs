@@ -1,9 +1,13 @@
-//! The client of a Weft server's API: `weft apps`, `weft tree`, `weft sync`, `weft rollback`, `weft rotate-seed`,
-//! `weft logs`, and
-//! `weft diff --server`. The server comes from `--server` or `WEFT_SERVER`, the token from `--token-file`,
-//! `WEFT_TOKEN` or `$XDG_CONFIG_HOME/weft/token`; tables and colours on a terminal, JSON with `-o json`.
+//! The client of a Weft server's API: `weft app ...`, `weft appset ...`, `weft apps`, `weft tree`, `weft sync`,
+//! `weft rollback`, `weft rotate-seed`, `weft logs`, and `weft diff --server`. The server comes from `--server` or
+//! `WEFT_SERVER`, the token from `--token-file`, `WEFT_TOKEN` or `$XDG_CONFIG_HOME/weft/token`; tables and colours
+//! on a terminal, JSON with `-o json`.
 
+pub(crate) mod app;
+mod app_spec;
+mod app_view;
 pub(crate) mod apps;
+pub(crate) mod appset;
 mod build_report;
 mod error;
 mod http;

@@ -137,3 +137,55 @@ pub(crate) struct AppHealthView {
     #[serde(default)]
     pub(crate) error: Option<String>,
 }
+
+/// One entry of an app's deploy history (`history` of `GET /v1/deploy/gitops/{app}`, newest first).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct HistoryEntry {
+    /// The entry's id (what `weft rollback APP ID` takes).
+    pub(crate) id: u64,
+    /// The revision applied.
+    pub(crate) revision: String,
+    /// The version it deployed.
+    #[serde(default)]
+    pub(crate) version: Option<String>,
+    /// When its sync started.
+    #[serde(default)]
+    pub(crate) started_at: Option<jiff::Timestamp>,
+    /// When it was applied.
+    #[serde(default)]
+    pub(crate) deployed_at: Option<jiff::Timestamp>,
+    /// Whether automation applied it.
+    #[serde(default)]
+    pub(crate) automated: bool,
+    /// Who asked for it, where the server records it.
+    #[serde(default)]
+    pub(crate) actor: Option<String>,
+}
+
+/// One ApplicationSet of `GET /v1/deploy/applicationsets`.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct SetRow {
+    /// Its namespace.
+    pub(crate) namespace: String,
+    /// Its name.
+    pub(crate) name: String,
+    /// The org its namespace maps to.
+    #[serde(default)]
+    pub(crate) org: Option<String>,
+    /// The Applications it makes.
+    #[serde(default)]
+    pub(crate) applications: Vec<String>,
+    /// Its Applications kept from deletion.
+    #[serde(default)]
+    pub(crate) held: Vec<String>,
+    /// Those the fleet fuse holds, which an admin may confirm.
+    #[serde(default)]
+    pub(crate) confirmable: Vec<String>,
+    /// Why they are kept.
+    #[serde(default)]
+    pub(crate) reason: Option<String>,
+    /// Why its last pass failed.
+    #[serde(default)]
+    pub(crate) error: Option<String>,
+}

@@ -7,6 +7,7 @@ mod support;
 
 mod build_cli;
 mod cli;
+mod cli_app;
 mod cli_checks;
 mod cli_client;
 mod cli_token;

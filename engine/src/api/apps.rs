@@ -3,8 +3,11 @@
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::{ApiError, ApiState, Caller, require_admin, visible_app};
 use crate::app::AppSpec;
@@ -98,6 +101,9 @@ pub(crate) async fn replace(
 ) -> Result<Json<AppSpec>, ApiError> {
     let existing = visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
+    // Where it is declared first: the rules for API-defined apps would otherwise refuse its definition for
+    // reasons that are not the one that matters.
+    declared_elsewhere(&existing, "change")?;
     let app = parse(&state, body)?;
     if app.name != name {
         return Err(ApiError::bad_request(format!(
@@ -105,7 +111,6 @@ pub(crate) async fn replace(
             app.name
         )));
     }
-    declared_elsewhere(&existing, "change")?;
     state
         .server
         .store
@@ -116,21 +121,61 @@ pub(crate) async fn replace(
     Ok(Json(app))
 }
 
-/// Removes an app from Weft (its objects stay in the cluster, released: another app that renders them may take them
-/// over).
+/// `DELETE /v1/deploy/applications/{name}`'s query.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DeleteQuery {
+    /// Delete the app's objects in the cluster too (Argo CD's cascading delete); without it they stay, released
+    /// for another app that renders them to take over.
+    #[serde(default)]
+    cascade: bool,
+}
+
+/// What a cascading delete did: the objects the cluster accepted a delete for, and those of the app still there
+/// (being deleted: finalizers, a grace period).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CascadeDeleted {
+    /// The objects deleted, `group:Kind:namespace:name`.
+    pub deleted: Vec<String>,
+    /// The app's other objects still live: already being deleted (finalizers, a grace period).
+    pub remaining: usize,
+}
+
+/// Removes an app from Weft. Without `cascade` its objects stay in the cluster, released (another app that renders
+/// them may take them over), answered 204; with it they are deleted as well (refused while an operation of the app
+/// runs, which could make them again), answered 200 with what was deleted.
 #[utoipa::path(delete, path = "/v1/deploy/applications/{name}", tag = "apps",
-    params(("name" = String, Path, description = "The app")),
-    responses((status = 204), (status = 401, body = super::shapes::ErrorBody),
+    params(("name" = String, Path, description = "The app"), DeleteQuery),
+    responses((status = 200, body = CascadeDeleted), (status = 204),
+              (status = 401, body = super::shapes::ErrorBody),
               (status = 403, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody),
               (status = 409, body = super::shapes::ErrorBody)))]
 pub(crate) async fn delete(
     caller: Caller,
     State(state): State<ApiState>,
     Path(name): Path<String>,
-) -> Result<StatusCode, ApiError> {
+    Query(query): Query<DeleteQuery>,
+) -> Result<Response, ApiError> {
     let existing = visible_app(&state, &caller, &name).await?;
     require_admin(&caller)?;
     declared_elsewhere(&existing, "remove")?;
+    if query.cascade {
+        let running = state
+            .server
+            .store
+            .last_operation::<crate::sync::operation::Operation>(&name)
+            .await
+            .map_err(|e| ApiError::store("reading the app's latest operation", e))?;
+        if let Some(operation) = running.filter(|op| !op.phase.is_finished()) {
+            return Err(ApiError::conflict(format!(
+                "operation {} of app {name} is {}; it could make objects again while they are deleted: delete \
+                 the app when it has ended",
+                operation.id,
+                operation.phase.as_str()
+            )));
+        }
+    }
     let kinds = state
         .server
         .store
@@ -144,13 +189,51 @@ pub(crate) async fn delete(
         .delete_app(&name)
         .await
         .map_err(|e| ApiError::store("deleting the app", e))?;
-    // Deleted without cascade: its objects stay, released for another app to take over (unless they cannot be
-    // marked now: then they stay held, orphans an admin may hand to an app).
-    if let Ok(member) = state.server.clusters.for_app(&existing) {
-        crate::sync::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
-    }
     // What it applied before identities is orphaned with it.
     state.server.clusters.legacy().forget(&name);
     state.server.apps.write().await.remove(&name);
-    Ok(StatusCode::NO_CONTENT)
+    let member = state.server.clusters.for_app(&existing).ok();
+    if !query.cascade {
+        // Deleted without cascade: its objects stay, released for another app to take over (unless they cannot be
+        // marked now: then they stay held, orphans an admin may hand to an app).
+        if let Some(member) = member {
+            crate::sync::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
+        }
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    }
+    // No longer reconciled, so nothing makes its objects again while they go.
+    let member = member.ok_or_else(|| {
+        ApiError::conflict(format!(
+            "app {name} is deleted, but its cluster is not reachable from this server: its objects stay, held \
+             (orphans an admin may hand to an app)"
+        ))
+    })?;
+    let syncer = member.deployer.syncer();
+    // Only what the app may place: another org's object that carries the same label is not this app's.
+    let may_delete = |object: &serde_json::Value| {
+        existing
+            .confinement
+            .as_ref()
+            .is_none_or(|c| c.check(std::slice::from_ref(object)).is_ok())
+    };
+    let outcome = crate::sync::cascade::delete_tracked(
+        syncer.live(),
+        syncer.applier(),
+        &syncer.tracker(&existing),
+        &kinds,
+        may_delete,
+    )
+    .await
+    .map_err(|error| {
+        ApiError::internal(
+            &format!("app {name} is deleted, but deleting its objects failed (they stay, held)"),
+            error,
+        )
+    })?;
+    let deleted: Vec<String> = outcome.deleted.iter().map(ToString::to_string).collect();
+    // The pass counts what it deleted among what is still live.
+    let remaining = outcome.remaining.saturating_sub(deleted.len());
+    tracing::info!(app = %name, deleted = deleted.len(), remaining,
+        principal = %caller.0.subject(), "app deleted with its objects");
+    Ok(Json(CascadeDeleted { deleted, remaining }).into_response())
 }
