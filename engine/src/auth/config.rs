@@ -396,6 +396,59 @@ mod tests {
 
     use super::*;
 
+    /// The README's roles example (the first TOML block of "Teams: roles and tokens"), as the docs show it.
+    fn readme_roles_example() -> String {
+        let readme = include_str!("../../../README.md");
+        let section = &readme[readme
+            .find("## Teams: roles and tokens")
+            .expect("the README has a Teams section")..];
+        let start = section.find("```toml\n").expect("a TOML example") + "```toml\n".len();
+        let end = start + section[start..].find("```").expect("the block ends");
+        section[start..end].to_string()
+    }
+
+    #[test]
+    fn the_readmes_roles_example_parses_and_validates() {
+        #[derive(Deserialize)]
+        struct File {
+            auth: AuthConfig,
+        }
+        let file: File = toml::from_str(&readme_roles_example()).unwrap();
+        file.auth.validate().unwrap();
+        assert_eq!(file.auth.tokens[0].principal, "deployer:shop");
+        let roles = &file.auth.oidc[0].roles;
+        assert_eq!(roles.len(), 2);
+        assert_eq!(roles[0].role(), Some(Role::Deployer));
+        assert_eq!(roles[1].role(), Some(Role::OrgAdmin));
+    }
+
+    #[test]
+    fn group_roles_must_name_a_group_an_org_and_a_role() {
+        #[derive(Deserialize)]
+        struct File {
+            auth: AuthConfig,
+        }
+        let example = readme_roles_example();
+        for (from, to, key) in [
+            ("role = \"deployer\"", "role = \"admin\"", "roles[0].role"),
+            (
+                "group = \"shop-deployers\"",
+                "group = \"\"",
+                "roles[0].group",
+            ),
+            (
+                "org = \"shop\", role = \"deployer\"",
+                "org = \" shop\", role = \"deployer\"",
+                "roles[0].org",
+            ),
+        ] {
+            assert!(example.contains(from), "{from}");
+            let file: File = toml::from_str(&example.replace(from, to)).unwrap();
+            let error = file.auth.validate().unwrap_err();
+            assert!(error.key.ends_with(key), "{error:?}");
+        }
+    }
+
     fn parse(text: &str) -> Result<Config, String> {
         Config::parse(
             text,
