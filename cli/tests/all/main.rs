@@ -10,5 +10,6 @@ mod cli;
 mod cli_app;
 mod cli_checks;
 mod cli_client;
+mod cli_logs;
 mod cli_token;
 mod plugin_authors;
