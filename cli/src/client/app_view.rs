@@ -130,7 +130,8 @@ fn health_tone_of(value: &Value) -> Tone {
         .unwrap_or(Tone::Plain)
 }
 
-/// The deploy history, newest first: ID REVISION VERSION DEPLOYED BY (`automation` for automated syncs).
+/// The deploy history, newest first: ID REVISION VERSION DEPLOYED BY (who asked; `automation` for automated
+/// syncs; `-` for records from before the server kept who).
 pub(crate) fn history_table(entries: &[HistoryEntry], painter: Painter) -> String {
     let mut table = painter.table(&["ID", "REVISION", "VERSION", "DEPLOYED", "BY"]);
     for entry in entries {
@@ -138,10 +139,10 @@ pub(crate) fn history_table(entries: &[HistoryEntry], painter: Painter) -> Strin
             .deployed_at
             .or(entry.started_at)
             .map(|at| at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string());
-        let by = match (&entry.actor, entry.automated) {
+        let by = match (&entry.requested_by, entry.automated) {
             (Some(actor), _) => actor.clone(),
             (None, true) => "automation".to_string(),
-            (None, false) => "a user".to_string(),
+            (None, false) => ABSENT.to_string(),
         };
         table.add_row(vec![
             painter.cell(&entry.id.to_string(), Tone::Plain),
@@ -224,7 +225,7 @@ mod tests {
     fn history_rows_say_who_deployed_each_entry() {
         let entries: Vec<HistoryEntry> = [
             json!({"id": 3, "revision": "abc", "version": "1.4.2", "deployedAt": "2026-12-07T04:00:00Z",
-                   "automated": false, "actor": "alice@idp"}),
+                   "automated": false, "requestedBy": "alice@idp"}),
             json!({"id": 2, "revision": "def", "startedAt": "2026-12-06T10:00:00Z", "automated": true}),
             json!({"id": 1, "revision": "0a1", "automated": false}),
         ]
@@ -261,6 +262,6 @@ mod tests {
                 "automation"
             ]
         );
-        assert_eq!(rows[3], ["1", "0a1", "-", "-", "a", "user"]);
+        assert_eq!(rows[3], ["1", "0a1", "-", "-", "-"]);
     }
 }

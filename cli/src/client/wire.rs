@@ -158,9 +158,10 @@ pub(crate) struct HistoryEntry {
     /// Whether automation applied it.
     #[serde(default)]
     pub(crate) automated: bool,
-    /// Who asked for it, where the server records it.
+    /// Who asked for the operation that applied it (`deploy-bot`, `alice@idp`); absent for automation and older
+    /// records.
     #[serde(default)]
-    pub(crate) actor: Option<String>,
+    pub(crate) requested_by: Option<String>,
 }
 
 /// One ApplicationSet of `GET /v1/deploy/applicationsets`.

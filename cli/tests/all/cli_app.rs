@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::cli_client::{Server, succeeded};
+use crate::cli_client::{Server, retrying_busy, succeeded};
 use crate::support::{stderr, stdout};
 
 /// `weft app get NAME -o json` until the app is synced and healthy (or five minutes passed).
@@ -140,18 +140,6 @@ fn an_argo_cd_user_s_day_with_weft_app_and_weft_appset() {
         "{summary}"
     );
 
-    // The history: the first deploy, by automation, at the commit the summary names.
-    let history = succeeded(&server.weft(&["app", "history", "hello"]));
-    let rows: Vec<Vec<&str>> = history
-        .lines()
-        .map(|l| l.split_whitespace().collect())
-        .collect();
-    assert_eq!(rows[0], ["ID", "REVISION", "VERSION", "DEPLOYED", "BY"]);
-    let revision = got["status"]["revision"].as_str().unwrap();
-    let first = rows.last().unwrap();
-    assert_eq!((first[0], first[1]), ("1", revision), "{history}");
-    assert_eq!(*first.last().unwrap(), "automation", "{history}");
-
     // A field changed, the rest kept; a set that names nothing is bad input.
     assert_eq!(
         succeeded(&server.weft(&["app", "set", "hello", "--self-heal=false"])),
@@ -167,6 +155,32 @@ fn an_argo_cd_user_s_day_with_weft_app_and_weft_appset() {
     let (code, said) = failed(&server.weft(&["app", "set", "hello"]));
     assert_eq!(code, Some(2));
     assert!(said.contains("names no field to change"), "{said}");
+
+    // A manual sync through the alias of `weft sync`; then the history: the first deploy by automation at the
+    // commit the summary named, the newest by whoever asked (the first admin token's name, never "a user").
+    succeeded(&retrying_busy(
+        &server,
+        &["app", "sync", "hello", "--watch"],
+    ));
+    let history = succeeded(&server.weft(&["app", "history", "hello"]));
+    let rows: Vec<Vec<&str>> = history
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["ID", "REVISION", "VERSION", "DEPLOYED", "BY"]);
+    let revision = got["status"]["revision"].as_str().unwrap();
+    let first = rows.last().unwrap();
+    assert_eq!((first[0], first[1]), ("1", revision), "{history}");
+    assert_eq!(*first.last().unwrap(), "automation", "{history}");
+    let entries: Value = serde_json::from_str(&succeeded(
+        &server.weft(&["app", "history", "hello", "-o", "json"]),
+    ))
+    .unwrap();
+    let by = entries[0]["requestedBy"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the manual sync names who asked: {entries}"));
+    assert_eq!(*rows[1].last().unwrap(), by, "{history}");
+    assert_eq!(entries[0]["automated"], false, "{entries}");
 
     // A refresh is asked for; the list is the fleet's.
     let refreshed = succeeded(&server.weft(&["app", "refresh", "hello"]));
