@@ -97,8 +97,8 @@ async fn each_app_deploys_to_the_cluster_it_names_and_a_silent_cluster_slows_no_
         app("shop-edge", Some("edge"), &repo),
     ]
     .concat();
-    let config = config(data.path(), &staging, &production, &silent, &apps);
-    let (server, state) = weft_tests::serve_api(&config, options("a")).await;
+    let initial = config(data.path(), &staging, &production, &silent, &apps);
+    let (mut server, state) = weft_tests::serve_api(&initial, options("a")).await;
     let router = weft_engine::api::router(state);
 
     // The apps of the clusters that answer sync while the silent one holds whatever waits on it.
@@ -191,6 +191,56 @@ async fn each_app_deploys_to_the_cluster_it_names_and_a_silent_cluster_slows_no_
         (live["spec"]["replicas"] == 2).then_some(())
     })
     .await;
+
+    // The production app moves to staging: it deploys there, and its copy left running in production is reported
+    // as an orphan (an admin sees it; nothing deletes it by itself).
+    let moved = [
+        app("shop-staging", None, &repo),
+        app("shop-production", Some("staging"), &repo),
+        app("shop-edge", Some("edge"), &repo),
+    ]
+    .concat();
+    server
+        .reload(config(data.path(), &staging, &production, &silent, &moved))
+        .await
+        .unwrap();
+    eventually("the moved app deployed to staging", 300, async || {
+        has_deployment(&staging, "shop-production")
+            .await
+            .then_some(())
+    })
+    .await;
+    assert!(has_deployment(&production, "shop-production").await);
+    let orphans = eventually(
+        "the copy left in production listed as an orphan",
+        300,
+        async || {
+            let (code, orphans) = get(&router, "/v1/deploy/orphans").await;
+            assert_eq!(code, StatusCode::OK, "{orphans}");
+            let left: Vec<Value> = orphans
+                .as_array()?
+                .iter()
+                .filter(|o| o["cluster"] == "production" && o["app"] == "shop-production")
+                .cloned()
+                .collect();
+            left.iter()
+                .any(|o| o["resource"]["kind"] == "Deployment")
+                .then_some(left)
+        },
+    )
+    .await;
+    assert!(
+        orphans.iter().all(|o| o["trackedAs"].is_string()),
+        "{orphans:?}"
+    );
+    let (_, all) = get(&router, "/v1/deploy/orphans").await;
+    assert!(
+        !all.as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["cluster"] == "staging" && o["app"] == "shop-production"),
+        "the app's objects where it deploys now are its own: {all}"
+    );
     server.shutdown().await;
 }
 

@@ -1,5 +1,6 @@
 //! Orphaned objects: live objects that carry an app's tracking label but that no running app owns — left by an app
-//! that was deleted (an Application deleted without the resources finalizer leaves its workloads so), by another
+//! that was deleted (an Application deleted without the resources finalizer leaves its workloads so), on a cluster
+//! an app no longer deploys to (its copy there when it moved to another cluster), by another
 //! incarnation of a name, or tracked by name alone before apps had identities with no app claiming them. Admins
 //! only: an orphan's org is not the caller's to judge. Never a Secret. An admin may hand an orphan to an app
 //! (`adopt`); nothing else ever does.
@@ -53,9 +54,15 @@ pub(crate) async fn orphans(
     let running: BTreeMap<String, AppSpec> = state.server.apps.read().await.clone();
     let legacy = state.server.clusters.legacy().clone();
     let mut found = Vec::new();
-    for member in state.server.clusters.iter() {
+    let clusters = &state.server.clusters;
+    for member in clusters.iter() {
+        let here = |app: &AppSpec| {
+            clusters
+                .for_app(app)
+                .is_ok_and(|destination| destination.name == member.name)
+        };
         for object in member.deployer.syncer().live().all() {
-            let Some(marks) = leftover(&object, &running, &legacy) else {
+            let Some(marks) = leftover(&object, &running, &legacy, &here) else {
                 continue;
             };
             let Ok(reference) = ResourceRef::of(&object) else {
@@ -83,16 +90,19 @@ pub(crate) async fn orphans(
     Ok(Json(found))
 }
 
-/// Whether `object` is an orphan: it carries a tracking label, and no running app owns it (as its own object or a
-/// copy of one). `Some` with what its tracking annotation says (`None` for a label alone); `None` for an object
-/// that is not an orphan.
+/// Whether `object`, in a cluster `here` says whether an app deploys to, is an orphan: it carries a tracking
+/// label, and no running app that deploys to that cluster owns it (as its own object or a copy of one): an app
+/// moved to another cluster leaves its old copy an orphan. `Some` with what its tracking annotation says (`None`
+/// for a label alone); `None` for an object that is not an orphan.
 fn leftover(
     object: &Value,
     running: &BTreeMap<String, AppSpec>,
     legacy: &LegacyClaims,
+    here: &dyn Fn(&AppSpec) -> bool,
 ) -> Option<Option<Tracked>> {
     let name = label_of(object)?;
     if let Some(app) = running.get(name)
+        && here(app)
         && ownership(object, &legacy.tracker(app)) != Ownership::Foreign
     {
         return None;
@@ -180,8 +190,15 @@ pub(crate) async fn adopt(
         secrets: 0,
         refused: Vec::new(),
     };
+    let here = |other: &AppSpec| {
+        state
+            .server
+            .clusters
+            .for_app(other)
+            .is_ok_and(|destination| destination.name == member.name)
+    };
     for object in syncer.live().all() {
-        let Some(Some(marks)) = leftover(&object, &running, &legacy) else {
+        let Some(Some(marks)) = leftover(&object, &running, &legacy, &here) else {
             continue;
         };
         if marks.owner_key() != request.tracked_as {
@@ -270,6 +287,26 @@ mod tests {
         app
     }
 
+    /// Every app deploys to the cluster looked at.
+    fn everywhere(_: &AppSpec) -> bool {
+        true
+    }
+
+    #[test]
+    fn an_app_s_copy_on_a_cluster_it_no_longer_deploys_to_is_an_orphan() {
+        let legacy = LegacyClaims::default();
+        let moved = app("a", "web", Some("uid-a"));
+        let left = object_of(&moved.identity());
+        let mut running = BTreeMap::new();
+        running.insert("web".to_string(), moved);
+        assert_eq!(leftover(&left, &running, &legacy, &everywhere), None);
+        let elsewhere = |_: &AppSpec| false;
+        let marks = leftover(&left, &running, &legacy, &elsewhere)
+            .unwrap()
+            .unwrap();
+        assert_eq!(marks.owner_key(), "a/web@uid-a");
+    }
+
     fn object_of(identity: &AppIdentity) -> Value {
         let mut object = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "c", "namespace": "a-apps"}});
@@ -285,13 +322,15 @@ mod tests {
         let left = object_of(&first.identity());
         let mut running = BTreeMap::new();
         running.insert("reuse-y".to_string(), first.clone());
-        assert_eq!(leftover(&left, &running, &legacy), None);
+        assert_eq!(leftover(&left, &running, &legacy, &everywhere), None);
         // A deleted; B takes the name.
         running.insert("reuse-y".to_string(), app("b", "reuse-y", Some("uid-b")));
-        let marks = leftover(&left, &running, &legacy).unwrap().unwrap();
+        let marks = leftover(&left, &running, &legacy, &everywhere)
+            .unwrap()
+            .unwrap();
         assert_eq!(marks.owner_key(), "a/reuse-y@uid-a");
         running.clear();
-        assert!(leftover(&left, &running, &legacy).is_some());
+        assert!(leftover(&left, &running, &legacy, &everywhere).is_some());
     }
 
     #[test]
@@ -302,11 +341,14 @@ mod tests {
         let mut running = BTreeMap::new();
         running.insert("shop".to_string(), app("acme", "shop", None));
         let legacy = LegacyClaims::new([("shop".to_string(), Some("acme".to_string()))]);
-        assert_eq!(leftover(&object, &running, &legacy), None);
+        assert_eq!(leftover(&object, &running, &legacy, &everywhere), None);
         let unclaimed = LegacyClaims::default();
-        assert!(leftover(&object, &running, &unclaimed).is_some());
+        assert!(leftover(&object, &running, &unclaimed, &everywhere).is_some());
         // A label without a tracking annotation is nobody's.
         object["metadata"]["annotations"] = json!({});
-        assert_eq!(leftover(&object, &running, &legacy), Some(None));
+        assert_eq!(
+            leftover(&object, &running, &legacy, &everywhere),
+            Some(None)
+        );
     }
 }
