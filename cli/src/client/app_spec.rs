@@ -14,9 +14,14 @@ pub(crate) struct AppFields {
     /// The app's directory inside the repository (default `.`).
     #[arg(long, value_name = "PATH")]
     pub(crate) path: Option<String>,
-    /// The branch, tag or commit to follow (default `HEAD`).
+    /// The branch, tag or commit to follow (default `HEAD`); for a chart from a chart repository, its version or
+    /// version range (default: the newest), as Argo CD's `--revision` with `--helm-chart`.
     #[arg(long, value_name = "REF")]
     pub(crate) revision: Option<String>,
+    /// A chart from the chart repository `--repo` (`https://` with an `index.yaml`, or `oci://`) instead of a
+    /// directory in git.
+    #[arg(long = "helm-chart", value_name = "CHART")]
+    pub(crate) helm_chart: Option<String>,
     /// The app type, which picks the renderer: `yaml`, `helm`, `kustomize`, `jsonnet` (or a plugin's type).
     #[arg(long = "type", value_name = "TYPE")]
     pub(crate) app_type: Option<String>,
@@ -149,6 +154,7 @@ pub(crate) fn changes_anything(fields: &AppFields) -> bool {
         repo,
         path,
         revision,
+        helm_chart,
         app_type,
         dest_namespace,
         dest_cluster,
@@ -167,6 +173,7 @@ pub(crate) fn changes_anything(fields: &AppFields) -> bool {
         repo,
         path,
         revision,
+        helm_chart,
         app_type,
         dest_namespace,
         dest_cluster,
@@ -211,7 +218,14 @@ fn apply(app: &mut Value, fields: &AppFields) -> Result<(), FieldError> {
     let source = object_at_key(object, "source");
     set_text(source, "repo", &fields.repo);
     set_text(source, "path", &fields.path);
-    set_text(source, "ref", &fields.revision);
+    set_text(source, "chart", &fields.helm_chart);
+    // A chart repository's source has a version where git's has a ref.
+    let revision_key = if source.contains_key("chart") {
+        "version"
+    } else {
+        "ref"
+    };
+    set_text(source, revision_key, &fields.revision);
     set_text(source, "credential", &fields.credential);
     let sync = object_at_key(object, "sync");
     if let Some(policy) = fields.sync_policy {
@@ -368,6 +382,36 @@ mod tests {
         let parsed: weft_engine::app::AppSpec = serde_json::from_value(app).unwrap();
         assert!(parsed.sync.automated && parsed.sync.self_heal && parsed.sync.create_namespace);
         assert_eq!(parsed.source.reference, "v2");
+    }
+
+    #[test]
+    fn a_chart_from_a_chart_repository_takes_the_revision_as_its_version() {
+        let app = new_app(
+            "redis",
+            &fields(&[
+                "--repo",
+                "https://charts.example",
+                "--helm-chart",
+                "redis",
+                "--revision",
+                "^18.0.0",
+                "--type",
+                "helm",
+                "--dest-namespace",
+                "redis",
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            app["source"],
+            json!({"repo": "https://charts.example", "chart": "redis", "version": "^18.0.0"})
+        );
+        let parsed: weft_engine::app::AppSpec = serde_json::from_value(app.clone()).unwrap();
+        parsed.validate().unwrap();
+        // A later set of the revision changes the chart's version, not a git ref.
+        let changed = changed_app("redis", app, &fields(&["--revision", "18.1.0"])).unwrap();
+        assert_eq!(changed["source"]["version"], "18.1.0");
+        assert!(changed["source"].get("ref").is_none(), "{changed}");
     }
 
     #[test]
