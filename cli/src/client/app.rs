@@ -17,9 +17,9 @@ use super::{Client, ClientError, OutputFormat, RemoteArgs, block_on, print_json}
 pub(crate) enum AppCommand {
     /// Create an app through the API (admin), held to the server's rules for API-defined apps: a git repository,
     /// a configured cluster, declared gates, the operator's credentials by name.
-    Create(CreateArgs),
+    Create(Box<CreateArgs>),
     /// Change an app's fields (those given; the rest stay).
-    Set(SetArgs),
+    Set(Box<SetArgs>),
     /// Delete an app: its objects too unless `--cascade=false` (then they stay, released for another app).
     Delete(DeleteArgs),
     /// An app's summary: source, destination, sync policy, sync and health, last operation, its objects.
@@ -103,8 +103,8 @@ pub(crate) struct RefreshArgs {
 
 pub(crate) fn run(command: AppCommand) -> anyhow::Result<u8> {
     match command {
-        AppCommand::Create(args) => block_on(create(args)),
-        AppCommand::Set(args) => block_on(set(args)),
+        AppCommand::Create(args) => block_on(create(*args)),
+        AppCommand::Set(args) => block_on(set(*args)),
         AppCommand::Delete(args) => delete(args),
         AppCommand::Get(args) => block_on(get(args)),
         AppCommand::History(args) => block_on(history(args)),
@@ -334,7 +334,7 @@ mod tests {
                 "n",
                 "--upsert"
             ]),
-            Ok(AppCommand::Create(CreateArgs { upsert: true, .. }))
+            Ok(AppCommand::Create(args)) if args.upsert
         ));
         assert!(matches!(
             parse(&["set", "a", "--revision", "v2"]),
