@@ -86,6 +86,15 @@ pub fn router(api: Router, config: ConsoleConfig) -> Router {
         .route("/applicationsets", get(pages::sets::show))
         .route("/orphans", get(pages::orphans::show))
         .route(
+            "/tokens",
+            get(pages::tokens::show).post(pages::tokens::create),
+        )
+        .route("/tokens/{id}/revoke", post(pages::tokens::revoke))
+        .route(
+            "/apps/{name}/rotate-seed",
+            post(pages::actions::rotate_seed),
+        )
+        .route(
             "/applicationsets/{namespace}/{name}/confirm",
             post(pages::sets::confirm),
         )

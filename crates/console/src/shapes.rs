@@ -57,6 +57,34 @@ pub struct Application {
     pub endpoints: Vec<String>,
 }
 
+/// One row of `GET /v1/tokens`: never a secret or a hash.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct TokenRow {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `admin`, `viewer`, `deployer` or `org-admin`.
+    pub role: String,
+    /// The org of a member's token.
+    pub org: Option<String>,
+    /// What it is for.
+    pub description: String,
+    /// When it was made.
+    pub created_at: String,
+}
+
+/// The answer of `POST /v1/tokens`: the only one holding the secret.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct TokenCreated {
+    /// Its name.
+    pub name: String,
+    /// The secret bearer token, shown once.
+    pub token: String,
+}
+
 /// One row of `GET /v1/deploy/orphans`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]

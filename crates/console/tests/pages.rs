@@ -214,7 +214,74 @@ fn api(calls: Calls) -> Router {
             })
         }
     };
+    let g = guard.clone();
+    let tokens = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                if !matches!(who, ADMIN | ORG_ADMIN) {
+                    return error(StatusCode::FORBIDDEN, "forbidden");
+                }
+                (StatusCode::OK, Json(json!([{"id": "tok_1", "name": "deploy-bot", "role": "deployer", "org": "demo",
+                             "description": "CI", "createdAt": "2026-12-07T04:00:00Z"}]))).into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let make_token = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                if !matches!(who, ADMIN | ORG_ADMIN) {
+                    return error(StatusCode::FORBIDDEN, "forbidden");
+                }
+                (
+                    StatusCode::CREATED,
+                    Json(
+                        json!({"id": "tok_2", "name": "ci", "role": "viewer", "org": "demo",
+                                "token": "weft_the-new-secret"}),
+                    ),
+                )
+                    .into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let revoke = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                if !matches!(who, ADMIN | ORG_ADMIN) {
+                    return error(StatusCode::FORBIDDEN, "forbidden");
+                }
+                (
+                    StatusCode::OK,
+                    Json(json!({"id": "tok_1", "name": "deploy-bot"})),
+                )
+                    .into_response()
+            })
+        }
+    };
+    let g = guard.clone();
+    let rotate = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, _| {
+                if !matches!(who, ADMIN | ORG_ADMIN) {
+                    return error(StatusCode::FORBIDDEN, "forbidden");
+                }
+                (
+                    StatusCode::ACCEPTED,
+                    Json(json!({"app": "shop", "message": "app shop renders with a new seed"})),
+                )
+                    .into_response()
+            })
+        }
+    };
     Router::new()
+        .route("/v1/tokens", get(tokens).post(make_token))
+        .route("/v1/tokens/{id}", axum::routing::delete(revoke))
+        .route("/v1/deploy/{name}/render-seed/rotate", post(rotate))
         .route("/v1/deploy/{name}/logs", get(logs))
         .route("/v1/deploy/{name}/resource/{ref}", get(resource))
         .route("/v1/deploy/{name}/resource/{ref}/events", get(tree.clone()))
@@ -578,13 +645,14 @@ async fn an_objects_diff_names_the_manager_that_changed_a_field_and_says_a_sync_
 #[tokio::test]
 async fn each_role_of_the_apps_org_sees_exactly_the_controls_it_may_use() {
     let console = Console::new();
-    // (token, sees sync/refresh/rollback, sees the gate override)
-    for (token, operates, overrides) in [
+    // (token, sees sync/refresh/rollback, sees the gate override, seed rotation and token management)
+    for (token, operates, administers) in [
         (VIEWER, false, false),
         (DEPLOYER, true, false),
         (ORG_ADMIN, true, true),
         (ADMIN, true, true),
     ] {
+        let overrides = administers;
         let cookie = console.sign_in(token).await;
         let app = console.get("/apps/shop", Some(&cookie)).await;
         assert_eq!(app.status, StatusCode::OK, "{token}: {}", app.body);
@@ -600,6 +668,19 @@ async fn each_role_of_the_apps_org_sees_exactly_the_controls_it_may_use() {
                 app.body
             );
         }
+        assert_eq!(
+            app.body.contains("action=\"/apps/shop/rotate-seed\""),
+            administers,
+            "{token}: {}",
+            app.body
+        );
+        let fleet = console.get("/apps", Some(&cookie)).await;
+        assert_eq!(
+            fleet.body.contains("href=\"/tokens\""),
+            administers,
+            "{token}: {}",
+            fleet.body
+        );
         // The history names who asked for each deploy.
         assert!(app.body.contains("deploy-bot"), "{token}: {}", app.body);
         let operation = console
@@ -668,4 +749,67 @@ async fn the_logs_page_reads_restarted_containers_previous_runs_and_says_a_follo
         "{}",
         followed.body
     );
+}
+
+#[tokio::test]
+async fn an_org_admin_lists_makes_and_revokes_tokens_and_rotates_a_seed_and_sees_a_new_secret_once()
+{
+    let console = Console::new();
+    let cookie = console.sign_in(ORG_ADMIN).await;
+    let tokens = console.get("/tokens", Some(&cookie)).await;
+    assert_eq!(tokens.status, StatusCode::OK, "{}", tokens.body);
+    assert!(
+        tokens.body.contains("deploy-bot") && tokens.body.contains("deployer"),
+        "{}",
+        tokens.body
+    );
+    assert!(
+        tokens.body.contains("action=\"/tokens/tok_1/revoke\""),
+        "{}",
+        tokens.body
+    );
+    assert!(
+        !tokens.body.contains("value=\"admin\""),
+        "an org-admin is offered no admin role"
+    );
+    let csrf = csrf_of(&tokens.body);
+    let made = console
+        .post(
+            "/tokens",
+            Some(&cookie),
+            &format!("_csrf={csrf}&name=ci&role=viewer&org=demo&description="),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.body);
+    assert!(made.body.contains("weft_the-new-secret"), "{}", made.body);
+    // Shown once: the list never holds it.
+    let again = console.get("/tokens", Some(&cookie)).await;
+    assert!(!again.body.contains("weft_the-new-secret"));
+    let revoked = console
+        .post(
+            "/tokens/tok_1/revoke",
+            Some(&cookie),
+            &format!("_csrf={csrf}"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(revoked.status, StatusCode::SEE_OTHER);
+    let after = console.get("/tokens", Some(&cookie)).await;
+    assert!(after.body.contains("Token tok_1 revoked"), "{}", after.body);
+    let rotated = console
+        .post(
+            "/apps/shop/rotate-seed",
+            Some(&cookie),
+            &format!("_csrf={csrf}"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(rotated.status, StatusCode::SEE_OTHER);
+    let app = console.get("/apps/shop", Some(&cookie)).await;
+    assert!(app.body.contains("renders with a new seed"), "{}", app.body);
+    // A deployer's attempt is refused by the API and said so.
+    let cookie = console.sign_in(DEPLOYER).await;
+    let refused = console.get("/tokens", Some(&cookie)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
 }

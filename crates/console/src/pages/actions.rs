@@ -1,5 +1,5 @@
-//! The admin actions: sync (a revision, prune, dry run, confirming deletions the fuse stopped), rollback (to a
-//! history entry or a version, suspending automated sync) and refresh. Each is a POST from a console page with the
+//! The actions on an app: sync (a revision, prune, dry run, confirming deletions the fuse stopped), rollback (to a
+//! history entry or a version, suspending automated sync), refresh and render-seed rotation. Each is a POST from a console page with the
 //! session's CSRF token, made through the API, and leads to the operation it started.
 
 use axum::Form;
@@ -211,6 +211,39 @@ pub async fn refresh(
             user.session.set_flash(Flash {
                 error: false,
                 text: "Refresh asked for: the app is fetched and compared again now.".into(),
+            });
+            Ok(Redirect::to(&app_link))
+        }
+        Err(failure) => back_with(&user, &app_link, failure.into()),
+    }
+}
+
+/// `POST /apps/{name}/rotate-seed`: a new render seed, applied from the app's next render.
+pub async fn rotate_seed(
+    user: SignedIn,
+    State(state): State<ConsoleState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<RefreshForm>,
+) -> Result<Redirect, ConsoleError> {
+    check(&user, &headers, &form.csrf)?;
+    let app_link = format!("/apps/{}", segment(&name));
+    let rotated: Result<serde_json::Value, _> = state
+        .api
+        .post(
+            user.asker(),
+            &format!("/v1/deploy/{}/render-seed/rotate", segment(&name)),
+            &json!({}),
+        )
+        .await;
+    match rotated {
+        Ok(answer) => {
+            user.session.set_flash(Flash {
+                error: false,
+                text: answer["message"]
+                    .as_str()
+                    .unwrap_or("The render seed was rotated.")
+                    .to_string(),
             });
             Ok(Redirect::to(&app_link))
         }

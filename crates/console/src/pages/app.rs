@@ -176,6 +176,13 @@ fn actions(user: &SignedIn, here: &str) -> Markup {
                     input type="hidden" name="_csrf" value=(csrf);
                     button type="submit" { "Refresh" }
                 }
+                @if user.may("rotate-seeds") {
+                    form.inline method="post" action=(format!("{here}/rotate-seed"))
+                        data-confirm="Rotate the render seed? Every random value, key and certificate the app's charts draw changes at its next render." {
+                        input type="hidden" name="_csrf" value=(csrf);
+                        button type="submit" { "Rotate render seed" }
+                    }
+                }
             }
         }
     }

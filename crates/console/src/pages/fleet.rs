@@ -202,6 +202,7 @@ pub async fn show(
             p {
                 a href="/applicationsets" { "ApplicationSets" }
                 @if user.admin() { " · " a href="/orphans" { "Orphaned objects" } }
+                @if user.may("manage-tokens") { " · " a href="/tokens" { "Tokens" } }
             }
             p.muted #fleet-count data-live="count" { (summary.apps) " app" @if summary.apps != 1 { "s" } @if filtered { " match" } }
         }

@@ -11,6 +11,7 @@ pub mod operation;
 pub mod orphans;
 pub mod sets;
 pub mod sign_in;
+pub mod tokens;
 
 use std::sync::Arc;
 use std::time::Instant;
