@@ -518,6 +518,35 @@ mod tests {
         assert!(denied.reason.contains("no OIDC issuer"), "{denied:?}");
     }
 
+    #[tokio::test]
+    async fn a_jwt_in_a_mapped_group_acts_with_its_role_under_its_username() {
+        let mut issuer = issuer_config();
+        issuer.roles = vec![config::GroupRole {
+            group: "shop-deployers".into(),
+            org: "shop".into(),
+            role: "deployer".into(),
+        }];
+        let config = AuthConfig {
+            oidc: vec![issuer],
+            ..AuthConfig::default()
+        };
+        let auth = Authenticator::with_env(&config, store().await, &env).unwrap();
+        let mut claims = super::jwt::tests::without(claims(), "org");
+        claims["groups"] = json!(["shop-deployers"]);
+        claims["preferred_username"] = json!("alice@idp");
+        let token = hs256(Some("h1"), &claims, SECRET.as_bytes());
+        let principal = auth.authenticate(Some(&bearer(&token))).await.unwrap();
+        assert_eq!(principal.role(), Some(Role::Deployer));
+        assert_eq!(principal.org(), Some("shop"));
+        assert_eq!(principal.actor(), "alice@idp");
+        assert!(principal.can(Permission::Operate, Some("shop")));
+        assert!(!principal.can(Permission::RotateSeeds, Some("shop")));
+        // Unmapped groups and no org claim: nobody.
+        claims["groups"] = json!(["dev"]);
+        let token = hs256(Some("h1"), &claims, SECRET.as_bytes());
+        assert!(auth.authenticate(Some(&bearer(&token))).await.is_err());
+    }
+
     #[test]
     fn jwt_shapes_are_recognised() {
         assert!(looks_like_jwt("eyJh.eyJz.c2ln"));
