@@ -173,6 +173,12 @@ async fn every_error_has_the_json_shape_and_an_oversized_body_is_413() {
         ),
         (Method::GET, "/no/such/route", StatusCode::NOT_FOUND),
         (Method::DELETE, "/v1/whoami", StatusCode::METHOD_NOT_ALLOWED),
+        (
+            Method::DELETE,
+            "/v1/tokens/no-such-token",
+            StatusCode::NOT_FOUND,
+        ),
+        (Method::PUT, "/v1/tokens", StatusCode::METHOD_NOT_ALLOWED),
     ] {
         let (status, text) = api.call(Role::Admin, method.clone(), path, None).await;
         assert_eq!(status, want, "{method} {path}: {text}");
