@@ -89,6 +89,10 @@ impl LogRoster {
                 .into_iter()
                 .filter(|name| self.only.as_ref().is_none_or(|only| only == name))
                 .collect();
+            // A pod without the one container asked for is not followed at all.
+            if containers.is_empty() && self.only.is_some() {
+                return changes;
+            }
             changes.push(RosterChange::Joined {
                 pod: key.to_string(),
                 containers,
@@ -286,6 +290,13 @@ mod tests {
     #[test]
     fn only_the_container_asked_for_is_followed() {
         let mut roster = LogRoster::new(Some("proxy".into()));
+        let without = json!({"spec": {"containers": [{"name": "web"}]},
+                             "status": {"containerStatuses": [running("web", 0)]}});
+        assert!(roster.observe("shop/db-1", Some(&without)).is_empty());
+        assert!(
+            roster.observe("shop/db-1", None).is_empty(),
+            "it never joined, so it never leaves"
+        );
         let changes = roster.observe(
             "shop/web-1",
             Some(&pod(json!([running("web", 0), running("proxy", 1)]))),
