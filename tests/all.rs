@@ -4,6 +4,7 @@
 
 mod api;
 mod applications;
+mod automation;
 mod builds;
 mod charts;
 mod claims;
@@ -21,11 +22,11 @@ mod namespaced;
 mod outbound;
 mod plugin_host;
 mod reliability;
-mod roles;
 mod render;
 mod render_lookup;
 mod render_seed;
 mod replicas;
+mod roles;
 mod serve;
 mod shared_objects;
 mod sim_health;
