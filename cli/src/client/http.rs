@@ -78,14 +78,7 @@ impl Client {
         segments: &[&str],
         body: &serde_json::Value,
     ) -> Result<T, ClientError> {
-        let url = self.url(segments, &[]);
-        let request = self
-            .http
-            .post(url.clone())
-            .json(body)
-            .timeout(REQUEST_TIMEOUT);
-        let response = self.send(request).await?;
-        decode(response, format!("POST {}", url.path())).await
+        self.send_json(reqwest::Method::POST, segments, body).await
     }
 
     /// PUTs a JSON body and reads a JSON answer.
@@ -94,14 +87,25 @@ impl Client {
         segments: &[&str],
         body: &serde_json::Value,
     ) -> Result<T, ClientError> {
+        self.send_json(reqwest::Method::PUT, segments, body).await
+    }
+
+    /// Sends a JSON body with `method` and reads a JSON answer.
+    async fn send_json<T: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        segments: &[&str],
+        body: &serde_json::Value,
+    ) -> Result<T, ClientError> {
         let url = self.url(segments, &[]);
+        let what = format!("{method} {}", url.path());
         let request = self
             .http
-            .put(url.clone())
+            .request(method, url)
             .json(body)
             .timeout(REQUEST_TIMEOUT);
         let response = self.send(request).await?;
-        decode(response, format!("PUT {}", url.path())).await
+        decode(response, what).await
     }
 
     /// DELETEs a resource with a query; the answer's JSON, `null` when it has no body (204).
