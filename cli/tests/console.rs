@@ -609,7 +609,11 @@ async fn single_sign_on(browser: &mut Browser, provider: &provider::Running) -> 
     browser.submit("#approve").await?;
     let path = browser.path().await?;
     let page = browser.source().await?;
-    if path != "/apps/shop" || !page.contains(&format!("ada@{} · admin", provider.issuer)) {
+    // The header names the user as records do (the ID token's name), and says who that is at which issuer.
+    if path != "/apps/shop"
+        || !page.contains("ada · admin")
+        || !page.contains(&format!("title=\"Signed in as ada@{}\"", provider.issuer))
+    {
         return Err(format!("after the provider, the browser is at {path}:\n{page}").into());
     }
     if provider.exchanged() != 1 {

@@ -31,7 +31,7 @@ pub fn page(title: &str, user: &SignedIn, crumbs: &[Crumb<'_>], body: Markup) ->
                     }
                 }
                 div.user {
-                    span.who title="Signed in as" {
+                    span.who title=(format!("Signed in as {}", user.session.who.subject)) {
                         (user.name())
                         @if user.admin() { " · admin" }
                         @else if let Some(org) = &user.session.who.org {
