@@ -1,10 +1,14 @@
 //! `weft diff APP --server URL`: the plan from a Weft server. A dry-run sync is queued and its log, which is the
-//! plan (with the images it pins, what each deploy gate says and the objects other apps hold), is printed; exit 0
-//! when nothing would change, no gate would deny and no object is held by another app, 1 otherwise.
+//! plan (with the images it pins, what each deploy gate says and the objects other apps hold), is printed, then the
+//! diff of each object it would change as the console shows it (the server's desired-vs-live diff, with the fields
+//! other managers changed, which a sync takes back); exit 0 when nothing would change, no gate would deny and no
+//! object is held by another app, 1 otherwise.
 
 use anyhow::bail;
-use serde_json::json;
+use serde_json::{Value, json};
+use weft_engine::sync::diff::unified;
 use weft_engine::sync::operation::OperationPhase;
+use weft_engine::sync::plan::Action;
 
 use super::style::Painter;
 use super::watch::{Progress, follow_operation};
@@ -38,6 +42,22 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
             .resources
             .iter()
             .any(|result| result.action.changes_cluster());
+        for result in &operation.resources {
+            if !result.action.changes_cluster() || result.action == Action::RunHook {
+                continue;
+            }
+            let token = result.reference.to_string();
+            let text = match client
+                .get::<Value>(&["v1", "deploy", &app, "resource", &token], &[])
+                .await
+            {
+                Ok(view) => object_diff(&result.reference, result.action, &view),
+                Err(error) => format!("({token}: no diff: {error})\n"),
+            };
+            if !text.is_empty() {
+                crate::print_stdout(&format!("\n{text}"))?;
+            }
+        }
         // A plan the deploy gates would deny is not a clean plan either (the log above says which gate and why),
         // nor one with objects other apps hold (the log names each and its holder).
         let denied = !operation.conflicts.is_empty()
@@ -51,4 +71,76 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
             0
         })
     })
+}
+
+/// One object's diff as the console shows it, from the server's view of it (`GET …/resource/{ref}`): the unified
+/// diff of an update, the whole object created or pruned, and the fields other managers changed.
+fn object_diff(
+    reference: &weft_engine::resource::ResourceRef,
+    action: Action,
+    view: &Value,
+) -> String {
+    let present = |key: &str| view.get(key).filter(|object| !object.is_null());
+    let mut text = match action {
+        Action::Create => unified(reference, None, present("desired")),
+        Action::Prune => unified(reference, present("live"), None),
+        _ => view
+            .pointer("/diff/unified")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+    };
+    let changed: Vec<String> = view
+        .pointer("/diff/changes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|change| {
+            let owners: Vec<&str> = change
+                .get("owners")?
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            let path = change.get("path")?.as_str()?;
+            (!owners.is_empty()).then(|| format!("  {path} (changed by {})\n", owners.join(", ")))
+        })
+        .collect();
+    if !changed.is_empty() {
+        text.push_str("changed outside git; a sync takes them back:\n");
+        text.extend(changed);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_engine::resource::ResourceRef;
+
+    #[test]
+    fn an_update_shows_the_server_s_diff_and_who_changed_what_a_create_the_whole_object() {
+        let reference = ResourceRef::new("", "ConfigMap", "shop", "settings");
+        let view = json!({
+            "live": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "shop"},
+                     "data": {"GREETING": "hi"}},
+            "desired": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "shop"},
+                        "data": {"GREETING": "hello"}},
+            "diff": {"unified": "--- live/settings\n+++ desired/settings\n-  GREETING: hi\n+  GREETING: hello\n",
+                     "changes": [{"path": "/data/GREETING", "live": "hi", "desired": "hello",
+                                  "owners": ["kubectl-patch"]}]}
+        });
+        let update = object_diff(&reference, Action::Update, &view);
+        assert!(update.starts_with("--- live/settings"), "{update}");
+        assert!(
+            update.contains("changed outside git; a sync takes them back:\n  /data/GREETING (changed by kubectl-patch)"),
+            "{update}"
+        );
+        let create = object_diff(&reference, Action::Create, &view);
+        assert!(
+            create.contains("+  GREETING: hello") || create.contains("GREETING: hello"),
+            "{create}"
+        );
+        assert!(!create.contains("GREETING: hi\n"), "{create}");
+    }
 }
