@@ -534,6 +534,24 @@ async fn writes_need_the_sessions_csrf_token_from_this_site_and_then_go_through_
     assert_eq!(done.status, StatusCode::SEE_OTHER);
     assert_eq!(done.headers[header::LOCATION], "/apps/shop/operations/op-1");
     assert_eq!(syncs(&console), 1);
+
+    // A moved tag has its button: a sync that resolves every image again.
+    assert!(
+        page.body.contains("Refresh images and sync")
+            && page.body.contains("name=\"refresh_images\" value=\"true\""),
+        "{}",
+        page.body
+    );
+    let refreshed = console
+        .post(
+            "/apps/shop/sync",
+            Some(&cookie),
+            &format!("_csrf={csrf}&refresh_images=true"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(refreshed.status, StatusCode::SEE_OTHER);
+    assert_eq!(syncs(&console), 2);
 }
 
 #[tokio::test]

@@ -41,6 +41,8 @@ pub struct SyncForm {
     confirmed: Option<String>,
     /// Why the deploy gates' deny is overridden (an override when given).
     override_gates: Option<String>,
+    /// Resolve every image to its digest again, even for the revision that runs (a tag that moved).
+    refresh_images: Option<String>,
 }
 
 /// The API's sync body.
@@ -55,6 +57,8 @@ struct SyncBody {
     confirmed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     override_gates: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    refresh_images: bool,
 }
 
 /// Where an action's failure goes: back to the app's page, which says why.
@@ -109,6 +113,7 @@ pub async fn sync(
         dry_run: ticked(&form.dry_run),
         confirmed: ticked(&form.confirmed),
         override_gates: form.override_gates,
+        refresh_images: ticked(&form.refresh_images),
     };
     let started: Result<OperationSummary, _> = state
         .api

@@ -64,6 +64,13 @@ pub async fn show(
             @for moved in &app.image_moves {
                 div.flash.warn { strong { "An image tag moved: " } (moved) }
             }
+            @if !app.image_moves.is_empty() && user.may("operate") {
+                form.inline method="post" action=(format!("{here}/sync")) {
+                    input type="hidden" name="_csrf" value=(user.session.csrf());
+                    input type="hidden" name="refresh_images" value="true";
+                    button type="submit" { "Refresh images and sync" }
+                }
+            }
             @if let Some(waiting) = &app.waiting {
                 div.flash.warn { strong { "Automation waits: " } (waiting) }
             }
@@ -170,6 +177,7 @@ fn actions(user: &SignedIn, here: &str) -> Markup {
                     }
                     div.check { input #sync-prune type="checkbox" name="prune" value="true"; label for="sync-prune" { "Prune" } }
                     div.check { input #sync-dry type="checkbox" name="dry_run" value="true"; label for="sync-dry" { "Dry run (plan only)" } }
+                    div.check { input #sync-images type="checkbox" name="refresh_images" value="true"; label for="sync-images" { "Resolve images again (a tag that moved)" } }
                     button.primary type="submit" { "Sync" }
                 }
                 form.inline method="post" action=(format!("{here}/refresh")) {
