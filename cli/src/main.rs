@@ -9,6 +9,8 @@ mod client;
 mod completion;
 mod configured;
 mod diff;
+#[cfg(test)]
+mod doc_examples;
 mod health;
 mod local_app;
 mod plugin;
