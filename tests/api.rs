@@ -383,6 +383,24 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             Need::Operate,
         ),
         (
+            Method::GET,
+            "/v1/deploy/shop/resource-actions".into(),
+            None,
+            Need::Read,
+        ),
+        (
+            Method::POST,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:web/actions/restart".into(),
+            None,
+            Need::Operate,
+        ),
+        (
+            Method::POST,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:web/actions/scale".into(),
+            Some(json!({"replicas": 1})),
+            Need::Operate,
+        ),
+        (
             Method::POST,
             "/v1/deploy/shop/rollback".into(),
             Some(json!({"historyId": 1})),
@@ -432,7 +450,8 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             );
             // Config-declared apps cannot be replaced or deleted through the API; busy apps refuse a second
             // operation: both are conflicts, after authorization.
-            let done: &[StatusCode] = if *need == Need::Read {
+            // A resource action runs at once and answers its record.
+            let done: &[StatusCode] = if *need == Need::Read || path.contains("/actions/") {
                 &[StatusCode::OK]
             } else {
                 &[StatusCode::ACCEPTED, StatusCode::CONFLICT]

@@ -18,6 +18,7 @@ mod logs;
 mod objects;
 mod openapi;
 mod orphans;
+mod resource_actions;
 mod rows;
 mod seeds;
 mod sets;
@@ -109,6 +110,14 @@ pub fn router(state: ApiState) -> Router {
         .route(
             "/v1/deploy/{name}/resource/{ref}/events",
             get(objects::events),
+        )
+        .route(
+            "/v1/deploy/{name}/resource/{ref}/actions/{action}",
+            post(resource_actions::run),
+        )
+        .route(
+            "/v1/deploy/{name}/resource-actions",
+            get(resource_actions::history),
         )
         .route("/v1/deploy/{name}/sync", post(actions::sync))
         .route("/v1/deploy/{name}/rollback", post(actions::rollback))

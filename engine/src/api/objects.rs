@@ -160,7 +160,7 @@ pub(crate) async fn tree(
 
 /// The node `token` names in the tree of app `name`, with its reference and the comparison the tree comes from: 404
 /// for an app the caller may not read or an object not in the tree, 400 for a bad token or a Secret (never shown).
-async fn tree_node(
+pub(crate) async fn tree_node(
     state: &ApiState,
     caller: &Caller,
     name: &str,
@@ -200,6 +200,7 @@ pub(crate) async fn resource(
 ) -> Result<Json<ResourceView>, ApiError> {
     let (reference, node, comparison, member) =
         tree_node(&state, &caller, &name, &token, read.refresh).await?;
+    let app_org = visible_app(&state, &caller, &name).await?.org;
     let live = member
         .deployer
         .syncer()
@@ -207,6 +208,14 @@ pub(crate) async fn resource(
         .get(&reference)
         .map(without_managed_fields);
     let desired = comparison.desired_object(&reference).cloned();
+    let actions = if caller
+        .0
+        .can(crate::auth::Permission::Operate, app_org.as_deref())
+    {
+        super::resource_actions::offered(&reference, live.as_ref())
+    } else {
+        Vec::new()
+    };
     let api_version = live
         .as_ref()
         .or(desired.as_ref())
@@ -222,6 +231,7 @@ pub(crate) async fn resource(
         sync: node.sync,
         health: node.health,
         health_message: node.health_message.clone(),
+        actions,
     }))
 }
 

@@ -39,6 +39,8 @@ impl Modify for BearerAuth {
         super::objects::tree,
         super::objects::resource,
         super::objects::events,
+        super::resource_actions::run,
+        super::resource_actions::history,
         super::logs::pod_logs,
         super::logs::operation_log,
         super::actions::sync,

@@ -191,6 +191,9 @@ pub struct ResourceView {
     /// Why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub health_message: Option<String>,
+    /// The actions the caller may run on it (`POST .../actions/{action}`): none for a caller who may not operate
+    /// the app, a Secret, or a kind without built-in actions.
+    pub actions: Vec<super::resource_actions::ResourceAction>,
 }
 
 /// One Event about an object.

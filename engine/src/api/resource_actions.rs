@@ -1,0 +1,383 @@
+//! Resource actions on an app's live objects, as Argo CD's built-in ones: restart a workload (the
+//! `kubectl.kubernetes.io/restartedAt` pod-template annotation `kubectl rollout restart` writes), scale through the
+//! scale subresource, suspend or resume a CronJob, delete a pod. Deployers of the app's org and admins run them;
+//! a Secret is never a target; every run is recorded (actor, action, object, result) and logged at info.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use kube::api::{DeleteParams, Patch, PatchParams};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::objects::tree_node;
+use super::{ApiError, ApiState, Caller, require, visible_app};
+use crate::auth::Permission;
+use crate::resource::ResourceRef;
+
+/// The field manager an action's patch is sent under: not Weft's own (`weft`), so a sync never claims what an
+/// action set (the restart annotation), and `managedFields` says who changed it.
+pub const ACTION_MANAGER: &str = "weft-action";
+
+/// The pod-template annotation a rollout restart sets, as `kubectl rollout restart` does.
+pub const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
+
+/// The prefix of the store's keys under which actions are recorded (`resource-actions/{app}/{id}`).
+pub const RECORD_PREFIX: &str = "resource-actions/";
+
+/// A built-in action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ResourceAction {
+    /// Rolls a Deployment, StatefulSet or DaemonSet's pods (the pod template's restartedAt annotation).
+    Restart,
+    /// Sets a Deployment, StatefulSet or ReplicaSet's replicas through its scale subresource.
+    Scale,
+    /// Sets a CronJob's `spec.suspend`.
+    Suspend,
+    /// Clears a CronJob's `spec.suspend`.
+    Resume,
+    /// Deletes a Pod (its controller, if any, makes another).
+    Delete,
+}
+
+impl ResourceAction {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResourceAction::Restart => "restart",
+            ResourceAction::Scale => "scale",
+            ResourceAction::Suspend => "suspend",
+            ResourceAction::Resume => "resume",
+            ResourceAction::Delete => "delete",
+        }
+    }
+
+    /// The action of that wire name.
+    pub fn parse(name: &str) -> Option<ResourceAction> {
+        [
+            ResourceAction::Restart,
+            ResourceAction::Scale,
+            ResourceAction::Suspend,
+            ResourceAction::Resume,
+            ResourceAction::Delete,
+        ]
+        .into_iter()
+        .find(|action| action.as_str() == name)
+    }
+}
+
+/// The actions an object offers, from its kind and (for a CronJob) its live state: none for a Secret or a kind
+/// without built-in actions.
+pub fn offered(reference: &ResourceRef, live: Option<&Value>) -> Vec<ResourceAction> {
+    if reference.is_secret() {
+        return Vec::new();
+    }
+    match (reference.group.as_str(), reference.kind.as_str()) {
+        ("apps", "Deployment" | "StatefulSet") => {
+            vec![ResourceAction::Restart, ResourceAction::Scale]
+        }
+        ("apps", "DaemonSet") => vec![ResourceAction::Restart],
+        ("apps", "ReplicaSet") => vec![ResourceAction::Scale],
+        ("batch", "CronJob") => {
+            let suspended = live
+                .and_then(|object| object.pointer("/spec/suspend"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            if suspended {
+                vec![ResourceAction::Resume]
+            } else {
+                vec![ResourceAction::Suspend]
+            }
+        }
+        ("", "Pod") if live.is_some() => vec![ResourceAction::Delete],
+        _ => Vec::new(),
+    }
+}
+
+/// What an action sends to the cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// A JSON merge patch of the object.
+    Patch(Value),
+    /// A JSON merge patch of the object's scale subresource.
+    PatchScale(Value),
+    /// Deleting the object.
+    Delete,
+}
+
+/// The change `action` makes, `now` being the restart's time (RFC 3339) and `replicas` the scale's count.
+pub fn change(action: ResourceAction, now: &str, replicas: Option<u32>) -> Result<Change, String> {
+    Ok(match action {
+        ResourceAction::Restart => Change::Patch(json!({"spec": {"template": {"metadata": {
+            "annotations": {RESTARTED_AT: now}}}}})),
+        ResourceAction::Scale => {
+            let replicas = replicas.ok_or("scale needs a body {\"replicas\": N}")?;
+            Change::PatchScale(json!({"spec": {"replicas": replicas}}))
+        }
+        ResourceAction::Suspend => Change::Patch(json!({"spec": {"suspend": true}})),
+        ResourceAction::Resume => Change::Patch(json!({"spec": {"suspend": false}})),
+        ResourceAction::Delete => Change::Delete,
+    })
+}
+
+/// A scale's body.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ActionBody {
+    /// The replicas a scale sets.
+    #[serde(default)]
+    pub replicas: Option<u32>,
+}
+
+/// The largest replica count a scale accepts.
+const MAX_REPLICAS: u32 = 10_000;
+
+/// One action run, as recorded.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionRecord {
+    /// The app.
+    pub app: String,
+    /// The object (`group:kind:namespace:name`).
+    pub resource: String,
+    /// The action.
+    pub action: ResourceAction,
+    /// A scale's replicas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<u32>,
+    /// Who ran it (a token's name, an OIDC user).
+    pub requested_by: String,
+    /// `succeeded` or `failed`.
+    pub result: String,
+    /// The cluster's answer when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// When (RFC 3339).
+    pub at: String,
+}
+
+/// Runs one action on one object of the app's tree and answers its record.
+#[utoipa::path(post, path = "/v1/deploy/{name}/resource/{ref}/actions/{action}", tag = "actions",
+    params(("name" = String, Path, description = "The app"),
+           ("ref" = String, Path, description = "group:kind:namespace:name"),
+           ("action" = String, Path, description = "restart, scale, suspend, resume or delete")),
+    request_body(content = ActionBody),
+    responses((status = 200, body = ActionRecord), (status = 400, body = super::shapes::ErrorBody),
+              (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody), (status = 409, body = super::shapes::ErrorBody),
+              (status = 503, body = super::shapes::ErrorBody)))]
+pub(crate) async fn run(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path((name, token, action)): Path<(String, String, String)>,
+    body: Result<Json<ActionBody>, JsonRejection>,
+) -> Result<Json<ActionRecord>, ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    require(&caller, Permission::Operate, app.org.as_deref())?;
+    let body = match body {
+        Ok(Json(body)) => body,
+        Err(JsonRejection::MissingJsonContentType(_)) => ActionBody::default(),
+        Err(rejection) => return Err(ApiError::from_json_rejection(&rejection)),
+    };
+    let (reference, _node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
+    let live = member.deployer.syncer().live().get(&reference);
+    let Some(action) = ResourceAction::parse(&action)
+        .filter(|action| offered(&reference, live.as_ref()).contains(action))
+    else {
+        return Err(ApiError::bad_request(format!(
+            "{token} offers no action {action:?}; it offers {:?}",
+            offered(&reference, live.as_ref())
+                .iter()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>()
+        )));
+    };
+    if let Some(replicas) = body.replicas
+        && replicas > MAX_REPLICAS
+    {
+        return Err(ApiError::bad_request(format!(
+            "replicas must be at most {MAX_REPLICAS}"
+        )));
+    }
+    let now = jiff::Timestamp::now();
+    let change = change(action, &now.to_string(), body.replicas).map_err(ApiError::bad_request)?;
+    let info = member
+        .deployer
+        .syncer()
+        .live()
+        .kind_info(&reference.group, &reference.kind)
+        .await
+        .map_err(|e| ApiError::unavailable(format!("the object's kind cannot be read now: {e}")))?;
+    let namespace = (!reference.namespace.is_empty()).then_some(reference.namespace.as_str());
+    let api = info.api(member.client.clone(), namespace);
+    let params = PatchParams {
+        field_manager: Some(ACTION_MANAGER.to_string()),
+        ..PatchParams::default()
+    };
+    let outcome = match &change {
+        Change::Patch(patch) => api
+            .patch(&reference.name, &params, &Patch::Merge(patch))
+            .await
+            .map(drop),
+        Change::PatchScale(patch) => api
+            .patch_scale(&reference.name, &params, &Patch::Merge(patch))
+            .await
+            .map(drop),
+        Change::Delete => api
+            .delete(&reference.name, &DeleteParams::default())
+            .await
+            .map(drop),
+    };
+    let record = ActionRecord {
+        app: app.name.clone(),
+        resource: token.clone(),
+        action,
+        replicas: body.replicas.filter(|_| action == ResourceAction::Scale),
+        requested_by: caller.0.actor().to_string(),
+        result: if outcome.is_ok() {
+            "succeeded"
+        } else {
+            "failed"
+        }
+        .to_string(),
+        message: outcome.as_ref().err().map(|e| e.to_string()),
+        at: now.to_string(),
+    };
+    tracing::info!(app = %record.app, resource = %record.resource, action = action.as_str(),
+        actor = %record.requested_by, result = %record.result, "resource action");
+    let key = format!(
+        "{RECORD_PREFIX}{}/{:020}",
+        app.name,
+        now.as_nanosecond().max(0)
+    );
+    let text = serde_json::to_string(&record)
+        .map_err(|e| ApiError::internal("recording the action", e))?;
+    state
+        .server
+        .store
+        .interactive()
+        .put_setting(&key, &text)
+        .await
+        .map_err(|e| ApiError::store("recording the action", e))?;
+    match outcome {
+        Ok(()) => Ok(Json(record)),
+        Err(kube::Error::Api(response)) if response.code == 404 => Err(ApiError::not_found(
+            format!("{token} is no longer on the cluster"),
+        )),
+        Err(kube::Error::Api(response)) if response.code < 500 => Err(ApiError::conflict(format!(
+            "the cluster refused {} of {token}: {}",
+            action.as_str(),
+            response.message
+        ))),
+        Err(error) => Err(ApiError::unavailable(format!(
+            "{} of {token} did not reach the cluster: {error}",
+            action.as_str()
+        ))),
+    }
+}
+
+/// The actions run on the app's objects, oldest first.
+pub(crate) async fn records(state: &ApiState, app: &str) -> Result<Vec<ActionRecord>, ApiError> {
+    let rows = state
+        .server
+        .store
+        .interactive()
+        .settings_with_prefix(&format!("{RECORD_PREFIX}{app}/"))
+        .await
+        .map_err(|e| ApiError::store("reading the app's actions", e))?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(_, text)| serde_json::from_str(&text).ok())
+        .collect())
+}
+
+/// The actions run on the app's objects (who ran what on which object, and how it ended), oldest first.
+#[utoipa::path(get, path = "/v1/deploy/{name}/resource-actions", tag = "app",
+    params(("name" = String, Path, description = "The app")),
+    responses((status = 200, body = Vec<ActionRecord>), (status = 401, body = super::shapes::ErrorBody),
+              (status = 404, body = super::shapes::ErrorBody)))]
+pub(crate) async fn history(
+    caller: Caller,
+    State(state): State<ApiState>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<ActionRecord>>, ApiError> {
+    let app = visible_app(&state, &caller, &name).await?;
+    Ok(Json(records(&state, &app.name).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(token: &str) -> ResourceRef {
+        ResourceRef::parse(token).unwrap()
+    }
+
+    #[test]
+    fn workloads_offer_restart_and_scale_as_their_kind_allows() {
+        assert_eq!(
+            offered(&reference("apps:Deployment:shop:web"), None),
+            [ResourceAction::Restart, ResourceAction::Scale]
+        );
+        assert_eq!(
+            offered(&reference("apps:DaemonSet:shop:agent"), None),
+            [ResourceAction::Restart]
+        );
+        assert_eq!(
+            offered(&reference("apps:ReplicaSet:shop:web-1"), None),
+            [ResourceAction::Scale]
+        );
+        assert!(offered(&reference(":ConfigMap:shop:settings"), None).is_empty());
+    }
+
+    #[test]
+    fn a_secret_offers_nothing_and_a_cronjob_offers_the_opposite_of_its_state() {
+        assert!(offered(&reference(":Secret:shop:creds"), Some(&json!({}))).is_empty());
+        let cron = reference("batch:CronJob:shop:report");
+        assert_eq!(
+            offered(&cron, Some(&json!({"spec": {"suspend": false}}))),
+            [ResourceAction::Suspend]
+        );
+        assert_eq!(
+            offered(&cron, Some(&json!({"spec": {"suspend": true}}))),
+            [ResourceAction::Resume]
+        );
+        assert_eq!(
+            offered(&reference(":Pod:shop:web-1"), Some(&json!({}))),
+            [ResourceAction::Delete]
+        );
+    }
+
+    #[test]
+    fn restart_sets_the_pod_templates_restarted_at_and_scale_needs_its_replicas() {
+        assert_eq!(
+            change(ResourceAction::Restart, "2026-12-07T05:00:00Z", None).unwrap(),
+            Change::Patch(json!({"spec": {"template": {"metadata": {"annotations": {
+                "kubectl.kubernetes.io/restartedAt": "2026-12-07T05:00:00Z"}}}}}))
+        );
+        assert!(change(ResourceAction::Scale, "t", None).is_err());
+        assert_eq!(
+            change(ResourceAction::Scale, "t", Some(3)).unwrap(),
+            Change::PatchScale(json!({"spec": {"replicas": 3}}))
+        );
+        assert_eq!(
+            change(ResourceAction::Resume, "t", None).unwrap(),
+            Change::Patch(json!({"spec": {"suspend": false}}))
+        );
+    }
+
+    #[test]
+    fn every_action_parses_back_from_its_wire_name() {
+        for action in [
+            ResourceAction::Restart,
+            ResourceAction::Scale,
+            ResourceAction::Suspend,
+            ResourceAction::Resume,
+            ResourceAction::Delete,
+        ] {
+            assert_eq!(ResourceAction::parse(action.as_str()), Some(action));
+        }
+        assert_eq!(ResourceAction::parse("exec"), None);
+    }
+}

@@ -1,0 +1,207 @@
+//! Resource actions over the API on the simulator: which actions an object offers and to whom, that restart,
+//! scale and deleting a pod change the live objects as kubectl would, that a Secret, an object outside the app's
+//! tree and another org's app are refused, and that every run is recorded with its actor and result.
+
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
+use weft_engine::sync::status::SyncCode;
+
+use crate::api::{Api, Role, api};
+
+const WEB: &str = "/v1/deploy/shop/resource/apps:Deployment:shop:web";
+
+/// Reads `path` as `role` (refreshing the comparison) until `done` holds of it.
+async fn eventually(api: &Api, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let separator = if path.contains('?') { '&' } else { '?' };
+        let view = api
+            .json(Role::Deployer, &format!("{path}{separator}refresh=true"))
+            .await;
+        if done(&view) {
+            return view;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{path} never got there: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn run(api: &Api, role: Role, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let (status, text) = api.call(role, Method::POST, path, body).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded() {
+    let api = api().await;
+    api.synced("shop").await;
+
+    // What the resource view offers depends on the caller's role.
+    assert_eq!(
+        api.json(Role::Deployer, WEB).await["actions"],
+        json!(["restart", "scale"])
+    );
+    assert_eq!(api.json(Role::Owner, WEB).await["actions"], json!([]));
+    assert_eq!(
+        api.json(
+            Role::Deployer,
+            "/v1/deploy/shop/resource/:ConfigMap:shop:settings"
+        )
+        .await["actions"],
+        json!([])
+    );
+
+    // Refusals: a viewer, another org, a Secret, an action the kind does not offer, an object not in the tree.
+    let refusals = [
+        (
+            Role::Owner,
+            format!("{WEB}/actions/restart"),
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            Role::Stranger,
+            format!("{WEB}/actions/restart"),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Role::Deployer,
+            "/v1/deploy/shop/resource/:Secret:shop:creds/actions/delete".to_string(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Role::Deployer,
+            "/v1/deploy/shop/resource/:ConfigMap:shop:settings/actions/restart".to_string(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Role::Deployer,
+            format!("{WEB}/actions/exec"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Role::Deployer,
+            format!("{WEB}/actions/scale"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Role::Deployer,
+            "/v1/deploy/shop/resource/apps:Deployment:shop:nope/actions/restart".to_string(),
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (role, path, expected) in &refusals {
+        let (status, body) = run(&api, *role, path, None).await;
+        assert_eq!(status, *expected, "{role:?} {path}: {body}");
+    }
+
+    // Restart: the pod template's restartedAt annotation, and the app stays in sync (Weft does not own it).
+    let (status, restart) = run(
+        &api,
+        Role::Deployer,
+        &format!("{WEB}/actions/restart"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{restart}");
+    let at = restart["at"].as_str().unwrap().to_string();
+    let view = eventually(&api, WEB, |view| {
+        view.pointer("/live/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt")
+            == Some(&json!(at))
+    })
+    .await;
+    assert_eq!(
+        view["sync"],
+        SyncCode::Synced.as_str(),
+        "a restart is not drift: {view}"
+    );
+
+    // Scale: the replicas through the scale subresource, which is drift from git until the next sync.
+    let (status, scale) = run(
+        &api,
+        Role::Deployer,
+        &format!("{WEB}/actions/scale"),
+        Some(json!({"replicas": 3})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{scale}");
+    let view = eventually(&api, WEB, |view| {
+        view.pointer("/live/spec/replicas") == Some(&json!(3))
+    })
+    .await;
+    assert_eq!(view["sync"], SyncCode::OutOfSync.as_str(), "{view}");
+
+    // Delete one of the app's pods (a descendant in the tree).
+    let tree = api.json(Role::Deployer, "/v1/deploy/shop/tree").await;
+    let pod = tree
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|node| node["ref"].as_str().unwrap().to_string())
+        .find(|reference| reference.starts_with(":Pod:shop:"))
+        .expect("the deployment's pods are in the tree");
+    let pod_path = format!("/v1/deploy/shop/resource/{pod}");
+    assert_eq!(
+        api.json(Role::Deployer, &pod_path).await["actions"],
+        json!(["delete"])
+    );
+    let (status, deleted) = run(
+        &api,
+        Role::OrgAdmin,
+        &format!("{pod_path}/actions/delete"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{deleted}");
+
+    // The record: who ran what on which object, and how it ended; refusals are not runs.
+    let records = api
+        .json(Role::Owner, "/v1/deploy/shop/resource-actions")
+        .await;
+    let seen: Vec<(String, String, String, String)> = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["requestedBy"].as_str().unwrap().to_string(),
+                r["action"].as_str().unwrap().to_string(),
+                r["resource"].as_str().unwrap().to_string(),
+                r["result"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let web = "apps:Deployment:shop:web".to_string();
+    let row = |actor: &str, action: &str, resource: &str| {
+        (
+            actor.to_string(),
+            action.to_string(),
+            resource.to_string(),
+            "succeeded".to_string(),
+        )
+    };
+    assert_eq!(
+        seen,
+        [
+            row("acme-deployer", "restart", &web),
+            row("acme-deployer", "scale", &web),
+            row("acme-admin", "delete", &pod),
+        ]
+    );
+    assert_eq!(records[1]["replicas"], 3);
+    // Another org's reader sees no such app.
+    let (status, _) = api
+        .call(
+            Role::Stranger,
+            Method::GET,
+            "/v1/deploy/shop/resource-actions",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    api.server.shutdown().await;
+}
