@@ -1,5 +1,6 @@
 //! `weft app ...`: an app's life through the API, with Argo CD's `argocd app` verbs — create, set, delete, get,
-//! history, refresh, and list, sync and rollback as aliases of `weft apps`, `weft sync` and `weft rollback`.
+//! history, refresh, actions and action run, and list, sync and rollback as aliases of `weft apps`, `weft sync`
+//! and `weft rollback`.
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -28,6 +29,11 @@ pub(crate) enum AppCommand {
     History(GetArgs),
     /// Fetch an app's source again and compare it now (syncing when automated), instead of at its interval.
     Refresh(RefreshArgs),
+    /// The resource actions one object of the app offers you (restart, scale, suspend, resume, delete).
+    Actions(super::app_actions::ActionsArgs),
+    /// Run a resource action on one object of the app.
+    #[command(subcommand)]
+    Action(super::app_actions::ActionCommand),
     /// The fleet list (`weft apps`).
     #[command(visible_alias = "ls")]
     List(super::apps::AppsArgs),
@@ -109,6 +115,8 @@ pub(crate) fn run(command: AppCommand) -> anyhow::Result<u8> {
         AppCommand::Get(args) => block_on(get(args)),
         AppCommand::History(args) => block_on(history(args)),
         AppCommand::Refresh(args) => block_on(refresh(args)),
+        AppCommand::Actions(args) => super::app_actions::list(args),
+        AppCommand::Action(command) => super::app_actions::run(command),
         AppCommand::List(args) => super::apps::run(args),
         AppCommand::Sync(args) => super::sync::run_sync(args),
         AppCommand::Rollback(args) => super::sync::run_rollback(args),

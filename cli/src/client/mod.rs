@@ -4,6 +4,7 @@
 //! on a terminal, JSON with `-o json`.
 
 pub(crate) mod app;
+mod app_actions;
 mod app_spec;
 mod app_view;
 pub(crate) mod apps;
