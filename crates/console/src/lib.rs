@@ -73,6 +73,10 @@ pub fn router(api: Router, config: ConsoleConfig) -> Router {
         .route("/apps", get(pages::fleet::show))
         .route("/apps/{name}", get(pages::app::show))
         .route("/apps/{name}/objects/{ref}", get(pages::object::show))
+        .route(
+            "/apps/{name}/objects/{ref}/actions/{action}",
+            post(pages::object::run_action),
+        )
         .route("/apps/{name}/logs", get(pages::logs::show))
         .route("/apps/{name}/logs/stream", get(pages::logs::stream))
         .route("/apps/{name}/operations/{id}", get(pages::operation::show))

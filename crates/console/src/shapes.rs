@@ -343,6 +343,8 @@ pub struct ResourceView {
     pub health: String,
     /// Why.
     pub health_message: Option<String>,
+    /// The resource actions the caller may run on it (`restart`, `scale`, `suspend`, `resume`, `delete`).
+    pub actions: Vec<String>,
 }
 
 /// One line of a pod's log.

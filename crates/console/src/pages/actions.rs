@@ -22,7 +22,7 @@ fn ticked(value: &Option<String>) -> bool {
 }
 
 /// The same-origin and CSRF checks every action passes first.
-fn check(user: &SignedIn, headers: &HeaderMap, csrf: &str) -> Result<(), ConsoleError> {
+pub(super) fn check(user: &SignedIn, headers: &HeaderMap, csrf: &str) -> Result<(), ConsoleError> {
     if same_origin(headers) && user.session.csrf_matches(csrf) {
         Ok(())
     } else {
@@ -62,7 +62,7 @@ struct SyncBody {
 }
 
 /// Where an action's failure goes: back to the app's page, which says why.
-fn back_with(
+pub(super) fn back_with(
     user: &SignedIn,
     app_link: &str,
     error: ConsoleError,

@@ -1,7 +1,11 @@
-//! One object of an app: its health and sync, the desired-vs-live diff side by side or unified, and its live and
-//! desired manifests as YAML. The API never serves a Secret, so none is ever shown.
+//! One object of an app: its health and sync, the resource actions the user may run on it (restart, scale,
+//! suspend, resume, delete), the desired-vs-live diff side by side or unified, and its live and desired manifests
+//! as YAML. The API never serves a Secret, so none is ever shown.
 
+use axum::Form;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Redirect;
 use maud::{Markup, html};
 use serde::Deserialize;
 
@@ -10,6 +14,7 @@ use super::{SignedIn, health_badge, sync_badge, when};
 use crate::client::ApiFailure;
 use crate::client::segment;
 use crate::diff_view::{self, LineKind, SplitRow};
+use crate::session::Flash;
 use crate::shapes::{ObjectEvent, ResourceView};
 use crate::{ConsoleError, ConsoleState};
 
@@ -83,6 +88,9 @@ pub async fn show(
             }
         }
         @if let Some(message) = &view.health_message { p.message { (message) } }
+        @if user.may("operate") && !view.actions.is_empty() {
+            (actions_section(&here, &view, user.session.csrf()))
+        }
         section aria-labelledby="h-diff" {
             div.section-head {
                 h2 #h-diff { "Diff" }
@@ -163,6 +171,108 @@ pub async fn show(
         ],
         body,
     ))
+}
+
+/// The resource actions the object offers the user, a form each (scale with its replicas, starting from the live
+/// count), and a note that self-heal takes a scale back.
+fn actions_section(here: &str, view: &ResourceView, csrf: &str) -> Markup {
+    let replicas = view
+        .live
+        .as_ref()
+        .and_then(|live| live.pointer("/spec/replicas"))
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(1);
+    html! {
+        section aria-labelledby="h-actions" {
+            h2 #h-actions { "Actions" }
+            div.actions {
+                @for action in &view.actions {
+                    form method="post" action=(format!("{here}/actions/{}", segment(action))) {
+                        input type="hidden" name="_csrf" value=(csrf);
+                        @if action == "scale" {
+                            label { "Replicas " input type="number" name="replicas" min="0" max="10000" value=(replicas) required; }
+                            " "
+                        }
+                        button type="submit" { (action_label(action)) }
+                    }
+                }
+            }
+            @if view.actions.iter().any(|a| a == "scale") {
+                p.muted { "A scale changes the live object away from git: with self-heal on, Weft takes it back (use ignoreDifferences on spec.replicas to leave replicas to people or an autoscaler). A restart is not drift." }
+            }
+        }
+    }
+}
+
+/// An action's button text.
+fn action_label(action: &str) -> &str {
+    match action {
+        "restart" => "Restart",
+        "scale" => "Scale",
+        "suspend" => "Suspend",
+        "resume" => "Resume",
+        "delete" => "Delete pod",
+        other => other,
+    }
+}
+
+/// `POST /apps/{name}/objects/{ref}/actions/{action}` form.
+#[derive(Debug, Deserialize)]
+pub struct ActionForm {
+    #[serde(rename = "_csrf", default)]
+    csrf: String,
+    /// A scale's replicas.
+    replicas: Option<u32>,
+}
+
+/// `POST /apps/{name}/objects/{ref}/actions/{action}`: runs the action through the API and goes back to the object
+/// (to the app for a deleted pod) saying how it went.
+pub async fn run_action(
+    user: SignedIn,
+    State(state): State<ConsoleState>,
+    Path((name, reference, action)): Path<(String, String, String)>,
+    headers: HeaderMap,
+    Form(form): Form<ActionForm>,
+) -> Result<Redirect, ConsoleError> {
+    super::actions::check(&user, &headers, &form.csrf)?;
+    let app_link = format!("/apps/{}", segment(&name));
+    let here = format!("{app_link}/objects/{}", segment(&reference));
+    let body = match form.replicas {
+        Some(replicas) => serde_json::json!({ "replicas": replicas }),
+        None => serde_json::json!({}),
+    };
+    let ran: Result<serde_json::Value, _> = state
+        .api
+        .post(
+            user.asker(),
+            &format!(
+                "/v1/deploy/{}/resource/{}/actions/{}",
+                segment(&name),
+                segment(&reference),
+                segment(&action)
+            ),
+            &body,
+        )
+        .await;
+    match ran {
+        Ok(record) => {
+            user.session.set_flash(Flash {
+                error: false,
+                text: format!(
+                    "{} of {} {}.",
+                    action_label(&action),
+                    reference,
+                    record["result"].as_str().unwrap_or("ran")
+                ),
+            });
+            Ok(Redirect::to(if action == "delete" {
+                &app_link
+            } else {
+                &here
+            }))
+        }
+        Err(failure) => super::actions::back_with(&user, &here, failure.into()),
+    }
 }
 
 fn unified(diff: &str) -> Markup {
