@@ -193,6 +193,7 @@ fn api(calls: Calls) -> Router {
         async move {
             g(request, |_, _| {
                 Json(json!({"health": "healthy", "sync": "outofsync",
+                    "actions": ["restart", "scale"],
                     "live": {"kind": "ConfigMap", "data": {"GREETING": "patched"}},
                     "desired": {"kind": "ConfigMap", "data": {"GREETING": "hello"}},
                     "diff": {"mode": "predicted",
@@ -278,7 +279,28 @@ fn api(calls: Calls) -> Router {
             })
         }
     };
+    let g = guard.clone();
+    let resource_action = move |request: Request| {
+        let g = g.clone();
+        async move {
+            g(request, |who, path| {
+                if !matches!(who, ADMIN | ORG_ADMIN | DEPLOYER) {
+                    return error(StatusCode::FORBIDDEN, "forbidden");
+                }
+                let action = path.rsplit('/').next().unwrap_or("");
+                Json(
+                    json!({"app": "shop", "resource": "apps:Deployment:shop:web", "action": action,
+                    "requestedBy": who, "result": "succeeded", "at": "2026-12-07T05:00:00Z"}),
+                )
+                .into_response()
+            })
+        }
+    };
     Router::new()
+        .route(
+            "/v1/deploy/{name}/resource/{ref}/actions/{action}",
+            post(resource_action),
+        )
         .route("/v1/tokens", get(tokens).post(make_token))
         .route("/v1/tokens/{id}", axum::routing::delete(revoke))
         .route("/v1/deploy/{name}/render-seed/rotate", post(rotate))
@@ -830,4 +852,80 @@ async fn an_org_admin_lists_makes_and_revokes_tokens_and_rotates_a_seed_and_sees
     let cookie = console.sign_in(DEPLOYER).await;
     let refused = console.get("/tokens", Some(&cookie)).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+}
+
+#[tokio::test]
+async fn an_objects_page_offers_its_actions_to_those_who_may_operate_and_runs_them_through_the_api()
+{
+    let console = Console::new();
+    let object = "/apps/shop/objects/apps:Deployment:shop:web";
+    // The page links its forms with the reference percent-encoded.
+    let encoded = "/apps/shop/objects/apps%3ADeployment%3Ashop%3Aweb";
+    for (token, operates) in [
+        (VIEWER, false),
+        (DEPLOYER, true),
+        (ORG_ADMIN, true),
+        (ADMIN, true),
+    ] {
+        let cookie = console.sign_in(token).await;
+        let page = console.get(object, Some(&cookie)).await;
+        assert_eq!(page.status, StatusCode::OK, "{token}: {}", page.body);
+        for control in [
+            format!("action=\"{encoded}/actions/restart\""),
+            format!("action=\"{encoded}/actions/scale\""),
+        ] {
+            assert_eq!(
+                page.body.contains(&control),
+                operates,
+                "{token}: {control} in {}",
+                page.body
+            );
+        }
+    }
+    let cookie = console.sign_in(DEPLOYER).await;
+    let page = console.get(object, Some(&cookie)).await;
+    assert!(page.body.contains("Weft takes it back"), "{}", page.body);
+    let csrf = csrf_of(&page.body);
+    let refused = console
+        .post(
+            &format!("{object}/actions/scale"),
+            Some(&cookie),
+            "_csrf=wrong&replicas=3",
+            "same-origin",
+        )
+        .await;
+    assert_ne!(refused.status, StatusCode::SEE_OTHER, "{}", refused.body);
+    let ran = console
+        .post(
+            &format!("{object}/actions/scale"),
+            Some(&cookie),
+            &format!("_csrf={csrf}&replicas=3"),
+            "same-origin",
+        )
+        .await;
+    assert_eq!(ran.status, StatusCode::SEE_OTHER, "{}", ran.body);
+    assert_eq!(ran.headers[header::LOCATION], encoded);
+    let posted: Vec<(String, String, String)> = console
+        .calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(method, path, _)| method == "POST" && path.contains("/actions/"))
+        .cloned()
+        .collect();
+    assert_eq!(
+        posted,
+        [(
+            "POST".to_string(),
+            "/v1/deploy/shop/resource/apps%3ADeployment%3Ashop%3Aweb/actions/scale".to_string(),
+            DEPLOYER.to_string()
+        )]
+    );
+    let back = console.get(object, Some(&cookie)).await;
+    assert!(
+        back.body
+            .contains("Scale of apps:Deployment:shop:web succeeded."),
+        "{}",
+        back.body
+    );
 }
