@@ -1,5 +1,5 @@
 //! Resource actions over the API on the simulator: which actions an object offers and to whom, that restart,
-//! scale and deleting a pod change the live objects as kubectl would, that a Secret, an object outside the app's
+//! scale and deleting a pod change the live objects as kubectl would, that syncing one object applies only it, that a Secret, an object outside the app's
 //! tree and another org's app are refused, and that every run is recorded with its actor and result.
 
 use std::time::Duration;
@@ -44,7 +44,7 @@ async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded(
     // What the resource view offers depends on the caller's role.
     assert_eq!(
         api.json(Role::Deployer, WEB).await["actions"],
-        json!(["restart", "scale"])
+        json!(["restart", "scale", "sync"])
     );
     assert_eq!(api.json(Role::Owner, WEB).await["actions"], json!([]));
     assert_eq!(
@@ -53,7 +53,7 @@ async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded(
             "/v1/deploy/shop/resource/:ConfigMap:shop:settings"
         )
         .await["actions"],
-        json!([])
+        json!(["sync"])
     );
 
     // Refusals: a viewer, another org, a Secret, an action the kind does not offer, an object not in the tree.
@@ -135,6 +135,37 @@ async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded(
     .await;
     assert_eq!(view["sync"], SyncCode::OutOfSync.as_str(), "{view}");
 
+    // Sync the Deployment alone: a queued operation that applies only it and is no deploy (no history entry).
+    let history_before = api.json(Role::Owner, "/v1/deploy/gitops/shop").await["history"].clone();
+    let (status, synced) = run(&api, Role::Deployer, &format!("{WEB}/actions/sync"), None).await;
+    assert_eq!(status, StatusCode::OK, "{synced}");
+    assert_eq!(synced["result"], "queued");
+    let operation_path = format!(
+        "/v1/deploy/shop/operations/{}",
+        synced["operation"].as_str().unwrap()
+    );
+    let operation = eventually(&api, &operation_path, |op| {
+        op["phase"] != "pending" && op["phase"] != "running"
+    })
+    .await;
+    assert_eq!(operation["phase"], "succeeded", "{operation}");
+    assert_eq!(operation["requestedBy"], "acme-deployer");
+    let applied: Vec<&str> = operation["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(applied, ["update"], "only the Deployment: {operation}");
+    eventually(&api, WEB, |view| {
+        view.pointer("/live/spec/replicas") == Some(&json!(1))
+    })
+    .await;
+    assert_eq!(
+        api.json(Role::Owner, "/v1/deploy/gitops/shop").await["history"],
+        history_before
+    );
+
     // Delete one of the app's pods (a descendant in the tree).
     let tree = api.json(Role::Deployer, "/v1/deploy/shop/tree").await;
     let pod = tree
@@ -184,11 +215,14 @@ async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded(
             "succeeded".to_string(),
         )
     };
+    let mut queued = row("acme-deployer", "sync", &web);
+    queued.3 = "queued".to_string();
     assert_eq!(
         seen,
         [
             row("acme-deployer", "restart", &web),
             row("acme-deployer", "scale", &web),
+            queued,
             row("acme-admin", "delete", &pod),
         ]
     );

@@ -43,6 +43,13 @@ pub enum OperationRequest {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         refresh_images: bool,
     },
+    /// A sync of only some of the app's objects (the `sync` resource action): planned as a full sync of the
+    /// source's ref, applying only them; not a deploy (no history entry).
+    #[serde(rename_all = "camelCase")]
+    SyncResources {
+        /// The objects.
+        resources: Vec<crate::resource::ResourceRef>,
+    },
     /// A rollback.
     #[serde(rename_all = "camelCase")]
     Rollback {
@@ -78,6 +85,10 @@ impl OperationRequest {
                     Some(revision) => format!("{what} of revision {revision}"),
                     None => what.to_string(),
                 }
+            }
+            OperationRequest::SyncResources { resources } => {
+                let names: Vec<String> = resources.iter().map(ToString::to_string).collect();
+                format!("sync of only {}", names.join(", "))
             }
             OperationRequest::Rollback { target, .. } => match target {
                 crate::deploy::RollbackTarget::History { history_id } => {
@@ -890,6 +901,15 @@ impl Worker {
                         prune,
                         cancel: Some(signals.stop.clone()),
                         gate_override: override_gates,
+                        only: Vec::new(),
+                    };
+                    deployer.sync(&app, &mut state, spec, &mut operation).await
+                }
+                OperationRequest::SyncResources { resources } => {
+                    let spec = SyncSpec {
+                        cancel: Some(signals.stop.clone()),
+                        only: resources,
+                        ..SyncSpec::default()
                     };
                     deployer.sync(&app, &mut state, spec, &mut operation).await
                 }

@@ -212,7 +212,7 @@ pub(crate) async fn resource(
         .0
         .can(crate::auth::Permission::Operate, app_org.as_deref())
     {
-        super::resource_actions::offered(&reference, live.as_ref())
+        super::resource_actions::offered(&reference, live.as_ref(), node.sync.is_some())
     } else {
         Vec::new()
     };

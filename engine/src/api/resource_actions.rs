@@ -1,6 +1,7 @@
 //! Resource actions on an app's live objects, as Argo CD's built-in ones: restart a workload (the
 //! `kubectl.kubernetes.io/restartedAt` pod-template annotation `kubectl rollout restart` writes), scale through the
-//! scale subresource, suspend or resume a CronJob, delete a pod. Deployers of the app's org and admins run them;
+//! scale subresource, suspend or resume a CronJob, delete a pod, and sync one of the app's own objects alone (a
+//! queued sync planned as a full one, applying only it). Deployers of the app's org and admins run them;
 //! a Secret is never a target; every run is recorded (actor, action, object, result) and logged at info.
 
 use axum::Json;
@@ -13,7 +14,9 @@ use serde_json::{Value, json};
 use super::objects::tree_node;
 use super::{ApiError, ApiState, Caller, require, visible_app};
 use crate::auth::Permission;
+use crate::queue::OperationRequest;
 use crate::resource::ResourceRef;
+use crate::sync::operation::Trigger;
 
 /// The field manager an action's patch is sent under: not Weft's own (`weft`), so a sync never claims what an
 /// action set (the restart annotation), and `managedFields` says who changed it.
@@ -39,6 +42,8 @@ pub enum ResourceAction {
     Resume,
     /// Deletes a Pod (its controller, if any, makes another).
     Delete,
+    /// Syncs the object alone: a queued sync of the app, planned as a full one, that applies only it.
+    Sync,
 }
 
 impl ResourceAction {
@@ -50,6 +55,7 @@ impl ResourceAction {
             ResourceAction::Suspend => "suspend",
             ResourceAction::Resume => "resume",
             ResourceAction::Delete => "delete",
+            ResourceAction::Sync => "sync",
         }
     }
 
@@ -61,18 +67,28 @@ impl ResourceAction {
             ResourceAction::Suspend,
             ResourceAction::Resume,
             ResourceAction::Delete,
+            ResourceAction::Sync,
         ]
         .into_iter()
         .find(|action| action.as_str() == name)
     }
 }
 
-/// The actions an object offers, from its kind and (for a CronJob) its live state: none for a Secret or a kind
-/// without built-in actions.
-pub fn offered(reference: &ResourceRef, live: Option<&Value>) -> Vec<ResourceAction> {
+/// The actions an object offers, from its kind, (for a CronJob) its live state and whether it is one of the app's
+/// own objects (git declares it: it can be synced alone); none for a Secret.
+pub fn offered(reference: &ResourceRef, live: Option<&Value>, own: bool) -> Vec<ResourceAction> {
     if reference.is_secret() {
         return Vec::new();
     }
+    let mut actions = by_kind(reference, live);
+    if own {
+        actions.push(ResourceAction::Sync);
+    }
+    actions
+}
+
+/// The built-in actions of the object's kind.
+fn by_kind(reference: &ResourceRef, live: Option<&Value>) -> Vec<ResourceAction> {
     match (reference.group.as_str(), reference.kind.as_str()) {
         ("apps", "Deployment" | "StatefulSet") => {
             vec![ResourceAction::Restart, ResourceAction::Scale]
@@ -104,6 +120,8 @@ pub enum Change {
     PatchScale(Value),
     /// Deleting the object.
     Delete,
+    /// Queueing a sync of the app limited to the object.
+    SyncAlone,
 }
 
 /// The change `action` makes, `now` being the restart's time (RFC 3339) and `replicas` the scale's count.
@@ -118,6 +136,7 @@ pub fn change(action: ResourceAction, now: &str, replicas: Option<u32>) -> Resul
         ResourceAction::Suspend => Change::Patch(json!({"spec": {"suspend": true}})),
         ResourceAction::Resume => Change::Patch(json!({"spec": {"suspend": false}})),
         ResourceAction::Delete => Change::Delete,
+        ResourceAction::Sync => Change::SyncAlone,
     })
 }
 
@@ -155,6 +174,9 @@ pub struct ActionRecord {
     pub message: Option<String>,
     /// When (RFC 3339).
     pub at: String,
+    /// For a sync, the operation it queued (its result is the operation's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
 }
 
 /// Runs one action on one object of the app's tree and answers its record.
@@ -180,14 +202,15 @@ pub(crate) async fn run(
         Err(JsonRejection::MissingJsonContentType(_)) => ActionBody::default(),
         Err(rejection) => return Err(ApiError::from_json_rejection(&rejection)),
     };
-    let (reference, _node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
+    let (reference, node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
     let live = member.deployer.syncer().live().get(&reference);
+    let own = node.sync.is_some();
     let Some(action) = ResourceAction::parse(&action)
-        .filter(|action| offered(&reference, live.as_ref()).contains(action))
+        .filter(|action| offered(&reference, live.as_ref(), own).contains(action))
     else {
         return Err(ApiError::bad_request(format!(
             "{token} offers no action {action:?}; it offers {:?}",
-            offered(&reference, live.as_ref())
+            offered(&reference, live.as_ref(), own)
                 .iter()
                 .map(|a| a.as_str())
                 .collect::<Vec<_>>()
@@ -202,6 +225,42 @@ pub(crate) async fn run(
     }
     let now = jiff::Timestamp::now();
     let change = change(action, &now.to_string(), body.replicas).map_err(ApiError::bad_request)?;
+    let mut record = ActionRecord {
+        app: app.name.clone(),
+        resource: token.clone(),
+        action,
+        replicas: body.replicas.filter(|_| action == ResourceAction::Scale),
+        requested_by: caller.0.actor().to_string(),
+        result: "succeeded".to_string(),
+        message: None,
+        at: now.to_string(),
+        operation: None,
+    };
+    if change == Change::SyncAlone {
+        let request = OperationRequest::SyncResources {
+            resources: vec![reference.clone()],
+        };
+        let queued = state
+            .server
+            .queue
+            .enqueue_by(&app, Trigger::Manual, request, caller.0.actor())
+            .await;
+        match queued {
+            Ok(operation) => {
+                record.result = "queued".to_string();
+                record.operation = Some(operation.id);
+            }
+            Err(error) => {
+                record.result = "failed".to_string();
+                record.message = Some(error.to_string());
+            }
+        }
+        keep(&state, &record, now).await?;
+        return match record.message {
+            None => Ok(Json(record)),
+            Some(message) => Err(ApiError::conflict(message)),
+        };
+    }
     let info = member
         .deployer
         .syncer()
@@ -228,38 +287,18 @@ pub(crate) async fn run(
             .delete(&reference.name, &DeleteParams::default())
             .await
             .map(drop),
-    };
-    let record = ActionRecord {
-        app: app.name.clone(),
-        resource: token.clone(),
-        action,
-        replicas: body.replicas.filter(|_| action == ResourceAction::Scale),
-        requested_by: caller.0.actor().to_string(),
-        result: if outcome.is_ok() {
-            "succeeded"
-        } else {
-            "failed"
+        Change::SyncAlone => {
+            return Err(ApiError::internal(
+                "running the action",
+                "a sync is queued, not sent to the cluster",
+            ));
         }
-        .to_string(),
-        message: outcome.as_ref().err().map(|e| e.to_string()),
-        at: now.to_string(),
     };
-    tracing::info!(app = %record.app, resource = %record.resource, action = action.as_str(),
-        actor = %record.requested_by, result = %record.result, "resource action");
-    let key = format!(
-        "{RECORD_PREFIX}{}/{:020}",
-        app.name,
-        now.as_nanosecond().max(0)
-    );
-    let text = serde_json::to_string(&record)
-        .map_err(|e| ApiError::internal("recording the action", e))?;
-    state
-        .server
-        .store
-        .interactive()
-        .put_setting(&key, &text)
-        .await
-        .map_err(|e| ApiError::store("recording the action", e))?;
+    if let Err(error) = &outcome {
+        record.result = "failed".to_string();
+        record.message = Some(error.to_string());
+    }
+    keep(&state, &record, now).await?;
     match outcome {
         Ok(()) => Ok(Json(record)),
         Err(kube::Error::Api(response)) if response.code == 404 => Err(ApiError::not_found(
@@ -275,6 +314,30 @@ pub(crate) async fn run(
             action.as_str()
         ))),
     }
+}
+
+/// Logs the run at info and records it in the store.
+async fn keep(
+    state: &ApiState,
+    record: &ActionRecord,
+    now: jiff::Timestamp,
+) -> Result<(), ApiError> {
+    tracing::info!(app = %record.app, resource = %record.resource, action = record.action.as_str(),
+        actor = %record.requested_by, result = %record.result, operation = ?record.operation, "resource action");
+    let key = format!(
+        "{RECORD_PREFIX}{}/{:020}",
+        record.app,
+        now.as_nanosecond().max(0)
+    );
+    let text =
+        serde_json::to_string(record).map_err(|e| ApiError::internal("recording the action", e))?;
+    state
+        .server
+        .store
+        .interactive()
+        .put_setting(&key, &text)
+        .await
+        .map_err(|e| ApiError::store("recording the action", e))
 }
 
 /// The actions run on the app's objects, oldest first.
@@ -317,34 +380,39 @@ mod tests {
     #[test]
     fn workloads_offer_restart_and_scale_as_their_kind_allows() {
         assert_eq!(
-            offered(&reference("apps:Deployment:shop:web"), None),
+            offered(&reference("apps:Deployment:shop:web"), None, false),
             [ResourceAction::Restart, ResourceAction::Scale]
         );
         assert_eq!(
-            offered(&reference("apps:DaemonSet:shop:agent"), None),
+            offered(&reference("apps:DaemonSet:shop:agent"), None, false),
             [ResourceAction::Restart]
         );
         assert_eq!(
-            offered(&reference("apps:ReplicaSet:shop:web-1"), None),
+            offered(&reference("apps:ReplicaSet:shop:web-1"), None, false),
             [ResourceAction::Scale]
         );
-        assert!(offered(&reference(":ConfigMap:shop:settings"), None).is_empty());
+        assert!(offered(&reference(":ConfigMap:shop:settings"), None, false).is_empty());
+        assert_eq!(
+            offered(&reference(":ConfigMap:shop:settings"), None, true),
+            [ResourceAction::Sync],
+            "git declares it: it can be synced alone"
+        );
     }
 
     #[test]
     fn a_secret_offers_nothing_and_a_cronjob_offers_the_opposite_of_its_state() {
-        assert!(offered(&reference(":Secret:shop:creds"), Some(&json!({}))).is_empty());
+        assert!(offered(&reference(":Secret:shop:creds"), Some(&json!({})), true).is_empty());
         let cron = reference("batch:CronJob:shop:report");
         assert_eq!(
-            offered(&cron, Some(&json!({"spec": {"suspend": false}}))),
+            offered(&cron, Some(&json!({"spec": {"suspend": false}})), false),
             [ResourceAction::Suspend]
         );
         assert_eq!(
-            offered(&cron, Some(&json!({"spec": {"suspend": true}}))),
+            offered(&cron, Some(&json!({"spec": {"suspend": true}})), false),
             [ResourceAction::Resume]
         );
         assert_eq!(
-            offered(&reference(":Pod:shop:web-1"), Some(&json!({}))),
+            offered(&reference(":Pod:shop:web-1"), Some(&json!({})), false),
             [ResourceAction::Delete]
         );
     }
@@ -375,6 +443,7 @@ mod tests {
             ResourceAction::Suspend,
             ResourceAction::Resume,
             ResourceAction::Delete,
+            ResourceAction::Sync,
         ] {
             assert_eq!(ResourceAction::parse(action.as_str()), Some(action));
         }

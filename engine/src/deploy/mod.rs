@@ -100,6 +100,10 @@ pub struct SyncSpec {
     pub gate_override: Option<GateOverride>,
     /// Resolve every image again, even for the revision that runs (to deploy a tag that moved).
     pub refresh_images: bool,
+    /// Apply only these objects (a single resource's sync, as Argo CD's selective sync): a partial sync is not a
+    /// deploy, so it records no history and leaves the synced revision, a pinned version and suspended automation
+    /// as they were.
+    pub only: Vec<ResourceRef>,
 }
 
 /// Where a rollback goes.
@@ -517,7 +521,7 @@ impl Deployer {
         spec: SyncSpec,
         operation: &mut Operation,
     ) -> SyncOutcome {
-        if operation.trigger == Trigger::Manual && !spec.dry_run {
+        if operation.trigger == Trigger::Manual && !spec.dry_run && spec.only.is_empty() {
             state.pinned_version = None;
             state.automation_suspended = false;
         }
@@ -617,6 +621,7 @@ impl Deployer {
             prune: spec.prune,
             previous_kinds: state.kinds.clone(),
             cancel: spec.cancel.clone(),
+            only: spec.only.clone(),
             gates: self.gates.as_ref().map(|(set, cluster)| GateRun {
                 set: set.clone(),
                 cluster: cluster.clone(),
@@ -648,7 +653,7 @@ impl Deployer {
                 .map(|r| (r.group, r.kind))
                 .collect();
         }
-        if operation.phase == OperationPhase::Succeeded {
+        if operation.phase == OperationPhase::Succeeded && spec.only.is_empty() {
             state.images = operation.images.clone();
             state.synced_revision = Some(revision.clone());
             state.synced_digest = Some(app.render_digest());

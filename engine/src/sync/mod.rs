@@ -4,7 +4,7 @@
 //! diffs it against the live set ([`diff`], [`normalize`]); [`plan`] decides every step and its order ([`order`])
 //! with the prune fuse bounding deletions, and the deploy [`gates`] judge it. After it, [`syncer`] applies the plan batch by batch and records an
 //! [`operation`]; [`cascade`] deletes every object of an app whose Application is deleted with the resources
-//! finalizer; [`release`] writes the marks by which an app lets go of objects another app may then take over;
+//! finalizer; [`partial`] limits a plan to some objects (a single resource's sync); [`release`] writes the marks by which an app lets go of objects another app may then take over;
 //! [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
 
 pub mod cascade;
@@ -14,6 +14,7 @@ pub mod gates;
 pub mod legacy;
 pub mod observe;
 pub mod operation;
+pub mod partial;
 pub mod release;
 pub mod syncer;
 pub use weft_core::tracking;

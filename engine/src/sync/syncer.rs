@@ -46,6 +46,9 @@ pub struct SyncRequest {
     /// Set to `true` to stop the sync at the next safe point (between batches): the operation is left running,
     /// for the caller to put back in the queue.
     pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
+    /// Apply only these objects (a single resource's sync): the plan is made as for a full sync, then limited to
+    /// them ([`super::partial::restrict`]). Empty: every object.
+    pub only: Vec<crate::resource::ResourceRef>,
 }
 
 /// What a sync leaves besides its operation record.
@@ -313,6 +316,27 @@ impl Syncer {
                 return outcome;
             }
         };
+        let sync_plan = match super::partial::restrict(sync_plan, &request.only) {
+            Ok(plan) => plan,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("nothing was changed: {error}"),
+                );
+                outcome.comparison = Some(comparison);
+                return outcome;
+            }
+        };
+        if !request.only.is_empty() {
+            let names: Vec<String> = request.only.iter().map(ToString::to_string).collect();
+            self.log(
+                operation,
+                format!(
+                    "a sync of only {} (the rest of the app is left as it is)",
+                    names.join(", ")
+                ),
+            );
+        }
         operation.fuse_tripped = sync_plan.fuse_tripped.clone();
         if let Some(why) = &sync_plan.fuse_tripped {
             tracing::warn!(app = %app.name, operation = %operation.id, "the prune fuse tripped: {why}");
