@@ -29,7 +29,7 @@ pub(crate) enum AppCommand {
     History(GetArgs),
     /// Fetch an app's source again and compare it now (syncing when automated), instead of at its interval.
     Refresh(RefreshArgs),
-    /// The resource actions one object of the app offers you (restart, scale, suspend, resume, delete).
+    /// The resource actions one object of the app offers you (restart, scale, suspend, resume, delete, sync).
     Actions(super::app_actions::ActionsArgs),
     /// Run a resource action on one object of the app.
     #[command(subcommand)]

@@ -31,7 +31,7 @@ pub(crate) struct RunArgs {
     name: String,
     /// The object, `group:kind:namespace:name`.
     reference: String,
-    /// `restart`, `scale`, `suspend`, `resume` or `delete` (`weft app actions` lists the object's).
+    /// `restart`, `scale`, `suspend`, `resume`, `delete` or `sync` (`weft app actions` lists the object's).
     action: String,
     /// The replicas a `scale` sets.
     #[arg(long)]
@@ -112,8 +112,12 @@ fn ran_line(record: &Value) -> String {
         .as_u64()
         .map(|n| format!(" to {n} replicas"))
         .unwrap_or_default();
+    let operation = record["operation"]
+        .as_str()
+        .map(|id| format!(", operation {id}"))
+        .unwrap_or_default();
     format!(
-        "{} of {}{replicas} {} (app {}, by {})\n",
+        "{} of {}{replicas} {} (app {}, by {}{operation})\n",
         text("action"),
         text("resource"),
         text("result"),

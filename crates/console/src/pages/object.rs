@@ -212,6 +212,7 @@ fn action_label(action: &str) -> &str {
         "suspend" => "Suspend",
         "resume" => "Resume",
         "delete" => "Delete pod",
+        "sync" => "Sync this object",
         other => other,
     }
 }
@@ -265,6 +266,13 @@ pub async fn run_action(
                     record["result"].as_str().unwrap_or("ran")
                 ),
             });
+            if let Some(operation) = record["operation"].as_str() {
+                // A sync of the object alone is an operation: its page follows it.
+                return Ok(Redirect::to(&format!(
+                    "{app_link}/operations/{}",
+                    segment(operation)
+                )));
+            }
             Ok(Redirect::to(if action == "delete" {
                 &app_link
             } else {
