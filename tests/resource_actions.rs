@@ -239,3 +239,71 @@ async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded(
     assert_eq!(status, StatusCode::NOT_FOUND);
     api.server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cronjob_is_suspended_and_resumed_and_offers_the_opposite_of_its_state() {
+    let jobs = weft_tests::GitRepo::new();
+    let cron = json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "report"},
+        "spec": {"schedule": "0 3 * * *", "jobTemplate": {"spec": {"template": {"spec": {
+            "restartPolicy": "Never", "containers": [{"name": "report", "image": "shop/report:1.0"}]}}}}}});
+    jobs.commit(&[("report.json", cron.to_string())]);
+    let extra = format!(
+        "[[app]]\nname = \"jobs\"\norg = \"acme\"\ntype = \"yaml\"\nnamespace = \"jobs\"\n\
+         source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n[app.sync]\ncreate_namespace = true\n",
+        jobs.path().display()
+    );
+    let api =
+        crate::api::api_configured(1, weft_tests::builtin_registry(), 10_000, true, &extra).await;
+    api.synced("jobs").await;
+    let report = "/v1/deploy/jobs/resource/batch:CronJob:jobs:report";
+    assert_eq!(
+        api.json(Role::Deployer, report).await["actions"],
+        json!(["suspend", "sync"])
+    );
+    let (status, body) = run(
+        &api,
+        Role::Deployer,
+        &format!("{report}/actions/resume"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "not suspended: {body}");
+
+    let (status, body) = run(
+        &api,
+        Role::Deployer,
+        &format!("{report}/actions/suspend"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let view = eventually(&api, report, |view| {
+        view.pointer("/live/spec/suspend") == Some(&json!(true))
+    })
+    .await;
+    assert_eq!(view["actions"], json!(["resume", "sync"]));
+
+    let (status, body) = run(
+        &api,
+        Role::Deployer,
+        &format!("{report}/actions/resume"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    eventually(&api, report, |view| {
+        view.pointer("/live/spec/suspend") == Some(&json!(false))
+    })
+    .await;
+    let records = api
+        .json(Role::Owner, "/v1/deploy/jobs/resource-actions")
+        .await;
+    let actions: Vec<&str> = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["suspend", "resume"]);
+    api.server.shutdown().await;
+}
