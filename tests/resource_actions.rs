@@ -282,6 +282,11 @@ async fn a_cronjob_is_suspended_and_resumed_and_offers_the_opposite_of_its_state
     })
     .await;
     assert_eq!(view["actions"], json!(["resume", "sync"]));
+    assert_eq!(
+        view["sync"],
+        SyncCode::Synced.as_str(),
+        "git does not declare spec.suspend: {view}"
+    );
 
     let (status, body) = run(
         &api,
