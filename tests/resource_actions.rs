@@ -1,6 +1,7 @@
 //! Resource actions over the API on the simulator: which actions an object offers and to whom, that restart,
 //! scale and deleting a pod change the live objects as kubectl would, that syncing one object applies only it, that a Secret, an object outside the app's
-//! tree and another org's app are refused, and that every run is recorded with its actor and result.
+//! tree and another org's app are refused, that under self-heal a scale is taken back while a restart stays, and that
+//! every run is recorded with its actor and result.
 
 use std::time::Duration;
 
@@ -310,5 +311,101 @@ async fn a_cronjob_is_suspended_and_resumed_and_offers_the_opposite_of_its_state
         .map(|r| r["action"].as_str().unwrap())
         .collect();
     assert_eq!(actions, ["suspend", "resume"]);
+    api.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn under_self_heal_a_scale_is_taken_back_and_a_restart_stays() {
+    let heal = weft_tests::GitRepo::new();
+    let web = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "heal"}},
+            "template": {"metadata": {"labels": {"app": "heal"}},
+                "spec": {"containers": [{"name": "web", "image": "shop/web:1.0"}]}}}});
+    heal.commit(&[("web.json", web.to_string())]);
+    let extra = format!(
+        "[[app]]\nname = \"heal\"\norg = \"acme\"\ntype = \"yaml\"\nnamespace = \"heal\"\n\
+         source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n\
+         [app.sync]\ncreate_namespace = true\nautomated = true\nself_heal = true\n",
+        heal.path().display()
+    );
+    let api =
+        crate::api::api_configured(1, weft_tests::builtin_registry(), 10_000, true, &extra).await;
+    let path = "/v1/deploy/heal/resource/apps:Deployment:heal:web";
+    // Automation deploys it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let rows = api.json(Role::Owner, "/v1/deploy/applications").await;
+        let deployed = rows["items"].as_array().into_iter().flatten().any(|row| {
+            row["name"] == "heal"
+                && row["sync"] == SyncCode::Synced.as_str()
+                && row["phase"] == "succeeded"
+        });
+        if deployed {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "heal never deployed: {rows}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eventually(&api, path, |view| {
+        view["sync"] == SyncCode::Synced.as_str()
+            && view.pointer("/live/spec/replicas") == Some(&json!(1))
+    })
+    .await;
+
+    let automated_syncs = |listed: &Value| {
+        listed
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|op| op["automated"] == true && op["phase"] == "succeeded")
+            .count()
+    };
+    let before = automated_syncs(&api.json(Role::Owner, "/v1/deploy/heal/operations").await);
+    let (status, restart) = run(
+        &api,
+        Role::Deployer,
+        &format!("{path}/actions/restart"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{restart}");
+    let at = json!(restart["at"].as_str().unwrap());
+    let restarted = "/live/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt";
+    let (status, scale) = run(
+        &api,
+        Role::Deployer,
+        &format!("{path}/actions/scale"),
+        Some(json!({"replicas": 4})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{scale}");
+
+    // Self-heal takes the replicas back to git's value and leaves the restart's annotation.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let listed = api.json(Role::Owner, "/v1/deploy/heal/operations").await;
+        let healed = automated_syncs(&listed) > before;
+        if healed {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "self-heal never ran: {listed}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let view = eventually(&api, path, |view| {
+        view.pointer("/live/spec/replicas") == Some(&json!(1))
+    })
+    .await;
+    assert_eq!(
+        view.pointer(restarted),
+        Some(&at),
+        "the restart stays: {view}"
+    );
+    assert_eq!(view["sync"], SyncCode::Synced.as_str(), "{view}");
     api.server.shutdown().await;
 }
