@@ -1,7 +1,7 @@
 //! Resource actions over the API on the simulator: which actions an object offers and to whom, that restart,
-//! scale and deleting a pod change the live objects as kubectl would, that syncing one object applies only it, that a Secret, an object outside the app's
-//! tree and another org's app are refused, that under self-heal a scale is taken back while a restart stays, and that
-//! every run is recorded with its actor and result.
+//! scale and deleting a pod change the live objects as kubectl would, that syncing one object applies only it,
+//! that a Secret, an object outside the app's tree and another org's app are refused, that under self-heal a scale
+//! is taken back while a restart stays, and that every run is recorded with its actor and result.
 
 use std::time::Duration;
 
