@@ -316,7 +316,10 @@ pub(crate) async fn run(
     }
 }
 
-/// Logs the run at info and records it in the store.
+/// The most action records kept per app: a new one drops the oldest past it.
+pub const MAX_RECORDS: usize = 200;
+
+/// Logs the run at info and records it in the store, keeping the app's newest [`MAX_RECORDS`].
 async fn keep(
     state: &ApiState,
     record: &ActionRecord,
@@ -337,7 +340,19 @@ async fn keep(
         .interactive()
         .put_setting(&key, &text)
         .await
-        .map_err(|e| ApiError::store("recording the action", e))
+        .map_err(|e| ApiError::store("recording the action", e))?;
+    let store = state.server.store.interactive();
+    let kept = store
+        .settings_with_prefix(&format!("{RECORD_PREFIX}{}/", record.app))
+        .await
+        .map_err(|e| ApiError::store("reading the app's actions", e))?;
+    for (old, _) in &kept[..kept.len().saturating_sub(MAX_RECORDS)] {
+        store
+            .delete_setting(old)
+            .await
+            .map_err(|e| ApiError::store("dropping an old action record", e))?;
+    }
+    Ok(())
 }
 
 /// The actions run on the app's objects, oldest first.
@@ -432,6 +447,22 @@ mod tests {
         assert_eq!(
             change(ResourceAction::Resume, "t", None).unwrap(),
             Change::Patch(json!({"spec": {"suspend": false}}))
+        );
+    }
+
+    #[test]
+    fn the_openapi_document_has_the_action_routes_and_the_record_shape() {
+        let document = serde_json::to_value(crate::api::openapi()).unwrap();
+        for path in [
+            "/v1/deploy/{name}/resource/{ref}/actions/{action}",
+            "/v1/deploy/{name}/resource-actions",
+        ] {
+            assert!(document["paths"].get(path).is_some(), "{path}");
+        }
+        assert!(
+            document["components"]["schemas"]
+                .get("ActionRecord")
+                .is_some()
         );
     }
 

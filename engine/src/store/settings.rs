@@ -28,6 +28,15 @@ impl Store {
         Ok(())
     }
 
+    /// Removes the setting; whether there was one.
+    pub async fn delete_setting(&self, key: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM settings WHERE key = $1")
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
     /// Every setting whose key starts with `prefix` (an ASCII prefix not ending in `\x7f`), by key.
     pub async fn settings_with_prefix(
         &self,
