@@ -402,6 +402,12 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
         ),
         (
             Method::POST,
+            "/v1/deploy/shop/resource/:ConfigMap:shop:settings/actions/sync".into(),
+            None,
+            Need::Operate,
+        ),
+        (
+            Method::POST,
             "/v1/deploy/shop/rollback".into(),
             Some(json!({"historyId": 1})),
             Need::Operate,
@@ -450,8 +456,13 @@ async fn every_route_answers_every_role_as_it_should_and_never_shows_a_secret() 
             );
             // Config-declared apps cannot be replaced or deleted through the API; busy apps refuse a second
             // operation: both are conflicts, after authorization.
-            // A resource action runs at once and answers its record.
-            let done: &[StatusCode] = if *need == Need::Read || path.contains("/actions/") {
+            // A resource action runs at once and answers its record (a sync of one object queues an operation:
+            // 409 while another is in flight).
+            let done: &[StatusCode] = if *need == Need::Read {
+                &[StatusCode::OK]
+            } else if path.ends_with("/actions/sync") {
+                &[StatusCode::OK, StatusCode::CONFLICT]
+            } else if path.contains("/actions/") {
                 &[StatusCode::OK]
             } else {
                 &[StatusCode::ACCEPTED, StatusCode::CONFLICT]
