@@ -182,6 +182,21 @@ fn an_argo_cd_user_s_day_with_weft_app_and_weft_appset() {
     assert_eq!(*rows[1].last().unwrap(), by, "{history}");
     assert_eq!(entries[0]["automated"], false, "{entries}");
 
+    // The resource actions of its Deployment, listed and one run, recorded under the caller's name.
+    let web = "apps:Deployment:hello:web";
+    assert_eq!(
+        succeeded(&server.weft(&["app", "actions", "hello", web])),
+        "restart\nscale\nsync\n"
+    );
+    let restarted = succeeded(&server.weft(&["app", "action", "run", "hello", web, "restart"]));
+    assert!(
+        restarted.starts_with(&format!("restart of {web} succeeded (app hello, by {by})")),
+        "{restarted}"
+    );
+    let (code, said) = failed(&server.weft(&["app", "action", "run", "hello", web, "scale"]));
+    assert_eq!(code, Some(2), "a scale without --replicas: {said}");
+    assert!(said.contains("replicas"), "{said}");
+
     // A refresh is asked for; the list is the fleet's.
     let refreshed = succeeded(&server.weft(&["app", "refresh", "hello"]));
     assert!(
