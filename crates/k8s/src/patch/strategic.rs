@@ -2,7 +2,7 @@
 //! and that honours the `$patch` directives. One walker serves both users, which differ only in what a
 //! [`Flavour`] names: kube-apiserver visits only what the patch names, keeps the existing elements' order and matches
 //! an element by its whole identity; Kustomize (kyaml) visits the whole destination and rebuilds every list with
-//! merge keys as kyaml does ([`super::associative`]).
+//! merge keys as kyaml does (the `associative` module).
 
 use serde_json::{Map, Value};
 
@@ -20,7 +20,7 @@ pub enum ListMerger {
     /// appended, and an element is found by its whole identity ([`item_key`], `protocol` defaulting to `TCP`).
     ApiServer,
     /// Kustomize (kyaml's merge): every field of the destination is visited, the patch's or not, and every list
-    /// with merge keys is rebuilt as kyaml rebuilds it ([`super::associative`]): the patch's elements first, the
+    /// with merge keys is rebuilt as kyaml rebuilds it (the `associative` module): the patch's elements first, the
     /// keys compared as text, duplicate keys collapsed.
     Kyaml,
 }
