@@ -68,3 +68,26 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 pub(crate) async fn document() -> Json<utoipa::openapi::OpenApi> {
     Json(openapi())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn every_operation_has_an_id_of_its_own() {
+        let document = serde_json::to_value(super::openapi()).unwrap();
+        let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (path, item) in document["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                if let Some(id) = operation.get("operationId").and_then(|id| id.as_str()) {
+                    seen.entry(id.to_string())
+                        .or_default()
+                        .push(format!("{method} {path}"));
+                }
+            }
+        }
+        let repeated: Vec<_> = seen.iter().filter(|(_, uses)| uses.len() > 1).collect();
+        assert!(repeated.is_empty(), "{repeated:?}");
+        assert!(seen.len() > 25, "{}", seen.len());
+    }
+}

@@ -101,7 +101,7 @@ fn require_token_manager(caller: &Caller) -> Result<(), ApiError> {
 }
 
 /// The tokens the caller manages: every token for the admin, its org's for an org-admin.
-#[utoipa::path(get, path = "/v1/tokens", tag = "tokens",
+#[utoipa::path(get, path = "/v1/tokens", tag = "tokens", operation_id = "list_tokens",
     responses((status = 200, body = Vec<TokenView>), (status = 401, body = super::shapes::ErrorBody),
               (status = 403, body = super::shapes::ErrorBody)))]
 pub(crate) async fn list(
@@ -126,7 +126,7 @@ pub(crate) async fn list(
 
 /// Makes a named token and answers its secret, once. An org-admin makes tokens of its own org only, never admin
 /// tokens.
-#[utoipa::path(post, path = "/v1/tokens", tag = "tokens", request_body(content = TokenRequest),
+#[utoipa::path(post, path = "/v1/tokens", tag = "tokens", operation_id = "create_token", request_body(content = TokenRequest),
     responses((status = 201, body = TokenCreated), (status = 400, body = super::shapes::ErrorBody),
               (status = 401, body = super::shapes::ErrorBody), (status = 403, body = super::shapes::ErrorBody),
               (status = 409, body = super::shapes::ErrorBody)))]
@@ -200,7 +200,7 @@ pub(crate) async fn create(
 
 /// Revokes a token, by id or name: it stops authenticating at once on this replica (within the token cache's
 /// time-to-live on others sharing the store). A token the caller may not manage answers 404.
-#[utoipa::path(delete, path = "/v1/tokens/{token}", tag = "tokens",
+#[utoipa::path(delete, path = "/v1/tokens/{token}", tag = "tokens", operation_id = "revoke_token",
     params(("token" = String, Path, description = "The token's id or name")),
     responses((status = 200, body = TokenView), (status = 401, body = super::shapes::ErrorBody),
               (status = 403, body = super::shapes::ErrorBody), (status = 404, body = super::shapes::ErrorBody)))]
