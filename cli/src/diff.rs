@@ -15,7 +15,6 @@ use weft_engine::logs::LogStore;
 use weft_engine::plugin::{HostConfig, PluginHost};
 use weft_engine::registry::Registry;
 use weft_engine::source::GitSources;
-use weft_engine::sync::diff::unified;
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::sync::plan::Action;
 
@@ -305,22 +304,16 @@ async fn diff(
     }
     if !plan_only {
         for step in &plan.steps {
-            let text = match step.action {
-                Action::Update | Action::Recreate => comparison
+            let text = crate::client::remote_diff::step_text(
+                &step.reference,
+                step.action,
+                comparison
                     .diffs
                     .get(&step.reference)
-                    .map(|d| d.unified.clone())
-                    .unwrap_or_default(),
-                Action::Create | Action::RunHook => {
-                    unified(&step.reference, None, step.object.as_ref())
-                }
-                Action::Prune => unified(
-                    &step.reference,
-                    comparison.live_object(&step.reference),
-                    None,
-                ),
-                Action::Unchanged | Action::Keep => String::new(),
-            };
+                    .map(|d| d.unified.as_str()),
+                comparison.live_object(&step.reference),
+                step.object.as_ref(),
+            );
             if !text.is_empty() {
                 out.push('\n');
                 out.push_str(&text);

@@ -73,6 +73,23 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
     })
 }
 
+/// What `weft diff` shows of one step of a plan: an update's (or a re-creation's) unified diff `update`, a created
+/// object or a hook whole, a pruned object whole, nothing for the rest; local and `--server` alike.
+pub(crate) fn step_text(
+    reference: &weft_engine::resource::ResourceRef,
+    action: Action,
+    update: Option<&str>,
+    live: Option<&serde_json::Value>,
+    desired: Option<&serde_json::Value>,
+) -> String {
+    match action {
+        Action::Update | Action::Recreate => update.unwrap_or_default().to_string(),
+        Action::Create | Action::RunHook => unified(reference, None, desired),
+        Action::Prune => unified(reference, live, None),
+        Action::Unchanged | Action::Keep => String::new(),
+    }
+}
+
 /// One object's diff as the console shows it, from the server's view of it (`GET …/resource/{ref}`): the unified
 /// diff of an update, the whole object created or pruned, and the fields other managers changed.
 fn object_diff(
@@ -81,15 +98,13 @@ fn object_diff(
     view: &Value,
 ) -> String {
     let present = |key: &str| view.get(key).filter(|object| !object.is_null());
-    let mut text = match action {
-        Action::Create => unified(reference, None, present("desired")),
-        Action::Prune => unified(reference, present("live"), None),
-        _ => view
-            .pointer("/diff/unified")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
-    };
+    let mut text = step_text(
+        reference,
+        action,
+        view.pointer("/diff/unified").and_then(Value::as_str),
+        present("live"),
+        present("desired"),
+    );
     let changed: Vec<String> = view
         .pointer("/diff/changes")
         .and_then(Value::as_array)

@@ -431,15 +431,7 @@ impl LiveCache {
         &self,
         reference: &ResourceRef,
     ) -> Result<Option<Value>, ClusterError> {
-        let info = self
-            .catalog
-            .resolve(&reference.group, &reference.kind)
-            .await?;
-        let api: Api<DynamicObject> = if info.namespaced {
-            Api::namespaced_with(self.client.clone(), &reference.namespace, &info.resource)
-        } else {
-            Api::all_with(self.client.clone(), &info.resource)
-        };
+        let (info, api) = self.api_for(reference).await?;
         let object =
             api.get_opt(&reference.name)
                 .await
@@ -450,6 +442,23 @@ impl LiveCache {
         Ok(object.map(|object| cached_json(&info, object)))
     }
 
+    /// The kind of `reference` as the catalog knows it, and an API for objects of that kind where `reference` is.
+    async fn api_for(
+        &self,
+        reference: &ResourceRef,
+    ) -> Result<(KindInfo, Api<DynamicObject>), ClusterError> {
+        let info = self
+            .catalog
+            .resolve(&reference.group, &reference.kind)
+            .await?;
+        let api = if info.namespaced {
+            Api::namespaced_with(self.client.clone(), &reference.namespace, &info.resource)
+        } else {
+            Api::all_with(self.client.clone(), &info.resource)
+        };
+        Ok((info, api))
+    }
+
     /// The object's `metadata.managedFields` as the server holds them now (the cache drops them), read from its
     /// metadata alone: which field manager set which field, for a diff that names who changed a field. `None`
     /// when the object is gone or has none.
@@ -457,15 +466,7 @@ impl LiveCache {
         &self,
         reference: &ResourceRef,
     ) -> Result<Option<Value>, ClusterError> {
-        let info = self
-            .catalog
-            .resolve(&reference.group, &reference.kind)
-            .await?;
-        let api: Api<DynamicObject> = if info.namespaced {
-            Api::namespaced_with(self.client.clone(), &reference.namespace, &info.resource)
-        } else {
-            Api::all_with(self.client.clone(), &info.resource)
-        };
+        let (_, api) = self.api_for(reference).await?;
         let metadata = api
             .get_metadata_opt(&reference.name)
             .await

@@ -421,7 +421,7 @@ impl GitSources {
     /// The files of a commit, checked out once and shared; the returned directory must not be written to.
     pub fn checkout(&self, repo: &Repository, commit: &str) -> Result<PathBuf, GitError> {
         let repo = &self.prepared(repo)?;
-        if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+        if !is_full_commit(commit) {
             return Err(GitError::UnknownRef {
                 url: repo.url.clone(),
                 reference: commit.to_string(),
@@ -478,7 +478,7 @@ impl GitSources {
             url: repo.url.clone(),
             reference: commit.to_string(),
         };
-        if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+        if !is_full_commit(commit) {
             return Err(unknown());
         }
         let out = git(
@@ -942,6 +942,10 @@ fn dir_size(path: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// Whether `text` is a full commit id (40 hex digits), not a ref or an abbreviation to resolve.
+pub fn is_full_commit(text: &str) -> bool {
+    text.len() == 40 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -17,6 +17,6 @@ mod view;
 pub use credentials::{
     CredentialError, CredentialSet, CredentialSpec, Credentials, Scheme, covers, scheme_of,
 };
-pub use git::{GitError, GitSources, Repository};
+pub use git::{GitError, GitSources, Repository, is_full_commit};
 pub use overlay::OverlaySource;
 pub use view::{SourceLimits, SourceView};

@@ -943,11 +943,10 @@ pub fn pin_version(objects: &mut [Value], version: &str) -> bool {
 /// a short commit) rather than a resolved revision: a full commit, or any revision of an app that is not a single
 /// git source (a chart repository's `VERSION@sha256:…`, a values source's pair, a local directory's tree digest).
 fn names_a_ref(app: &AppSpec, revision: &str) -> bool {
-    let full_commit = revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit());
     app.source.repo.is_some()
         && app.source.chart.is_none()
         && app.values_source.is_none()
-        && !full_commit
+        && !crate::source::is_full_commit(revision)
 }
 
 #[cfg(test)]

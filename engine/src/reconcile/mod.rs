@@ -831,10 +831,9 @@ impl Reconciler {
                 .unwrap_or(now);
             view.backoff = Some(format!(
                 "self-heal waits after {} heal(s) in a row (something else keeps changing the app's objects) until \
-                 {} (in {})",
+                 {}",
                 memory.heal.failures,
-                at.round(jiff::Unit::Second).unwrap_or(at),
-                crate::app::go_duration::format(Duration::from_secs(wait.as_secs().max(1)))
+                retry::when(at, now)
             ));
             view.next_attempt_at = Some(at);
             memory.wake_at = memory.heal.until;

@@ -97,15 +97,11 @@ impl RetryVerdict {
         };
         match *self {
             RetryVerdict::Ready => None,
-            RetryVerdict::WaitUntil { at, failures } => {
-                let wait = at.duration_since(now).unsigned_abs().as_secs().max(1);
-                Some(format!(
-                    "{failures} failed automated sync(s) in a row; retry {failures} ({limit}) at {} (in {}), \
-                     sooner on a new commit or a refresh",
-                    at.round(jiff::Unit::Second).unwrap_or(at),
-                    go_duration::format(std::time::Duration::from_secs(wait)),
-                ))
-            }
+            RetryVerdict::WaitUntil { at, failures } => Some(format!(
+                "{failures} failed automated sync(s) in a row; retry {failures} ({limit}) at {}, sooner on a new \
+                 commit or a refresh",
+                when(at, now)
+            )),
             RetryVerdict::Exhausted { failures } => Some(format!(
                 "{failures} failed automated sync(s) in a row: the retry limit ({}) is spent; waiting for a new \
                  commit, changed parameters or a refresh",
@@ -113,6 +109,16 @@ impl RetryVerdict {
             )),
         }
     }
+}
+
+/// A time automation waits for, as the view says it: `2026-12-07T05:00:00Z (in 1m30s)`, to the second.
+pub fn when(at: Timestamp, now: Timestamp) -> String {
+    let wait = at.duration_since(now).unsigned_abs().as_secs().max(1);
+    format!(
+        "{} (in {})",
+        at.round(jiff::Unit::Second).unwrap_or(at),
+        go_duration::format(std::time::Duration::from_secs(wait))
+    )
 }
 
 #[cfg(test)]

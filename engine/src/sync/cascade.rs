@@ -35,6 +35,30 @@ pub enum CascadeError {
     Delete(#[from] ApplyError),
 }
 
+/// Watches each of `kinds` (the kinds an app's last sync had objects of), so the cache lists the app's objects of
+/// every one; a kind the server no longer serves holds nothing and is skipped. On failure, the kind as
+/// `group/Kind` (`Kind` for the core group) and why.
+pub(crate) async fn watch_kinds(
+    live: &LiveCache,
+    kinds: &BTreeSet<(String, String)>,
+) -> Result<(), (String, ClusterError)> {
+    for (group, kind) in kinds {
+        match live.ensure(group, kind).await {
+            Err(error) if error.kind_holds_nothing() => continue,
+            other => other,
+        }
+        .map_err(|source| {
+            let group_kind = if group.is_empty() {
+                kind.clone()
+            } else {
+                format!("{group}/{kind}")
+            };
+            (group_kind, source)
+        })?;
+    }
+    Ok(())
+}
+
 /// Deletes every object the app `tracker` stands for owns (its tracking marks name the app's identity and the
 /// object itself) in the kinds it had objects of (`kinds`, from its last sync) and the kinds already watched, of
 /// those `may_delete` lets through (a confined app's own placement: a label is anyone's to set); objects already
@@ -46,20 +70,9 @@ pub async fn delete_tracked(
     kinds: &BTreeSet<(String, String)>,
     may_delete: impl Fn(&serde_json::Value) -> bool,
 ) -> Result<CascadeOutcome, CascadeError> {
-    for (group, kind) in kinds {
-        match live.ensure(group, kind).await {
-            Err(error) if error.kind_holds_nothing() => continue,
-            other => other,
-        }
-        .map_err(|source| CascadeError::Watch {
-            group_kind: if group.is_empty() {
-                kind.clone()
-            } else {
-                format!("{group}/{kind}")
-            },
-            source,
-        })?;
-    }
+    watch_kinds(live, kinds)
+        .await
+        .map_err(|(group_kind, source)| CascadeError::Watch { group_kind, source })?;
     let mut outcome = CascadeOutcome::default();
     for object in live.objects_of_app(tracker.name()) {
         let Ok(reference) = ResourceRef::of(&object) else {

@@ -95,20 +95,9 @@ pub async fn release_tracked(
     tracker: &Tracker,
     kinds: &BTreeSet<(String, String)>,
 ) -> Result<usize, ReleaseError> {
-    for (group, kind) in kinds {
-        match live.ensure(group, kind).await {
-            Err(error) if error.kind_holds_nothing() => continue,
-            other => other,
-        }
-        .map_err(|source| ReleaseError::Watch {
-            group_kind: if group.is_empty() {
-                kind.clone()
-            } else {
-                format!("{group}/{kind}")
-            },
-            source,
-        })?;
-    }
+    super::cascade::watch_kinds(live, kinds)
+        .await
+        .map_err(|(group_kind, source)| ReleaseError::Watch { group_kind, source })?;
     let mut marked = 0;
     for object in live.objects_of_app(tracker.name()) {
         if let Some(mark) = release(&object, tracker) {
