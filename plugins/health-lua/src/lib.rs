@@ -20,13 +20,19 @@
 //! Libraries: base, table, string, math and a safe `os` (`time`, `clock`, `date`); no `io`, no `require` of
 //! anything but `os` (see [`sandbox`]). The host's deadline and memory cap bound a script that loops or allocates
 //! without end.
+//!
+//! The same component exports Argo CD's Lua resource actions (the `resource-actions` interface of the
+//! `resource-action` world, see [`actions`]): discovery and action scripts run in the same sandbox, with the same
+//! dialect and limits, the script again coming through the entry's settings.
 
+pub mod actions;
 mod case;
 mod convert;
 mod needs;
 mod os;
 pub mod precompiled;
 pub mod sandbox;
+mod tojson;
 mod verdict;
 
 use std::cell::RefCell;
@@ -153,6 +159,102 @@ impl HealthCheck for LuaHealth {
 }
 
 weft_sdk::export_health_check!(LuaHealth);
+
+/// The program a resource-action call runs: the call's settings, parsed (the host's compiled form, or source).
+pub fn action_program(settings: &str) -> Result<Program, PluginError> {
+    Ok(LuaSettings::parse(settings)?.program())
+}
+
+/// The `resource-actions` export: the script comes from the call's settings, each call runs it once.
+#[cfg(target_arch = "wasm32")]
+mod action_export {
+    wit_bindgen::generate!({
+        world: "resource-action",
+        path: "../../wit",
+        with: {
+            "weft:plugin/types@0.1.0": weft_sdk::bindings::health::weft::plugin::types,
+            "weft:plugin/log@0.1.0": weft_sdk::bindings::health::weft::plugin::log,
+            "weft:plugin/settings@0.1.0": weft_sdk::bindings::health::weft::plugin::settings,
+            "weft:plugin/clock@0.1.0": weft_sdk::bindings::health::weft::plugin::clock,
+        },
+    });
+
+    use exports::weft::plugin::resource_actions::{
+        ActionOffer, ActionParameter, Guest, Impact, ImpactedObject,
+    };
+    use weft_sdk::bindings::health::weft::plugin::types::{ErrorKind, PluginError};
+
+    use crate::actions::{self, Operation};
+
+    struct LuaActions;
+
+    /// A failed script: the plugin understood the input and the script failed (Argo CD's error, word for word).
+    fn failed(message: String) -> PluginError {
+        PluginError {
+            kind: ErrorKind::Failed,
+            message,
+        }
+    }
+
+    fn parsed(object: &str) -> Result<serde_json::Value, PluginError> {
+        serde_json::from_str(object).map_err(|e| PluginError {
+            kind: ErrorKind::InvalidInput,
+            message: format!("the object is not JSON: {e}"),
+        })
+    }
+
+    fn program() -> Result<crate::Program, PluginError> {
+        crate::action_program(&weft_sdk::settings::get()).map_err(|e| PluginError {
+            kind: ErrorKind::InvalidInput,
+            message: e.message,
+        })
+    }
+
+    impl Guest for LuaActions {
+        fn discover(object: String) -> Result<Vec<ActionOffer>, PluginError> {
+            let offers = actions::discover(&mut program()?, &parsed(&object)?).map_err(failed)?;
+            Ok(offers
+                .into_iter()
+                .map(|offer| ActionOffer {
+                    name: offer.name,
+                    disabled: offer.disabled,
+                    icon_class: offer.icon_class,
+                    display_name: offer.display_name,
+                    params: offer
+                        .params
+                        .into_iter()
+                        .map(|param| ActionParameter {
+                            name: param.name,
+                            value: param.value,
+                            type_: param.kind,
+                            default: param.default,
+                        })
+                        .collect(),
+                })
+                .collect())
+        }
+
+        fn run(
+            object: String,
+            parameters: Vec<(String, String)>,
+        ) -> Result<Vec<ImpactedObject>, PluginError> {
+            let impacted = actions::run(&mut program()?, &parsed(&object)?, &parameters)
+                .map_err(failed)?;
+            Ok(impacted
+                .into_iter()
+                .map(|item| ImpactedObject {
+                    operation: match item.operation {
+                        Operation::Patch => Impact::Patch,
+                        Operation::Create => Impact::Create,
+                    },
+                    object: item.object.to_string(),
+                })
+                .collect())
+        }
+    }
+
+    export!(LuaActions);
+}
 
 #[cfg(test)]
 mod tests;

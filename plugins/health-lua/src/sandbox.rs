@@ -54,29 +54,49 @@ pub enum Program {
 /// can be used (a syntax or runtime error, a return value that is not a table), as the message of an `unknown`.
 /// Source is compiled here, and `program` becomes its bytecode (or the syntax error) for the next check.
 pub fn run(program: &mut Program, object: &serde_json::Value) -> Result<Option<Health>, String> {
+    run_script(program, object, None, from_returned)
+}
+
+/// Runs a program against an object in a fresh state and reads what it returned with `read`, or says why it
+/// could not run (a syntax or runtime error, unusable bytecode). With `action_params`, the state also has Argo
+/// CD's `actionParams` global: a table of the parameters' names to their values, as strings.
+pub(crate) fn run_script<T>(
+    program: &mut Program,
+    object: &serde_json::Value,
+    action_params: Option<&[(String, String)]>,
+    read: impl FnOnce(&Value) -> Result<T, String>,
+) -> Result<T, String> {
     let needs = match program {
         Program::Bytecode { needs, .. } => *needs,
         Program::Source(source) => Needs::of(source),
         Program::Unusable(message) => return Err(message.clone()),
     };
     let lua = new_state(needs).map_err(|e| e.to_string())?;
-    let verdict = run_in(&lua, program, object);
+    let outcome = run_in(&lua, program, object, action_params, read);
     retire(lua);
-    verdict
+    outcome
 }
 
-fn run_in(
+fn run_in<T>(
     lua: &Lua,
     program: &mut Program,
     object: &serde_json::Value,
-) -> Result<Option<Health>, String> {
+    action_params: Option<&[(String, String)]>,
+    read: impl FnOnce(&Value) -> Result<T, String>,
+) -> Result<T, String> {
     let obj = to_lua(lua, object).map_err(|e| e.to_string())?;
-    lua.globals()
-        .raw_set("obj", obj)
-        .map_err(|e| e.to_string())?;
+    let globals = lua.globals();
+    globals.raw_set("obj", obj).map_err(|e| e.to_string())?;
+    if let Some(params) = action_params {
+        let table = lua.create_table().map_err(|e| e.to_string())?;
+        for (name, value) in params {
+            table.raw_set(name.as_str(), value.as_str()).map_err(|e| e.to_string())?;
+        }
+        globals.raw_set("actionParams", table).map_err(|e| e.to_string())?;
+    }
     let chunk = load(lua, program)?;
     let returned: Value = chunk.call(()).map_err(|e| e.to_string())?;
-    from_returned(&returned)
+    read(&returned)
 }
 
 /// Inside Wasm, a finished check's state is left in memory while the instance is small: the instance and its
