@@ -4,6 +4,8 @@
 //! `health-lua` to compile Lua scripts natively; it must not depend on the cluster (callers pass the objects a check
 //! may read), sync or the server.
 
+pub mod action_scripts;
+pub mod actions;
 mod assessor;
 mod objects;
 mod rules;

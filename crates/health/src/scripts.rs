@@ -145,6 +145,16 @@ pub enum ScriptError {
         /// Lua's error, with the line (`line 3: '=' expected near 'status'`).
         message: String,
     },
+    /// A Lua resource action or discovery script does not compile.
+    #[error("{origin}: the Lua action script for {key} does not compile: {message}")]
+    LuaAction {
+        /// The kind whose actions it is part of.
+        key: String,
+        /// Where it came from (a file, a ConfigMap key).
+        origin: String,
+        /// Lua's error, with the line.
+        message: String,
+    },
     /// A CEL expression does not compile (the message names the kind and the expression).
     #[error("{0}")]
     Cel(String),
@@ -384,7 +394,8 @@ pub fn cel_instance(check: &CelCheck, origin: &str) -> Result<PluginInstance, Sc
 }
 
 /// Adds every check of a configuration's `[health]` table: the Lua directories, the ConfigMaps, the inline Lua
-/// scripts and the CEL checks, in that order. Returns how many entries were added.
+/// scripts and the CEL checks, in that order, and the Lua resource actions of the directories and ConfigMaps
+/// (`lua-actions:` entries, see [`crate::action_scripts`]). Returns how many entries were added.
 pub fn add_configured_checks(
     registry: &mut Registry,
     health: &HealthChecks,
@@ -398,11 +409,12 @@ pub fn add_configured_checks(
     }
     scripts.extend(configured_lua(health)?);
     add_lua_scripts(registry, &scripts)?;
+    let kinds_with_actions = super::action_scripts::add_configured_actions(registry, health)?;
     for (index, check) in health.cel.iter().enumerate() {
         let instance = cel_instance(check, &format!("weft.toml health.cel[{index}]"))?;
         registry.add_instance(CEL_TEMPLATE, instance, Provenance::User)?;
     }
-    Ok(scripts.len() + health.cel.len())
+    Ok(scripts.len() + health.cel.len() + kinds_with_actions)
 }
 
 #[cfg(test)]

@@ -49,3 +49,18 @@ pub(crate) mod gate {
         },
     });
 }
+
+/// `resource-action`: the Lua plugin's second export, bound on the same pre-instantiated component as its
+/// `health-check` world (whose linker already provides the imports it shares).
+pub(crate) mod resource_action {
+    wasmtime::component::bindgen!({
+        world: "resource-action",
+        path: "../../wit",
+        with: {
+            "weft:plugin/types": super::health_check::weft::plugin::types,
+            "weft:plugin/log": super::health_check::weft::plugin::log,
+            "weft:plugin/settings": super::health_check::weft::plugin::settings,
+            "weft:plugin/clock": super::health_check::weft::plugin::clock,
+        },
+    });
+}

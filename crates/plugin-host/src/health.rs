@@ -94,6 +94,21 @@ impl HealthPlugin {
         &self.settings
     }
 
+    /// The pre-instantiated component (what its other exports are bound on).
+    pub(crate) fn instance_pre(&self) -> &wasmtime::component::InstancePre<CallState> {
+        self.pre.instance_pre()
+    }
+
+    /// The sandbox it runs in.
+    pub(crate) fn sandbox(&self) -> Sandbox {
+        self.sandbox
+    }
+
+    /// The host it runs on.
+    pub(crate) fn host(&self) -> &Arc<HostInner> {
+        &self.host
+    }
+
     /// The same compiled component as another registry entry: its own name (what errors and verdicts name) and
     /// its own settings (a Lua script, CEL expressions). Cheap: nothing is compiled or copied but the settings.
     pub fn instance(&self, name: &str, settings: &str) -> HealthPlugin {

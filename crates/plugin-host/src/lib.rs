@@ -8,6 +8,7 @@
 //! `weft-plugin-contract`, `weft-core` (Secret redaction) and the SDK; it must not depend on sources, rendering,
 //! the cluster or the server, and never on the plugin toolchain (`weft-plugin-build`).
 
+mod actions;
 mod admission;
 mod bindings;
 mod call;
@@ -24,6 +25,9 @@ pub use weft_plugin_contract::shape;
 mod state;
 mod steer;
 
+pub use actions::{
+    ActionCallError, ActionOffer, ActionParameter, ActionPlugin, Impact, ImpactedObject,
+};
 pub use error::{CallError, Failure, LoadError};
 pub use gate::GatePlugin;
 pub use health::{CallReport, HealthPlugin, HealthResults};

@@ -292,7 +292,10 @@ return actions"#;
         let error = discover(&mut source("return 'restart'"), &json!({})).unwrap_err();
         assert_eq!(error, "expect table output from Lua script, not string");
         let error = discover(&mut source("return {restart = true}"), &json!({})).unwrap_err();
-        assert!(error.starts_with("error unmarshaling resource action"), "{error}");
+        assert!(
+            error.starts_with("error unmarshaling resource action"),
+            "{error}"
+        );
         let error = discover(&mut source("return {'restart'}"), &json!({})).unwrap_err();
         assert!(error.contains("cannot unmarshal array"), "{error}");
     }
@@ -343,7 +346,10 @@ return {{operation = "create", resource = job}, {operation = "patch", resource =
             &[],
         )
         .unwrap_err();
-        assert!(error.contains("unsupported operation \"delete\""), "{error}");
+        assert!(
+            error.contains("unsupported operation \"delete\""),
+            "{error}"
+        );
         assert_eq!(run(&mut source("return {}"), &live, &[]), Ok(vec![]));
         assert_eq!(
             run(&mut source("return nil"), &live, &[]),

@@ -238,8 +238,8 @@ mod action_export {
             object: String,
             parameters: Vec<(String, String)>,
         ) -> Result<Vec<ImpactedObject>, PluginError> {
-            let impacted = actions::run(&mut program()?, &parsed(&object)?, &parameters)
-                .map_err(failed)?;
+            let impacted =
+                actions::run(&mut program()?, &parsed(&object)?, &parameters).map_err(failed)?;
             Ok(impacted
                 .into_iter()
                 .map(|item| ImpactedObject {

@@ -90,9 +90,13 @@ fn run_in<T>(
     if let Some(params) = action_params {
         let table = lua.create_table().map_err(|e| e.to_string())?;
         for (name, value) in params {
-            table.raw_set(name.as_str(), value.as_str()).map_err(|e| e.to_string())?;
+            table
+                .raw_set(name.as_str(), value.as_str())
+                .map_err(|e| e.to_string())?;
         }
-        globals.raw_set("actionParams", table).map_err(|e| e.to_string())?;
+        globals
+            .raw_set("actionParams", table)
+            .map_err(|e| e.to_string())?;
     }
     let chunk = load(lua, program)?;
     let returned: Value = chunk.call(()).map_err(|e| e.to_string())?;

@@ -137,8 +137,16 @@ mod tests {
 
     #[test]
     fn what_json_cannot_hold_is_an_error() {
-        assert!(encoded("return {f = print}").unwrap_err().contains("function"));
-        assert!(encoded("return {n = 0/0}").unwrap_err().contains("unsupported value"));
+        assert!(
+            encoded("return {f = print}")
+                .unwrap_err()
+                .contains("function")
+        );
+        assert!(
+            encoded("return {n = 0/0}")
+                .unwrap_err()
+                .contains("unsupported value")
+        );
         assert_eq!(
             encoded("local t = {} t.self = t return t"),
             Err("cannot encode recursively nested tables to JSON".into())
