@@ -191,10 +191,7 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         };
         let taken_over = match input.others.get(&reference) {
             Some(Claim::Held { holder }) => {
-                conflicts.push(Conflict {
-                    reference,
-                    holder: holder_name(holder, &input.app.identity),
-                });
+                conflicts.push(Conflict::new(reference, holder, &input.app.identity));
                 continue;
             }
             Some(Claim::Released { from }) => Some(holder_name(from, &input.app.identity)),
@@ -897,7 +894,8 @@ mod tests {
             plan.conflicts,
             vec![Conflict {
                 reference: ResourceRef::of(&wanted).unwrap(),
-                holder: "app first".into()
+                holder: "app first".into(),
+                holder_key: Some("acme/first".into()),
             }]
         );
         let refusal = plan.refusal().unwrap();

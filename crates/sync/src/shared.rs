@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::tracking::{AppIdentity, Tracked, Tracker, released_by, tracked};
+use super::tracking::{AppIdentity, Tracked, Tracker, parse_tracking_id, released_by, tracked};
 use weft_core::resource::ResourceRef;
 
 /// Whether an app may apply a desired object, as the live object of that name tells.
@@ -52,26 +52,42 @@ fn is_app(marks: &Tracked, app: &Tracker) -> bool {
 
 /// How `holder` is named in what the audience of the app `audience` reads (its org's members, and admins): an app
 /// of the same org by its name; an app of another org, or one outside any org, by name only to an app outside any
-/// org (whose audience is the admins, who see every org); otherwise by what it is, never its name.
+/// org (whose audience is the admins, who see every org); otherwise by what it is, never its name. What is written
+/// once for every reader (an operation's message and log, an object's health) says this.
 pub fn holder_name(holder: &Tracked, audience: &AppIdentity) -> String {
+    holder_name_for(holder, audience, |org| {
+        audience.org().is_none() || org == audience.org()
+    })
+}
+
+/// How `holder` is named to one reader of the records of the app `refused`, who may read the apps of an org when
+/// `may_read(org)` says so (`None` for the apps outside any org, which admins alone read): by its name (and its
+/// org, when that is not `refused`'s) when the reader may read it, otherwise by what it is, never its name.
+pub fn holder_name_for(
+    holder: &Tracked,
+    refused: &AppIdentity,
+    may_read: impl Fn(Option<&str>) -> bool,
+) -> String {
     match holder {
-        Tracked::App { identity, .. } if identity.org() == audience.org() => {
-            if identity.name() == audience.name() {
-                format!("an earlier app named {}", identity.name())
-            } else {
-                format!("app {}", identity.name())
+        Tracked::App { identity, .. } if may_read(identity.org()) => {
+            match (identity.org() == refused.org(), identity.org()) {
+                (true, _) if identity.name() == refused.name() => {
+                    format!("an earlier app named {}", identity.name())
+                }
+                (true, _) | (false, None) => format!("app {}", identity.name()),
+                (false, Some(org)) => format!("app {} of org {org}", identity.name()),
             }
         }
-        Tracked::App { identity, .. } => match (audience.org(), identity.org()) {
-            (None, Some(org)) => format!("app {} of org {org}", identity.name()),
-            (None, None) => format!("app {}", identity.name()),
-            (Some(_), Some(_)) => "an app of another org".to_string(),
-            (Some(_), None) => "an app outside this org".to_string(),
+        Tracked::App { identity, .. } => match identity.org() {
+            Some(_) => "an app of another org".to_string(),
+            None => "an app outside this org".to_string(),
         },
-        Tracked::Legacy { name, .. } => match audience.org() {
-            None => format!("app {name} (tracked by its name alone)"),
-            Some(_) => "an app tracked by its name alone, from before apps had orgs".to_string(),
-        },
+        Tracked::Legacy { name, .. } if may_read(None) => {
+            format!("app {name} (tracked by its name alone)")
+        }
+        Tracked::Legacy { .. } => {
+            "an app tracked by its name alone, from before apps had orgs".to_string()
+        }
     }
 }
 
@@ -81,8 +97,56 @@ pub fn holder_name(holder: &Tracked, audience: &AppIdentity) -> String {
 pub struct Conflict {
     /// The object.
     pub reference: ResourceRef,
-    /// Who holds it, as the app's audience may read it ([`holder_name`]).
+    /// Who holds it, as the app's audience may read it ([`holder_name`]): what the operation's message and log say.
+    /// A view for one reader words it for that reader ([`Conflict::worded_for`]).
     pub holder: String,
+    /// Who holds it, as its tracking annotation names it ([`Tracked::owner_key`]): kept in the record so that each
+    /// reader is told as much as they may read, and never shown (a view removes it). Absent from records written
+    /// before it was kept, whose `holder` then stays as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holder_key: Option<String>,
+}
+
+impl Conflict {
+    /// `reference`, held by `holder`, in a plan of the app `refused`.
+    pub fn new(reference: ResourceRef, holder: &Tracked, refused: &AppIdentity) -> Conflict {
+        Conflict {
+            reference,
+            holder: holder_name(holder, refused),
+            holder_key: Some(holder.owner_key()),
+        }
+    }
+
+    /// The conflict as one reader of the app `refused`'s records is told it ([`holder_name_for`]), without the
+    /// holder's key.
+    pub fn worded_for(
+        &self,
+        refused: &AppIdentity,
+        may_read: impl Fn(Option<&str>) -> bool,
+    ) -> Conflict {
+        let holder = self
+            .holder_key
+            .as_deref()
+            .and_then(|key| parse_tracking_id(&format!("{key}:")))
+            .map_or_else(
+                || self.holder.clone(),
+                |holder| holder_name_for(&holder, refused, may_read),
+            );
+        Conflict {
+            reference: self.reference.clone(),
+            holder,
+            holder_key: None,
+        }
+    }
+}
+
+/// `message`, written with `conflicts` worded for the app's audience, with the refusal it carries worded as
+/// `worded` (the same conflicts worded for one reader) instead; any other message as it is.
+pub fn reword_refusal(message: &str, conflicts: &[Conflict], worded: &[Conflict]) -> String {
+    match (refusal(conflicts), refusal(worded)) {
+        (Some(written), Some(reworded)) => message.replace(&written, &reworded),
+        _ => message.to_string(),
+    }
 }
 
 /// What a plan with conflicts says when it stops (and what a dry run says a sync would be).
@@ -268,6 +332,7 @@ mod tests {
         let conflict = |name: &str| Conflict {
             reference: ResourceRef::new("", "ConfigMap", "shop", name),
             holder: "app first".into(),
+            holder_key: None,
         };
         let one = refusal(&[conflict("a")]).unwrap();
         assert!(one.starts_with("refused, nothing was changed: ConfigMap shop/a is tracked for another app: held by app first;"), "{one}");
@@ -276,6 +341,98 @@ mod tests {
             three.contains("(and 2 more object(s) other apps hold)"),
             "{three}"
         );
+    }
+
+    #[test]
+    fn a_recorded_conflict_names_its_holder_to_each_reader_as_far_as_that_reader_may_read() {
+        let reference = ResourceRef::new("", "ConfigMap", "shop", "shared");
+        let payroll = tracked(&held_by(Some("globex"), "payroll")).unwrap();
+        let acme_shop = AppIdentity::new(Some("acme"), "shop", None);
+        let recorded = Conflict::new(reference.clone(), &payroll, &acme_shop);
+        // The record is worded for the app's audience and keeps the holder's key.
+        assert_eq!(recorded.holder, "an app of another org");
+        assert_eq!(recorded.holder_key.as_deref(), Some("globex/payroll"));
+        let admin = |_: Option<&str>| true;
+        let acme_member = |org: Option<&str>| org == Some("acme");
+        let in_both = |org: Option<&str>| matches!(org, Some("acme" | "globex"));
+        let told = |may_read: &dyn Fn(Option<&str>) -> bool| {
+            let worded = recorded.worded_for(&acme_shop, may_read);
+            assert_eq!(worded.holder_key, None, "a view never carries the key");
+            assert_eq!(worded.reference, reference);
+            worded.holder
+        };
+        assert_eq!(told(&admin), "app payroll of org globex");
+        assert_eq!(told(&in_both), "app payroll of org globex");
+        assert_eq!(told(&acme_member), "an app of another org");
+        // The same org's holder is named to its members; one outside any org only to admins.
+        let first = tracked(&held_by(Some("acme"), "first")).unwrap();
+        let same_org = Conflict::new(reference.clone(), &first, &acme_shop);
+        assert_eq!(
+            same_org.worded_for(&acme_shop, acme_member).holder,
+            "app first"
+        );
+        let admins_only = tracked(&held_by(None, "tools")).unwrap();
+        let outside = Conflict::new(reference.clone(), &admins_only, &acme_shop);
+        assert_eq!(outside.worded_for(&acme_shop, admin).holder, "app tools");
+        assert_eq!(
+            outside.worded_for(&acme_shop, acme_member).holder,
+            "an app outside this org"
+        );
+        // A legacy holder's key reads back as a legacy mark: named to admins alone.
+        let legacy = Tracked::Legacy {
+            name: "payroll".into(),
+            object: "/ConfigMap:shop/shared".into(),
+        };
+        let old_mark = Conflict::new(reference.clone(), &legacy, &acme_shop);
+        assert_eq!(
+            old_mark.worded_for(&acme_shop, admin).holder,
+            "app payroll (tracked by its name alone)"
+        );
+        assert!(
+            !old_mark
+                .worded_for(&acme_shop, acme_member)
+                .holder
+                .contains("payroll")
+        );
+        // A record written before keys were kept stays as it was worded.
+        let older = Conflict {
+            holder_key: None,
+            ..recorded.clone()
+        };
+        assert_eq!(
+            older.worded_for(&acme_shop, admin).holder,
+            "an app of another org"
+        );
+    }
+
+    #[test]
+    fn a_refusal_in_a_message_is_worded_again_for_a_reader_and_other_messages_are_kept() {
+        let payroll = tracked(&held_by(Some("globex"), "payroll")).unwrap();
+        let acme_shop = AppIdentity::new(Some("acme"), "shop", None);
+        let recorded = vec![Conflict::new(
+            ResourceRef::new("", "ConfigMap", "shop", "shared"),
+            &payroll,
+            &acme_shop,
+        )];
+        let worded: Vec<Conflict> = recorded
+            .iter()
+            .map(|c| c.worded_for(&acme_shop, |_| true))
+            .collect();
+        let message = format!(
+            "plan: 1 held; a sync would be {}",
+            refusal(&recorded).unwrap()
+        );
+        let reworded = reword_refusal(&message, &recorded, &worded);
+        assert!(
+            reworded.starts_with("plan: 1 held; a sync would be refused"),
+            "{reworded}"
+        );
+        assert!(
+            reworded.contains("held by app payroll of org globex;"),
+            "{reworded}"
+        );
+        assert!(!reworded.contains("another org"), "{reworded}");
+        assert_eq!(reword_refusal("synced", &recorded, &worded), "synced");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 
+use super::conflict_view::for_caller;
 use super::shapes::{GitOpsOperation, ReconcileBody, ReconcileRequested, RollbackBody, SyncBody};
 use super::{ApiError, ApiState, Caller, require, visible_app};
 use crate::auth::Permission;
@@ -283,14 +284,20 @@ pub(crate) async fn operations(
     State(state): State<ApiState>,
     Path(name): Path<String>,
 ) -> Result<Json<Vec<GitOpsOperation>>, ApiError> {
-    visible_app(&state, &caller, &name).await?;
+    let app = visible_app(&state, &caller, &name).await?;
     let operations = state
         .server
         .store
         .operations(&name, 50)
         .await
         .map_err(|e| ApiError::store("reading operations", e))?;
-    Ok(Json(operations.iter().map(GitOpsOperation::from).collect()))
+    Ok(Json(
+        operations
+            .into_iter()
+            .map(|operation| for_caller(operation, &app, &caller.0))
+            .map(|operation| GitOpsOperation::from(&operation))
+            .collect(),
+    ))
 }
 
 /// One operation's full record: phase, message, and a result per object.
@@ -303,9 +310,11 @@ pub(crate) async fn operation(
     State(state): State<ApiState>,
     Path((name, id)): Path<(String, String)>,
 ) -> Result<Json<Operation>, ApiError> {
-    visible_app(&state, &caller, &name).await?;
+    let app = visible_app(&state, &caller, &name).await?;
     match state.server.store.operation::<Operation>(&id).await {
-        Ok(Some(operation)) if operation.app == name => Ok(Json(operation)),
+        Ok(Some(operation)) if operation.app == name => {
+            Ok(Json(for_caller(operation, &app, &caller.0)))
+        }
         Ok(_) => Err(ApiError::not_found(format!(
             "app {name} has no operation {id:?}"
         ))),

@@ -10,6 +10,7 @@
 mod actions;
 mod apps;
 mod caller;
+mod conflict_view;
 mod error;
 mod filter;
 mod fleet;
