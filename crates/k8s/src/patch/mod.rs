@@ -8,7 +8,7 @@ pub mod merge;
 pub mod strategic;
 
 pub use json::{JsonPatch, apply_json_patch};
-pub use merge::apply_merge_patch;
+pub use merge::{apply_merge_patch, merge_patch_between};
 pub use strategic::{Flavour, ListMerger, ListMerges, apply_strategic_patch};
 
 /// A patch that is malformed or does not apply; the messages are kube-apiserver's.
