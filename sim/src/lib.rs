@@ -27,8 +27,9 @@
 //!   run after [`SimConfig::pod_start_delay`] and are Ready [`SimConfig::pod_ready_delay`] later;
 //!   Deployments roll ReplicaSets with maxSurge/maxUnavailable and report Progressing/Available (and
 //!   `ProgressDeadlineExceeded`); StatefulSets, DaemonSets, Jobs, CronJobs, LoadBalancer Services, Ingresses
-//!   and PVCs behave as on a cluster; the controllers record Events, and Services get Endpoints and
-//!   EndpointSlices.
+//!   and PVCs behave as on a cluster; the controllers record Events, Services get Endpoints and
+//!   EndpointSlices carrying their labels, and a selectorless Service's Endpoints are mirrored into EndpointSlices
+//!   carrying the Endpoints' labels and annotations.
 //! - Image names choose failures: `fail-pull` (or `bad-image`, `does-not-exist`) gives ErrImagePull then
 //!   ImagePullBackOff; `crashloop` gives CrashLoopBackOff with a rising restartCount; `never-ready` runs but
 //!   is never Ready; `fail-job` makes run-to-completion pods fail. Pod logs are deterministic lines

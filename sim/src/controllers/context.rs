@@ -319,6 +319,21 @@ pub fn is_controlled_by(object: &Value, owner_uid: &str) -> bool {
         })
 }
 
+/// The merge patch that makes a map of an object's metadata (its labels, its annotations), now `current`, exactly
+/// `desired`: each desired entry, and `null` for each key only `current` has; `None` when they are equal already.
+pub fn map_patch(current: Option<&Value>, desired: &Map<String, Value>) -> Option<Value> {
+    let empty = Map::new();
+    let current = current.and_then(Value::as_object).unwrap_or(&empty);
+    if current == desired {
+        return None;
+    }
+    let mut patch = desired.clone();
+    for key in current.keys().filter(|key| !desired.contains_key(*key)) {
+        patch.insert(key.clone(), Value::Null);
+    }
+    Some(Value::Object(patch))
+}
+
 /// Whether an object is being deleted.
 pub fn is_deleting(object: &Value) -> bool {
     object.pointer("/metadata/deletionTimestamp").is_some()

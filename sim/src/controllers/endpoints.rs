@@ -1,12 +1,14 @@
 //! The endpoints and EndpointSlice controllers: a Service with a selector gets an Endpoints object and an
 //! EndpointSlice listing the pods it selects (ready ones as addresses, others as not ready), with its ports resolved
-//! against the pods' named container ports.
+//! against the pods' named container ports. Both carry the Service's labels, kept equal to them as the Service's
+//! change (as kube-controller-manager's do: the EndpointSlice controller's `setEndpointSliceLabels`), which is how
+//! a GitOps tool's tracking label reaches them; neither copies the Service's annotations.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::context::{Context, controller_reference, is_deleting, pod_is_ready, text};
+use super::context::{Context, controller_reference, is_deleting, map_patch, pod_is_ready, text};
 use crate::apiserver::Propagation;
 use crate::ids::short_hash;
 use crate::resource::ResourceKey;
@@ -23,6 +25,30 @@ const SLICE_MANAGED_BY: (&str, &str) = (
 /// The label saying which controller manages an Endpoints object.
 const ENDPOINTS_MANAGED_BY: (&str, &str) =
     ("endpoints.kubernetes.io/managed-by", "endpoint-controller");
+
+/// The label the controllers put on the Endpoints and EndpointSlices of a Service without a cluster IP.
+const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
+
+/// The Service's labels as its Endpoints or EndpointSlices carry them: all of them but `reserved` and the
+/// headless label, that label for a Service without a cluster IP (headless, or not given one yet), and `own` over
+/// them.
+fn copied_labels(service: &Value, reserved: &[&str], own: &[(&str, &str)]) -> Map<String, Value> {
+    let mut labels: Map<String, Value> = service
+        .pointer("/metadata/labels")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(key, _)| key.as_str() != HEADLESS_LABEL && !reserved.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    if matches!(text(service, "/spec/clusterIP"), "" | "None") {
+        labels.insert(HEADLESS_LABEL.to_owned(), json!(""));
+    }
+    for (key, value) in own {
+        labels.insert((*key).to_owned(), json!(value));
+    }
+    labels
+}
 
 /// One selected pod.
 struct Member<'a> {
@@ -159,11 +185,7 @@ fn write_endpoints(context: &Context, service: &Value, members: &[Member<'_>], p
     };
     let namespace = text(service, "/metadata/namespace");
     let name = text(service, "/metadata/name");
-    let mut labels = service
-        .pointer("/metadata/labels")
-        .cloned()
-        .unwrap_or_else(|| json!({}));
-    labels[ENDPOINTS_MANAGED_BY.0] = json!(ENDPOINTS_MANAGED_BY.1);
+    let labels = copied_labels(service, &[], &[ENDPOINTS_MANAGED_BY]);
     let existing = context
         .resource("", "endpoints")
         .and_then(|resource| context.server.get(&resource, namespace, name).ok())
@@ -182,13 +204,18 @@ fn write_endpoints(context: &Context, service: &Value, members: &[Member<'_>], p
         }
         Some(existing) => {
             let current = existing.get("subsets").cloned().unwrap_or(Value::Null);
-            if current != subsets {
+            let relabel = map_patch(existing.pointer("/metadata/labels"), &labels);
+            if current != subsets || relabel.is_some() {
+                let mut patch = json!({"subsets": subsets});
+                if let Some(relabel) = relabel {
+                    patch["metadata"] = json!({"labels": relabel});
+                }
                 context.merge_patch(
                     "",
                     "endpoints",
                     namespace,
                     name,
-                    json!({"subsets": subsets}),
+                    patch,
                     "endpoint-controller",
                 );
             }
@@ -236,6 +263,11 @@ fn write_slice(context: &Context, service: &Value, members: &[Member<'_>], ports
         }
     };
     let (endpoints, slice_ports) = (nullable(endpoints), nullable(slice_ports));
+    let labels = copied_labels(
+        service,
+        &[SERVICE_NAME_LABEL, SLICE_MANAGED_BY.0],
+        &[(SERVICE_NAME_LABEL, service_name), SLICE_MANAGED_BY],
+    );
     match existing {
         None => {
             let mut slice = json!({
@@ -244,7 +276,7 @@ fn write_slice(context: &Context, service: &Value, members: &[Member<'_>], ports
                 "metadata": {
                     "name": name,
                     "namespace": namespace,
-                    "labels": {SERVICE_NAME_LABEL: service_name, SLICE_MANAGED_BY.0: SLICE_MANAGED_BY.1},
+                    "labels": labels,
                     "ownerReferences": [controller_reference(service)],
                 },
                 "addressType": "IPv4",
@@ -266,13 +298,18 @@ fn write_slice(context: &Context, service: &Value, members: &[Member<'_>], ports
         Some(existing) => {
             let current_endpoints = existing.get("endpoints").cloned().unwrap_or(Value::Null);
             let current_ports = existing.get("ports").cloned().unwrap_or(Value::Null);
-            if current_endpoints != endpoints || current_ports != slice_ports {
+            let relabel = map_patch(existing.pointer("/metadata/labels"), &labels);
+            if current_endpoints != endpoints || current_ports != slice_ports || relabel.is_some() {
+                let mut patch = json!({"endpoints": endpoints, "ports": slice_ports});
+                if let Some(relabel) = relabel {
+                    patch["metadata"] = json!({"labels": relabel});
+                }
                 context.merge_patch(
                     "discovery.k8s.io",
                     "endpointslices",
                     namespace,
                     &name,
-                    json!({"endpoints": endpoints, "ports": slice_ports}),
+                    patch,
                     "endpointslice-controller",
                 );
             }
@@ -310,5 +347,33 @@ fn remove_orphaned_endpoints(context: &Context) {
         if managed && !served {
             context.delete("", "endpoints", namespace, name, Propagation::Background);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_services_labels_reach_its_slices_but_the_reserved_ones_and_a_headless_service_is_marked() {
+        let service = json!({"metadata": {"name": "web", "labels": {
+                "weft.dev/app": "shop", SERVICE_NAME_LABEL: "forged", HEADLESS_LABEL: "x"}},
+            "spec": {"clusterIP": "10.96.0.12"}});
+        let reserved = [SERVICE_NAME_LABEL, SLICE_MANAGED_BY.0];
+        let own = [(SERVICE_NAME_LABEL, "web"), SLICE_MANAGED_BY];
+        assert_eq!(
+            Value::Object(copied_labels(&service, &reserved, &own)),
+            json!({"weft.dev/app": "shop", SERVICE_NAME_LABEL: "web", SLICE_MANAGED_BY.0: SLICE_MANAGED_BY.1})
+        );
+        let mut headless = service.clone();
+        headless["spec"]["clusterIP"] = json!("None");
+        assert_eq!(
+            copied_labels(&headless, &reserved, &own).get(HEADLESS_LABEL),
+            Some(&json!(""))
+        );
+        // The Endpoints object takes every label of its Service, with its own manager's.
+        let endpoints = copied_labels(&service, &[], &[ENDPOINTS_MANAGED_BY]);
+        assert_eq!(endpoints.get(SERVICE_NAME_LABEL), Some(&json!("forged")));
+        assert_eq!(endpoints.get("weft.dev/app"), Some(&json!("shop")));
     }
 }

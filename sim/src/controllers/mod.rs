@@ -1,5 +1,5 @@
 //! Simulated controllers: a loop that runs the scheduler and kubelet, the workload controllers, the
-//! service, endpoints, volume, namespace and definition controllers and the garbage collector in turn, over the
+//! service, endpoints (and EndpointSlice mirroring), volume, namespace and definition controllers and the garbage collector in turn, over the
 //! objects that changed since the last pass (and everything on a periodic resync), off the async workers; they
 //! record events as a real cluster's do.
 
@@ -11,6 +11,7 @@ mod daemonset;
 mod definition;
 mod deployment;
 mod endpoints;
+mod endpointslice_mirroring;
 mod events;
 mod garbage_collector;
 mod job;
@@ -75,6 +76,7 @@ impl ControllerSet {
         self.kubelet.reconcile(context);
         service::reconcile(context);
         endpoints::reconcile(context);
+        endpointslice_mirroring::reconcile(context);
         volume::reconcile(context);
         workload_status::reconcile(context);
         garbage_collector::reconcile(context);
