@@ -27,6 +27,11 @@ impl ApiError {
         }
     }
 
+    /// The message the caller reads.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// 401: no principal.
     pub fn unauthorized(message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)

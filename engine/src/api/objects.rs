@@ -208,13 +208,14 @@ pub(crate) async fn resource(
         .get(&reference)
         .map(without_managed_fields);
     let desired = comparison.desired_object(&reference).cloned();
-    let actions = if caller
+    let offers = if caller
         .0
         .can(crate::auth::Permission::Operate, app_org.as_deref())
     {
-        super::resource_actions::offered(&reference, live.as_ref(), node.sync.is_some())
+        super::resource_actions::offered_to(&member, &reference, live.as_ref(), node.sync.is_some())
+            .await
     } else {
-        Vec::new()
+        super::resource_actions::Offered::default()
     };
     let api_version = live
         .as_ref()
@@ -231,7 +232,9 @@ pub(crate) async fn resource(
         sync: node.sync,
         health: node.health,
         health_message: node.health_message.clone(),
-        actions,
+        actions: offers.names,
+        lua_actions: offers.lua,
+        actions_error: offers.error,
     }))
 }
 

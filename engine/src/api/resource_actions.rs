@@ -1,19 +1,27 @@
 //! Resource actions on an app's live objects, as Argo CD's built-in ones: restart a workload (the
 //! `kubectl.kubernetes.io/restartedAt` pod-template annotation `kubectl rollout restart` writes), scale through the
 //! scale subresource, suspend or resume a CronJob, delete a pod, and sync one of the app's own objects alone (a
-//! queued sync planned as a full one, applying only it). Deployers of the app's org and admins run them;
-//! a Secret is never a target; every run is recorded (actor, action, object, result) and logged at info.
+//! queued sync planned as a full one, applying only it); and Argo CD's Lua resource actions configured for the
+//! object's kind (see [`lua`]), which replace a built-in action of the same name. Deployers of the app's org and
+//! admins run them; a Secret is never a target (no plugin is called for one); every run is recorded (actor, action,
+//! object, result) and logged at info.
+
+pub mod lua;
+
+use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use kube::api::{DeleteParams, Patch, PatchParams};
+use kube::api::{DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use self::lua::{LuaActionView, Step};
 use super::objects::tree_node;
 use super::{ApiError, ApiState, Caller, require, visible_app};
 use crate::auth::Permission;
+use crate::deploy::ClusterMember;
 use crate::queue::OperationRequest;
 use crate::resource::ResourceRef;
 use crate::sync::operation::Trigger;
@@ -25,8 +33,9 @@ pub const ACTION_MANAGER: &str = "weft-action";
 /// The pod-template annotation a rollout restart sets, as `kubectl rollout restart` does.
 pub const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
 
-/// The prefix of the store's keys under which actions are recorded (`resource-actions/{app}/{id}`).
-pub const RECORD_PREFIX: &str = "resource-actions/";
+/// The prefix of the store's keys under which actions are recorded (`resource-actions/{app}/{id}`); the store
+/// deletes an app's records with the app.
+pub const RECORD_PREFIX: &str = crate::store::RESOURCE_ACTIONS_PREFIX;
 
 /// A built-in action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -140,13 +149,27 @@ pub fn change(action: ResourceAction, now: &str, replicas: Option<u32>) -> Resul
     })
 }
 
-/// A scale's body.
+/// An action's body: a scale's replicas, or a Lua action's parameters (Argo CD's `resourceActionParameters`).
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct ActionBody {
     /// The replicas a scale sets.
     #[serde(default)]
     pub replicas: Option<u32>,
+    /// A Lua action's parameters, each a name and a value (text), as Argo CD's API takes them; the script reads
+    /// them as `actionParams[name]`.
+    #[serde(default)]
+    pub resource_action_parameters: Vec<ActionParameter>,
+}
+
+/// One parameter of a Lua action.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ActionParameter {
+    /// Its name (`replicas`).
+    pub name: String,
+    /// Its value, as text (`"6"`).
+    pub value: String,
 }
 
 /// The largest replica count a scale accepts.
@@ -160,8 +183,17 @@ pub struct ActionRecord {
     pub app: String,
     /// The object (`group:kind:namespace:name`).
     pub resource: String,
-    /// The action.
-    pub action: ResourceAction,
+    /// The action: a built-in one's wire name (`restart`) or a Lua action's name.
+    pub action: String,
+    /// Whether it was a Lua action (Argo CD's, from the configuration).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lua: bool,
+    /// A Lua action's parameters.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, String>,
+    /// The objects a Lua action created (`group:kind:namespace:name`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
     /// A scale's replicas.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<u32>,
@@ -205,15 +237,37 @@ pub(crate) async fn run(
     let (reference, node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
     let live = member.deployer.syncer().live().get(&reference);
     let own = node.sync.is_some();
+    let offers = offered_to(&member, &reference, live.as_ref(), own).await;
+    if let Some(offer) = offers.lua.iter().find(|offer| offer.name == action) {
+        if offer.disabled {
+            return Err(ApiError::bad_request(format!(
+                "the action {action:?} of {token} is disabled now (its discovery script says so)"
+            )));
+        }
+        let (Some(lua), Some(live)) = (offers.runner, live) else {
+            return Err(ApiError::not_found(format!(
+                "{token} is no longer on the cluster"
+            )));
+        };
+        let run = LuaRun {
+            app: &app.name,
+            member: &member,
+            reference: &reference,
+            token: &token,
+            name: &action,
+            requested_by: caller.0.actor(),
+        };
+        return run
+            .run(&state, &lua, live, body.resource_action_parameters)
+            .await
+            .map(Json);
+    }
     let Some(action) = ResourceAction::parse(&action)
-        .filter(|action| offered(&reference, live.as_ref(), own).contains(action))
+        .filter(|action| offers.names.iter().any(|name| name == action.as_str()))
     else {
         return Err(ApiError::bad_request(format!(
             "{token} offers no action {action:?}; it offers {:?}",
-            offered(&reference, live.as_ref(), own)
-                .iter()
-                .map(|a| a.as_str())
-                .collect::<Vec<_>>()
+            offers.names
         )));
     };
     if let Some(replicas) = body.replicas
@@ -228,7 +282,10 @@ pub(crate) async fn run(
     let mut record = ActionRecord {
         app: app.name.clone(),
         resource: token.clone(),
-        action,
+        action: action.as_str().to_string(),
+        lua: false,
+        parameters: BTreeMap::new(),
+        created: Vec::new(),
         replicas: body.replicas.filter(|_| action == ResourceAction::Scale),
         requested_by: caller.0.actor().to_string(),
         result: "succeeded".to_string(),
@@ -316,6 +373,263 @@ pub(crate) async fn run(
     }
 }
 
+/// What an object offers: the names of the actions it runs (built-in ones, less those a Lua action of the same
+/// name replaces, then the enabled Lua actions), the Lua actions in detail (disabled ones too), what runs them, and
+/// why discovery failed, if it did.
+#[derive(Default)]
+pub(crate) struct Offered {
+    /// Runnable action names.
+    pub names: Vec<String>,
+    /// The Lua actions the discovery scripts offer.
+    pub lua: Vec<LuaActionView>,
+    /// Why the Lua actions could not be discovered.
+    pub error: Option<String>,
+    runner: Option<weft_health::actions::LuaActions>,
+}
+
+/// The actions `reference` offers (see [`Offered`]): Lua actions only for a live object that is not a Secret.
+pub(crate) async fn offered_to(
+    member: &ClusterMember,
+    reference: &ResourceRef,
+    live: Option<&Value>,
+    own: bool,
+) -> Offered {
+    let built_in = offered(reference, live, own);
+    let mut offers = Offered::default();
+    if let (Some(live), false) = (live, reference.is_secret()) {
+        let assessor = member.deployer.syncer().health();
+        match assessor.lua_actions(&reference.group, &reference.kind) {
+            Ok(Some(lua)) => match lua.discover(&without_managed_fields(live)).await {
+                Ok(found) => {
+                    offers.lua = found.into_iter().map(LuaActionView::from).collect();
+                    offers.runner = Some(lua);
+                }
+                Err(error) => {
+                    tracing::warn!(resource = %reference.token(), %error, "Lua action discovery failed");
+                    offers.error = Some(public_message(&error));
+                }
+            },
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(resource = %reference.token(), %error, "Lua actions unavailable");
+                offers.error = Some(error.to_string());
+            }
+        }
+    }
+    offers.names = built_in
+        .iter()
+        .map(|action| action.as_str())
+        .filter(|name| !offers.lua.iter().any(|offer| offer.name == *name))
+        .map(str::to_string)
+        .chain(
+            offers
+                .lua
+                .iter()
+                .filter(|offer| !offer.disabled)
+                .map(|offer| offer.name.clone()),
+        )
+        .collect();
+    offers
+}
+
+/// An object without its `managedFields`, as a Lua script sees it.
+fn without_managed_fields(object: &Value) -> Value {
+    let mut object = object.clone();
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        metadata.remove("managedFields");
+    }
+    object
+}
+
+/// A Lua action's failure for the caller: the script's error or the host's verdict, without the script's path on
+/// the server (which the log has).
+fn public_message(error: &weft_health::actions::ActionError) -> String {
+    match error {
+        weft_health::actions::ActionError::Call { source, .. } => source.to_string(),
+        weft_health::actions::ActionError::Output { message, .. } => {
+            format!("the action returned an object that is not JSON: {message}")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// One run of a Lua action.
+struct LuaRun<'a> {
+    app: &'a str,
+    member: &'a ClusterMember,
+    reference: &'a ResourceRef,
+    token: &'a str,
+    name: &'a str,
+    requested_by: &'a str,
+}
+
+impl LuaRun<'_> {
+    /// Runs the script, decides what it may change ([`lua::steps`]), dry-runs every create, then applies; records
+    /// the run either way. Nothing is applied when the script fails, loops, or returns what Weft refuses.
+    async fn run(
+        &self,
+        state: &ApiState,
+        lua: &weft_health::actions::LuaActions,
+        live: Value,
+        parameters: Vec<ActionParameter>,
+    ) -> Result<ActionRecord, ApiError> {
+        let now = jiff::Timestamp::now();
+        let live = without_managed_fields(&live);
+        let parameters: BTreeMap<String, String> =
+            parameters.into_iter().map(|p| (p.name, p.value)).collect();
+        let mut record = ActionRecord {
+            app: self.app.to_string(),
+            resource: self.token.to_string(),
+            action: self.name.to_string(),
+            lua: true,
+            parameters: parameters.clone(),
+            created: Vec::new(),
+            replicas: None,
+            requested_by: self.requested_by.to_string(),
+            result: "succeeded".to_string(),
+            message: None,
+            at: now.to_string(),
+            operation: None,
+        };
+        let outcome = self.apply(lua, &live, parameters, &mut record).await;
+        if let Err(error) = &outcome {
+            record.result = "failed".to_string();
+            record.message = Some(error.message().to_string());
+        }
+        keep(state, &record, now).await?;
+        outcome.map(|()| record)
+    }
+
+    async fn apply(
+        &self,
+        lua: &weft_health::actions::LuaActions,
+        live: &Value,
+        parameters: BTreeMap<String, String>,
+        record: &mut ActionRecord,
+    ) -> Result<(), ApiError> {
+        let changes = lua
+            .run(self.name, live, parameters.into_iter().collect())
+            .await
+            .map_err(|error| {
+                tracing::warn!(app = %self.app, resource = %self.token, action = %self.name, %error,
+                    "Lua resource action failed");
+                ApiError::conflict(format!(
+                    "the Lua action {} of {} failed, nothing was applied: {}",
+                    self.name,
+                    self.token,
+                    public_message(&error)
+                ))
+            })?;
+        let steps = lua::steps(self.reference, live, changes).map_err(|message| {
+            ApiError::conflict(format!(
+                "the Lua action {} of {}: {message}; nothing was applied",
+                self.name, self.token
+            ))
+        })?;
+        let params = PatchParams {
+            field_manager: Some(ACTION_MANAGER.to_string()),
+            ..PatchParams::default()
+        };
+        let mut creates = Vec::new();
+        for step in &steps {
+            if let Step::Create { object, reference } = step {
+                let api = self.api_for(reference).await?;
+                let object: DynamicObject =
+                    serde_json::from_value(object.clone()).map_err(|e| {
+                        ApiError::conflict(format!(
+                            "the action's {} is not an object: {e}",
+                            reference.token()
+                        ))
+                    })?;
+                let dry_run = PostParams {
+                    dry_run: true,
+                    field_manager: Some(ACTION_MANAGER.to_string()),
+                };
+                api.create(&dry_run, &object)
+                    .await
+                    .map_err(|e| cluster_error(self.name, &reference.token(), e))?;
+                creates.push((api, object, reference.token()));
+            }
+        }
+        for step in &steps {
+            if let Step::Patch {
+                patch,
+                without_status,
+                changes_status,
+            } = step
+            {
+                let api = self.api_for(self.reference).await?;
+                let name = &self.reference.name;
+                let mut rest = Some(patch);
+                if *changes_status {
+                    match api.patch_status(name, &params, &Patch::Merge(patch)).await {
+                        Ok(_) => rest = without_status.as_ref(),
+                        Err(kube::Error::Api(response)) if response.code == 404 => {}
+                        Err(error) => return Err(cluster_error(self.name, self.token, error)),
+                    }
+                }
+                if let Some(rest) = rest {
+                    api.patch(name, &params, &Patch::Merge(rest))
+                        .await
+                        .map_err(|e| cluster_error(self.name, self.token, e))?;
+                }
+            }
+        }
+        let post = PostParams {
+            dry_run: false,
+            field_manager: Some(ACTION_MANAGER.to_string()),
+        };
+        for (api, object, token) in creates {
+            api.create(&post, &object)
+                .await
+                .map_err(|e| cluster_error(self.name, &token, e))?;
+            record.created.push(token);
+        }
+        Ok(())
+    }
+
+    /// The API of `reference`'s kind on the app's cluster.
+    async fn api_for(&self, reference: &ResourceRef) -> Result<kube::Api<DynamicObject>, ApiError> {
+        let info = self
+            .member
+            .deployer
+            .syncer()
+            .live()
+            .kind_info(&reference.group, &reference.kind)
+            .await
+            .map_err(|e| {
+                ApiError::conflict(format!(
+                    "{}: the cluster does not serve this kind: {e}",
+                    reference.token()
+                ))
+            })?;
+        if !reference.namespace.is_empty() && !info.namespaced {
+            return Err(ApiError::conflict(format!(
+                "{} names a namespace, but its kind is cluster-scoped",
+                reference.token()
+            )));
+        }
+        let namespace = (!reference.namespace.is_empty()).then_some(reference.namespace.as_str());
+        Ok(info.api(self.member.client.clone(), namespace))
+    }
+}
+
+/// The API error for a request the cluster refused or that did not reach it.
+fn cluster_error(action: &str, token: &str, error: kube::Error) -> ApiError {
+    match error {
+        kube::Error::Api(response) if response.code == 404 => {
+            ApiError::not_found(format!("{token} is no longer on the cluster"))
+        }
+        kube::Error::Api(response) if response.code < 500 => ApiError::conflict(format!(
+            "the cluster refused {action} of {token}: {}",
+            response.message
+        )),
+        error => ApiError::unavailable(format!(
+            "{action} of {token} did not reach the cluster: {error}"
+        )),
+    }
+}
+
 /// The most action records kept per app: a new one drops the oldest past it.
 pub const MAX_RECORDS: usize = 200;
 
@@ -325,7 +639,7 @@ async fn keep(
     record: &ActionRecord,
     now: jiff::Timestamp,
 ) -> Result<(), ApiError> {
-    tracing::info!(app = %record.app, resource = %record.resource, action = record.action.as_str(),
+    tracing::info!(app = %record.app, resource = %record.resource, action = %record.action, lua = record.lua,
         actor = %record.requested_by, result = %record.result, operation = ?record.operation, "resource action");
     let key = format!(
         "{RECORD_PREFIX}{}/{:020}",

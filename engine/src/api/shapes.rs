@@ -191,9 +191,17 @@ pub struct ResourceView {
     /// Why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub health_message: Option<String>,
-    /// The actions the caller may run on it (`POST .../actions/{action}`): none for a caller who may not operate
-    /// the app, a Secret, or a kind without built-in actions.
-    pub actions: Vec<super::resource_actions::ResourceAction>,
+    /// The actions the caller may run on it now (`POST .../actions/{action}`): the built-in ones of its kind (less
+    /// those a Lua action of the same name replaces), then the enabled Lua actions; none for a caller who may not
+    /// operate the app, or a Secret.
+    pub actions: Vec<String>,
+    /// The Lua actions (Argo CD's, from the configuration) its discovery scripts offer, disabled ones too; empty
+    /// for a caller who may not operate the app.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lua_actions: Vec<super::resource_actions::lua::LuaActionView>,
+    /// Why the Lua actions could not be discovered (a script error), when they could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions_error: Option<String>,
 }
 
 /// One Event about an object.

@@ -82,8 +82,8 @@ impl Store {
         Ok(())
     }
 
-    /// Removes an app and its state (its operations stay, as the record of what was done); whether it was
-    /// there.
+    /// Removes an app and its state, and the records of resource actions run on its objects (its operations
+    /// stay, as the record of what was done); whether it was there.
     pub async fn delete_app(&self, name: &str) -> Result<bool, StoreError> {
         let mut transaction = self.begin().await?;
         let deleted = sqlx::query("DELETE FROM apps WHERE name = $1")
@@ -107,6 +107,14 @@ impl Store {
         // A later app of the name draws other random values.
         sqlx::query("DELETE FROM render_secrets WHERE app = $1")
             .bind(name)
+            .execute(&mut *transaction)
+            .await?;
+        // The resource actions run on its objects: who ran what is history of that app, not of a later one of the
+        // name (the app's operations, which the API keeps showing, record its syncs).
+        let actions = format!("{}{name}/", super::settings::RESOURCE_ACTIONS_PREFIX);
+        sqlx::query("DELETE FROM settings WHERE key >= $1 AND key < $2")
+            .bind(&actions)
+            .bind(super::settings::prefix_end(&actions))
             .execute(&mut *transaction)
             .await?;
         transaction.commit().await?;

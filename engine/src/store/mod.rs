@@ -21,6 +21,7 @@ mod records;
 mod render_secrets;
 mod replicas;
 mod settings;
+pub use settings::RESOURCE_ACTIONS_PREFIX;
 mod target;
 mod tokens;
 

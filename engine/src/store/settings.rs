@@ -5,6 +5,20 @@ use sqlx::Row;
 
 use super::{Store, StoreError};
 
+/// The prefix of the settings that record an app's resource actions (`resource-actions/{app}/{time}`): deleted with
+/// the app (`Store::delete_app`), so a later app of the same name starts without another's history.
+pub const RESOURCE_ACTIONS_PREFIX: &str = "resource-actions/";
+
+/// The first key after every key that starts with `prefix` (an ASCII prefix not ending in `\x7f`): settings are
+/// selected by a key range rather than LIKE, which would read `_` and `%` in the prefix as wildcards.
+pub(crate) fn prefix_end(prefix: &str) -> String {
+    let mut end = prefix.as_bytes().to_vec();
+    if let Some(last) = end.last_mut() {
+        *last = last.saturating_add(1);
+    }
+    String::from_utf8_lossy(&end).into_owned()
+}
+
 impl Store {
     /// The setting's value.
     pub async fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
@@ -42,12 +56,7 @@ impl Store {
         &self,
         prefix: &str,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        // A key range rather than LIKE, which would read `_` and `%` in the prefix as wildcards.
-        let mut end = prefix.as_bytes().to_vec();
-        if let Some(last) = end.last_mut() {
-            *last = last.saturating_add(1);
-        }
-        let end = String::from_utf8_lossy(&end).into_owned();
+        let end = prefix_end(prefix);
         let rows = sqlx::query(
             "SELECT key, value FROM settings WHERE key >= $1 AND key < $2 ORDER BY key",
         )
@@ -58,5 +67,38 @@ impl Store {
         rows.into_iter()
             .map(|row| Ok((row.try_get("key")?, row.try_get("value")?)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_apps_resource_action_records_go_with_the_app_and_no_others() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        for key in [
+            "resource-actions/shop/001",
+            "resource-actions/shop/002",
+            "resource-actions/shop-2/001",
+            "resource-actions/blog/001",
+            "fleet-limit",
+        ] {
+            store.put_setting(key, "{}").await.unwrap();
+        }
+        store.delete_app("shop").await.unwrap();
+        let mut left = Vec::new();
+        for (key, _) in store
+            .settings_with_prefix("resource-actions/")
+            .await
+            .unwrap()
+        {
+            left.push(key);
+        }
+        assert_eq!(
+            left,
+            ["resource-actions/blog/001", "resource-actions/shop-2/001"]
+        );
+        assert!(store.setting("fleet-limit").await.unwrap().is_some());
     }
 }
