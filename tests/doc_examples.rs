@@ -1,10 +1,23 @@
-//! The configuration and resources the README and the documents in `docs/` show are what Weft takes: every TOML
-//! block parses as a `weft.toml` (or, holding `world =`, a plugin manifest) and every app in it validates; every
-//! Application block converts under the README's own org, with its ignore rules and sync options merged in the way
-//! the README writes them. Read from the files, so an example can no longer drift from the code (issue 38: the
-//! README's own Application did not render).
+//! The configuration and resources the README and the documents in `docs/` show are what Weft takes, and do what
+//! the text says (issue 38: the README's own Application did not render). Read from the files, so an example can
+//! no longer drift from the code:
+//!
+//! - every TOML block parses as a `weft.toml` (or, holding `world =`, a plugin manifest) and every app in it
+//!   validates; every Application block converts under the README's own org (below);
+//! - every `weft.toml` example runs in a real server on the simulator, its apps synced and what they declare
+//!   checked, and the README's Application and ApplicationSet are applied to the simulator and rendered, a Helm
+//!   parameter checked in the chart's output ([`configurations`]);
+//! - the shell blocks, the plugin manifest, the `[plugins]` fragment and the Rust, Python and JavaScript plugin
+//!   code are run by the `weft` command's own doc test (`cli/tests/all/doc_examples.rs`), which defines the
+//!   `# not run: REASON` marker for what a test cannot have;
+//! - a block of any other language fails [`every_block_is_of_a_language_a_test_runs`]; a block without one is
+//!   text (an output, a diagram) and is not run.
 
-use std::path::{Path, PathBuf};
+mod configurations;
+mod markdown;
+mod world;
+
+use std::path::Path;
 
 use serde_json::Value;
 use weft_engine::app::ApiAppRules;
@@ -13,54 +26,46 @@ use weft_engine::applications::tenancy::Tenancy;
 use weft_engine::config::Config;
 use weft_engine::registry::PluginManifest;
 
-/// The README and every Markdown document in `docs/`.
-fn documents() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = vec![root.join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    files.extend(docs);
-    files
-}
+use markdown::{Block, blocks, documents, root};
 
-/// The fenced blocks of `language` in a Markdown text, in order (fences of every language paired, so one
-/// language's block is never read as another's).
-fn blocks(markdown: &str, language: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut open: Option<(bool, String)> = None;
-    for line in markdown.lines() {
-        if let Some(info) = line.trim_start().strip_prefix("```") {
-            match open.take() {
-                Some((true, body)) => found.push(body),
-                Some((false, _)) => {}
-                None => open = Some((info.trim() == language, String::new())),
-            }
-            continue;
-        }
-        if let Some((_, body)) = open.as_mut() {
-            body.push_str(line);
-            body.push('\n');
-        }
+/// The languages the doc tests run, and which test runs them.
+const RUN: [(&str, &str); 7] = [
+    (
+        "toml",
+        "tests/doc_examples/configurations.rs (plugin manifests and [plugins]: cli doc_examples)",
+    ),
+    ("yaml", "tests/doc_examples/configurations.rs"),
+    ("sh", "cli/tests/all/doc_examples.rs"),
+    ("rust", "cli/tests/all/doc_examples.rs"),
+    ("python", "cli/tests/all/doc_examples.rs"),
+    ("js", "cli/tests/all/doc_examples.rs"),
+    (
+        "",
+        "nobody: a block without a language is text (an output, a diagram)",
+    ),
+];
+
+#[test]
+fn every_block_is_of_a_language_a_test_runs() {
+    let mut all: Vec<Block> = Vec::new();
+    for file in documents() {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        all.extend(markdown::blocks_of(&file, &text));
     }
-    found
+    let strays: Vec<String> = all
+        .iter()
+        .filter(|b| !RUN.iter().any(|(language, _)| *language == b.language))
+        .map(|b| format!("{}: ```{} (no test runs this language)", b.at(), b.language))
+        .collect();
+    assert!(strays.is_empty(), "{}", strays.join("\n"));
+    assert!(all.len() >= 30, "only {} blocks found", all.len());
 }
 
 /// Every block of `language` of every document, with the document's path.
 fn examples(language: &str) -> Vec<(String, String)> {
-    documents()
+    blocks(language)
         .into_iter()
-        .flat_map(|file| {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let name = file.display().to_string();
-            blocks(&text, language)
-                .into_iter()
-                .map(move |block| (name.clone(), block))
-        })
+        .map(|block| (block.file, block.body))
         .collect()
 }
 
@@ -132,7 +137,7 @@ fn every_application_example_converts_under_the_readme_s_org() {
 }
 
 /// Merges `patch`'s fields into `target`, objects key by key.
-fn merge(target: &mut Value, patch: &Value) {
+pub(crate) fn merge(target: &mut Value, patch: &Value) {
     match (target, patch) {
         (Value::Object(target), Value::Object(patch)) => {
             for (key, value) in patch {
@@ -141,10 +146,4 @@ fn merge(target: &mut Value, patch: &Value) {
         }
         (target, patch) => *target = patch.clone(),
     }
-}
-
-#[test]
-fn the_block_reader_pairs_fences_of_every_language() {
-    let text = "```sh\nweft apps\n```\n```toml\n[images]\npin = false\n```\n";
-    assert_eq!(blocks(text, "toml"), ["[images]\npin = false\n"]);
 }

@@ -12,4 +12,5 @@ mod cli_checks;
 mod cli_client;
 mod cli_logs;
 mod cli_token;
+mod doc_examples;
 mod plugin_authors;
