@@ -13,6 +13,7 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::conflict_view::for_caller;
 use super::filter::FleetFilter;
 use super::rows::{FleetRows, PageKey, RowSource};
 use super::shapes::{FleetSummary, GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
@@ -210,7 +211,7 @@ pub(crate) async fn gitops(
         .collect();
     let mut applications = Vec::with_capacity(apps.len());
     for app in apps {
-        applications.push(gitops_app(&state, &app).await?);
+        applications.push(gitops_app(&state, &app, &caller).await?);
     }
     Ok(Json(GitOpsPlane {
         installed: true,
@@ -230,11 +231,15 @@ pub(crate) async fn gitops_one(
     Path(name): Path<String>,
 ) -> Result<Json<GitOpsApp>, ApiError> {
     let app = visible_app(&state, &caller, &name).await?;
-    Ok(Json(gitops_app(&state, &app).await?))
+    Ok(Json(gitops_app(&state, &app, &caller).await?))
 }
 
-/// The app with its view, latest operation and stored history.
-async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiError> {
+/// The app with its view, latest operation (worded for `caller`) and stored history.
+async fn gitops_app(
+    state: &ApiState,
+    app: &AppSpec,
+    caller: &Caller,
+) -> Result<GitOpsApp, ApiError> {
     let view = state.server.views.read().await.get(&app.name).cloned();
     let stored = state
         .server
@@ -270,8 +275,8 @@ async fn gitops_app(state: &ApiState, app: &AppSpec) -> Result<GitOpsApp, ApiErr
         next_attempt_at: view.as_ref().and_then(|v| v.next_attempt_at),
         operation: view
             .as_ref()
-            .and_then(|v| v.operation.as_ref())
-            .map(GitOpsOperation::from),
+            .and_then(|v| v.operation.clone())
+            .map(|operation| GitOpsOperation::from(&for_caller(operation, app, &caller.0))),
         images: stored.images.clone(),
         image_moves: status.map(|s| s.image_moves.clone()).unwrap_or_default(),
         history: stored
