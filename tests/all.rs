@@ -18,6 +18,7 @@ mod hostile_plugins;
 mod image;
 mod layering;
 mod log_follow;
+mod lua_actions;
 mod lua_checks;
 mod namespaced;
 mod outbound;

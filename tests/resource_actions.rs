@@ -409,3 +409,231 @@ async fn under_self_heal_a_scale_is_taken_back_and_a_restart_stays() {
     assert_eq!(view["sync"], SyncCode::Synced.as_str(), "{view}");
     api.server.shutdown().await;
 }
+
+/// Lua actions for the shop's Deployment (a `lua_dirs` directory: a parameterised one, one disabled now, one that
+/// raises an error and one that never ends) and for CronJobs (an `argocd-cm` ConfigMap: Argo CD's create-job shape,
+/// a Job made in the CronJob's namespace).
+fn registry_with_lua_actions(dir: &std::path::Path) -> weft_engine::registry::Registry {
+    let files = [
+        (
+            "lua/apps/Deployment/actions/discovery.lua",
+            r#"local actions = {}
+actions["bump"] = {["params"] = {{["name"] = "by"}}, ["displayName"] = "Bump replicas"}
+actions["pause"] = {["disabled"] = true}
+actions["fail"] = {}
+actions["loop"] = {}
+return actions"#,
+        ),
+        (
+            "lua/apps/Deployment/actions/bump/action.lua",
+            r#"local by = tonumber(actionParams["by"])
+if not by then error("invalid number: " .. tostring(actionParams["by"]), 0) end
+obj.spec.replicas = obj.spec.replicas + by
+return obj"#,
+        ),
+        (
+            "lua/apps/Deployment/actions/pause/action.lua",
+            "obj.spec.paused = true\nreturn obj",
+        ),
+        (
+            "lua/apps/Deployment/actions/fail/action.lua",
+            "obj.spec.replicas = 0\nerror(\"this action refuses\", 0)",
+        ),
+        (
+            "lua/apps/Deployment/actions/loop/action.lua",
+            "obj.spec.replicas = 0\nwhile true do end\nreturn obj",
+        ),
+        (
+            "argocd-cm.yaml",
+            r#"apiVersion: v1
+kind: ConfigMap
+metadata: {name: argocd-cm, namespace: argocd}
+data:
+  resource.customizations.actions.batch_CronJob: |
+    discovery.lua: |
+      return {["create-job"] = {["iconClass"] = "fa fa-fw fa-play"}}
+    definitions:
+    - name: create-job
+      action.lua: |
+        local job = {apiVersion = "batch/v1", kind = "Job"}
+        job.metadata = {name = obj.metadata.name .. "-manual", namespace = obj.metadata.namespace}
+        job.metadata.ownerReferences = {{apiVersion = obj.apiVersion, kind = obj.kind,
+          name = obj.metadata.name, uid = obj.metadata.uid, controller = true}}
+        job.spec = obj.spec.jobTemplate.spec
+        return {{operation = "create", resource = job}}
+"#,
+        ),
+    ];
+    for (path, text) in files {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let mut registry = weft_tests::builtin_registry();
+    let health = weft_engine::config::HealthChecks {
+        lua_dirs: vec![dir.join("lua")],
+        argocd_cm: vec![dir.join("argocd-cm.yaml")],
+        ..Default::default()
+    };
+    let kinds = weft_engine::health::action_scripts::add_configured_actions(&mut registry, &health)
+        .unwrap();
+    assert_eq!(kinds, 2);
+    registry
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn argo_cd_lua_actions_from_a_directory_and_a_configmap_are_listed_run_refused_and_recorded()
+{
+    let scripts = tempfile::tempdir().unwrap();
+    let jobs = weft_tests::GitRepo::new();
+    let cron = json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "report"},
+        "spec": {"schedule": "0 3 * * *", "jobTemplate": {"spec": {"template": {"spec": {
+            "restartPolicy": "Never", "containers": [{"name": "report", "image": "shop/report:1.0"}]}}}}}});
+    jobs.commit(&[("report.json", cron.to_string())]);
+    let extra = format!(
+        "[[app]]\nname = \"jobs\"\norg = \"acme\"\ntype = \"yaml\"\nnamespace = \"jobs\"\n\
+         source = {{ repo = \"{}\", path = \"app\", ref = \"main\" }}\n[app.sync]\ncreate_namespace = true\n",
+        jobs.path().display()
+    );
+    let registry = registry_with_lua_actions(scripts.path());
+    let api = crate::api::api_configured(1, registry, 10_000, true, &extra).await;
+    api.synced("shop").await;
+    api.synced("jobs").await;
+
+    // Listed for a deployer, the Lua ones after the built-in ones, the disabled one shown disabled.
+    let view = api.json(Role::Deployer, WEB).await;
+    assert_eq!(
+        view["actions"],
+        json!(["restart", "scale", "sync", "bump", "fail", "loop"]),
+        "{view}"
+    );
+    let pause = view["luaActions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|offer| offer["name"] == "pause")
+        .unwrap();
+    assert_eq!(pause["disabled"], true);
+    assert_eq!(view["luaActions"][0]["params"], json!(["by"]));
+    assert_eq!(view["luaActions"][0]["displayName"], "Bump replicas");
+    // A viewer sees none and may run none.
+    let viewer = api.json(Role::Owner, WEB).await;
+    assert_eq!(viewer["actions"], json!([]));
+    assert!(viewer.get("luaActions").is_none(), "{viewer}");
+    let (status, _) = run(
+        &api,
+        Role::Owner,
+        &format!("{WEB}/actions/bump"),
+        Some(json!({"resourceActionParameters": [{"name": "by", "value": "2"}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = run(&api, Role::Deployer, &format!("{WEB}/actions/pause"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "disabled now: {body}");
+
+    // Run with Argo CD's parameters: the merge patch from live is applied, under the caller's name.
+    let replicas = view["live"]["spec"]["replicas"].as_u64().unwrap();
+    let (status, record) = run(
+        &api,
+        Role::Deployer,
+        &format!("{WEB}/actions/bump"),
+        Some(json!({"resourceActionParameters": [{"name": "by", "value": "2"}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["lua"], true);
+    assert_eq!(record["parameters"], json!({"by": "2"}));
+    eventually(&api, WEB, |view| {
+        view.pointer("/live/spec/replicas") == Some(&json!(replicas + 2))
+    })
+    .await;
+
+    // A script that errors, or never ends, is a clear error and nothing is applied.
+    let (status, body) = run(&api, Role::Deployer, &format!("{WEB}/actions/fail"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("this action refuses"),
+        "{body}"
+    );
+    let (status, body) = run(&api, Role::Deployer, &format!("{WEB}/actions/loop"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("timed out"),
+        "{body}"
+    );
+    let (status, body) = run(
+        &api,
+        Role::Deployer,
+        &format!("{WEB}/actions/bump"),
+        Some(json!({"resourceActionParameters": [{"name": "by", "value": "many"}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("invalid number: many")
+    );
+    let view = api
+        .json(Role::Deployer, &format!("{WEB}?refresh=true"))
+        .await;
+    assert_eq!(
+        view["live"]["spec"]["replicas"],
+        json!(replicas + 2),
+        "nothing applied"
+    );
+
+    // The ConfigMap's action creates a Job in the CronJob's namespace.
+    let report = "/v1/deploy/jobs/resource/batch:CronJob:jobs:report";
+    assert_eq!(
+        api.json(Role::Deployer, report).await["actions"],
+        json!(["suspend", "sync", "create-job"])
+    );
+    let (status, record) = run(
+        &api,
+        Role::Deployer,
+        &format!("{report}/actions/create-job"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["created"], json!(["batch:Job:jobs:report-manual"]));
+
+    // Every run is recorded with its actor and result.
+    let records = api
+        .json(Role::Deployer, "/v1/deploy/shop/resource-actions")
+        .await;
+    let rows: Vec<(String, String, String)> = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["action"].as_str().unwrap().to_string(),
+                r["result"].as_str().unwrap().to_string(),
+                r["requestedBy"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let row = |action: &str, result: &str| {
+        (
+            action.to_string(),
+            result.to_string(),
+            "acme-deployer".to_string(),
+        )
+    };
+    assert_eq!(
+        rows,
+        [
+            row("bump", "succeeded"),
+            row("fail", "failed"),
+            row("loop", "failed"),
+            row("bump", "failed")
+        ]
+    );
+    api.server.shutdown().await;
+}

@@ -47,3 +47,22 @@ pub mod gate {
         default_bindings_module: "weft_sdk::bindings::gate",
     });
 }
+
+/// The `resource-action` world, exported beside `health-check` by the component that runs Argo CD's Lua (its
+/// shared interfaces are the `health` module's, so one component imports each once).
+#[cfg(feature = "resource-action")]
+pub mod resource_action {
+    wit_bindgen::generate!({
+        world: "resource-action",
+        path: "wit",
+        with: {
+            "weft:plugin/types@0.1.0": crate::bindings::health::weft::plugin::types,
+            "weft:plugin/log@0.1.0": crate::bindings::health::weft::plugin::log,
+            "weft:plugin/settings@0.1.0": crate::bindings::health::weft::plugin::settings,
+            "weft:plugin/clock@0.1.0": crate::bindings::health::weft::plugin::clock,
+        },
+        pub_export_macro: true,
+        export_macro_name: "export_resource_action_world",
+        default_bindings_module: "weft_sdk::bindings::resource_action",
+    });
+}

@@ -168,21 +168,10 @@ pub fn action_program(settings: &str) -> Result<Program, PluginError> {
 /// The `resource-actions` export: the script comes from the call's settings, each call runs it once.
 #[cfg(target_arch = "wasm32")]
 mod action_export {
-    wit_bindgen::generate!({
-        world: "resource-action",
-        path: "../../wit",
-        with: {
-            "weft:plugin/types@0.1.0": weft_sdk::bindings::health::weft::plugin::types,
-            "weft:plugin/log@0.1.0": weft_sdk::bindings::health::weft::plugin::log,
-            "weft:plugin/settings@0.1.0": weft_sdk::bindings::health::weft::plugin::settings,
-            "weft:plugin/clock@0.1.0": weft_sdk::bindings::health::weft::plugin::clock,
-        },
-    });
-
-    use exports::weft::plugin::resource_actions::{
+    use weft_sdk::bindings::health::weft::plugin::types::{ErrorKind, PluginError};
+    use weft_sdk::bindings::resource_action::exports::weft::plugin::resource_actions::{
         ActionOffer, ActionParameter, Guest, Impact, ImpactedObject,
     };
-    use weft_sdk::bindings::health::weft::plugin::types::{ErrorKind, PluginError};
 
     use crate::actions::{self, Operation};
 
@@ -253,7 +242,7 @@ mod action_export {
         }
     }
 
-    export!(LuaActions);
+    weft_sdk::export_resource_actions!(LuaActions);
 }
 
 #[cfg(test)]

@@ -1,0 +1,3 @@
+local os = require("os")
+obj.spec.restartAt = os.date("!%Y-%m-%dT%XZ")
+return obj

@@ -1,0 +1,2 @@
+obj.status.abort = nil
+return obj

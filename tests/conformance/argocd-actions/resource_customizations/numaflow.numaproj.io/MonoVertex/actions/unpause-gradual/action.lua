@@ -1,0 +1,3 @@
+obj.spec.lifecycle.desiredPhase = "Running"
+obj.spec.replicas = null
+return obj

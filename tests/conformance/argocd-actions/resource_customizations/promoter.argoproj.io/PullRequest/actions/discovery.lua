@@ -1,0 +1,8 @@
+local actions = {}
+
+actions["merge"] = {
+    ["iconClass"] = "fa fa-fw fa-code-merge",
+    ["disabled"] = obj.spec.state ~= "open",
+    ["displayName"] = "Merge PR"
+}
+return actions

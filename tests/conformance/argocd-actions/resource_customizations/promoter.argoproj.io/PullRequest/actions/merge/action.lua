@@ -1,0 +1,2 @@
+obj.spec.state = "merged"
+return obj

@@ -1,0 +1,2 @@
+obj.spec.pause = false
+return obj

@@ -1,0 +1,3 @@
+obj.spec.suspend = true
+
+return obj
