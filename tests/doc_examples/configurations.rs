@@ -23,6 +23,10 @@ use crate::serve::{Cluster, cluster, eventually, options};
 /// The token whose SHA-256 the README's `[auth]` example configures (`printf %s test | sha256sum`).
 const README_TOKEN: &str = "test";
 
+/// A key set for the README's OIDC issuer (`jwks_file = "jwks.json"`): one RSA public key, whose private half
+/// nobody kept (no test signs with it: the README's configured token is what the test calls with).
+const JWKS: &str = r#"{"keys": [{"kty": "RSA", "kid": "docs", "alg": "RS256", "use": "sig", "e": "AQAB", "n": "uGGr7s-BJI6Ol8gnDAb-2ZpO6K-Onat78fbH0981wX201Gla6BnqYJ-AvFbj5tG9N-OP098e2b62PHUAYCUxbmkUPljxNvoTNTo66kVn0oZmpg0dBs2pl7H2Zg8X76bDz5-xO5VHeGkBVO1Wt10JivO6KUY2iLJqoBPAYD5URUbP7XSPl5m53wd3vdP0Hue76Wm0pch0OPWkQtKPFHAhC8odheMF0czqXXStqJYZWTaXjRBK9I2PeLmSNSp4cYkMwmdPhEe-crGV4z0iGoFSUC4-sUUXjfChu_zwoCzJ4QhLJnclj-tdiumNBVJstqqkxJeXA0oJWREIyE3ET4qO7Q"}]}"#;
+
 /// The top-level keys of the README's fragments that [`the_readme_s_configuration_runs_with_every_fragment_merged_in`]
 /// runs and checks; a fragment with another key fails that test until it is run too.
 const README_FRAGMENT_KEYS: [&str; 5] = ["applications", "org", "auth", "gate", "health"];
@@ -247,7 +251,7 @@ async fn the_readme_s_configuration_runs_with_every_fragment_merged_in() {
     world.commit("shop.git", &files);
     // What the fragments name beside the configuration: the OIDC keys file, the Lua customizations directory and
     // the argocd-cm ConfigMap file (none of them adding a check: the README's own entries are what is checked).
-    std::fs::write(world.path().join("jwks.json"), r#"{"keys": []}"#).unwrap();
+    std::fs::write(world.path().join("jwks.json"), JWKS).unwrap();
     std::fs::create_dir_all(world.path().join("customizations")).unwrap();
     std::fs::write(
         world.path().join("argocd-cm.yaml"),
