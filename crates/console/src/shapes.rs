@@ -343,8 +343,27 @@ pub struct ResourceView {
     pub health: String,
     /// Why.
     pub health_message: Option<String>,
-    /// The resource actions the caller may run on it (`restart`, `scale`, `suspend`, `resume`, `delete`).
+    /// The resource actions the caller may run on it (`restart`, `scale`, `suspend`, `resume`, `delete`, `sync`,
+    /// and the enabled Lua actions).
     pub actions: Vec<String>,
+    /// The Lua actions its kind's discovery scripts offer, disabled ones too.
+    pub lua_actions: Vec<LuaAction>,
+    /// Why the Lua actions could not be discovered.
+    pub actions_error: Option<String>,
+}
+
+/// A Lua action an object offers (Argo CD's, from the server's configuration).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LuaAction {
+    /// Its name.
+    pub name: String,
+    /// Offered but not runnable now.
+    pub disabled: bool,
+    /// The name to show, when not its name.
+    pub display_name: String,
+    /// The parameters it takes.
+    pub params: Vec<String>,
 }
 
 /// One line of a pod's log.

@@ -1,6 +1,7 @@
 //! One object of an app: its health and sync, the resource actions the user may run on it (restart, scale,
-//! suspend, resume, delete), the desired-vs-live diff side by side or unified, and its live and desired manifests
-//! as YAML. The API never serves a Secret, so none is ever shown.
+//! suspend, resume, delete, sync, and the Lua actions configured for its kind, with their parameters; those
+//! disabled now shown disabled), the desired-vs-live diff side by side or unified, and its live and desired
+//! manifests as YAML. The API never serves a Secret, so none is ever shown.
 
 use axum::Form;
 use axum::extract::{Path, Query, State};
@@ -88,7 +89,7 @@ pub async fn show(
             }
         }
         @if let Some(message) = &view.health_message { p.message { (message) } }
-        @if user.may("operate") && !view.actions.is_empty() {
+        @if user.may("operate") && (!view.actions.is_empty() || !view.lua_actions.is_empty() || view.actions_error.is_some()) {
             (actions_section(&here, &view, user.session.csrf()))
         }
         section aria-labelledby="h-diff" {
@@ -187,20 +188,44 @@ fn actions_section(here: &str, view: &ResourceView, csrf: &str) -> Markup {
             h2 #h-actions { "Actions" }
             div.actions {
                 @for action in &view.actions {
+                    @let lua = view.lua_actions.iter().find(|offer| &offer.name == action);
                     form method="post" action=(format!("{here}/actions/{}", segment(action))) {
                         input type="hidden" name="_csrf" value=(csrf);
-                        @if action == "scale" {
+                        @if let Some(lua) = lua {
+                            @for param in &lua.params {
+                                label { (param) " " input type="text" name=(format!("{PARAM_PREFIX}{param}")) required; }
+                                " "
+                            }
+                        } @else if action == "scale" {
                             label { "Replicas " input type="number" name="replicas" min="0" max="10000" value=(replicas) required; }
                             " "
                         }
-                        button type="submit" { (action_label(action)) }
+                        button type="submit" { (lua.map_or(action_label(action), lua_label)) }
                     }
                 }
+                @for lua in view.lua_actions.iter().filter(|offer| offer.disabled) {
+                    button type="button" disabled title="Its discovery script says it cannot run now" { (lua_label(lua)) }
+                }
+            }
+            @if let Some(error) = &view.actions_error {
+                p.message { "The Lua actions of this object could not be discovered: " (error) }
             }
             @if view.actions.iter().any(|a| a == "scale") {
                 p.muted { "A scale changes the live object away from git: with self-heal on, Weft takes it back (use ignoreDifferences on spec.replicas to leave replicas to people or an autoscaler). A restart is not drift." }
             }
         }
+    }
+}
+
+/// The form fields that carry a Lua action's parameters (`param.replicas`).
+const PARAM_PREFIX: &str = "param.";
+
+/// A Lua action's button text: its display name, else its name.
+fn lua_label(action: &crate::shapes::LuaAction) -> &str {
+    if action.display_name.is_empty() {
+        &action.name
+    } else {
+        &action.display_name
     }
 }
 
@@ -217,13 +242,49 @@ fn action_label(action: &str) -> &str {
     }
 }
 
-/// `POST /apps/{name}/objects/{ref}/actions/{action}` form.
-#[derive(Debug, Deserialize)]
+/// `POST /apps/{name}/objects/{ref}/actions/{action}` form: the session's CSRF token, a scale's `replicas`, a Lua
+/// action's parameters as `param.<name>` fields.
+#[derive(Debug, Default, PartialEq)]
 pub struct ActionForm {
-    #[serde(rename = "_csrf", default)]
     csrf: String,
-    /// A scale's replicas.
     replicas: Option<u32>,
+    params: Vec<(String, String)>,
+}
+
+impl ActionForm {
+    /// The form's fields, read; a `replicas` that is not a number is left out (the API then says a scale needs
+    /// it).
+    fn read(fields: Vec<(String, String)>) -> Self {
+        let mut form = ActionForm::default();
+        for (field, value) in fields {
+            match field.as_str() {
+                "_csrf" => form.csrf = value,
+                "replicas" => form.replicas = value.trim().parse().ok(),
+                other => {
+                    if let Some(name) = other.strip_prefix(PARAM_PREFIX) {
+                        form.params.push((name.to_string(), value));
+                    }
+                }
+            }
+        }
+        form
+    }
+
+    /// The body the API takes: a scale's replicas, a Lua action's `resourceActionParameters`.
+    fn body(&self) -> serde_json::Value {
+        let mut body = serde_json::json!({});
+        if let Some(replicas) = self.replicas {
+            body["replicas"] = serde_json::json!(replicas);
+        }
+        if !self.params.is_empty() {
+            body["resourceActionParameters"] = self
+                .params
+                .iter()
+                .map(|(name, value)| serde_json::json!({"name": name, "value": value}))
+                .collect();
+        }
+        body
+    }
 }
 
 /// `POST /apps/{name}/objects/{ref}/actions/{action}`: runs the action through the API and goes back to the object
@@ -233,15 +294,13 @@ pub async fn run_action(
     State(state): State<ConsoleState>,
     Path((name, reference, action)): Path<(String, String, String)>,
     headers: HeaderMap,
-    Form(form): Form<ActionForm>,
+    Form(fields): Form<Vec<(String, String)>>,
 ) -> Result<Redirect, ConsoleError> {
+    let form = ActionForm::read(fields);
     super::actions::check(&user, &headers, &form.csrf)?;
     let app_link = format!("/apps/{}", segment(&name));
     let here = format!("{app_link}/objects/{}", segment(&reference));
-    let body = match form.replicas {
-        Some(replicas) => serde_json::json!({ "replicas": replicas }),
-        None => serde_json::json!({}),
-    };
+    let body = form.body();
     let ran: Result<serde_json::Value, _> = state
         .api
         .post(
@@ -352,5 +411,22 @@ mod tests {
             ("Deployment", "web")
         );
         assert_eq!(kind_and_name(":Namespace::shop"), ("Namespace", "shop"));
+    }
+
+    #[test]
+    fn a_forms_replicas_and_lua_parameters_become_the_api_body() {
+        let field = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let form = ActionForm::read(vec![
+            field("_csrf", "token"),
+            field("param.by", "2"),
+            field("ignored", "x"),
+        ]);
+        assert_eq!(form.csrf, "token");
+        assert_eq!(
+            form.body(),
+            serde_json::json!({"resourceActionParameters": [{"name": "by", "value": "2"}]})
+        );
+        let scale = ActionForm::read(vec![field("_csrf", "t"), field("replicas", "3")]);
+        assert_eq!(scale.body(), serde_json::json!({"replicas": 3}));
     }
 }
