@@ -313,6 +313,34 @@ pub fn ownership(object: &Value, tracker: &Tracker) -> Ownership {
     }
 }
 
+/// The label the Kubernetes endpoints controller writes on the Endpoints it keeps for a Service (instead of an
+/// ownerReference), with its value.
+const ENDPOINTS_CONTROLLER: (&str, &str) =
+    ("endpoints.kubernetes.io/managed-by", "endpoint-controller");
+
+/// Whether a controller made `object` from another object, copying that object's labels (and, for some, its
+/// annotations) onto it: it has an ownerReference marked `controller: true` (the EndpointSlices of a Service or of
+/// its Endpoints, a Deployment's ReplicaSets), or it is the Endpoints the endpoints controller keeps for a Service
+/// (which names itself in a label rather than an ownerReference). Such an object is its source's: never an app's own
+/// object, a stray copy or an orphan of its own, whatever tracking marks it copied.
+pub fn made_by_controller(object: &Value) -> bool {
+    let owned = object
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|owners| {
+            owners
+                .iter()
+                .any(|owner| owner.get("controller") == Some(&Value::Bool(true)))
+        });
+    let endpoints_of_a_service = object.get("kind").and_then(Value::as_str) == Some("Endpoints")
+        && object
+            .pointer("/metadata/labels")
+            .and_then(|labels| labels.get(ENDPOINTS_CONTROLLER.0))
+            .and_then(Value::as_str)
+            == Some(ENDPOINTS_CONTROLLER.1);
+    owned || endpoints_of_a_service
+}
+
 /// `text` with every byte but ASCII letters, digits, `.`, `_` and `-` written `%XX`.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -462,5 +490,27 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn a_controllers_child_or_the_endpoints_of_a_service_is_made_by_a_controller_and_nothing_else_is()
+     {
+        let slice = json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": "web-x7k2p", "labels": {"weft.dev/app": "shop"},
+                "ownerReferences": [{"kind": "Service", "name": "web", "uid": "u", "controller": true}]}});
+        assert!(made_by_controller(&slice));
+        let endpoints = json!({"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "web",
+            "labels": {"weft.dev/app": "shop", "endpoints.kubernetes.io/managed-by": "endpoint-controller"}}});
+        assert!(made_by_controller(&endpoints));
+        // An owner that is not the controller, an Endpoints someone wrote, or the label on another kind: no.
+        let mut referenced = slice.clone();
+        referenced["metadata"]["ownerReferences"][0]["controller"] = json!(false);
+        assert!(!made_by_controller(&referenced));
+        let written = json!({"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "db",
+            "labels": {"weft.dev/app": "shop"}}});
+        assert!(!made_by_controller(&written));
+        let mut config = endpoints.clone();
+        config["kind"] = json!("ConfigMap");
+        assert!(!made_by_controller(&config));
     }
 }

@@ -11,7 +11,7 @@ use super::fuse::{KeepReason, PruneCandidate, PruneDecision, PruneFuse, RenderOu
 use super::order::{Phase, Placement, PlacementError, is_foundation, kind_rank, placement};
 use super::recreate::{RECREATE_HINT, allows_recreate};
 use super::shared::{Claim, Conflict, ReleaseMark, holder_name, refusal, release, take_back};
-use super::tracking::{Ownership, Tracker, ownership};
+use super::tracking::{Ownership, Tracker, made_by_controller, ownership};
 use weft_core::resource::{RefError, ResourceRef};
 
 /// What a step does to its object.
@@ -256,7 +256,7 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
             Ownership::Owned => {}
             // A controller's child that copied its owner's labels and annotations (the EndpointSlices Kubernetes
             // mirrors from an app's Endpoints, say) is the owner's, as in Argo CD: not a stray to warn about.
-            Ownership::Copied { .. } if has_controller_owner(object) => continue,
+            Ownership::Copied { .. } if made_by_controller(object) => continue,
             Ownership::Copied { tracking_id } => {
                 strays.push(Stray {
                     reference: reference.clone(),
@@ -485,17 +485,6 @@ impl SyncPlan {
     }
 }
 
-/// Whether `object` has an ownerReference marked `controller: true`: a controller made it.
-fn has_controller_owner(object: &Value) -> bool {
-    object
-        .pointer("/metadata/ownerReferences")
-        .and_then(Value::as_array)
-        .is_some_and(|owners| {
-            owners
-                .iter()
-                .any(|owner| owner.get("controller") == Some(&Value::Bool(true)))
-        })
-}
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -19,8 +19,8 @@ use crate::app::AppSpec;
 use crate::resource::{ResourceRef, resource_version};
 use crate::sync::legacy::LegacyClaims;
 use crate::sync::tracking::{
-    Ownership, TRACKING_ANNOTATION, TRACKING_LABEL, Tracked, label_of, ownership, tracked,
-    tracking_id,
+    Ownership, TRACKING_ANNOTATION, TRACKING_LABEL, Tracked, label_of, made_by_controller,
+    ownership, tracked, tracking_id,
 };
 
 /// One orphaned object.
@@ -91,9 +91,10 @@ pub(crate) async fn orphans(
 }
 
 /// Whether `object`, in a cluster `here` says whether an app deploys to, is an orphan: it carries a tracking
-/// label, and no running app that deploys to that cluster owns it (as its own object or a copy of one): an app
-/// moved to another cluster leaves its old copy an orphan. `Some` with what its tracking annotation says (`None`
-/// for a label alone); `None` for an object that is not an orphan.
+/// label, a controller did not copy it from the object it was made from (an EndpointSlice, the Endpoints of a
+/// Service: that object is the orphan or not), and no running app that deploys to that cluster owns it (as its own
+/// object or a copy of one): an app moved to another cluster leaves its old copy an orphan. `Some` with what its
+/// tracking annotation says (`None` for a label alone); `None` for an object that is not an orphan.
 fn leftover(
     object: &Value,
     running: &BTreeMap<String, AppSpec>,
@@ -101,6 +102,9 @@ fn leftover(
     here: &dyn Fn(&AppSpec) -> bool,
 ) -> Option<Option<Tracked>> {
     let name = label_of(object)?;
+    if made_by_controller(object) {
+        return None;
+    }
     if let Some(app) = running.get(name)
         && here(app)
         && ownership(object, &legacy.tracker(app)) != Ownership::Foreign
@@ -305,6 +309,23 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(marks.owner_key(), "a/web@uid-a");
+    }
+
+    #[test]
+    fn what_a_controller_copied_an_apps_label_onto_is_no_orphan_even_once_the_app_is_gone() {
+        let legacy = LegacyClaims::default();
+        let running = BTreeMap::new();
+        let slice = json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": "web-x7k2p", "namespace": "x", "labels": {"weft.dev/app": "web"},
+                "ownerReferences": [{"kind": "Service", "name": "web", "uid": "u", "controller": true}]}});
+        assert_eq!(leftover(&slice, &running, &legacy, &everywhere), None);
+        let endpoints = json!({"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "web",
+            "namespace": "x", "labels": {"weft.dev/app": "web",
+                "endpoints.kubernetes.io/managed-by": "endpoint-controller"}}});
+        assert_eq!(leftover(&endpoints, &running, &legacy, &everywhere), None);
+        // What the app applied itself is one.
+        let service = object_of(&AppIdentity::new(Some("a"), "web", None));
+        assert!(leftover(&service, &running, &legacy, &everywhere).is_some());
     }
 
     fn object_of(identity: &AppIdentity) -> Value {
