@@ -1,5 +1,5 @@
 //! Two apps that render the same object, on the simulator: the second never takes it silently. Its sync stops
-//! before anything is applied, naming the holder as the second app's audience may read it; the holder keeps
+//! before anything is applied, naming the holder as far as each reader may read it; the holder keeps
 //! reporting the object as its own; and the object changes hands only once its holder released it (no longer
 //! rendered and kept without pruning, annotated `Prune=false`, or left by an app deleted without cascade). What is
 //! compared is what the operations recorded, never how long anything took.
@@ -619,19 +619,79 @@ async fn through_the_api_a_held_object_is_shown_to_each_org_as_it_may_see_it_and
             .is_some_and(|m| m.contains("held by app docs;")),
         "{refused}"
     );
-    assert_eq!(
-        refused["conflicts"],
+    let settings_held_by = |holder: &str| {
         json!([{"reference": {"group": "", "kind": "ConfigMap", "namespace": "docs", "name": "settings"},
-                "holder": "app docs"}])
+                "holder": holder}])
+    };
+    assert_eq!(refused["conflicts"], settings_held_by("app docs"));
+    // Its org's members are told the holder too; another org's members cannot read the record at all.
+    let record = format!(
+        "/v1/deploy/docs-copy/operations/{}",
+        refused["id"].as_str().unwrap()
     );
-    // Another org's app, and its members, are not told whose it is, in its record or in its view.
+    let told = api.json(Role::Owner, &record).await;
+    assert_eq!(told["conflicts"], settings_held_by("app docs"));
+    let (status, text) = api.call(Role::Stranger, Method::GET, &record, None).await;
+    assert_eq!(status, http::StatusCode::NOT_FOUND, "{text}");
+
+    // Another org's app: the wording depends on who reads its record. The admin is told the holder and its org...
     let refused = api_sync(&api, "docs-other").await;
     assert_eq!(refused["phase"], "error", "{refused}");
     assert!(
         refused["message"]
             .as_str()
-            .is_some_and(|m| m.contains("held by an app of another org")),
+            .is_some_and(|m| m.contains("held by app docs of org acme;")),
         "{refused}"
+    );
+    assert_eq!(
+        refused["conflicts"],
+        settings_held_by("app docs of org acme")
+    );
+    // ...the refused app's own org's members are not (in the record, the operations list and the view)...
+    let id = refused["id"].as_str().unwrap();
+    let record = format!("/v1/deploy/docs-other/operations/{id}");
+    let told = api.json(Role::Stranger, &record).await;
+    assert_eq!(told["conflicts"], settings_held_by("an app of another org"));
+    assert!(
+        told["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("held by an app of another org;")),
+        "{told}"
+    );
+    let listed = api
+        .json(Role::StrangerAdmin, "/v1/deploy/docs-other/operations")
+        .await;
+    for text in [told.to_string(), listed.to_string()] {
+        assert!(
+            text.contains("another org")
+                && !text.contains("app docs")
+                && !text.contains("acme")
+                && !text.contains("holderKey"),
+            "{text}"
+        );
+    }
+    // ...and the holder's org's members cannot read the refused app's record.
+    let (status, text) = api.call(Role::Owner, Method::GET, &record, None).await;
+    assert_eq!(status, http::StatusCode::NOT_FOUND, "{text}");
+    let admin_text = api.json(Role::Admin, &record).await.to_string();
+    assert!(!admin_text.contains("holderKey"), "{admin_text}");
+    // The app's view words its latest operation for its reader too.
+    let latest = |role: Role| {
+        let api = &api;
+        async move {
+            let view = api.json(role, "/v1/deploy/gitops/docs-other").await;
+            (view["operation"]["id"] == id).then(|| view["operation"]["message"].to_string())
+        }
+    };
+    let told = crate::serve::eventually("the view shows the refused sync", 300, async || {
+        latest(Role::Admin).await
+    })
+    .await;
+    assert!(told.contains("held by app docs of org acme;"), "{told}");
+    let told = latest(Role::Stranger).await.unwrap();
+    assert!(
+        told.contains("held by an app of another org;") && !told.contains("acme"),
+        "{told}"
     );
     let row = crate::serve::eventually("the view shows the held object", 300, async || {
         let rows = api.json(Role::Stranger, "/v1/deploy/applications").await;
