@@ -26,7 +26,7 @@ impl Server {
     }
 
     /// `weft serve` on the embedded default with more arguments.
-    fn start_with(more: &[&OsStr]) -> Server {
+    pub(crate) fn start_with(more: &[&OsStr]) -> Server {
         let data = tempfile::tempdir().unwrap();
         let mut args = vec![OsStr::new("--data-dir"), data.path().as_os_str()];
         args.extend_from_slice(more);
@@ -288,7 +288,7 @@ fn the_client_commands_against_a_served_weft() {
 }
 
 /// Runs `git ARGS` in `dir`, which must succeed.
-fn git(dir: &std::path::Path, args: &[&str]) {
+pub(crate) fn git(dir: &std::path::Path, args: &[&str]) {
     let status = std::process::Command::new("git")
         .arg("-C")
         .arg(dir)

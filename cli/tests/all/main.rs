@@ -12,5 +12,6 @@ mod cli_checks;
 mod cli_client;
 mod cli_logs;
 mod cli_token;
+mod cli_wait_healthy;
 mod doc_examples;
 mod plugin_authors;
