@@ -46,23 +46,50 @@ pub(crate) struct CheckSources {
 
 /// Adds the checks of `sources` to a registry; a broken CEL expression or a duplicate key stops here, naming the
 /// kind and where it was configured.
+/// A directory or file named both on the command line and in the `--config` file is read once (by the
+/// configuration's checks), so naming it twice is not a duplicate.
 pub(crate) fn add_checks(registry: &mut Registry, sources: &CheckSources) -> anyhow::Result<()> {
+    let config = match &sources.config {
+        Some(path) => Some((path, Config::load(path)?)),
+        None => None,
+    };
+    let configured: Vec<PathBuf> = config
+        .iter()
+        .flat_map(|(_, config)| {
+            config
+                .health
+                .lua_dirs
+                .iter()
+                .chain(&config.health.argocd_cm)
+        })
+        .map(|path| same_file_key(path))
+        .collect();
+    let named_in_config = |path: &PathBuf| configured.contains(&same_file_key(path));
     let mut lua = Vec::new();
-    for dir in &sources.lua_dirs {
+    for dir in sources.lua_dirs.iter().filter(|dir| !named_in_config(dir)) {
         lua.extend(read_lua_dir(dir).with_context(|| format!("--lua-dir {}", dir.display()))?);
     }
-    for file in &sources.argocd_cm {
+    for file in sources
+        .argocd_cm
+        .iter()
+        .filter(|file| !named_in_config(file))
+    {
         lua.extend(
             read_argocd_cm(file).with_context(|| format!("--argocd-cm {}", file.display()))?,
         );
     }
     add_lua_scripts(registry, &lua)?;
-    if let Some(path) = &sources.config {
-        let config = Config::load(path)?;
+    if let Some((path, config)) = &config {
         scripts::add_configured_checks(registry, &config.health)
             .with_context(|| format!("the [health] checks of {}", path.display()))?;
     }
     Ok(())
+}
+
+/// What says two paths name the same file: the canonical path when it exists, the path as written otherwise (the
+/// read then fails, naming it).
+fn same_file_key(path: &std::path::Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {

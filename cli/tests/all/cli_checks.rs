@@ -330,4 +330,24 @@ fn weft_plugin_list_shows_the_configured_checks_and_their_sources() {
     // The plugins themselves are listed too, with no source of their own.
     assert!(!line("health-core").contains("runs on"));
     assert!(line("health-lua").contains("builtin"));
+
+    // A ConfigMap named on the command line and in the configuration too is read once, not refused as a
+    // duplicate of itself.
+    let naming = dir.path().join("naming.toml");
+    std::fs::write(&naming, "[health]\nargocd_cm = [\"argocd-cm.yaml\"]\n").unwrap();
+    let output = weft(&[
+        "plugin",
+        "list",
+        "--argocd-cm",
+        &cm.display().to_string(),
+        "--config",
+        &naming.display().to_string(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listed = crate::support::stdout(&output);
+    let gadgets = listed
+        .lines()
+        .filter(|l| l.split_whitespace().next() == Some("lua:example.com/Gadget"))
+        .count();
+    assert_eq!(gadgets, 1, "{listed}");
 }
