@@ -39,8 +39,36 @@ use weft_sdk::RenderRequest;
 use weft_test_reference::Reference;
 
 const OBJECTS: usize = 200;
-/// Timed renders per chart and tool, after one untimed first.
-const RUNS: usize = 30;
+
+/// Timed renders per chart and tool, after one untimed first: 30, or `RENDER_BENCH_RUNS` (more, to profile).
+fn runs() -> usize {
+    std::env::var("RENDER_BENCH_RUNS")
+        .ok()
+        .and_then(|runs| runs.parse().ok())
+        .filter(|&runs| runs > 0)
+        .unwrap_or(30)
+}
+
+/// Whether the chart called `name` is measured: all, or only the one `RENDER_BENCH_ONLY` names (`deployments`,
+/// `umbrella`, `one`), to profile it alone.
+fn measured(name: &str) -> bool {
+    std::env::var("RENDER_BENCH_ONLY").map_or(true, |only| only == name)
+}
+
+/// A chart of one ConfigMap: what a render costs whatever the chart (a fresh instance, the call, loading a chart).
+fn write_one_object(dir: &Path) {
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    std::fs::write(
+        dir.join("Chart.yaml"),
+        "apiVersion: v2\nname: one\nversion: 1.0.0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("templates/config.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: b\n",
+    )
+    .unwrap();
+}
 
 /// An umbrella chart: 100 ConfigMaps of its own, 50 Deployments from `api`, 50 Services from `jobs`, names from the
 /// packaged `common` library chart of the render corpus.
@@ -89,37 +117,64 @@ fn write_umbrella(dir: &Path, workspace: &Path) {
     .unwrap();
 }
 
-/// Renders `chart` 31 times (the first apart) and prints the figures; returns the median.
+/// Renders `chart` (of `objects` objects) 31 times (the first apart) and prints the figures; returns the median.
 fn measure(
     plugin: &weft_engine::plugin::RendererPlugin,
     chart: &Path,
     request: &RenderRequest,
+    objects: usize,
     what: &str,
 ) -> Duration {
-    let render = || {
+    let runs = runs();
+    let mut last = None;
+    let mut render = || {
         let view = Arc::new(SourceView::open(chart, SourceLimits::default()).unwrap());
         let started = Instant::now();
         let output = plugin.render_blocking(request, view).unwrap().unwrap();
         let elapsed = started.elapsed();
-        assert_eq!(output.manifests.len(), OBJECTS);
+        assert_eq!(output.manifests.len(), objects);
+        last = Some(output);
         elapsed
     };
     let first = render();
-    let mut samples: Vec<Duration> = (0..RUNS).map(|_| render()).collect();
+    let mut samples: Vec<Duration> = (0..runs).map(|_| render()).collect();
     samples.sort();
     println!("render bench: {what} through the host (render-helm.wasm)");
     println!(
-        "  first render {first:.2?}; median {:.2?}, p90 {:.2?} (target < 50ms)",
-        samples[RUNS / 2],
-        samples[RUNS * 9 / 10]
+        "  first render {first:.2?}; median {:.2?}, p90 {:.2?} (target < 50ms); of which the host reading the \
+         objects' JSON about {:.2?}",
+        samples[runs / 2],
+        samples[runs * 9 / 10],
+        reading_json(&last.expect("rendered"), runs)
     );
-    samples[RUNS / 2]
+    samples[runs / 2]
+}
+
+/// The median time the host takes to read a render's objects from the JSON text the component hands back (the
+/// same objects written again as that text), `runs` times.
+fn reading_json(output: &weft_sdk::RenderOutput, runs: usize) -> Duration {
+    let texts: Vec<String> = output
+        .manifests
+        .iter()
+        .map(|manifest| serde_json::to_string(&manifest.object).unwrap())
+        .collect();
+    let mut samples: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let started = Instant::now();
+            for text in &texts {
+                std::hint::black_box(serde_json::from_str::<serde_json::Value>(text).unwrap());
+            }
+            started.elapsed()
+        })
+        .collect();
+    samples.sort();
+    samples[runs / 2]
 }
 
 /// Renders `chart` with Helm's own library (helm-python-sdk, in one Python process: load and render each time, 31
 /// times, the first apart) and prints its figures beside Weft's `ours` (the median) and the ratio; says why when
 /// the library is missing.
-fn compare_with_helm(helm: &Reference, chart: &Path, ours: Duration) {
+fn compare_with_helm(helm: &Reference, chart: &Path, objects: usize, ours: Duration) {
     if helm.path().is_none() {
         assert!(
             !weft_test_reference::under_ci(),
@@ -132,7 +187,7 @@ fn compare_with_helm(helm: &Reference, chart: &Path, ours: Duration) {
     let output = std::process::Command::new("python3")
         .arg(&script)
         .arg(chart)
-        .args(["large", "bench", &RUNS.to_string()])
+        .args(["large", "bench", &runs().to_string()])
         .output()
         .expect("python3 runs");
     assert!(
@@ -141,7 +196,7 @@ fn compare_with_helm(helm: &Reference, chart: &Path, ours: Duration) {
         String::from_utf8_lossy(&output.stderr)
     );
     let figures: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON figures");
-    assert_eq!(figures["documents"], OBJECTS, "Helm rendered {figures}");
+    assert_eq!(figures["documents"], objects, "Helm rendered {figures}");
     let mut samples: Vec<f64> = figures["samples_ms"]
         .as_array()
         .expect("samples")
@@ -163,52 +218,72 @@ fn compare_with_helm(helm: &Reference, chart: &Path, ours: Duration) {
 }
 
 fn main() {
-    let registry = support::builtin_registry(&support::workspace());
-    let helm = registry.get("render-helm").expect("render-helm installed");
     let host = PluginHost::new(HostConfig::default()).unwrap();
-    // `RENDER_BENCH_COMPONENT=PATH` measures another build of render-helm.wasm (one from an earlier commit, say).
+    // `RENDER_BENCH_COMPONENT=PATH` measures another build of render-helm.wasm (one from an earlier commit, say);
+    // otherwise render-helm alone is built if stale (the bench measures no other plugin).
     let other = std::env::var_os("RENDER_BENCH_COMPONENT").map(std::path::PathBuf::from);
     let (path, pinned) = match &other {
         Some(path) => (path.clone(), None),
-        None => (
-            helm.component_path().unwrap(),
-            helm.manifest.sha256.as_deref(),
-        ),
+        None => {
+            let helm = support::built_plugin(&support::workspace(), "plugins/render-helm");
+            (helm.component, Some(helm.sha256))
+        }
     };
     println!("render bench: component {}", path.display());
     let component = host
-        .load_component_file("render-helm", World::Renderer, &path, pinned)
+        .load_component_file("render-helm", World::Renderer, &path, pinned.as_deref())
         .unwrap();
     let plugin = host
         .renderer_plugin(&component, CallLimits::RENDER)
         .unwrap();
 
-    // The chart of `count` (OBJECTS) Deployments, shared with render-helm's phases bench.
-    let chart = support::workspace().join("tests/render/helm/bench/deployments");
     let request = RenderRequest {
         app: "large".into(),
         namespace: Some("bench".into()),
         ..RenderRequest::default()
     };
     let helm_library = Reference::python_module("helm_python", "helm-python-sdk");
-    let ours = measure(
-        &plugin,
-        &chart,
-        &request,
-        &format!("a Helm chart of {OBJECTS} Deployments"),
-    );
-    compare_with_helm(&helm_library, &chart, ours);
+    let scratch = std::env::temp_dir().join(format!("weft-bench-render-{}", std::process::id()));
 
-    let umbrella = std::env::temp_dir().join(format!("weft-bench-umbrella-{}", std::process::id()));
-    write_umbrella(&umbrella, &support::workspace());
-    let ours = measure(
-        &plugin,
-        &umbrella,
-        &request,
-        &format!(
-            "an umbrella chart of {OBJECTS} objects over 3 dependencies (one a packaged .tgz)"
-        ),
-    );
-    compare_with_helm(&helm_library, &umbrella, ours);
-    let _ = std::fs::remove_dir_all(&umbrella);
+    if measured("one") {
+        let one = scratch.join("one");
+        write_one_object(&one);
+        let ours = measure(
+            &plugin,
+            &one,
+            &request,
+            1,
+            "a chart of one ConfigMap (the cost of any render)",
+        );
+        compare_with_helm(&helm_library, &one, 1, ours);
+    }
+
+    if measured("deployments") {
+        // The chart of `count` (OBJECTS) Deployments, shared with render-helm's phases bench.
+        let chart = support::workspace().join("tests/render/helm/bench/deployments");
+        let ours = measure(
+            &plugin,
+            &chart,
+            &request,
+            OBJECTS,
+            &format!("a Helm chart of {OBJECTS} Deployments"),
+        );
+        compare_with_helm(&helm_library, &chart, OBJECTS, ours);
+    }
+
+    if measured("umbrella") {
+        let umbrella = scratch.join("umbrella");
+        write_umbrella(&umbrella, &support::workspace());
+        let ours = measure(
+            &plugin,
+            &umbrella,
+            &request,
+            OBJECTS,
+            &format!(
+                "an umbrella chart of {OBJECTS} objects over 3 dependencies (one a packaged .tgz)"
+            ),
+        );
+        compare_with_helm(&helm_library, &umbrella, OBJECTS, ours);
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -1,4 +1,5 @@
-//! What the bench binaries share: the workspace they run in, and its built-in plugins built and registered.
+//! What the bench binaries share: the workspace they run in, and its built-in plugins (or one of them) built and
+//! registered.
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +13,7 @@ pub fn workspace() -> PathBuf {
 
 /// The built-in plugins (`plugins/` and `examples/`), built into the workspace's plugin directory if stale, in a
 /// registry of their own.
+#[allow(dead_code)] // Each bench binary compiles this module; the render bench builds render-helm alone.
 pub fn builtin_registry(workspace: &Path) -> Registry {
     let out = workspace.join(build::DEFAULT_OUT_DIR);
     build::ensure_built(
@@ -25,4 +27,14 @@ pub fn builtin_registry(workspace: &Path) -> Registry {
         .add_dir(&out, Provenance::BuiltIn)
         .expect("registry");
     registry
+}
+
+/// One plugin of the workspace (`dir`, relative to it), built into the workspace's plugin directory if stale.
+#[allow(dead_code)] // Each bench binary compiles this module; not every one builds a single plugin.
+pub fn built_plugin(workspace: &Path, dir: &str) -> build::BuiltPlugin {
+    let out = workspace.join(build::DEFAULT_OUT_DIR);
+    let mut built =
+        build::ensure_built(workspace, &[workspace.join(dir)], &out).expect("building the plugin");
+    assert_eq!(built.len(), 1, "{dir} is one plugin");
+    built.remove(0)
 }

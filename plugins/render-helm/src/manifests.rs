@@ -120,6 +120,8 @@ fn read_object(document: &str) -> Result<Value, YamlError> {
 struct Parsed<'f> {
     manifest: Manifest,
     kind: String,
+    /// The kind's place in Helm's install order (looked up once, not at every comparison of the sort).
+    rank: usize,
     identity: String,
     template: &'f str,
 }
@@ -173,6 +175,7 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
                     file: Some(file.source_path.clone()),
                 },
                 identity,
+                rank: kind_rank(&kind),
                 kind,
                 template: &file.name,
             });
@@ -212,10 +215,10 @@ pub fn collect(files: &[RenderedFile]) -> Result<Vec<Manifest>, RenderError> {
         ));
     }
     parsed.sort_by(|a, b| {
-        kind_rank(&a.kind)
-            .cmp(&kind_rank(&b.kind))
+        a.rank
+            .cmp(&b.rank)
             .then_with(|| {
-                if kind_rank(&a.kind) == INSTALL_ORDER.len() {
+                if a.rank == INSTALL_ORDER.len() {
                     a.kind.cmp(&b.kind)
                 } else {
                     std::cmp::Ordering::Equal

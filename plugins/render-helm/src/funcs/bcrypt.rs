@@ -81,7 +81,7 @@ mod tests {
     use super::*;
 
     fn call(app: &str, template: &str, name: &str, args: Vec<Value>) -> String {
-        let mut table = FunctionTable::new();
+        let mut table = FunctionTable::default();
         register(&mut table);
         let function = table[name];
         with_render_context(Some(weft_sdk::testing::render_seed(app)), None, || {

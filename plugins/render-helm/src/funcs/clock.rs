@@ -403,7 +403,7 @@ mod tests {
     use super::*;
 
     fn call(name: &str, args: Vec<Value>) -> Result<Value, String> {
-        let mut table = FunctionTable::new();
+        let mut table = FunctionTable::default();
         register(&mut table);
         let function = table[name];
         // 2023-11-14T22:13:20Z, a Tuesday.

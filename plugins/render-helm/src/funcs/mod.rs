@@ -37,7 +37,7 @@ use crate::template::{FunctionTable, Value};
 
 /// Every function, by name.
 pub fn table() -> FunctionTable {
-    let mut table = FunctionTable::new();
+    let mut table = FunctionTable::default();
     go::register(&mut table);
     strings::register(&mut table);
     collections::register(&mut table);

@@ -77,13 +77,21 @@ pub fn register(table: &mut FunctionTable) {
     });
     table.insert("indent", |b, a| {
         arity("indent", &a, 2)?;
-        indent(b, int_arg(&a, 0)?, string_arg(&a, 1)?).map(Value::string)
+        indent(b, int_arg(&a, 0)?, string_arg(&a, 1)?, "").map(Value::string)
     });
     table.insert("nindent", |b, a| {
         arity("nindent", &a, 2)?;
-        indent(b, int_arg(&a, 0)?, string_arg(&a, 1)?).map(|s| Value::string(format!("\n{s}")))
+        indent(b, int_arg(&a, 0)?, string_arg(&a, 1)?, "\n").map(Value::string)
     });
     table.insert("quote", |_, a| {
+        if let [one] = &a[..] {
+            // The usual call, one operand: no list to join.
+            return Ok(Value::string(if one.is_nil() {
+                String::new()
+            } else {
+                quote(&strval(one))
+            }));
+        }
         let parts: Vec<String> = a
             .iter()
             .filter(|v| !v.is_nil())
@@ -206,10 +214,22 @@ fn replace_all(source: &str, old: &str, new: &str) -> String {
     source.replace(old, new)
 }
 
-fn indent(budget: &mut Budget, spaces: i64, text: &str) -> Result<String, String> {
-    let pad = " ".repeat(usize::try_from(spaces).unwrap_or(0));
+/// `text` with `spaces` spaces before each of its lines, after `before` (`nindent`'s line break), written in one
+/// pass.
+fn indent(budget: &mut Budget, spaces: i64, text: &str, before: &str) -> Result<String, String> {
+    let pad = usize::try_from(spaces).unwrap_or(0);
     budget.charge((text.len() / 256) as u64)?;
-    Ok(format!("{pad}{}", text.replace('\n', &format!("\n{pad}"))))
+    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+    let mut out = String::with_capacity(before.len() + text.len() + lines * pad);
+    out.push_str(before);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.extend(std::iter::repeat_n(' ', pad));
+        out.push_str(line);
+    }
+    Ok(out)
 }
 
 /// Bytes `start..end` of a string, as Go slices strings (a split rune becomes U+FFFD).

@@ -144,8 +144,9 @@ pub fn format_float_json(f: f64) -> String {
 
 /// Whether Go's `unicode.IsPrint` would print the character as is.
 fn is_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
+    if c.is_ascii() {
+        // Of ASCII, the space and the visible characters (the rest are control characters or white space).
+        return (' '..='~').contains(&c);
     }
     !(c.is_control()
         || c.is_whitespace()

@@ -196,7 +196,7 @@ impl<'a> Reader<'a> {
         if is_entry(content) {
             return self.sequence(start, col, depth + 1).map(Value::Array);
         }
-        if mapping_key(content).is_some() {
+        if starts_mapping_key(content) {
             return self.mapping(start, col, depth + 1).map(Value::Object);
         }
         self.inline_value(start, col, parent, depth)
@@ -354,21 +354,14 @@ fn mapping_key(content: &str) -> Option<(String, usize)> {
                 used + (content.len() - used - content[used..].trim_start_matches(' ').len());
             (text, after)
         }
-        _ if starts_plain(content) => {
-            let colon = (0..bytes.len())
-                .find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(|&b| b == b' '))?;
-            let text = &content[..colon];
-            if find_pair(text, b' ', b'#').is_some() {
-                return None;
-            }
-            let text = text.trim_end_matches(' ');
+        _ => {
+            let (text, colon) = plain_key(content)?;
             let key = match resolve_plain_typed(text) {
                 Some(value) => key_string(&value),
                 None => text.to_string(),
             };
             (key, colon)
         }
-        _ => return None,
     };
     if bytes.get(end) != Some(&b':')
         || bytes.get(end + 1).is_some_and(|&b| b != b' ')
@@ -378,6 +371,31 @@ fn mapping_key(content: &str) -> Option<(String, usize)> {
         return None;
     }
     Some((key, end + 1))
+}
+
+/// Whether `content` starts with a key [`mapping_key`] reads, found without making the key (a block node is
+/// asked this before its mapping reads the same key).
+fn starts_mapping_key(content: &str) -> bool {
+    match content.as_bytes().first() {
+        Some(b'\'' | b'"') => mapping_key(content).is_some(),
+        _ => plain_key(content).is_some_and(|(text, colon)| text != "<<" && colon <= MAX_KEY_BYTES),
+    }
+}
+
+/// A plain key at the start of `content`: its text (trailing spaces dropped) and the offset of the `:` after it,
+/// followed by a space or the line's end; `None` when the content does not start so, or a comment comes first.
+fn plain_key(content: &str) -> Option<(&str, usize)> {
+    if !starts_plain(content) {
+        return None;
+    }
+    let bytes = content.as_bytes();
+    let colon = (0..bytes.len())
+        .find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(|&b| b == b' '))?;
+    let text = &content[..colon];
+    if find_pair(text, b' ', b'#').is_some() {
+        return None;
+    }
+    Some((text.trim_end_matches(' '), colon))
 }
 
 /// A plain scalar that fills the rest of a block line (a comment after it dropped), resolved as go-yaml v2 does.
