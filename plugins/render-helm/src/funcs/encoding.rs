@@ -106,7 +106,9 @@ pub fn register(table: &mut FunctionTable) {
         arity("sha1sum", &a, 1)?;
         let input = string_arg(&a, 0)?;
         b.charge((input.len() / 64) as u64)?;
-        Ok(Value::string(hex(&sha1::Sha1::digest(input.as_bytes()))))
+        Ok(Value::string(hex(&<sha1::Sha1 as sha1::Digest>::digest(
+            input.as_bytes(),
+        ))))
     });
     table.insert("b32enc", |_, a| {
         arity("b32enc", &a, 1)?;
