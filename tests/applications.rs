@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 use tower::ServiceExt as _;
 use weft_engine::applications::crd;
-use weft_engine::store::AppOrigin;
+use weft_store::AppOrigin;
 use weft_tests::GitRepo;
 
 use crate::serve::{Cluster, cluster, config, deployment, eventually, options};

@@ -11,8 +11,8 @@ use serde_json::json;
 use tempfile::TempDir;
 use weft_engine::queue::{OperationRequest, QueueError};
 use weft_engine::server::Server;
-use weft_engine::store::Store;
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
+use weft_store::Store;
 use weft_tests::GitRepo;
 
 use crate::serve::{Cluster, app_toml, cluster, config, deployment, eventually, options};

@@ -213,9 +213,7 @@ async fn a_replica_that_lost_its_claim_while_waiting_on_a_hook_stops_there_and_s
 
 /// The operation as stored, read through a store handle of the test's own.
 async fn site_operation(site: &Site, id: &str) -> Operation {
-    let store = weft_engine::store::Store::open(&site.store_url())
-        .await
-        .unwrap();
+    let store = weft_store::Store::open(&site.store_url()).await.unwrap();
     let operation = store.operation::<Operation>(id).await.unwrap().unwrap();
     store.close().await;
     operation

@@ -51,9 +51,9 @@ use serde_json::{Value, json};
 use sqlx::Connection as _;
 use tempfile::TempDir;
 use weft_engine::server::Server;
-use weft_engine::store::{Store, StoreError};
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_sim::{FaultRule, Verb};
+use weft_store::{Store, StoreError};
 use weft_test_reference::{PostgresServer, SmallFilesystem};
 use weft_tests::GitRepo;
 

@@ -84,9 +84,7 @@ impl Site {
 
     /// The operation as stored, read through a store handle of the test's own.
     async fn stored(&self, id: &str) -> Operation {
-        let store = weft_engine::store::Store::open(&self.store_url())
-            .await
-            .unwrap();
+        let store = weft_store::Store::open(&self.store_url()).await.unwrap();
         let operation = store.operation::<Operation>(id).await.unwrap().unwrap();
         store.close().await;
         operation

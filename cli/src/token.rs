@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
 use weft_engine::auth::{Principal, Role, create_named_token, create_token, token_actor};
 use weft_engine::config::{Config, default_data_dir};
-use weft_engine::store::Store;
+use weft_store::Store;
 
 use crate::client::{OutputFormat, RemoteArgs, block_on, print_json};
 

@@ -42,10 +42,10 @@ use weft_engine::registry::Registry;
 use weft_engine::resource::ResourceRef;
 use weft_engine::server::ServerState;
 use weft_engine::source::GitSources;
-use weft_engine::store::Store;
 use weft_engine::sync::observe::{AppStatus, ResourceStatus};
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::sync::status::{AppHealth, HealthCode, SyncCode};
+use weft_store::Store;
 
 /// Apps in the fleet.
 const APPS: usize = 1000;

@@ -152,7 +152,7 @@ pub struct AppSpec {
     /// Where it was declared: set by whoever reads it (the configuration, the API, the Application controller),
     /// never by its text.
     #[serde(skip)]
-    pub origin: crate::store::AppOrigin,
+    pub origin: weft_store::AppOrigin,
     /// Where it may put objects, when someone other than the operator or an admin declared it (an Application
     /// resource): set by the Application controller from its org's lists, never by its text.
     #[serde(skip)]
@@ -327,7 +327,7 @@ fn listed(items: &[String]) -> String {
     }
 }
 
-impl crate::store::AppRecord for AppSpec {
+impl weft_store::AppRecord for AppSpec {
     fn name(&self) -> &str {
         &self.name
     }

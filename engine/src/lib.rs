@@ -1,6 +1,7 @@
-//! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, the store, and
-//! the server `weft serve` runs, assembled from the layers below it. The `weft` command is a package of its own
-//! (`cli/`); this crate must not depend on it, on the plugin toolchain, or on `anyhow`.
+//! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, and the server
+//! `weft serve` runs, assembled from the layers below it (the store is `weft-store`'s: callers name it). The `weft`
+//! command is a package of its own (`cli/`); this crate must not depend on it, on the plugin toolchain, or on
+//! `anyhow`.
 //!
 //! The layers below are crates of their own, re-exported here under the names the engine has always used:
 //! [`plugin`] and [`registry`] (`weft-plugin-host`), [`source`] and [`charts`] (`weft-source`), [`render`]
@@ -24,7 +25,6 @@
 //! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
 //! - [`views`]: what the reconciler last saw of each app, shared with the API.
-//! - [`store`]: apps, their state, the operation queue, settings and API tokens in SQLite or PostgreSQL.
 
 pub mod api;
 pub mod app;
@@ -40,7 +40,6 @@ pub mod recent;
 pub mod reconcile;
 pub mod replicas;
 pub mod server;
-pub mod store;
 pub mod sync;
 pub mod views;
 

@@ -10,11 +10,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
+use weft_store::{Claimant, Claimed, Holder, Store, StoreError};
 
 use crate::app::AppSpec;
 use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
 use crate::metrics::{PhaseLabels, metrics};
-use crate::store::{Claimant, Claimed, Holder, Store, StoreError};
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
 
 /// What an operation is asked to do; stored with it.

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::{RwLock, watch};
 use tokio::task::JoinSet;
+use weft_store::{AppOrigin, Store, StoreError};
 
 use crate::app::AppSpec;
 use crate::cluster::{ClusterError, connect};
@@ -21,7 +22,6 @@ use crate::reconcile::{AppViews, Reconciler};
 use crate::registry::Registry;
 use crate::render::RenderCache;
 use crate::source::GitSources;
-use crate::store::{AppOrigin, Store, StoreError};
 
 pub use crate::example::{
     EXAMPLE_APP, default_config, default_config_with_apps, write_example_app,
@@ -338,7 +338,7 @@ impl Server {
         let (shutdown, shutdown_rx) = watch::channel(false);
         let (ready_tx, ready) = watch::channel(false);
         let mut tasks = JoinSet::new();
-        let claimant = crate::store::Claimant::new(options.replica.clone());
+        let claimant = weft_store::Claimant::new(options.replica.clone());
         // Replicas sharing the store divide the apps: this one's membership, and the views it exchanges.
         let keeper = crate::replicas::MembershipKeeper {
             store: store.clone(),

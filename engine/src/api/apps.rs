@@ -8,10 +8,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use weft_store::AppOrigin;
 
 use super::{ApiError, ApiState, Caller, require_admin, visible_app};
 use crate::app::AppSpec;
-use crate::store::AppOrigin;
 
 fn parse(
     state: &ApiState,

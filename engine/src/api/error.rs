@@ -126,7 +126,7 @@ impl ApiError {
 
     /// A store failure while `context`: 503 with the reason when the database is away or locked (the caller may
     /// retry; nothing was done), else 500.
-    pub fn store(context: &str, error: crate::store::StoreError) -> Self {
+    pub fn store(context: &str, error: weft_store::StoreError) -> Self {
         if error.is_unavailable() {
             tracing::warn!("{context}: {error}");
             let mut answer = Self::unavailable(format!(

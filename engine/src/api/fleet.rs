@@ -350,8 +350,8 @@ mod tests {
     use crate::registry::Registry;
     use crate::server::ServerState;
     use crate::source::GitSources;
-    use crate::store::Store;
     use crate::sync::operation::{Operation, OperationPhase, Trigger};
+    use weft_store::Store;
 
     fn app(name: &str) -> AppSpec {
         toml::from_str(&format!(

@@ -239,7 +239,7 @@ async fn healthz() -> &'static str {
 /// Ready: the store answers and takes writes (each within a second: a probe must not hang on a database that is
 /// away) and every app has been reconciled once.
 ///
-/// The write probe ([`Store::probe_write`](crate::store::Store::probe_write)) is what tells a full or failing
+/// The write probe ([`Store::probe_write`](weft_store::Store::probe_write)) is what tells a full or failing
 /// disk, on which a ping still answers: the queue cannot record anything then. A probe that only waited for
 /// another writer (SQLite's lock, a busy pool, its deadline) does not make the replica unready: the store takes
 /// writes, just not at that instant.

@@ -35,7 +35,7 @@ pub const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
 
 /// The prefix of the store's keys under which actions are recorded (`resource-actions/{app}/{id}`); the store
 /// deletes an app's records with the app.
-pub const RECORD_PREFIX: &str = crate::store::RESOURCE_ACTIONS_PREFIX;
+pub const RECORD_PREFIX: &str = weft_store::RESOURCE_ACTIONS_PREFIX;
 
 /// A built-in action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -66,7 +66,7 @@ pub(crate) struct RowSource<'a> {
     org: Option<&'a str>,
     env: Env,
     role: Option<&'a str>,
-    origin: crate::store::AppOrigin,
+    origin: weft_store::AppOrigin,
     cluster: &'a str,
     repository: Repository<'a>,
     version: Option<&'a str>,

@@ -30,7 +30,7 @@ pub struct Application {
     pub role: Option<String>,
     /// Where it is declared: `config` (weft.toml), `api`, or `resource` (an Application in the cluster).
     #[schema(value_type = String)]
-    pub origin: crate::store::AppOrigin,
+    pub origin: weft_store::AppOrigin,
     /// The cluster it deploys to.
     pub cluster: String,
     /// The repository (or local path) it comes from.
@@ -364,7 +364,7 @@ pub struct GitOpsApp {
     pub name: String,
     /// Where it is declared: `config` (weft.toml), `api`, or `resource` (an Application in the cluster).
     #[schema(value_type = String)]
-    pub origin: crate::store::AppOrigin,
+    pub origin: weft_store::AppOrigin,
     /// The cluster it deploys to.
     pub cluster: String,
     /// Its destination namespace.

@@ -8,10 +8,10 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use weft_store::StoredToken;
 
 use super::{ApiError, ApiState, Caller, require};
 use crate::auth::{AuthError, Permission, Principal, Role, create_named_token};
-use crate::store::StoredToken;
 
 /// The longest description accepted.
 const MAX_DESCRIPTION_LEN: usize = 1024;

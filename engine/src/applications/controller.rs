@@ -12,6 +12,7 @@ use kube::runtime::watcher;
 use kube::{Api, Client};
 use serde_json::{Map, Value, json};
 use tokio::sync::watch;
+use weft_store::{AppOrigin, Store};
 
 use super::crd;
 use super::decide::{Decision, decide};
@@ -20,7 +21,6 @@ use super::tenancy::Tenancy;
 use crate::app::{ApiAppRules, AppSpec};
 use crate::deploy::AppState;
 use crate::directory::AppDirectory;
-use crate::store::{AppOrigin, Store};
 use crate::sync::operation::OperationPhase;
 use crate::views::{AppView, AppViews};
 
@@ -265,7 +265,7 @@ impl ApplicationController {
         &self,
         objects: &[Value],
         memory: &mut Memory,
-    ) -> Result<(), crate::store::StoreError> {
+    ) -> Result<(), weft_store::StoreError> {
         let mut directory = self.apps.write().await;
         let stored = self.store.apps::<AppSpec>().await?;
         let mut taken: BTreeMap<String, AppOrigin> = stored

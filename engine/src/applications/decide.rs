@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use weft_store::AppOrigin;
 
 use super::convert::{Refusal, app_of};
 use super::tenancy::Tenancy;
 use crate::app::{ApiAppRules, AppSpec};
-use crate::store::AppOrigin;
 
 /// What became of one Application resource.
 #[derive(Debug, Clone, PartialEq)]

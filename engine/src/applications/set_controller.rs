@@ -13,6 +13,7 @@ use kube::{Api, Client};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, RwLock, watch};
+use weft_store::Store;
 
 use super::crd;
 use super::generate::{self, ClusterFacts, GenerateError, Generator, Params};
@@ -20,7 +21,6 @@ use super::set_plan::{self, SET_LABEL, SetPlan};
 use super::tenancy::Tenancy;
 use crate::app::ApiAppRules;
 use crate::source::{Credentials, GitSources, Repository, Scheme, scheme_of};
-use crate::store::Store;
 
 /// The field manager the set controller applies Applications as.
 pub const SET_FIELD_MANAGER: &str = "weft-applicationset";

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::store::StoreError;
+use weft_store::StoreError;
 
 use super::config::AuthConfigError;
 

@@ -38,7 +38,7 @@ pub use tokens::{
 };
 pub use weft_core::rate_limit::RateLimiter;
 
-use crate::store::Store;
+use weft_store::Store;
 
 /// The longest bearer token looked at; longer ones deny without being parsed.
 pub const MAX_TOKEN_LEN: usize = 16 * 1024;
@@ -226,7 +226,7 @@ mod tests {
 
     use super::jwt::tests::{SECRET, claims, env, hs256, issuer_config};
     use super::*;
-    use crate::store::StoredToken;
+    use weft_store::StoredToken;
 
     async fn store() -> Store {
         Store::open("sqlite::memory:").await.unwrap()

@@ -5,10 +5,10 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jiff::Timestamp;
 use sha2::{Digest, Sha256};
+use weft_store::{Store, StoredToken};
 
 use super::error::AuthError;
 use super::principal::Principal;
-use crate::store::{Store, StoredToken};
 
 /// What every token Weft makes starts with, so a leaked one is recognisable (and never looks like a JWT).
 pub const TOKEN_PREFIX: &str = "weft_";

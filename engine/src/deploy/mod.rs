@@ -81,7 +81,7 @@ pub struct AppState {
     pub build: Option<AppBuild>,
 }
 
-impl crate::store::StateRecord for AppState {}
+impl weft_store::StateRecord for AppState {}
 
 /// What a sync is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -186,7 +186,7 @@ pub struct Deployer {
     tag_moves: Arc<std::sync::Mutex<std::collections::HashMap<String, TagMoveLook>>>,
     /// Where each app's render secret is kept; `None` renders without a seed (a renderer then refuses random
     /// values).
-    render_secrets: Option<crate::store::Store>,
+    render_secrets: Option<weft_store::Store>,
     /// The kinds lookups started watching on this cluster (bounded: [`lookup::MAX_LOOKUP_KINDS`]).
     lookup_watches: Arc<lookup::LookupWatches>,
 }
@@ -243,7 +243,7 @@ impl Deployer {
 
     /// Seeds every app's renders from its render secret in `store` (made at its first render): random values,
     /// keys and certificates a chart draws stay the same from render to render, until the secret is rotated.
-    pub fn with_render_secrets(mut self, store: crate::store::Store) -> Self {
+    pub fn with_render_secrets(mut self, store: weft_store::Store) -> Self {
         self.render_secrets = Some(store);
         self
     }

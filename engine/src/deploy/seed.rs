@@ -4,8 +4,7 @@
 use hmac::{Hmac, KeyInit as _, Mac as _};
 use rustcrypto_sha2::Sha256;
 use weft_sdk::RenderSeed;
-
-use crate::store::{RenderSecret, Store, StoreError};
+use weft_store::{RenderSecret, Store, StoreError};
 
 /// What separates render seeds from anything else that might one day be derived from the same secret.
 const DOMAIN: &[u8] = b"weft render seed v1\0";
@@ -42,7 +41,7 @@ pub async fn rotate(store: &Store, app: &str) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
+    use weft_store::Store;
 
     #[tokio::test]
     async fn a_seed_is_fixed_per_app_and_type_differs_between_apps_and_is_not_the_secret() {

@@ -17,12 +17,12 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use weft_cluster::LiveEvent;
+use weft_store::Store;
 
 use crate::app::AppSpec;
 use crate::deploy::Clusters;
 use crate::metrics::metrics;
 use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
-use crate::store::Store;
 use crate::sync::endpoints::endpoints;
 use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;

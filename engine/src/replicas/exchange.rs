@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 use tokio::sync::watch;
+use weft_store::Store;
 
 use super::shard::Membership;
-use crate::store::Store;
 use crate::views::{AppView, AppViews};
 
 /// How far before the last view read the next read starts, in ms.

@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use tokio::sync::watch;
+use weft_store::Store;
 
 use super::shard::Membership;
-use crate::store::Store;
 
 /// This replica's membership in the store.
 #[derive(Debug, Clone)]

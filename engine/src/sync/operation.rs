@@ -353,7 +353,7 @@ impl History {
     }
 }
 
-impl crate::store::OperationRecord for Operation {
+impl weft_store::OperationRecord for Operation {
     fn id(&self) -> &str {
         &self.id
     }

@@ -8,8 +8,8 @@ use jiff::Timestamp;
 use serde_json::json;
 use weft_engine::app::AppSpec;
 use weft_engine::deploy::AppState;
-use weft_engine::store::{AppOrigin, Backend, Claimant, Store, StoreError, StoredApp, StoredToken};
 use weft_engine::sync::operation::{History, Operation, OperationPhase, Trigger};
+use weft_store::{AppOrigin, Backend, Claimant, Store, StoreError, StoredApp, StoredToken};
 use weft_test_reference::PostgresServer;
 
 const LONG: Duration = Duration::from_secs(600);
@@ -64,9 +64,7 @@ fn pending(id: &str, app: &str) -> Operation {
     operation
 }
 
-fn ids(
-    claimed: &[weft_engine::store::Claimed<weft_engine::sync::operation::Operation>],
-) -> Vec<String> {
+fn ids(claimed: &[weft_store::Claimed<weft_engine::sync::operation::Operation>]) -> Vec<String> {
     claimed.iter().map(|c| c.operation.id.clone()).collect()
 }
 

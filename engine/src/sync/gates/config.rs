@@ -45,7 +45,7 @@ impl GateEntry {
     /// an org's team declared as an Application resource chose its own `env`, so it cannot use it to escape a gate:
     /// it runs the gates of every env.
     pub fn applies_to(&self, app: &AppSpec) -> bool {
-        let env_chosen_by_tenant = app.origin == crate::store::AppOrigin::Resource;
+        let env_chosen_by_tenant = app.origin == weft_store::AppOrigin::Resource;
         app.gates.contains(&self.name)
             || self.envs.contains(&app.env)
             || (env_chosen_by_tenant && !self.envs.is_empty())
@@ -164,7 +164,7 @@ source = { path = "app" }"#,
         assert_eq!(names(&app(Env::Test, Some("other"), &[])), ["everyone"]);
         // A team's Application says `env: dev` itself: it still runs production's gates.
         let mut tenant = app(Env::Dev, Some("acme"), &[]);
-        tenant.origin = crate::store::AppOrigin::Resource;
+        tenant.origin = weft_store::AppOrigin::Resource;
         assert_eq!(names(&tenant), ["strict", "acme-rules", "everyone"]);
     }
 

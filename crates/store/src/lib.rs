@@ -9,6 +9,10 @@
 //! The schema is embedded in the binary and migrated on open.
 //!
 //! Every write is committed when its call returns, so a caller can start the work it records.
+//!
+//! This crate (`weft-store`) is the workspace's one user of sqlx, and the schema's migrations are here with it. It
+//! keeps records it knows only through the traits of [`record`] (the engine's apps, states and operations implement
+//! them), so it must not depend on the engine or on anything above `weft-core`.
 
 mod apps;
 mod claimant;
