@@ -455,7 +455,7 @@ fn list(sources: &PluginSources, checks: &CheckSources) -> anyhow::Result<u8> {
             plugin.name(),
             plugin.manifest.world.as_str(),
             format!("{:?}", plugin.provenance).to_lowercase(),
-            &sha[..sha.len().min(12)],
+            weft_core::short::short_id(sha),
             serves
         )?;
         // A configured check: where it came from, and which plugin runs it.

@@ -8,12 +8,7 @@ use super::style::{Painter, Tone, table_text};
 
 /// The build of an operation, for a person.
 pub(crate) fn build_text(report: &BuildReport, painter: Painter) -> String {
-    let commit: String = report
-        .commit
-        .trim_start_matches("sha256:")
-        .chars()
-        .take(12)
-        .collect();
+    let commit = weft_core::short::short_id(&report.commit);
     let attempts = report.attempts.len();
     let plural = if attempts == 1 { "" } else { "s" };
     let mut out = match (&report.image, report.reused) {

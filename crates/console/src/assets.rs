@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest as _, Sha256};
+use weft_core::short::short_id;
 
 /// The stylesheet.
 const CSS: &str = include_str!("../assets/console.css");
@@ -16,13 +17,13 @@ const JS: &str = include_str!("../assets/console.js");
 /// The icon.
 const ICON: &str = include_str!("../assets/icon.svg");
 
-/// The first 12 hex digits of the SHA-256 of `text`.
+/// The first 12 hex digits of the SHA-256 of `text` (shortened as every id: [`short_id`]).
 fn short_digest(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
+    let hex: String = Sha256::digest(text.as_bytes())
         .iter()
-        .take(6)
         .map(|b| format!("{b:02x}"))
-        .collect()
+        .collect();
+    short_id(&hex).to_string()
 }
 
 /// The stylesheet's path, with its digest.

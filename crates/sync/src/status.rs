@@ -8,6 +8,7 @@ use serde_json::Value;
 use weft_sdk::{Health, Status};
 
 use weft_core::resource::{ResourceRef, group_of};
+use weft_core::short::short_digest;
 
 /// Whether an object (or an app) matches what git declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
@@ -262,20 +263,6 @@ pub fn workload_image(object: &Value) -> Option<&str> {
         .get("image")?
         .as_str()
         .filter(|image| !image.is_empty())
-}
-
-/// How many characters of a digest's hex a short digest keeps (`sha256:abcdef123456`).
-const SHORT_DIGEST_HEX: usize = 12;
-
-/// A digest as people read it: its algorithm and the first hex digits (`sha256:abcdef123456`).
-pub fn short_digest(digest: &str) -> String {
-    match digest.split_once(':') {
-        Some((algorithm, hex)) => {
-            let short: String = hex.chars().take(SHORT_DIGEST_HEX).collect();
-            format!("{algorithm}:{short}")
-        }
-        None => digest.to_string(),
-    }
 }
 
 /// The version an image reference names: its tag (`repo:5000/app:1.2` -> `1.2`, the tag being what follows the

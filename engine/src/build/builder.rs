@@ -73,12 +73,9 @@ impl BuildJob {
 
     /// The tag pushed with the image: the commit's first 12 characters and the plan's digest's first 8.
     pub fn tag(&self) -> String {
-        let commit: String = self
-            .commit
-            .trim_start_matches("sha256:")
+        let commit: String = weft_core::short::short_id(&self.commit)
             .chars()
             .filter(char::is_ascii_alphanumeric)
-            .take(12)
             .collect();
         format!("{commit}-{}", &self.digest()[..8])
     }

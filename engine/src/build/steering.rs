@@ -314,11 +314,6 @@ pub fn log_tail(log: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 
-fn short(commit: &str) -> &str {
-    let commit = commit.trim_start_matches("sha256:");
-    &commit[..commit.len().min(12)]
-}
-
 /// The steering loop's collaborators for one build.
 pub struct BuildLoop<'a, S: Steering> {
     /// Plans and steers.
@@ -430,7 +425,7 @@ impl<S: Steering> BuildLoop<'_, S> {
                     last.plan.clone(),
                     format!(
                         "replayed: the plan that built {} ({})",
-                        short(&last.commit),
+                        weft_core::short::short_id(&last.commit),
                         last.reasons.join("; ")
                     ),
                 )

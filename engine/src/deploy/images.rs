@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 use weft_source::images::{ImageError, ImageReference, ImageResolver};
 
-use crate::sync::status::short_digest;
+use weft_core::short::short_digest;
 
 /// Reference as rendered → `sha256:…`.
 pub type Digests = BTreeMap<String, String>;

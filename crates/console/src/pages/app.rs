@@ -4,9 +4,10 @@
 use axum::extract::{Path, Query, State};
 use maud::{Markup, html};
 use serde::Deserialize;
+use weft_core::short::short_revision;
 
 use super::layout::page;
-use super::{SignedIn, health_badge, phase_badge, short_revision, sync_badge, when};
+use super::{SignedIn, health_badge, phase_badge, sync_badge, when};
 use crate::client::{ApiFailure, segment};
 use crate::graph::{self, GraphNode, NODE_HEIGHT, NODE_WIDTH};
 use crate::shapes::{Node, OperationSummary, PlaneApp};

@@ -190,15 +190,6 @@ pub fn phase_badge(phase: &str) -> Markup {
     html! { span class={"badge phase " (phase)} { (phase) } }
 }
 
-/// A commit id shortened to 8 characters (a branch or tag name stays whole).
-pub fn short_revision(revision: &str) -> &str {
-    if revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit()) {
-        &revision[..8]
-    } else {
-        revision
-    }
-}
-
 /// A timestamp as "3 min ago" (with the exact time as a tooltip); unreadable ones as they are.
 pub fn when(timestamp: Option<&str>) -> Markup {
     let Some(text) = timestamp else {
@@ -230,16 +221,6 @@ pub fn query(pairs: &[(&str, Option<&str>)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn commit_ids_are_shortened_and_names_are_not() {
-        assert_eq!(
-            short_revision("0123456789abcdef0123456789abcdef01234567"),
-            "01234567"
-        );
-        assert_eq!(short_revision("main"), "main");
-        assert_eq!(short_revision("v1.2.3"), "v1.2.3");
-    }
 
     #[test]
     fn a_query_leaves_out_empty_values_and_encodes_the_rest() {

@@ -5,10 +5,11 @@
 use axum::extract::{Path, State};
 use axum::response::Response;
 use maud::{Markup, html};
+use weft_core::short::{short_digest, short_revision};
 
 use super::layout::page;
 use super::logs::event_stream;
-use super::{SignedIn, phase_badge, short_revision, when};
+use super::{SignedIn, phase_badge, when};
 use crate::client::segment;
 use crate::shapes::{OperationLog, OperationRecord};
 use crate::{ConsoleError, ConsoleState};
@@ -182,14 +183,6 @@ pub async fn show(
         ],
         body,
     ))
-}
-
-/// `sha256:` and the first 12 hex digits.
-fn short_digest(digest: &str) -> String {
-    match digest.split_once(':') {
-        Some((algorithm, hex)) => format!("{algorithm}:{}", &hex[..hex.len().min(12)]),
-        None => digest.to_string(),
-    }
 }
 
 /// `GET /apps/{name}/operations/{id}/stream`: the API's followed operation log, relayed.
