@@ -57,6 +57,7 @@ mod object;
 pub mod pods;
 pub mod remote;
 pub mod render;
+pub mod secret;
 pub mod semver;
 pub mod settings;
 pub mod shapes;

@@ -2,12 +2,9 @@
 //! an object leaves the host (to a plugin, a log, an API caller) goes through here.
 
 use serde_json::{Map, Value};
+use weft_sdk::secret::is_secret_type;
 
-/// Whether an object is a core Secret (`v1`, kind `Secret`).
-pub fn is_secret(object: &Value) -> bool {
-    object.get("kind").and_then(Value::as_str) == Some("Secret")
-        && object.get("apiVersion").and_then(Value::as_str) == Some("v1")
-}
+pub use weft_sdk::secret::is_secret;
 
 /// Whether JSON text is a core Secret; text that is not a JSON object counts as one (fail closed).
 pub fn is_secret_json(json: &str) -> bool {
@@ -24,7 +21,7 @@ pub fn is_secret_json(json: &str) -> bool {
         kind: String,
     }
     match serde_json::from_str::<TypeMeta>(json) {
-        Ok(meta) => meta.kind == "Secret" && meta.api_version == "v1",
+        Ok(meta) => is_secret_type(&meta.api_version, &meta.kind),
         Err(_) => true,
     }
 }

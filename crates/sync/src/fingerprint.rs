@@ -91,10 +91,7 @@ pub fn fingerprint(versions: &BTreeMap<String, Option<String>>) -> String {
 pub fn own_secrets(objects: &[Value]) -> BTreeSet<(String, String)> {
     objects
         .iter()
-        .filter(|o| {
-            o.get("kind").and_then(Value::as_str) == Some("Secret")
-                && o.get("apiVersion").and_then(Value::as_str) == Some("v1")
-        })
+        .filter(|o| weft_core::secrets::is_secret(o))
         .filter_map(|o| {
             let metadata = o.get("metadata")?;
             let name = metadata.get("name")?.as_str()?;

@@ -418,9 +418,7 @@ fn expand(value: &Value, steps: &[Step], prefix: String, out: &mut Vec<String>) 
 /// Whether an object is a core-group Secret, by its reference or by its own `apiVersion` and `kind` (either is
 /// enough: a wrong reference must not expose values).
 pub fn is_secret(reference: &ResourceRef, object: &Value) -> bool {
-    reference.is_secret()
-        || (object.get("apiVersion").and_then(Value::as_str) == Some("v1")
-            && object.get("kind").and_then(Value::as_str) == Some("Secret"))
+    reference.is_secret() || weft_core::secrets::is_secret(object)
 }
 
 /// The object as it is compared: `status`, the server's bookkeeping metadata (managedFields, resourceVersion, uid,

@@ -6,6 +6,7 @@
 use std::sync::Mutex;
 
 use serde_json::Value;
+use weft_sdk::secret::is_secret;
 use weft_sdk::{Context, Health, HealthCheck, Object, PluginError};
 
 /// Everything learned so far in this instance (one batch).
@@ -37,17 +38,13 @@ fn remember(secret: &Object) {
     }
 }
 
-fn is_secret(obj: &Object) -> bool {
-    obj.kind() == "Secret" && obj.api_version() == "v1"
-}
-
 impl HealthCheck for SecretSnoop {
     fn assess(obj: &Object, cx: &Context<'_>) -> Result<Option<Health>, PluginError> {
-        if is_secret(obj) {
+        if is_secret(obj.value()) {
             remember(obj);
         }
         for child in cx.children(obj) {
-            if is_secret(&child) {
+            if is_secret(child.value()) {
                 remember(&child);
             }
         }
