@@ -40,41 +40,35 @@ pub fn debug(message: &str) {
     log(Level::Debug, message);
 }
 
+/// The Wasm `imp` for one world: its bindings' `log` interface, and the one mapping of [`Level`] to the host's level
+/// (each world's bindings have a `Level` type of their own).
+#[cfg(target_arch = "wasm32")]
+macro_rules! host_log {
+    ($($world:ident)::+) => {
+        use super::Level;
+        use crate::bindings::$($world)::+::weft::plugin::log as host;
+
+        pub(super) fn log(level: Level, message: &str) {
+            let level = match level {
+                Level::Trace => host::Level::Trace,
+                Level::Debug => host::Level::Debug,
+                Level::Info => host::Level::Info,
+                Level::Warn => host::Level::Warn,
+                Level::Error => host::Level::Error,
+            };
+            host::log(level, message);
+        }
+    };
+}
+
 #[cfg(all(target_arch = "wasm32", feature = "health"))]
 mod imp {
-    use super::Level;
-    use crate::bindings::health::weft::plugin::log as host;
-
-    pub(super) fn log(level: Level, message: &str) {
-        host::log(to_host(level), message);
-    }
-
-    fn to_host(level: Level) -> host::Level {
-        match level {
-            Level::Trace => host::Level::Trace,
-            Level::Debug => host::Level::Debug,
-            Level::Info => host::Level::Info,
-            Level::Warn => host::Level::Warn,
-            Level::Error => host::Level::Error,
-        }
-    }
+    host_log!(health);
 }
 
 #[cfg(all(target_arch = "wasm32", not(feature = "health"), feature = "renderer"))]
 mod imp {
-    use super::Level;
-    use crate::bindings::renderer::weft::plugin::log as host;
-
-    pub(super) fn log(level: Level, message: &str) {
-        let level = match level {
-            Level::Trace => host::Level::Trace,
-            Level::Debug => host::Level::Debug,
-            Level::Info => host::Level::Info,
-            Level::Warn => host::Level::Warn,
-            Level::Error => host::Level::Error,
-        };
-        host::log(level, message);
-    }
+    host_log!(renderer);
 }
 
 #[cfg(all(
@@ -84,19 +78,7 @@ mod imp {
     feature = "build-steer"
 ))]
 mod imp {
-    use super::Level;
-    use crate::bindings::build_steer::weft::plugin::log as host;
-
-    pub(super) fn log(level: Level, message: &str) {
-        let level = match level {
-            Level::Trace => host::Level::Trace,
-            Level::Debug => host::Level::Debug,
-            Level::Info => host::Level::Info,
-            Level::Warn => host::Level::Warn,
-            Level::Error => host::Level::Error,
-        };
-        host::log(level, message);
-    }
+    host_log!(build_steer);
 }
 
 #[cfg(all(
@@ -107,19 +89,7 @@ mod imp {
     feature = "gate"
 ))]
 mod imp {
-    use super::Level;
-    use crate::bindings::gate::weft::plugin::log as host;
-
-    pub(super) fn log(level: Level, message: &str) {
-        let level = match level {
-            Level::Trace => host::Level::Trace,
-            Level::Debug => host::Level::Debug,
-            Level::Info => host::Level::Info,
-            Level::Warn => host::Level::Warn,
-            Level::Error => host::Level::Error,
-        };
-        host::log(level, message);
-    }
+    host_log!(gate);
 }
 
 #[cfg(not(all(
