@@ -337,11 +337,7 @@ type Images = (weft_engine::source::images::ImageResolver, bool);
 /// A gate's verdict as `weft diff` prints it: `gate NAME: VERDICT` and a line per reason (or the failure).
 pub(crate) fn gate_lines(gate: &weft_engine::sync::gates::GateResult) -> String {
     use weft_engine::sync::gates::GateVerdict;
-    let verdict = match gate.verdict {
-        GateVerdict::Allow => "allow",
-        GateVerdict::Warn => "warn",
-        GateVerdict::Deny => "deny",
-    };
+    let verdict = gate.verdict.as_str();
     let mut out = format!(
         "gate {}: {verdict}{}\n",
         gate.gate,

@@ -219,12 +219,41 @@ impl Verdict {
         }
     }
 
+    /// What it says, without its reasons.
+    pub fn kind(&self) -> VerdictKind {
+        match self {
+            Verdict::Allow => VerdictKind::Allow,
+            Verdict::Warn(_) => VerdictKind::Warn,
+            Verdict::Deny(_) => VerdictKind::Deny,
+        }
+    }
+
     /// `allow`, `warn` or `deny`.
     pub fn as_str(&self) -> &'static str {
+        self.kind().as_str()
+    }
+}
+
+/// What a verdict says, without its reasons: how the host records a gate's answer (`allow`, `warn`, `deny`, the
+/// words of [`VerdictKind::as_str`] and of its JSON) and how people read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictKind {
+    /// Go on.
+    Allow,
+    /// Go on; the reasons are recorded.
+    Warn,
+    /// Stop: nothing is applied (on the host, also what a gate that failed says).
+    Deny,
+}
+
+impl VerdictKind {
+    /// `allow`, `warn` or `deny`.
+    pub fn as_str(self) -> &'static str {
         match self {
-            Verdict::Allow => "allow",
-            Verdict::Warn(_) => "warn",
-            Verdict::Deny(_) => "deny",
+            VerdictKind::Allow => "allow",
+            VerdictKind::Warn => "warn",
+            VerdictKind::Deny => "deny",
         }
     }
 }
@@ -385,5 +414,27 @@ mod tests {
         assert_eq!(json["verdict"], "warn");
         assert_eq!(json["reasons"][0]["rule"], "r");
         assert_eq!(serde_json::from_value::<Verdict>(json).unwrap(), verdict);
+    }
+
+    #[test]
+    fn a_verdict_s_word_is_the_word_its_json_and_its_kind_s_json_carry() {
+        let reasons = || vec![Reason::new("", "r", "m")];
+        for verdict in [
+            Verdict::Allow,
+            Verdict::Warn(reasons()),
+            Verdict::Deny(reasons()),
+        ] {
+            let word = verdict.as_str();
+            assert_eq!(serde_json::to_value(&verdict).unwrap()["verdict"], word);
+            assert_eq!(serde_json::to_value(verdict.kind()).unwrap(), word);
+            assert_eq!(
+                serde_json::from_value::<VerdictKind>(word.into()).unwrap(),
+                verdict.kind()
+            );
+        }
+        assert_eq!(
+            [VerdictKind::Allow, VerdictKind::Warn, VerdictKind::Deny].map(VerdictKind::as_str),
+            ["allow", "warn", "deny"]
+        );
     }
 }

@@ -4,17 +4,8 @@
 use serde::{Deserialize, Serialize};
 use weft_sdk::gate::{Reason, Verdict};
 
-/// A gate's answer, as recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GateVerdict {
-    /// Go on.
-    Allow,
-    /// Go on; the reasons are recorded.
-    Warn,
-    /// Stop (also what a gate that failed says).
-    Deny,
-}
+/// A gate's answer, as recorded: the SDK's words for a verdict.
+pub use weft_sdk::gate::VerdictKind as GateVerdict;
 
 /// One gate's verdict on one sync, in the operation record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,17 +31,17 @@ pub struct GateResult {
 impl GateResult {
     /// The result of a gate that answered.
     pub fn answered(gate: &str, plugin: &str, overridable: bool, verdict: Verdict) -> Self {
-        let (verdict, mut reasons) = match verdict {
-            Verdict::Allow => (GateVerdict::Allow, Vec::new()),
-            Verdict::Warn(reasons) => (GateVerdict::Warn, reasons),
-            Verdict::Deny(reasons) => (GateVerdict::Deny, reasons),
+        let kind = verdict.kind();
+        let mut reasons = match verdict {
+            Verdict::Allow => Vec::new(),
+            Verdict::Warn(reasons) | Verdict::Deny(reasons) => reasons,
         };
         reasons.sort();
         reasons.dedup();
         GateResult {
             gate: gate.to_string(),
             plugin: plugin.to_string(),
-            verdict,
+            verdict: kind,
             reasons,
             failure: None,
             overridable,
