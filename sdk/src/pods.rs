@@ -81,6 +81,25 @@ pub fn pod_spec_mut(object: &mut Value) -> Option<&mut Value> {
     object.pointer_mut(&path)
 }
 
+/// The pod template of an object (the object holding its pod spec as `spec`, with the pod's `metadata`), when it
+/// has a pod spec: a Pod is its own template.
+pub fn pod_template(object: &Value) -> Option<&Value> {
+    object.pointer(&pointer_of(template_keys(pod_spec_keys(object)?)))
+}
+
+/// The pod template of an object, mutable.
+pub fn pod_template_mut(object: &mut Value) -> Option<&mut Value> {
+    let path = pointer_of(template_keys(pod_spec_keys(object)?));
+    object.pointer_mut(&path)
+}
+
+/// The keys to the pod template: every pod spec's keys end with its template's `spec`.
+fn template_keys(pod_spec_keys: &'static [&'static str]) -> &'static [&'static str] {
+    pod_spec_keys
+        .split_last()
+        .map_or(&[], |(_, template)| template)
+}
+
 /// The container lists of a pod spec, in order.
 pub const CONTAINER_LISTS: [&str; 3] = ["initContainers", "containers", "ephemeralContainers"];
 
@@ -192,6 +211,28 @@ mod tests {
         let custom =
             json!({"apiVersion": "example.com/v1", "kind": "Pod", "spec": {"containers": []}});
         assert_eq!(pod_spec_keys(&custom), None);
+    }
+
+    #[test]
+    fn a_pod_template_holds_the_pod_spec_and_a_pod_is_its_own_template() {
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": []}});
+        assert_eq!(pod_template(&pod), Some(&pod));
+        let cron = json!({"apiVersion": "batch/v1", "kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {
+            "metadata": {"labels": {"a": "b"}}, "spec": {"containers": []}}}}}});
+        assert_eq!(
+            pod_template(&cron),
+            Some(&json!({"metadata": {"labels": {"a": "b"}}, "spec": {"containers": []}}))
+        );
+        let mut rollout = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "spec": {"template": {"spec": {"containers": [{"image": "y"}]}}}});
+        pod_template_mut(&mut rollout).unwrap()["metadata"] = json!({"annotations": {}});
+        assert_eq!(
+            rollout["spec"]["template"]["metadata"],
+            json!({"annotations": {}})
+        );
+        assert_eq!(
+            pod_template(&json!({"kind": "ConfigMap", "data": {}})),
+            None
+        );
     }
 
     #[test]

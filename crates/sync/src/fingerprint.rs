@@ -6,18 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use weft_sdk::pods::{pod_spec, pod_template, pod_template_mut};
 
 /// The pod-template annotation holding the fingerprint.
 pub const FINGERPRINT_ANNOTATION: &str = "weft.dev/env-fingerprint";
-
-/// Where the pod spec of a workload is, by kind.
-fn pod_spec_pointer(kind: &str) -> Option<&'static str> {
-    match kind {
-        "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "Job" => Some("/spec/template"),
-        "CronJob" => Some("/spec/jobTemplate/spec/template"),
-        _ => None,
-    }
-}
 
 /// The names of the Secrets a pod spec reads: env `secretKeyRef`s, `envFrom` `secretRef`s and secret volumes
 /// (plain and projected), in every container and init container.
@@ -123,13 +115,12 @@ pub fn secrets_to_look_up(objects: &[Value]) -> BTreeSet<(String, String)> {
 }
 
 fn workload_pod_spec(object: &Value) -> Option<(&str, &Value)> {
-    let kind = object.get("kind").and_then(Value::as_str)?;
-    let template = object.pointer(pod_spec_pointer(kind)?)?;
+    let pod_spec = pod_spec(object)?;
     let namespace = object
         .pointer("/metadata/namespace")
         .and_then(Value::as_str)
         .unwrap_or("");
-    Some((namespace, template.get("spec")?))
+    Some((namespace, pod_spec))
 }
 
 /// Writes each workload's fingerprint into its pod template's annotations, from the versions of the Secrets it
@@ -164,13 +155,7 @@ pub fn stamp_fingerprints(
             })
             .collect();
         let print = fingerprint(&mine);
-        let Some(kind) = object.get("kind").and_then(Value::as_str) else {
-            continue;
-        };
-        let Some(pointer) = pod_spec_pointer(kind) else {
-            continue;
-        };
-        let Some(template) = object.pointer_mut(pointer).and_then(Value::as_object_mut) else {
+        let Some(template) = pod_template_mut(object).and_then(Value::as_object_mut) else {
             continue;
         };
         let metadata = template
@@ -199,11 +184,7 @@ pub fn environment_digest(objects: &[Value]) -> Option<String> {
         let Some(kind) = object.get("kind").and_then(Value::as_str) else {
             continue;
         };
-        let Some(pointer) = pod_spec_pointer(kind) else {
-            continue;
-        };
-        let Some(print) = object
-            .pointer(pointer)
+        let Some(print) = pod_template(object)
             .and_then(|t| t.pointer("/metadata/annotations"))
             .and_then(|a| a.get(FINGERPRINT_ANNOTATION))
             .and_then(Value::as_str)
@@ -293,6 +274,30 @@ mod tests {
         assert_eq!(environment_digest(&same), environment_digest(&first));
         assert!(environment_digest(&first).is_some());
         assert_eq!(environment_digest(&[deployment()]), None);
+    }
+
+    #[test]
+    fn a_pod_and_a_custom_workload_are_fingerprinted_where_their_pod_template_is() {
+        let pod_spec = deployment()["spec"]["template"]["spec"].clone();
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "one", "namespace": "shop"},
+                         "spec": pod_spec});
+        let rollout = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout",
+                             "metadata": {"name": "canary", "namespace": "shop"},
+                             "spec": {"template": {"spec": pod_spec}}});
+        let versions: BTreeMap<(String, String), Option<String>> =
+            secrets_to_look_up(std::slice::from_ref(&pod))
+                .into_iter()
+                .map(|key| (key, Some("7".to_string())))
+                .collect();
+        assert_eq!(versions.len(), 5);
+        let mut objects = vec![pod, rollout];
+        stamp_fingerprints(&mut objects, &versions);
+        let pod_print = &objects[0]["metadata"]["annotations"][FINGERPRINT_ANNOTATION];
+        let rollout_print =
+            &objects[1]["spec"]["template"]["metadata"]["annotations"][FINGERPRINT_ANNOTATION];
+        assert_eq!(pod_print.as_str().map(str::len), Some(64));
+        assert_eq!(pod_print, rollout_print);
+        assert!(environment_digest(&objects).is_some());
     }
 
     #[test]
