@@ -215,11 +215,11 @@ fn render_unified(
         .to_string()
 }
 
+/// The object as the diff shows it: its keys sorted, printed as `weft render` prints ([`weft_core::yaml`]).
 fn to_yaml(value: &Value) -> String {
     let mut sorted = value.clone();
     sorted.sort_all_objects();
-    serde_norway::to_string(&sorted)
-        .unwrap_or_else(|error| format!("# not representable as YAML: {error}\n"))
+    weft_core::yaml::to_yaml(&sorted)
 }
 
 /// One step of a path.
@@ -907,10 +907,10 @@ mod tests {
 
         // Create and prune show the keys but no values.
         let create = unified(&reference, None, Some(&desired));
-        assert!(create.contains("+  password: <redacted>"), "{create}");
+        assert!(create.contains("+  password: \"<redacted>\""), "{create}");
         assert_no_secret(&create);
         let prune = unified(&reference, Some(&live), None);
-        assert!(prune.contains("-  user: <redacted>"), "{prune}");
+        assert!(prune.contains("-  user: \"<redacted>\""), "{prune}");
         assert_no_secret(&prune);
         // Even under a reference that does not say Secret.
         let mislabelled = unified(

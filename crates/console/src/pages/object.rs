@@ -9,6 +9,7 @@ use axum::http::HeaderMap;
 use axum::response::Redirect;
 use maud::{Markup, html};
 use serde::Deserialize;
+use weft_core::yaml::to_yaml;
 
 use super::layout::page;
 use super::{SignedIn, health_badge, sync_badge, when};
@@ -34,10 +35,6 @@ fn kind_and_name(reference: &str) -> (&str, &str) {
     let _namespace = parts.next();
     let name = parts.next().unwrap_or(reference);
     (kind, name)
-}
-
-fn yaml(value: &serde_json::Value) -> String {
-    serde_norway::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
 /// `GET /apps/{name}/objects/{ref}`.
@@ -149,14 +146,14 @@ pub async fn show(
             section aria-labelledby="h-live" {
                 h2 #h-live { "Live manifest" }
                 @match &view.live {
-                    Some(live) => pre.code tabindex="0" aria-labelledby="h-live" data-live="live" { (yaml(live)) },
+                    Some(live) => pre.code tabindex="0" aria-labelledby="h-live" data-live="live" { (to_yaml(live)) },
                     None => p.muted { "The object does not exist in the cluster." },
                 }
             }
             section aria-labelledby="h-desired" {
                 h2 #h-desired { "Desired manifest" }
                 @match &view.desired {
-                    Some(desired) => pre.code tabindex="0" aria-labelledby="h-desired" { (yaml(desired)) },
+                    Some(desired) => pre.code tabindex="0" aria-labelledby="h-desired" { (to_yaml(desired)) },
                     None => p.muted { "Git declares none." },
                 }
             }

@@ -6,6 +6,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use maud::{Markup, html};
 use weft_core::short::{short_digest, short_revision};
+use weft_core::yaml::to_yaml;
 
 use super::layout::page;
 use super::logs::event_stream;
@@ -155,7 +156,7 @@ pub async fn show(
             }
             @if let Some(build) = &record.build {
                 h2 { "Build" }
-                pre.code tabindex="0" { (serde_norway::to_string(build).unwrap_or_default()) }
+                pre.code tabindex="0" { (to_yaml(build)) }
             }
         }
         section aria-labelledby="h-log" {
