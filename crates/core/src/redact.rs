@@ -250,6 +250,15 @@ mod tests {
     }
 
     #[test]
+    fn a_store_url_keeps_its_user_host_and_harmless_parameters_and_hides_its_passwords() {
+        assert_eq!(
+            url("postgres://weft:s3cr%40t@db.example:5432/weft?sslmode=require&password=x"),
+            "postgres://weft:***@db.example:5432/weft?sslmode=require&password=***"
+        );
+        assert_eq!(url("postgres://weft@db/weft"), "postgres://weft@db/weft");
+    }
+
+    #[test]
     fn urls_without_secrets_are_unchanged() {
         for text in [
             "sqlite:///tmp/a.db",

@@ -119,7 +119,7 @@ impl Store {
             &page_limit,
         );
         let connect_error = |source| StoreError::Connect {
-            target: target::redact(url),
+            target: weft_core::redact::url(url),
             source,
         };
         let pool = options.connect(&target.url).await.map_err(connect_error)?;

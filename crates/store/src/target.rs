@@ -91,7 +91,7 @@ static MEMORY_DATABASES: AtomicUsize = AtomicUsize::new(0);
 /// A SQLite file is created when missing (`mode=rwc` unless the URL says otherwise). Each `sqlite::memory:`
 /// store gets a database of its own, shared by the connections of its pool.
 pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
-    let unsupported = || StoreError::UnsupportedUrl(redact(url));
+    let unsupported = || StoreError::UnsupportedUrl(weft_core::redact::url(url));
     if url == "sqlite::memory:" {
         let n = MEMORY_DATABASES.fetch_add(1, Ordering::Relaxed);
         return Ok(Target {
@@ -135,11 +135,6 @@ pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
         });
     }
     Err(unsupported())
-}
-
-/// The URL with its password and password-bearing parameters hidden: the one redaction, `weft_core::redact::url`.
-pub(super) fn redact(url: &str) -> String {
-    weft_core::redact::url(url)
 }
 
 /// Decodes `%XX` escapes, as sqlx does for a SQLite path; `None` for a bad escape or non-UTF-8 result.
@@ -211,15 +206,5 @@ mod tests {
             parse("sqlite:bad%zz"),
             Err(StoreError::UnsupportedUrl(_))
         ));
-    }
-
-    #[test]
-    fn redaction_hides_passwords_in_user_info_and_parameters() {
-        assert_eq!(
-            redact("postgres://weft:s3cr%40t@db.example:5432/weft?sslmode=require&password=x"),
-            "postgres://weft:***@db.example:5432/weft?sslmode=require&password=***"
-        );
-        assert_eq!(redact("postgres://weft@db/weft"), "postgres://weft@db/weft");
-        assert_eq!(redact("sqlite:///tmp/a.db"), "sqlite:///tmp/a.db");
     }
 }
