@@ -11,6 +11,7 @@ mod claims;
 mod clusters;
 mod conformance;
 mod doc_examples;
+mod doc_paths;
 mod endpoint_slices;
 mod full_disk;
 mod gates;
