@@ -20,7 +20,7 @@ pub(crate) fn registry(sources: &PluginSources, config: &Config) -> anyhow::Resu
             .add_dir(dir, Provenance::User)
             .with_context(|| format!("loading user plugins from {}", dir.display()))?;
     }
-    weft_engine::health::scripts::add_configured_checks(&mut registry, &config.health)
+    weft_engine::health::configured::add_configured_checks(&mut registry, &config.health)
         .context("loading the configuration's [health] checks")?;
     Ok(registry)
 }

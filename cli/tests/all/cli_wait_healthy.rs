@@ -1,10 +1,10 @@
 //! `weft sync --watch --wait-healthy` end to end, against a served weft (a `weft serve` child on the embedded
 //! default, serving three directories of one repository as apps, each a Deployment on the simulator): the app whose
-//! Deployment becomes available exits 0; the one whose image cannot be pulled, so that the simulator's Deployment
-//! controller passes its one-second progress deadline, exits 1 saying it ended degraded; the one whose image cannot
-//! be pulled either but whose deadline is an hour away stays progressing and exits 1 once `--health-timeout` passed,
-//! saying it was not healthy. What is compared is each exit code and what the command said, never how long anything
-//! took: the generous timeouts only bound the test.
+//! Deployment becomes available exits 0; the one whose image cannot be pulled (its pod failing, and its one-second
+//! progress deadline passing) exits 1 saying it ended degraded; the one whose pod runs but never becomes ready, with
+//! its progress deadline an hour away, stays progressing and exits 1 once `--health-timeout` passed, saying it was
+//! not healthy. What is compared is each exit code and what the command said, never how long anything took: the
+//! generous timeouts only bound the test.
 
 use std::ffi::OsStr;
 
@@ -29,7 +29,7 @@ fn sync_watch_wait_healthy_exits_0_for_a_healthy_app_and_1_for_a_degraded_one_or
         ("degraded", deployment("registry.example/fail-pull:1", 1)),
         (
             "progressing",
-            deployment("registry.example/fail-pull:1", 3600),
+            deployment("registry.example/never-ready:1", 3600),
         ),
     ];
     for (name, manifest) in &apps {
@@ -121,9 +121,12 @@ fn sync_watch_wait_healthy_exits_0_for_a_healthy_app_and_1_for_a_degraded_one_or
         stderr(&waited)
     );
     let said = stderr(&waited);
+    let tree = server.weft(&["tree", "progressing"]);
     assert!(
         said.contains("weft: progressing was not healthy within 1 s"),
-        "{said}"
+        "{said}\n`weft tree progressing`:\n{}{}",
+        stdout(&tree),
+        stderr(&tree)
     );
     assert!(
         said.contains("`weft tree progressing` shows what is not"),

@@ -7,6 +7,7 @@
 pub mod action_scripts;
 pub mod actions;
 mod assessor;
+pub mod configured;
 mod objects;
 mod rules;
 pub mod scripts;
