@@ -3,6 +3,7 @@
 //! same flags laid over a definition the server holds. Pure: flags and JSON in, JSON out; no I/O.
 
 use serde_json::{Map, Value, json};
+use weft_engine::sync::sync_options::parse_sync_option;
 
 /// The flags that describe an app, shared by `weft app create` (which needs some of them) and `weft app set`
 /// (which changes only those given).
@@ -240,7 +241,7 @@ fn apply(app: &mut Value, fields: &AppFields) -> Result<(), FieldError> {
     if let Some(on) = fields.auto_prune {
         sync.insert("prune".into(), json!(on));
     }
-    for (key, on) in sync_options {
+    for (key, on) in sync_options.into_iter().flatten() {
         sync.insert(key.into(), json!(on));
     }
     Ok(())
@@ -267,24 +268,12 @@ fn parameters(given: &[String]) -> Result<Vec<(String, Value)>, FieldError> {
     Ok(out)
 }
 
-/// A sync option as the definition's `sync` key and value.
-fn sync_option(given: &str) -> Result<(&'static str, bool), FieldError> {
-    let refuse = || FieldError::SyncOption {
+/// A sync option as the definition's `sync` key and value (`None` for one that changes nothing), read as an
+/// Application's are ([`parse_sync_option`]).
+fn sync_option(given: &str) -> Result<Option<(&'static str, bool)>, FieldError> {
+    parse_sync_option(given).map_err(|_| FieldError::SyncOption {
         given: given.to_string(),
-    };
-    let (name, value) = given.split_once('=').ok_or_else(refuse)?;
-    let key = match name {
-        "CreateNamespace" => "create_namespace",
-        "Replace" => "replace",
-        "Force" => "force",
-        "RespectIgnoreDifferences" => "respect_ignore_differences",
-        _ => return Err(refuse()),
-    };
-    match value {
-        "true" => Ok((key, true)),
-        "false" => Ok((key, false)),
-        _ => Err(refuse()),
-    }
+    })
 }
 
 fn set_text(object: &mut Map<String, Value>, key: &str, value: &Option<String>) {

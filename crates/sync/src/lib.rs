@@ -3,7 +3,8 @@
 //! [`order`]) with the prune fuse bounding deletions (and re-creations of objects the API will not update in place,
 //! [`recreate`]), the sync and health status of an app ([`status`]), the
 //! owned-resource tree ([`tree`]), environment fingerprints ([`fingerprint`]), endpoint readiness
-//! ([`endpoints`]) and objects two apps render ([`shared`]: held, released, taken over).
+//! ([`endpoints`]) and objects two apps render ([`shared`]: held, released, taken over) and Argo CD's sync options
+//! ([`sync_options`]).
 //!
 //! Nothing here does I/O: a caller reads the cluster and passes objects in, and gets decisions out. It must not
 //! depend on the cluster layer (`weft-cluster`), the plugin host, the store or the server; the parts of syncing
@@ -20,6 +21,7 @@ pub mod plan;
 pub mod recreate;
 pub mod shared;
 pub mod status;
+pub mod sync_options;
 pub mod tree;
 
 pub use weft_core::tracking;

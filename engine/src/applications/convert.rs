@@ -3,6 +3,7 @@
 //! its org from its namespace, and the rules an app defined through the API is held to. Pure: no I/O.
 
 use serde_json::{Map, Value, json};
+use weft_sync::sync_options::parse_sync_option;
 
 use super::tenancy::{Tenancy, TenancyError};
 use crate::app::{ApiAppRules, AppSpec};
@@ -327,16 +328,6 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
 /// is accepted and changes nothing (Weft always applies server-side); an option Weft has no setting for is refused
 /// naming the ones it knows.
 fn sync_options(options: &Value) -> Result<Vec<(&'static str, bool)>, String> {
-    const KNOWN: [(&str, Option<&str>); 5] = [
-        ("CreateNamespace", Some("create_namespace")),
-        ("Replace", Some("replace")),
-        ("Force", Some("force")),
-        (
-            "RespectIgnoreDifferences",
-            Some("respect_ignore_differences"),
-        ),
-        ("ServerSideApply", None),
-    ];
     let items = options
         .as_array()
         .ok_or("spec.syncPolicy.syncOptions: expected a list of Name=true|false strings")?;
@@ -346,31 +337,7 @@ fn sync_options(options: &Value) -> Result<Vec<(&'static str, bool)>, String> {
         let text = item
             .as_str()
             .ok_or_else(|| format!("{at}: expected a Name=true|false string"))?;
-        let (name, value) = text
-            .split_once('=')
-            .ok_or_else(|| format!("{at}: {text:?} is not Name=true|false"))?;
-        let value = match value.trim() {
-            "true" => true,
-            "false" => false,
-            other => return Err(format!("{at}: {other:?} is neither true nor false")),
-        };
-        let known: Vec<&str> = KNOWN.iter().map(|(name, _)| *name).collect();
-        match KNOWN.iter().find(|(known, _)| *known == name.trim()) {
-            Some((_, Some(setting))) => settings.push((*setting, value)),
-            Some((_, None)) if value => {}
-            Some((_, None)) => {
-                return Err(format!(
-                    "{at}: ServerSideApply=false is not possible: Weft always applies server-side, as field \
-                     manager weft"
-                ));
-            }
-            None => {
-                return Err(format!(
-                    "{at}: {name:?} is not a sync option Weft knows (known: {})",
-                    known.join(", ")
-                ));
-            }
-        }
+        settings.extend(parse_sync_option(text).map_err(|error| format!("{at}: {error}"))?);
     }
     Ok(settings)
 }

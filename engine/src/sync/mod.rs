@@ -18,7 +18,9 @@ pub mod partial;
 pub mod release;
 pub mod syncer;
 pub use weft_core::tracking;
-pub use weft_sync::{diff, endpoints, fingerprint, normalize, order, plan, shared, status, tree};
+pub use weft_sync::{
+    diff, endpoints, fingerprint, normalize, order, plan, shared, status, sync_options, tree,
+};
 
 pub use weft_sync::{
     ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,
