@@ -547,7 +547,7 @@ async fn run_watcher(
     let info = &info;
     let api: Api<DynamicObject> = info.api(client, watched.namespace.as_deref());
     let mut config = watcher::Config::default();
-    if info.resource.group.is_empty() && info.resource.kind == "Secret" {
+    if weft_sdk::secret::is_secret_type(&info.resource.api_version, &info.resource.kind) {
         config = config.labels(TRACKING_LABEL);
     }
     let mut events = watcher(api, config).default_backoff().boxed();

@@ -502,7 +502,7 @@ impl Reconciler {
                 });
                 if let Some(app) = app {
                     touch(&app, in_flight, tracked, queue);
-                } else if event.reference.kind == "Secret" && event.reference.group.is_empty() {
+                } else if event.reference.is_secret() {
                     // A Secret a workload reads: its version is in the app's environment fingerprint.
                     let key = (
                         event.reference.namespace.clone(),
