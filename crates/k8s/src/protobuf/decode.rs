@@ -286,32 +286,26 @@ fn well_known(name: &str, bytes: &[u8]) -> Result<Option<Value>, ProtobufError> 
     }))
 }
 
-/// `2006-01-02T15:04:05Z`, or with microseconds for a `MicroTime`.
+/// `2006-01-02T15:04:05Z`, or with microseconds for a `MicroTime`, written by jiff (a time beyond jiff's years
+/// -9999 to 9999 as the nearest it can write).
 fn rfc3339(seconds: i64, nanos: i32, micros: bool) -> String {
-    let days = seconds.div_euclid(86_400);
-    let of_day = seconds.rem_euclid(86_400);
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
+    // Microseconds are cut, not rounded.
+    let nanos = if micros {
+        nanos.clamp(0, 999_999_999) / 1_000 * 1_000
     } else {
-        month_index - 9
+        0
     };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    let (hour, minute, second) = (of_day / 3600, of_day % 3600 / 60, of_day % 60);
-    if micros {
-        let micro = nanos.max(0) / 1000;
-        format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{micro:06}Z")
+    let timestamp = jiff::Timestamp::new(seconds, nanos).unwrap_or(if seconds < 0 {
+        jiff::Timestamp::MIN
     } else {
-        format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z")
-    }
+        jiff::Timestamp::MAX
+    });
+    let format = if micros {
+        "%Y-%m-%dT%H:%M:%S.%6fZ"
+    } else {
+        "%Y-%m-%dT%H:%M:%SZ"
+    };
+    timestamp.strftime(format).to_string()
 }
 
 /// Go's `time.Duration.String()`: `1h2m3.5s`, `1.5ms`, `0s`.
@@ -364,6 +358,11 @@ mod tests {
         assert_eq!(
             rfc3339(951_782_400, 123_456_789, true),
             "2000-02-29T00:00:00.123456Z"
+        );
+        assert_eq!(rfc3339(0, 0, true), "1970-01-01T00:00:00.000000Z");
+        assert_eq!(
+            rfc3339(-1, 999_999_999, true),
+            "1969-12-31T23:59:59.999999Z"
         );
     }
 

@@ -257,48 +257,16 @@ fn well_known(name: &str, value: &Value, out: &mut Vec<u8>) -> Result<bool, Prot
     Ok(true)
 }
 
-/// `2006-01-02T15:04:05Z` (or with a fraction, or an offset) as Unix seconds and nanoseconds.
+/// `2006-01-02T15:04:05Z` (or with a fraction, or an offset) as Unix seconds and nanoseconds (never negative, as
+/// a protobuf `Timestamp` has them), read by jiff.
 fn parse_rfc3339(text: &str) -> Option<(i64, u32)> {
-    let bytes = text.as_bytes();
-    let number = |range: std::ops::Range<usize>| -> Option<i64> { text.get(range)?.parse().ok() };
-    if bytes.len() < 20 || bytes[4] != b'-' || bytes[10] != b'T' {
-        return None;
+    let timestamp: jiff::Timestamp = text.parse().ok()?;
+    let (seconds, nanos) = (timestamp.as_second(), timestamp.subsec_nanosecond());
+    if nanos < 0 {
+        Some((seconds - 1, (nanos + 1_000_000_000).unsigned_abs()))
+    } else {
+        Some((seconds, nanos.unsigned_abs()))
     }
-    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
-    let mut rest = &text[19..];
-    let mut nanos = 0u32;
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let digits: String = fraction.chars().take_while(char::is_ascii_digit).collect();
-        rest = &fraction[digits.len()..];
-        let padded = format!("{digits:0<9}");
-        nanos = padded.get(..9)?.parse().ok()?;
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        zone => {
-            let sign = match zone.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let hours: i64 = zone.get(1..3)?.parse().ok()?;
-            let minutes: i64 = zone.get(4..6)?.parse().ok()?;
-            sign * (hours * 3600 + minutes * 60)
-        }
-    };
-    // Howard Hinnant's days-from-civil.
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_index = if month > 2 { month - 3 } else { month + 9 };
-    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    let days = era * 146_097 + day_of_era - 719_468;
-    Some((
-        days * 86_400 + hour * 3600 + minute * 60 + second - offset,
-        nanos,
-    ))
 }
 
 /// Go's duration syntax (`1h2m3.5s`, `300ms`, `-2s`) as nanoseconds.
@@ -387,6 +355,10 @@ mod tests {
         assert_eq!(
             parse_rfc3339("2025-12-02T10:30:45+01:00"),
             Some((1_764_667_845, 0))
+        );
+        assert_eq!(
+            parse_rfc3339("1969-12-31T23:59:59.5Z"),
+            Some((-1, 500_000_000))
         );
         assert_eq!(parse_rfc3339("yesterday"), None);
         assert_eq!(parse_go_duration("1h0m0s"), Some(3_600_000_000_000));
