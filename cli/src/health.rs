@@ -113,7 +113,7 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
     let assessor = HealthAssessor::new(host, registry, AssessOptions::default());
     let related = Arc::new(ObjectSet::new(&objects));
     // Secrets are never surfaced, not even as a line saying they exist.
-    objects.retain(|o| !is_secret(o));
+    objects.retain(|o| !weft_core::secrets::is_secret(o));
     let assessments = assessor.assess_blocking(&objects, related)?;
     let mut out = String::new();
     for (object, assessment) in objects.iter().zip(assessments) {
@@ -138,11 +138,6 @@ pub(crate) fn run(args: HealthArgs) -> anyhow::Result<u8> {
 
 /// The built-in plugin that answers for kinds no other plugin serves.
 const GENERIC_FALLBACK: &str = "health-generic";
-
-fn is_secret(object: &Value) -> bool {
-    object.get("kind").and_then(Value::as_str) == Some("Secret")
-        && object.get("apiVersion").and_then(Value::as_str) == Some("v1")
-}
 
 /// The registry for a command: built-in plugins (unless turned off) and the user's directories.
 pub(crate) fn build_registry(sources: &PluginSources) -> anyhow::Result<Registry> {
