@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
+use weft_build::{AttemptOutcome, BuildError, StreamSink, load_steerer};
 use weft_engine::app::AppSpec;
-use weft_engine::build::{AttemptOutcome, BuildError, StreamSink, load_steerer};
 use weft_engine::config::Config;
 use weft_engine::deploy::Builds;
 use weft_engine::logs::LogStore;
@@ -528,7 +528,7 @@ async fn a_deploy_builds_first_and_renders_with_the_image() {
     assert!(state.build.as_ref().unwrap().last.as_ref().unwrap().reused);
 }
 
-/// A stand-in for a container builder's program: the backend's test script (`engine/src/build/fakes/NAME.sh`),
+/// A stand-in for a container builder's program: the backend's test script (`crates/build/src/fakes/NAME.sh`),
 /// installed as an executable in a temporary directory with its settings, recording each call's arguments and the
 /// Dockerfile it was given. The backends take the program's path, so the process's `PATH` is left alone.
 struct FakeTool {
@@ -539,7 +539,7 @@ struct FakeTool {
 impl FakeTool {
     fn install(name: &str, settings: &[(&str, &str)]) -> Self {
         use std::os::unix::fs::PermissionsExt;
-        let script = weft_tests::workspace().join(format!("engine/src/build/fakes/{name}.sh"));
+        let script = weft_tests::workspace().join(format!("crates/build/src/fakes/{name}.sh"));
         let dir = tempfile::tempdir().unwrap();
         let program = dir.path().join(name);
         std::fs::copy(&script, &program).unwrap();
@@ -572,7 +572,7 @@ impl FakeTool {
 /// A steered build of the `node-npm` sample through a stand-in tool (see [`steer_through`]), checked.
 struct SteeredBuild {
     /// The build's record.
-    record: weft_engine::build::BuildRecord,
+    record: weft_build::BuildRecord,
     /// The build's log.
     lines: Vec<String>,
     /// The stand-in's calls: each one's arguments and, for a build, its Dockerfile.
@@ -582,11 +582,11 @@ struct SteeredBuild {
 /// Builds the `node-npm` sample with steer-detect steering and the builder `backend` makes of the path of the
 /// stand-in `tool` (failing as [`MISSING_PKG_CONFIG`] says), collecting the log, and checks the steered build with
 /// the Dockerfiles of the stand-in's `build` calls.
-async fn steer_through<B: weft_engine::build::Builder>(
+async fn steer_through<B: weft_build::Builder>(
     tool: &str,
     backend: impl FnOnce(String) -> B,
 ) -> SteeredBuild {
-    use weft_engine::build::{BuildLoop, BuildRequest};
+    use weft_build::{BuildLoop, BuildRequest};
     let fake = FakeTool::install(tool, &MISSING_PKG_CONFIG);
     let builder = backend(fake.program.display().to_string());
     let steerer = steerer();
@@ -641,11 +641,11 @@ const MISSING_PKG_CONFIG: [(&str, &str); 6] = [
 
 /// Checks a two-attempt steered build: the recognised failure, the revision, the image, the report.
 fn check_steered(
-    result: Result<weft_engine::build::BuildRecord, weft_engine::build::BuildFailed>,
+    result: Result<weft_build::BuildRecord, weft_build::BuildFailed>,
     lines: &[String],
     builds: &[Option<String>],
-) -> weft_engine::build::BuildRecord {
-    use weft_engine::build::{AttemptResult, BuildReport};
+) -> weft_build::BuildRecord {
+    use weft_build::{AttemptResult, BuildReport};
     let record = result.unwrap_or_else(|failed| panic!("{failed}\n{lines:#?}"));
     assert_eq!(record.attempts.len(), 2, "{lines:#?}");
     match &record.attempts[0].outcome {
@@ -703,7 +703,7 @@ fn check_steered(
 
 #[tokio::test(flavor = "multi_thread")]
 async fn buildkit_steers_through_a_recognised_failure_with_a_real_buildctl_process() {
-    use weft_engine::build::BuildkitBuilder;
+    use weft_build::BuildkitBuilder;
     let SteeredBuild {
         record,
         lines,
@@ -727,7 +727,7 @@ async fn buildkit_steers_through_a_recognised_failure_with_a_real_buildctl_proce
         );
         let context = format!("context={}", samples().join("plan/node-npm/repo").display());
         assert_eq!(argv[6], context);
-        let job = weft_engine::build::BuildJob {
+        let job = weft_build::BuildJob {
             app: "shop".into(),
             commit: COMMIT.into(),
             context: samples().join("plan/node-npm/repo"),
@@ -754,7 +754,7 @@ async fn buildkit_steers_through_a_recognised_failure_with_a_real_buildctl_proce
 
 #[tokio::test(flavor = "multi_thread")]
 async fn podman_steers_through_a_recognised_failure_with_a_real_podman_process() {
-    use weft_engine::build::PodmanBuilder;
+    use weft_build::PodmanBuilder;
     let SteeredBuild { lines, calls, .. } = steer_through("podman", |program| PodmanBuilder {
         program,
         ..PodmanBuilder::default()
@@ -932,7 +932,7 @@ impl Served {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_served_deploys_operation_record_carries_its_build_in_the_store_and_the_api() {
-    use weft_engine::build::AttemptResult;
+    use weft_build::AttemptResult;
 
     let served = served().await;
     let first = served.sync().await;

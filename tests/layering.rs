@@ -57,10 +57,11 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-health", 6, "assessing objects' health"),
     ("weft-cluster", 6, "talking to a cluster through kube-rs"),
     ("weft-store", 6, "the store: apps, states, the operation queue, settings, tokens in SQLite or PostgreSQL"),
-    ("weft-engine", 7, "the server (apps, queue, reconciler, API, auth)"),
-    ("weft-console", 7, "the web console, over the API router (nothing of the engine)"),
-    ("weft", 8, "the weft command: serve, the API client, the plugin toolchain's commands"),
-    ("weft-tests", 9, "the integration tests"),
+    ("weft-build", 7, "images from source: steer plugins plan, BuildKit, Podman or commands build (no apps)"),
+    ("weft-engine", 8, "the server (apps, queue, reconciler, API, auth)"),
+    ("weft-console", 8, "the web console, over the API router (nothing of the engine)"),
+    ("weft", 9, "the weft command: serve, the API client, the plugin toolchain's commands"),
+    ("weft-tests", 10, "the integration tests"),
 ];
 
 /// Crates that may depend on the plugin toolchain.

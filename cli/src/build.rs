@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
+use weft_build::checkout;
+use weft_build::spec::DEFAULT_STEER_TYPE;
+use weft_build::{AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, load_steerer};
 use weft_engine::app::AppSpec;
-use weft_engine::build::checkout;
-use weft_engine::build::spec::DEFAULT_STEER_TYPE;
-use weft_engine::build::{AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, load_steerer};
 use weft_engine::config::Config;
 use weft_engine::deploy::{AppBuild, Builds};
 use weft_engine::plugin::{HostConfig, PluginHost};
@@ -299,7 +299,7 @@ pub(crate) fn run_build(args: BuildArgs) -> anyhow::Result<u8> {
         steer: DEFAULT_STEER_TYPE.into(),
         builder: BuilderKind::Command,
         image: None,
-        max_attempts: weft_engine::build::DEFAULT_MAX_ATTEMPTS,
+        max_attempts: weft_build::DEFAULT_MAX_ATTEMPTS,
         overrides: Default::default(),
         image_parameter: None,
     });

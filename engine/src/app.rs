@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::build::BuildSpec;
 use crate::render::AppSource;
 use crate::resource::{ResourceRef, is_dns_label};
 use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
+use weft_build::BuildSpec;
 use weft_sync::PruneFuse;
 use weft_sync::normalize::IgnoreRule;
 
@@ -769,7 +769,7 @@ impl AppSpec {
         }
         // Whatever the source (a chart repository too): the host's commands and secrets are the operator's.
         if let Some(build) = &self.build
-            && build.builder == crate::build::BuilderKind::Command
+            && build.builder == weft_build::BuilderKind::Command
         {
             return Err(error(
                 "build.builder",

@@ -1,7 +1,7 @@
 //! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, and the server
-//! `weft serve` runs, assembled from the layers below it (the store is `weft-store`'s: callers name it). The `weft`
-//! command is a package of its own (`cli/`); this crate must not depend on it, on the plugin toolchain, or on
-//! `anyhow`.
+//! `weft serve` runs, assembled from the layers below it (the store is `weft-store`'s and image builds are
+//! `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
+//! depend on it, on the plugin toolchain, or on `anyhow`.
 //!
 //! The layers below are crates of their own, re-exported here under the names the engine has always used:
 //! [`plugin`] and [`registry`] (`weft-plugin-host`), [`source`] and [`charts`] (`weft-source`), [`render`]
@@ -12,7 +12,6 @@
 //! - [`applications`]: apps declared as `applications.weft.dev` resources, their orgs and statuses.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
 //! - [`auth`]: who is calling the API: bearer tokens and OIDC JWTs resolved to a principal, and rate limits.
-//! - [`build`]: images from source: steer plugins plan and revise builds; BuildKit, Podman or commands run them.
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`directory`]: the apps a server serves, by name.
@@ -30,7 +29,6 @@ pub mod api;
 pub mod app;
 pub mod applications;
 pub mod auth;
-pub mod build;
 pub mod config;
 pub mod deploy;
 pub mod directory;

@@ -2,7 +2,7 @@
 //! there is none), then a table with one line per attempt (ATTEMPT RESULT TIME PLAN WHY). Pure: report in, text
 //! out.
 
-use weft_engine::build::{AttemptReport, AttemptResult, BuildReport};
+use weft_build::{AttemptReport, AttemptResult, BuildReport};
 
 use super::style::{Painter, Tone, table_text};
 

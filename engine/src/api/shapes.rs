@@ -6,11 +6,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::app::Env;
-use crate::build::BuildReport;
 use crate::resource::{ResourceRef, version_of};
 use crate::sync::diff::ObjectDiff;
 use crate::sync::operation::{Deploy, Operation, OperationPhase};
 use crate::sync::status::{HealthCode, SyncCode};
+use weft_build::BuildReport;
 
 /// One app in the fleet list.
 #[derive(Debug, Clone, Serialize, ToSchema)]

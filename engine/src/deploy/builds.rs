@@ -8,17 +8,17 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::app::AppSpec;
-use crate::build::builder::LogSink;
-use crate::build::checkout;
-use crate::build::spec::BuilderKind;
-use crate::build::steerer::load_steerer;
-use crate::build::steering::{
-    self, AttemptOutcome, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,
-    BuildState, TAIL_IN_MESSAGE,
-};
 use crate::plugin::{PluginHost, SteerPlugin};
 use crate::registry::Registry;
 use crate::source::GitSources;
+use weft_build::builder::LogSink;
+use weft_build::checkout;
+use weft_build::spec::BuilderKind;
+use weft_build::steerer::load_steerer;
+use weft_build::steering::{
+    self, AttemptOutcome, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,
+    BuildState, TAIL_IN_MESSAGE,
+};
 
 /// What an app's state keeps about its builds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,7 +210,7 @@ mod tests {
     use weft_sdk::BuildPlan;
 
     use super::*;
-    use crate::build::steering::BuildAttempt;
+    use weft_build::steering::BuildAttempt;
 
     fn record(image: Option<&str>, log: &str) -> BuildRecord {
         BuildRecord {

@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
-use crate::build::{BuildReport, StreamSink};
 use crate::charts::ChartRepositories;
 use crate::cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
 use crate::health::{AssessOptions, HealthAssessor};
@@ -39,6 +38,7 @@ use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
 use crate::sync::status::{declared_version, image_tag, main_workload_image};
 use crate::sync::syncer::{SyncOutcome, SyncRequest, Syncer};
 use crate::sync::tree::Node;
+use weft_build::{BuildReport, StreamSink};
 
 /// How long an observation waits for the registries to say whether the app's tags moved.
 pub const TAG_MOVE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);

@@ -7,8 +7,8 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use super::plan::Action;
-use crate::build::BuildReport;
 use crate::resource::ResourceRef;
+use weft_build::BuildReport;
 
 /// Where an operation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

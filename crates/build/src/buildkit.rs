@@ -135,7 +135,7 @@ mod tests {
     use weft_sdk::BuildPlan;
 
     use super::*;
-    use crate::build::fake_tools::{BUILDCTL, FakeTool};
+    use crate::fake_tools::{BUILDCTL, FakeTool};
 
     fn job() -> BuildJob {
         BuildJob {

@@ -20,16 +20,16 @@ impl<F: Fn(&str) + Send + Sync> LogSink for F {
     }
 }
 
-/// A sink that appends to one stream of a [`LogStore`](crate::logs::LogStore).
+/// A sink that appends to one stream of a [`LogStore`](weft_core::logs::LogStore).
 #[derive(Debug, Clone)]
 pub struct StreamSink {
-    logs: crate::logs::LogStore,
+    logs: weft_core::logs::LogStore,
     stream: String,
 }
 
 impl StreamSink {
     /// A sink appending to `stream` (an operation's id).
-    pub fn new(logs: crate::logs::LogStore, stream: impl Into<String>) -> Self {
+    pub fn new(logs: weft_core::logs::LogStore, stream: impl Into<String>) -> Self {
         StreamSink {
             logs,
             stream: stream.into(),

@@ -14,7 +14,8 @@
 //! - [`spec`]: an app's `[app.build]` settings.
 //!
 //! Building an app as configured (its source pinned, its steerer, a permit per build) is the deployer's
-//! ([`crate::deploy::Builds`]): this module knows builds, not apps.
+//! (`weft_engine::deploy::Builds`): this crate (`weft-build`) knows builds, not apps, so it must not depend on the
+//! engine or on anything above `weft-render`.
 
 pub mod builder;
 pub mod buildkit;

@@ -1,7 +1,7 @@
 //! Finding and loading the `build-steer` plugin that serves an app's steer type.
 
-use crate::plugin::{CallLimits, PluginHost, SteerPlugin, World};
-use crate::registry::Registry;
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{CallLimits, PluginHost, SteerPlugin, World};
 
 use super::steering::BuildError;
 

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use weft_sdk::{BuildFailure, BuildPlan, PluginError, RepoFacts, SteerDecision};
 
 use super::builder::{BuildJob, Builder, BuilderError, LogSink, StepFailure};
-use crate::plugin::{CallError, LoadError, SharedSource, SteerPlugin};
-use crate::source::{SourceLimits, SourceView};
+use weft_plugin_host::{CallError, LoadError, SharedSource, SteerPlugin};
+use weft_source::{SourceLimits, SourceView};
 
 /// How many attempts a build gets unless the app says otherwise.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use super::steering::BuildError;
-use crate::render::{AppSource, split_values_revision, tree_digest};
-use crate::source::GitSources;
+use weft_render::{AppSource, split_values_revision, tree_digest};
+use weft_source::GitSources;
 
 /// Resolves the source to the revision it is at now: a ref to its commit, a local directory to the digest of its
 /// files.
@@ -71,7 +71,7 @@ pub fn context(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Repository;
+    use weft_source::Repository;
 
     /// Runs git in `dir`, asserting that it succeeded.
     fn git(dir: &std::path::Path, args: &[&str]) {

@@ -248,7 +248,7 @@ fn first_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::steering::Stop;
+    use crate::steering::Stop;
 
     fn plan(jobs: Option<u32>) -> BuildPlan {
         BuildPlan {

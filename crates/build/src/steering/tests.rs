@@ -8,8 +8,8 @@ use std::time::Duration;
 use weft_sdk::{BuildFailure, BuildPlan, PluginError, RepoFacts, SteerDecision};
 
 use super::*;
-use crate::build::CommandBuilder;
-use crate::plugin::{CallError, SharedSource};
+use crate::CommandBuilder;
+use weft_plugin_host::{CallError, SharedSource};
 
 type Steer = dyn Fn(&BuildPlan, &BuildFailure) -> SteerDecision + Send + Sync;
 

@@ -127,7 +127,7 @@ mod tests {
     use weft_sdk::BuildPlan;
 
     use super::*;
-    use crate::build::fake_tools::{FakeTool, PODMAN};
+    use crate::fake_tools::{FakeTool, PODMAN};
 
     const DIGEST: &str = "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
 
