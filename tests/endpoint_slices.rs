@@ -58,32 +58,65 @@ fn annotation<'a>(object: &'a DynamicObject, key: &str) -> Option<&'a str> {
         .map(String::as_str)
 }
 
-/// The slice of Service `service`, by the controller `manager` names, once it lists `endpoints` endpoints.
+/// The slice of Service `service`, by the controller `manager` names, once it lists `endpoints` endpoints; a
+/// failure shows what the namespace holds as last listed.
 async fn slice_of(
     slices: &Api<DynamicObject>,
     service: &str,
     manager: &str,
     endpoints: usize,
 ) -> DynamicObject {
-    eventually(
-        &format!("the EndpointSlice of {service}"),
-        300,
-        async || {
-            let listed = slices
-                .list(
-                    &ListParams::default().labels(&format!("kubernetes.io/service-name={service}")),
-                )
-                .await
-                .ok()?;
-            listed.items.into_iter().find(|slice| {
-                label(slice, MANAGED_BY) == Some(manager)
-                    && slice.data["endpoints"]
-                        .as_array()
-                        .is_some_and(|items| items.len() == endpoints)
-            })
-        },
-    )
-    .await
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
+    loop {
+        let last = match slices
+            .list(&ListParams::default().labels(&format!("kubernetes.io/service-name={service}")))
+            .await
+        {
+            Ok(listed) => {
+                let shown = serde_json::to_string_pretty(&listed.items).unwrap_or_default();
+                if let Some(slice) = listed.items.into_iter().find(|slice| {
+                    label(slice, MANAGED_BY) == Some(manager)
+                        && slice.data["endpoints"]
+                            .as_array()
+                            .is_some_and(|items| items.len() == endpoints)
+                }) {
+                    return slice;
+                }
+                shown
+            }
+            Err(error) => format!("listing failed: {error}"),
+        };
+        if tokio::time::Instant::now() >= deadline {
+            let all: Api<DynamicObject> = Api::all_with(
+                slices.clone().into_client(),
+                &ApiResource::erase::<k8s_openapi::api::discovery::v1::EndpointSlice>(&()),
+            );
+            let names = |listed: Result<kube::core::ObjectList<DynamicObject>, kube::Error>| {
+                listed.map(|l| {
+                    l.items
+                        .iter()
+                        .map(|o| {
+                            format!(
+                                "{:?}/{:?} {:?}",
+                                o.metadata.namespace, o.metadata.name, o.metadata.labels
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+            };
+            let everywhere = names(all.list(&ListParams::default()).await);
+            let services: Api<DynamicObject> = Api::all_with(
+                slices.clone().into_client(),
+                &ApiResource::erase::<k8s_openapi::api::core::v1::Service>(&()),
+            );
+            let services = names(services.list(&ListParams::default()).await);
+            panic!(
+                "no EndpointSlice of {service} by {manager} with {endpoints} endpoints; last listed: {last}; \
+                 every slice: {everywhere:?}; every Service: {services:?}"
+            );
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 /// Asks the admin's sync of `app` and waits for its end: the finished operation and its log's lines joined.
