@@ -33,10 +33,10 @@ fn files() -> Vec<(&'static str, String)> {
     let endpoints = json!({"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "db"},
         "subsets": [{"addresses": [{"ip": "10.10.0.7"}], "ports": [{"name": "pg", "port": 5432}]}]});
     vec![
-        ("app/web.json", deployment.to_string()),
-        ("app/web-service.json", web.to_string()),
-        ("app/db-service.json", db.to_string()),
-        ("app/db-endpoints.json", endpoints.to_string()),
+        ("web.json", deployment.to_string()),
+        ("web-service.json", web.to_string()),
+        ("db-service.json", db.to_string()),
+        ("db-endpoints.json", endpoints.to_string()),
     ]
 }
 
@@ -177,6 +177,18 @@ async fn the_endpoint_slices_of_an_apps_services_are_neither_strays_nor_pruned_n
         .await;
     assert_eq!(status, http::StatusCode::CREATED, "{text}");
     api.synced("edge").await;
+    // The app applied its Services (an app that rendered nothing would be synced and healthy too).
+    let services: Api<DynamicObject> = Api::namespaced_with(
+        api.server.state.clusters.default_member().client.clone(),
+        "edge",
+        &ApiResource::erase::<k8s_openapi::api::core::v1::Service>(&()),
+    );
+    for name in ["web", "db"] {
+        assert!(
+            services.get_opt(name).await.unwrap().is_some(),
+            "the app did not apply Service {name}"
+        );
+    }
 
     let client = api.server.state.clusters.default_member().client.clone();
     let resource = ApiResource::erase::<k8s_openapi::api::discovery::v1::EndpointSlice>(&());
