@@ -6,13 +6,16 @@
 //! in one Python process, `support/helm_render_timing.py`) in the same run, and both medians and the ratio printed
 //! (skipped, saying why, where the library is missing; a failure under CI).
 //!
-//! Figures (2026-12-07, 2 cores, load 2.9–3.1; three runs, median of the three runs' medians; the same runs measure
-//! Helm's library). "Before" is one run at the start of that day (88a0aa9, load 0.3):
+//! Figures (2026-12-07, 2 cores; three runs, median of the three runs' medians; the same runs measure Helm's
+//! library). "Before" is one run at the start of 2026-12-06 (88a0aa9, load 0.3); "then" three runs at load 2.9–3.1
+//! (acc331d); "now" three runs at load 0.1 (695b2f7: FNV-1a function lookup, one-pass indent, the kind rank computed
+//! once, the mapping-key test without building the key, 16 MiB kept resident per metered slot):
 //!
-//! | chart | Weft before | Weft now | Helm's library | ratio before → now |
-//! | --- | --- | --- | --- | --- |
-//! | 200 Deployments | 13.4 ms | 5.0 ms | 8.3 ms | 1.37 → 0.61 |
-//! | umbrella, 200 objects, 3 dependencies | 6.7 ms | 3.2 ms | 1.5 ms | 2.51 → 2.13 |
+//! | chart | Weft before | then | now | Helm's library now | ratio before → then → now |
+//! | --- | --- | --- | --- | --- | --- |
+//! | one ConfigMap | | | 0.09 ms | 0.14 ms | 0.66 |
+//! | 200 Deployments | 13.4 ms | 5.0 ms | 4.29 ms | 10.20 ms | 1.37 → 0.61 → 0.42 |
+//! | umbrella, 200 objects, 3 dependencies | 6.7 ms | 3.2 ms | 2.70 ms | 1.54 ms | 2.51 → 2.13 → 1.75 |
 //!
 //! (Earlier still, 9a5e431^ → ebc09ca under load 4–8: 40.5 → 14.3 ms and 18.5 → 13.9 ms.) Most of the gain came from
 //! work a fresh sandbox repeats on every render: Helm's `---` separator was a regex that each render's instance
