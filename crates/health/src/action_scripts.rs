@@ -20,12 +20,15 @@
 //! compiled scripts ([`ActionBundle`]).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::scripts::{LUA_TEMPLATE, ScriptError, key_from_cm_suffix, key_from_dirs, lua_settings};
+use super::scripts::{
+    LUA_TEMPLATE, ScriptError, file_name, io_error, key_from_cm_suffix, key_from_dirs,
+    lua_settings, sorted_dirs,
+};
 use super::settings::HealthChecks;
 use weft_plugin_host::registry::{PluginInstance, Provenance, Registry};
 
@@ -98,13 +101,6 @@ fn exact_key(group: &str, kind: &str, origin: &str) -> Result<String, ScriptErro
         });
     }
     Ok(key)
-}
-
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ScriptError + '_ {
-    move |source| ScriptError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
 }
 
 /// The actions of every kind in a `resource_customizations` directory, sorted by key. `dir` may also be one kind's
@@ -180,23 +176,6 @@ fn read_kind(
         merge_with_dirs: false,
         origin,
     }))
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, ScriptError> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(io_error(dir))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    Ok(dirs)
 }
 
 /// The action customization of an `argocd-cm` key, as Argo CD's `ResourceActions` reads it.

@@ -163,7 +163,8 @@ pub enum ScriptError {
     Registry(#[from] RegistryError),
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ScriptError + '_ {
+/// Turns an I/O error on `path` into a [`ScriptError::Io`] naming it.
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ScriptError + '_ {
     move |source| ScriptError::Io {
         path: path.to_path_buf(),
         source,
@@ -229,13 +230,15 @@ pub fn read_lua_dir(dir: &Path) -> Result<Vec<LuaScript>, ScriptError> {
     Ok(scripts)
 }
 
-fn file_name(path: &Path) -> String {
+/// The last component of `path`, or nothing.
+pub(crate) fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
 
-fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, ScriptError> {
+/// The directories in `dir`, sorted by path.
+pub(crate) fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, ScriptError> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(io_error(dir))?
         .filter_map(Result::ok)
