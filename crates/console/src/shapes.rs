@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use weft_sdk::gate::VerdictKind;
 
 /// `GET /v1/whoami`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -485,8 +486,8 @@ pub struct GateResult {
     pub gate: String,
     /// The plugin it ran.
     pub plugin: String,
-    /// `allow`, `warn` or `deny`.
-    pub verdict: String,
+    /// `allow`, `warn` or `deny` (`None` only in a record without one).
+    pub verdict: Option<VerdictKind>,
     /// Each finding.
     pub reasons: Vec<GateReason>,
     /// Why the gate itself failed (a deny).

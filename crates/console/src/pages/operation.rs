@@ -7,12 +7,13 @@ use axum::response::Response;
 use maud::{Markup, html};
 use weft_core::short::{short_digest, short_revision};
 use weft_core::yaml::to_yaml;
+use weft_sdk::gate::VerdictKind;
 
 use super::layout::page;
 use super::logs::event_stream;
 use super::{SignedIn, phase_badge, when};
 use crate::client::segment;
-use crate::shapes::{OperationLog, OperationRecord};
+use crate::shapes::{GateResult, OperationLog, OperationRecord};
 use crate::{ConsoleError, ConsoleState};
 
 /// `GET /apps/{name}/operations/{id}`.
@@ -112,20 +113,20 @@ pub async fn show(
                     tbody { @for gate in &record.gates {
                         @if gate.reasons.is_empty() { tr {
                             th scope="row" { (gate.gate) }
-                            td { span class={"badge gate " (gate.verdict)} { (gate.verdict) } }
+                            td { span class={"badge gate " (verdict_word(gate))} { (verdict_word(gate)) } }
                             td { "—" } td { "—" }
                             td { @match &gate.failure { Some(f) => { "the gate failed, which denies: " (f) }, None => "" } }
                         } }
                         @for reason in &gate.reasons { tr {
                             th scope="row" { (gate.gate) }
-                            td { span class={"badge gate " (gate.verdict)} { (gate.verdict) } }
+                            td { span class={"badge gate " (verdict_word(gate))} { (verdict_word(gate)) } }
                             td { @if reason.object.is_empty() { "the plan" } @else { code { (reason.object) } } }
                             td { code { (reason.rule) } }
                             td { (reason.message) }
                         } }
                     } }
                 } }
-                @let denied: Vec<_> = record.gates.iter().filter(|g| g.verdict == "deny").collect();
+                @let denied: Vec<_> = record.gates.iter().filter(|g| g.verdict == Some(VerdictKind::Deny)).collect();
                 @if user.may("override-gates") && !dry_run && !running && !denied.is_empty() && record.gate_override.is_none() {
                     @if denied.iter().all(|g| g.overridable) {
                         form.inline method="post" action=(format!("{app_link}/sync"))
@@ -198,4 +199,9 @@ pub async fn stream(
         segment(&id)
     );
     Ok(event_stream(state.api.stream(user.asker(), &api).await?))
+}
+
+/// A gate's verdict as the API words it (`allow`, `warn`, `deny`), empty when the record has none.
+fn verdict_word(gate: &GateResult) -> &'static str {
+    gate.verdict.map_or("", VerdictKind::as_str)
 }
