@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::percent::decode_strict;
 use crate::resource::ResourceRef;
 
 /// The label whose value is the owning app's name; the objects an app may own are found by it.
@@ -78,7 +79,7 @@ impl AppIdentity {
     pub fn parse(key: &str) -> Option<AppIdentity> {
         let (org, rest) = key.split_once('/')?;
         let (name, incarnation) = match rest.split_once('@') {
-            Some((name, uid)) => (name, Some(unescape(uid)?)),
+            Some((name, uid)) => (name, Some(decode_strict(uid)?)),
             None => (rest, None),
         };
         let label_char =
@@ -88,7 +89,7 @@ impl AppIdentity {
         }
         let org = match org {
             NO_ORG => None,
-            escaped => Some(unescape(escaped)?),
+            escaped => Some(decode_strict(escaped)?),
         };
         Some(AppIdentity {
             org,
@@ -352,23 +353,6 @@ fn escape(text: &str) -> String {
         }
     }
     out
-}
-
-/// The inverse of [`escape`]; `None` for a bad escape or bytes that are not UTF-8.
-fn unescape(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            out.push(u8::from_str_radix(text.get(i + 1..i + 3)?, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]

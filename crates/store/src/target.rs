@@ -112,7 +112,8 @@ pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
         if path.is_empty() || path.starts_with(':') {
             return Err(unsupported());
         }
-        let file = percent_decode(path).ok_or_else(unsupported)?;
+        // `%XX` escapes decoded, as sqlx does for a SQLite path.
+        let file = weft_core::percent::decode_strict(path).ok_or_else(unsupported)?;
         let has_mode = params.split('&').any(|pair| pair.starts_with("mode="));
         let params = match (params.is_empty(), has_mode) {
             (_, true) => params.to_string(),
@@ -135,24 +136,6 @@ pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
         });
     }
     Err(unsupported())
-}
-
-/// Decodes `%XX` escapes, as sqlx does for a SQLite path; `None` for a bad escape or non-UTF-8 result.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
