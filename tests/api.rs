@@ -230,6 +230,35 @@ impl Api {
         serde_json::from_str(&body).unwrap()
     }
 
+    /// Asks the admin's sync of `app` (with `body`, the sync's options) and waits for the operation's end: the
+    /// finished operation, whatever its phase.
+    pub(crate) async fn sync_to_end(&self, app: &str, body: Option<Value>) -> Value {
+        let (status, text) = self
+            .call(
+                Role::Admin,
+                Method::POST,
+                &format!("/v1/deploy/{app}/sync"),
+                body,
+            )
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{text}");
+        let id = serde_json::from_str::<Value>(&text).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        crate::serve::eventually("the sync finished", 300, async || {
+            let operation = self
+                .json(Role::Admin, &format!("/v1/deploy/{app}/operations/{id}"))
+                .await;
+            matches!(
+                operation["phase"].as_str(),
+                Some("succeeded" | "failed" | "error")
+            )
+            .then_some(operation)
+        })
+        .await
+    }
+
     /// Syncs an app as the admin and waits until it is synced and healthy.
     pub(crate) async fn synced(&self, app: &str) -> String {
         let (status, body) = self

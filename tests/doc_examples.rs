@@ -14,7 +14,7 @@
 //!   text (an output, a diagram) and is not run.
 
 mod configurations;
-mod markdown;
+pub(crate) mod markdown;
 mod world;
 
 use std::path::Path;

@@ -12,7 +12,6 @@ use kube::discovery::ApiResource;
 use serde_json::{Value, json};
 
 use crate::api::{Role, api};
-use crate::serve::eventually;
 
 const TRACKING_LABEL: &str = "weft.dev/app";
 const TRACKING: &str = "weft.dev/tracking-id";
@@ -119,32 +118,10 @@ async fn slice_of(
     }
 }
 
-/// Asks the admin's sync of `app` and waits for its end: the finished operation and its log's lines joined.
+/// Asks the admin's pruning sync of `app` and waits for its end: the finished operation and its log's lines joined.
 async fn sync(api: &crate::api::Api, app: &str) -> (Value, String) {
-    let (status, body) = api
-        .call(
-            Role::Admin,
-            Method::POST,
-            &format!("/v1/deploy/{app}/sync"),
-            Some(json!({"prune": true})),
-        )
-        .await;
-    assert_eq!(status, http::StatusCode::ACCEPTED, "{body}");
-    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let operation = eventually("the sync finished", 300, async || {
-        let operation = api
-            .json(Role::Admin, &format!("/v1/deploy/{app}/operations/{id}"))
-            .await;
-        matches!(
-            operation["phase"].as_str(),
-            Some("succeeded" | "failed" | "error")
-        )
-        .then_some(operation)
-    })
-    .await;
+    let operation = api.sync_to_end(app, Some(json!({"prune": true}))).await;
+    let id = operation["id"].as_str().unwrap();
     let log = api
         .json(
             Role::Admin,

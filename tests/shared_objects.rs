@@ -552,32 +552,7 @@ async fn a_holder_deleted_without_cascade_releases_its_objects_and_one_deleted_w
 
 /// Asks the admin's sync of `app` through the API and waits for its end: the finished operation.
 async fn api_sync(api: &crate::api::Api, app: &str) -> Value {
-    use crate::api::Role;
-    use http::Method;
-    let (status, body) = api
-        .call(
-            Role::Admin,
-            Method::POST,
-            &format!("/v1/deploy/{app}/sync"),
-            None,
-        )
-        .await;
-    assert_eq!(status, http::StatusCode::ACCEPTED, "{body}");
-    let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    crate::serve::eventually("the sync finished", 300, async || {
-        let operation = api
-            .json(Role::Admin, &format!("/v1/deploy/{app}/operations/{id}"))
-            .await;
-        matches!(
-            operation["phase"].as_str(),
-            Some("succeeded" | "failed" | "error")
-        )
-        .then_some(operation)
-    })
-    .await
+    api.sync_to_end(app, None).await
 }
 
 #[tokio::test(flavor = "multi_thread")]
