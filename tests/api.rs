@@ -16,8 +16,8 @@ use weft_engine::api::router;
 use weft_engine::auth::hash_token;
 use weft_engine::config::Config;
 use weft_engine::server::{Server, ServerOptions};
-use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_sim::SimConfig;
+use weft_sync::status::{HealthCode, SyncCode};
 use weft_tests::GitRepo;
 
 const PLANTED: &str = "planted-secret-value-7f3a";
@@ -123,7 +123,7 @@ async fn api_reconciling_every(seconds: u64) -> Api {
     api_with(seconds, weft_tests::builtin_registry()).await
 }
 
-pub(crate) async fn api_with(seconds: u64, registry: weft_engine::registry::Registry) -> Api {
+pub(crate) async fn api_with(seconds: u64, registry: weft_plugin_host::registry::Registry) -> Api {
     api_limited(seconds, registry, 10_000, true).await
 }
 
@@ -132,7 +132,7 @@ pub(crate) async fn api_with(seconds: u64, registry: weft_engine::registry::Regi
 /// may name `file://` repositories (the tests' local ones) when `allow_file_urls`.
 pub(crate) async fn api_limited(
     seconds: u64,
-    registry: weft_engine::registry::Registry,
+    registry: weft_plugin_host::registry::Registry,
     per_second: u32,
     allow_file_urls: bool,
 ) -> Api {
@@ -142,7 +142,7 @@ pub(crate) async fn api_limited(
 /// [`api_limited`] with `extra` appended to the server's configuration (an `[api]` table, say).
 pub(crate) async fn api_configured(
     seconds: u64,
-    registry: weft_engine::registry::Registry,
+    registry: weft_plugin_host::registry::Registry,
     per_second: u32,
     allow_file_urls: bool,
     extra: &str,

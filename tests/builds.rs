@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use weft_build::{AttemptOutcome, BuildError, StreamSink, load_steerer};
+use weft_core::logs::LogStore;
 use weft_engine::app::AppSpec;
 use weft_engine::config::Config;
 use weft_engine::deploy::Builds;
-use weft_engine::logs::LogStore;
-use weft_engine::plugin::{HostConfig, PluginHost, SteerPlugin};
-use weft_engine::source::{GitSources, SourceLimits, SourceView};
+use weft_plugin_host::{HostConfig, PluginHost, SteerPlugin};
 use weft_sdk::{BuildFailure, BuildPlan, RepoFacts, SteerDecision};
+use weft_source::{GitSources, SourceLimits, SourceView};
 
 const COMMIT: &str = "5f1d0c7e9a3b2c4d6e8f0a1b2c3d4e5f6a7b8c9d";
 
@@ -498,7 +498,7 @@ async fn a_deploy_builds_first_and_renders_with_the_image() {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(300);
     loop {
         let (status, _) = deployer.observe(&app, &state, &commit).await.unwrap();
-        if status.sync == weft_engine::sync::status::SyncCode::Synced {
+        if status.sync == weft_sync::status::SyncCode::Synced {
             break;
         }
         assert!(

@@ -11,11 +11,11 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use weft_engine::charts::{ChartCache, ChartRepositories, digest_of};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::render::{AppSource, RenderFailure, RenderPipeline};
-use weft_engine::source::{CredentialSet, CredentialSpec, GitSources, Repository};
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_render::{AppSource, RenderFailure, RenderPipeline};
 use weft_sdk::RenderRequest;
+use weft_source::charts::{ChartCache, ChartRepositories, digest_of};
+use weft_source::{CredentialSet, CredentialSpec, GitSources, Repository};
 
 /// The Helm-packaged charts of the render corpus, served as a repository's archives.
 fn archive(name: &str) -> Vec<u8> {
@@ -357,9 +357,9 @@ async fn an_app_takes_its_chart_from_a_repository_pinned_to_a_version_and_digest
 #[tokio::test(flavor = "multi_thread")]
 async fn a_chart_with_values_from_git_pins_both_and_rollback_restores_them_together() {
     use k8s_openapi::api::apps::v1::Deployment;
+    use weft_core::logs::LogStore;
     use weft_engine::app::AppSpec;
     use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
-    use weft_engine::logs::LogStore;
     use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
     use weft_sim::{SimConfig, Simulator};
 
@@ -499,7 +499,7 @@ fn render_kustomize(
         &request,
         &[],
         rules.map(|r| r.org.as_str()),
-        rules.map(|r| r as &dyn weft_engine::source::outbound::SourceRules),
+        rules.map(|r| r as &dyn weft_source::outbound::SourceRules),
     )?;
     Ok((
         rendered.manifests.into_iter().map(|m| m.object).collect(),
@@ -515,15 +515,15 @@ async fn a_kustomize_app_s_helm_chart_is_fetched_by_the_host_once_per_digest_and
     let mut rendering = rendering(&repo, address, CredentialSet::default());
     // With a render cache, as the server has.
     let renders = tempfile::tempdir().unwrap();
-    rendering.pipeline = weft_engine::render::RenderPipeline::new(
+    rendering.pipeline = weft_render::RenderPipeline::new(
         PluginHost::new(HostConfig {
             cache_dir: None,
             ..HostConfig::default()
         })
         .unwrap(),
         Arc::new(weft_tests::builtin_registry()),
-        weft_engine::source::GitSources::new(renders.path().join("git"), 1 << 30),
-        Some(weft_engine::render::RenderCache::new(
+        weft_source::GitSources::new(renders.path().join("git"), 1 << 30),
+        Some(weft_render::RenderCache::new(
             renders.path().join("renders"),
         )),
     )

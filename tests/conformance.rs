@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
-use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
+use weft_health::{AssessOptions, HealthAssessor, ObjectSet};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sdk::testing::{CorpusCase, check_corpus_case, read_corpus, read_object};
 
 /// The built-in plugins that `keep` accepts.

@@ -24,7 +24,7 @@ use weft_engine::app::ApiAppRules;
 use weft_engine::applications::convert::app_of;
 use weft_engine::applications::tenancy::Tenancy;
 use weft_engine::config::Config;
-use weft_engine::registry::PluginManifest;
+use weft_plugin_host::registry::PluginManifest;
 
 use markdown::{Block, blocks, documents, root};
 

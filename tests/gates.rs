@@ -341,7 +341,7 @@ fn hostile_gate(name: &str, behaviour: &str) -> weft_engine::sync::gates::GateEn
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gate_that_loops_panics_floods_or_errs_denies_naming_the_plugin_and_why() {
     let registry = weft_tests::registry_with_test_plugin("hostile-gate");
-    let host = weft_engine::plugin::PluginHost::new(Default::default()).unwrap();
+    let host = weft_plugin_host::PluginHost::new(Default::default()).unwrap();
     let entries = vec![
         hostile_gate("looping", "loop"),
         hostile_gate("panicking", "panic"),

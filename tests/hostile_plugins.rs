@@ -4,12 +4,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::health::{AssessOptions, HealthAssessor};
-use weft_engine::plugin::{
+use weft_health::{AssessOptions, HealthAssessor};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{
     CallError, CallLimits, Failure, HealthPlugin, HostConfig, LimitCeilings, LoadError, NoRelated,
     PluginHost, World,
 };
-use weft_engine::registry::{Provenance, Registry};
 use weft_sdk::Health;
 
 fn load(host: &PluginHost, dir: &std::path::Path, name: &str) -> HealthPlugin {

@@ -72,7 +72,7 @@ fn the_image_is_multi_stage_non_root_shell_free_at_start_and_carries_the_plugins
         .expect("the plugins copied in");
     let exe_dir = Path::new("/usr/local/bin");
     assert!(
-        weft_engine::registry::Registry::builtin_candidates(exe_dir)
+        weft_plugin_host::registry::Registry::builtin_candidates(exe_dir)
             .iter()
             .any(|candidate| normalize(candidate) == Path::new(&plugins)),
         "{plugins} is not where weft looks"

@@ -15,8 +15,8 @@ use weft_engine::queue::OperationRequest;
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::sync::observe::AppStatus;
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
-use weft_engine::sync::status::SyncCode;
 use weft_sim::{SimConfig, Simulator};
+use weft_sync::status::SyncCode;
 use weft_test_reference::Registry;
 
 /// How long anything here may take on a loaded machine; only catches what never happens.

@@ -11,14 +11,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use weft_core::resource::ResourceRef;
 use weft_engine::config::HealthChecks;
-use weft_engine::health::action_scripts::add_configured_actions;
-use weft_engine::health::actions::ActionError;
-use weft_engine::health::{AssessOptions, HealthAssessor};
-use weft_engine::plugin::{ActionCallError, HostConfig, Impact, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
-use weft_engine::resource::ResourceRef;
-use weft_engine::sync::diff::diff_subset;
+use weft_health::action_scripts::add_configured_actions;
+use weft_health::actions::ActionError;
+use weft_health::{AssessOptions, HealthAssessor};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{ActionCallError, HostConfig, Impact, PluginHost};
+use weft_sync::diff::diff_subset;
 
 /// Cases that do not pass, by `<kind dir>/<case>`, with the reason. Empty: every case passes.
 const KNOWN_DEVIATIONS: &[(&str, &str)] = &[];

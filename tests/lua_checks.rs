@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use weft_engine::config::CelCheck;
-use weft_engine::health::scripts::{self, LuaScript, add_lua_scripts, read_lua_dir};
-use weft_engine::health::{AssessOptions, Assessment, HealthAssessor, ObjectSet};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
+use weft_health::scripts::{self, LuaScript, add_lua_scripts, read_lua_dir};
+use weft_health::{AssessOptions, Assessment, HealthAssessor, ObjectSet};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sdk::testing::{read_health_suite, read_object};
 use weft_sdk::{Health, Status};
 
@@ -520,7 +520,7 @@ fn the_hosts_bytecode_runs_in_the_sandbox_and_bytecode_that_is_not_is_unknown() 
         registry
             .add_instance(
                 scripts::LUA_TEMPLATE,
-                weft_engine::registry::PluginInstance {
+                weft_plugin_host::registry::PluginInstance {
                     name: format!("lua:example.weft.dev/{kind}"),
                     kinds: vec![format!("example.weft.dev/{kind}")],
                     settings: settings.to_string(),

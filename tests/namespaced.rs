@@ -12,7 +12,7 @@ use kube::api::{Api, DynamicObject, PostParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use weft_engine::config::Config;
-use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_sync::status::{HealthCode, SyncCode};
 use weft_tests::GitRepo;
 
 use crate::serve::{Cluster, cluster, deployment, eventually, options};

@@ -299,7 +299,7 @@ async fn nothing_a_tenant_or_an_admin_names_on_the_servers_own_network_is_contac
 /// guard's and not the network's.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_chart_repository_on_a_host_the_operator_lists_is_contacted() {
-    use weft_engine::charts::Wanted;
+    use weft_source::charts::Wanted;
     let listed = Counting::start("127.0.0.1:0", None);
     let aliased = Counting::start("127.0.0.1:0", None);
     let data = TempDir::new().unwrap();

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet, PENDING_DELETION_RULE};
-use weft_engine::plugin::{
+use weft_health::{AssessOptions, HealthAssessor, ObjectSet, PENDING_DELETION_RULE};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{
     CallLimits, HostConfig, LoadError, LoadOrigin, NoRelated, PluginHost, World,
 };
-use weft_engine::registry::{Provenance, Registry};
 use weft_sdk::{Health, Status};
 
 fn host() -> PluginHost {
@@ -72,7 +72,7 @@ fn a_health_check_importing_wasi_runs_in_the_guest_runtime_sandbox_and_a_rendere
         .unwrap();
     assert_eq!(
         loaded.sandbox,
-        weft_engine::plugin::shape::Sandbox::GuestRuntime
+        weft_plugin_host::shape::Sandbox::GuestRuntime
     );
     let err = host
         .load_component("wasi-renderer", World::Renderer, &bytes, None, None)

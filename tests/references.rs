@@ -458,9 +458,9 @@ fn push_with_helm(registry: &Registry, archive: &std::path::Path) {
 /// Helm pushes the corpus's worker and common charts; a chart in git depends on them by `oci://`, by an exact
 /// version and by a range (read from the registry's tags); Weft's host pulls them and the render holds their objects.
 fn weft_pulls_charts_helm_pushed_to_an_oci_registry(registry_binary: PathBuf) {
-    use weft_engine::charts::{ChartCache, ChartRepositories};
-    use weft_engine::render::AppSource;
-    use weft_engine::source::{CredentialSet, Repository};
+    use weft_render::AppSource;
+    use weft_source::charts::{ChartCache, ChartRepositories};
+    use weft_source::{CredentialSet, Repository};
 
     let registry = Registry::start(&registry_binary, None);
     let archives = weft_tests::workspace().join("tests/render/helm/charts/packed-deps/charts");

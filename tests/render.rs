@@ -4,12 +4,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use weft_engine::plugin::{
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{
     CallError, CallLimits, Failure, HostConfig, PluginHost, RendererPlugin, World,
 };
-use weft_engine::registry::{Provenance, Registry};
-use weft_engine::source::{SourceLimits, SourceView};
 use weft_sdk::RenderRequest;
+use weft_source::{SourceLimits, SourceView};
 
 fn load(dir: &Path, name: &str) -> RendererPlugin {
     load_with(dir, name, CallLimits::RENDER)
@@ -149,8 +149,8 @@ fn a_manifest_symlinked_from_outside_the_tree_fails_the_render_naming_it() {
 
 #[test]
 fn an_app_in_a_repository_reaches_other_directories_of_it_and_nothing_past_its_root() {
-    use weft_engine::render::AppSource;
-    use weft_engine::source::Repository;
+    use weft_render::AppSource;
+    use weft_source::Repository;
     let repo = weft_tests::GitRepo::new();
     let write = |path: &str, text: &str| {
         let file = repo.path().join(path);

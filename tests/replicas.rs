@@ -10,7 +10,7 @@ use serde_json::json;
 use tempfile::TempDir;
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::sync::operation::{Operation, OperationPhase};
-use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_sync::status::{HealthCode, SyncCode};
 use weft_test_reference::PostgresServer;
 use weft_tests::GitRepo;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
-use weft_engine::sync::status::SyncCode;
+use weft_sync::status::SyncCode;
 
 use crate::api::{Api, Role, api};
 
@@ -413,7 +413,7 @@ async fn under_self_heal_a_scale_is_taken_back_and_a_restart_stays() {
 /// Lua actions for the shop's Deployment (a `lua_dirs` directory: a parameterised one, one disabled now, one that
 /// raises an error and one that never ends) and for CronJobs (an `argocd-cm` ConfigMap: Argo CD's create-job shape,
 /// a Job made in the CronJob's namespace).
-fn registry_with_lua_actions(dir: &std::path::Path) -> weft_engine::registry::Registry {
+fn registry_with_lua_actions(dir: &std::path::Path) -> weft_plugin_host::registry::Registry {
     let files = [
         (
             "lua/apps/Deployment/actions/discovery.lua",
@@ -475,8 +475,8 @@ data:
         argocd_cm: vec![dir.join("argocd-cm.yaml")],
         ..Default::default()
     };
-    let kinds = weft_engine::health::action_scripts::add_configured_actions(&mut registry, &health)
-        .unwrap();
+    let kinds =
+        weft_health::action_scripts::add_configured_actions(&mut registry, &health).unwrap();
     assert_eq!(kinds, 2);
     registry
 }

@@ -14,9 +14,9 @@ use weft_engine::config::Config;
 use weft_engine::queue::{CONCURRENCY_SETTING, OperationRequest, Queue, QueueError};
 use weft_engine::server::{Server, ServerOptions};
 use weft_engine::sync::operation::{OperationPhase, Trigger};
-use weft_engine::sync::status::{HealthCode, SyncCode};
 use weft_sim::{SimConfig, Simulator};
 use weft_store::Store;
+use weft_sync::status::{HealthCode, SyncCode};
 use weft_tests::GitRepo;
 
 /// A simulated cluster served on loopback from its own runtime thread, with a kubeconfig for it and its fault

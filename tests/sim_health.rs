@@ -7,9 +7,9 @@ use std::time::Duration;
 use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::{Value, json};
-use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::{Provenance, Registry};
+use weft_health::{AssessOptions, HealthAssessor, ObjectSet};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sdk::Status;
 use weft_sim::{SimConfig, Simulator};
 

@@ -9,16 +9,16 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
+use weft_core::logs::LogStore;
 use weft_engine::app::AppSpec;
 use weft_engine::deploy::{AppState, Deployer, RollbackError, RollbackTarget, SyncSpec};
-use weft_engine::logs::LogStore;
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::source::GitSources;
 use weft_engine::sync::observe::AppStatus;
 use weft_engine::sync::operation::{Operation, OperationPhase, ResultStatus, Trigger};
-use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sim::faults::{FaultAction, FaultRule, Verb};
 use weft_sim::{SimConfig, Simulator};
+use weft_source::GitSources;
+use weft_sync::status::{HealthCode, SyncCode};
 
 fn deployment(image: &str) -> String {
     serde_json::to_string(&json!({

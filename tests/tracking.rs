@@ -374,7 +374,7 @@ async fn objects_tracked_by_name_before_the_upgrade_stay_their_apps_and_unclaime
             .extend(legacy(app, name)["metadata"].as_object().unwrap().clone());
         maps.patch(
             name,
-            &PatchParams::apply(weft_engine::cluster::FIELD_MANAGER).force(),
+            &PatchParams::apply(weft_cluster::FIELD_MANAGER).force(),
             &Patch::Apply(object),
         )
         .await

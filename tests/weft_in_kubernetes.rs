@@ -14,9 +14,9 @@ use weft_engine::auth::initial_secret::{
     INITIAL_ADMIN_SECRET, INITIAL_ADMIN_SECRET_KEY, InitialSecretError, write_initial_admin_secret,
 };
 use weft_engine::config::Config;
-use weft_engine::render::AppSource;
-use weft_engine::source::Repository;
+use weft_render::AppSource;
 use weft_sdk::RenderRequest;
+use weft_source::Repository;
 use weft_tests::GitRepo;
 
 use crate::applications::chart_files;
@@ -36,7 +36,7 @@ fn chart_repository() -> GitRepo {
 
 /// The objects Weft's renderer makes of the chart in `repo` for release `weft` in `weft-system`.
 fn render_chart(
-    pipeline: &weft_engine::render::RenderPipeline,
+    pipeline: &weft_render::RenderPipeline,
     source: &AppSource,
     request: &RenderRequest,
 ) -> Vec<Value> {

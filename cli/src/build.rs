@@ -11,10 +11,10 @@ use weft_build::{AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, load_steer
 use weft_engine::app::AppSpec;
 use weft_engine::config::Config;
 use weft_engine::deploy::{AppBuild, Builds};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::render::AppSource;
-use weft_engine::source::{GitSources, Repository, SourceLimits, SourceView};
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_render::AppSource;
 use weft_sdk::{BuildPlan, RepoFacts};
+use weft_source::{GitSources, Repository, SourceLimits, SourceView};
 
 use crate::PluginSources;
 use crate::health::build_registry;
@@ -242,9 +242,9 @@ fn app_and_registry(
     args: &BuildArgs,
 ) -> anyhow::Result<(
     AppSpec,
-    weft_engine::registry::Registry,
+    weft_plugin_host::registry::Registry,
     PathBuf,
-    weft_engine::source::CredentialSet,
+    weft_source::CredentialSet,
 )> {
     let config_path = args
         .config

@@ -3,7 +3,7 @@
 
 use anyhow::Context as _;
 use weft_engine::config::Config;
-use weft_engine::registry::{Provenance, Registry};
+use weft_plugin_host::registry::{Provenance, Registry};
 
 use crate::PluginSources;
 use crate::health::build_registry;
@@ -20,7 +20,7 @@ pub(crate) fn registry(sources: &PluginSources, config: &Config) -> anyhow::Resu
             .add_dir(dir, Provenance::User)
             .with_context(|| format!("loading user plugins from {}", dir.display()))?;
     }
-    weft_engine::health::configured::add_configured_checks(&mut registry, &config.health)
+    weft_health::configured::add_configured_checks(&mut registry, &config.health)
         .context("loading the configuration's [health] checks")?;
     Ok(registry)
 }

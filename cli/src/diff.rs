@@ -7,16 +7,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
+use weft_cluster::connect;
+use weft_core::logs::LogStore;
 use weft_engine::app::AppSpec;
-use weft_engine::cluster::connect;
 use weft_engine::config::{ClusterConfig, Config};
 use weft_engine::deploy::{AppState, Deployer, SyncSpec};
-use weft_engine::logs::LogStore;
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::registry::Registry;
-use weft_engine::source::GitSources;
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
-use weft_engine::sync::plan::Action;
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_source::GitSources;
+use weft_sync::plan::Action;
 
 use crate::PluginSources;
 use crate::client::{RemoteArgs, SERVER_ENV};
@@ -206,10 +206,10 @@ async fn diff(
     app: AppSpec,
     registry: Registry,
     (credentials, guard): (
-        weft_engine::source::CredentialSet,
-        weft_engine::source::outbound::OutboundGuard,
+        weft_source::CredentialSet,
+        weft_source::outbound::OutboundGuard,
     ),
-    (cluster, scope): (ClusterConfig, weft_engine::cluster::NamespaceScope),
+    (cluster, scope): (ClusterConfig, weft_cluster::NamespaceScope),
     (gates, images): (Gates, Option<Images>),
     plan_only: bool,
 ) -> anyhow::Result<u8> {
@@ -332,7 +332,7 @@ async fn diff(
 type Gates = (Vec<weft_engine::sync::gates::GateEntry>, String);
 
 /// The image resolver and whether apps that do not say pin their images.
-type Images = (weft_engine::source::images::ImageResolver, bool);
+type Images = (weft_source::images::ImageResolver, bool);
 
 /// A gate's verdict as `weft diff` prints it: `gate NAME: VERDICT` and a line per reason (or the failure).
 pub(crate) fn gate_lines(gate: &weft_engine::sync::gates::GateResult) -> String {

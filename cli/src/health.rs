@@ -6,11 +6,11 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
 use weft_engine::config::Config;
-use weft_engine::health::scripts::{add_lua_scripts, read_argocd_cm, read_lua_dir};
-use weft_engine::health::{AssessOptions, HealthAssessor, ObjectSet};
-use weft_engine::plugin::{HostConfig, PluginHost, World};
-use weft_engine::registry::{BUILTIN_DIR_ENV, Provenance, Registry, holds_manifests};
+use weft_health::scripts::{add_lua_scripts, read_argocd_cm, read_lua_dir};
+use weft_health::{AssessOptions, HealthAssessor, ObjectSet};
 use weft_plugin_build as build;
+use weft_plugin_host::registry::{BUILTIN_DIR_ENV, Provenance, Registry, holds_manifests};
+use weft_plugin_host::{HostConfig, PluginHost, World};
 
 use crate::PluginSources;
 use crate::build_progress::BuildReporter;
@@ -80,7 +80,7 @@ pub(crate) fn add_checks(registry: &mut Registry, sources: &CheckSources) -> any
     }
     add_lua_scripts(registry, &lua)?;
     if let Some((path, config)) = &config {
-        weft_engine::health::configured::add_configured_checks(registry, &config.health)
+        weft_health::configured::add_configured_checks(registry, &config.health)
             .with_context(|| format!("the [health] checks of {}", path.display()))?;
     }
     Ok(())

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use clap::Subcommand;
-use weft_engine::health::{ObjectSet, scripts};
-use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, PluginHost, World};
-use weft_engine::registry::{Language, PluginManifest, Registry};
+use weft_health::{ObjectSet, scripts};
 use weft_plugin_build as build;
 use weft_plugin_build::scaffold::{self, ScaffoldRequest, SdkLocation};
+use weft_plugin_host::registry::{Language, PluginManifest, Registry};
+use weft_plugin_host::{CallLimits, HealthPlugin, HostConfig, PluginHost, World};
 
 use crate::health::{CheckSources, add_checks, build_registry, read_objects};
 use crate::{PluginSources, exit};

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
-use weft_engine::charts::{ChartCache, ChartRepositories};
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::render::{AppSource, RenderCache, RenderPipeline};
-use weft_engine::source::{CredentialSet, Credentials, GitSources, Repository};
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_render::{AppSource, RenderCache, RenderPipeline};
 use weft_sdk::RenderRequest;
+use weft_source::charts::{ChartCache, ChartRepositories};
+use weft_source::{CredentialSet, Credentials, GitSources, Repository};
 
 use crate::PluginSources;
 use crate::health::build_registry;
@@ -301,7 +301,7 @@ fn print_manifests(manifests: &[weft_sdk::Manifest]) -> anyhow::Result<u8> {
     let mut out = String::new();
     for manifest in manifests {
         out.push_str("---\n");
-        out.push_str(&weft_engine::yaml::to_yaml(&manifest.object));
+        out.push_str(&weft_core::yaml::to_yaml(&manifest.object));
     }
     crate::print_stdout(&out)?;
     Ok(0)

@@ -16,8 +16,8 @@ use weft_engine::auth::initial_secret::{
 };
 use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
-use weft_engine::registry::Registry;
 use weft_engine::server::{Server, ServerOptions, default_config_with_apps, write_example_app};
+use weft_plugin_host::registry::Registry;
 
 use crate::PluginSources;
 

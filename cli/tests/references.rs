@@ -368,7 +368,7 @@ fn main() -> ExitCode {
     let pyyaml = Reference::python_module("yaml", "PyYAML");
     let ruamel = Reference::python_module("ruamel.yaml", "ruamel.yaml");
     let object = tricky_config_map();
-    let yaml = weft_engine::yaml::to_yaml(&object);
+    let yaml = weft_core::yaml::to_yaml(&object);
     let mut trials = trials;
     {
         let (yaml, object) = (yaml.clone(), object.clone());

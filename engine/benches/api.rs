@@ -30,22 +30,22 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{RwLock, watch};
 use tokio::task::JoinSet;
 
+use weft_core::logs::LogStore;
+use weft_core::resource::ResourceRef;
 use weft_engine::api::{self, ApiState};
 use weft_engine::app::AppSpec;
 use weft_engine::auth::{AuthConfig, Authenticator, Principal, RateLimitConfig, RateLimiter};
 use weft_engine::deploy::Deployer;
-use weft_engine::logs::LogStore;
-use weft_engine::plugin::{HostConfig, PluginHost};
 use weft_engine::queue::Queue;
 use weft_engine::reconcile::AppView;
-use weft_engine::registry::Registry;
-use weft_engine::resource::ResourceRef;
 use weft_engine::server::ServerState;
-use weft_engine::source::GitSources;
 use weft_engine::sync::observe::{AppStatus, ResourceStatus};
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
-use weft_engine::sync::status::{AppHealth, HealthCode, SyncCode};
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_source::GitSources;
 use weft_store::Store;
+use weft_sync::status::{AppHealth, HealthCode, SyncCode};
 
 /// Apps in the fleet.
 const APPS: usize = 1000;

@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use weft_engine::config::CelCheck;
-use weft_engine::health::scripts::{self, read_lua_dir};
+use weft_health::scripts::{self, read_lua_dir};
 mod support;
 
-use weft_engine::plugin::{CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, World};
-use weft_engine::registry::{Provenance, Registry};
+use weft_plugin_host::registry::{Provenance, Registry};
+use weft_plugin_host::{CallLimits, HealthPlugin, HostConfig, NoRelated, PluginHost, World};
 
 const CALLS: usize = 3000;
 const BATCH: usize = 64;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 mod support;
 
-use weft_engine::plugin::{HealthPlugin, HostConfig, NoRelated, PluginHost, World};
+use weft_plugin_host::{HealthPlugin, HostConfig, NoRelated, PluginHost, World};
 
 const BATCH: usize = 256;
 
@@ -88,7 +88,7 @@ fn main() {
         .load_component_file("health-core", World::HealthCheck, &component_path, None)
         .unwrap();
     let plugin = host
-        .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)
+        .health_plugin(&component, weft_plugin_host::CallLimits::HEALTH)
         .unwrap();
     let related: Arc<NoRelated> = Arc::new(NoRelated);
 
@@ -140,7 +140,7 @@ fn main() {
                 .load_component_file("health-core", World::HealthCheck, &component_path, None)
                 .unwrap();
             let plugin = host
-                .health_plugin(&component, weft_engine::plugin::CallLimits::HEALTH)
+                .health_plugin(&component, weft_plugin_host::CallLimits::HEALTH)
                 .unwrap();
             (
                 bytes,

@@ -11,11 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::health::ObjectSet;
-use weft_engine::plugin::{
-    CallLimits, HealthPlugin, HostConfig, PluginHost, RelatedObjects, World,
-};
+use weft_health::ObjectSet;
 use weft_plugin_build::{self as build, BuildRequest};
+use weft_plugin_host::{CallLimits, HealthPlugin, HostConfig, PluginHost, RelatedObjects, World};
 
 mod support;
 

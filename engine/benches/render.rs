@@ -36,9 +36,9 @@ use std::time::{Duration, Instant};
 
 mod support;
 
-use weft_engine::plugin::{CallLimits, HostConfig, PluginHost, World};
-use weft_engine::source::{SourceLimits, SourceView};
+use weft_plugin_host::{CallLimits, HostConfig, PluginHost, World};
 use weft_sdk::RenderRequest;
+use weft_source::{SourceLimits, SourceView};
 use weft_test_reference::Reference;
 
 const OBJECTS: usize = 200;
@@ -122,7 +122,7 @@ fn write_umbrella(dir: &Path, workspace: &Path) {
 
 /// Renders `chart` (of `objects` objects) 31 times (the first apart) and prints the figures; returns the median.
 fn measure(
-    plugin: &weft_engine::plugin::RendererPlugin,
+    plugin: &weft_plugin_host::RendererPlugin,
     chart: &Path,
     request: &RenderRequest,
     objects: usize,

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::render::AppSource;
-use crate::resource::{ResourceRef, is_dns_label};
-use crate::source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use weft_build::BuildSpec;
+use weft_core::resource::{ResourceRef, is_dns_label};
+use weft_render::AppSource;
+use weft_source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use weft_sync::PruneFuse;
 use weft_sync::normalize::IgnoreRule;
 
@@ -264,7 +264,7 @@ impl Confinement {
                 reason,
             };
             let api_version = object["apiVersion"].as_str().unwrap_or_default();
-            let group = crate::resource::group_of(api_version);
+            let group = weft_core::resource::group_of(api_version);
             let kind = object["kind"].as_str().unwrap_or_default();
             let namespace = object
                 .pointer("/metadata/namespace")
@@ -1104,7 +1104,7 @@ source = { path = "examples/shop" }
             file_url_roots: vec![],
             clusters: vec!["staging".into(), "production".into()],
             gates: Vec::new(),
-            credentials: CredentialSet::new(vec![crate::source::CredentialSpec {
+            credentials: CredentialSet::new(vec![weft_source::CredentialSpec {
                 name: "acme".into(),
                 url: "https://git.example/acme/".into(),
                 username: Some("ci".into()),

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::AppSpec;
 use crate::auth::AuthConfig;
-use crate::source::{CredentialSet, CredentialSpec};
+use weft_source::{CredentialSet, CredentialSpec};
 
-pub use crate::cluster::ClusterConfig;
-pub use crate::health::settings::{CelCheck, HealthChecks, LuaCheck};
+pub use weft_cluster::ClusterConfig;
+pub use weft_health::settings::{CelCheck, HealthChecks, LuaCheck};
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -205,9 +205,9 @@ impl Config {
 
     /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the outbound
     /// guard, archives cached under the data directory.
-    pub fn chart_repositories(&self) -> crate::charts::ChartRepositories {
-        crate::charts::ChartRepositories::new(
-            crate::charts::ChartCache::new(self.data_dir().join("charts")),
+    pub fn chart_repositories(&self) -> weft_source::charts::ChartRepositories {
+        weft_source::charts::ChartRepositories::new(
+            weft_source::charts::ChartCache::new(self.data_dir().join("charts")),
             self.credential_set(),
             self.outbound_guard(),
         )
@@ -277,8 +277,8 @@ impl ClusterEntry {
     }
 
     /// Where on the cluster Weft may look and act.
-    pub fn scope(&self) -> crate::cluster::NamespaceScope {
-        crate::cluster::NamespaceScope::namespaces(
+    pub fn scope(&self) -> weft_cluster::NamespaceScope {
+        weft_cluster::NamespaceScope::namespaces(
             self.namespaces.iter().cloned(),
             self.cluster_resources,
         )
@@ -344,7 +344,7 @@ pub struct PluginConfig {
 
 impl Default for PluginConfig {
     fn default() -> Self {
-        let host = crate::plugin::HostConfig::default();
+        let host = weft_plugin_host::HostConfig::default();
         PluginConfig {
             dirs: Vec::new(),
             builtin: true,
@@ -360,20 +360,20 @@ impl Default for PluginConfig {
 #[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
 pub struct CeilingsConfig {
     /// For health checks.
-    pub health: crate::plugin::LimitOverrides,
+    pub health: weft_plugin_host::LimitOverrides,
     /// For renderers.
-    pub renderer: crate::plugin::LimitOverrides,
+    pub renderer: weft_plugin_host::LimitOverrides,
     /// For build steering.
-    pub build_steer: crate::plugin::LimitOverrides,
+    pub build_steer: weft_plugin_host::LimitOverrides,
     /// For deploy gates.
-    pub gate: crate::plugin::LimitOverrides,
+    pub gate: weft_plugin_host::LimitOverrides,
 }
 
 impl PluginConfig {
     /// The plugin host's configuration: its defaults with these ceilings and caps.
-    pub fn host_config(&self) -> crate::plugin::HostConfig {
-        let defaults = crate::plugin::HostConfig::default();
-        crate::plugin::HostConfig {
+    pub fn host_config(&self) -> weft_plugin_host::HostConfig {
+        let defaults = weft_plugin_host::HostConfig::default();
+        weft_plugin_host::HostConfig {
             ceilings: defaults.ceilings.with_overrides(
                 &self.ceilings.health,
                 &self.ceilings.renderer,
@@ -766,7 +766,7 @@ impl Config {
             .validate()
             .map_err(|e| invalid(format!("auth.{}", e.key), e.message))?;
         for (index, lua) in self.health.lua.iter().enumerate() {
-            crate::registry::KindPattern::parse(&lua.kind)
+            weft_plugin_host::registry::KindPattern::parse(&lua.kind)
                 .map_err(|e| invalid(format!("health.lua[{index}].kind"), e))?;
             if lua.script.is_some() == lua.script_file.is_some() {
                 return Err(invalid(
@@ -779,7 +779,7 @@ impl Config {
             }
         }
         for (index, cel) in self.health.cel.iter().enumerate() {
-            crate::registry::KindPattern::parse(&cel.kind)
+            weft_plugin_host::registry::KindPattern::parse(&cel.kind)
                 .map_err(|e| invalid(format!("health.cel[{index}].kind"), e))?;
             cel.compile().map_err(|(field, message)| {
                 invalid(format!("health.cel[{index}].{field}"), message)
@@ -916,7 +916,7 @@ impl Config {
         let mut names = BTreeSet::new();
         for (index, cluster) in self.clusters.iter().enumerate() {
             let key = |field: &str| format!("cluster[{index}].{field}");
-            if !crate::resource::is_dns_label(&cluster.name) {
+            if !weft_core::resource::is_dns_label(&cluster.name) {
                 return Err((
                     key("name"),
                     format!(
@@ -951,7 +951,7 @@ impl Config {
             if let Some(bad) = cluster
                 .namespaces
                 .iter()
-                .find(|n| !crate::resource::is_dns_label(n))
+                .find(|n| !weft_core::resource::is_dns_label(n))
             {
                 return Err((
                     key("namespaces"),

@@ -249,7 +249,7 @@ pub async fn declare_application(
     let name = application["metadata"]["name"]
         .as_str()
         .ok_or_else(|| failed("the Application has no name".into()))?;
-    let params = PatchParams::apply(crate::cluster::FIELD_MANAGER).force();
+    let params = PatchParams::apply(weft_cluster::FIELD_MANAGER).force();
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
     namespaces
         .patch(

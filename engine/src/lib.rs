@@ -3,10 +3,9 @@
 //! `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
 //! depend on it, on the plugin toolchain, or on `anyhow`.
 //!
-//! The layers below are crates of their own, re-exported here under the names the engine has always used:
-//! [`plugin`] and [`registry`] (`weft-plugin-host`), [`source`] and [`charts`] (`weft-source`), [`render`]
-//! (`weft-render`), [`health`] (`weft-health`), [`cluster`] (`weft-cluster`), and [`resource`], [`secrets`],
-//! [`yaml`], [`logs`] and [`metrics`] (`weft-core`). `docs/architecture.md` has the crate map.
+//! The layers below are crates of their own, and callers name them (`weft_plugin_host`, `weft_source`,
+//! `weft_render`, `weft_health`, `weft_cluster`, `weft_sync`, `weft_core`): nothing is re-exported here, so a path
+//! says which layer a thing lives in. `docs/architecture.md` has the crate map.
 //!
 //! - [`api`]: the HTTP API.
 //! - [`applications`]: apps declared as `applications.weft.dev` resources, their orgs and statuses.
@@ -40,15 +39,6 @@ pub mod replicas;
 pub mod server;
 pub mod sync;
 pub mod views;
-
-pub use weft_cluster as cluster;
-pub use weft_core::{logs, metrics, resource, secrets, yaml};
-pub use weft_health as health;
-pub use weft_plugin_host as plugin;
-pub use weft_plugin_host::registry;
-pub use weft_render as render;
-pub use weft_source as source;
-pub use weft_source::charts;
 
 #[cfg(test)]
 mod layering_tests {

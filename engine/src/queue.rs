@@ -14,8 +14,8 @@ use weft_store::{Claimant, Claimed, Holder, Store, StoreError};
 
 use crate::app::AppSpec;
 use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
-use crate::metrics::{PhaseLabels, metrics};
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
+use weft_core::metrics::{PhaseLabels, metrics};
 
 /// What an operation is asked to do; stored with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,7 +48,7 @@ pub enum OperationRequest {
     #[serde(rename_all = "camelCase")]
     SyncResources {
         /// The objects.
-        resources: Vec<crate::resource::ResourceRef>,
+        resources: Vec<weft_core::resource::ResourceRef>,
     },
     /// A rollback.
     #[serde(rename_all = "camelCase")]
@@ -392,7 +392,7 @@ pub struct Worker {
     /// The reconciler's views, whose latest operation is updated as operations start and end.
     pub views: Option<crate::views::AppViews>,
     /// The operations' log streams, where an operation this replica stops running says why.
-    pub logs: Option<crate::logs::LogStore>,
+    pub logs: Option<weft_core::logs::LogStore>,
     /// Told the app's name when one of its operations ends (the server has the reconciler look at it again: a
     /// failed sync's retry is due from its end).
     pub ended: Option<OperationEnded>,

@@ -85,7 +85,7 @@ impl RecentComparisons {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sync::status::{AppHealth, HealthCode, SyncCode};
+    use weft_sync::status::{AppHealth, HealthCode, SyncCode};
 
     fn value(revision: &str) -> Arc<(AppStatus, Comparison)> {
         Arc::new((

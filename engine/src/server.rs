@@ -12,16 +12,16 @@ use tokio::task::JoinSet;
 use weft_store::{AppOrigin, Store, StoreError};
 
 use crate::app::AppSpec;
-use crate::cluster::{ClusterError, connect};
 use crate::config::{ClusterMode, Config};
 use crate::deploy::{Builds, ClusterMember, Clusters, Deployer};
-use crate::logs::LogStore;
-use crate::plugin::{HostError, PluginHost, World};
 use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
 use crate::reconcile::{AppViews, Reconciler};
-use crate::registry::Registry;
-use crate::render::RenderCache;
-use crate::source::GitSources;
+use weft_cluster::{ClusterError, connect};
+use weft_core::logs::LogStore;
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{HostError, PluginHost, World};
+use weft_render::RenderCache;
+use weft_source::GitSources;
 
 pub use crate::example::{
     EXAMPLE_APP, default_config, default_config_with_apps, write_example_app,

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use weft_core::logs::LogStore;
 use weft_engine::app::AppSpec;
 use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
-use weft_engine::logs::LogStore;
-use weft_engine::plugin::{HostConfig, PluginHost};
-use weft_engine::source::GitSources;
 use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_source::GitSources;
 
 use super::Cluster;
 

@@ -42,15 +42,15 @@ fn build_into(roots: &[&str], out: &str) -> PathBuf {
 }
 
 /// A render pipeline over the built-in plugins, with git checkouts under `cache` and no render cache.
-pub fn render_pipeline(cache: &Path) -> weft_engine::render::RenderPipeline {
-    weft_engine::render::RenderPipeline::new(
-        weft_engine::plugin::PluginHost::new(weft_engine::plugin::HostConfig {
+pub fn render_pipeline(cache: &Path) -> weft_render::RenderPipeline {
+    weft_render::RenderPipeline::new(
+        weft_plugin_host::PluginHost::new(weft_plugin_host::HostConfig {
             cache_dir: None,
-            ..weft_engine::plugin::HostConfig::default()
+            ..weft_plugin_host::HostConfig::default()
         })
         .expect("a plugin host"),
         Arc::new(builtin_registry()),
-        weft_engine::source::GitSources::new(cache.join("git"), 1 << 30),
+        weft_source::GitSources::new(cache.join("git"), 1 << 30),
         None,
     )
 }
@@ -123,24 +123,24 @@ impl Default for GitRepo {
 }
 
 /// The built-in plugins and the test plugin `name` (from `tests/plugins/`) as a user plugin.
-pub fn registry_with_test_plugin(name: &str) -> weft_engine::registry::Registry {
+pub fn registry_with_test_plugin(name: &str) -> weft_plugin_host::registry::Registry {
     let mut registry = builtin_registry();
     registry
         .add_manifest_file(
             &test_plugins().join(format!("{name}.toml")),
-            weft_engine::registry::Provenance::User,
+            weft_plugin_host::registry::Provenance::User,
         )
         .expect("the test plugin loads");
     registry
 }
 
 /// A registry of the built-in plugins (built on first use).
-pub fn builtin_registry() -> weft_engine::registry::Registry {
-    let mut registry = weft_engine::registry::Registry::new();
+pub fn builtin_registry() -> weft_plugin_host::registry::Registry {
+    let mut registry = weft_plugin_host::registry::Registry::new();
     registry
         .add_dir(
             builtin_plugins(),
-            weft_engine::registry::Provenance::BuiltIn,
+            weft_plugin_host::registry::Provenance::BuiltIn,
         )
         .expect("the built-in plugins load");
     registry
@@ -157,7 +157,7 @@ pub async fn serve_api(config: &Config, options: ServerOptions) -> (Server, ApiS
 pub async fn serve_api_with(
     config: &Config,
     options: ServerOptions,
-    registry: weft_engine::registry::Registry,
+    registry: weft_plugin_host::registry::Registry,
 ) -> (Server, ApiState) {
     let server = Server::start(config.clone(), registry, options)
         .await

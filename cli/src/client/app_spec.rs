@@ -3,7 +3,7 @@
 //! same flags laid over a definition the server holds. Pure: flags and JSON in, JSON out; no I/O.
 
 use serde_json::{Map, Value, json};
-use weft_engine::sync::sync_options::parse_sync_option;
+use weft_sync::sync_options::parse_sync_option;
 
 /// The flags that describe an app, shared by `weft app create` (which needs some of them) and `weft app set`
 /// (which changes only those given).

@@ -6,9 +6,9 @@
 
 use anyhow::bail;
 use serde_json::{Value, json};
-use weft_engine::sync::diff::unified;
 use weft_engine::sync::operation::OperationPhase;
-use weft_engine::sync::plan::Action;
+use weft_sync::diff::unified;
+use weft_sync::plan::Action;
 
 use super::style::Painter;
 use super::watch::{Progress, follow_operation};
@@ -76,7 +76,7 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
 /// What `weft diff` shows of one step of a plan: an update's (or a re-creation's) unified diff `update`, a created
 /// object or a hook whole, a pruned object whole, nothing for the rest; local and `--server` alike.
 pub(crate) fn step_text(
-    reference: &weft_engine::resource::ResourceRef,
+    reference: &weft_core::resource::ResourceRef,
     action: Action,
     update: Option<&str>,
     live: Option<&serde_json::Value>,
@@ -93,7 +93,7 @@ pub(crate) fn step_text(
 /// One object's diff as the console shows it, from the server's view of it (`GET …/resource/{ref}`): the unified
 /// diff of an update, the whole object created or pruned, and the fields other managers changed.
 fn object_diff(
-    reference: &weft_engine::resource::ResourceRef,
+    reference: &weft_core::resource::ResourceRef,
     action: Action,
     view: &Value,
 ) -> String {
@@ -131,7 +131,7 @@ fn object_diff(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use weft_engine::resource::ResourceRef;
+    use weft_core::resource::ResourceRef;
 
     #[test]
     fn an_update_shows_the_server_s_diff_and_who_changed_what_a_create_the_whole_object() {

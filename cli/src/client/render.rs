@@ -138,7 +138,7 @@ pub(crate) fn tree_table(nodes: &[TreeNode], painter: Painter) -> String {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use weft_engine::sync::status::{HealthCode, SyncCode};
+    use weft_sync::status::{HealthCode, SyncCode};
 
     use super::*;
 

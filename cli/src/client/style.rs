@@ -4,7 +4,7 @@
 use anstyle::{AnsiColor, Style};
 use comfy_table::{Cell, Color, Table, presets};
 use weft_engine::sync::operation::OperationPhase;
-use weft_engine::sync::status::{HealthCode, SyncCode};
+use weft_sync::status::{HealthCode, SyncCode};
 
 /// How a value reads at a glance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

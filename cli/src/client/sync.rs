@@ -189,7 +189,7 @@ async fn wait_healthy(
     ended: jiff::Timestamp,
     timeout: std::time::Duration,
 ) -> anyhow::Result<u8> {
-    use weft_engine::sync::status::HealthCode;
+    use weft_sync::status::HealthCode;
     let started = std::time::Instant::now();
     let mut last = None;
     loop {

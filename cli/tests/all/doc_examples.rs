@@ -557,10 +557,10 @@ fn the_tutorial_s_manifest_builds_its_python_check_and_its_plugins_setting_loads
     let config =
         weft_engine::config::Config::parse(&config, &dir.path().join("weft.toml"), dir.path())
             .unwrap_or_else(|e| panic!("{}: {e}", setting.at()));
-    let mut registry = weft_engine::registry::Registry::new();
+    let mut registry = weft_plugin_host::registry::Registry::new();
     for plugins in &config.plugins.dirs {
         registry
-            .add_dir(plugins, weft_engine::registry::Provenance::User)
+            .add_dir(plugins, weft_plugin_host::registry::Provenance::User)
             .unwrap_or_else(|e| panic!("{}: {e}", setting.at()));
     }
     assert!(

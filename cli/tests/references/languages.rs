@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use weft_engine::plugin::shape::Sandbox;
-use weft_engine::plugin::{
+use weft_plugin_build::{self as build, BuildRequest};
+use weft_plugin_host::shape::Sandbox;
+use weft_plugin_host::{
     CallLimits, HealthPlugin, HostConfig, LimitCeilings, NoRelated, PluginHost, World,
 };
-use weft_plugin_build::{self as build, BuildRequest};
 use weft_test_reference::{Failed, Reference, Trial};
 
 use crate::support::{stderr, stdout, weft_command, weft_plugin_test_in, workspace};

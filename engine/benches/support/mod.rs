@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use weft_engine::registry::{Provenance, Registry};
 use weft_plugin_build as build;
+use weft_plugin_host::registry::{Provenance, Registry};
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {

@@ -6,7 +6,7 @@ use utoipa::IntoParams;
 
 use super::rows::RowSource;
 use crate::app::Env;
-use crate::sync::status::{HealthCode, SyncCode};
+use weft_sync::status::{HealthCode, SyncCode};
 
 /// The longest name search accepted.
 pub const MAX_SEARCH: usize = 253;

@@ -22,7 +22,7 @@ use crate::app::AppSpec;
 use crate::applications::PlaneState;
 use crate::queue::AppDirectory;
 use crate::reconcile::{AppView, AppViews};
-use crate::sync::status::{HealthCode, SyncCode};
+use weft_sync::status::{HealthCode, SyncCode};
 
 /// Who the caller is.
 #[utoipa::path(get, path = "/v1/whoami", tag = "identity",
@@ -344,13 +344,13 @@ mod tests {
     use super::*;
     use crate::auth::{AuthConfig, Authenticator, Principal, RateLimitConfig, RateLimiter};
     use crate::deploy::Deployer;
-    use crate::logs::LogStore;
-    use crate::plugin::{HostConfig, PluginHost};
     use crate::queue::Queue;
-    use crate::registry::Registry;
     use crate::server::ServerState;
-    use crate::source::GitSources;
     use crate::sync::operation::{Operation, OperationPhase, Trigger};
+    use weft_core::logs::LogStore;
+    use weft_plugin_host::registry::Registry;
+    use weft_plugin_host::{HostConfig, PluginHost};
+    use weft_source::GitSources;
     use weft_store::Store;
 
     fn app(name: &str) -> AppSpec {

@@ -15,11 +15,11 @@ use utoipa::{IntoParams, ToSchema};
 use super::objects::observe_now;
 use super::streams::holding;
 use super::{ApiError, ApiState, Caller, visible_app};
-use crate::cluster::{
+use weft_cluster::{
     FollowOptions, LogOptions, PodLogEvent, app_pods, container_names, follow_app_logs, read_log,
     restarted_containers,
 };
-use crate::logs::FollowEvent;
+use weft_core::logs::FollowEvent;
 
 /// How to read logs.
 #[derive(Debug, Deserialize, IntoParams)]

@@ -45,8 +45,8 @@ pub use streams::{StreamLimits, StreamPermit};
 
 use crate::app::AppSpec;
 use crate::auth::{Authenticator, Permission, RateLimiter};
-use crate::metrics::{RequestLabels, metrics};
 use crate::server::ServerState;
+use weft_core::metrics::{RequestLabels, metrics};
 
 /// What the handlers share.
 #[derive(Clone)]

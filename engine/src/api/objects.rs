@@ -9,13 +9,13 @@ use super::shapes::{EventView, ResourceView, WireRef};
 use super::{ApiError, ApiState, Caller, visible_app};
 use crate::app::AppSpec;
 use crate::deploy::ObserveError;
-use crate::plugin::Failure;
-use crate::render::RenderFailure;
-use crate::resource::ResourceRef;
-use crate::source::GitError;
 use crate::sync::compare::{CompareError, Comparison};
 use crate::sync::observe::AppStatus;
-use crate::sync::tree::Node;
+use weft_core::resource::ResourceRef;
+use weft_plugin_host::Failure;
+use weft_render::RenderFailure;
+use weft_source::GitError;
+use weft_sync::tree::Node;
 
 /// The app's status and comparison for a read, at the revision the reconciler last resolved (or the last synced
 /// one): the one made for an earlier read while the reconciler's comparison of the app still stands (same time,
@@ -253,7 +253,7 @@ pub(crate) async fn events(
 ) -> Result<Json<Vec<EventView>>, ApiError> {
     let (reference, node, _, member) = tree_node(&state, &caller, &name, &token, false).await?;
     // A cluster-scoped object's Events are in `default`, which a namespaced scope may not include.
-    let events_namespace = crate::cluster::events_namespace(&reference.namespace);
+    let events_namespace = weft_cluster::events_namespace(&reference.namespace);
     let scope = member.deployer.syncer().live().scope();
     if !scope.allows_namespace(events_namespace) {
         return Err(ApiError::conflict(format!(
@@ -262,7 +262,7 @@ pub(crate) async fn events(
             member.name
         )));
     }
-    let events = crate::cluster::object_events(
+    let events = weft_cluster::object_events(
         &member.client,
         &reference.namespace,
         &reference.kind,
@@ -326,8 +326,8 @@ mod tests {
 
     #[test]
     fn a_render_only_the_app_can_fix_is_a_conflict_and_a_passing_fault_is_unavailable() {
-        use crate::cluster::ClusterError;
-        use crate::plugin::CallError;
+        use weft_cluster::ClusterError;
+        use weft_plugin_host::CallError;
         let call = |failure| {
             ObserveError::Render(RenderFailure::Call {
                 plugin: "render-helm".into(),

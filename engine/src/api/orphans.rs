@@ -16,9 +16,9 @@ use utoipa::ToSchema;
 use super::shapes::WireRef;
 use super::{ApiError, ApiState, Caller, require_admin};
 use crate::app::AppSpec;
-use crate::resource::{ResourceRef, resource_version};
 use crate::sync::legacy::LegacyClaims;
-use crate::sync::tracking::{
+use weft_core::resource::{ResourceRef, resource_version};
+use weft_core::tracking::{
     Ownership, TRACKING_ANNOTATION, TRACKING_LABEL, Tracked, label_of, made_by_controller,
     ownership, tracked, tracking_id,
 };
@@ -280,7 +280,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::sync::tracking::{AppIdentity, stamp};
+    use weft_core::tracking::{AppIdentity, stamp};
 
     fn app(org: &str, name: &str, uid: Option<&str>) -> AppSpec {
         let mut app: AppSpec = toml::from_str(&format!(

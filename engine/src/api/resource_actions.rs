@@ -23,8 +23,8 @@ use super::{ApiError, ApiState, Caller, require, visible_app};
 use crate::auth::Permission;
 use crate::deploy::ClusterMember;
 use crate::queue::OperationRequest;
-use crate::resource::ResourceRef;
 use crate::sync::operation::Trigger;
+use weft_core::resource::ResourceRef;
 
 /// The field manager an action's patch is sent under: not Weft's own (`weft`), so a sync never claims what an
 /// action set (the restart annotation), and `managedFields` says who changed it.

@@ -16,7 +16,7 @@ use super::shapes::Application;
 use crate::app::{AppSpec, Env};
 use crate::reconcile::AppView;
 use crate::sync::operation::OperationPhase;
-use crate::sync::status::{HealthCode, SyncCode};
+use weft_sync::status::{HealthCode, SyncCode};
 
 /// Where an app comes from, as the list shows it: the repository (with `//path` inside it unless the path is the
 /// root) or, without a repository, the local path.
@@ -392,7 +392,7 @@ mod tests {
     use crate::api::shapes::ApplicationList;
     use crate::sync::observe::AppStatus;
     use crate::sync::operation::{Operation, Trigger};
-    use crate::sync::status::AppHealth;
+    use weft_sync::status::AppHealth;
 
     fn app(name: &str, repo: Option<&str>, path: &str) -> AppSpec {
         let mut app: AppSpec = toml::from_str(&format!(

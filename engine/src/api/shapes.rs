@@ -6,11 +6,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::app::Env;
-use crate::resource::{ResourceRef, version_of};
-use crate::sync::diff::ObjectDiff;
 use crate::sync::operation::{Deploy, Operation, OperationPhase};
-use crate::sync::status::{HealthCode, SyncCode};
 use weft_build::BuildReport;
+use weft_core::resource::{ResourceRef, version_of};
+use weft_sync::diff::ObjectDiff;
+use weft_sync::status::{HealthCode, SyncCode};
 
 /// One app in the fleet list.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -225,8 +225,8 @@ pub struct EventView {
     pub source: Option<String>,
 }
 
-impl From<crate::cluster::ObjectEvent> for EventView {
-    fn from(event: crate::cluster::ObjectEvent) -> Self {
+impl From<weft_cluster::ObjectEvent> for EventView {
+    fn from(event: weft_cluster::ObjectEvent) -> Self {
         EventView {
             kind: event.kind,
             reason: event.reason,

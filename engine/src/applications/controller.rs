@@ -110,7 +110,7 @@ pub async fn install_definition(client: &Client) -> Result<(), InstallError> {
     ] {
         api.patch(
             name,
-            &PatchParams::apply(crate::cluster::FIELD_MANAGER).force(),
+            &PatchParams::apply(weft_cluster::FIELD_MANAGER).force(),
             &Patch::Apply(&definition),
         )
         .await

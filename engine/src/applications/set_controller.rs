@@ -20,7 +20,7 @@ use super::generate::{self, ClusterFacts, GenerateError, Generator, Params};
 use super::set_plan::{self, SET_LABEL, SetPlan};
 use super::tenancy::Tenancy;
 use crate::app::ApiAppRules;
-use crate::source::{Credentials, GitSources, Repository, Scheme, scheme_of};
+use weft_source::{Credentials, GitSources, Repository, Scheme, scheme_of};
 
 /// The field manager the set controller applies Applications as.
 pub const SET_FIELD_MANAGER: &str = "weft-applicationset";

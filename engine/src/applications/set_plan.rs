@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use super::crd;
 use super::generate::Params;
-use crate::resource::is_dns_label;
-use crate::sync::{KeepReason, PruneCandidate, PruneFuse, RenderOutcome};
+use weft_core::resource::is_dns_label;
+use weft_sync::{KeepReason, PruneCandidate, PruneFuse, RenderOutcome};
 
 /// The label on every Application a set makes, naming the set.
 pub const SET_LABEL: &str = "weft.dev/applicationset";

@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 use super::convert::Refusal;
 use crate::deploy::AppState;
 use crate::sync::operation::{Operation, OperationPhase};
-use crate::sync::status::{HealthCode, SyncCode};
 use crate::views::AppView;
+use weft_sync::status::{HealthCode, SyncCode};
 
 /// How many deploys the status lists, newest first.
 pub const STATUS_HISTORY: usize = 10;

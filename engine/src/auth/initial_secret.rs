@@ -120,7 +120,7 @@ pub async fn write_initial_admin_secret(
 ) -> Result<(), InitialSecretError> {
     let secrets: Api<Secret> = Api::namespaced(client.clone(), namespace);
     let params = PostParams {
-        field_manager: Some(crate::cluster::FIELD_MANAGER.to_string()),
+        field_manager: Some(weft_cluster::FIELD_MANAGER.to_string()),
         ..PostParams::default()
     };
     match secrets

@@ -8,9 +8,6 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::app::AppSpec;
-use crate::plugin::{PluginHost, SteerPlugin};
-use crate::registry::Registry;
-use crate::source::GitSources;
 use weft_build::builder::LogSink;
 use weft_build::checkout;
 use weft_build::spec::BuilderKind;
@@ -19,6 +16,9 @@ use weft_build::steering::{
     self, AttemptOutcome, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,
     BuildState, TAIL_IN_MESSAGE,
 };
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{PluginHost, SteerPlugin};
+use weft_source::GitSources;
 
 /// What an app's state keeps about its builds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

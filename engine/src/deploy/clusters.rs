@@ -11,7 +11,7 @@ use tokio::sync::{broadcast, watch};
 
 use super::Deployer;
 use crate::app::AppSpec;
-use crate::cluster::LiveEvent;
+use weft_cluster::LiveEvent;
 
 /// How often a cluster's reachability is checked (`GET /version`).
 pub const PROBE_INTERVAL: Duration = Duration::from_secs(10);

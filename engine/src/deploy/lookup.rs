@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::app::{AppSpec, allowed_by};
-use crate::cluster::LiveCache;
+use weft_cluster::LiveCache;
 
 /// How many kinds lookups may start watching on one cluster, beyond those Weft watches for its apps anyway. A
 /// chart asking for more fails to render (it would otherwise render from answers it did not get).

@@ -21,24 +21,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
-use crate::charts::ChartRepositories;
-use crate::cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
-use crate::health::{AssessOptions, HealthAssessor};
-use crate::logs::LogStore;
-use crate::plugin::PluginHost;
-use crate::registry::Registry;
-use crate::render::{RenderCache, RenderFailure, RenderPipeline};
-use crate::resource::ResourceRef;
-use crate::source::GitSources;
 use crate::sync::compare::{CompareError, Comparer, Comparison};
-use crate::sync::fingerprint::environment_digest;
 use crate::sync::gates::{GateOverride, GateRun, GateSet};
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
-use crate::sync::status::{declared_version, image_tag, main_workload_image};
 use crate::sync::syncer::{SyncOutcome, SyncRequest, Syncer};
-use crate::sync::tree::Node;
 use weft_build::{BuildReport, StreamSink};
+use weft_cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
+use weft_core::logs::LogStore;
+use weft_core::resource::ResourceRef;
+use weft_health::{AssessOptions, HealthAssessor};
+use weft_plugin_host::PluginHost;
+use weft_plugin_host::registry::Registry;
+use weft_render::{RenderCache, RenderFailure, RenderPipeline};
+use weft_source::GitSources;
+use weft_source::charts::ChartRepositories;
+use weft_sync::fingerprint::environment_digest;
+use weft_sync::status::{declared_version, image_tag, main_workload_image};
+use weft_sync::tree::Node;
 
 /// How long an observation waits for the registries to say whether the app's tags moved.
 pub const TAG_MOVE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -205,7 +205,7 @@ pub struct ClusterAccess {
     /// The client.
     pub client: kube::Client,
     /// The namespaces it may watch and write (the whole cluster by default).
-    pub scope: crate::cluster::NamespaceScope,
+    pub scope: weft_cluster::NamespaceScope,
 }
 
 impl std::fmt::Debug for ClusterAccess {
@@ -220,7 +220,7 @@ impl From<kube::Client> for ClusterAccess {
     fn from(client: kube::Client) -> Self {
         ClusterAccess {
             client,
-            scope: crate::cluster::NamespaceScope::Cluster,
+            scope: weft_cluster::NamespaceScope::Cluster,
         }
     }
 }
@@ -946,7 +946,7 @@ fn names_a_ref(app: &AppSpec, revision: &str) -> bool {
     app.source.repo.is_some()
         && app.source.chart.is_none()
         && app.values_source.is_none()
-        && !crate::source::is_full_commit(revision)
+        && !weft_source::is_full_commit(revision)
 }
 
 #[cfg(test)]

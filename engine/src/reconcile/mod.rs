@@ -21,13 +21,13 @@ use weft_store::Store;
 
 use crate::app::AppSpec;
 use crate::deploy::Clusters;
-use crate::metrics::metrics;
 use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
-use crate::sync::endpoints::endpoints;
-use crate::sync::fingerprint::environment_digest;
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{Operation, OperationPhase, Trigger};
-use crate::sync::status::SyncCode;
+use weft_core::metrics::metrics;
+use weft_sync::endpoints::endpoints;
+use weft_sync::fingerprint::environment_digest;
+use weft_sync::status::SyncCode;
 
 pub use crate::views::{AppView, AppViews};
 pub use due::DueQueue;
@@ -748,7 +748,7 @@ impl Reconciler {
         let (status, environment) = match observed {
             Ok((status, comparison)) => {
                 view.endpoints = endpoints(&comparison.live);
-                memory.secrets = crate::sync::fingerprint::secrets_to_look_up(&comparison.desired);
+                memory.secrets = weft_sync::fingerprint::secrets_to_look_up(&comparison.desired);
                 memory.compared = Some((inputs, Instant::now()));
                 memory.clean = true;
                 view.compared_at = view.reconciled_at;
@@ -932,9 +932,9 @@ fn out_of_sync_summary(status: Option<&AppStatus>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::ResourceRef;
     use crate::sync::observe::ResourceStatus;
-    use crate::sync::status::{AppHealth, HealthCode};
+    use weft_core::resource::ResourceRef;
+    use weft_sync::status::{AppHealth, HealthCode};
 
     fn status(objects: &[(&str, SyncCode, bool)]) -> AppStatus {
         AppStatus {
@@ -972,7 +972,7 @@ mod tests {
                 .resources
                 .push(crate::sync::operation::ResourceResult {
                     reference: ResourceRef::new("", "ConfigMap", "shop", name),
-                    action: crate::sync::plan::Action::Prune,
+                    action: weft_sync::plan::Action::Prune,
                     status: crate::sync::operation::ResultStatus::Kept,
                     message: "an empty render deletes nothing".into(),
                 });

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::cluster::{Applier, ApplyError, ClusterError, DeleteOutcome, LiveCache, Propagation};
-use crate::resource::ResourceRef;
-use crate::sync::tracking::{Ownership, Tracker, ownership};
+use weft_cluster::{Applier, ApplyError, ClusterError, DeleteOutcome, LiveCache, Propagation};
+use weft_core::resource::ResourceRef;
+use weft_core::tracking::{Ownership, Tracker, ownership};
 
 /// What one pass of a cascading delete did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

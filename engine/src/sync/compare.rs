@@ -10,15 +10,15 @@ use serde_json::Value;
 use k8s_openapi::api::core::v1::Secret;
 use kube::Api;
 
-use super::diff::{DiffMode, ObjectDiff, diff_predicted, diff_subset};
 use super::dry_runs::{DryRunInputs, InSyncDryRuns};
-use super::fingerprint::{secrets_to_look_up, stamp_fingerprints};
-use super::normalize::IgnoreRule;
-use super::order::placement;
-use super::tracking::{AppIdentity, Ownership, Tracker, ownership, stamp};
-use crate::cluster::{Applier, ApplyError, ApplyOptions, ClusterError, KindCatalog, LiveCache};
-use crate::metrics::metrics;
-use crate::resource::{RefError, ResourceRef, resource_version};
+use weft_cluster::{Applier, ApplyError, ApplyOptions, ClusterError, KindCatalog, LiveCache};
+use weft_core::metrics::metrics;
+use weft_core::resource::{RefError, ResourceRef, resource_version};
+use weft_core::tracking::{AppIdentity, Ownership, Tracker, ownership, stamp};
+use weft_sync::diff::{DiffMode, ObjectDiff, diff_predicted, diff_subset};
+use weft_sync::fingerprint::{secrets_to_look_up, stamp_fingerprints};
+use weft_sync::normalize::IgnoreRule;
+use weft_sync::order::placement;
 use weft_sync::recreate::refuses_in_place;
 use weft_sync::shared::{Claim, claim};
 
@@ -46,7 +46,7 @@ pub enum CompareError {
     Cluster(#[from] ClusterError),
     /// A rendered object is outside the namespaces Weft may manage on the cluster (nothing is applied).
     #[error("{0}; nothing of this render is applied")]
-    OutOfScope(crate::cluster::OutOfScope),
+    OutOfScope(weft_cluster::OutOfScope),
 }
 
 /// The desired set, the live set, and how each desired object differs from its live counterpart.

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::normalize::IgnoreRule;
-use crate::resource::ResourceRef;
+use weft_core::resource::ResourceRef;
+use weft_sync::normalize::IgnoreRule;
 
 /// What a dry run was made from, hashed: `slot` says which object (app and reference), `digest` everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::sync::RwLock;
 
 use crate::app::AppSpec;
-use crate::sync::tracking::Tracker;
+use weft_core::tracking::Tracker;
 
 /// The apps that own legacy-tracked objects under their names: `(name, org)` pairs.
 #[derive(Debug, Default)]

@@ -1,11 +1,16 @@
-//! Making the cluster match the rendered manifests.
+//! The engine's side of making the cluster match the rendered manifests: the parts that read the cluster, call the
+//! gates and write. The pure rules are `weft-sync`'s ([`weft_sync::diff`], [`weft_sync::normalize`],
+//! [`weft_sync::plan`] with the prune fuse, [`weft_sync::order`], [`weft_sync::status`], [`weft_sync::tree`]);
+//! callers name that crate.
 //!
 //! Before the plan boundary nothing changes in the cluster: [`compare`] turns a render into the desired set and
-//! diffs it against the live set ([`diff`], [`normalize`]); [`plan`] decides every step and its order ([`order`])
-//! with the prune fuse bounding deletions, and the deploy [`gates`] judge it. After it, [`syncer`] applies the plan batch by batch and records an
+//! diffs it against the live set; `weft_sync::plan` decides every step and its order, with the prune fuse bounding
+//! deletions, and the deploy [`gates`] judge it. After it, [`syncer`] applies the plan batch by batch and records an
 //! [`operation`]; [`cascade`] deletes every object of an app whose Application is deleted with the resources
-//! finalizer; [`partial`] limits a plan to some objects (a single resource's sync); [`release`] writes the marks by which an app lets go of objects another app may then take over;
-//! [`observe`] reports sync, health, versions and the resource tree ([`status`], [`tree`]).
+//! finalizer; [`partial`] limits a plan to some objects (a single resource's sync); [`release`] writes the marks by
+//! which an app lets go of objects another app may then take over; [`observe`] reports sync, health, versions and
+//! the resource tree; [`dry_runs`] remembers the dry runs that found an object in sync, and [`legacy`] which apps
+//! own objects tracked the old way (by an app's name alone).
 
 pub mod cascade;
 pub mod compare;
@@ -17,12 +22,3 @@ pub mod operation;
 pub mod partial;
 pub mod release;
 pub mod syncer;
-pub use weft_core::tracking;
-pub use weft_sync::{
-    diff, endpoints, fingerprint, normalize, order, plan, shared, status, sync_options, tree,
-};
-
-pub use weft_sync::{
-    ARGOCD_SYNC_OPTIONS_ANNOTATION, FuseTrip, KeepReason, PruneCandidate, PruneDecision, PruneFuse,
-    RenderOutcome, SYNC_OPTIONS_ANNOTATION,
-};

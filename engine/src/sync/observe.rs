@@ -8,15 +8,15 @@ use serde_json::Value;
 use weft_sdk::{Health, Status};
 
 use super::compare::Comparison;
-use super::order::placement;
-use super::shared::{Claim, holder_name};
-use super::status::{
+use super::syncer::Syncer;
+use weft_core::resource::ResourceRef;
+use weft_core::tracking::{Ownership, Tracker, ownership};
+use weft_sync::order::placement;
+use weft_sync::shared::{Claim, holder_name};
+use weft_sync::status::{
     AppHealth, HealthCode, SyncCode, app_health, app_sync, declared_version, running_version,
 };
-use super::syncer::Syncer;
-use super::tracking::{Ownership, Tracker, ownership};
-use super::tree::{Node, NodeStatus, build_tree};
-use crate::resource::ResourceRef;
+use weft_sync::tree::{Node, NodeStatus, build_tree};
 
 /// Kinds whose objects the resource tree shows under an app's own objects (made by controllers, so they carry
 /// no tracking label): watched from the first time a tree is asked for.

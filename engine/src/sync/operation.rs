@@ -6,9 +6,9 @@ use std::collections::VecDeque;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::plan::Action;
-use crate::resource::ResourceRef;
 use weft_build::BuildReport;
+use weft_core::resource::ResourceRef;
+use weft_sync::plan::Action;
 
 /// Where an operation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

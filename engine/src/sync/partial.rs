@@ -2,8 +2,8 @@
 //! is made as for a full sync, from the whole render and the whole live set, then cut to the named objects' own
 //! steps. Hooks, prunes of other objects, strays and other objects' release marks are left out.
 
-use crate::resource::ResourceRef;
-use crate::sync::plan::{Action, SyncPlan};
+use weft_core::resource::ResourceRef;
+use weft_sync::plan::{Action, SyncPlan};
 
 /// Why a plan cannot be limited to the named objects.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -57,14 +57,14 @@ pub fn restrict(plan: SyncPlan, only: &[ResourceRef]) -> Result<SyncPlan, Partia
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sync::plan::{PlanStep, Stage};
+    use weft_sync::plan::{PlanStep, Stage};
 
     fn step(token: &str, action: Action, hook: bool) -> PlanStep {
         PlanStep {
             reference: ResourceRef::parse(token).unwrap(),
             action,
             reason: "test".into(),
-            phase: crate::sync::order::Phase::Sync,
+            phase: weft_sync::order::Phase::Sync,
             stage: Stage::Wave(0),
             hook,
             object: None,

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::plan::SyncPlan;
 use super::syncer::Syncer;
-use super::tracking::{RELEASE_ANNOTATION, Tracker};
 use crate::app::AppSpec;
-use crate::cluster::{Applier, ApplyError, ClusterError, LiveCache};
+use weft_cluster::{Applier, ApplyError, ClusterError, LiveCache};
+use weft_core::tracking::{RELEASE_ANNOTATION, Tracker};
+use weft_sync::plan::SyncPlan;
 use weft_sync::shared::{ReleaseMark, release};
 
 /// Why an app's objects could not all be released.

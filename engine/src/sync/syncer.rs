@@ -10,18 +10,18 @@ use serde_json::Value;
 use tokio::time::Instant;
 use weft_sdk::{Health, Status};
 
-use super::RenderOutcome;
 use super::compare::{Comparer, Comparison};
 use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, Trigger};
-use super::order::{HookDeletePolicy, Phase, placement};
-use super::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};
 use crate::app::AppSpec;
-use crate::cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
-use crate::health::{Assessment, HealthAssessor};
-use crate::logs::LogStore;
-use crate::plugin::RelatedObjects;
-use crate::resource::{ResourceRef, resource_version};
+use weft_cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
+use weft_core::logs::LogStore;
+use weft_core::resource::{ResourceRef, resource_version};
+use weft_health::{Assessment, HealthAssessor};
+use weft_plugin_host::RelatedObjects;
+use weft_sync::RenderOutcome;
 use weft_sync::normalize::{IgnoreRule, respect_ignored};
+use weft_sync::order::{HookDeletePolicy, Phase, placement};
+use weft_sync::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};
 use weft_sync::recreate::{RECREATE_HINT, refuses_in_place};
 
 /// What a sync is asked to do.
@@ -48,7 +48,7 @@ pub struct SyncRequest {
     pub cancel: Option<tokio::sync::watch::Receiver<bool>>,
     /// Apply only these objects (a single resource's sync): the plan is made as for a full sync, then limited to
     /// them ([`super::partial::restrict`]). Empty: every object.
-    pub only: Vec<crate::resource::ResourceRef>,
+    pub only: Vec<weft_core::resource::ResourceRef>,
 }
 
 /// What a sync leaves besides its operation record.
@@ -136,7 +136,7 @@ impl Syncer {
     }
 
     /// How the app's objects are told from others': its identity, and whether it owns legacy-tracked objects.
-    pub fn tracker(&self, app: &AppSpec) -> super::tracking::Tracker {
+    pub fn tracker(&self, app: &AppSpec) -> weft_core::tracking::Tracker {
         self.legacy.tracker(app)
     }
 

@@ -8,12 +8,12 @@ use futures::StreamExt;
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
-use weft_engine::cluster::{
+use weft_cluster::{
     Applier, ApplyError, ApplyOptions, ClusterError, DeleteOutcome, KindCatalog, LiveCache,
     LiveEvent, Propagation, log_stream, pod_log,
 };
-use weft_engine::resource::ResourceRef;
-use weft_engine::sync::tracking::{AppIdentity, stamp};
+use weft_core::resource::ResourceRef;
+use weft_core::tracking::{AppIdentity, stamp};
 use weft_sim::{FaultAction, FaultRule, SimConfig, Simulator, Verb};
 
 /// How long a condition may take to hold: generous, for a loaded machine (waits end as soon as it holds).
@@ -583,7 +583,7 @@ async fn pod_logs_are_the_simulators_lines() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_namespaced_cache_watches_only_its_namespaces_each_on_its_own_and_refuses_cluster_kinds()
 {
-    use weft_engine::cluster::NamespaceScope;
+    use weft_cluster::NamespaceScope;
     let cluster = cluster();
     for namespace in ["team-a", "team-b", "team-c"] {
         cluster.applier.ensure_namespace(namespace).await.unwrap();

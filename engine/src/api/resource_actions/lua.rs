@@ -16,7 +16,7 @@ use serde_json::Value;
 use weft_health::actions::ActionChange;
 use weft_plugin_host::{ActionOffer, Impact};
 
-use crate::resource::ResourceRef;
+use weft_core::resource::ResourceRef;
 
 /// A Lua action an object offers, as the resource view lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]

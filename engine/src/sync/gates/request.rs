@@ -8,9 +8,9 @@ use weft_sdk::gate::{AppFacts, BuildRecord, Change, GateRequest, Image, PlannedO
 use weft_sdk::image::ImageReference;
 
 use crate::app::AppSpec;
-use crate::resource::ResourceRef;
 use crate::sync::compare::Comparison;
-use crate::sync::plan::{Action, SyncPlan};
+use weft_core::resource::ResourceRef;
+use weft_sync::plan::{Action, SyncPlan};
 
 /// How many changed paths a diff summary lists before it says how many more there are.
 const DIFF_PATHS: usize = 20;
@@ -167,9 +167,9 @@ mod tests {
 
     #[test]
     fn a_pruned_secret_reaches_a_gate_without_its_values_or_its_last_applied_annotation() {
-        use crate::resource::ResourceRef;
-        use crate::sync::order::Phase;
-        use crate::sync::plan::{PlanStep, Stage};
+        use weft_core::resource::ResourceRef;
+        use weft_sync::order::Phase;
+        use weft_sync::plan::{PlanStep, Stage};
         let live = json!({"apiVersion": "v1", "kind": "Secret",
             "metadata": {"name": "creds", "namespace": "shop", "annotations": {
                 "kubectl.kubernetes.io/last-applied-configuration":

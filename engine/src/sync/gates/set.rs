@@ -8,8 +8,8 @@ use weft_sdk::gate::GateRequest;
 use super::config::{self, GateEntry};
 use super::verdicts::GateResult;
 use crate::app::AppSpec;
-use crate::plugin::{CallLimits, GatePlugin, PluginHost, World};
-use crate::registry::Registry;
+use weft_plugin_host::registry::Registry;
+use weft_plugin_host::{CallLimits, GatePlugin, PluginHost, World};
 
 /// Why the gates could not be loaded.
 #[derive(Debug, thiserror::Error)]
