@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use crate::app::AppSpec;
 use crate::sync::compare::{CompareError, Comparer, Comparison};
+use crate::sync::failure::NotRendered;
 use crate::sync::gates::{GateOverride, GateRun, GateSet};
 use crate::sync::observe::AppStatus;
 use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
@@ -584,8 +585,8 @@ impl Deployer {
             Ok(image) => self
                 .render_seeded(app, &revision, pinned.as_deref(), image.as_deref())
                 .await
-                .map_err(|e| e.to_string()),
-            Err(message) => Err(message),
+                .map_err(NotRendered::Render),
+            Err(unbuilt) => Err(unbuilt),
         };
         let seed = rendered.as_ref().ok().and_then(|(_, seed)| seed.clone());
         let rendered = rendered.map(|(objects, _)| objects);
@@ -610,7 +611,7 @@ impl Deployer {
                     return SyncOutcome::default();
                 }
             },
-            Err(message) => Err(message),
+            Err(not_rendered) => Err(not_rendered),
         };
         let request = SyncRequest {
             trigger: operation.trigger.clone(),
@@ -678,7 +679,7 @@ impl Deployer {
         revision: &str,
         dry_run: bool,
         operation: &mut Operation,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, NotRendered> {
         let Some(spec) = &app.build else {
             return Ok(None);
         };
@@ -686,17 +687,15 @@ impl Deployer {
         if dry_run {
             return match last {
                 Some(image) => Ok(Some(image.to_string())),
-                None => Err(format!(
-                    "app {} has not been built yet, and a dry run builds nothing",
-                    app.name
-                )),
+                None => Err(NotRendered::NotBuiltYet {
+                    app: app.name.clone(),
+                }),
             };
         }
         let Some((builds, logs)) = &self.builds else {
-            return Err(format!(
-                "app {} has [app.build], but this deployer has no builder",
-                app.name
-            ));
+            return Err(NotRendered::NoBuilder {
+                app: app.name.clone(),
+            });
         };
         let sink = StreamSink::new(logs.clone(), operation.id.clone());
         let previous = state.build.as_ref().and_then(|b| b.built.clone());
@@ -708,7 +707,7 @@ impl Deployer {
         operation.build = Some(BuildReport::of(&result, &spec.overrides()));
         result
             .map(|record| record.image)
-            .map_err(|failed| format!("the image could not be built: {failed}"))
+            .map_err(|failed| NotRendered::Build(Box::new(failed)))
     }
 
     /// Rolls the app back. Refused while automated sync is on unless `disable_automated` (then automation is

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use super::failure::ReleaseNotTakenBack;
 use super::syncer::Syncer;
 use crate::app::AppSpec;
 use weft_cluster::{Applier, ApplyError, ClusterError, LiveCache};
@@ -57,7 +58,7 @@ impl Syncer {
         &self,
         plan: &SyncPlan,
         log: impl Fn(String),
-    ) -> Result<(), String> {
+    ) -> Result<(), ReleaseNotTakenBack> {
         for mark in &plan.marks {
             match (write(self.applier(), mark).await, &mark.released_by) {
                 (Ok(()), Some(_)) => log(format!(
@@ -73,12 +74,12 @@ impl Syncer {
                     mark.reference
                 )),
                 (Err(error), None) => {
-                    let message = format!(
-                        "nothing was applied: the release of {} could not be taken back: {error}",
-                        mark.reference
-                    );
-                    log(message.clone());
-                    return Err(message);
+                    let failure = ReleaseNotTakenBack {
+                        reference: mark.reference.clone(),
+                        error,
+                    };
+                    log(failure.to_string());
+                    return Err(failure);
                 }
             }
         }

@@ -11,6 +11,7 @@ use tokio::time::Instant;
 use weft_sdk::{Health, Status};
 
 use super::compare::{Comparer, Comparison};
+use super::failure::{ApplyFailure, NotRendered, StepError, StillThere, WaveUnhealthy};
 use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, Trigger};
 use crate::app::AppSpec;
 use weft_cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
@@ -22,17 +23,17 @@ use weft_sync::RenderOutcome;
 use weft_sync::normalize::{IgnoreRule, respect_ignored};
 use weft_sync::order::{HookDeletePolicy, Phase, placement};
 use weft_sync::plan::{Action, PlanInput, PlanStep, Stage, SyncPlan, plan};
-use weft_sync::recreate::{RECREATE_HINT, refuses_in_place};
+use weft_sync::recreate::refuses_in_place;
 
 /// What a sync is asked to do.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct SyncRequest {
     /// What started it.
     pub trigger: Trigger,
     /// The revision rendered.
     pub revision: String,
     /// The render: objects, or the renderer's error (which never prunes anything).
-    pub rendered: Result<Vec<Value>, String>,
+    pub rendered: Result<Vec<Value>, NotRendered>,
     /// Plan only: compare and record the plan, change nothing.
     pub dry_run: bool,
     /// Accept deletions past the prune fuse.
@@ -468,11 +469,11 @@ impl Syncer {
             return outcome;
         }
 
-        if let Err(message) = self
+        if let Err(failure) = self
             .write_release_marks(&sync_plan, |line| self.log(operation, line))
             .await
         {
-            operation.finish(OperationPhase::Failed, message);
+            operation.finish(OperationPhase::Failed, failure.to_string());
             outcome.plan = Some(sync_plan);
             outcome.comparison = Some(comparison);
             return outcome;
@@ -606,12 +607,12 @@ impl Syncer {
                 {
                     Ok(Some(object)) => applied.push((step.reference.clone(), object)),
                     Ok(None) => {}
-                    Err(message) => {
+                    Err(error) => {
                         for rest in &steps[index + 1..] {
                             operation.resources.push(skipped(rest));
                         }
                         self.skip_rest(sync_plan, phase, stage, operation);
-                        return Err(Stop::Failed(message));
+                        return Err(Stop::Failed(error.to_string()));
                     }
                 }
             }
@@ -623,9 +624,9 @@ impl Syncer {
                     operation,
                     format!("waiting for {} object(s) to be healthy", applied.len()),
                 );
-                if let Err(message) = self.wait_healthy(&applied, timeout).await {
+                if let Err(unhealthy) = self.wait_healthy(&applied, timeout).await {
                     self.skip_rest(sync_plan, phase, stage, operation);
-                    return Err(Stop::Failed(message));
+                    return Err(Stop::Failed(unhealthy.to_string()));
                 }
             }
         }
@@ -656,7 +657,7 @@ impl Syncer {
         respected: Option<&[IgnoreRule]>,
         timeout: Duration,
         operation: &mut Operation,
-    ) -> Result<Option<Value>, String> {
+    ) -> Result<Option<Value>, StepError> {
         let reference = &step.reference;
         let record = |operation: &mut Operation, status: ResultStatus, message: String| {
             operation.resources.push(ResourceResult {
@@ -665,6 +666,12 @@ impl Syncer {
                 status,
                 message,
             });
+        };
+        // A failed step: the operation's log says it in context, the step's result records the cause.
+        let fail = |operation: &mut Operation, error: StepError| {
+            self.log(operation, error.to_string());
+            record(operation, ResultStatus::Failed, error.on_step());
+            error
         };
         match step.action {
             Action::Unchanged => {
@@ -690,15 +697,16 @@ impl Syncer {
                     record(operation, ResultStatus::Pruned, message.to_string());
                     Ok(None)
                 }
-                Err(error) => {
-                    let message = format!("pruning {reference}: {error}");
-                    self.log(operation, &message);
-                    record(operation, ResultStatus::Failed, error.to_string());
-                    Err(message)
-                }
+                Err(error) => Err(fail(
+                    operation,
+                    StepError::Prune {
+                        reference: reference.clone(),
+                        error,
+                    },
+                )),
             },
             Action::Create | Action::Update => {
-                let object = step.object.as_ref().ok_or("a step without an object")?;
+                let object = step.object.as_ref().ok_or(StepError::NoObject)?;
                 let object = match respected {
                     Some(rules) => respect_ignored(
                         reference,
@@ -723,16 +731,17 @@ impl Syncer {
                         );
                         Ok(Some(applied))
                     }
-                    Err(error) => {
-                        let message = format!("applying {reference}: {error}");
-                        self.log(operation, &message);
-                        record(operation, ResultStatus::Failed, error);
-                        Err(message)
-                    }
+                    Err(error) => Err(fail(
+                        operation,
+                        StepError::Apply {
+                            reference: reference.clone(),
+                            error,
+                        },
+                    )),
                 }
             }
             Action::Recreate => {
-                let object = step.object.as_ref().ok_or("a step without an object")?;
+                let object = step.object.as_ref().ok_or(StepError::NoObject)?;
                 match self.recreate(reference, object, timeout, operation).await {
                     Ok(applied) => {
                         self.log(operation, format!("re-created {reference}"));
@@ -743,16 +752,17 @@ impl Syncer {
                         );
                         Ok(Some(applied))
                     }
-                    Err(error) => {
-                        let message = format!("re-creating {reference}: {error}");
-                        self.log(operation, &message);
-                        record(operation, ResultStatus::Failed, error);
-                        Err(message)
-                    }
+                    Err(error) => Err(fail(
+                        operation,
+                        StepError::Recreate {
+                            reference: reference.clone(),
+                            error,
+                        },
+                    )),
                 }
             }
             Action::RunHook => {
-                let object = step.object.as_ref().ok_or("a step without an object")?;
+                let object = step.object.as_ref().ok_or(StepError::NoObject)?;
                 let (status, message) = self
                     .run_hook(reference, object, comparison, timeout, operation)
                     .await;
@@ -760,10 +770,11 @@ impl Syncer {
                 if status == ResultStatus::HookSucceeded {
                     Ok(None)
                 } else {
-                    Err(format!(
-                        "{} hook {reference} failed: {message}",
-                        step.phase.as_str()
-                    ))
+                    Err(StepError::Hook {
+                        phase: step.phase.as_str(),
+                        reference: reference.clone(),
+                        message,
+                    })
                 }
             }
         }
@@ -772,7 +783,7 @@ impl Syncer {
     /// Applies `object` server-side as Weft, with force: fields another manager took (`kubectl edit`, a
     /// client-side `kubectl apply`, another server-side applier) are taken back rather than reported as conflicts,
     /// on every path — manual and automated syncs, self-heal, rollbacks, hooks, re-creations.
-    async fn apply(&self, object: &Value) -> Result<Value, String> {
+    async fn apply(&self, object: &Value) -> Result<Value, ApplyFailure> {
         let applied = self
             .applier
             .apply(
@@ -787,9 +798,9 @@ impl Syncer {
             .map_err(|error| match &error {
                 // The API will not update it in place: say what would.
                 ApplyError::Api { code, message, .. } if refuses_in_place(*code, message) => {
-                    format!("{error}; {RECREATE_HINT}")
+                    ApplyFailure::RefusedInPlace(error)
                 }
-                _ => error.to_string(),
+                _ => ApplyFailure::Api(error),
             })?;
         self.await_cache(&applied).await;
         Ok(applied)
@@ -803,12 +814,12 @@ impl Syncer {
         object: &Value,
         timeout: Duration,
         operation: &mut Operation,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ApplyFailure> {
         self.log(operation, format!("deleting {reference} to re-create it"));
         self.applier
             .delete(reference, Propagation::Foreground)
             .await
-            .map_err(|error| format!("deleting it: {error}"))?;
+            .map_err(ApplyFailure::Delete)?;
         self.wait_gone(reference, timeout).await?;
         self.apply(object).await
     }
@@ -870,19 +881,19 @@ impl Syncer {
                     format!("deleting its previous run: {error}"),
                 );
             }
-            if let Err(message) = self.wait_gone(reference, timeout).await {
-                return (ResultStatus::HookFailed, message);
+            if let Err(gone) = self.wait_gone(reference, timeout).await {
+                return (ResultStatus::HookFailed, gone.to_string());
             }
         }
         self.log(operation, format!("running hook {reference}"));
         let applied = match self.apply(object).await {
             Ok(applied) => applied,
-            Err(error) => return (ResultStatus::HookFailed, error),
+            Err(error) => return (ResultStatus::HookFailed, error.to_string()),
         };
         let verdict = self.wait_finished(reference, &applied, timeout).await;
         let (status, message) = match verdict {
-            Ok(message) => (ResultStatus::HookSucceeded, message),
-            Err(message) => (ResultStatus::HookFailed, message),
+            HookEnd::Succeeded(message) => (ResultStatus::HookSucceeded, message),
+            HookEnd::Failed(message) => (ResultStatus::HookFailed, message),
         };
         let delete = match status {
             ResultStatus::HookSucceeded => policies.contains(&HookDeletePolicy::HookSucceeded),
@@ -963,7 +974,7 @@ impl Syncer {
         &self,
         applied: &[(ResourceRef, Value)],
         timeout: Duration,
-    ) -> Result<(), String> {
+    ) -> Result<(), WaveUnhealthy> {
         let deadline = Instant::now() + timeout;
         loop {
             let mut waiting = Vec::new();
@@ -981,7 +992,10 @@ impl Syncer {
             for (reference, health) in references.iter().zip(self.assess(objects).await) {
                 match health {
                     Some(health) if health.status == Status::Degraded => {
-                        return Err(format!("{reference} is degraded: {}", health.message));
+                        return Err(WaveUnhealthy::Degraded {
+                            reference: reference.clone(),
+                            message: health.message,
+                        });
                     }
                     Some(health)
                         if matches!(health.status, Status::Progressing | Status::Missing) =>
@@ -999,54 +1013,70 @@ impl Syncer {
                 return Ok(());
             }
             if Instant::now() >= deadline {
-                return Err(format!(
-                    "the wave was not healthy after {timeout:?}: {}",
-                    waiting.join("; ")
-                ));
+                return Err(WaveUnhealthy::NotHealthy { timeout, waiting });
             }
             tokio::time::sleep(self.poll).await;
         }
     }
 
-    /// Waits for a hook to finish: `Ok` with its message when healthy, `Err` when degraded or out of time.
+    /// Waits for a hook to finish: succeeded with its message when healthy, failed when degraded or out of time.
     async fn wait_finished(
         &self,
         reference: &ResourceRef,
         applied: &Value,
         timeout: Duration,
-    ) -> Result<String, String> {
+    ) -> HookEnd {
         let deadline = Instant::now() + timeout;
         let mut last = String::from("not observed yet");
         loop {
             if let Some(cached) = self.fresh(reference, applied) {
                 let verdict = self.assess(vec![cached]).await.pop().flatten();
                 match verdict {
-                    Some(health) if health.status == Status::Healthy => return Ok(health.message),
-                    Some(health) if health.status == Status::Degraded => return Err(health.message),
+                    Some(health) if health.status == Status::Healthy => {
+                        return HookEnd::Succeeded(health.message);
+                    }
+                    Some(health) if health.status == Status::Degraded => {
+                        return HookEnd::Failed(health.message);
+                    }
                     Some(health) => {
                         last = format!("{}: {}", health.status.as_str(), health.message)
                     }
                     // No opinion on the kind: created is done.
-                    None => return Ok("created".into()),
+                    None => return HookEnd::Succeeded("created".into()),
                 }
             }
             if Instant::now() >= deadline {
-                return Err(format!("not finished after {timeout:?} ({last})"));
+                return HookEnd::Failed(format!("not finished after {timeout:?} ({last})"));
             }
             tokio::time::sleep(self.poll).await;
         }
     }
 
-    async fn wait_gone(&self, reference: &ResourceRef, timeout: Duration) -> Result<(), String> {
+    async fn wait_gone(
+        &self,
+        reference: &ResourceRef,
+        timeout: Duration,
+    ) -> Result<(), StillThere> {
         let deadline = Instant::now() + timeout;
         while self.live.get(reference).is_some() {
             if Instant::now() >= deadline {
-                return Err(format!("{reference} was still there after {timeout:?}"));
+                return Err(StillThere {
+                    reference: reference.clone(),
+                    timeout,
+                });
             }
             tokio::time::sleep(self.poll).await;
         }
         Ok(())
     }
+}
+
+/// How a hook's run ended, with its message.
+enum HookEnd {
+    /// Healthy (or of a kind without a health verdict: created is done).
+    Succeeded(String),
+    /// Degraded, or not finished by the deadline.
+    Failed(String),
 }
 
 fn skipped(step: &PlanStep) -> ResourceResult {
