@@ -5,6 +5,11 @@
 use std::time::Duration;
 
 use weft_build::steering::BuildFailed;
+use weft_sync::plan::PlanError;
+
+use super::compare::CompareError;
+use super::partial::PartialError;
+use crate::app::PlacementError;
 use weft_cluster::ApplyError;
 use weft_core::resource::ResourceRef;
 use weft_render::RenderFailure;
@@ -31,6 +36,26 @@ pub enum NotRendered {
     /// The renderer (or the source it reads) failed.
     #[error(transparent)]
     Render(#[from] RenderFailure),
+}
+
+/// Why a sync stopped before its plan boundary: nothing was changed, and the operation ends in error.
+#[derive(Debug, thiserror::Error)]
+pub enum Unplanned {
+    /// There were no objects to sync.
+    #[error("the render failed, nothing was changed: {0}")]
+    NotRendered(#[from] NotRendered),
+    /// Turning the render into the desired set, or reading the cluster to compare, failed.
+    #[error("nothing was changed: {0}")]
+    Compare(Box<CompareError>),
+    /// The render places an object where the app's org may not deploy.
+    #[error(transparent)]
+    Placement(#[from] PlacementError),
+    /// The plan could not be made.
+    #[error("nothing was changed: {0}")]
+    Plan(#[from] PlanError),
+    /// A single-resource sync named objects the plan cannot be limited to.
+    #[error("nothing was changed: {0}")]
+    Partial(#[from] PartialError),
 }
 
 /// Why one step of a plan failed: the operation's message. [`StepError::on_step`] is what the step's own result

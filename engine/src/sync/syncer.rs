@@ -11,12 +11,13 @@ use tokio::time::Instant;
 use weft_sdk::{Health, Status};
 
 use super::compare::{Comparer, Comparison};
-use super::failure::{ApplyFailure, NotRendered, StepError, StillThere, WaveUnhealthy};
+use super::failure::{ApplyFailure, NotRendered, StepError, StillThere, Unplanned, WaveUnhealthy};
 use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, Trigger};
 use crate::app::AppSpec;
 use weft_cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
 use weft_core::logs::LogStore;
 use weft_core::resource::{ResourceRef, resource_version};
+use weft_core::tracking::Tracker;
 use weft_health::{Assessment, HealthAssessor};
 use weft_plugin_host::RelatedObjects;
 use weft_sync::RenderOutcome;
@@ -84,11 +85,11 @@ pub struct Syncer {
     poll: Duration,
 }
 
-/// How long a sync waits for the live cache to see an object it applied.
 /// Why a sync of an empty render changed nothing (also the mark automation reads in its record to wait for a new
 /// revision rather than sync the same empty one again).
 pub const EMPTY_RENDER: &str = "an empty render never deletes anything";
 
+/// How long a sync waits for the live cache to see an object it applied.
 const CACHE_CATCH_UP: Duration = Duration::from_secs(30);
 
 /// The live cache as a plugin's view of related objects.
@@ -245,89 +246,160 @@ impl Syncer {
     async fn run(
         &self,
         app: &AppSpec,
-        request: SyncRequest,
+        mut request: SyncRequest,
         operation: &mut Operation,
     ) -> SyncOutcome {
-        let mut outcome = SyncOutcome::default();
-        let (rendered, render) = match &request.rendered {
-            Ok(objects) => (objects.as_slice(), RenderOutcome::Rendered(objects.len())),
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("the render failed, nothing was changed: {error}"),
-                );
-                return outcome;
-            }
-        };
         let tracker = self.tracker(app);
-        let desired = match self
-            .comparer
-            .desired(&tracker.identity, &app.namespace, rendered)
-            .await
-        {
-            Ok(desired) => desired,
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("nothing was changed: {error}"),
-                );
-                return outcome;
+        // Before the plan boundary: read, compare and plan; nothing is changed.
+        let rendered = std::mem::replace(&mut request.rendered, Ok(Vec::new()));
+        let (comparison, render) = match self.compare(app, &tracker, &request, rendered).await {
+            Ok(compared) => compared,
+            Err(unplanned) => {
+                operation.finish(OperationPhase::Error, unplanned.to_string());
+                return SyncOutcome::default();
             }
         };
-        // An app an org's team declared places objects only where its org may deploy (before the plan boundary).
-        if let Some(Err(error)) = app.confinement.as_ref().map(|c| c.check(&desired)) {
-            operation.finish(OperationPhase::Error, error.to_string());
-            return outcome;
+        let sync_plan = match plan_sync(app, &tracker, &request, &comparison, render) {
+            Ok(sync_plan) => sync_plan,
+            Err(unplanned) => {
+                operation.finish(OperationPhase::Error, unplanned.to_string());
+                return SyncOutcome {
+                    comparison: Some(comparison),
+                    ..SyncOutcome::default()
+                };
+            }
+        };
+        self.log_plan(app, &request, &sync_plan, operation);
+        // Objects other apps hold stop the sync before the gates and before anything is applied, as a deny does.
+        let refusal = sync_plan.refusal();
+        let gate_denial = match refusal {
+            Some(_) if !request.dry_run => None,
+            _ => {
+                self.judge(app, &request, &sync_plan, &comparison, operation)
+                    .await
+            }
+        };
+        let interrupted = self
+            .conclude(
+                app,
+                &request,
+                (&sync_plan, &comparison, render),
+                (refusal, gate_denial),
+                operation,
+            )
+            .await;
+        SyncOutcome {
+            plan: Some(sync_plan),
+            comparison: Some(comparison),
+            interrupted,
         }
-        let comparison = match self
-            .comparer
-            .compare(&tracker, desired, &request.previous_kinds, &app.ignore)
+    }
+
+    /// Past the gates: ends a dry run, or a sync that a refusal or a gate stopped, or writes the release marks and
+    /// applies the plan (every step from here has side effects and is recorded). Whether the sync was stopped at a
+    /// safe point, to be resumed.
+    async fn conclude(
+        &self,
+        app: &AppSpec,
+        request: &SyncRequest,
+        (sync_plan, comparison, render): (&SyncPlan, &Comparison, RenderOutcome),
+        (refusal, gate_denial): (Option<String>, Option<String>),
+        operation: &mut Operation,
+    ) -> bool {
+        if request.dry_run {
+            finish_dry_run(sync_plan, refusal.into_iter().chain(gate_denial), operation);
+            return false;
+        }
+        if let Some(message) = refusal.or(gate_denial) {
+            self.log(operation, message.clone());
+            operation.finish(OperationPhase::Error, message);
+            return false;
+        }
+        if let Err(failure) = self
+            .write_release_marks(sync_plan, |line| self.log(operation, line))
             .await
         {
-            Ok(comparison) => comparison,
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("nothing was changed: {error}"),
-                );
-                return outcome;
+            operation.finish(OperationPhase::Failed, failure.to_string());
+            return false;
+        }
+        // Every path applies with force (Weft owns what git declares: a field kubectl or a controller changed is
+        // taken back); with RespectIgnoreDifferences the fields the app ignores are left to whoever else owns them.
+        let respected = app
+            .sync
+            .respect_ignore_differences
+            .then_some(app.ignore.as_slice());
+        let result = self
+            .execute(
+                app,
+                sync_plan,
+                comparison,
+                respected,
+                request.cancel.as_ref(),
+                operation,
+            )
+            .await;
+        match result {
+            Err(Stop::Cancelled) => {
+                operation.message = Some("stopped at a safe point; to be resumed".into());
+                return true;
             }
-        };
-        let fuse = app.sync.fuse.fuse();
-        let sync_plan = match plan(PlanInput {
-            app: &tracker,
-            desired: &comparison.desired,
-            render,
-            live: &comparison.live,
-            others: &comparison.others,
-            diffs: &comparison.diffs,
-            prune: request.prune.unwrap_or(app.sync.prune),
-            fuse: &fuse,
-            confirmed: request.confirmed,
-            refused: &comparison.refused,
-            recreate: app.sync.replace || app.sync.force,
-        }) {
-            Ok(plan) => plan,
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("nothing was changed: {error}"),
-                );
-                outcome.comparison = Some(comparison);
-                return outcome;
+            Ok(()) if render == RenderOutcome::Rendered(0) && !comparison.live.is_empty() => {
+                finish_empty_render(&request.revision, comparison.live.len(), operation);
             }
-        };
-        let sync_plan = match super::partial::restrict(sync_plan, &request.only) {
-            Ok(plan) => plan,
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("nothing was changed: {error}"),
-                );
-                outcome.comparison = Some(comparison);
-                return outcome;
+            Ok(()) => {
+                let mut message =
+                    format!("synced to {}: {}", request.revision, sync_plan.summary());
+                if let Some(reason) = &sync_plan.fuse_tripped {
+                    message.push_str(&format!(
+                        "; the prune fuse tripped ({reason}), nothing was deleted: confirm the deletions with a confirmed sync"
+                    ));
+                }
+                operation.finish(OperationPhase::Succeeded, message);
             }
-        };
+            Err(Stop::Failed(message)) => {
+                self.run_sync_fail_hooks(sync_plan, operation).await;
+                operation.finish(OperationPhase::Failed, message);
+            }
+        }
+        false
+    }
+
+    /// The desired set from the render (confined to where the app's org may deploy) compared with the cluster.
+    async fn compare(
+        &self,
+        app: &AppSpec,
+        tracker: &Tracker,
+        request: &SyncRequest,
+        rendered: Result<Vec<Value>, NotRendered>,
+    ) -> Result<(Comparison, RenderOutcome), Unplanned> {
+        let rendered = rendered?;
+        let render = RenderOutcome::Rendered(rendered.len());
+        let desired = self
+            .comparer
+            .desired(&tracker.identity, &app.namespace, &rendered)
+            .await
+            .map_err(|error| Unplanned::Compare(Box::new(error)))?;
+        // An app an org's team declared places objects only where its org may deploy (before the plan boundary).
+        if let Some(confinement) = &app.confinement {
+            confinement.check(&desired)?;
+        }
+        let comparison = self
+            .comparer
+            .compare(tracker, desired, &request.previous_kinds, &app.ignore)
+            .await
+            .map_err(|error| Unplanned::Compare(Box::new(error)))?;
+        Ok((comparison, render))
+    }
+
+    /// Writes the plan to the operation's log: its summary, every step, strays, the fuse, and the objects other apps
+    /// hold.
+    fn log_plan(
+        &self,
+        app: &AppSpec,
+        request: &SyncRequest,
+        sync_plan: &SyncPlan,
+        operation: &mut Operation,
+    ) {
         if !request.only.is_empty() {
             let names: Vec<String> = request.only.iter().map(ToString::to_string).collect();
             self.log(
@@ -371,8 +443,6 @@ impl Syncer {
                 format!("the prune fuse tripped ({reason}): nothing will be deleted until a confirmed sync"),
             );
         }
-        // Objects other apps hold stop the sync before the gates and before anything is applied, as a deny does.
-        let refusal = sync_plan.refusal();
         operation.conflicts = sync_plan.conflicts.clone();
         for conflict in &sync_plan.conflicts {
             self.log(
@@ -383,161 +453,59 @@ impl Syncer {
                 ),
             );
         }
-        if let (Some(message), false) = (&refusal, request.dry_run) {
-            self.log(operation, message.clone());
-            operation.finish(OperationPhase::Error, message.clone());
-            outcome.plan = Some(sync_plan);
-            outcome.comparison = Some(comparison);
-            return outcome;
-        }
+    }
 
-        let mut gate_denial = None;
-        if let Some(run) = &request.gates
-            && !run.set.names_for(app).is_empty()
-        {
-            let gate_request = super::gates::request::gate_request(
-                app,
-                &run.cluster,
-                &request.revision,
-                &sync_plan,
-                &comparison,
-                &run.digests,
-                run.build.clone(),
-            );
-            let results = run.set.run(app, &gate_request).await;
-            for result in &results {
-                let summary = result.summary();
-                if result.verdict == super::gates::GateVerdict::Deny || result.failure.is_some() {
-                    tracing::warn!(app = %app.name, operation = %operation.id, gate = %result.gate, "{summary}");
-                } else {
-                    tracing::info!(app = %app.name, operation = %operation.id, gate = %result.gate, "{summary}");
+    /// Runs the app's deploy gates on the plan (recording their results); why they stop the sync, if they do.
+    async fn judge(
+        &self,
+        app: &AppSpec,
+        request: &SyncRequest,
+        sync_plan: &SyncPlan,
+        comparison: &Comparison,
+        operation: &mut Operation,
+    ) -> Option<String> {
+        let run = request.gates.as_ref()?;
+        if run.set.names_for(app).is_empty() {
+            return None;
+        }
+        let gate_request = super::gates::request::gate_request(
+            app,
+            &run.cluster,
+            &request.revision,
+            sync_plan,
+            comparison,
+            &run.digests,
+            run.build.clone(),
+        );
+        let results = run.set.run(app, &gate_request).await;
+        for result in &results {
+            let summary = result.summary();
+            if result.verdict == super::gates::GateVerdict::Deny || result.failure.is_some() {
+                tracing::warn!(app = %app.name, operation = %operation.id, gate = %result.gate, "{summary}");
+            } else {
+                tracing::info!(app = %app.name, operation = %operation.id, gate = %result.gate, "{summary}");
+            }
+            self.log(operation, summary);
+        }
+        operation.gates = results;
+        match super::gates::verdicts::decide(&operation.gates, run.override_.as_ref()) {
+            super::gates::GateDecision::Proceed { overridden } => {
+                if let (false, Some(by)) = (overridden.is_empty(), &run.override_) {
+                    self.log(
+                        operation,
+                        format!(
+                            "the deny of gate {} is overridden by {} for this sync: {}",
+                            overridden.join(", "),
+                            by.by,
+                            by.reason
+                        ),
+                    );
+                    operation.gate_override = Some(by.clone());
                 }
-                self.log(operation, summary);
+                None
             }
-            operation.gates = results;
-            match super::gates::verdicts::decide(&operation.gates, run.override_.as_ref()) {
-                super::gates::GateDecision::Proceed { overridden } => {
-                    if let (false, Some(by)) = (overridden.is_empty(), &run.override_) {
-                        self.log(
-                            operation,
-                            format!(
-                                "the deny of gate {} is overridden by {} for this sync: {}",
-                                overridden.join(", "),
-                                by.by,
-                                by.reason
-                            ),
-                        );
-                        operation.gate_override = Some(by.clone());
-                    }
-                }
-                super::gates::GateDecision::Stop(message) => gate_denial = Some(message),
-            }
+            super::gates::GateDecision::Stop(message) => Some(message),
         }
-        if let (Some(message), false) = (&gate_denial, request.dry_run) {
-            self.log(operation, message.clone());
-            operation.finish(OperationPhase::Error, message.clone());
-            outcome.plan = Some(sync_plan);
-            outcome.comparison = Some(comparison);
-            return outcome;
-        }
-
-        if request.dry_run {
-            operation.resources = sync_plan
-                .steps
-                .iter()
-                .map(|step| ResourceResult {
-                    reference: step.reference.clone(),
-                    action: step.action,
-                    status: ResultStatus::Skipped,
-                    message: step.reason.clone(),
-                })
-                .collect();
-            let gates = refusal
-                .into_iter()
-                .chain(gate_denial)
-                .map(|message| format!("; a sync would be {message}"))
-                .collect::<String>();
-            operation.finish(
-                OperationPhase::Succeeded,
-                format!(
-                    "dry run, nothing was changed: {}{gates}",
-                    sync_plan.summary()
-                ),
-            );
-            outcome.plan = Some(sync_plan);
-            outcome.comparison = Some(comparison);
-            return outcome;
-        }
-
-        if let Err(failure) = self
-            .write_release_marks(&sync_plan, |line| self.log(operation, line))
-            .await
-        {
-            operation.finish(OperationPhase::Failed, failure.to_string());
-            outcome.plan = Some(sync_plan);
-            outcome.comparison = Some(comparison);
-            return outcome;
-        }
-        // Every path applies with force (Weft owns what git declares: a field kubectl or a controller changed is
-        // taken back); with RespectIgnoreDifferences the fields the app ignores are left to whoever else owns them.
-        let respected = app
-            .sync
-            .respect_ignore_differences
-            .then_some(app.ignore.as_slice());
-        let result = self
-            .execute(
-                app,
-                &sync_plan,
-                &comparison,
-                respected,
-                request.cancel.as_ref(),
-                operation,
-            )
-            .await;
-        match result {
-            Err(Stop::Cancelled) => {
-                operation.message = Some("stopped at a safe point; to be resumed".into());
-                outcome.interrupted = true;
-            }
-            Ok(()) if render == RenderOutcome::Rendered(0) && !comparison.live.is_empty() => {
-                // Nothing was applied and nothing deleted: not a deploy, and no entry in the history. An error,
-                // so the fleet shows it; automation waits for a new revision instead of trying it again.
-                let kept = comparison.live.len();
-                operation.fuse_tripped = Some(EMPTY_RENDER.to_string());
-                tracing::warn!(
-                    app = %operation.app,
-                    operation = %operation.id,
-                    "the prune fuse tripped: {EMPTY_RENDER} (the render of {} is empty)",
-                    request.revision
-                );
-                operation.finish(
-                    OperationPhase::Error,
-                    format!(
-                        "the render of {} is empty: nothing was applied and nothing deleted ({kept} live object(s) \
-                         kept; {EMPTY_RENDER}, as a broken source is far likelier than an app meant to be empty — \
-                         fix the source, or delete the app to remove its objects)",
-                        request.revision
-                    ),
-                );
-            }
-            Ok(()) => {
-                let mut message =
-                    format!("synced to {}: {}", request.revision, sync_plan.summary());
-                if let Some(reason) = &sync_plan.fuse_tripped {
-                    message.push_str(&format!(
-                        "; the prune fuse tripped ({reason}), nothing was deleted: confirm the deletions with a confirmed sync"
-                    ));
-                }
-                operation.finish(OperationPhase::Succeeded, message);
-            }
-            Err(Stop::Failed(message)) => {
-                self.run_sync_fail_hooks(&sync_plan, operation).await;
-                operation.finish(OperationPhase::Failed, message);
-            }
-        }
-        outcome.plan = Some(sync_plan);
-        outcome.comparison = Some(comparison);
-        outcome
     }
 
     async fn execute(
@@ -1069,6 +1037,80 @@ impl Syncer {
         }
         Ok(())
     }
+}
+
+/// Everything the plan needs from the comparison, the app's settings and the request: the plan, limited to the
+/// objects a single-resource sync names. Pure: nothing is read or changed.
+fn plan_sync(
+    app: &AppSpec,
+    tracker: &Tracker,
+    request: &SyncRequest,
+    comparison: &Comparison,
+    render: RenderOutcome,
+) -> Result<SyncPlan, Unplanned> {
+    let fuse = app.sync.fuse.fuse();
+    let sync_plan = plan(PlanInput {
+        app: tracker,
+        desired: &comparison.desired,
+        render,
+        live: &comparison.live,
+        others: &comparison.others,
+        diffs: &comparison.diffs,
+        prune: request.prune.unwrap_or(app.sync.prune),
+        fuse: &fuse,
+        confirmed: request.confirmed,
+        refused: &comparison.refused,
+        recreate: app.sync.replace || app.sync.force,
+    })?;
+    Ok(super::partial::restrict(sync_plan, &request.only)?)
+}
+
+/// Ends a dry run: every step recorded as not taken, and what would have stopped a sync said.
+fn finish_dry_run(
+    sync_plan: &SyncPlan,
+    stops: impl Iterator<Item = String>,
+    operation: &mut Operation,
+) {
+    operation.resources = sync_plan
+        .steps
+        .iter()
+        .map(|step| ResourceResult {
+            reference: step.reference.clone(),
+            action: step.action,
+            status: ResultStatus::Skipped,
+            message: step.reason.clone(),
+        })
+        .collect();
+    let stops = stops
+        .map(|message| format!("; a sync would be {message}"))
+        .collect::<String>();
+    operation.finish(
+        OperationPhase::Succeeded,
+        format!(
+            "dry run, nothing was changed: {}{stops}",
+            sync_plan.summary()
+        ),
+    );
+}
+
+/// Ends a sync whose render was empty while the app has live objects: nothing was applied and nothing deleted. Not a
+/// deploy, and no entry in the history; an error, so the fleet shows it, and automation waits for a new revision
+/// instead of trying it again.
+fn finish_empty_render(revision: &str, kept: usize, operation: &mut Operation) {
+    operation.fuse_tripped = Some(EMPTY_RENDER.to_string());
+    tracing::warn!(
+        app = %operation.app,
+        operation = %operation.id,
+        "the prune fuse tripped: {EMPTY_RENDER} (the render of {revision} is empty)",
+    );
+    operation.finish(
+        OperationPhase::Error,
+        format!(
+            "the render of {revision} is empty: nothing was applied and nothing deleted ({kept} live object(s) \
+             kept; {EMPTY_RENDER}, as a broken source is far likelier than an app meant to be empty — \
+             fix the source, or delete the app to remove its objects)",
+        ),
+    );
 }
 
 /// How a hook's run ended, with its message.
