@@ -422,8 +422,8 @@ fn chart_files(repo: &weft_tests::GitRepo) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_deploy_builds_first_and_renders_with_the_image() {
+    use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
     use weft_engine::deploy::{AppState, Deployer, SyncSpec};
-    use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 
     let sim = weft_sim::Simulator::new(weft_sim::SimConfig::fast());
     let cache = tempfile::tempdir().unwrap();
@@ -889,12 +889,12 @@ impl Served {
     }
 
     /// The operation as the store keeps it, with no trace of the planted value.
-    async fn stored(&self, id: &str) -> weft_engine::sync::operation::Operation {
+    async fn stored(&self, id: &str) -> weft_engine::apply::operation::Operation {
         let operation = self
             .server
             .state
             .store
-            .operation::<weft_engine::sync::operation::Operation>(id)
+            .operation::<weft_engine::apply::operation::Operation>(id)
             .await
             .unwrap()
             .unwrap();

@@ -359,8 +359,8 @@ async fn a_chart_with_values_from_git_pins_both_and_rollback_restores_them_toget
     use k8s_openapi::api::apps::v1::Deployment;
     use weft_core::logs::LogStore;
     use weft_engine::app::AppSpec;
+    use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
     use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
-    use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
     use weft_sim::{SimConfig, Simulator};
 
     let (address, _served) = repository(None, false).await;

@@ -12,8 +12,8 @@ use std::time::Duration;
 use serde_json::json;
 use sqlx::Connection as _;
 use tempfile::TempDir;
+use weft_engine::apply::operation::{Operation, OperationPhase};
 use weft_engine::server::{Server, ServerOptions, default_replica};
-use weft_engine::sync::operation::{Operation, OperationPhase};
 use weft_tests::GitRepo;
 
 use crate::reliability::sync_of_running;

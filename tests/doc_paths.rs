@@ -307,7 +307,7 @@ fn paths_are_read_from_code_spans_text_blocks_and_links_but_not_from_urls_placeh
         Status in `crates/sync/src/{status,tree}.rs`; a word engine/src/prose.rs is not read; \
         nor `../shared/design.md` or `target/release/weft`.\n\
         ```\n\
-        -> apply   engine/src/sync/syncer.rs   (crates/render/src/pipeline.rs,\n\
+        -> apply   engine/src/apply/syncer.rs   (crates/render/src/pipeline.rs,\n\
         ```\n\
         ```sh\n\
         weft plugin build plugins/my-check\n\
@@ -319,7 +319,7 @@ fn paths_are_read_from_code_spans_text_blocks_and_links_but_not_from_urls_placeh
             "crates/store/",
             "crates/sync/src/status.rs",
             "crates/sync/src/tree.rs",
-            "engine/src/sync/syncer.rs",
+            "engine/src/apply/syncer.rs",
             "crates/render/src/pipeline.rs",
         ]
     );

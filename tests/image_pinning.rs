@@ -9,12 +9,12 @@ use std::time::Duration;
 use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::Api;
 use serde_json::json;
+use weft_engine::apply::observe::AppStatus;
+use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::config::Config;
 use weft_engine::deploy::RollbackTarget;
 use weft_engine::queue::OperationRequest;
 use weft_engine::server::{Server, ServerOptions};
-use weft_engine::sync::observe::AppStatus;
-use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_sim::{SimConfig, Simulator};
 use weft_sync::status::SyncCode;
 use weft_test_reference::Registry;
@@ -188,7 +188,7 @@ pub(crate) fn weft_pins_images_to_the_registrys_digests_and_keeps_them_until_ask
         assert_eq!(synced.gates[0].gate, "pinned");
         assert_eq!(
             synced.gates[0].verdict,
-            weft_engine::sync::gates::GateVerdict::Allow,
+            weft_engine::apply::gates::GateVerdict::Allow,
             "{synced:#?}"
         );
         assert_eq!(site.running_image().await, Some(format!("{image}@{first}")));

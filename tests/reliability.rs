@@ -14,9 +14,9 @@ use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tower::ServiceExt as _;
+use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::queue::OperationRequest;
 use weft_engine::server::{Server, ServerOptions};
-use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_sim::{FaultRule, Verb};
 use weft_test_reference::PostgresServer;
 use weft_tests::GitRepo;
@@ -439,7 +439,7 @@ async fn an_empty_render_under_self_heal_is_one_error_no_history_entry_and_no_lo
     assert_eq!(refused.phase, OperationPhase::Error, "{refused:#?}");
     assert_eq!(
         refused.fuse_tripped.as_deref(),
-        Some(weft_engine::sync::syncer::EMPTY_RENDER)
+        Some(weft_engine::apply::syncer::EMPTY_RENDER)
     );
 
     // Five more reconciles of the app, recorded in its view: no further operation, the history as it was, the

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tempfile::TempDir;
+use weft_engine::apply::operation::{Operation, OperationPhase};
 use weft_engine::server::{Server, ServerOptions};
-use weft_engine::sync::operation::{Operation, OperationPhase};
 use weft_sync::status::{HealthCode, SyncCode};
 use weft_test_reference::PostgresServer;
 use weft_tests::GitRepo;

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 use weft_core::logs::LogStore;
 use weft_engine::app::AppSpec;
+use weft_engine::apply::observe::{AppStatus, ResourceStatus};
+use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::deploy::{AppState, Deployer, SyncSpec};
-use weft_engine::sync::observe::{AppStatus, ResourceStatus};
-use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sim::{SimConfig, Simulator};
 use weft_source::GitSources;
@@ -488,7 +488,7 @@ async fn a_holder_deleted_without_cascade_releases_its_objects_and_one_deleted_w
     let kinds: BTreeSet<(String, String)> = first.state.kinds.clone();
 
     // Deleted without cascade: every object it held is released, and the second app takes the one it renders.
-    let released = weft_engine::sync::release::release_tracked(
+    let released = weft_engine::apply::release::release_tracked(
         syncer.live(),
         syncer.applier(),
         &tracker,
@@ -525,7 +525,7 @@ async fn a_holder_deleted_without_cascade_releases_its_objects_and_one_deleted_w
     let tracker = syncer.tracker(&third.spec);
     let mut remaining = usize::MAX;
     while remaining > 0 {
-        remaining = weft_engine::sync::cascade::delete_tracked(
+        remaining = weft_engine::apply::cascade::delete_tracked(
             syncer.live(),
             syncer.applier(),
             &tracker,

@@ -75,7 +75,7 @@ pub struct Config {
     pub outbound: OutboundConfig,
     /// Deploy gates (`[[gate]]`): plugins that judge every sync's plan before anything is applied.
     #[serde(default, rename = "gate", skip_serializing_if = "Vec::is_empty")]
-    pub gates: Vec<crate::sync::gates::GateEntry>,
+    pub gates: Vec<crate::apply::gates::GateEntry>,
 }
 
 /// `[images]`: resolving every container image to its digest through its registry before a sync and applying it
@@ -720,14 +720,14 @@ impl Config {
             .map_err(|(key, message)| invalid(key, message))?;
         self.validate_application_scope()
             .map_err(|(key, message)| invalid(key, message))?;
-        crate::sync::gates::config::validate(&self.gates)
+        crate::apply::gates::config::validate(&self.gates)
             .map_err(|(key, message)| invalid(key, message))?;
         let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
             app.validate()
                 .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
-            crate::sync::gates::config::check_references(&self.gates, app)
+            crate::apply::gates::config::check_references(&self.gates, app)
                 .map_err(|message| invalid(format!("app[{index}].gates"), message))?;
             if let Some(cluster) = &app.cluster
                 && self.cluster(cluster).is_none()

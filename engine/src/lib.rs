@@ -8,6 +8,8 @@
 //! says which layer a thing lives in. `docs/architecture.md` has the crate map.
 //!
 //! - [`api`]: the HTTP API.
+//! - [`apply`]: making the cluster match the render, around `weft-sync`'s pure plan: the desired set compared with
+//!   the live one, the gates, the plan applied batch by batch and recorded, status, cascade deletion.
 //! - [`applications`]: apps declared as `applications.weft.dev` resources, their orgs and statuses.
 //! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
 //! - [`auth`]: who is calling the API: bearer tokens and OIDC JWTs resolved to a principal, and rate limits.
@@ -20,13 +22,13 @@
 //! - [`replicas`]: replicas sharing a store divide the apps: membership, owners by rendezvous hashing, views
 //!   exchanged.
 //! - [`recent`]: comparisons made for reads, reused while the reconciler's comparison of the app stands.
-//! - [`sync`]: making the cluster match the render: diff, plan, prune fuse, apply, status, resource tree.
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
 //! - [`views`]: what the reconciler last saw of each app, shared with the API.
 
 pub mod api;
 pub mod app;
 pub mod applications;
+pub mod apply;
 pub mod auth;
 pub mod config;
 pub mod deploy;
@@ -37,7 +39,6 @@ pub mod recent;
 pub mod reconcile;
 pub mod replicas;
 pub mod server;
-pub mod sync;
 pub mod views;
 
 #[cfg(test)]

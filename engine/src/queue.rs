@@ -13,8 +13,8 @@ use tokio::task::JoinSet;
 use weft_store::{Claimant, Claimed, Holder, Store, StoreError};
 
 use crate::app::AppSpec;
+use crate::apply::operation::{Operation, OperationPhase, Trigger};
 use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
-use crate::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_core::metrics::{PhaseLabels, metrics};
 
 /// What an operation is asked to do; stored with it.
@@ -38,7 +38,7 @@ pub enum OperationRequest {
         confirmed: bool,
         /// An admin's override of the deploy gates' denies, with who and why.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        override_gates: Option<crate::sync::gates::GateOverride>,
+        override_gates: Option<crate::apply::gates::GateOverride>,
         /// Resolve every image again, even for the revision that runs.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         refresh_images: bool,

@@ -60,7 +60,7 @@ pub enum ServeError {
     Config(#[from] crate::config::ConfigError),
     /// A `[[gate]]` cannot be loaded (its plugin is missing, of another world, or does not load).
     #[error(transparent)]
-    Gate(#[from] crate::sync::gates::GateSetError),
+    Gate(#[from] crate::apply::gates::GateSetError),
     /// A configured app has a type no renderer plugin serves, so it could never render.
     #[error(
         "app {app} has type {app_type:?}, which no renderer plugin serves (known: {}); build or add the plugin, \
@@ -247,11 +247,11 @@ impl Server {
         })?;
         let store = Store::open(&config.store_url()).await?;
         // Which apps own what was tracked by name alone before identities; every cluster's syncer shares it.
-        let legacy = Arc::new(crate::sync::legacy::LegacyClaims::default());
+        let legacy = Arc::new(crate::apply::legacy::LegacyClaims::default());
         let host = PluginHost::new(config.plugins.host_config())?;
         let logs = LogStore::default();
         let registry = Arc::new(registry);
-        let gates = Arc::new(crate::sync::gates::GateSet::load(
+        let gates = Arc::new(crate::apply::gates::GateSet::load(
             &config.gates,
             &host,
             &registry,
@@ -556,7 +556,7 @@ type RemovedApps = Vec<(AppSpec, std::collections::BTreeSet<(String, String)>)>;
 fn release_removed(clusters: &Clusters, removed: RemovedApps) {
     for (app, kinds) in removed {
         if let Ok(member) = clusters.for_app(&app) {
-            crate::sync::release::release_deleted_app(member.deployer.syncer(), &app, kinds);
+            crate::apply::release::release_deleted_app(member.deployer.syncer(), &app, kinds);
         }
     }
 }

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use weft_core::logs::LogStore;
 use weft_engine::app::AppSpec;
+use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
-use weft_engine::sync::operation::{Operation, OperationPhase, Trigger};
 use weft_plugin_host::{HostConfig, PluginHost};
 use weft_source::GitSources;
 

@@ -164,7 +164,7 @@ pub(crate) async fn delete(
         let running = state
             .server
             .store
-            .last_operation::<crate::sync::operation::Operation>(&name)
+            .last_operation::<crate::apply::operation::Operation>(&name)
             .await
             .map_err(|e| ApiError::store("reading the app's latest operation", e))?;
         if let Some(operation) = running.filter(|op| !op.phase.is_finished()) {
@@ -197,7 +197,7 @@ pub(crate) async fn delete(
         // Deleted without cascade: its objects stay, released for another app to take over (unless they cannot be
         // marked now: then they stay held, orphans an admin may hand to an app).
         if let Some(member) = member {
-            crate::sync::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
+            crate::apply::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
         }
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
@@ -216,7 +216,7 @@ pub(crate) async fn delete(
             .as_ref()
             .is_none_or(|c| c.check(std::slice::from_ref(object)).is_ok())
     };
-    let outcome = crate::sync::cascade::delete_tracked(
+    let outcome = crate::apply::cascade::delete_tracked(
         syncer.live(),
         syncer.applier(),
         &syncer.tracker(&existing),

@@ -5,8 +5,8 @@
 use weft_sync::shared::{Conflict, reword_refusal};
 
 use crate::app::AppSpec;
+use crate::apply::operation::Operation;
 use crate::auth::Principal;
-use crate::sync::operation::Operation;
 
 /// `operation`, an operation of `app`, as `caller` may read it: its conflicts and the refusal in its message worded
 /// for the caller, the holders' keys removed.
@@ -34,7 +34,7 @@ mod tests {
     use weft_sync::shared::refusal;
 
     use super::*;
-    use crate::sync::operation::Trigger;
+    use crate::apply::operation::Trigger;
 
     fn app(name: &str, org: &str) -> AppSpec {
         let spec: AppSpec = toml::from_str(&format!(

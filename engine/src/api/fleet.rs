@@ -342,11 +342,11 @@ mod tests {
     use tower::ServiceExt as _;
 
     use super::*;
+    use crate::apply::operation::{Operation, OperationPhase, Trigger};
     use crate::auth::{AuthConfig, Authenticator, Principal, RateLimitConfig, RateLimiter};
     use crate::deploy::Deployer;
     use crate::queue::Queue;
     use crate::server::ServerState;
-    use crate::sync::operation::{Operation, OperationPhase, Trigger};
     use weft_core::logs::LogStore;
     use weft_plugin_host::registry::Registry;
     use weft_plugin_host::{HostConfig, PluginHost};
@@ -600,7 +600,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn filters_narrow_the_list_and_the_summary_counts_what_each_choice_would_show() {
-        use crate::sync::observe::AppStatus;
+        use crate::apply::observe::AppStatus;
         let fleet = Fleet::new(12).await;
         {
             // app-00..03 healthy and synced, app-04..05 degraded and out of sync, the rest not reconciled yet.

@@ -6,8 +6,8 @@ use jiff::Timestamp;
 use serde_json::{Map, Value, json};
 
 use super::convert::Refusal;
+use crate::apply::operation::{Operation, OperationPhase};
 use crate::deploy::AppState;
-use crate::sync::operation::{Operation, OperationPhase};
 use crate::views::AppView;
 use weft_sync::status::{HealthCode, SyncCode};
 
@@ -222,7 +222,7 @@ fn condition(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sync::observe::AppStatus;
+    use crate::apply::observe::AppStatus;
 
     fn view(sync: SyncCode, health: HealthCode) -> AppView {
         AppView {

@@ -175,7 +175,7 @@ impl Clusters {
     }
 
     /// Which apps own objects tracked by name alone (one set, shared by every cluster's syncer).
-    pub fn legacy(&self) -> &Arc<crate::sync::legacy::LegacyClaims> {
+    pub fn legacy(&self) -> &Arc<crate::apply::legacy::LegacyClaims> {
         self.members[0].deployer.syncer().legacy()
     }
 

@@ -21,12 +21,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::AppSpec;
-use crate::sync::compare::{CompareError, Comparer, Comparison};
-use crate::sync::failure::NotRendered;
-use crate::sync::gates::{GateOverride, GateRun, GateSet};
-use crate::sync::observe::AppStatus;
-use crate::sync::operation::{History, Operation, OperationPhase, Trigger};
-use crate::sync::syncer::{SyncOutcome, SyncRequest, Syncer};
+use crate::apply::compare::{CompareError, Comparer, Comparison};
+use crate::apply::failure::NotRendered;
+use crate::apply::gates::{GateOverride, GateRun, GateSet};
+use crate::apply::observe::AppStatus;
+use crate::apply::operation::{History, Operation, OperationPhase, Trigger};
+use crate::apply::syncer::{SyncOutcome, SyncRequest, Syncer};
 use weft_build::{BuildReport, StreamSink};
 use weft_cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
 use weft_core::logs::LogStore;
@@ -296,7 +296,7 @@ impl Deployer {
     }
 
     /// Tells apps' objects apart with these legacy tracking claims (one set for every cluster).
-    pub fn with_legacy(mut self, legacy: Arc<crate::sync::legacy::LegacyClaims>) -> Self {
+    pub fn with_legacy(mut self, legacy: Arc<crate::apply::legacy::LegacyClaims>) -> Self {
         self.syncer = self.syncer.with_legacy(legacy);
         self
     }

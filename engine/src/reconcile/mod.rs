@@ -6,6 +6,7 @@
 mod due;
 mod requests;
 pub mod retry;
+mod round;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
@@ -20,19 +21,17 @@ use weft_cluster::LiveEvent;
 use weft_store::Store;
 
 use crate::app::AppSpec;
+use crate::apply::observe::AppStatus;
+use crate::apply::operation::{Operation, OperationPhase};
 use crate::deploy::Clusters;
-use crate::queue::{AppDirectory, OperationRequest, Queue, QueueError};
-use crate::sync::observe::AppStatus;
-use crate::sync::operation::{Operation, OperationPhase, Trigger};
+use crate::queue::{AppDirectory, Queue};
 use weft_core::metrics::metrics;
-use weft_sync::endpoints::endpoints;
-use weft_sync::fingerprint::environment_digest;
 use weft_sync::status::SyncCode;
 
 pub use crate::views::{AppView, AppViews};
 pub use due::DueQueue;
 pub use requests::ReconcileRequests;
-use retry::{RetryCount, RetryVerdict};
+use retry::RetryCount;
 
 /// Backoff of one app's self-heal: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]
@@ -121,7 +120,7 @@ pub fn prunes_held(
     revision: &str,
     revision_changed: bool,
 ) -> Option<String> {
-    let out: Vec<&crate::sync::observe::ResourceStatus> = status
+    let out: Vec<&crate::apply::observe::ResourceStatus> = status
         .resources
         .iter()
         .filter(|r| r.sync == SyncCode::OutOfSync)
@@ -132,12 +131,12 @@ pub fn prunes_held(
     let of_this_revision = last.filter(|op| op.revision.as_deref() == Some(revision));
     if of_this_revision.is_some_and(|op| {
         op.phase == OperationPhase::Error
-            && op.fuse_tripped.as_deref() == Some(crate::sync::syncer::EMPTY_RENDER)
+            && op.fuse_tripped.as_deref() == Some(crate::apply::syncer::EMPTY_RENDER)
     }) {
         return Some(format!(
             "the render of {revision} is empty, and {EMPTY}: {} live object(s) kept; waiting for a new revision",
             out.len(),
-            EMPTY = crate::sync::syncer::EMPTY_RENDER,
+            EMPTY = crate::apply::syncer::EMPTY_RENDER,
         ));
     }
     if revision_changed {
@@ -154,7 +153,7 @@ pub fn prunes_held(
         op.phase == OperationPhase::Succeeded
             && out.iter().all(|object| {
                 op.resources.iter().any(|result| {
-                    result.status == crate::sync::operation::ResultStatus::Kept
+                    result.status == crate::apply::operation::ResultStatus::Kept
                         && result.reference == object.reference
                 })
             })
@@ -584,324 +583,6 @@ impl Reconciler {
         }
         memory
     }
-
-    /// Reads the app's latest operation, state and source; compares it with the cluster unless nothing it rests
-    /// on changed since the last comparison (then that comparison's view stands); publishes the view and decides
-    /// automation.
-    async fn visit(&self, name: &str, memory: &mut Tracked) {
-        // A ref resolves from its repository's last poll unless that is older than the poll freshness (or than a
-        // request to reconcile the app now: then it is fetched since).
-        let since = std::time::Instant::now()
-            .checked_sub(poll_freshness(self.interval))
-            .unwrap_or_else(std::time::Instant::now);
-        let refreshed = memory.requested.is_some();
-        let since = memory.requested.take().map_or(since, |at| at.max(since));
-        memory.wake_at = None;
-        // A refresh asked for by someone ends a retry backoff at once.
-        if refreshed {
-            memory.retries.reset();
-        }
-        let Some(app) = self.apps.read().await.get(name).cloned() else {
-            return;
-        };
-        let mut view = AppView {
-            reconciled_at: Some(Timestamp::now()),
-            replica: Some(self.membership.borrow().me.clone()),
-            ..AppView::default()
-        };
-        // The latest operation is read before the app's state, never after: an operation that ends in between
-        // (a rollback that suspends automation, say) then shows as still running here, and this round waits,
-        // instead of pairing its end with the state from before it and undoing it.
-        let last: Option<Operation> = match self.store.last_operation(name).await {
-            Ok(last) => last,
-            Err(error) => {
-                view.error = Some(format!("reading the app's latest operation: {error}"));
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        // What the app's view shows and automation counts: its latest operation that is not a dry run.
-        let shown = self.last_real_operation(name, last.clone()).await;
-        let state = match self.store.app_state::<crate::deploy::AppState>(name).await {
-            Ok(state) => state,
-            Err(error) => {
-                view.error = Some(format!("reading the app's state: {error}"));
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        let member = match self.clusters.for_app(&app) {
-            Ok(member) => member,
-            Err(error) => {
-                view.error = Some(error.to_string());
-                view.revision = state.synced_revision.clone();
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        // Its cluster did not answer the last probe: the app is unknown for that reason, and no slot of the
-        // reconciler waits on the cluster's timeouts meanwhile.
-        if let Some(reason) = member.unreachable() {
-            view.error = Some(reason);
-            view.revision = state.synced_revision.clone();
-            memory.clean = false;
-            self.publish(name, view).await;
-            return;
-        }
-        let deployer = &member.deployer;
-        let seed = match deployer.seed_fingerprint(&app).await {
-            Ok(seed) => seed,
-            Err(error) => {
-                view.error = Some(error.to_string());
-                view.revision = state.synced_revision.clone();
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        let revision = match deployer.resolve_since(&app, since).await {
-            Ok(revision) => revision,
-            Err(error) => {
-                view.error = Some(format!("resolving the source: {error}"));
-                view.revision = state.synced_revision.clone();
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        view.revision = Some(revision.clone());
-        let inputs = Inputs {
-            revision: revision.clone(),
-            render_digest: app.render_digest(),
-            synced_revision: state.synced_revision.clone(),
-            synced_digest: state.synced_digest.clone(),
-            synced_environment: state.synced_environment.clone(),
-            seed: seed.clone(),
-            synced_seed: state.synced_seed.clone(),
-            automation_suspended: state.automation_suspended,
-            pinned_version: state.pinned_version.clone(),
-            operation: last.as_ref().map(|op| (op.id.clone(), op.phase)),
-        };
-        let unchanged = memory.clean
-            && memory
-                .compared
-                .as_ref()
-                .is_some_and(|(before, at)| *before == inputs && at.elapsed() < self.full_compare);
-        if unchanged {
-            // In sync at the last comparison, and nothing it rests on has changed: it still is. Only a synced app
-            // is spared; one out of sync or failing is compared every time, so automation sees it afresh.
-            let previous = self.views.read().await.get(name).cloned();
-            if let Some(mut previous) = previous
-                && previous.error.is_none()
-                && previous
-                    .status
-                    .as_ref()
-                    .is_some_and(|status| status.sync == SyncCode::Synced)
-            {
-                previous.reconciled_at = view.reconciled_at;
-                previous.operation = shown.clone();
-                // Nothing the comparison rests on changed, but a tag may have moved in its registry.
-                if let Some(status) = previous.status.as_mut() {
-                    status.image_moves = deployer.image_moves(&app, &state).await;
-                }
-                memory.heal = Backoff::default();
-                memory.retries.reset();
-                metrics().comparisons_skipped.inc();
-                self.publish(name, previous).await;
-                return;
-            }
-        }
-        // An operation is queued or running and nothing else changed (no watch event on the app's objects, same
-        // commit, spec and state): comparing would find what the last comparison found, and automation waits for
-        // the operation whatever it finds. The last view stands, with the operation as it is now. (10,000 new
-        // apps wait minutes for their first sync; each was compared again on every interval meanwhile.)
-        let operation_in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
-        if operation_in_flight
-            && memory.clean
-            && memory.compared.as_ref().is_some_and(|(before, at)| {
-                before.same_but_operation(&inputs) && at.elapsed() < self.full_compare
-            })
-        {
-            let previous = self.views.read().await.get(name).cloned();
-            if let Some(mut previous) = previous
-                && previous.error.is_none()
-                && previous.status.is_some()
-            {
-                previous.reconciled_at = view.reconciled_at;
-                previous.operation = shown.clone();
-                metrics().comparisons_skipped.inc();
-                self.publish(name, previous).await;
-                return;
-            }
-        }
-        // The periodic full comparison dry-runs every object: what the watches (and so the dry-run memory, which
-        // keys on live versions) might have missed is caught then.
-        let periodic = memory
-            .compared
-            .as_ref()
-            .is_some_and(|(_, at)| at.elapsed() >= self.full_compare);
-        memory.clean = false;
-        metrics().comparisons.inc();
-        let observed = if periodic {
-            deployer.observe_fresh(&app, &state, &revision).await
-        } else {
-            deployer.observe(&app, &state, &revision).await
-        };
-        let (status, environment) = match observed {
-            Ok((status, comparison)) => {
-                view.endpoints = endpoints(&comparison.live);
-                memory.secrets = weft_sync::fingerprint::secrets_to_look_up(&comparison.desired);
-                memory.compared = Some((inputs, Instant::now()));
-                memory.clean = true;
-                view.compared_at = view.reconciled_at;
-                (status, environment_digest(&comparison.desired))
-            }
-            Err(error) => {
-                view.error = Some(error.to_string());
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        let sync = status.sync;
-        view.resources = status.resources.len();
-        let held = prunes_held(
-            &app,
-            &status,
-            shown.as_ref(),
-            &revision,
-            revision_changed_of(&state, &revision, &app, &environment, &seed),
-        );
-        view.status = Some(status);
-
-        // What the view shows is the latest operation now (the one read first may have ended meanwhile, and the
-        // worker has published its end); the decision below stays with the one read before the state.
-        view.operation = match self.store.last_operation(name).await {
-            Ok(Some(latest)) => self.last_real_operation(name, Some(latest)).await,
-            _ => shown.clone(),
-        };
-        let in_flight = last.as_ref().is_some_and(|op| !op.phase.is_finished());
-        // What the app asks to apply now: a failure of another ask (an older commit) does not hold this one back.
-        let ask = format!(
-            "{revision} {} {environment:?} {seed:?}",
-            app.render_digest()
-        );
-        if sync == SyncCode::Synced {
-            memory.heal = Backoff::default();
-            memory.retries.reset();
-        }
-        if let Some(op) = shown.as_ref().filter(|op| op.phase.is_finished()) {
-            let failed = matches!(op.phase, OperationPhase::Failed | OperationPhase::Error);
-            if !failed {
-                memory.retries.reset();
-            } else if op.automated() {
-                // The ask it tried: the one this reconciler queued it with, else (queued before a restart, or by
-                // another replica) the current one when it tried the current commit.
-                let tried = match &memory.queued {
-                    Some((id, tried)) if *id == op.id => tried.clone(),
-                    _ if op.revision.as_deref() == Some(revision.as_str()) => ask.clone(),
-                    _ => format!("{:?}", op.revision),
-                };
-                let ended = op.finished_at.unwrap_or_else(Timestamp::now);
-                memory.retries.count(&tried, &op.id, ended);
-            }
-        }
-        let now = Timestamp::now();
-        let verdict = memory.retries.verdict(&ask, &app.sync.retry, now);
-        let healing_off = memory
-            .heal
-            .until
-            .is_some_and(|until| Instant::now() < until);
-        let backing_off = healing_off || verdict != RetryVerdict::Ready;
-        view.backoff = verdict.describe(&app.sync.retry, now);
-        match verdict {
-            RetryVerdict::WaitUntil { at, .. } => {
-                view.next_attempt_at = Some(at);
-                let wait = at.duration_since(now).unsigned_abs();
-                memory.wake_at = Some(Instant::now() + wait);
-            }
-            RetryVerdict::Ready | RetryVerdict::Exhausted { .. } => {}
-        }
-        if healing_off && view.backoff.is_none() {
-            let wait = memory
-                .heal
-                .until
-                .map(|until| until.saturating_duration_since(Instant::now()))
-                .unwrap_or_default();
-            let at = jiff::SignedDuration::try_from(wait)
-                .ok()
-                .and_then(|wait| now.checked_add(wait).ok())
-                .unwrap_or(now);
-            view.backoff = Some(format!(
-                "self-heal waits after {} heal(s) in a row (something else keeps changing the app's objects) until \
-                 {}",
-                memory.heal.failures,
-                retry::when(at, now)
-            ));
-            view.next_attempt_at = Some(at);
-            memory.wake_at = memory.heal.until;
-        }
-        // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
-        // sync applies with or without self-heal.
-        let revision_changed = revision_changed_of(&state, &revision, &app, &environment, &seed);
-        if let Some(reason) = held {
-            view.backoff = Some(reason);
-            view.next_attempt_at = None;
-            self.publish(name, view).await;
-            return;
-        }
-        let decision = decide(
-            &app,
-            state.automation_suspended,
-            sync,
-            revision_changed,
-            in_flight,
-            backing_off,
-        );
-        let trigger = match decision {
-            AutomationDecision::Sync => Trigger::Automated,
-            AutomationDecision::Heal => Trigger::SelfHeal,
-            AutomationDecision::Nothing | AutomationDecision::Wait => {
-                self.publish(name, view).await;
-                return;
-            }
-        };
-        // What automation acts on, for the log: the objects out of sync (a self-heal that finds drift nobody made
-        // is a bug to be seen, not guessed at).
-        let drifted = out_of_sync_summary(view.status.as_ref());
-        if trigger == Trigger::SelfHeal {
-            // Self-heal backs off too: a fight with another controller must not become a tight loop.
-            memory.heal.failures += 1;
-            memory.heal.until = Some(Instant::now() + backoff_delay(memory.heal.failures));
-        } else {
-            memory.heal.until = None;
-        }
-        let request = OperationRequest::Sync {
-            revision: Some(revision),
-            prune: None,
-            dry_run: false,
-            confirmed: false,
-            override_gates: None,
-            refresh_images: false,
-        };
-        // Queued only if the latest operation is still the one this decision read: one that came since (a
-        // rollback suspending automation) makes the decision stale, and the next round decides again.
-        let latest = last.as_ref().map(|op| op.id.as_str());
-        match self
-            .queue
-            .enqueue_automated(&app, trigger, request, latest)
-            .await
-        {
-            Ok(operation) => {
-                tracing::info!(
-                    "{name}: queued {} ({:?}); out of sync: {drifted}",
-                    operation.id,
-                    operation.trigger
-                );
-                memory.queued = Some((operation.id.clone(), ask));
-            }
-            Err(QueueError::Busy { .. } | QueueError::Superseded { .. }) => {}
-            Err(error) => view.error = Some(format!("queueing a sync: {error}")),
-        }
-        self.publish(name, view).await;
-    }
 }
 
 /// The objects a status finds out of sync, at most five, each with its health (`missing` when it is not live).
@@ -932,7 +613,8 @@ fn out_of_sync_summary(status: Option<&AppStatus>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sync::observe::ResourceStatus;
+    use crate::apply::observe::ResourceStatus;
+    use crate::apply::operation::Trigger;
     use weft_core::resource::ResourceRef;
     use weft_sync::status::{AppHealth, HealthCode};
 
@@ -970,10 +652,10 @@ mod tests {
         for name in ["a", "b"] {
             operation
                 .resources
-                .push(crate::sync::operation::ResourceResult {
+                .push(crate::apply::operation::ResourceResult {
                     reference: ResourceRef::new("", "ConfigMap", "shop", name),
                     action: weft_sync::plan::Action::Prune,
-                    status: crate::sync::operation::ResultStatus::Kept,
+                    status: crate::apply::operation::ResultStatus::Kept,
                     message: "an empty render deletes nothing".into(),
                 });
         }
@@ -1061,7 +743,7 @@ mod tests {
             ("b", SyncCode::OutOfSync, true),
         ]);
         let mut refused = kept_sync("rev-2");
-        refused.fuse_tripped = Some(crate::sync::syncer::EMPTY_RENDER.into());
+        refused.fuse_tripped = Some(crate::apply::syncer::EMPTY_RENDER.into());
         refused.finish(OperationPhase::Error, "the render of rev-2 is empty");
         // The refused sync never became the synced revision, so the revision reads as changed: held all the same.
         let held = prunes_held(&pruning, &only_prunes, Some(&refused), "rev-2", true).unwrap();

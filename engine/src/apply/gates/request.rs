@@ -8,7 +8,7 @@ use weft_sdk::gate::{AppFacts, BuildRecord, Change, GateRequest, Image, PlannedO
 use weft_sdk::image::ImageReference;
 
 use crate::app::AppSpec;
-use crate::sync::compare::Comparison;
+use crate::apply::compare::Comparison;
 use weft_core::resource::ResourceRef;
 use weft_sync::plan::{Action, SyncPlan};
 
