@@ -153,6 +153,189 @@ impl ServerOptions {
     }
 }
 
+/// What every cluster's deployer shares: the store, the plugins, the sources, the builds, the gates, image
+/// resolution, the operations' logs, and which apps own objects tracked the old way.
+struct Shared {
+    store: Store,
+    host: PluginHost,
+    registry: Arc<Registry>,
+    git: GitSources,
+    builds: Builds,
+    gates: Arc<crate::apply::gates::GateSet>,
+    images: weft_source::images::ImageResolver,
+    logs: LogStore,
+    legacy: Arc<crate::apply::legacy::LegacyClaims>,
+}
+
+/// Connects every configured cluster (starting an embedded simulator for each `simulator` one, and writing their
+/// kubeconfig into the data directory) and gives each its deployer.
+async fn connect_clusters(
+    config: &Config,
+    options: &ServerOptions,
+    data_dir: &Path,
+    shared: &Shared,
+) -> Result<(Clusters, Vec<SimulatedCluster>), ServeError> {
+    let mut simulators = Vec::new();
+    let mut members = Vec::new();
+    for entry in &config.clusters {
+        let client = match entry.mode {
+            ClusterMode::Simulator => {
+                let sim = weft_sim::Simulator::new(options.simulator.clone());
+                let served = sim
+                    .serve_tls(SocketAddr::from(([127, 0, 0, 1], 0)))
+                    .await
+                    .map_err(|e| ServeError::DataDir {
+                        path: data_dir.to_path_buf(),
+                        source: std::io::Error::other(e.to_string()),
+                    })?;
+                let client = sim.client();
+                simulators.push(SimulatedCluster {
+                    name: entry.name.clone(),
+                    simulator: sim,
+                    served,
+                });
+                client
+            }
+            _ => connect(&entry.connection()).await?,
+        };
+        // Each cluster has its own discovery, watch cache, applier, health and tree; renders share the sources,
+        // the plugins and the render cache (whose keys hold the cluster's facts).
+        let deployer = Deployer::for_cluster(
+            crate::deploy::ClusterAccess {
+                client: client.clone(),
+                scope: entry.scope(),
+            },
+            shared.host.clone(),
+            shared.registry.clone(),
+            shared.git.clone(),
+            Some(RenderCache::new(data_dir.join("renders"))),
+            Some(config.chart_repositories()),
+            shared.logs.clone(),
+        )
+        .with_legacy(shared.legacy.clone())
+        .with_render_secrets(shared.store.clone())
+        .with_builds(shared.builds.clone(), shared.logs.clone())
+        .with_gates(shared.gates.clone(), &entry.name)
+        .with_images(shared.images.clone(), config.images.pin);
+        members.push(ClusterMember::new(
+            entry.name.clone(),
+            entry.labels.clone(),
+            client,
+            deployer,
+        ));
+    }
+    if !simulators.is_empty() {
+        let kubeconfig = data_dir.join(SIMULATOR_KUBECONFIG);
+        write_simulators_kubeconfig(&kubeconfig, &simulators).map_err(|source| {
+            ServeError::DataDir {
+                path: kubeconfig.clone(),
+                source,
+            }
+        })?;
+    }
+    Ok((Clusters::new(members), simulators))
+}
+
+/// Says the server is ready once every app has a view (or stops with the server).
+async fn ready_once_every_app_has_a_view(
+    apps: AppDirectory,
+    views: AppViews,
+    ready: watch::Sender<bool>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let wanted = apps.read().await.len();
+        if views.read().await.len() >= wanted {
+            let _ = ready.send(true);
+            return;
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+/// The parts of a started server the Application controllers work with.
+struct Wired<'a> {
+    store: &'a Store,
+    clusters: &'a Clusters,
+    apps: &'a AppDirectory,
+    views: &'a AppViews,
+    git: &'a GitSources,
+    membership: &'a watch::Receiver<crate::replicas::Membership>,
+    rules: &'a Arc<crate::app::ApiAppRules>,
+}
+
+/// Starts the Application and ApplicationSet controllers when `[applications]` is enabled; the state of the
+/// Application plane (disabled otherwise) and the sets' views.
+fn spawn_application_controllers(
+    config: &Config,
+    wired: &Wired<'_>,
+    tasks: &mut JoinSet<()>,
+    shutdown: &watch::Receiver<bool>,
+) -> (
+    watch::Receiver<crate::applications::PlaneState>,
+    crate::applications::SetViews,
+) {
+    let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
+    let sets = crate::applications::SetViews::default();
+    if !config.applications.enabled {
+        return (applications, sets);
+    }
+    // In namespaced mode the management cluster's resources are watched in the orgs' namespaces only.
+    let resource_namespaces = config
+        .clusters
+        .first()
+        .is_some_and(|management| management.scope().watched_namespaces().is_some())
+        .then(|| {
+            config
+                .orgs
+                .iter()
+                .flat_map(|org| org.namespaces.iter().cloned())
+                .collect::<std::collections::BTreeSet<String>>()
+        });
+    let tenancy = || {
+        crate::applications::Tenancy::new(config.orgs.clone())
+            .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect())
+    };
+    let set_controller = crate::applications::ApplicationSetController {
+        client: wired.clusters.default_member().client.clone(),
+        namespaces: resource_namespaces.clone(),
+        store: wired.store.clone(),
+        tenancy: tenancy(),
+        rules: wired.rules.clone(),
+        git: wired.git.clone(),
+        clusters: config
+            .clusters
+            .iter()
+            .map(|c| crate::applications::generate::ClusterFacts {
+                name: c.name.clone(),
+                labels: c.labels.clone(),
+            })
+            .collect(),
+        interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
+        views: sets.clone(),
+        membership: wired.membership.clone(),
+    };
+    tasks.spawn(set_controller.run(shutdown.clone()));
+    let controller = crate::applications::ApplicationController {
+        client: wired.clusters.default_member().client.clone(),
+        namespaces: resource_namespaces,
+        store: wired.store.clone(),
+        apps: wired.apps.clone(),
+        views: wired.views.clone(),
+        tenancy: tenancy(),
+        rules: wired.rules.clone(),
+        install_crd: config.applications.install_crd,
+        plane,
+        clusters: wired.clusters.clone(),
+        membership: wired.membership.clone(),
+    };
+    tasks.spawn(controller.run(shutdown.clone()));
+    (applications, sets)
+}
+
 /// The replica name a server takes when it is given none: the host's name and a short hash of the data
 /// directory's canonical path (`myhost-3fa2c0ff`).
 ///
@@ -256,7 +439,6 @@ impl Server {
             &host,
             &registry,
         )?);
-        let image_resolver = config.image_resolver();
         // Errors that name a checkout or the cache reach tenants' statuses without the server's paths.
         weft_core::redact::hide_server_root(&data_dir);
         let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
@@ -269,65 +451,19 @@ impl Server {
             git.clone(),
             Arc::new(tokio::sync::Semaphore::new(config.defaults.concurrency())),
         );
-        let mut simulators = Vec::new();
-        let mut members = Vec::new();
-        for entry in &config.clusters {
-            let client = match entry.mode {
-                ClusterMode::Simulator => {
-                    let sim = weft_sim::Simulator::new(options.simulator.clone());
-                    let served = sim
-                        .serve_tls(SocketAddr::from(([127, 0, 0, 1], 0)))
-                        .await
-                        .map_err(|e| ServeError::DataDir {
-                            path: data_dir.clone(),
-                            source: std::io::Error::other(e.to_string()),
-                        })?;
-                    let client = sim.client();
-                    simulators.push(SimulatedCluster {
-                        name: entry.name.clone(),
-                        simulator: sim,
-                        served,
-                    });
-                    client
-                }
-                _ => connect(&entry.connection()).await?,
-            };
-            // Each cluster has its own discovery, watch cache, applier, health and tree; renders share the
-            // sources, the plugins and the render cache (whose keys hold the cluster's facts).
-            let deployer = Deployer::for_cluster(
-                crate::deploy::ClusterAccess {
-                    client: client.clone(),
-                    scope: entry.scope(),
-                },
-                host.clone(),
-                registry.clone(),
-                git.clone(),
-                Some(RenderCache::new(data_dir.join("renders"))),
-                Some(config.chart_repositories()),
-                logs.clone(),
-            )
-            .with_legacy(legacy.clone())
-            .with_render_secrets(store.clone())
-            .with_builds(builds.clone(), logs.clone())
-            .with_gates(gates.clone(), &entry.name)
-            .with_images(image_resolver.clone(), config.images.pin);
-            members.push(ClusterMember::new(
-                entry.name.clone(),
-                entry.labels.clone(),
-                client,
-                deployer,
-            ));
-        }
-        if !simulators.is_empty() {
-            let kubeconfig = data_dir.join(SIMULATOR_KUBECONFIG);
-            write_simulators_kubeconfig(&kubeconfig, &simulators).map_err(|source| {
-                ServeError::DataDir {
-                    path: kubeconfig.clone(),
-                    source,
-                }
-            })?;
-        }
-        let clusters = Clusters::new(members);
+        let shared = Shared {
+            store: store.clone(),
+            host,
+            registry: registry.clone(),
+            git: git.clone(),
+            builds,
+            gates,
+            images: config.image_resolver(),
+            logs: logs.clone(),
+            legacy: legacy.clone(),
+        };
+        let (clusters, simulators) =
+            connect_clusters(&config, &options, &data_dir, &shared).await?;
         let apps = AppDirectory::default();
         let removed = sync_apps(&store, &apps, &config).await?;
         release_removed(&clusters, removed);
@@ -398,79 +534,27 @@ impl Server {
             requests: requests.clone(),
             membership: membership.clone(),
         };
-        {
-            // Ready once every app has a view.
-            let views = views.clone();
-            let apps = apps.clone();
-            let mut stop = shutdown_rx.clone();
-            tasks.spawn(async move {
-                loop {
-                    let wanted = apps.read().await.len();
-                    if views.read().await.len() >= wanted {
-                        let _ = ready_tx.send(true);
-                        return;
-                    }
-                    tokio::select! {
-                        _ = tokio::time::sleep(Duration::from_millis(200)) => {}
-                        _ = stop.changed() => return,
-                    }
-                }
-            });
-        }
+        tasks.spawn(ready_once_every_app_has_a_view(
+            apps.clone(),
+            views.clone(),
+            ready_tx,
+            shutdown_rx.clone(),
+        ));
         let api_rules = Arc::new(config.api_app_rules());
-        let (plane, applications) = watch::channel(crate::applications::PlaneState::Disabled);
-        let sets = crate::applications::SetViews::default();
-        if config.applications.enabled {
-            // In namespaced mode the management cluster's resources are watched in the orgs' namespaces only.
-            let resource_namespaces = config
-                .clusters
-                .first()
-                .is_some_and(|management| management.scope().watched_namespaces().is_some())
-                .then(|| {
-                    config
-                        .orgs
-                        .iter()
-                        .flat_map(|org| org.namespaces.iter().cloned())
-                        .collect::<std::collections::BTreeSet<String>>()
-                });
-            let tenancy = crate::applications::Tenancy::new(config.orgs.clone())
-                .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect());
-            let set_controller = crate::applications::ApplicationSetController {
-                client: clusters.default_member().client.clone(),
-                namespaces: resource_namespaces.clone(),
-                store: store.clone(),
-                tenancy,
-                rules: api_rules.clone(),
-                git: git.clone(),
-                clusters: config
-                    .clusters
-                    .iter()
-                    .map(|c| crate::applications::generate::ClusterFacts {
-                        name: c.name.clone(),
-                        labels: c.labels.clone(),
-                    })
-                    .collect(),
-                interval: Duration::from_secs(config.defaults.reconcile_interval_seconds),
-                views: sets.clone(),
-                membership: membership.clone(),
-            };
-            tasks.spawn(set_controller.run(shutdown_rx.clone()));
-            let controller = crate::applications::ApplicationController {
-                client: clusters.default_member().client.clone(),
-                namespaces: resource_namespaces,
-                store: store.clone(),
-                apps: apps.clone(),
-                views: views.clone(),
-                tenancy: crate::applications::Tenancy::new(config.orgs.clone())
-                    .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect()),
-                rules: api_rules.clone(),
-                install_crd: config.applications.install_crd,
-                plane,
-                clusters: clusters.clone(),
-                membership: membership.clone(),
-            };
-            tasks.spawn(controller.run(shutdown_rx.clone()));
-        }
+        let (applications, sets) = spawn_application_controllers(
+            &config,
+            &Wired {
+                store: &store,
+                clusters: &clusters,
+                apps: &apps,
+                views: &views,
+                git: &git,
+                membership: &membership,
+                rules: &api_rules,
+            },
+            &mut tasks,
+            &shutdown_rx,
+        );
         for member in clusters.iter() {
             tasks.spawn(member.clone().probe(shutdown_rx.clone()));
         }
