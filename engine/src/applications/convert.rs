@@ -3,7 +3,7 @@
 //! its org from its namespace, and the rules an app defined through the API is held to. Pure: no I/O.
 
 use serde_json::{Map, Value, json};
-use weft_sync::sync_options::parse_sync_option;
+use weft_sync::sync_options::{SyncOptionError, parse_sync_option};
 
 use super::tenancy::{Tenancy, TenancyError};
 use crate::app::{ApiAppRules, AppSpec};
@@ -18,6 +18,9 @@ pub enum Refusal {
     /// The spec cannot be read as an app, or breaks a rule every app from outside the configuration keeps.
     #[error("{0}")]
     InvalidSpec(String),
+    /// A field of its spec cannot become an app setting.
+    #[error(transparent)]
+    InvalidField(#[from] FieldError),
     /// The operator's org map does not allow it.
     #[error(transparent)]
     NotAllowed(#[from] TenancyError),
@@ -35,7 +38,7 @@ impl Refusal {
     /// The condition reason, in Kubernetes' CamelCase.
     pub fn reason(&self) -> &'static str {
         match self {
-            Refusal::InvalidSpec(_) => "InvalidSpec",
+            Refusal::InvalidSpec(_) | Refusal::InvalidField(_) => "InvalidSpec",
             Refusal::NotAllowed(TenancyError::NamespaceNotMapped { .. }) => "NamespaceNotMapped",
             Refusal::NotAllowed(
                 TenancyError::DestinationNotAllowed { .. } | TenancyError::ClusterNotAllowed { .. },
@@ -46,6 +49,44 @@ impl Refusal {
             Refusal::NameTaken { .. } => "NameTaken",
         }
     }
+}
+
+/// A field of an Application's spec that cannot become an app setting, named by its path.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FieldError {
+    /// An object was expected.
+    #[error("{at}: expected an object")]
+    NotAnObject {
+        /// The field's path (`spec.source`).
+        at: String,
+    },
+    /// A field an Application does not have.
+    #[error("{at}.{key}: not a field of an Application (known: {})", known.join(", "))]
+    Unknown {
+        /// The path of the object holding it.
+        at: String,
+        /// The field.
+        key: String,
+        /// The fields that object may have.
+        known: Vec<String>,
+    },
+    /// `spec.syncPolicy.syncOptions` is not a list.
+    #[error("spec.syncPolicy.syncOptions: expected a list of Name=true|false strings")]
+    SyncOptionsNotAList,
+    /// A sync option is not a string.
+    #[error("{at}: expected a Name=true|false string")]
+    SyncOptionNotAString {
+        /// The option's path (`spec.syncPolicy.syncOptions[2]`).
+        at: String,
+    },
+    /// A sync option Weft has no setting for, or one it cannot read.
+    #[error("{at}: {error}")]
+    SyncOption {
+        /// The option's path.
+        at: String,
+        /// What is wrong with it.
+        error: SyncOptionError,
+    },
 }
 
 /// The app an Application resource declares, or why it may not run.
@@ -87,8 +128,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             "syncPolicy",
             "ignoreDifferences",
         ],
-    )
-    .map_err(invalid)?;
+    )?;
     let required = |key: &str| {
         spec.get(key)
             .ok_or_else(|| invalid(format!("spec.{key} is missing")))
@@ -104,8 +144,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             ("version", "version"),
             ("credential", "credential"),
         ],
-    )
-    .map_err(invalid)?;
+    )?;
     app.insert("source".into(), Value::Object(source));
     if let Some(values_source) = spec.get("valuesSource") {
         let values_source = renamed(
@@ -116,16 +155,14 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
                 ("targetRevision", "ref"),
                 ("credential", "credential"),
             ],
-        )
-        .map_err(invalid)?;
+        )?;
         app.insert("values_source".into(), Value::Object(values_source));
     }
     let destination = renamed(
         required("destination")?,
         "spec.destination",
         &[("namespace", "namespace"), ("cluster", "cluster")],
-    )
-    .map_err(invalid)?;
+    )?;
     let cluster = match destination.get("cluster") {
         None => tenancy.default_cluster().to_string(),
         Some(Value::String(name)) if name == IN_CLUSTER => tenancy.default_cluster().to_string(),
@@ -148,7 +185,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         .ok_or_else(|| invalid("spec.destination.namespace is missing".into()))?;
     app.insert("namespace".into(), destination_namespace.clone());
     if let Some(policy) = spec.get("syncPolicy") {
-        app.insert("sync".into(), sync_policy(policy).map_err(invalid)?);
+        app.insert("sync".into(), sync_policy(policy)?);
     }
     if let Some(rules) = spec.get("ignoreDifferences") {
         let rules = rules
@@ -168,8 +205,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
                     ("managedFieldsManagers", "managed_fields_managers"),
                     ("jqPathExpressions", "jq_path_expressions"),
                 ],
-            )
-            .map_err(invalid)?;
+            )?;
             out.push(Value::Object(rule));
         }
         app.insert("ignore".into(), Value::Array(out));
@@ -206,10 +242,10 @@ fn renamed(
     value: &Value,
     at: &str,
     renames: &[(&str, &str)],
-) -> Result<Map<String, Value>, String> {
+) -> Result<Map<String, Value>, FieldError> {
     let from = value
         .as_object()
-        .ok_or_else(|| format!("{at}: expected an object"))?;
+        .ok_or_else(|| FieldError::NotAnObject { at: at.to_string() })?;
     let mut to = Map::new();
     copy_known(from, &mut to, at, renames, &[])?;
     Ok(to)
@@ -223,7 +259,7 @@ fn copy_known(
     at: &str,
     renames: &[(&str, &str)],
     handled: &[&str],
-) -> Result<(), String> {
+) -> Result<(), FieldError> {
     for (key, value) in from {
         if handled.contains(&key.as_str()) {
             continue;
@@ -233,15 +269,16 @@ fn copy_known(
                 to.insert((*to_key).to_string(), value.clone());
             }
             None => {
-                let known: Vec<&str> = renames
-                    .iter()
-                    .map(|(from, _)| *from)
-                    .chain(handled.iter().copied())
-                    .collect();
-                return Err(format!(
-                    "{at}.{key}: not a field of an Application (known: {})",
-                    known.join(", ")
-                ));
+                return Err(FieldError::Unknown {
+                    at: at.to_string(),
+                    key: key.clone(),
+                    known: renames
+                        .iter()
+                        .map(|(from, _)| *from)
+                        .chain(handled.iter().copied())
+                        .map(str::to_string)
+                        .collect(),
+                });
             }
         }
     }
@@ -250,10 +287,10 @@ fn copy_known(
 
 /// `spec.syncPolicy` as an app's `sync`: `automated` present turns automation on, its `prune` and `selfHeal` as
 /// Argo CD's; `prune` may also stand beside it (Weft prunes in manual syncs too).
-fn sync_policy(policy: &Value) -> Result<Value, String> {
-    let policy = policy
-        .as_object()
-        .ok_or("spec.syncPolicy: expected an object")?;
+fn sync_policy(policy: &Value) -> Result<Value, FieldError> {
+    let policy = policy.as_object().ok_or_else(|| FieldError::NotAnObject {
+        at: "spec.syncPolicy".into(),
+    })?;
     let mut out = Map::new();
     copy_known(
         policy,
@@ -327,17 +364,16 @@ fn sync_policy(policy: &Value) -> Result<Value, String> {
 /// Argo CD's `spec.syncPolicy.syncOptions` (`Name=true|false` strings) as app sync settings. `ServerSideApply=true`
 /// is accepted and changes nothing (Weft always applies server-side); an option Weft has no setting for is refused
 /// naming the ones it knows.
-fn sync_options(options: &Value) -> Result<Vec<(&'static str, bool)>, String> {
-    let items = options
-        .as_array()
-        .ok_or("spec.syncPolicy.syncOptions: expected a list of Name=true|false strings")?;
+fn sync_options(options: &Value) -> Result<Vec<(&'static str, bool)>, FieldError> {
+    let items = options.as_array().ok_or(FieldError::SyncOptionsNotAList)?;
     let mut settings = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let at = format!("spec.syncPolicy.syncOptions[{index}]");
-        let text = item
-            .as_str()
-            .ok_or_else(|| format!("{at}: expected a Name=true|false string"))?;
-        settings.extend(parse_sync_option(text).map_err(|error| format!("{at}: {error}"))?);
+        let Some(text) = item.as_str() else {
+            return Err(FieldError::SyncOptionNotAString { at });
+        };
+        settings
+            .extend(parse_sync_option(text).map_err(|error| FieldError::SyncOption { at, error })?);
     }
     Ok(settings)
 }
@@ -462,6 +498,33 @@ mod tests {
         assert_eq!(app.parameters.len(), 2);
         assert_eq!(app.ignore.len(), 1);
         assert_eq!(app.ignore[0].json_pointers, vec!["/spec/replicas"]);
+    }
+
+    #[test]
+    fn a_field_an_application_cannot_have_is_refused_as_an_invalid_spec_naming_its_path() {
+        let refused = |spec: Value| {
+            app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err()
+        };
+        let mut spec = web();
+        spec["destination"]["server"] = json!("https://kubernetes.default.svc");
+        let refusal = refused(spec);
+        assert_eq!(refusal.reason(), "InvalidSpec");
+        assert_eq!(
+            refusal.to_string(),
+            "spec.destination.server: not a field of an Application (known: namespace, cluster)"
+        );
+        let mut spec = web();
+        spec["syncPolicy"] = json!({"retry": {"backoff": "5s"}});
+        assert_eq!(
+            refused(spec).to_string(),
+            "spec.syncPolicy.retry.backoff: expected an object"
+        );
+        let mut spec = web();
+        spec["syncPolicy"] = json!({"syncOptions": ["CreateNamespace=true", 3]});
+        assert_eq!(
+            refused(spec).to_string(),
+            "spec.syncPolicy.syncOptions[1]: expected a Name=true|false string"
+        );
     }
 
     #[test]
