@@ -728,7 +728,7 @@ impl Config {
             app.validate()
                 .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
             crate::apply::gates::config::check_references(&self.gates, app)
-                .map_err(|message| invalid(format!("app[{index}].gates"), message))?;
+                .map_err(|unknown| invalid(format!("app[{index}].gates"), unknown.to_string()))?;
             if let Some(cluster) = &app.cluster
                 && self.cluster(cluster).is_none()
             {

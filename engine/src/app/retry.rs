@@ -104,12 +104,18 @@ impl RetryPolicy {
 pub mod go_duration {
     use super::*;
 
+    /// A text that is not a duration as Go writes one.
+    #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+    #[error("{text:?} is not a duration (write it as Go does, e.g. \"5s\", \"2m30s\", \"1h\")")]
+    pub struct DurationError {
+        /// The text as given.
+        pub text: String,
+    }
+
     /// Reads `text` (units `ns`, `us`/`µs`, `ms`, `s`, `m`, `h`, decimals allowed, no sign).
-    pub fn parse(text: &str) -> Result<Duration, String> {
-        let invalid = || {
-            format!(
-                "{text:?} is not a duration (write it as Go does, e.g. \"5s\", \"2m30s\", \"1h\")"
-            )
+    pub fn parse(text: &str) -> Result<Duration, DurationError> {
+        let invalid = || DurationError {
+            text: text.to_string(),
         };
         let text = text.trim();
         if text.is_empty() {
@@ -241,7 +247,13 @@ mod tests {
         }
         for bad in ["", "5", "5 s", "-5s", "5d", "s", "1e3s"] {
             let error = go_duration::parse(bad).unwrap_err();
-            assert!(error.contains("not a duration"), "{bad}: {error}");
+            assert_eq!(error.text, bad);
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "{bad:?} is not a duration (write it as Go does, e.g. \"5s\", \"2m30s\", \"1h\")"
+                )
+            );
         }
         assert_eq!(go_duration::format(Duration::from_secs(5)), "5s");
         assert_eq!(go_duration::format(Duration::from_secs(150)), "2m30s");

@@ -99,19 +99,27 @@ pub fn validate(entries: &[GateEntry]) -> Result<(), (String, String)> {
     Ok(())
 }
 
+/// A gate an app names that `weft.toml` does not declare.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no gate {name:?} is declared in weft.toml (declared: {})",
+    if declared.is_empty() { "none".to_string() } else { declared.join(", ") }
+)]
+pub struct UnknownGate {
+    /// The gate the app names.
+    pub name: String,
+    /// The gates declared.
+    pub declared: Vec<String>,
+}
+
 /// Checks that every gate `app` names is declared; the unknown one and the known ones.
-pub fn check_references(entries: &[GateEntry], app: &AppSpec) -> Result<(), String> {
+pub fn check_references(entries: &[GateEntry], app: &AppSpec) -> Result<(), UnknownGate> {
     for name in &app.gates {
         if !entries.iter().any(|entry| entry.name == *name) {
-            let known: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
-            return Err(format!(
-                "no gate {name:?} is declared in weft.toml (declared: {})",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            ));
+            return Err(UnknownGate {
+                name: name.clone(),
+                declared: entries.iter().map(|e| e.name.clone()).collect(),
+            });
         }
     }
     Ok(())
@@ -195,9 +203,14 @@ source = { path = "app" }"#,
         let err = validate(&[a.clone(), a.clone()]).unwrap_err();
         assert!(err.1.contains("declared twice"), "{err:?}");
         let err = check_references(&[a], &app(Env::Main, None, &["missing"])).unwrap_err();
-        assert!(
-            err.contains("\"missing\"") && err.contains("declared: a"),
-            "{err}"
+        assert_eq!(
+            err.to_string(),
+            "no gate \"missing\" is declared in weft.toml (declared: a)"
+        );
+        let none = check_references(&[], &app(Env::Main, None, &["missing"])).unwrap_err();
+        assert_eq!(
+            none.to_string(),
+            "no gate \"missing\" is declared in weft.toml (declared: none)"
         );
     }
 }
