@@ -73,15 +73,18 @@ impl FleetFilter {
     }
 
     /// A search longer than a name can be is refused.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), SearchTooLong> {
         match &self.search {
-            Some(search) if search.len() > MAX_SEARCH => {
-                Err(format!("search is at most {MAX_SEARCH} characters"))
-            }
+            Some(search) if search.len() > MAX_SEARCH => Err(SearchTooLong),
             _ => Ok(()),
         }
     }
 }
+
+/// A fleet search longer than a name can be.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("search is at most {MAX_SEARCH} characters")]
+pub(crate) struct SearchTooLong;
 
 /// [`FleetFilter`] ready to check rows.
 #[derive(Debug)]

@@ -157,7 +157,9 @@ pub(crate) async fn applications(
         )));
     }
     let filter = page.filter();
-    filter.check().map_err(ApiError::bad_request)?;
+    filter
+        .check()
+        .map_err(|too_long| ApiError::bad_request(too_long.to_string()))?;
     let matcher = filter.matcher();
     let filter_key = (!filter.is_empty()).then(|| filter.key());
     let apps = fleet.apps.read().await;
@@ -299,7 +301,9 @@ pub(crate) async fn summary(
     State(fleet): State<FleetState>,
     Query(filter): Query<FleetFilter>,
 ) -> Result<Json<FleetSummary>, ApiError> {
-    filter.check().map_err(ApiError::bad_request)?;
+    filter
+        .check()
+        .map_err(|too_long| ApiError::bad_request(too_long.to_string()))?;
     let all = filter.matcher();
     let facets = filter.without_status();
     let facets = facets.matcher();

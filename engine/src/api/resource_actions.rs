@@ -133,13 +133,22 @@ pub enum Change {
     SyncAlone,
 }
 
+/// A scale asked for without its replica count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("scale needs a body {{\"replicas\": N}}")]
+pub struct ReplicasMissing;
+
 /// The change `action` makes, `now` being the restart's time (RFC 3339) and `replicas` the scale's count.
-pub fn change(action: ResourceAction, now: &str, replicas: Option<u32>) -> Result<Change, String> {
+pub fn change(
+    action: ResourceAction,
+    now: &str,
+    replicas: Option<u32>,
+) -> Result<Change, ReplicasMissing> {
     Ok(match action {
         ResourceAction::Restart => Change::Patch(json!({"spec": {"template": {"metadata": {
             "annotations": {RESTARTED_AT: now}}}}})),
         ResourceAction::Scale => {
-            let replicas = replicas.ok_or("scale needs a body {\"replicas\": N}")?;
+            let replicas = replicas.ok_or(ReplicasMissing)?;
             Change::PatchScale(json!({"spec": {"replicas": replicas}}))
         }
         ResourceAction::Suspend => Change::Patch(json!({"spec": {"suspend": true}})),
@@ -278,7 +287,8 @@ pub(crate) async fn run(
         )));
     }
     let now = jiff::Timestamp::now();
-    let change = change(action, &now.to_string(), body.replicas).map_err(ApiError::bad_request)?;
+    let change = change(action, &now.to_string(), body.replicas)
+        .map_err(|missing| ApiError::bad_request(missing.to_string()))?;
     let mut record = ActionRecord {
         app: app.name.clone(),
         resource: token.clone(),

@@ -71,24 +71,61 @@ pub enum Step {
     },
 }
 
+/// Why Weft refuses what a Lua action returned (nothing is applied then).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActionRefused {
+    /// A patch of an object other than the one the action ran on.
+    #[error(
+        "the action returned a patch of {patched}, and an action may patch only the object it ran on ({target})"
+    )]
+    PatchesAnother {
+        /// The object patched (its token).
+        patched: String,
+        /// The object the action ran on (its token).
+        target: String,
+    },
+    /// A create by an action on a cluster-scoped object.
+    #[error(
+        "an action on a cluster-scoped object may not create objects: Weft creates them only in the namespace of \
+         the object the action ran on"
+    )]
+    CreatesBesideClusterScoped,
+    /// A create in another namespace.
+    #[error(
+        "the action would create an object in namespace {namespace}; Weft creates objects only in the namespace \
+         of the object the action ran on ({target})"
+    )]
+    CreatesElsewhere {
+        /// Where it would create the object.
+        namespace: String,
+        /// The namespace of the object the action ran on.
+        target: String,
+    },
+    /// A create of a Secret.
+    #[error("an action may not create a Secret")]
+    CreatesSecret,
+    /// An object without its kind or name.
+    #[error("the action returned an object without apiVersion, kind or metadata.name")]
+    Unnamed,
+}
+
 /// The steps for what a script returned, or why Weft refuses it (nothing is applied then). `live` is the object
 /// the action ran on (as the script saw it).
 pub fn steps(
     target: &ResourceRef,
     live: &Value,
     changes: Vec<ActionChange>,
-) -> Result<Vec<Step>, String> {
+) -> Result<Vec<Step>, ActionRefused> {
     let mut steps = Vec::with_capacity(changes.len());
     for change in changes {
         match change.operation {
             Impact::Patch => {
                 let reference = reference_of(&change.object, &target.namespace)?;
                 if reference != *target {
-                    return Err(format!(
-                        "the action returned a patch of {}, and an action may patch only the object it ran on ({})",
-                        reference.token(),
-                        target.token()
-                    ));
+                    return Err(ActionRefused::PatchesAnother {
+                        patched: reference.token(),
+                        target: target.token(),
+                    });
                 }
                 let patch = weft_k8s::patch::merge_patch_between(live, &change.object);
                 if patch.as_object().is_some_and(|p| p.is_empty()) {
@@ -113,11 +150,7 @@ pub fn steps(
             Impact::Create => {
                 let mut object = change.object;
                 if target.namespace.is_empty() {
-                    return Err(
-                        "an action on a cluster-scoped object may not create objects: Weft creates them only in \
-                         the namespace of the object the action ran on"
-                            .into(),
-                    );
+                    return Err(ActionRefused::CreatesBesideClusterScoped);
                 }
                 let namespace = object
                     .pointer("/metadata/namespace")
@@ -132,15 +165,14 @@ pub fn steps(
                             .insert("namespace".into(), Value::String(target.namespace.clone()));
                     }
                 } else if namespace != target.namespace {
-                    return Err(format!(
-                        "the action would create an object in namespace {namespace}; Weft creates objects only in \
-                         the namespace of the object the action ran on ({})",
-                        target.namespace
-                    ));
+                    return Err(ActionRefused::CreatesElsewhere {
+                        namespace,
+                        target: target.namespace.clone(),
+                    });
                 }
                 let reference = reference_of(&object, &target.namespace)?;
                 if reference.is_secret() {
-                    return Err("an action may not create a Secret".into());
+                    return Err(ActionRefused::CreatesSecret);
                 }
                 steps.push(Step::Create { object, reference });
             }
@@ -150,7 +182,7 @@ pub fn steps(
 }
 
 /// The reference of a returned object, which must name its kind and itself.
-fn reference_of(object: &Value, default_namespace: &str) -> Result<ResourceRef, String> {
+fn reference_of(object: &Value, default_namespace: &str) -> Result<ResourceRef, ActionRefused> {
     let text = |pointer: &str| {
         object
             .pointer(pointer)
@@ -159,9 +191,7 @@ fn reference_of(object: &Value, default_namespace: &str) -> Result<ResourceRef, 
     };
     let (api_version, kind, name) = (text("/apiVersion"), text("/kind"), text("/metadata/name"));
     if api_version.is_empty() || kind.is_empty() || name.is_empty() {
-        return Err(
-            "the action returned an object without apiVersion, kind or metadata.name".into(),
-        );
+        return Err(ActionRefused::Unnamed);
     }
     let group = api_version.rsplit_once('/').map_or("", |(group, _)| group);
     let namespace = match text("/metadata/namespace") {
@@ -236,7 +266,11 @@ mod tests {
         let mut other = live();
         other["metadata"]["name"] = json!("other");
         let error = steps(&target(), &live(), vec![change(Impact::Patch, other)]).unwrap_err();
-        assert!(error.contains("only the object it ran on"), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "the action returned a patch of batch:CronJob:shop:other, and an action may patch only the object \
+             it ran on (batch:CronJob:shop:report)"
+        );
     }
 
     #[test]
@@ -253,10 +287,14 @@ mod tests {
                                "metadata": {"name": "x", "namespace": "kube-system"}});
         let error =
             super::steps(&target(), &live(), vec![change(Impact::Create, elsewhere)]).unwrap_err();
-        assert!(error.contains("namespace kube-system"), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "the action would create an object in namespace kube-system; Weft creates objects only in the \
+             namespace of the object the action ran on (shop)"
+        );
         let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}});
         let error =
             super::steps(&target(), &live(), vec![change(Impact::Create, secret)]).unwrap_err();
-        assert!(error.contains("Secret"), "{error}");
+        assert_eq!(error.to_string(), "an action may not create a Secret");
     }
 }
