@@ -170,12 +170,18 @@ pub struct BuildRecord {
 }
 
 impl BuildRecord {
-    fn new(request: &BuildRequest, steerer: &str, builder: &str) -> Self {
+    /// The record of a build of `app` at `commit` by `steerer` and `builder` that has done nothing yet.
+    pub fn started(
+        app: impl Into<String>,
+        commit: impl Into<String>,
+        steerer: impl Into<String>,
+        builder: impl Into<String>,
+    ) -> Self {
         BuildRecord {
-            app: request.app.clone(),
-            commit: request.commit.clone(),
-            steerer: steerer.to_string(),
-            builder: builder.to_string(),
+            app: app.into(),
+            commit: commit.into(),
+            steerer: steerer.into(),
+            builder: builder.into(),
             detected: None,
             attempts: Vec::new(),
             plan: None,
@@ -342,7 +348,12 @@ impl<S: Steering> BuildLoop<'_, S> {
         request: &BuildRequest,
         previous: Option<&BuildState>,
     ) -> Result<BuildRecord, BuildFailed> {
-        let mut record = BuildRecord::new(request, self.steering.name(), self.builder.name());
+        let mut record = BuildRecord::started(
+            request.app.as_str(),
+            request.commit.as_str(),
+            self.steering.name(),
+            self.builder.name(),
+        );
         match self.steer_and_build(request, previous, &mut record).await {
             Ok(()) => Ok(record),
             Err(error) => {

@@ -188,18 +188,12 @@ impl Builds {
             .map(|k| k.builder().name().to_string())
             .unwrap_or_default();
         BuildFailed {
-            record: Box::new(BuildRecord {
-                app: app.name.clone(),
-                commit: revision.to_string(),
+            record: Box::new(BuildRecord::started(
+                app.name.as_str(),
+                revision,
                 steerer,
                 builder,
-                detected: None,
-                attempts: Vec::new(),
-                plan: None,
-                image: None,
-                reused: false,
-                reasons: Vec::new(),
-            }),
+            )),
             error,
         }
     }
