@@ -52,6 +52,11 @@ impl Reading<'_> {
         }
     }
 
+    /// Whether its latest operation (read before its state) is queued or running.
+    fn operation_in_flight(&self) -> bool {
+        self.last.as_ref().is_some_and(|op| !op.phase.is_finished())
+    }
+
     /// What the app asks to apply now (commit, spec, environment, seed): a failure of another ask (an older
     /// commit) does not hold this one back.
     fn ask(&self, environment: &Option<String>) -> String {
@@ -111,19 +116,22 @@ impl Reconciler {
             self.publish(name, view).await;
             return;
         };
+        // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
+        // sync applies with or without self-heal.
+        let revision_changed = revision_changed_of(
+            &reading.state,
+            &reading.revision,
+            &reading.app,
+            &environment,
+            &reading.seed,
+        );
         let held = view.status.as_ref().and_then(|status| {
             prunes_held(
                 &reading.app,
                 status,
                 reading.shown.as_ref(),
                 &reading.revision,
-                revision_changed_of(
-                    &reading.state,
-                    &reading.revision,
-                    &reading.app,
-                    &environment,
-                    &reading.seed,
-                ),
+                revision_changed,
             )
         });
         // What the view shows is the latest operation now (the one read first may have ended meanwhile, and the
@@ -145,25 +153,12 @@ impl Reconciler {
             self.publish(name, view).await;
             return;
         }
-        // A new commit, changed parameters, or a rotated Secret: the app asks for something new, which automated
-        // sync applies with or without self-heal.
-        let revision_changed = revision_changed_of(
-            &reading.state,
-            &reading.revision,
-            &reading.app,
-            &environment,
-            &reading.seed,
-        );
-        let in_flight = reading
-            .last
-            .as_ref()
-            .is_some_and(|op| !op.phase.is_finished());
         let decision = decide(
             &reading.app,
             reading.state.automation_suspended,
             sync,
             revision_changed,
-            in_flight,
+            reading.operation_in_flight(),
             backing_off,
         );
         let trigger = match decision {
@@ -252,29 +247,23 @@ impl Reconciler {
                     .is_some_and(|(before, at)| same(before) && at.elapsed() < self.full_compare)
         };
         let unchanged = recent(&|before| before == inputs);
-        let waiting = reading
-            .last
-            .as_ref()
-            .is_some_and(|op| !op.phase.is_finished())
-            && recent(&|before| before.same_but_operation(inputs));
-        // In sync at the last comparison, and nothing it rests on has changed: it still is. Only a synced app is
-        // spared; one out of sync or failing is compared every time, so automation sees it afresh.
-        // The last view is copied out first: the read lock must not be held while the view is published again.
-        let last_view = if unchanged || waiting {
-            self.views.read().await.get(name).cloned()
-        } else {
-            None
+        let waiting =
+            reading.operation_in_flight() && recent(&|before| before.same_but_operation(inputs));
+        if !unchanged && !waiting {
+            return false;
+        }
+        // Copied out first: the read lock must not be held while the view is published again.
+        let last_view = self.views.read().await.get(name).cloned();
+        let Some(mut previous) = last_view.filter(|view| view.error.is_none()) else {
+            return false;
         };
-        if unchanged
-            && let Some(mut previous) = last_view.clone()
-            && previous.error.is_none()
-            && previous
-                .status
-                .as_ref()
-                .is_some_and(|status| status.sync == SyncCode::Synced)
-        {
-            previous.reconciled_at = reconciled_at;
-            previous.operation = reading.shown.clone();
+        let synced = previous
+            .status
+            .as_ref()
+            .is_some_and(|status| status.sync == SyncCode::Synced);
+        if unchanged && synced {
+            // In sync at the last comparison, and nothing it rests on has changed: it still is. Only a synced app
+            // is spared; one out of sync or failing is compared every time, so automation sees it afresh.
             // Nothing the comparison rests on changed, but a tag may have moved in its registry.
             if let Some(status) = previous.status.as_mut() {
                 status.image_moves = reading
@@ -285,26 +274,18 @@ impl Reconciler {
             }
             memory.heal = Backoff::default();
             memory.retries.reset();
-            metrics().comparisons_skipped.inc();
-            self.publish(name, previous).await;
-            return true;
+        } else if !(waiting && previous.status.is_some()) {
+            // An operation is queued or running and nothing else changed (no watch event on the app's objects,
+            // same commit, spec and state): comparing would find what the last comparison found, and automation
+            // waits for the operation whatever it finds. (10,000 new apps wait minutes for their first sync; each
+            // was compared again on every interval meanwhile.) Otherwise the app is compared.
+            return false;
         }
-        // An operation is queued or running and nothing else changed (no watch event on the app's objects, same
-        // commit, spec and state): comparing would find what the last comparison found, and automation waits for
-        // the operation whatever it finds. (10,000 new apps wait minutes for their first sync; each was compared
-        // again on every interval meanwhile.)
-        if waiting
-            && let Some(mut previous) = last_view
-            && previous.error.is_none()
-            && previous.status.is_some()
-        {
-            previous.reconciled_at = reconciled_at;
-            previous.operation = reading.shown.clone();
-            metrics().comparisons_skipped.inc();
-            self.publish(name, previous).await;
-            return true;
-        }
-        false
+        previous.reconciled_at = reconciled_at;
+        previous.operation = reading.shown.clone();
+        metrics().comparisons_skipped.inc();
+        self.publish(name, previous).await;
+        true
     }
 
     /// Compares the app with the cluster (dry-running every object on the periodic full comparison), filling in
