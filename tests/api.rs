@@ -12,8 +12,8 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tower::ServiceExt;
+use weft_auth::hash_token;
 use weft_engine::api::router;
-use weft_engine::auth::hash_token;
 use weft_engine::config::Config;
 use weft_engine::server::{Server, ServerOptions};
 use weft_sim::SimConfig;
@@ -750,7 +750,7 @@ async fn bad_requests_get_clear_answers() {
         .server
         .state
         .store
-        .apps::<weft_engine::app::AppSpec>()
+        .apps::<weft_app::AppSpec>()
         .await
         .unwrap()
         .into_iter()

@@ -335,7 +335,7 @@ async fn an_application_resource_runs_as_its_namespaces_org_reports_status_and_f
     let stored = server
         .state
         .store
-        .apps::<weft_engine::app::AppSpec>()
+        .apps::<weft_app::AppSpec>()
         .await
         .unwrap();
     assert!(stored.iter().all(|a| a.spec.name != "shop-web"));

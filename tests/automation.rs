@@ -9,7 +9,7 @@ use k8s_openapi::api::core::v1::Namespace;
 use kube::api::Api;
 use serde_json::json;
 use tempfile::TempDir;
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::queue::{OperationRequest, QueueError};
 use weft_engine::server::Server;
 use weft_store::Store;

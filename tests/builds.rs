@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
+use weft_app::AppSpec;
 use weft_build::{AttemptOutcome, BuildError, StreamSink, load_steerer};
 use weft_core::logs::LogStore;
-use weft_engine::app::AppSpec;
 use weft_engine::config::Config;
 use weft_engine::deploy::Builds;
 use weft_plugin_host::{HostConfig, PluginHost, SteerPlugin};
@@ -422,7 +422,7 @@ fn chart_files(repo: &weft_tests::GitRepo) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_deploy_builds_first_and_renders_with_the_image() {
-    use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
+    use weft_apply::operation::{Operation, OperationPhase, Trigger};
     use weft_engine::deploy::{AppState, Deployer, SyncSpec};
 
     let sim = weft_sim::Simulator::new(weft_sim::SimConfig::fast());
@@ -791,7 +791,7 @@ struct Served {
 }
 
 async fn served() -> Served {
-    use weft_engine::auth::hash_token;
+    use weft_auth::hash_token;
     use weft_engine::server::ServerOptions;
 
     let data = tempfile::tempdir().unwrap();
@@ -889,12 +889,12 @@ impl Served {
     }
 
     /// The operation as the store keeps it, with no trace of the planted value.
-    async fn stored(&self, id: &str) -> weft_engine::apply::operation::Operation {
+    async fn stored(&self, id: &str) -> weft_apply::operation::Operation {
         let operation = self
             .server
             .state
             .store
-            .operation::<weft_engine::apply::operation::Operation>(id)
+            .operation::<weft_apply::operation::Operation>(id)
             .await
             .unwrap()
             .unwrap();

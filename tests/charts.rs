@@ -357,9 +357,9 @@ async fn an_app_takes_its_chart_from_a_repository_pinned_to_a_version_and_digest
 #[tokio::test(flavor = "multi_thread")]
 async fn a_chart_with_values_from_git_pins_both_and_rollback_restores_them_together() {
     use k8s_openapi::api::apps::v1::Deployment;
+    use weft_app::AppSpec;
+    use weft_apply::operation::{Operation, OperationPhase, Trigger};
     use weft_core::logs::LogStore;
-    use weft_engine::app::AppSpec;
-    use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
     use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
     use weft_sim::{SimConfig, Simulator};
 
@@ -485,7 +485,7 @@ fn kustomize_repo(repository: &str) -> weft_tests::GitRepo {
 /// Renders `rendering`'s source as a Kustomize app, held to `rules` (an org's `source_repos`) when given.
 fn render_kustomize(
     rendering: &Rendering,
-    rules: Option<&weft_engine::app::Confinement>,
+    rules: Option<&weft_app::Confinement>,
 ) -> Result<(Vec<serde_json::Value>, bool), RenderFailure> {
     let revision = rendering.pipeline.resolve(&rendering.source)?;
     let request = RenderRequest {
@@ -567,7 +567,7 @@ async fn a_kustomize_chart_from_a_repository_the_org_does_not_list_is_refused_be
     let (address, served) = repository(None, false).await;
     let repo = kustomize_repo(&format!("http://{address}"));
     let rendering = rendering(&repo, address, CredentialSet::default());
-    let rules = weft_engine::app::Confinement {
+    let rules = weft_app::Confinement {
         org: "shop".into(),
         source_repos: vec!["https://charts.example.com/shop/*".into()],
         ..Default::default()
@@ -645,7 +645,7 @@ async fn a_remote_base_is_fetched_by_the_host_at_a_commit_and_built_by_the_rende
 async fn a_remote_base_from_a_repository_the_org_does_not_list_is_refused_naming_it() {
     let (_shared, app, entry) = remote_base_repos();
     let rendering = remote_base_rendering(&app, true);
-    let rules = weft_engine::app::Confinement {
+    let rules = weft_app::Confinement {
         org: "shop".into(),
         source_repos: vec!["https://git.example.com/shop/*".into()],
         ..Default::default()

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::json;
 use sqlx::Connection as _;
 use tempfile::TempDir;
-use weft_engine::apply::operation::{Operation, OperationPhase};
+use weft_apply::operation::{Operation, OperationPhase};
 use weft_engine::server::{Server, ServerOptions, default_replica};
 use weft_tests::GitRepo;
 

@@ -20,7 +20,7 @@ mod world;
 use std::path::Path;
 
 use serde_json::Value;
-use weft_engine::app::ApiAppRules;
+use weft_app::ApiAppRules;
 use weft_engine::applications::convert::app_of;
 use weft_engine::applications::tenancy::Tenancy;
 use weft_engine::config::Config;

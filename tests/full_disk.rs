@@ -50,7 +50,7 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Connection as _;
 use tempfile::TempDir;
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::server::Server;
 use weft_sim::{FaultRule, Verb};
 use weft_store::{Store, StoreError};

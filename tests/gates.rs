@@ -31,7 +31,7 @@ fn config(cluster: &Cluster, data: &Path, repo: &GitRepo, gates: &str, app_extra
          [app.sync]\ncreate_namespace = true\nwave_timeout_seconds = 30\n",
         data.display(),
         cluster.kubeconfig.display(),
-        weft_engine::auth::hash_token(ADMIN),
+        weft_auth::hash_token(ADMIN),
         repo.path().display(),
     );
     Config::parse(&text, Path::new("test.toml"), data).unwrap()
@@ -331,7 +331,7 @@ async fn a_gate_naming_a_missing_plugin_stops_the_start_and_an_app_naming_an_und
 }
 
 /// A gate of `behaviour` (the hostile gate's settings), named by the app.
-fn hostile_gate(name: &str, behaviour: &str) -> weft_engine::apply::gates::GateEntry {
+fn hostile_gate(name: &str, behaviour: &str) -> weft_apply::gates::GateEntry {
     toml::from_str(&format!(
         "name = \"{name}\"\nplugin = \"hostile-gate\"\nsettings = \"{behaviour}\"\norgs = [\"*\"]"
     ))
@@ -350,8 +350,8 @@ async fn a_gate_that_loops_panics_floods_or_errs_denies_naming_the_plugin_and_wh
         hostile_gate("nameless", "blank-rule"),
         hostile_gate("calm", "allow"),
     ];
-    let gates = weft_engine::apply::gates::GateSet::load(&entries, &host, &registry).unwrap();
-    let app: weft_engine::app::AppSpec = toml::from_str(
+    let gates = weft_apply::gates::GateSet::load(&entries, &host, &registry).unwrap();
+    let app: weft_app::AppSpec = toml::from_str(
         "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \"app\" }",
     )
     .unwrap();
@@ -364,7 +364,7 @@ async fn a_gate_that_loops_panics_floods_or_errs_denies_naming_the_plugin_and_wh
     };
     // Every gate runs, in order, whatever the ones before it did.
     let results = gates.run(&app, &request).await;
-    let by_gate: std::collections::BTreeMap<&str, &weft_engine::apply::gates::GateResult> =
+    let by_gate: std::collections::BTreeMap<&str, &weft_apply::gates::GateResult> =
         results.iter().map(|r| (r.gate.as_str(), r)).collect();
     assert_eq!(results.len(), 6, "{results:#?}");
     for (gate, expected) in [
@@ -377,7 +377,7 @@ async fn a_gate_that_loops_panics_floods_or_errs_denies_naming_the_plugin_and_wh
         let result = by_gate[gate];
         assert_eq!(
             result.verdict,
-            weft_engine::apply::gates::GateVerdict::Deny,
+            weft_apply::gates::GateVerdict::Deny,
             "{result:#?}"
         );
         let failure = result.failure.as_deref().unwrap_or_default();
@@ -388,7 +388,7 @@ async fn a_gate_that_loops_panics_floods_or_errs_denies_naming_the_plugin_and_wh
     }
     assert_eq!(
         by_gate["calm"].verdict,
-        weft_engine::apply::gates::GateVerdict::Allow
+        weft_apply::gates::GateVerdict::Allow
     );
 }
 

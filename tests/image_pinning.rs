@@ -9,8 +9,8 @@ use std::time::Duration;
 use k8s_openapi::api::apps::v1::Deployment;
 use kube::api::Api;
 use serde_json::json;
-use weft_engine::apply::observe::AppStatus;
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
+use weft_apply::observe::AppStatus;
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::config::Config;
 use weft_engine::deploy::RollbackTarget;
 use weft_engine::queue::OperationRequest;
@@ -188,7 +188,7 @@ pub(crate) fn weft_pins_images_to_the_registrys_digests_and_keeps_them_until_ask
         assert_eq!(synced.gates[0].gate, "pinned");
         assert_eq!(
             synced.gates[0].verdict,
-            weft_engine::apply::gates::GateVerdict::Allow,
+            weft_apply::gates::GateVerdict::Allow,
             "{synced:#?}"
         );
         assert_eq!(site.running_image().await, Some(format!("{image}@{first}")));

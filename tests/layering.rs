@@ -58,10 +58,13 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-cluster", 6, "talking to a cluster through kube-rs"),
     ("weft-store", 6, "the store: apps, states, the operation queue, settings, tokens in SQLite or PostgreSQL"),
     ("weft-build", 7, "images from source: steer plugins plan, BuildKit, Podman or commands build (no apps)"),
-    ("weft-engine", 8, "the server (apps, queue, reconciler, API, auth)"),
-    ("weft-console", 8, "the web console, over the API router (nothing of the engine)"),
-    ("weft", 9, "the weft command: serve, the API client, the plugin toolchain's commands"),
-    ("weft-tests", 10, "the integration tests"),
+    ("weft-auth", 7, "who calls the API: tokens and OIDC JWTs to principals and roles, rate limits"),
+    ("weft-app", 8, "what an app is, as configured, and the rules it must pass"),
+    ("weft-apply", 9, "making a cluster match an app's render: compare, gates, apply, record, status"),
+    ("weft-engine", 10, "the server's wiring: queue, reconciler, deploy, API and auth"),
+    ("weft-console", 10, "the web console, over the API router (nothing of the engine)"),
+    ("weft", 11, "the weft command: serve, the API client, the plugin toolchain's commands"),
+    ("weft-tests", 12, "the integration tests"),
 ];
 
 /// Crates that may depend on the plugin toolchain.

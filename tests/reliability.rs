@@ -14,7 +14,7 @@ use http_body_util::BodyExt as _;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tower::ServiceExt as _;
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::queue::OperationRequest;
 use weft_engine::server::{Server, ServerOptions};
 use weft_sim::{FaultRule, Verb};
@@ -218,20 +218,19 @@ async fn a_replica_killed_mid_sync_is_taken_over_by_another_when_its_lease_runs_
 
 /// The API of `server`, with the admin token of [`crate::api::ADMIN`] configured.
 pub(crate) fn router_of(server: &Server) -> axum::Router {
-    let auth = weft_engine::auth::AuthConfig {
-        tokens: vec![weft_engine::auth::config::ConfiguredToken {
-            sha256: weft_engine::auth::hash_token(crate::api::ADMIN),
+    let auth = weft_auth::AuthConfig {
+        tokens: vec![weft_auth::config::ConfiguredToken {
+            sha256: weft_auth::hash_token(crate::api::ADMIN),
             principal: "admin".into(),
             name: Some("admin".into()),
         }],
         ..Default::default()
     };
-    let authenticator =
-        weft_engine::auth::Authenticator::new(&auth, server.state.store.clone()).unwrap();
+    let authenticator = weft_auth::Authenticator::new(&auth, server.state.store.clone()).unwrap();
     weft_engine::api::router(weft_engine::api::ApiState {
         server: server.state.clone(),
         auth: std::sync::Arc::new(authenticator),
-        limiter: std::sync::Arc::new(weft_engine::auth::RateLimiter::new(&Default::default())),
+        limiter: std::sync::Arc::new(weft_core::rate_limit::RateLimiter::new(&Default::default())),
         streams: std::sync::Arc::new(weft_engine::api::StreamLimits::new(16, 256)),
     })
 }
@@ -439,7 +438,7 @@ async fn an_empty_render_under_self_heal_is_one_error_no_history_entry_and_no_lo
     assert_eq!(refused.phase, OperationPhase::Error, "{refused:#?}");
     assert_eq!(
         refused.fuse_tripped.as_deref(),
-        Some(weft_engine::apply::syncer::EMPTY_RENDER)
+        Some(weft_apply::syncer::EMPTY_RENDER)
     );
 
     // Five more reconciles of the app, recorded in its view: no further operation, the history as it was, the

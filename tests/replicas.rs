@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tempfile::TempDir;
-use weft_engine::apply::operation::{Operation, OperationPhase};
+use weft_apply::operation::{Operation, OperationPhase};
 use weft_engine::server::{Server, ServerOptions};
 use weft_sync::status::{HealthCode, SyncCode};
 use weft_test_reference::PostgresServer;

@@ -151,7 +151,7 @@ async fn tokens_are_managed_by_the_admin_and_their_orgs_admin_only_and_act_under
                 !text.contains(secret.as_str()),
                 "{role:?} listed a secret: {text}"
             );
-            let hash = weft_engine::auth::hash_token(secret);
+            let hash = weft_auth::hash_token(secret);
             assert!(!text.contains(&hash), "{role:?} listed a hash: {text}");
         }
     }

@@ -10,7 +10,7 @@ use k8s_openapi::api::core::v1::{Namespace, Secret};
 use kube::api::{Api, Patch, PatchParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-use weft_engine::apply::operation::{OperationPhase, Trigger};
+use weft_apply::operation::{OperationPhase, Trigger};
 use weft_engine::config::Config;
 use weft_engine::queue::{CONCURRENCY_SETTING, OperationRequest, Queue, QueueError};
 use weft_engine::server::{Server, ServerOptions};
@@ -199,9 +199,9 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
             .then_some(())
     })
     .await;
-    let first: weft_engine::apply::operation::Operation = state
+    let first: weft_apply::operation::Operation = state
         .store
-        .last_operation::<weft_engine::apply::operation::Operation>("shop")
+        .last_operation::<weft_apply::operation::Operation>("shop")
         .await
         .unwrap()
         .unwrap();
@@ -222,7 +222,7 @@ async fn automated_apps_sync_themselves_follow_commits_and_heal_drift() {
     eventually("a succeeded self-heal operation", 300, async || {
         let operations = state
             .store
-            .operations::<weft_engine::apply::operation::Operation>("shop", 20)
+            .operations::<weft_apply::operation::Operation>("shop", 20)
             .await
             .ok()?;
         operations
@@ -440,7 +440,7 @@ async fn an_app_whose_sync_waits_in_the_queue_is_not_compared_again_until_someth
     eventually("the slow app's sync running", 300, async || {
         let op = state
             .store
-            .last_operation::<weft_engine::apply::operation::Operation>("slow")
+            .last_operation::<weft_apply::operation::Operation>("slow")
             .await
             .ok()??;
         (op.phase == OperationPhase::Running && cluster.faults.hits(hang) > 0).then_some(())
@@ -572,21 +572,21 @@ async fn an_app_whose_syncs_keep_failing_backs_off_and_says_so() {
     // 5 s, then 10 s: in 8 more seconds at most two more attempts, not eight.
     let before = state
         .store
-        .operations::<weft_engine::apply::operation::Operation>("shop", 100)
+        .operations::<weft_apply::operation::Operation>("shop", 100)
         .await
         .unwrap()
         .len();
     tokio::time::sleep(Duration::from_secs(8)).await;
     let after = state
         .store
-        .operations::<weft_engine::apply::operation::Operation>("shop", 100)
+        .operations::<weft_apply::operation::Operation>("shop", 100)
         .await
         .unwrap()
         .len();
     assert!(after - before <= 2, "{before} -> {after}");
-    let last: weft_engine::apply::operation::Operation = state
+    let last: weft_apply::operation::Operation = state
         .store
-        .last_operation::<weft_engine::apply::operation::Operation>("shop")
+        .last_operation::<weft_apply::operation::Operation>("shop")
         .await
         .unwrap()
         .unwrap();
@@ -610,7 +610,7 @@ async fn one_operation_per_app_is_queued_with_a_clear_message() {
     .await
     .unwrap();
     let queue = Queue::new(store.clone());
-    let app: weft_engine::app::AppSpec = toml::from_str(
+    let app: weft_app::AppSpec = toml::from_str(
         "name = \"shop\"\ntype = \"yaml\"\nnamespace = \"shop\"\nsource = { path = \".\" }\n[sync]\nautomated = true\n",
     )
     .unwrap();
@@ -721,15 +721,15 @@ async fn the_concurrency_limit_bounds_running_operations_and_is_re_read() {
 /// returns them.
 async fn finished_round(
     state: &weft_engine::server::ServerState,
-    directory: &std::collections::BTreeMap<String, weft_engine::app::AppSpec>,
-) -> Vec<weft_engine::apply::operation::Operation> {
+    directory: &std::collections::BTreeMap<String, weft_app::AppSpec>,
+) -> Vec<weft_apply::operation::Operation> {
     eventually("every operation finished", 600, async || {
         let mut operations = Vec::new();
         for name in directory.keys() {
             operations.push(
                 state
                     .store
-                    .last_operation::<weft_engine::apply::operation::Operation>(name)
+                    .last_operation::<weft_apply::operation::Operation>(name)
                     .await
                     .ok()??,
             );
@@ -743,7 +743,7 @@ async fn finished_round(
 }
 
 /// The most operations whose recorded runs (started to finished) overlap at one instant.
-fn most_at_once(operations: &[weft_engine::apply::operation::Operation]) -> usize {
+fn most_at_once(operations: &[weft_apply::operation::Operation]) -> usize {
     let mut edges: Vec<(jiff::Timestamp, i32)> = Vec::new();
     for operation in operations {
         let started = operation.started_at.expect("a run operation has a start");
@@ -792,8 +792,8 @@ async fn a_running_operation_survives_a_restart() {
     let store = first.state.store.clone();
     let id = operation.id.clone();
     eventually("the operation to run", 300, async || {
-        let op: weft_engine::apply::operation::Operation = store
-            .operation::<weft_engine::apply::operation::Operation>(&id)
+        let op: weft_apply::operation::Operation = store
+            .operation::<weft_apply::operation::Operation>(&id)
             .await
             .ok()??;
         (op.phase == OperationPhase::Running).then_some(())
@@ -808,7 +808,7 @@ async fn a_running_operation_survives_a_restart() {
     .await
     .unwrap();
     let handed_back = store
-        .operation::<weft_engine::apply::operation::Operation>(&id)
+        .operation::<weft_apply::operation::Operation>(&id)
         .await
         .unwrap()
         .unwrap();
@@ -834,7 +834,7 @@ async fn a_running_operation_survives_a_restart() {
         let op = second
             .state
             .store
-            .operation::<weft_engine::apply::operation::Operation>(&id)
+            .operation::<weft_apply::operation::Operation>(&id)
             .await
             .ok()??;
         op.phase.is_finished().then_some(op)
@@ -904,7 +904,7 @@ async fn a_reload_adds_changes_and_removes_configured_apps() {
     let stored: Vec<String> = server
         .state
         .store
-        .apps::<weft_engine::app::AppSpec>()
+        .apps::<weft_app::AppSpec>()
         .await
         .unwrap()
         .into_iter()
@@ -966,7 +966,7 @@ async fn the_example_configuration_serves_its_apps_on_the_embedded_simulator() {
 /// Queues a sync of every app in `directory`.
 async fn sync_every_app(
     state: &weft_engine::server::ServerState,
-    directory: &std::collections::BTreeMap<String, weft_engine::app::AppSpec>,
+    directory: &std::collections::BTreeMap<String, weft_app::AppSpec>,
 ) {
     for app in directory.values() {
         state

@@ -11,10 +11,10 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::Api;
 use serde_json::{Value, json};
 use tempfile::TempDir;
+use weft_app::AppSpec;
+use weft_apply::observe::{AppStatus, ResourceStatus};
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_core::logs::LogStore;
-use weft_engine::app::AppSpec;
-use weft_engine::apply::observe::{AppStatus, ResourceStatus};
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::deploy::{AppState, Deployer, SyncSpec};
 use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sim::{SimConfig, Simulator};
@@ -488,14 +488,10 @@ async fn a_holder_deleted_without_cascade_releases_its_objects_and_one_deleted_w
     let kinds: BTreeSet<(String, String)> = first.state.kinds.clone();
 
     // Deleted without cascade: every object it held is released, and the second app takes the one it renders.
-    let released = weft_engine::apply::release::release_tracked(
-        syncer.live(),
-        syncer.applier(),
-        &tracker,
-        &kinds,
-    )
-    .await
-    .unwrap();
+    let released =
+        weft_apply::release::release_tracked(syncer.live(), syncer.applier(), &tracker, &kinds)
+            .await
+            .unwrap();
     assert_eq!(released, 2);
     world.render(&second, &[("shared", json!({}))]);
     let taken = world.synced(&mut second).await;
@@ -525,7 +521,7 @@ async fn a_holder_deleted_without_cascade_releases_its_objects_and_one_deleted_w
     let tracker = syncer.tracker(&third.spec);
     let mut remaining = usize::MAX;
     while remaining > 0 {
-        remaining = weft_engine::apply::cascade::delete_tracked(
+        remaining = weft_apply::cascade::delete_tracked(
             syncer.live(),
             syncer.applier(),
             &tracker,

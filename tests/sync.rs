@@ -9,10 +9,10 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
+use weft_app::AppSpec;
+use weft_apply::observe::AppStatus;
+use weft_apply::operation::{Operation, OperationPhase, ResultStatus, Trigger};
 use weft_core::logs::LogStore;
-use weft_engine::app::AppSpec;
-use weft_engine::apply::observe::AppStatus;
-use weft_engine::apply::operation::{Operation, OperationPhase, ResultStatus, Trigger};
 use weft_engine::deploy::{AppState, Deployer, RollbackError, RollbackTarget, SyncSpec};
 use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sim::faults::{FaultAction, FaultRule, Verb};
@@ -776,7 +776,7 @@ async fn an_empty_render_and_a_render_dropping_50_objects_delete_nothing() {
     );
     assert_eq!(
         operation.fuse_tripped.as_deref(),
-        Some(weft_engine::apply::syncer::EMPTY_RENDER)
+        Some(weft_apply::syncer::EMPTY_RENDER)
     );
     assert_eq!(world.state.history.entries().count(), history);
     assert!(

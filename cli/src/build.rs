@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
+use weft_app::AppSpec;
 use weft_build::checkout;
 use weft_build::spec::DEFAULT_STEER_TYPE;
 use weft_build::{AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, load_steerer};
-use weft_engine::app::AppSpec;
 use weft_engine::config::Config;
 use weft_engine::deploy::{AppBuild, Builds};
 use weft_plugin_host::{HostConfig, PluginHost};

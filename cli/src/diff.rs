@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
+use weft_app::AppSpec;
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_cluster::connect;
 use weft_core::logs::LogStore;
-use weft_engine::app::AppSpec;
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::config::{ClusterConfig, Config};
 use weft_engine::deploy::{AppState, Deployer, SyncSpec};
 use weft_plugin_host::registry::Registry;
@@ -218,9 +218,7 @@ async fn diff(
     let host = PluginHost::new(HostConfig::default())?;
     let registry = Arc::new(registry);
     let (gates, cluster_name) = gates;
-    let gates = Arc::new(weft_engine::apply::gates::GateSet::load(
-        &gates, &host, &registry,
-    )?);
+    let gates = Arc::new(weft_apply::gates::GateSet::load(&gates, &host, &registry)?);
     let deployer = Deployer::for_cluster(
         weft_engine::deploy::ClusterAccess { client, scope },
         host,
@@ -292,7 +290,7 @@ async fn diff(
     let mut denied = !plan.conflicts.is_empty();
     for gate in &operation.gates {
         out.push_str(&gate_lines(gate));
-        denied |= gate.verdict == weft_engine::apply::gates::GateVerdict::Deny;
+        denied |= gate.verdict == weft_apply::gates::GateVerdict::Deny;
     }
     for step in &plan.steps {
         out.push_str(&format!(
@@ -329,14 +327,14 @@ async fn diff(
 }
 
 /// The configured gates and the name of the cluster they are told.
-type Gates = (Vec<weft_engine::apply::gates::GateEntry>, String);
+type Gates = (Vec<weft_apply::gates::GateEntry>, String);
 
 /// The image resolver and whether apps that do not say pin their images.
 type Images = (weft_source::images::ImageResolver, bool);
 
 /// A gate's verdict as `weft diff` prints it: `gate NAME: VERDICT` and a line per reason (or the failure).
-pub(crate) fn gate_lines(gate: &weft_engine::apply::gates::GateResult) -> String {
-    use weft_engine::apply::gates::GateVerdict;
+pub(crate) fn gate_lines(gate: &weft_apply::gates::GateResult) -> String {
+    use weft_apply::gates::GateVerdict;
     let verdict = gate.verdict.as_str();
     let mut out = format!(
         "gate {}: {verdict}{}\n",

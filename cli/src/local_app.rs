@@ -259,7 +259,7 @@ mod tests {
                     ..app.clone()
                 };
                 let table: toml::Table = toml::from_str(&local.toml()).unwrap();
-                let spec: weft_engine::app::AppSpec = table["app"].as_array().unwrap()[0]
+                let spec: weft_app::AppSpec = table["app"].as_array().unwrap()[0]
                     .clone()
                     .try_into()
                     .unwrap();

@@ -8,13 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use weft_engine::api::listener::{self, ListenerLimits};
-use weft_engine::api::{ApiState, StreamLimits};
-use weft_engine::auth::initial_secret::{
+use weft_auth::initial_secret::{
     INITIAL_ADMIN_SECRET, INITIAL_ADMIN_SECRET_KEY, POD_NAMESPACE_VARIABLE, TokenDestination,
     token_destination, write_initial_admin_secret,
 };
-use weft_engine::auth::{Authenticator, RateLimiter, ensure_first_admin_token};
+use weft_auth::{Authenticator, ensure_first_admin_token};
+use weft_core::rate_limit::RateLimiter;
+use weft_engine::api::listener::{self, ListenerLimits};
+use weft_engine::api::{ApiState, StreamLimits};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
 use weft_engine::server::{Server, ServerOptions, default_config_with_apps, write_example_app};
 use weft_plugin_host::registry::Registry;
@@ -342,9 +343,7 @@ fn save_cli_token(token: &str) {
 /// The console's setup from the configuration: an OpenID provider for every `[[auth.oidc]]` issuer with an
 /// `[auth.oidc.console]` client (its secret read from the operator's environment now, so a missing one stops the
 /// start rather than the first sign-in).
-fn console_config(
-    auth: &weft_engine::auth::AuthConfig,
-) -> anyhow::Result<weft_console::ConsoleConfig> {
+fn console_config(auth: &weft_auth::AuthConfig) -> anyhow::Result<weft_console::ConsoleConfig> {
     let mut oidc = Vec::new();
     for issuer in &auth.oidc {
         let Some(client) = &issuer.console else {

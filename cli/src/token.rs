@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
-use weft_engine::auth::{Principal, Role, create_named_token, create_token, token_actor};
+use weft_auth::{Principal, Role, create_named_token, create_token, token_actor};
 use weft_engine::config::{Config, default_data_dir};
 use weft_store::Store;
 

@@ -30,13 +30,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{RwLock, watch};
 use tokio::task::JoinSet;
 
+use weft_app::AppSpec;
+use weft_apply::observe::{AppStatus, ResourceStatus};
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
+use weft_auth::{AuthConfig, Authenticator, Principal, RateLimitConfig};
 use weft_core::logs::LogStore;
+use weft_core::rate_limit::RateLimiter;
 use weft_core::resource::ResourceRef;
 use weft_engine::api::{self, ApiState};
-use weft_engine::app::AppSpec;
-use weft_engine::apply::observe::{AppStatus, ResourceStatus};
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
-use weft_engine::auth::{AuthConfig, Authenticator, Principal, RateLimitConfig, RateLimiter};
 use weft_engine::deploy::Deployer;
 use weft_engine::queue::Queue;
 use weft_engine::reconcile::AppView;
@@ -215,7 +216,7 @@ impl Fleet {
             recent: Default::default(),
             logs,
             ready,
-            api_rules: Arc::new(weft_engine::app::ApiAppRules::default()),
+            api_rules: Arc::new(weft_app::ApiAppRules::default()),
             reconcile_requests: Default::default(),
             applications: tokio::sync::watch::channel(
                 weft_engine::applications::PlaneState::Disabled,
@@ -228,7 +229,7 @@ impl Fleet {
             .1,
         };
         let (_, token) =
-            weft_engine::auth::create_token(&store, &Principal::admin(""), "api bench").await?;
+            weft_auth::create_token(&store, &Principal::admin(""), "api bench").await?;
         let unlimited = RateLimitConfig {
             requests_per_second: u32::MAX,
             burst: u32::MAX,

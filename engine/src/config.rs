@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::AppSpec;
-use crate::auth::AuthConfig;
+use weft_app::AppSpec;
+use weft_auth::AuthConfig;
 use weft_source::{CredentialSet, CredentialSpec};
 
 pub use weft_cluster::ClusterConfig;
@@ -75,7 +75,7 @@ pub struct Config {
     pub outbound: OutboundConfig,
     /// Deploy gates (`[[gate]]`): plugins that judge every sync's plan before anything is applied.
     #[serde(default, rename = "gate", skip_serializing_if = "Vec::is_empty")]
-    pub gates: Vec<crate::apply::gates::GateEntry>,
+    pub gates: Vec<weft_apply::gates::GateEntry>,
 }
 
 /// `[images]`: resolving every container image to its digest through its registry before a sync and applying it
@@ -168,8 +168,8 @@ impl Default for ApiConfig {
 
 impl Config {
     /// What apps defined through the API may name: `[sources]` and the configured credentials.
-    pub fn api_app_rules(&self) -> crate::app::ApiAppRules {
-        crate::app::ApiAppRules {
+    pub fn api_app_rules(&self) -> weft_app::ApiAppRules {
+        weft_app::ApiAppRules {
             allow_file_urls: self.sources.allow_file_urls,
             file_url_roots: self.sources.file_url_roots.clone(),
             credentials: self.credential_set(),
@@ -297,7 +297,7 @@ impl ClusterEntry {
     }
 }
 
-pub use crate::app::DEFAULT_CLUSTER;
+pub use weft_app::DEFAULT_CLUSTER;
 
 fn default_clusters() -> Vec<ClusterEntry> {
     vec![ClusterEntry::simulator(DEFAULT_CLUSTER)]
@@ -720,14 +720,14 @@ impl Config {
             .map_err(|(key, message)| invalid(key, message))?;
         self.validate_application_scope()
             .map_err(|(key, message)| invalid(key, message))?;
-        crate::apply::gates::config::validate(&self.gates)
+        weft_apply::gates::config::validate(&self.gates)
             .map_err(|(key, message)| invalid(key, message))?;
         let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
             app.validate()
                 .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
-            crate::apply::gates::config::check_references(&self.gates, app)
+            weft_apply::gates::config::check_references(&self.gates, app)
                 .map_err(|unknown| invalid(format!("app[{index}].gates"), unknown.to_string()))?;
             if let Some(cluster) = &app.cluster
                 && self.cluster(cluster).is_none()
@@ -1295,5 +1295,178 @@ failed = "has(status.error)"
         );
         let error = parse("store = \"mysql://x\"\n").unwrap_err().to_string();
         assert!(error.contains("store"), "{error}");
+    }
+}
+
+/// The `[auth]` table read as part of `weft.toml`: its defaults, paths resolved beside the file, and every bad value
+/// refused with its key under `auth`.
+#[cfg(test)]
+mod auth_table_tests {
+    use std::path::{Path, PathBuf};
+
+    use jsonwebtoken::Algorithm;
+    use weft_auth::config::AuthConfig;
+
+    use super::Config;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        Config::parse(
+            text,
+            Path::new("/etc/weft/weft.toml"),
+            Path::new("/etc/weft"),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    const HASH: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    #[test]
+    fn no_auth_table_is_the_default() {
+        let config = parse("").unwrap();
+        assert_eq!(config.auth, AuthConfig::default());
+        assert_eq!(config.auth.rate_limit.requests_per_second, 50);
+        assert_eq!(config.auth.rate_limit.burst, 100);
+    }
+
+    #[test]
+    fn a_full_auth_table_parses_with_defaults_and_resolved_paths() {
+        let config = parse(&format!(
+            r#"
+[auth]
+tokens = [{{ sha256 = "{HASH}", principal = "org:acme", name = "ci" }}]
+rate_limit = {{ requests_per_second = 5, burst = 7 }}
+
+[[auth.oidc]]
+issuer = "https://id.example.com"
+audience = "weft"
+jwks_file = "jwks.json"
+keys = [
+  {{ kid = "k1", algorithm = "RS256", public_key_pem_file = "keys/k1.pem" }},
+  {{ kid = "k2", algorithm = "ES256", public_key_pem_file = "/abs/k2.pem" }},
+  {{ kid = "h1", algorithm = "HS256", secret_env = "WEFT_JWT_SECRET" }},
+]
+admin_value = "weft-admins"
+"#
+        ))
+        .unwrap();
+        let auth = &config.auth;
+        assert_eq!(auth.tokens[0].principal, "org:acme");
+        assert_eq!(auth.tokens[0].name.as_deref(), Some("ci"));
+        assert_eq!(auth.rate_limit.requests_per_second, 5);
+        assert_eq!(auth.rate_limit.burst, 7);
+        let issuer = &auth.oidc[0];
+        assert_eq!(issuer.jwks_file, Some(PathBuf::from("/etc/weft/jwks.json")));
+        assert_eq!(
+            issuer.keys[0].public_key_pem_file,
+            Some(PathBuf::from("/etc/weft/keys/k1.pem"))
+        );
+        assert_eq!(
+            issuer.keys[1].public_key_pem_file,
+            Some(PathBuf::from("/abs/k2.pem"))
+        );
+        assert_eq!(issuer.keys[0].algorithm, Algorithm::RS256);
+        assert_eq!(issuer.keys[2].algorithm, Algorithm::HS256);
+        assert_eq!(issuer.org_claim, "org");
+        assert_eq!(issuer.admin_claim, "groups");
+        assert_eq!(issuer.admin_value.as_deref(), Some("weft-admins"));
+    }
+
+    #[test]
+    fn bad_values_name_the_key_under_auth() {
+        let issuer = |extra: &str| {
+            format!(
+                "[[auth.oidc]]\nissuer = \"https://id\"\naudience = \"weft\"\njwks_file = \"j.json\"\n{extra}"
+            )
+        };
+        let cases = [
+            (
+                "[auth]\ntokens = [{ sha256 = \"weft_plaintext\", principal = \"admin\" }]\n".to_string(),
+                "auth.tokens[0].sha256",
+            ),
+            (
+                format!("[auth]\ntokens = [{{ sha256 = \"{HASH}\", principal = \"root\" }}]\n"),
+                "auth.tokens[0].principal",
+            ),
+            (
+                format!("[auth]\ntokens = [{{ sha256 = \"{HASH}\", principal = \"org:\" }}]\n"),
+                "auth.tokens[0].principal",
+            ),
+            (
+                format!(
+                    "[auth]\ntokens = [{{ sha256 = \"{HASH}\", principal = \"admin\" }}, {{ sha256 = \"{}\", principal = \"admin\" }}]\n",
+                    HASH.to_ascii_uppercase()
+                ),
+                "auth.tokens[1].sha256",
+            ),
+            (
+                "[[auth.oidc]]\nissuer = \"https://id\"\naudience = \" \"\njwks_file = \"j.json\"\n"
+                    .to_string(),
+                "auth.oidc[0].audience",
+            ),
+            (
+                "[[auth.oidc]]\nissuer = \"https://id\"\naudience = \"weft\"\n".to_string(),
+                "auth.oidc[0].keys",
+            ),
+            (format!("{}{}", issuer(""), issuer("")), "auth.oidc[1].issuer"),
+            (issuer("admin_value = \"\"\n"), "auth.oidc[0].admin_value"),
+            (
+                issuer("keys = [{ kid = \"h\", algorithm = \"HS256\", public_key_pem_file = \"k.pem\" }]\n"),
+                "auth.oidc[0].keys[0].secret_env",
+            ),
+            (
+                issuer("keys = [{ kid = \"r\", algorithm = \"RS256\", secret_env = \"S\" }]\n"),
+                "auth.oidc[0].keys[0].public_key_pem_file",
+            ),
+            (
+                issuer(
+                    "keys = [{ kid = \"r\", algorithm = \"RS256\", public_key_pem_file = \"a.pem\" }, { kid = \"r\", algorithm = \"ES256\", public_key_pem_file = \"b.pem\" }]\n",
+                ),
+                "auth.oidc[0].keys[1].kid",
+            ),
+            (
+                "[auth.rate_limit]\nrequests_per_second = 0\n".to_string(),
+                "auth.rate_limit.requests_per_second",
+            ),
+            ("[auth.rate_limit]\nburst = 0\n".to_string(), "auth.rate_limit.burst"),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"other\"\n"),
+                "auth.oidc[0].console.client_id",
+            ),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"weft\"\nscopes = [\"profile\"]\n"),
+                "auth.oidc[0].console.scopes",
+            ),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"weft\"\nredirect_url = \"https://weft.example/cb\"\n"),
+                "auth.oidc[0].console.redirect_url",
+            ),
+            (
+                issuer("[auth.oidc.console]\nclient_id = \"weft\"\ntoken_endpoint = \"ftp://id/token\"\n"),
+                "auth.oidc[0].console.token_endpoint",
+            ),
+        ];
+        for (text, key) in cases {
+            let error = parse(&text).unwrap_err();
+            assert!(
+                error.contains("/etc/weft/weft.toml") && error.contains(key),
+                "{text}\n-> {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_keys_and_algorithms_are_refused() {
+        let error = parse("[auth]\ntokenz = []\n").unwrap_err();
+        assert!(error.contains("tokenz"), "{error}");
+        let error = parse(
+            "[[auth.oidc]]\nissuer = \"i\"\naudience = \"a\"\nkeys = [{ kid = \"k\", algorithm = \"none\", public_key_pem_file = \"k.pem\" }]\n",
+        )
+        .unwrap_err();
+        assert!(error.contains("none"), "{error}");
+        let error = parse(
+            "[[auth.oidc]]\nissuer = \"i\"\naudience = \"a\"\njwks_file = \"j\"\njwks_url = \"https://x\"\n",
+        )
+        .unwrap_err();
+        assert!(error.contains("jwks_url"), "{error}");
     }
 }

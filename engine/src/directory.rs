@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tokio::sync::{Notify, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 
 /// The apps by name. Cheap to clone; clones share the apps.
 #[derive(Debug, Clone, Default)]

@@ -1,18 +1,14 @@
 //! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, and the server
-//! `weft serve` runs, assembled from the layers below it (the store is `weft-store`'s and image builds are
-//! `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
+//! `weft serve` runs, assembled from the layers below it (what an app is is `weft-app`'s, applying a plan
+//! `weft-apply`'s, who calls the API `weft-auth`'s, the store `weft-store`'s and image builds `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
 //! depend on it, on the plugin toolchain, or on `anyhow`.
 //!
-//! The layers below are crates of their own, and callers name them (`weft_plugin_host`, `weft_source`,
+//! The layers below are crates of their own, and callers name them (`weft_app`, `weft_apply`, `weft_auth`, `weft_plugin_host`, `weft_source`,
 //! `weft_render`, `weft_health`, `weft_cluster`, `weft_sync`, `weft_core`): nothing is re-exported here, so a path
 //! says which layer a thing lives in. `docs/architecture.md` has the crate map.
 //!
 //! - [`api`]: the HTTP API.
-//! - [`apply`]: making the cluster match the render, around `weft-sync`'s pure plan: the desired set compared with
-//!   the live one, the gates, the plan applied batch by batch and recorded, status, cascade deletion.
 //! - [`applications`]: apps declared as `applications.weft.dev` resources, their orgs and statuses.
-//! - [`app`]: what an app is (source, renderer, destination, sync policy), as configured.
-//! - [`auth`]: who is calling the API: bearer tokens and OIDC JWTs resolved to a principal, and rate limits.
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`directory`]: the apps a server serves, by name.
@@ -26,10 +22,7 @@
 //! - [`views`]: what the reconciler last saw of each app, shared with the API.
 
 pub mod api;
-pub mod app;
 pub mod applications;
-pub mod apply;
-pub mod auth;
 pub mod config;
 pub mod deploy;
 pub mod directory;

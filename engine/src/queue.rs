@@ -12,9 +12,9 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
 use weft_store::{Claimant, Claimed, Holder, Store, StoreError};
 
-use crate::app::AppSpec;
-use crate::apply::operation::{Operation, OperationPhase, Trigger};
 use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
+use weft_app::AppSpec;
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_core::metrics::{PhaseLabels, metrics};
 
 /// What an operation is asked to do; stored with it.
@@ -38,7 +38,7 @@ pub enum OperationRequest {
         confirmed: bool,
         /// An admin's override of the deploy gates' denies, with who and why.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        override_gates: Option<crate::apply::gates::GateOverride>,
+        override_gates: Option<weft_apply::gates::GateOverride>,
         /// Resolve every image again, even for the revision that runs.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         refresh_images: bool,
@@ -1084,7 +1084,7 @@ impl Worker {
     async fn prune(&self, operation: &Operation) {
         let keep = match self.apps.read().await.get(&operation.app) {
             Some(app) => app.sync.history_limit,
-            None => crate::app::DEFAULT_HISTORY_LIMIT,
+            None => weft_app::DEFAULT_HISTORY_LIMIT,
         };
         if let Err(error) = self
             .store

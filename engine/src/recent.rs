@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use jiff::Timestamp;
 
-use crate::apply::compare::Comparison;
-use crate::apply::observe::AppStatus;
+use weft_apply::compare::Comparison;
+use weft_apply::observe::AppStatus;
 
 /// How many apps' comparisons are kept (the least recently read go first).
 pub const RECENT_CAPACITY: usize = 256;

@@ -11,11 +11,11 @@ use tokio::sync::{RwLock, watch};
 use tokio::task::JoinSet;
 use weft_store::{AppOrigin, Store, StoreError};
 
-use crate::app::AppSpec;
 use crate::config::{ClusterMode, Config};
 use crate::deploy::{Builds, ClusterMember, Clusters, Deployer};
 use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
 use crate::reconcile::{AppViews, Reconciler};
+use weft_app::AppSpec;
 use weft_cluster::{ClusterError, connect};
 use weft_core::logs::LogStore;
 use weft_plugin_host::registry::Registry;
@@ -60,7 +60,7 @@ pub enum ServeError {
     Config(#[from] crate::config::ConfigError),
     /// A `[[gate]]` cannot be loaded (its plugin is missing, of another world, or does not load).
     #[error(transparent)]
-    Gate(#[from] crate::apply::gates::GateSetError),
+    Gate(#[from] weft_apply::gates::GateSetError),
     /// A configured app has a type no renderer plugin serves, so it could never render.
     #[error(
         "app {app} has type {app_type:?}, which no renderer plugin serves (known: {}); build or add the plugin, \
@@ -161,10 +161,10 @@ struct Shared {
     registry: Arc<Registry>,
     git: GitSources,
     builds: Builds,
-    gates: Arc<crate::apply::gates::GateSet>,
+    gates: Arc<weft_apply::gates::GateSet>,
     images: weft_source::images::ImageResolver,
     logs: LogStore,
-    legacy: Arc<crate::apply::legacy::LegacyClaims>,
+    legacy: Arc<weft_apply::legacy::LegacyClaims>,
 }
 
 /// Connects every configured cluster (starting an embedded simulator for each `simulator` one, and writing their
@@ -264,7 +264,7 @@ struct Wired<'a> {
     views: &'a AppViews,
     git: &'a GitSources,
     membership: &'a watch::Receiver<crate::replicas::Membership>,
-    rules: &'a Arc<crate::app::ApiAppRules>,
+    rules: &'a Arc<weft_app::ApiAppRules>,
 }
 
 /// Starts the Application and ApplicationSet controllers when `[applications]` is enabled; the state of the
@@ -380,7 +380,7 @@ pub struct ServerState {
     /// Whether the reconciler has reconciled every app once.
     pub ready: watch::Receiver<bool>,
     /// What an app defined through the API may name.
-    pub api_rules: Arc<crate::app::ApiAppRules>,
+    pub api_rules: Arc<weft_app::ApiAppRules>,
     /// Asks the reconciler to reconcile apps now.
     pub reconcile_requests: crate::reconcile::ReconcileRequests,
     /// Whether Application resources are served and watched.
@@ -430,11 +430,11 @@ impl Server {
         })?;
         let store = Store::open(&config.store_url()).await?;
         // Which apps own what was tracked by name alone before identities; every cluster's syncer shares it.
-        let legacy = Arc::new(crate::apply::legacy::LegacyClaims::default());
+        let legacy = Arc::new(weft_apply::legacy::LegacyClaims::default());
         let host = PluginHost::new(config.plugins.host_config())?;
         let logs = LogStore::default();
         let registry = Arc::new(registry);
-        let gates = Arc::new(crate::apply::gates::GateSet::load(
+        let gates = Arc::new(weft_apply::gates::GateSet::load(
             &config.gates,
             &host,
             &registry,
@@ -640,7 +640,7 @@ type RemovedApps = Vec<(AppSpec, std::collections::BTreeSet<(String, String)>)>;
 fn release_removed(clusters: &Clusters, removed: RemovedApps) {
     for (app, kinds) in removed {
         if let Ok(member) = clusters.for_app(&app) {
-            crate::apply::release::release_deleted_app(member.deployer.syncer(), &app, kinds);
+            weft_apply::release::release_deleted_app(member.deployer.syncer(), &app, kinds);
         }
     }
 }

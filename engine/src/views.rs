@@ -7,8 +7,8 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use tokio::sync::RwLock;
 
-use crate::apply::observe::AppStatus;
-use crate::apply::operation::Operation;
+use weft_apply::observe::AppStatus;
+use weft_apply::operation::Operation;
 
 /// What the reconciler last saw of one app.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -121,10 +121,7 @@ fn runnable(mut table: toml::Table, world: &World, sims: &[&Cluster], data: &Pat
         .as_array_mut()
         .unwrap();
     tokens.push(toml::Value::Table(toml::Table::from_iter([
-        (
-            "sha256".to_string(),
-            weft_engine::auth::hash_token(ADMIN).into(),
-        ),
+        ("sha256".to_string(), weft_auth::hash_token(ADMIN).into()),
         ("principal".to_string(), "admin".into()),
         ("name".to_string(), "docs-admin".into()),
     ])));

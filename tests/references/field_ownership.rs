@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use weft_app::AppSpec;
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_core::logs::LogStore;
-use weft_engine::app::AppSpec;
-use weft_engine::apply::operation::{Operation, OperationPhase, Trigger};
 use weft_engine::deploy::{AppState, Deployer, RollbackTarget, SyncSpec};
 use weft_plugin_host::{HostConfig, PluginHost};
 use weft_source::GitSources;

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
+use weft_auth::Authenticator;
+use weft_core::rate_limit::RateLimiter;
 use weft_engine::api::{ApiState, StreamLimits};
-use weft_engine::auth::{Authenticator, RateLimiter};
 use weft_engine::config::Config;
 use weft_engine::server::{Server, ServerOptions};
 use weft_plugin_build as build;

@@ -368,7 +368,7 @@ mod tests {
             })
         );
         // The definition is one the engine reads.
-        let parsed: weft_engine::app::AppSpec = serde_json::from_value(app).unwrap();
+        let parsed: weft_app::AppSpec = serde_json::from_value(app).unwrap();
         assert!(parsed.sync.automated && parsed.sync.self_heal && parsed.sync.create_namespace);
         assert_eq!(parsed.source.reference, "v2");
     }
@@ -395,7 +395,7 @@ mod tests {
             app["source"],
             json!({"repo": "https://charts.example", "chart": "redis", "version": "^18.0.0"})
         );
-        let parsed: weft_engine::app::AppSpec = serde_json::from_value(app.clone()).unwrap();
+        let parsed: weft_app::AppSpec = serde_json::from_value(app.clone()).unwrap();
         parsed.validate().unwrap();
         // A later set of the revision changes the chart's version, not a git ref.
         let changed = changed_app("redis", app, &fields(&["--revision", "18.1.0"])).unwrap();

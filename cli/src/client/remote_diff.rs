@@ -6,7 +6,7 @@
 
 use anyhow::bail;
 use serde_json::{Value, json};
-use weft_engine::apply::operation::OperationPhase;
+use weft_apply::operation::OperationPhase;
 use weft_sync::diff::unified;
 use weft_sync::plan::Action;
 
@@ -64,7 +64,7 @@ pub(crate) fn run(app: String, remote: RemoteArgs) -> anyhow::Result<u8> {
             || operation
                 .gates
                 .iter()
-                .any(|gate| gate.verdict == weft_engine::apply::gates::GateVerdict::Deny);
+                .any(|gate| gate.verdict == weft_apply::gates::GateVerdict::Deny);
         Ok(if changes || denied {
             crate::exit::FAILED
         } else {

@@ -3,7 +3,7 @@
 
 use anstyle::{AnsiColor, Style};
 use comfy_table::{Cell, Color, Table, presets};
-use weft_engine::apply::operation::OperationPhase;
+use weft_apply::operation::OperationPhase;
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// How a value reads at a glance.

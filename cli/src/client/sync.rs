@@ -4,7 +4,7 @@
 
 use anyhow::bail;
 use serde_json::{Map, Value, json};
-use weft_engine::apply::operation::OperationPhase;
+use weft_apply::operation::OperationPhase;
 
 use super::style::Painter;
 use super::watch::{Progress, follow_operation};

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use weft_engine::apply::operation::Operation;
+use weft_apply::operation::Operation;
 
 use super::build_report::build_text;
 use super::http::Client;

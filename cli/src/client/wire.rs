@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use weft_engine::apply::operation::OperationPhase;
+use weft_apply::operation::OperationPhase;
 use weft_sync::status::{HealthCode, SyncCode};
 
 use super::ClientError;

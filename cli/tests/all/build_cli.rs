@@ -267,7 +267,7 @@ fn serve_built_app() -> Served {
              [app.sync]\ncreate_namespace = true\nwave_timeout_seconds = 30\n[app.build]\nbuilder = \"command\"\n\
              overrides = {{ install = \"sh steps.sh install\", build = \"sh steps.sh build\" }}\n",
             dir.path().join("data").display(),
-            weft_engine::auth::hash_token(TOKEN),
+            weft_auth::hash_token(TOKEN),
         ),
     )
     .unwrap();

@@ -9,10 +9,10 @@ use axum::http::StatusCode;
 use super::conflict_view::for_caller;
 use super::shapes::{GitOpsOperation, ReconcileBody, ReconcileRequested, RollbackBody, SyncBody};
 use super::{ApiError, ApiState, Caller, require, visible_app};
-use crate::apply::operation::{Operation, Trigger};
-use crate::auth::Permission;
 use crate::deploy::RollbackTarget;
 use crate::queue::{OperationRequest, QueueError};
+use weft_apply::operation::{Operation, Trigger};
+use weft_auth::Permission;
 
 /// A JSON body, where an empty body is the default.
 fn body_or_default<T: Default>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
@@ -71,7 +71,7 @@ pub(crate) async fn sync(
                  denied)",
             ));
         }
-        Some(reason) => Some(crate::apply::gates::GateOverride {
+        Some(reason) => Some(weft_apply::gates::GateOverride {
             by: caller.0.actor().to_string(),
             reason: reason.trim().to_string(),
         }),
@@ -117,7 +117,7 @@ async fn denied_revision(state: &ApiState, app: &str, asked: &str) -> Result<Str
     let denied = operations
         .iter()
         .filter_map(|operation| Some((operation.revision.as_deref()?, operation.gates.as_slice())));
-    crate::apply::gates::verdicts::overridable_revision(denied, asked)
+    weft_apply::gates::verdicts::overridable_revision(denied, asked)
         .map(str::to_string)
         .ok_or_else(|| {
             ApiError::conflict(format!(

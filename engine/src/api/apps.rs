@@ -11,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use weft_store::AppOrigin;
 
 use super::{ApiError, ApiState, Caller, require_admin, visible_app};
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 
 fn parse(
     state: &ApiState,
@@ -164,7 +164,7 @@ pub(crate) async fn delete(
         let running = state
             .server
             .store
-            .last_operation::<crate::apply::operation::Operation>(&name)
+            .last_operation::<weft_apply::operation::Operation>(&name)
             .await
             .map_err(|e| ApiError::store("reading the app's latest operation", e))?;
         if let Some(operation) = running.filter(|op| !op.phase.is_finished()) {
@@ -197,7 +197,7 @@ pub(crate) async fn delete(
         // Deleted without cascade: its objects stay, released for another app to take over (unless they cannot be
         // marked now: then they stay held, orphans an admin may hand to an app).
         if let Some(member) = member {
-            crate::apply::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
+            weft_apply::release::release_deleted_app(member.deployer.syncer(), &existing, kinds);
         }
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
@@ -216,7 +216,7 @@ pub(crate) async fn delete(
             .as_ref()
             .is_none_or(|c| c.check(std::slice::from_ref(object)).is_ok())
     };
-    let outcome = crate::apply::cascade::delete_tracked(
+    let outcome = weft_apply::cascade::delete_tracked(
         syncer.live(),
         syncer.applier(),
         &syncer.tracker(&existing),

@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 use tokio::time::Instant;
 
 use super::{ApiError, ApiState};
-use crate::auth::Principal;
+use weft_auth::Principal;
 
 /// The authenticated caller.
 #[derive(Debug, Clone)]

@@ -4,9 +4,9 @@
 
 use weft_sync::shared::{Conflict, reword_refusal};
 
-use crate::app::AppSpec;
-use crate::apply::operation::Operation;
-use crate::auth::Principal;
+use weft_app::AppSpec;
+use weft_apply::operation::Operation;
+use weft_auth::Principal;
 
 /// `operation`, an operation of `app`, as `caller` may read it: its conflicts and the refusal in its message worded
 /// for the caller, the holders' keys removed.
@@ -34,7 +34,7 @@ mod tests {
     use weft_sync::shared::refusal;
 
     use super::*;
-    use crate::apply::operation::Trigger;
+    use weft_apply::operation::Trigger;
 
     fn app(name: &str, org: &str) -> AppSpec {
         let spec: AppSpec = toml::from_str(&format!(

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::rows::RowSource;
-use crate::app::Env;
+use weft_app::Env;
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// The longest name search accepted.

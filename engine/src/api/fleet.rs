@@ -18,10 +18,10 @@ use super::filter::FleetFilter;
 use super::rows::{FleetRows, PageKey, RowSource};
 use super::shapes::{FleetSummary, GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
 use super::{ApiError, ApiState, Caller, MAX_PAGE, visible_app};
-use crate::app::AppSpec;
 use crate::applications::PlaneState;
 use crate::queue::AppDirectory;
 use crate::reconcile::{AppView, AppViews};
+use weft_app::AppSpec;
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// Who the caller is.
@@ -44,8 +44,8 @@ pub(crate) async fn whoami(caller: Caller) -> Json<WhoAmI> {
 }
 
 /// A permission's name in `whoami`.
-pub(crate) fn permission_name(permission: crate::auth::Permission) -> &'static str {
-    use crate::auth::Permission;
+pub(crate) fn permission_name(permission: weft_auth::Permission) -> &'static str {
+    use weft_auth::Permission;
     match permission {
         Permission::Read => "read",
         Permission::Operate => "operate",
@@ -67,7 +67,7 @@ pub(crate) struct Page {
     /// Only apps of this org.
     org: Option<String>,
     /// Only apps of this environment.
-    env: Option<crate::app::Env>,
+    env: Option<weft_app::Env>,
     /// Only apps of this health.
     health: Option<HealthCode>,
     /// Only apps of this sync status.
@@ -346,12 +346,13 @@ mod tests {
     use tower::ServiceExt as _;
 
     use super::*;
-    use crate::apply::operation::{Operation, OperationPhase, Trigger};
-    use crate::auth::{AuthConfig, Authenticator, Principal, RateLimitConfig, RateLimiter};
     use crate::deploy::Deployer;
     use crate::queue::Queue;
     use crate::server::ServerState;
+    use weft_apply::operation::{Operation, OperationPhase, Trigger};
+    use weft_auth::{AuthConfig, Authenticator, Principal, RateLimitConfig};
     use weft_core::logs::LogStore;
+    use weft_core::rate_limit::RateLimiter;
     use weft_plugin_host::registry::Registry;
     use weft_plugin_host::{HostConfig, PluginHost};
     use weft_source::GitSources;
@@ -455,7 +456,7 @@ mod tests {
                 recent: Default::default(),
                 logs,
                 ready: tokio::sync::watch::channel(true).1,
-                api_rules: Arc::new(crate::app::ApiAppRules::default()),
+                api_rules: Arc::new(weft_app::ApiAppRules::default()),
                 reconcile_requests: Default::default(),
                 applications: tokio::sync::watch::channel(
                     crate::applications::PlaneState::Disabled,
@@ -465,11 +466,11 @@ mod tests {
                 membership: tokio::sync::watch::channel(crate::replicas::Membership::alone("test"))
                     .1,
             };
-            let (_, admin) = crate::auth::create_token(&store, &Principal::admin(""), "admin")
+            let (_, admin) = weft_auth::create_token(&store, &Principal::admin(""), "admin")
                 .await
                 .unwrap();
             let acme = Principal::member("", "acme").unwrap();
-            let (_, member) = crate::auth::create_token(&store, &acme, "acme")
+            let (_, member) = weft_auth::create_token(&store, &acme, "acme")
                 .await
                 .unwrap();
             let unlimited = RateLimitConfig {
@@ -604,7 +605,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn filters_narrow_the_list_and_the_summary_counts_what_each_choice_would_show() {
-        use crate::apply::observe::AppStatus;
+        use weft_apply::observe::AppStatus;
         let fleet = Fleet::new(12).await;
         {
             // app-00..03 healthy and synced, app-04..05 degraded and out of sync, the rest not reconciled yet.

@@ -263,7 +263,7 @@ pub(crate) async fn operation_log(
     let operation = state
         .server
         .store
-        .operation::<crate::apply::operation::Operation>(&id)
+        .operation::<weft_apply::operation::Operation>(&id)
         .await
         .map_err(|e| ApiError::store("reading an operation", e))?;
     if operation.as_ref().is_none_or(|op| op.app != name) {

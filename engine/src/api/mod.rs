@@ -5,7 +5,7 @@
 //! principal's org (an app of another org answers 404, so names do not leak); everything else needs the
 //! permission the caller's role grants on that org's apps (403): `deployer` syncs, refreshes and rolls back,
 //! `org-admin` also overrides gates, rotates seeds and manages its org's tokens, and the server's `admin` does
-//! everything (see [`crate::auth::principal`]).
+//! everything (see [`weft_auth::principal`]).
 
 mod actions;
 mod apps;
@@ -43,10 +43,11 @@ pub use error::ApiError;
 pub use openapi::openapi;
 pub use streams::{StreamLimits, StreamPermit};
 
-use crate::app::AppSpec;
-use crate::auth::{Authenticator, Permission, RateLimiter};
 use crate::server::ServerState;
+use weft_app::AppSpec;
+use weft_auth::{Authenticator, Permission};
 use weft_core::metrics::{RequestLabels, metrics};
+use weft_core::rate_limit::RateLimiter;
 
 /// What the handlers share.
 #[derive(Clone)]

@@ -7,10 +7,10 @@ use serde_json::Value;
 
 use super::shapes::{EventView, ResourceView, WireRef};
 use super::{ApiError, ApiState, Caller, visible_app};
-use crate::app::AppSpec;
-use crate::apply::compare::{CompareError, Comparison};
-use crate::apply::observe::AppStatus;
 use crate::deploy::ObserveError;
+use weft_app::AppSpec;
+use weft_apply::compare::{CompareError, Comparison};
+use weft_apply::observe::AppStatus;
 use weft_core::resource::ResourceRef;
 use weft_plugin_host::Failure;
 use weft_render::RenderFailure;
@@ -210,7 +210,7 @@ pub(crate) async fn resource(
     let desired = comparison.desired_object(&reference).cloned();
     let offers = if caller
         .0
-        .can(crate::auth::Permission::Operate, app_org.as_deref())
+        .can(weft_auth::Permission::Operate, app_org.as_deref())
     {
         super::resource_actions::offered_to(&member, &reference, live.as_ref(), node.sync.is_some())
             .await

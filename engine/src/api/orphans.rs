@@ -15,8 +15,8 @@ use utoipa::ToSchema;
 
 use super::shapes::WireRef;
 use super::{ApiError, ApiState, Caller, require_admin};
-use crate::app::AppSpec;
-use crate::apply::legacy::LegacyClaims;
+use weft_app::AppSpec;
+use weft_apply::legacy::LegacyClaims;
 use weft_core::resource::{ResourceRef, resource_version};
 use weft_core::tracking::{
     Ownership, TRACKING_ANNOTATION, TRACKING_LABEL, Tracked, label_of, made_by_controller,

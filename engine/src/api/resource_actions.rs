@@ -20,10 +20,10 @@ use serde_json::{Value, json};
 use self::lua::{LuaActionView, Step};
 use super::objects::tree_node;
 use super::{ApiError, ApiState, Caller, require, visible_app};
-use crate::apply::operation::Trigger;
-use crate::auth::Permission;
 use crate::deploy::ClusterMember;
 use crate::queue::OperationRequest;
+use weft_apply::operation::Trigger;
+use weft_auth::Permission;
 use weft_core::resource::ResourceRef;
 
 /// The field manager an action's patch is sent under: not Weft's own (`weft`), so a sync never claims what an

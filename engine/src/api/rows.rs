@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex, RwLock};
 use axum::body::Bytes;
 
 use super::shapes::Application;
-use crate::app::{AppSpec, Env};
-use crate::apply::operation::OperationPhase;
 use crate::reconcile::AppView;
+use weft_app::{AppSpec, Env};
+use weft_apply::operation::OperationPhase;
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// Where an app comes from, as the list shows it: the repository (with `//path` inside it unless the path is the
@@ -390,8 +390,8 @@ mod tests {
 
     use super::*;
     use crate::api::shapes::ApplicationList;
-    use crate::apply::observe::AppStatus;
-    use crate::apply::operation::{Operation, Trigger};
+    use weft_apply::observe::AppStatus;
+    use weft_apply::operation::{Operation, Trigger};
     use weft_sync::status::AppHealth;
 
     fn app(name: &str, repo: Option<&str>, path: &str) -> AppSpec {

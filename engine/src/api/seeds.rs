@@ -8,7 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{ApiError, ApiState, Caller, require, visible_app};
-use crate::auth::Permission;
+use weft_auth::Permission;
 
 /// What a rotation did.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::app::Env;
-use crate::apply::operation::{Deploy, Operation, OperationPhase};
+use weft_app::Env;
+use weft_apply::operation::{Deploy, Operation, OperationPhase};
 use weft_build::BuildReport;
 use weft_core::resource::{ResourceRef, version_of};
 use weft_sync::diff::ObjectDiff;
@@ -263,7 +263,7 @@ pub struct GitOpsOperation {
     pub finished_at: Option<jiff::Timestamp>,
     /// Each start by a replica, oldest first (more than one after a handback or a takeover).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub attempts: Vec<crate::apply::operation::Attempt>,
+    pub attempts: Vec<weft_apply::operation::Attempt>,
     /// The revision it syncs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<String>,
@@ -280,11 +280,11 @@ pub struct GitOpsOperation {
     /// `object`, `rule`, `message`, `failure` when the gate itself failed, `overridable`), in the order they ran.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(value_type = Vec<Object>)]
-    pub gates: Vec<crate::apply::gates::GateResult>,
+    pub gates: Vec<weft_apply::gates::GateResult>,
     /// An override of the gates' denies for this sync: `by` (the actor: `alice@idp`) and `reason`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
-    pub gate_override: Option<crate::apply::gates::GateOverride>,
+    pub gate_override: Option<weft_apply::gates::GateOverride>,
     /// The digest each image was pinned to (reference as rendered → `sha256:…`).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub images: std::collections::BTreeMap<String, String>,

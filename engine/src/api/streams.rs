@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::ApiError;
-use crate::auth::Principal;
 use crate::config::ApiConfig;
+use weft_auth::Principal;
 
 /// What a refused stream is told to wait before trying again.
 const RETRY_AFTER: Duration = Duration::from_secs(5);

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use weft_store::StoredToken;
 
 use super::{ApiError, ApiState, Caller, require};
-use crate::auth::{AuthError, Permission, Principal, Role, create_named_token};
+use weft_auth::{AuthError, Permission, Principal, Role, create_named_token};
 
 /// The longest description accepted.
 const MAX_DESCRIPTION_LEN: usize = 1024;

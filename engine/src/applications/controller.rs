@@ -18,11 +18,11 @@ use super::crd;
 use super::decide::{Decision, decide};
 use super::status::{StatusInputs, status};
 use super::tenancy::Tenancy;
-use crate::app::{ApiAppRules, AppSpec};
-use crate::apply::operation::OperationPhase;
 use crate::deploy::AppState;
 use crate::directory::AppDirectory;
 use crate::views::{AppView, AppViews};
+use weft_app::{ApiAppRules, AppSpec};
+use weft_apply::operation::OperationPhase;
 
 /// How long the controller waits for a burst of watch events to end before deciding again.
 const SETTLE: Duration = Duration::from_millis(200);
@@ -346,7 +346,7 @@ impl ApplicationController {
                     .await
                     .map(|stored| stored.kinds)
                     .unwrap_or_default();
-                crate::apply::release::release_deleted_app(member.deployer.syncer(), app, kinds);
+                weft_apply::release::release_deleted_app(member.deployer.syncer(), app, kinds);
             }
             self.store.delete_app(name).await?;
             self.clusters.legacy().forget(name);
@@ -440,7 +440,7 @@ impl ApplicationController {
                 .is_none_or(|c| c.check(std::slice::from_ref(object)).is_ok())
         };
         loop {
-            match crate::apply::cascade::delete_tracked(
+            match weft_apply::cascade::delete_tracked(
                 syncer.live(),
                 syncer.applier(),
                 &syncer.tracker(app),
@@ -454,7 +454,7 @@ impl ApplicationController {
                     // goes only once no operation of the app runs.
                     match self
                         .store
-                        .last_operation::<crate::apply::operation::Operation>(&app.name)
+                        .last_operation::<weft_apply::operation::Operation>(&app.name)
                         .await
                     {
                         Ok(Some(op)) if !op.phase.is_finished() => {}

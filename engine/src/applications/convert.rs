@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use weft_sync::sync_options::{SyncOptionError, parse_sync_option};
 
 use super::tenancy::{Tenancy, TenancyError};
-use crate::app::{ApiAppRules, AppSpec};
+use weft_app::{ApiAppRules, AppSpec};
 
 /// The name an Application's destination may give for the default (management) cluster, as Argo CD names the
 /// cluster it runs in.
@@ -221,7 +221,7 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
     }
     tenancy.admit(namespace, &cluster, &app.namespace, &repos)?;
     // What it renders may go only where its org may deploy: checked on every render, before anything is applied.
-    app.confinement = Some(crate::app::Confinement {
+    app.confinement = Some(weft_app::Confinement {
         org: org.name.clone(),
         namespaces: org.destinations.clone(),
         application_namespaces: org.namespaces.clone(),

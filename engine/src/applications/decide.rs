@@ -9,7 +9,7 @@ use weft_store::AppOrigin;
 
 use super::convert::{Refusal, app_of};
 use super::tenancy::Tenancy;
-use crate::app::{ApiAppRules, AppSpec};
+use weft_app::{ApiAppRules, AppSpec};
 
 /// What became of one Application resource.
 #[derive(Debug, Clone, PartialEq)]

@@ -19,7 +19,7 @@ use super::crd;
 use super::generate::{self, ClusterFacts, GenerateError, Generator, Params};
 use super::set_plan::{self, SET_LABEL, SetPlan};
 use super::tenancy::Tenancy;
-use crate::app::ApiAppRules;
+use weft_app::ApiAppRules;
 use weft_source::{Credentials, GitSources, Repository, Scheme, scheme_of};
 
 /// The field manager the set controller applies Applications as.

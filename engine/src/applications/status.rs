@@ -6,9 +6,9 @@ use jiff::Timestamp;
 use serde_json::{Map, Value, json};
 
 use super::convert::Refusal;
-use crate::apply::operation::{Operation, OperationPhase};
 use crate::deploy::AppState;
 use crate::views::AppView;
+use weft_apply::operation::{Operation, OperationPhase};
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// How many deploys the status lists, newest first.
@@ -222,7 +222,7 @@ fn condition(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apply::observe::AppStatus;
+    use weft_apply::observe::AppStatus;
 
     fn view(sync: SyncCode, health: HealthCode) -> AppView {
         AppView {

@@ -41,7 +41,7 @@ pub struct ApplicationsConfig {
     pub install_crd: bool,
 }
 
-pub use crate::app::{allowed_by, unclear_repo_url};
+pub use weft_app::{allowed_by, unclear_repo_url};
 
 /// The orgs, looked up by namespace, and the clusters Applications may name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -115,7 +115,7 @@ impl Tenancy {
     pub fn new(orgs: Vec<OrgSpec>) -> Tenancy {
         Tenancy {
             orgs,
-            clusters: vec![crate::app::DEFAULT_CLUSTER.to_string()],
+            clusters: vec![weft_app::DEFAULT_CLUSTER.to_string()],
         }
     }
 

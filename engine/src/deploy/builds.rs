@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 use weft_build::builder::LogSink;
 use weft_build::checkout;
 use weft_build::spec::BuilderKind;

@@ -10,7 +10,7 @@ use futures::future::select_all;
 use tokio::sync::{broadcast, watch};
 
 use super::Deployer;
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 use weft_cluster::LiveEvent;
 
 /// How often a cluster's reachability is checked (`GET /version`).
@@ -175,14 +175,14 @@ impl Clusters {
     }
 
     /// Which apps own objects tracked by name alone (one set, shared by every cluster's syncer).
-    pub fn legacy(&self) -> &Arc<crate::apply::legacy::LegacyClaims> {
+    pub fn legacy(&self) -> &Arc<weft_apply::legacy::LegacyClaims> {
         self.members[0].deployer.syncer().legacy()
     }
 
     /// One cluster, named `default`.
     pub fn single(client: kube::Client, deployer: Deployer) -> Clusters {
         Clusters::new(vec![ClusterMember::new(
-            crate::app::DEFAULT_CLUSTER,
+            weft_app::DEFAULT_CLUSTER,
             BTreeMap::new(),
             client,
             deployer,

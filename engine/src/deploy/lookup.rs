@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::app::{AppSpec, allowed_by};
+use weft_app::{AppSpec, allowed_by};
 use weft_cluster::LiveCache;
 
 /// How many kinds lookups may start watching on one cluster, beyond those Weft watches for its apps anyway. A

@@ -20,13 +20,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::app::AppSpec;
-use crate::apply::compare::{CompareError, Comparer, Comparison};
-use crate::apply::failure::NotRendered;
-use crate::apply::gates::{GateOverride, GateRun, GateSet};
-use crate::apply::observe::AppStatus;
-use crate::apply::operation::{History, Operation, OperationPhase, Trigger};
-use crate::apply::syncer::{SyncOutcome, SyncRequest, Syncer};
+use weft_app::AppSpec;
+use weft_apply::compare::{CompareError, Comparer, Comparison};
+use weft_apply::failure::NotRendered;
+use weft_apply::gates::{GateOverride, GateRun, GateSet};
+use weft_apply::observe::AppStatus;
+use weft_apply::operation::{History, Operation, OperationPhase, Trigger};
+use weft_apply::syncer::{SyncOutcome, SyncRequest, Syncer};
 use weft_build::{BuildReport, StreamSink};
 use weft_cluster::{Applier, ClusterFactsReader, KindCatalog, LiveCache};
 use weft_core::logs::LogStore;
@@ -134,7 +134,7 @@ pub enum ObserveError {
     Compare(#[from] CompareError),
     /// The render puts an object where the app may not (an Application's org's lists).
     #[error(transparent)]
-    Placement(#[from] crate::app::PlacementError),
+    Placement(#[from] weft_app::PlacementError),
 }
 
 /// Why a rollback is refused. Nothing is changed.
@@ -296,7 +296,7 @@ impl Deployer {
     }
 
     /// Tells apps' objects apart with these legacy tracking claims (one set for every cluster).
-    pub fn with_legacy(mut self, legacy: Arc<crate::apply::legacy::LegacyClaims>) -> Self {
+    pub fn with_legacy(mut self, legacy: Arc<weft_apply::legacy::LegacyClaims>) -> Self {
         self.syncer = self.syncer.with_legacy(legacy);
         self
     }

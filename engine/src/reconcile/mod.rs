@@ -20,11 +20,11 @@ use tokio::time::Instant;
 use weft_cluster::LiveEvent;
 use weft_store::Store;
 
-use crate::app::AppSpec;
-use crate::apply::observe::AppStatus;
-use crate::apply::operation::{Operation, OperationPhase};
 use crate::deploy::Clusters;
 use crate::queue::{AppDirectory, Queue};
+use weft_app::AppSpec;
+use weft_apply::observe::AppStatus;
+use weft_apply::operation::{Operation, OperationPhase};
 use weft_core::metrics::metrics;
 use weft_sync::status::SyncCode;
 
@@ -120,7 +120,7 @@ pub fn prunes_held(
     revision: &str,
     revision_changed: bool,
 ) -> Option<String> {
-    let out: Vec<&crate::apply::observe::ResourceStatus> = status
+    let out: Vec<&weft_apply::observe::ResourceStatus> = status
         .resources
         .iter()
         .filter(|r| r.sync == SyncCode::OutOfSync)
@@ -131,12 +131,12 @@ pub fn prunes_held(
     let of_this_revision = last.filter(|op| op.revision.as_deref() == Some(revision));
     if of_this_revision.is_some_and(|op| {
         op.phase == OperationPhase::Error
-            && op.fuse_tripped.as_deref() == Some(crate::apply::syncer::EMPTY_RENDER)
+            && op.fuse_tripped.as_deref() == Some(weft_apply::syncer::EMPTY_RENDER)
     }) {
         return Some(format!(
             "the render of {revision} is empty, and {EMPTY}: {} live object(s) kept; waiting for a new revision",
             out.len(),
-            EMPTY = crate::apply::syncer::EMPTY_RENDER,
+            EMPTY = weft_apply::syncer::EMPTY_RENDER,
         ));
     }
     if revision_changed {
@@ -153,7 +153,7 @@ pub fn prunes_held(
         op.phase == OperationPhase::Succeeded
             && out.iter().all(|object| {
                 op.resources.iter().any(|result| {
-                    result.status == crate::apply::operation::ResultStatus::Kept
+                    result.status == weft_apply::operation::ResultStatus::Kept
                         && result.reference == object.reference
                 })
             })
@@ -613,8 +613,8 @@ fn out_of_sync_summary(status: Option<&AppStatus>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apply::observe::ResourceStatus;
-    use crate::apply::operation::Trigger;
+    use weft_apply::observe::ResourceStatus;
+    use weft_apply::operation::Trigger;
     use weft_core::resource::ResourceRef;
     use weft_sync::status::{AppHealth, HealthCode};
 
@@ -652,10 +652,10 @@ mod tests {
         for name in ["a", "b"] {
             operation
                 .resources
-                .push(crate::apply::operation::ResourceResult {
+                .push(weft_apply::operation::ResourceResult {
                     reference: ResourceRef::new("", "ConfigMap", "shop", name),
                     action: weft_sync::plan::Action::Prune,
-                    status: crate::apply::operation::ResultStatus::Kept,
+                    status: weft_apply::operation::ResultStatus::Kept,
                     message: "an empty render deletes nothing".into(),
                 });
         }
@@ -743,7 +743,7 @@ mod tests {
             ("b", SyncCode::OutOfSync, true),
         ]);
         let mut refused = kept_sync("rev-2");
-        refused.fuse_tripped = Some(crate::apply::syncer::EMPTY_RENDER.into());
+        refused.fuse_tripped = Some(weft_apply::syncer::EMPTY_RENDER.into());
         refused.finish(OperationPhase::Error, "the render of rev-2 is empty");
         // The refused sync never became the synced revision, so the revision reads as changed: held all the same.
         let held = prunes_held(&pruning, &only_prunes, Some(&refused), "rev-2", true).unwrap();

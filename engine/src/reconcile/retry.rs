@@ -3,7 +3,7 @@
 
 use jiff::Timestamp;
 
-use crate::app::{RetryPolicy, go_duration};
+use weft_app::{RetryPolicy, go_duration};
 
 /// Failed automated syncs in a row of one ask (a commit with the app's parameters, environment and seed).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -124,8 +124,8 @@ pub fn when(at: Timestamp, now: Timestamp) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::RetryBackoff;
     use std::time::Duration;
+    use weft_app::RetryBackoff;
 
     fn at(seconds: i64) -> Timestamp {
         Timestamp::from_second(1_800_000_000 + seconds).unwrap()

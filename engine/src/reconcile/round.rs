@@ -10,10 +10,10 @@ use super::{
     AppView, AutomationDecision, Backoff, Inputs, Reconciler, Tracked, backoff_delay, decide,
     out_of_sync_summary, poll_freshness, prunes_held, revision_changed_of,
 };
-use crate::app::AppSpec;
-use crate::apply::operation::{Operation, OperationPhase, Trigger};
 use crate::deploy::{AppState, ClusterMember};
 use crate::queue::{OperationRequest, QueueError};
+use weft_app::AppSpec;
+use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_core::metrics::metrics;
 use weft_sync::endpoints::endpoints;
 use weft_sync::fingerprint::environment_digest;

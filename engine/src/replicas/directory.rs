@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use weft_store::{AppOrigin, Store, StoreError};
 
-use crate::app::{ApiAppRules, AppSpec};
 use crate::directory::AppDirectory;
+use weft_app::{ApiAppRules, AppSpec};
 
 /// Makes the directory's API apps those of the store (held to `rules`, as at start); other origins are untouched.
 /// Whether the directory changed.

@@ -38,7 +38,7 @@ pub struct ViewExchange {
     /// The apps, whose API-defined ones come from the store while other replicas share it.
     pub apps: crate::directory::AppDirectory,
     /// What an app defined through the API may name.
-    pub rules: std::sync::Arc<crate::app::ApiAppRules>,
+    pub rules: std::sync::Arc<weft_app::ApiAppRules>,
     /// Hands forwarded "reconcile now" requests to this replica's reconciler (a function rather than the
     /// reconciler's request queue: the reconciler depends on this module, not the other way round).
     pub reconcile_now: ReconcileNow,

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 use serde_json::json;
-use weft_engine::app::AppSpec;
-use weft_engine::apply::operation::{History, Operation, OperationPhase, Trigger};
+use weft_app::AppSpec;
+use weft_apply::operation::{History, Operation, OperationPhase, Trigger};
 use weft_engine::deploy::AppState;
 use weft_store::{AppOrigin, Backend, Claimant, Store, StoreError, StoredApp, StoredToken};
 use weft_test_reference::PostgresServer;
@@ -64,7 +64,7 @@ fn pending(id: &str, app: &str) -> Operation {
     operation
 }
 
-fn ids(claimed: &[weft_store::Claimed<weft_engine::apply::operation::Operation>]) -> Vec<String> {
+fn ids(claimed: &[weft_store::Claimed<weft_apply::operation::Operation>]) -> Vec<String> {
     claimed.iter().map(|c| c.operation.id.clone()).collect()
 }
 
@@ -92,14 +92,7 @@ async fn exercise(url: &str, backend: Backend) {
     store.close().await;
     // Opening again after the schema exists is still fine, and the data is there.
     let reopened = Store::open(url).await.unwrap();
-    assert_eq!(
-        reopened
-            .apps::<weft_engine::app::AppSpec>()
-            .await
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(reopened.apps::<weft_app::AppSpec>().await.unwrap().len(), 1);
     reopened.close().await;
 }
 
@@ -203,16 +196,13 @@ async fn apps_round_trip(store: &Store, other: &Store) {
             origin: AppOrigin::Config,
         },
     ];
-    assert_eq!(
-        other.apps::<weft_engine::app::AppSpec>().await.unwrap(),
-        expected
-    );
+    assert_eq!(other.apps::<weft_app::AppSpec>().await.unwrap(), expected);
 
     let mut edited = shop.clone();
     edited.sync.prune = false;
     edited.values = vec!["replicas: 3\n".into()];
     store.put_app(&edited, AppOrigin::Api).await.unwrap();
-    let apps = other.apps::<weft_engine::app::AppSpec>().await.unwrap();
+    let apps = other.apps::<weft_app::AppSpec>().await.unwrap();
     assert_eq!(apps.len(), 2);
     assert_eq!(apps[1].spec, edited);
     assert_eq!(apps[1].origin, AppOrigin::Api);
@@ -257,7 +247,7 @@ async fn apps_round_trip(store: &Store, other: &Store) {
 
     assert!(store.delete_app("blog").await.unwrap());
     assert!(!store.delete_app("blog").await.unwrap());
-    let apps = other.apps::<weft_engine::app::AppSpec>().await.unwrap();
+    let apps = other.apps::<weft_app::AppSpec>().await.unwrap();
     assert_eq!(apps.len(), 1);
     assert_eq!(apps[0].spec.name, "shop");
     assert_eq!(
@@ -288,7 +278,7 @@ async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
     assert!(error.to_string().contains("busy-1"), "{error}");
     assert!(
         store
-            .operation::<weft_engine::apply::operation::Operation>("busy-2")
+            .operation::<weft_apply::operation::Operation>("busy-2")
             .await
             .unwrap()
             .is_none()
@@ -307,7 +297,7 @@ async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
     let running = Operation::start("run-1", "running-app", Trigger::SelfHeal);
     store.enqueue(&running, &request).await.unwrap();
     let stored = store
-        .operation::<weft_engine::apply::operation::Operation>("run-1")
+        .operation::<weft_apply::operation::Operation>("run-1")
         .await
         .unwrap()
         .unwrap();
@@ -317,7 +307,7 @@ async fn enqueue_allows_one_unfinished_operation_per_app(store: &Store) {
 
     // Drain this stage's queue so the next stages start empty.
     let claimed = store
-        .claim::<weft_engine::apply::operation::Operation>(&holder("drain"), 10, LONG)
+        .claim::<weft_apply::operation::Operation>(&holder("drain"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["busy-1", "idle-1", "run-1"]);
@@ -335,13 +325,13 @@ async fn claims_respect_max_and_order(store: &Store) {
     assert_eq!(store.pending_count().await.unwrap(), 5);
     assert!(
         store
-            .claim::<weft_engine::apply::operation::Operation>(&holder("r1"), 0, LONG)
+            .claim::<weft_apply::operation::Operation>(&holder("r1"), 0, LONG)
             .await
             .unwrap()
             .is_empty()
     );
     let first = store
-        .claim::<weft_engine::apply::operation::Operation>(&holder("r1"), 2, LONG)
+        .claim::<weft_apply::operation::Operation>(&holder("r1"), 2, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&first), ["order-1", "order-2"]);
@@ -349,14 +339,14 @@ async fn claims_respect_max_and_order(store: &Store) {
     assert_eq!(first[1].request, json!({"n": 1}));
     assert_eq!(store.pending_count().await.unwrap(), 3);
     let rest = store
-        .claim::<weft_engine::apply::operation::Operation>(&holder("r2"), 10, LONG)
+        .claim::<weft_apply::operation::Operation>(&holder("r2"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&rest), ["order-3", "order-4", "order-5"]);
     assert_eq!(rest[2].operation, operations[4]);
     assert!(
         store
-            .claim::<weft_engine::apply::operation::Operation>(&holder("r1"), 10, LONG)
+            .claim::<weft_apply::operation::Operation>(&holder("r1"), 10, LONG)
             .await
             .unwrap()
             .is_empty()
@@ -380,8 +370,8 @@ async fn concurrent_claimers_never_share_an_operation(store: &Store, other: &Sto
     loop {
         let (replica_a, replica_b) = (holder("replica-a"), holder("replica-b"));
         let (a, b) = tokio::join!(
-            store.claim::<weft_engine::apply::operation::Operation>(&replica_a, 3, LONG),
-            other.claim::<weft_engine::apply::operation::Operation>(&replica_b, 3, LONG)
+            store.claim::<weft_apply::operation::Operation>(&replica_a, 3, LONG),
+            other.claim::<weft_apply::operation::Operation>(&replica_b, 3, LONG)
         );
         let (a, b) = (a.unwrap(), b.unwrap());
         if a.is_empty() && b.is_empty() {
@@ -409,11 +399,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .await
         .unwrap();
     let claimed = store
-        .claim::<weft_engine::apply::operation::Operation>(
-            &holder("stale"),
-            10,
-            Duration::from_millis(1),
-        )
+        .claim::<weft_apply::operation::Operation>(&holder("stale"), 10, Duration::from_millis(1))
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
@@ -428,13 +414,13 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     // Only the run-out lease goes back; the earlier stages' long leases stay.
     assert_eq!(
         other
-            .requeue_expired::<weft_engine::apply::operation::Operation>()
+            .requeue_expired::<weft_apply::operation::Operation>()
             .await
             .unwrap(),
         ["lease-1"]
     );
     let requeued = store
-        .operation::<weft_engine::apply::operation::Operation>("lease-1")
+        .operation::<weft_apply::operation::Operation>("lease-1")
         .await
         .unwrap()
         .unwrap();
@@ -455,14 +441,14 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
 
     let claimed = other
-        .claim::<weft_engine::apply::operation::Operation>(&holder("fresh"), 10, LONG)
+        .claim::<weft_apply::operation::Operation>(&holder("fresh"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
     assert_eq!(claimed[0].request, json!({"lease": true}));
     assert!(
         other
-            .requeue_expired::<weft_engine::apply::operation::Operation>()
+            .requeue_expired::<weft_apply::operation::Operation>()
             .await
             .unwrap()
             .is_empty()
@@ -478,12 +464,12 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     // Release puts it back, for its holder only.
     assert!(matches!(
         store
-            .release::<weft_engine::apply::operation::Operation>("lease-1", &holder("stale"))
+            .release::<weft_apply::operation::Operation>("lease-1", &holder("stale"))
             .await,
         Err(StoreError::NotClaimed { .. })
     ));
     other
-        .release::<weft_engine::apply::operation::Operation>("lease-1", &holder("fresh"))
+        .release::<weft_apply::operation::Operation>("lease-1", &holder("fresh"))
         .await
         .unwrap();
     assert_eq!(store.pending_count().await.unwrap(), 1);
@@ -495,7 +481,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
             .is_empty()
     );
     let claimed = store
-        .claim::<weft_engine::apply::operation::Operation>(&holder("worker"), 10, LONG)
+        .claim::<weft_apply::operation::Operation>(&holder("worker"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["lease-1"]);
@@ -537,7 +523,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     assert_eq!(
         other
-            .operation::<weft_engine::apply::operation::Operation>("lease-1")
+            .operation::<weft_apply::operation::Operation>("lease-1")
             .await
             .unwrap()
             .unwrap(),
@@ -574,7 +560,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         .unwrap();
     assert_eq!(
         other
-            .operation::<weft_engine::apply::operation::Operation>("lease-1")
+            .operation::<weft_apply::operation::Operation>("lease-1")
             .await
             .unwrap()
             .unwrap(),
@@ -605,7 +591,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     ));
     assert!(matches!(
         store
-            .release::<weft_engine::apply::operation::Operation>("lease-1", &holder("worker"))
+            .release::<weft_apply::operation::Operation>("lease-1", &holder("worker"))
             .await,
         Err(StoreError::NotClaimed { .. })
     ));
@@ -620,7 +606,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
         Err(StoreError::AppBusy { operation, .. }) if operation == "lease-2"
     ));
     let history: Vec<String> = other
-        .operations::<weft_engine::apply::operation::Operation>("lease", 10)
+        .operations::<weft_apply::operation::Operation>("lease", 10)
         .await
         .unwrap()
         .into_iter()
@@ -629,7 +615,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     assert_eq!(history, ["lease-2", "lease-1"]);
     assert_eq!(
         other
-            .operations::<weft_engine::apply::operation::Operation>("lease", 1)
+            .operations::<weft_apply::operation::Operation>("lease", 1)
             .await
             .unwrap()
             .len(),
@@ -637,7 +623,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     assert_eq!(
         other
-            .last_operation::<weft_engine::apply::operation::Operation>("lease")
+            .last_operation::<weft_apply::operation::Operation>("lease")
             .await
             .unwrap()
             .unwrap()
@@ -646,7 +632,7 @@ async fn leases_expire_and_release_puts_back(store: &Store, other: &Store) {
     );
     assert!(
         other
-            .last_operation::<weft_engine::apply::operation::Operation>("never")
+            .last_operation::<weft_apply::operation::Operation>("never")
             .await
             .unwrap()
             .is_none()
@@ -659,7 +645,7 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
         store.enqueue(&pending(id, app), &json!({})).await.unwrap();
     }
     let claimed = store
-        .claim::<weft_engine::apply::operation::Operation>(&holder("weft-0"), 10, LONG)
+        .claim::<weft_apply::operation::Operation>(&holder("weft-0"), 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&claimed), ["restart-1", "restart-2"]);
@@ -679,13 +665,13 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     // It first hands back whatever its predecessor held.
     assert_eq!(
         other
-            .release_replica::<weft_engine::apply::operation::Operation>(&successor)
+            .release_replica::<weft_apply::operation::Operation>(&successor)
             .await
             .unwrap(),
         ["restart-1", "restart-2"]
     );
     let requeued = other
-        .operation::<weft_engine::apply::operation::Operation>("restart-1")
+        .operation::<weft_apply::operation::Operation>("restart-1")
         .await
         .unwrap()
         .unwrap();
@@ -699,7 +685,7 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     );
     assert!(
         other
-            .release_replica::<weft_engine::apply::operation::Operation>(&successor)
+            .release_replica::<weft_apply::operation::Operation>(&successor)
             .await
             .unwrap()
             .is_empty()
@@ -723,20 +709,20 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     ));
     // The successor claims them again and keeps only its own claims on a second start-up pass.
     let reclaimed = other
-        .claim::<weft_engine::apply::operation::Operation>(&successor, 10, LONG)
+        .claim::<weft_apply::operation::Operation>(&successor, 10, LONG)
         .await
         .unwrap();
     assert_eq!(ids(&reclaimed), ["restart-1", "restart-2"]);
     assert!(
         other
-            .release_replica::<weft_engine::apply::operation::Operation>(&successor)
+            .release_replica::<weft_apply::operation::Operation>(&successor)
             .await
             .unwrap()
             .is_empty()
     );
     for id in ["restart-1", "restart-2"] {
         other
-            .release::<weft_engine::apply::operation::Operation>(id, &successor)
+            .release::<weft_apply::operation::Operation>(id, &successor)
             .await
             .unwrap();
     }
@@ -745,11 +731,7 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     // A replica starved of CPU past its lease still runs the operation: its own requeue pass leaves it alone and
     // its next renewal extends it, while another replica's pass would requeue it.
     let claimed = other
-        .claim::<weft_engine::apply::operation::Operation>(
-            &holder("weft-1"),
-            2,
-            Duration::from_millis(1),
-        )
+        .claim::<weft_apply::operation::Operation>(&holder("weft-1"), 2, Duration::from_millis(1))
         .await
         .unwrap();
     let running = ids(&claimed);
@@ -757,7 +739,7 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     tokio::time::sleep(Duration::from_millis(60)).await;
     assert!(
         other
-            .requeue_expired_except::<weft_engine::apply::operation::Operation>(&running)
+            .requeue_expired_except::<weft_apply::operation::Operation>(&running)
             .await
             .unwrap()
             .is_empty()
@@ -771,7 +753,7 @@ async fn a_replica_renews_only_what_it_runs(store: &Store, other: &Store) {
     );
     assert!(
         store
-            .requeue_expired::<weft_engine::apply::operation::Operation>()
+            .requeue_expired::<weft_apply::operation::Operation>()
             .await
             .unwrap()
             .is_empty()

@@ -9,7 +9,7 @@ use weft_sync::plan::PlanError;
 
 use super::compare::CompareError;
 use super::partial::PartialError;
-use crate::app::PlacementError;
+use weft_app::PlacementError;
 use weft_cluster::ApplyError;
 use weft_core::resource::ResourceRef;
 use weft_render::RenderFailure;

@@ -9,7 +9,7 @@
 //! - [`initial_secret`]: the first admin token in a Kubernetes Secret when Weft runs in-cluster.
 //! - [`jwt`]: checking JWTs against configured issuers and keys.
 //! - [`config`]: the `[auth]` table.
-//! - [`rate_limit`]: per-principal token buckets (`weft-core`'s limiter, shared with the console).
+//! Rate limits are `weft_core::rate_limit`'s (shared with the console); [`RateLimitConfig`] configures them.
 //! - [`token_cache`]: a short-lived memo of stored-token lookups.
 
 pub mod config;
@@ -17,7 +17,6 @@ mod error;
 pub mod initial_secret;
 pub mod jwt;
 pub mod principal;
-pub use weft_core::rate_limit;
 pub mod token_cache;
 pub mod tokens;
 
@@ -36,7 +35,6 @@ pub use tokens::{
     check_token_name, create_named_token, create_token, ensure_first_admin_token, hash_token,
     new_token, token_actor,
 };
-pub use weft_core::rate_limit::RateLimiter;
 
 use weft_store::Store;
 

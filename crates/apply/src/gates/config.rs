@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::{AppSpec, Env};
+use weft_app::{AppSpec, Env};
 
 /// One `[[gate]]` entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -13,7 +13,7 @@ use weft_sdk::{Health, Status};
 use super::compare::{Comparer, Comparison};
 use super::failure::{ApplyFailure, NotRendered, StepError, StillThere, Unplanned, WaveUnhealthy};
 use super::operation::{Operation, OperationPhase, ResourceResult, ResultStatus, Trigger};
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 use weft_cluster::{Applier, ApplyError, ApplyOptions, DeleteOutcome, LiveCache, Propagation};
 use weft_core::logs::LogStore;
 use weft_core::resource::{ResourceRef, resource_version};

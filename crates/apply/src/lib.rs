@@ -1,5 +1,5 @@
-//! The engine's side of making the cluster match the rendered manifests: the parts that read the cluster, call the
-//! gates and write. The pure rules are `weft-sync`'s ([`weft_sync::diff`], [`weft_sync::normalize`],
+//! weft-apply: making a cluster match an app's rendered manifests, the parts that read the cluster, call the gates
+//! and write (the server's deploy and reconciler drive it; it knows nothing of them). The pure rules are `weft-sync`'s ([`weft_sync::diff`], [`weft_sync::normalize`],
 //! [`weft_sync::plan`] with the prune fuse, [`weft_sync::order`], [`weft_sync::status`], [`weft_sync::tree`]);
 //! callers name that crate.
 //!

@@ -7,8 +7,8 @@ use serde_json::Value;
 use weft_sdk::gate::{AppFacts, BuildRecord, Change, GateRequest, Image, PlannedObject};
 use weft_sdk::image::ImageReference;
 
-use crate::app::AppSpec;
-use crate::apply::compare::Comparison;
+use crate::compare::Comparison;
+use weft_app::AppSpec;
 use weft_core::resource::ResourceRef;
 use weft_sync::plan::{Action, SyncPlan};
 

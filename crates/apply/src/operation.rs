@@ -267,7 +267,7 @@ pub struct History {
     entries: VecDeque<Deploy>,
 }
 
-pub use crate::app::DEFAULT_HISTORY_LIMIT;
+pub use weft_app::DEFAULT_HISTORY_LIMIT;
 
 impl Default for History {
     fn default() -> Self {

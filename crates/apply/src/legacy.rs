@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::sync::RwLock;
 
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 use weft_core::tracking::Tracker;
 
 /// The apps that own legacy-tracked objects under their names: `(name, org)` pairs.

@@ -7,7 +7,7 @@ use weft_sdk::gate::GateRequest;
 
 use super::config::{self, GateEntry};
 use super::verdicts::GateResult;
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 use weft_plugin_host::registry::Registry;
 use weft_plugin_host::{CallLimits, GatePlugin, PluginHost, World};
 

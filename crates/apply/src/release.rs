@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::failure::ReleaseNotTakenBack;
 use super::syncer::Syncer;
-use crate::app::AppSpec;
+use weft_app::AppSpec;
 use weft_cluster::{Applier, ApplyError, ClusterError, LiveCache};
 use weft_core::tracking::{RELEASE_ANNOTATION, Tracker};
 use weft_sync::plan::SyncPlan;
