@@ -9,7 +9,7 @@ use kube::api::{Api, DeleteParams, DynamicObject, Patch, PatchParams, PostParams
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tower::ServiceExt as _;
-use weft_engine::applications::crd;
+use weft_applications::crd;
 use weft_store::AppOrigin;
 use weft_tests::GitRepo;
 

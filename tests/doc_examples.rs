@@ -21,8 +21,8 @@ use std::path::Path;
 
 use serde_json::Value;
 use weft_app::ApiAppRules;
-use weft_engine::applications::convert::app_of;
-use weft_engine::applications::tenancy::Tenancy;
+use weft_applications::convert::app_of;
+use weft_applications::tenancy::Tenancy;
 use weft_engine::config::Config;
 use weft_plugin_host::registry::PluginManifest;
 

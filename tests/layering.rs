@@ -61,10 +61,11 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("weft-auth", 7, "who calls the API: tokens and OIDC JWTs to principals and roles, rate limits"),
     ("weft-app", 8, "what an app is, as configured, and the rules it must pass"),
     ("weft-apply", 9, "making a cluster match an app's render: compare, gates, apply, record, status"),
-    ("weft-engine", 10, "the server's wiring: queue, reconciler, deploy, API and auth"),
-    ("weft-console", 10, "the web console, over the API router (nothing of the engine)"),
-    ("weft", 11, "the weft command: serve, the API client, the plugin toolchain's commands"),
-    ("weft-tests", 12, "the integration tests"),
+    ("weft-applications", 10, "Application and ApplicationSet resources as pure rules: tenancy, conversion, status"),
+    ("weft-engine", 11, "the server's wiring: queue, reconciler, deploy, API and the resource controllers"),
+    ("weft-console", 11, "the web console, over the API router (nothing of the engine)"),
+    ("weft", 12, "the weft command: serve, the API client, the plugin toolchain's commands"),
+    ("weft-tests", 13, "the integration tests"),
 ];
 
 /// Crates that may depend on the plugin toolchain.

@@ -181,7 +181,7 @@ async fn with_a_role_bound_service_account_weft_works_inside_its_namespaces_and_
     let applications: Api<DynamicObject> = Api::namespaced_with(
         cluster.client.clone(),
         "team-apps",
-        &weft_engine::applications::crd::api_resource(),
+        &weft_applications::crd::api_resource(),
     );
     let application: DynamicObject = serde_json::from_value(json!({
         "apiVersion": "weft.dev/v1alpha1",

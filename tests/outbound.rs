@@ -14,7 +14,7 @@ use http::{Method, StatusCode};
 use kube::api::{Api, DynamicObject, PostParams};
 use serde_json::json;
 use tempfile::TempDir;
-use weft_engine::applications::crd;
+use weft_applications::crd;
 use weft_tests::GitRepo;
 
 use crate::applications::call_as;

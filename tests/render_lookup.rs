@@ -217,7 +217,7 @@ async fn an_orgs_application_that_opted_in_sees_its_orgs_destinations_and_no_oth
     let applications: Api<kube::api::DynamicObject> = Api::namespaced_with(
         client.clone(),
         "shop-apps",
-        &weft_engine::applications::crd::api_resource(),
+        &weft_applications::crd::api_resource(),
     );
     eventually("the Application definition is served", 300, async || {
         applications.list(&Default::default()).await.ok()

@@ -8,7 +8,7 @@ use http::{Method, StatusCode};
 use kube::api::{Api, DeleteParams, DynamicObject, PostParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-use weft_engine::applications::crd;
+use weft_applications::crd;
 use weft_tests::GitRepo;
 
 use crate::applications::{application_in, call_as, ensure_namespace, status_when};

@@ -8,11 +8,11 @@ use std::path::Path;
 use k8s_openapi::api::core::v1::{Namespace, Secret};
 use kube::api::{Api, PostParams};
 use serde_json::{Value, json};
+use weft_applications::Tenancy;
+use weft_applications::convert::app_of;
 use weft_auth::initial_secret::{
     INITIAL_ADMIN_SECRET, INITIAL_ADMIN_SECRET_KEY, InitialSecretError, write_initial_admin_secret,
 };
-use weft_engine::applications::Tenancy;
-use weft_engine::applications::convert::app_of;
 use weft_engine::config::Config;
 use weft_render::AppSource;
 use weft_sdk::RenderRequest;

@@ -145,7 +145,7 @@ create_namespace = true
             data = dir.join("data").display(),
             client = provider::CLIENT_ID,
             public_key = workspace()
-                .join("engine/src/auth/testdata/rsa_public.pem")
+                .join("crates/auth/src/testdata/rsa_public.pem")
                 .display(),
         ),
     )?;
@@ -357,7 +357,7 @@ fn the_console_in_a_browser(
 
 async fn run(chromium: &Path, driver: &Path, kubectl: &Path, axe: &Path) -> Result<(), Failed> {
     let dir = tempfile::tempdir()?;
-    let private_key = std::fs::read(workspace().join("engine/src/auth/testdata/rsa_private.pem"))?;
+    let private_key = std::fs::read(workspace().join("crates/auth/src/testdata/rsa_private.pem"))?;
     let provider = provider::start(&private_key).await?;
     let config = write_config(dir.path(), &provider.issuer)?;
     // With an OpenID issuer configured no first token is printed: the operator makes them.

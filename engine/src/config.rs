@@ -62,11 +62,11 @@ pub struct Config {
     pub api: ApiConfig,
     /// Apps declared as Application resources in the cluster (`[applications]`).
     #[serde(default)]
-    pub applications: crate::applications::ApplicationsConfig,
+    pub applications: weft_applications::ApplicationsConfig,
     /// The orgs: the namespaces whose Application resources are each org's apps, and what those may name
     /// (`[[org]]`).
     #[serde(default, rename = "org")]
-    pub orgs: Vec<crate::applications::OrgSpec>,
+    pub orgs: Vec<weft_applications::OrgSpec>,
     /// How images are pinned by digest (`[images]`).
     #[serde(default)]
     pub images: ImagesConfig,
@@ -667,7 +667,7 @@ impl Config {
                 ));
             }
         }
-        crate::applications::Tenancy::validate(&self.orgs)
+        weft_applications::Tenancy::validate(&self.orgs)
             .map_err(|(key, message)| invalid(key, message))?;
         for (key, hosts) in [
             ("outbound.allowed_hosts", &self.outbound.allowed_hosts),

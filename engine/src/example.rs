@@ -10,8 +10,8 @@ use kube::Client;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
 
-use crate::applications::crd;
 use crate::config::Config;
+use weft_applications::crd;
 
 /// The example app's manifests, built into the binary.
 pub const EXAMPLE_APP: [(&str, &str); 4] = [
@@ -294,14 +294,14 @@ mod tests {
         let shop = config.app("shop").unwrap();
         assert_eq!(config.cluster_of(shop).unwrap().name, "staging");
         // The example Application reads as an app of org demo on production, within the org's lists.
-        let tenancy = crate::applications::Tenancy::new(config.orgs.clone()).with_clusters(
+        let tenancy = weft_applications::Tenancy::new(config.orgs.clone()).with_clusters(
             config
                 .cluster_names()
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
         );
-        let app = crate::applications::convert::app_of(
+        let app = weft_applications::convert::app_of(
             &example_application(dir.path()),
             &tenancy,
             &config.api_app_rules(),

@@ -1,14 +1,16 @@
 //! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, and the server
 //! `weft serve` runs, assembled from the layers below it (what an app is is `weft-app`'s, applying a plan
-//! `weft-apply`'s, who calls the API `weft-auth`'s, the store `weft-store`'s and image builds `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
+//! `weft-apply`'s, who calls the API `weft-auth`'s, the rules of
+//! Application resources `weft-applications`', the store `weft-store`'s and image builds `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
 //! depend on it, on the plugin toolchain, or on `anyhow`.
 //!
-//! The layers below are crates of their own, and callers name them (`weft_app`, `weft_apply`, `weft_auth`, `weft_plugin_host`, `weft_source`,
+//! The layers below are crates of their own, and callers name them (`weft_app`, `weft_apply`, `weft_auth`, `weft_applications`, `weft_plugin_host`, `weft_source`,
 //! `weft_render`, `weft_health`, `weft_cluster`, `weft_sync`, `weft_core`): nothing is re-exported here, so a path
 //! says which layer a thing lives in. `docs/architecture.md` has the crate map.
 //!
 //! - [`api`]: the HTTP API.
-//! - [`applications`]: apps declared as `applications.weft.dev` resources, their orgs and statuses.
+//! - [`applications`]: the controllers of `Application` and `ApplicationSet` resources (their rules are
+//!   `weft-applications`').
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`directory`]: the apps a server serves, by name.
@@ -19,7 +21,6 @@
 //!   exchanged.
 //! - [`recent`]: comparisons made for reads, reused while the reconciler's comparison of the app stands.
 //! - [`server`]: `weft serve` assembled: cluster, store, worker, reconciler, reloads, shutdown.
-//! - [`views`]: what the reconciler last saw of each app, shared with the API.
 
 pub mod api;
 pub mod applications;
@@ -32,7 +33,6 @@ pub mod recent;
 pub mod reconcile;
 pub mod replicas;
 pub mod server;
-pub mod views;
 
 #[cfg(test)]
 mod layering_tests {

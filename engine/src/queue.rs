@@ -390,7 +390,7 @@ pub struct Worker {
     /// Woken when work is queued.
     pub wake: Arc<Notify>,
     /// The reconciler's views, whose latest operation is updated as operations start and end.
-    pub views: Option<crate::views::AppViews>,
+    pub views: Option<weft_apply::views::AppViews>,
     /// The operations' log streams, where an operation this replica stops running says why.
     pub logs: Option<weft_core::logs::LogStore>,
     /// Told the app's name when one of its operations ends (the server has the reconciler look at it again: a

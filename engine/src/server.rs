@@ -296,7 +296,7 @@ fn spawn_application_controllers(
                 .collect::<std::collections::BTreeSet<String>>()
         });
     let tenancy = || {
-        crate::applications::Tenancy::new(config.orgs.clone())
+        weft_applications::Tenancy::new(config.orgs.clone())
             .with_clusters(config.clusters.iter().map(|c| c.name.clone()).collect())
     };
     let set_controller = crate::applications::ApplicationSetController {
@@ -309,7 +309,7 @@ fn spawn_application_controllers(
         clusters: config
             .clusters
             .iter()
-            .map(|c| crate::applications::generate::ClusterFacts {
+            .map(|c| weft_applications::generate::ClusterFacts {
                 name: c.name.clone(),
                 labels: c.labels.clone(),
             })

@@ -11,7 +11,7 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use kube::api::{Api, DynamicObject, PostParams};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-use weft_engine::applications::crd;
+use weft_applications::crd;
 use weft_engine::config::Config;
 
 use super::markdown::{Block, blocks};

@@ -14,7 +14,9 @@ use weft_source::{CredentialSet, Credentials, Repository, Scheme, scheme_of};
 use weft_sync::PruneFuse;
 use weft_sync::normalize::IgnoreRule;
 
+mod lookup_scope;
 mod retry;
+pub use lookup_scope::LookupScope;
 pub use retry::{RetryBackoff, RetryPolicy, go_duration};
 
 /// The name of the cluster a single `[cluster]` table configures (and of the one cluster of a server built without

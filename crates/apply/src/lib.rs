@@ -9,7 +9,7 @@
 //! [`operation`]; [`cascade`] deletes every object of an app whose Application is deleted with the resources
 //! finalizer; [`partial`] limits a plan to some objects (a single resource's sync); [`release`] writes the marks by
 //! which an app lets go of objects another app may then take over; [`observe`] reports sync, health, versions and
-//! the resource tree; [`failure`] types why a sync stopped; [`dry_runs`] remembers the dry runs that found an object in sync, and [`legacy`] which apps
+//! the resource tree; [`failure`] types why a sync stopped; [`views`] holds what the reconciler last saw of each app, shared with the API; [`dry_runs`] remembers the dry runs that found an object in sync, and [`legacy`] which apps
 //! own objects tracked the old way (by an app's name alone).
 
 pub mod cascade;
@@ -23,3 +23,4 @@ pub mod operation;
 pub mod partial;
 pub mod release;
 pub mod syncer;
+pub mod views;

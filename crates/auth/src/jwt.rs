@@ -510,7 +510,7 @@ pub(crate) mod tests {
 
     pub(crate) fn testdata(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("src/auth/testdata")
+            .join("src/testdata")
             .join(name)
     }
 

@@ -14,15 +14,15 @@ use serde_json::{Map, Value, json};
 use tokio::sync::watch;
 use weft_store::{AppOrigin, Store};
 
-use super::crd;
-use super::decide::{Decision, decide};
-use super::status::{StatusInputs, status};
-use super::tenancy::Tenancy;
 use crate::deploy::AppState;
 use crate::directory::AppDirectory;
-use crate::views::{AppView, AppViews};
 use weft_app::{ApiAppRules, AppSpec};
+use weft_applications::crd;
+use weft_applications::decide::{Decision, decide};
+use weft_applications::status::{StatusInputs, status};
+use weft_applications::tenancy::Tenancy;
 use weft_apply::operation::OperationPhase;
+use weft_apply::views::{AppView, AppViews};
 
 /// How long the controller waits for a burst of watch events to end before deciding again.
 const SETTLE: Duration = Duration::from_millis(200);
@@ -150,7 +150,7 @@ fn deletions(objects: &[Value]) -> BTreeMap<(String, String), Deletion> {
                 .is_some_and(|t| !t.is_null())
         })
         .map(|o| {
-            let key = super::decide::namespaced_name(o);
+            let key = weft_applications::decide::namespaced_name(o);
             let cascade = o["metadata"]["finalizers"]
                 .as_array()
                 .is_some_and(|f| f.iter().any(|f| f == crd::RESOURCES_FINALIZER));
@@ -321,7 +321,10 @@ impl ApplicationController {
         // Application is refused now (its org's lists changed) keeps holding them.
         let standing: BTreeSet<(&str, &str)> = objects
             .iter()
-            .filter(|o| deleting.get(&super::decide::namespaced_name(o)) != Some(&Deletion::Orphan))
+            .filter(|o| {
+                deleting.get(&weft_applications::decide::namespaced_name(o))
+                    != Some(&Deletion::Orphan)
+            })
             .filter_map(|o| {
                 Some((
                     o.pointer("/metadata/name")?.as_str()?,
@@ -562,7 +565,8 @@ impl ApplicationController {
                 org: decision.org.as_deref(),
                 refusal: decision.outcome.as_ref().err(),
                 view,
-                state,
+                synced_revision: state.and_then(|s| s.synced_revision.as_deref()),
+                history: state.map(|s| &s.history),
                 previous,
                 now,
             });

@@ -15,11 +15,11 @@ use serde_json::{Value, json};
 use tokio::sync::{Notify, RwLock, watch};
 use weft_store::Store;
 
-use super::crd;
-use super::generate::{self, ClusterFacts, GenerateError, Generator, Params};
-use super::set_plan::{self, SET_LABEL, SetPlan};
-use super::tenancy::Tenancy;
 use weft_app::ApiAppRules;
+use weft_applications::crd;
+use weft_applications::generate::{self, ClusterFacts, GenerateError, Generator, Params};
+use weft_applications::set_plan::{self, SET_LABEL, SetPlan};
+use weft_applications::tenancy::Tenancy;
 use weft_source::{Credentials, GitSources, Repository, Scheme, scheme_of};
 
 /// The field manager the set controller applies Applications as.

@@ -2,7 +2,7 @@
 //! from the cluster's watch cache, read-only, only in the namespaces the app may use, never a Secret's values, and
 //! starting watches only for a bounded number of kinds per cluster.
 //!
-//! The rules are pure ([`LookupScope`], [`answer`]) and tested directly; [`AppLookup`] puts them over a
+//! The rules are pure ([`weft_app::LookupScope`], [`answer`]) and tested directly; [`AppLookup`] puts them over a
 //! [`LiveCache`].
 
 use std::collections::BTreeSet;
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use weft_app::{AppSpec, allowed_by};
+use weft_app::{AppSpec, LookupScope};
 use weft_cluster::LiveCache;
 
 /// How many kinds lookups may start watching on one cluster, beyond those Weft watches for its apps anyway. A
@@ -24,36 +24,6 @@ const WATCH_START_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Kinds a lookup never starts watching: they change too often to keep (a chart asking answers nothing).
 const NEVER_WATCHED: [(&str, &str); 2] = [("", "Event"), ("events.k8s.io", "Event")];
-
-/// The namespaces an app's lookups may see: its destination namespace and, for an app an org declared (an
-/// Application), the namespaces its org may deploy to (names, prefixes ending in `*`, or `*`). An operator's app
-/// from `weft.toml` sees its destination namespace only.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LookupScope {
-    destination: String,
-    org_namespaces: Vec<String>,
-}
-
-impl LookupScope {
-    /// The scope of `app`.
-    pub fn of(app: &AppSpec) -> Self {
-        LookupScope {
-            destination: app.namespace.clone(),
-            org_namespaces: app
-                .confinement
-                .as_ref()
-                .map(|c| c.namespaces.clone())
-                .unwrap_or_default(),
-        }
-    }
-
-    /// Whether objects in `namespace` may be seen.
-    pub fn allows(&self, namespace: &str) -> bool {
-        !namespace.is_empty()
-            && (namespace == self.destination
-                || self.org_namespaces.iter().any(|p| allowed_by(p, namespace)))
-    }
-}
 
 /// What a lookup is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -279,10 +249,7 @@ mod tests {
     use super::*;
 
     fn scope(destination: &str, org: &[&str]) -> LookupScope {
-        LookupScope {
-            destination: destination.into(),
-            org_namespaces: org.iter().map(|s| s.to_string()).collect(),
-        }
+        LookupScope::new(destination, org.iter().map(|s| s.to_string()).collect())
     }
 
     fn config_map(namespace: &str, name: &str) -> Value {
@@ -307,16 +274,6 @@ mod tests {
             .map(|o| format!("{}/{}", o["metadata"]["namespace"], o["metadata"]["name"]))
             .map(|s| s.replace('"', ""))
             .collect()
-    }
-
-    #[test]
-    fn an_app_sees_its_destination_and_its_orgs_namespaces_only() {
-        let operator = scope("shop", &[]);
-        assert!(operator.allows("shop"));
-        assert!(!operator.allows("bank") && !operator.allows(""));
-        let tenant = scope("shop", &["shop", "shop-*"]);
-        assert!(tenant.allows("shop-staging"));
-        assert!(!tenant.allows("bank"));
     }
 
     #[test]

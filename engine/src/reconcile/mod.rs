@@ -28,10 +28,10 @@ use weft_apply::operation::{Operation, OperationPhase};
 use weft_core::metrics::metrics;
 use weft_sync::status::SyncCode;
 
-pub use crate::views::{AppView, AppViews};
 pub use due::DueQueue;
 pub use requests::ReconcileRequests;
 use retry::RetryCount;
+pub use weft_apply::views::{AppView, AppViews};
 
 /// Backoff of one app's self-heal: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]

@@ -11,7 +11,7 @@ use tokio::sync::watch;
 use weft_store::Store;
 
 use super::shard::Membership;
-use crate::views::{AppView, AppViews};
+use weft_apply::views::{AppView, AppViews};
 
 /// How far before the last view read the next read starts, in ms.
 const READ_OVERLAP_MS: i64 = 10_000;

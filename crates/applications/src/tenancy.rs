@@ -41,7 +41,7 @@ pub struct ApplicationsConfig {
     pub install_crd: bool,
 }
 
-pub use weft_app::{allowed_by, unclear_repo_url};
+use weft_app::{allowed_by, unclear_repo_url};
 
 /// The orgs, looked up by namespace, and the clusters Applications may name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -381,7 +381,7 @@ fn sync_options(options: &Value) -> Result<Vec<(&'static str, bool)>, FieldError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::applications::tenancy::OrgSpec;
+    use crate::tenancy::OrgSpec;
 
     fn tenancy() -> Tenancy {
         Tenancy::new(vec![OrgSpec {
@@ -427,7 +427,7 @@ mod tests {
         spec["lookup"] = json!(true);
         let app = app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap();
         assert!(app.lookup);
-        let scope = crate::deploy::lookup::LookupScope::of(&app);
+        let scope = weft_app::LookupScope::of(&app);
         assert!(scope.allows("shop-web") && scope.allows("shop-db"));
         assert!(!scope.allows("bank") && !scope.allows("shop"));
         let mut wrong = web();

@@ -100,7 +100,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::applications::tenancy::OrgSpec;
+    use crate::tenancy::OrgSpec;
 
     fn tenancy() -> Tenancy {
         Tenancy::new(vec![

@@ -7,8 +7,8 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use tokio::sync::RwLock;
 
-use weft_apply::observe::AppStatus;
-use weft_apply::operation::Operation;
+use crate::observe::AppStatus;
+use crate::operation::Operation;
 
 /// What the reconciler last saw of one app.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

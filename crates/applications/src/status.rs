@@ -6,9 +6,8 @@ use jiff::Timestamp;
 use serde_json::{Map, Value, json};
 
 use super::convert::Refusal;
-use crate::deploy::AppState;
-use crate::views::AppView;
-use weft_apply::operation::{Operation, OperationPhase};
+use weft_apply::operation::{History, Operation, OperationPhase};
+use weft_apply::views::AppView;
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// How many deploys the status lists, newest first.
@@ -25,8 +24,10 @@ pub struct StatusInputs<'a> {
     pub refusal: Option<&'a Refusal>,
     /// What the reconciler last saw of the app.
     pub view: Option<&'a AppView>,
-    /// The app's stored state (history, applied revision).
-    pub state: Option<&'a AppState>,
+    /// The revision of the app's last successful sync, from its stored state.
+    pub synced_revision: Option<&'a str>,
+    /// The app's deploys, from its stored state.
+    pub history: Option<&'a History>,
     /// The status the resource has now (condition times are kept from it).
     pub previous: Option<&'a Value>,
     /// Now, for conditions that change.
@@ -105,7 +106,7 @@ pub fn status(inputs: StatusInputs<'_>) -> Value {
                 "status".into(),
                 json!(sync_word(app_status.map_or(SyncCode::Unknown, |s| s.sync))),
             );
-            if let Some(revision) = inputs.state.and_then(|s| s.synced_revision.as_ref()) {
+            if let Some(revision) = inputs.synced_revision {
                 sync.insert("revision".into(), json!(revision));
             }
             status.insert("sync".into(), Value::Object(sync));
@@ -146,9 +147,8 @@ pub fn status(inputs: StatusInputs<'_>) -> Value {
             if let Some(operation) = view.and_then(|v| v.operation.as_ref()) {
                 status.insert("lastOperation".into(), last_operation(operation));
             }
-            if let Some(state) = inputs.state {
-                let history: Vec<Value> = state
-                    .history
+            if let Some(history) = inputs.history {
+                let history: Vec<Value> = history
                     .entries()
                     .rev()
                     .take(STATUS_HISTORY)
@@ -237,7 +237,8 @@ mod tests {
             org: Some("shop"),
             refusal: None,
             view,
-            state: None,
+            synced_revision: None,
+            history: None,
             previous,
             now: "2026-12-03T07:00:00Z".parse().unwrap(),
         }
