@@ -11,6 +11,7 @@ mod configured;
 mod diff;
 #[cfg(test)]
 mod doc_examples;
+mod example;
 mod health;
 mod local_app;
 mod plugin;

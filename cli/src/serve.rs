@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::example::{default_config_with_apps, write_example_app};
 use anyhow::Context as _;
 use weft_auth::initial_secret::{
     INITIAL_ADMIN_SECRET, INITIAL_ADMIN_SECRET_KEY, POD_NAMESPACE_VARIABLE, TokenDestination,
@@ -17,7 +18,7 @@ use weft_core::rate_limit::RateLimiter;
 use weft_engine::api::listener::{self, ListenerLimits};
 use weft_engine::api::{ApiState, StreamLimits};
 use weft_engine::config::{ClusterConfig, Config, default_data_dir};
-use weft_engine::server::{Server, ServerOptions, default_config_with_apps, write_example_app};
+use weft_engine::server::{Server, ServerOptions};
 use weft_plugin_host::registry::Registry;
 
 use crate::PluginSources;
@@ -103,14 +104,11 @@ async fn serve(
     if embedded_default {
         // The example Application, declared in the management cluster as a team would with kubectl.
         let client = server.state.clusters.default_member().client.clone();
-        let application = weft_engine::example::example_application(&server.config().data_dir());
+        let application = crate::example::example_application(&server.config().data_dir());
         tokio::spawn(async move {
-            if let Err(error) = weft_engine::example::declare_application(
-                &client,
-                &application,
-                Duration::from_secs(60),
-            )
-            .await
+            if let Err(error) =
+                crate::example::declare_application(&client, &application, Duration::from_secs(60))
+                    .await
             {
                 eprintln!("weft: {error}");
             }

@@ -14,7 +14,6 @@
 //! - [`config`]: `weft.toml`: listen address, store, cluster, plugins, defaults, apps.
 //! - [`deploy`]: one app from source to cluster: render, sync, history, rollback.
 //! - [`directory`]: the apps a server serves, by name.
-//! - [`example`]: the embedded default: two simulated clusters, the example app, its repository and Application.
 //! - [`queue`]: the deploy queue: operations persisted before they run, claimed under a concurrency limit.
 //! - [`reconcile`]: the reconciler loop: status on an interval and on watch events, automated sync, self-heal.
 //! - [`replicas`]: replicas sharing a store divide the apps: membership, owners by rendezvous hashing, views
@@ -27,7 +26,6 @@ pub mod applications;
 pub mod config;
 pub mod deploy;
 pub mod directory;
-pub mod example;
 pub mod queue;
 pub mod recent;
 pub mod reconcile;

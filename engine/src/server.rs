@@ -23,10 +23,6 @@ use weft_plugin_host::{HostError, PluginHost, World};
 use weft_render::RenderCache;
 use weft_source::GitSources;
 
-pub use crate::example::{
-    EXAMPLE_APP, default_config, default_config_with_apps, write_example_app,
-};
-
 /// Why the server cannot start or reload.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {

@@ -10,8 +10,8 @@ use kube::Client;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::{Value, json};
 
-use crate::config::Config;
 use weft_applications::crd;
+use weft_engine::config::Config;
 
 /// The example app's manifests, built into the binary.
 pub const EXAMPLE_APP: [(&str, &str); 4] = [
@@ -69,6 +69,7 @@ pub enum ExampleError {
 /// cluster, and `production`), the SQLite store in the data directory, Application resources served (the CRD
 /// installed; org `demo` owns namespace `weft-apps` and may deploy `shop` anywhere from the example repository),
 /// and the example app on staging (synced automatically, with self-heal and pruning).
+#[cfg(test)]
 pub fn default_config(data_dir: &Path) -> Config {
     default_config_with_apps(data_dir, "").expect("the built-in configuration is valid")
 }
@@ -78,7 +79,7 @@ pub fn default_config(data_dir: &Path) -> Config {
 pub fn default_config_with_apps(
     data_dir: &Path,
     apps: &str,
-) -> Result<Config, crate::config::ConfigError> {
+) -> Result<Config, weft_engine::config::ConfigError> {
     let examples = data_dir.join("examples");
     let quoted = |path: &Path| toml::Value::String(path.to_string_lossy().into_owned()).to_string();
     let text = format!(
@@ -240,7 +241,7 @@ pub async fn declare_application(
     patience: Duration,
 ) -> Result<(), ExampleError> {
     let failed = |e: String| ExampleError::Declare(e);
-    crate::applications::install_definition(client)
+    weft_engine::applications::install_definition(client)
         .await
         .map_err(|e| failed(e.to_string()))?;
     let namespace = application["metadata"]["namespace"]
