@@ -229,18 +229,18 @@ pub struct Confinement {
 
 /// A confined app takes chart dependencies only from repositories its org lists, as it does its own sources.
 impl weft_source::outbound::SourceRules for Confinement {
-    fn admit(&self, url: &str) -> Result<(), String> {
+    fn admit(&self, url: &str) -> Result<(), weft_source::outbound::NotAdmitted> {
+        use weft_source::outbound::NotAdmitted;
         if let Some(reason) = unclear_repo_url(url) {
-            return Err(format!("the repository is refused: {reason}"));
+            return Err(NotAdmitted::Unclear { reason });
         }
         if self.source_repos.iter().any(|p| allowed_by(p, url)) {
             Ok(())
         } else {
-            Err(format!(
-                "org {} may not take sources from it (allowed: {})",
-                self.org,
-                listed(&self.source_repos)
-            ))
+            Err(NotAdmitted::NotListed {
+                org: self.org.clone(),
+                allowed: listed(&self.source_repos),
+            })
         }
     }
 }
@@ -1022,7 +1022,7 @@ mod confinement_tests {
             "https://git.example.com/shop/../bank/charts",
             "https://git.example.com/shop/%2e%2e/bank",
         ] {
-            let refused = shop.admit(url).expect_err(url);
+            let refused = shop.admit(url).expect_err(url).to_string();
             assert!(
                 refused.contains("org shop") || refused.contains("refused"),
                 "{url}: {refused}"

@@ -273,7 +273,7 @@ pub fn git_params(generator: &GitGenerator, root: &Path) -> Result<Vec<Params>, 
             return Err(file_error("expected an object".into()));
         }
         let mut params = Params::new();
-        flatten("", &value, &mut params).map_err(file_error)?;
+        flatten("", &value, &mut params).map_err(|e| file_error(e.to_string()))?;
         let directory = file.rsplit_once('/').map_or("", |(dir, _)| dir);
         let mut location = path_params(directory);
         location.insert(
@@ -340,9 +340,17 @@ pub fn cluster_params(
         .collect()
 }
 
+/// A list where a generator's parameter would be: no placeholder could name one of its items.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: a list cannot be a parameter")]
+pub struct ListParameter {
+    /// The parameter's dotted key.
+    pub key: String,
+}
+
 /// Flattens `value` into `params` under `prefix`: objects by dotted keys, scalars as text; lists are refused
 /// (no placeholder could name one item).
-fn flatten(prefix: &str, value: &Value, params: &mut Params) -> Result<(), String> {
+fn flatten(prefix: &str, value: &Value, params: &mut Params) -> Result<(), ListParameter> {
     let key = |k: &str| {
         if prefix.is_empty() {
             k.to_string()
@@ -373,7 +381,9 @@ fn flatten(prefix: &str, value: &Value, params: &mut Params) -> Result<(), Strin
             params.insert(prefix.to_string(), String::new());
             Ok(())
         }
-        Value::Array(_) => Err(format!("{prefix}: a list cannot be a parameter")),
+        Value::Array(_) => Err(ListParameter {
+            key: prefix.to_string(),
+        }),
     }
 }
 

@@ -170,10 +170,36 @@ pub fn fuse_of(set: &Value) -> PruneFuse {
     }
 }
 
+/// Why a pass could not make a set's Applications (nothing is deleted then; the set's status says why).
+#[derive(Debug, thiserror::Error)]
+pub enum SetFailure {
+    /// A generator could not be read or run, or yields too many parameter sets.
+    #[error(transparent)]
+    Generate(#[from] crate::generate::GenerateError),
+    /// A generator's repository is not one the set's org may name.
+    #[error(transparent)]
+    Tenancy(#[from] crate::tenancy::TenancyError),
+    /// A generator's repository is neither https:// nor ssh:// (nor a file URL the server allows).
+    #[error("{repo}: a generator's repository is https:// or ssh://")]
+    Scheme {
+        /// The repository.
+        repo: String,
+    },
+    /// A generator's credential does not cover its repository or is not the org's.
+    #[error(transparent)]
+    Credential(#[from] weft_source::CredentialError),
+    /// The task reading a generator's repository ended without an answer.
+    #[error("the generator task failed: {0}")]
+    Task(String),
+    /// The template cannot be instantiated with a parameter set.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+}
+
 /// Plans a pass: `wanted` is what the template made (or why generating failed), `existing` the set's Applications
 /// now, `confirmed` the deletions an admin confirmed (they go only when they are exactly the ones held).
 pub fn plan(
-    wanted: Result<Vec<Value>, String>,
+    wanted: Result<Vec<Value>, SetFailure>,
     existing: &[Value],
     fuse: &PruneFuse,
     confirmed: Option<&BTreeSet<String>>,
@@ -296,7 +322,12 @@ mod tests {
         let existing = applications(&set(), &[params("web"), params("api")]).unwrap();
         let fuse = fuse_of(&set());
         let failed = plan(
-            Err("the repository is unreachable".into()),
+            Err(SetFailure::Generate(
+                crate::generate::GenerateError::Repository {
+                    repo: "https://git.example.com/fleet".into(),
+                    message: "the repository is unreachable".into(),
+                },
+            )),
             &existing,
             &fuse,
             None,

@@ -9,8 +9,9 @@
 //! - [`initial_secret`]: the first admin token in a Kubernetes Secret when Weft runs in-cluster.
 //! - [`jwt`]: checking JWTs against configured issuers and keys.
 //! - [`config`]: the `[auth]` table.
-//! Rate limits are `weft_core::rate_limit`'s (shared with the console); [`RateLimitConfig`] configures them.
 //! - [`token_cache`]: a short-lived memo of stored-token lookups.
+//!
+//! Rate limits are `weft_core::rate_limit`'s (shared with the console); [`RateLimitConfig`] configures them.
 
 pub mod config;
 mod error;

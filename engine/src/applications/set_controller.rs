@@ -18,7 +18,7 @@ use weft_store::Store;
 use weft_app::ApiAppRules;
 use weft_applications::crd;
 use weft_applications::generate::{self, ClusterFacts, GenerateError, Generator, Params};
-use weft_applications::set_plan::{self, SET_LABEL, SetPlan};
+use weft_applications::set_plan::{self, SET_LABEL, SetFailure, SetPlan};
 use weft_applications::tenancy::Tenancy;
 use weft_source::{Credentials, GitSources, Repository, Scheme, scheme_of};
 
@@ -228,9 +228,9 @@ impl ApplicationSetController {
         let wanted = self
             .generate(set, &namespace, &org)
             .await
-            .and_then(|params| set_plan::applications(set, &params).map_err(|e| e.to_string()));
+            .and_then(|params| Ok(set_plan::applications(set, &params)?));
         if let Err(error) = &wanted {
-            view.error = Some(error.clone());
+            view.error = Some(error.to_string());
         }
         let existing = match self.existing(set, &namespace, &name).await {
             Ok(existing) => existing,
@@ -306,37 +306,32 @@ impl ApplicationSetController {
         set: &Value,
         namespace: &str,
         org: &str,
-    ) -> Result<Vec<Params>, String> {
-        let generators = generate::generators(&set["spec"]).map_err(|e| e.to_string())?;
+    ) -> Result<Vec<Params>, SetFailure> {
+        let generators = generate::generators(&set["spec"])?;
         let mut all = Vec::new();
         for generator in generators {
             let params = match generator {
-                Generator::List(elements) => {
-                    generate::list_params(&elements).map_err(|e| e.to_string())?
-                }
+                Generator::List(elements) => generate::list_params(&elements)?,
                 Generator::Clusters(selector) => {
                     generate::cluster_params(&self.clusters, &selector)
                 }
                 Generator::Git(git) => {
                     self.tenancy
-                        .admit_sources(namespace, &[git.repo_url.as_str()])
-                        .map_err(|e| e.to_string())?;
+                        .admit_sources(namespace, &[git.repo_url.as_str()])?;
                     let scheme_allowed = match scheme_of(&git.repo_url) {
                         Some(Scheme::Https | Scheme::Ssh) => true,
                         Some(Scheme::File) => self.rules.allows_file_url(&git.repo_url),
                         _ => false,
                     };
                     if !scheme_allowed {
-                        return Err(format!(
-                            "{}: a generator's repository is https:// or ssh://",
-                            git.repo_url
-                        ));
+                        return Err(SetFailure::Scheme {
+                            repo: git.repo_url.clone(),
+                        });
                     }
                     if let Some(credential) = &git.credential {
                         self.rules
                             .credentials
-                            .check(credential, &git.repo_url, Some(org))
-                            .map_err(|e| e.to_string())?;
+                            .check(credential, &git.repo_url, Some(org))?;
                     }
                     let sources = self.git.clone();
                     tokio::task::spawn_blocking(move || -> Result<Vec<Params>, GenerateError> {
@@ -357,13 +352,12 @@ impl ApplicationSetController {
                         generate::git_params(&git, &tree)
                     })
                     .await
-                    .map_err(|e| format!("the generator task failed: {e}"))?
-                    .map_err(|e| e.to_string())?
+                    .map_err(|e| SetFailure::Task(e.to_string()))??
                 }
             };
             all.extend(params);
             if all.len() > generate::MAX_PARAMS {
-                return Err(GenerateError::TooMany.to_string());
+                return Err(GenerateError::TooMany.into());
             }
         }
         Ok(all)

@@ -10,11 +10,13 @@ use super::{
     AppView, AutomationDecision, Backoff, Inputs, Reconciler, Tracked, backoff_delay, decide,
     out_of_sync_summary, poll_freshness, prunes_held, revision_changed_of,
 };
-use crate::deploy::{AppState, ClusterMember};
+use crate::deploy::{AppState, ClusterMember, UnknownCluster};
 use crate::queue::{OperationRequest, QueueError};
 use weft_app::AppSpec;
 use weft_apply::operation::{Operation, OperationPhase, Trigger};
 use weft_core::metrics::metrics;
+use weft_render::RenderFailure;
+use weft_store::StoreError;
 use weft_sync::endpoints::endpoints;
 use weft_sync::fingerprint::environment_digest;
 use weft_sync::status::SyncCode;
@@ -96,9 +98,9 @@ impl Reconciler {
         };
         let reading = match self.read(name, app, since, memory).await {
             Ok(reading) => reading,
-            Err((error, revision)) => {
-                view.error = Some(error);
-                view.revision = revision;
+            Err(failure) => {
+                view.error = Some(failure.why.to_string());
+                view.revision = failure.synced;
                 self.publish(name, view).await;
                 return;
             }
@@ -182,7 +184,7 @@ impl Reconciler {
         app: AppSpec,
         since: std::time::Instant,
         memory: &mut Tracked,
-    ) -> Result<Reading<'a>, (String, Option<String>)> {
+    ) -> Result<Reading<'a>, ReadFailure> {
         // The latest operation is read before the app's state, never after: an operation that ends in between
         // (a rollback that suspends automation, say) then shows as still running here, and this round waits,
         // instead of pairing its end with the state from before it and undoing it.
@@ -190,34 +192,37 @@ impl Reconciler {
             .store
             .last_operation(name)
             .await
-            .map_err(|error| (format!("reading the app's latest operation: {error}"), None))?;
+            .map_err(|error| ReadFailure::before_state(ReadError::LastOperation(error)))?;
         let shown = self.last_real_operation(name, last.clone()).await;
         let state = self
             .store
             .app_state::<AppState>(name)
             .await
-            .map_err(|error| (format!("reading the app's state: {error}"), None))?;
-        let synced = || state.synced_revision.clone();
+            .map_err(|error| ReadFailure::before_state(ReadError::State(error)))?;
+        let failed = |why: ReadError| ReadFailure {
+            why,
+            synced: state.synced_revision.clone(),
+        };
         let member = self
             .clusters
             .for_app(&app)
-            .map_err(|error| (error.to_string(), synced()))?;
+            .map_err(|error| failed(error.into()))?;
         // Its cluster did not answer the last probe: the app is unknown for that reason, and no slot of the
         // reconciler waits on the cluster's timeouts meanwhile.
         if let Some(reason) = member.unreachable() {
             memory.clean = false;
-            return Err((reason, synced()));
+            return Err(failed(ReadError::Unreachable(reason)));
         }
         let seed = member
             .deployer
             .seed_fingerprint(&app)
             .await
-            .map_err(|error| (error.to_string(), synced()))?;
+            .map_err(|error| failed(ReadError::Seed(error)))?;
         let revision = member
             .deployer
             .resolve_since(&app, since)
             .await
-            .map_err(|error| (format!("resolving the source: {error}"), synced()))?;
+            .map_err(|error| failed(ReadError::Source(error)))?;
         Ok(Reading {
             app,
             member,
@@ -445,4 +450,43 @@ fn wait_for_backoff(app: &AppSpec, ask: &str, memory: &mut Tracked, view: &mut A
         memory.wake_at = memory.heal.until;
     }
     healing_off || verdict != RetryVerdict::Ready
+}
+
+/// Why a round could not read what a comparison of the app rests on, as its view says it.
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    /// The app's latest operation could not be read.
+    #[error("reading the app's latest operation: {0}")]
+    LastOperation(StoreError),
+    /// The app's state could not be read.
+    #[error("reading the app's state: {0}")]
+    State(StoreError),
+    /// The app names a cluster the server does not have.
+    #[error(transparent)]
+    Cluster(#[from] UnknownCluster),
+    /// The app's cluster did not answer its last probe (why, as the probe said).
+    #[error("{0}")]
+    Unreachable(String),
+    /// The render seed's fingerprint could not be read.
+    #[error(transparent)]
+    Seed(RenderFailure),
+    /// The app's source could not be resolved to a commit.
+    #[error("resolving the source: {0}")]
+    Source(RenderFailure),
+}
+
+/// A [`ReadError`] with the revision the app was last synced to, when its state had been read.
+#[derive(Debug)]
+struct ReadFailure {
+    /// What failed.
+    why: ReadError,
+    /// The revision of the app's last successful sync, when known.
+    synced: Option<String>,
+}
+
+impl ReadFailure {
+    /// A failure before the app's state was read: no synced revision is known.
+    fn before_state(why: ReadError) -> Self {
+        ReadFailure { why, synced: None }
+    }
 }

@@ -89,7 +89,7 @@ pub enum ChartError {
         /// The dependency.
         name: String,
         /// Why (the org and its list).
-        reason: String,
+        reason: crate::outbound::NotAdmitted,
     },
     /// The credential covering the repository could not be read.
     #[error(transparent)]

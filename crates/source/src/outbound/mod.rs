@@ -22,5 +22,24 @@ pub use guard::{OutboundGuard, OutboundRules, Reason, Refusal, Refused, check_li
 /// files name rather than its spec (a chart's dependencies).
 pub trait SourceRules: Send + Sync + std::fmt::Debug {
     /// `Ok` when the app may take sources from `url`, else why not (naming the org and its list).
-    fn admit(&self, url: &str) -> Result<(), String>;
+    fn admit(&self, url: &str) -> Result<(), NotAdmitted>;
+}
+
+/// Why [`SourceRules`] refuse a repository.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAdmitted {
+    /// The URL does not say plainly which repository it is (user information, a query, ...).
+    #[error("the repository is refused: {reason}")]
+    Unclear {
+        /// What is unclear about it.
+        reason: &'static str,
+    },
+    /// The app's org does not list the repository.
+    #[error("org {org} may not take sources from it (allowed: {allowed})")]
+    NotListed {
+        /// The org.
+        org: String,
+        /// The repositories it may name, as a list for the reader.
+        allowed: String,
+    },
 }
