@@ -12,9 +12,10 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
 use weft_store::{Claimant, Claimed, Holder, Store, StoreError};
 
-use crate::deploy::{Clusters, RollbackTarget, SyncSpec};
+use crate::deploy::{Clusters, Deployer, RollbackTarget, SyncSpec};
 use weft_app::AppSpec;
 use weft_apply::operation::{Operation, OperationPhase, Trigger};
+use weft_apply::syncer::SyncOutcome;
 use weft_core::metrics::{PhaseLabels, metrics};
 
 /// What an operation is asked to do; stored with it.
@@ -576,6 +577,73 @@ async fn renew_leases(
     }
 }
 
+/// What a claimed operation runs with.
+struct Prepared {
+    /// Its app.
+    app: AppSpec,
+    /// What it asks.
+    request: OperationRequest,
+    /// The app's state, which the run updates.
+    state: crate::deploy::AppState,
+    /// The deployer of the app's cluster.
+    deployer: Deployer,
+}
+
+/// Runs what an operation asks (a sync, a sync of some objects, a rollback) with the app's deployer; a sync stops
+/// at its next safe point when `stop` turns.
+async fn carry_out(
+    deployer: &Deployer,
+    app: &AppSpec,
+    state: &mut crate::deploy::AppState,
+    request: OperationRequest,
+    operation: &mut Operation,
+    stop: &watch::Receiver<bool>,
+) -> SyncOutcome {
+    match request {
+        OperationRequest::Sync {
+            revision,
+            prune,
+            dry_run,
+            confirmed,
+            override_gates,
+            refresh_images,
+        } => {
+            let spec = SyncSpec {
+                refresh_images,
+                revision,
+                dry_run,
+                confirmed,
+                prune,
+                cancel: Some(stop.clone()),
+                gate_override: override_gates,
+                only: Vec::new(),
+            };
+            deployer.sync(app, state, spec, operation).await
+        }
+        OperationRequest::SyncResources { resources } => {
+            let spec = SyncSpec {
+                cancel: Some(stop.clone()),
+                only: resources,
+                ..SyncSpec::default()
+            };
+            deployer.sync(app, state, spec, operation).await
+        }
+        OperationRequest::Rollback {
+            target,
+            disable_automated,
+        } => match deployer
+            .rollback(app, state, target, disable_automated, operation)
+            .await
+        {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                operation.finish(OperationPhase::Error, error.to_string());
+                Default::default()
+            }
+        },
+    }
+}
+
 /// What an operation's task listens to.
 #[derive(Debug, Clone)]
 struct Signals {
@@ -809,55 +877,14 @@ impl Worker {
     async fn execute(&self, claim: Claimed<Operation>, signals: Signals) {
         let mut operation = claim.operation;
         let name = operation.app.clone();
-        let Some(app) = self.apps.read().await.get(&name).cloned() else {
-            operation.finish(
-                OperationPhase::Error,
-                format!("app {name} no longer exists; nothing was changed"),
-            );
-            self.finish(&operation, None, &signals).await;
+        let Some(Prepared {
+            app,
+            request,
+            mut state,
+            deployer,
+        }) = self.prepare(&mut operation, claim.request, &signals).await
+        else {
             return;
-        };
-        let request: OperationRequest = match serde_json::from_value(claim.request) {
-            Ok(request) => request,
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("unreadable request: {error}"),
-                );
-                self.finish(&operation, None, &signals).await;
-                return;
-            }
-        };
-        let mut state: crate::deploy::AppState = match self.store.app_state(&name).await {
-            Ok(state) => state,
-            Err(error) => {
-                tracing::warn!(
-                    "reading the state of {name} failed ({error}); handing {} back",
-                    operation.id
-                );
-                self.hand_back(&operation.id).await;
-                return;
-            }
-        };
-        if operation.automated() && state.automation_suspended {
-            operation.finish(
-                OperationPhase::Error,
-                "automated sync is suspended for this app (a rollback asked for it); nothing was changed — a \
-                 manual sync turns it back on",
-            );
-            self.finish(&operation, None, &signals).await;
-            return;
-        }
-        let deployer = match self.clusters.for_app(&app) {
-            Ok(member) => member.deployer.clone(),
-            Err(error) => {
-                operation.finish(
-                    OperationPhase::Error,
-                    format!("{error}; nothing was changed"),
-                );
-                self.finish(&operation, None, &signals).await;
-                return;
-            }
         };
         operation.begin_attempt(self.claimant.replica());
         match self
@@ -883,51 +910,14 @@ impl Worker {
             request.describe()
         );
         let id = operation.id.clone();
-        let work = async {
-            match request {
-                OperationRequest::Sync {
-                    revision,
-                    prune,
-                    dry_run,
-                    confirmed,
-                    override_gates,
-                    refresh_images,
-                } => {
-                    let spec = SyncSpec {
-                        refresh_images,
-                        revision,
-                        dry_run,
-                        confirmed,
-                        prune,
-                        cancel: Some(signals.stop.clone()),
-                        gate_override: override_gates,
-                        only: Vec::new(),
-                    };
-                    deployer.sync(&app, &mut state, spec, &mut operation).await
-                }
-                OperationRequest::SyncResources { resources } => {
-                    let spec = SyncSpec {
-                        cancel: Some(signals.stop.clone()),
-                        only: resources,
-                        ..SyncSpec::default()
-                    };
-                    deployer.sync(&app, &mut state, spec, &mut operation).await
-                }
-                OperationRequest::Rollback {
-                    target,
-                    disable_automated,
-                } => match deployer
-                    .rollback(&app, &mut state, target, disable_automated, &mut operation)
-                    .await
-                {
-                    Ok(outcome) => outcome,
-                    Err(error) => {
-                        operation.finish(OperationPhase::Error, error.to_string());
-                        Default::default()
-                    }
-                },
-            }
-        };
+        let work = carry_out(
+            &deployer,
+            &app,
+            &mut state,
+            request,
+            &mut operation,
+            &signals.stop,
+        );
         // A claim that is lost stops the operation at once, wherever it waits (a hook, a wave's health, an apply,
         // a build): another replica holds it now, and nothing done here would be recorded.
         let outcome = tokio::select! {
@@ -948,6 +938,74 @@ impl Worker {
             );
         }
         self.finish(&operation, Some(&state), &signals).await;
+    }
+
+    /// What a claimed operation runs with: its app, its request, the app's state and its cluster's deployer.
+    /// `None` when it cannot run: the operation is finished with the reason (its app gone, its request unreadable,
+    /// automation suspended, its cluster unknown), or handed back when the state cannot be read.
+    async fn prepare(
+        &self,
+        operation: &mut Operation,
+        request: serde_json::Value,
+        signals: &Signals,
+    ) -> Option<Prepared> {
+        let name = operation.app.clone();
+        let Some(app) = self.apps.read().await.get(&name).cloned() else {
+            operation.finish(
+                OperationPhase::Error,
+                format!("app {name} no longer exists; nothing was changed"),
+            );
+            self.finish(operation, None, signals).await;
+            return None;
+        };
+        let request: OperationRequest = match serde_json::from_value(request) {
+            Ok(request) => request,
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("unreadable request: {error}"),
+                );
+                self.finish(operation, None, signals).await;
+                return None;
+            }
+        };
+        let state: crate::deploy::AppState = match self.store.app_state(&name).await {
+            Ok(state) => state,
+            Err(error) => {
+                tracing::warn!(
+                    "reading the state of {name} failed ({error}); handing {} back",
+                    operation.id
+                );
+                self.hand_back(&operation.id).await;
+                return None;
+            }
+        };
+        if operation.automated() && state.automation_suspended {
+            operation.finish(
+                OperationPhase::Error,
+                "automated sync is suspended for this app (a rollback asked for it); nothing was changed — a \
+                 manual sync turns it back on",
+            );
+            self.finish(operation, None, signals).await;
+            return None;
+        }
+        let deployer = match self.clusters.for_app(&app) {
+            Ok(member) => member.deployer.clone(),
+            Err(error) => {
+                operation.finish(
+                    OperationPhase::Error,
+                    format!("{error}; nothing was changed"),
+                );
+                self.finish(operation, None, signals).await;
+                return None;
+            }
+        };
+        Some(Prepared {
+            app,
+            request,
+            state,
+            deployer,
+        })
     }
 
     /// Hands an operation this replica stopped back to the queue, and says truthfully where it went.

@@ -163,6 +163,105 @@ struct Shared {
     legacy: Arc<weft_apply::legacy::LegacyClaims>,
 }
 
+/// Opens what every cluster's deployer shares: the data directory (its paths hidden from errors tenants read), the
+/// store, the plugin host and the gates, git sources, builds (sharing the deploy concurrency), image resolution,
+/// the operations' logs.
+async fn open_shared(
+    config: &Config,
+    registry: Registry,
+    data_dir: &Path,
+) -> Result<Shared, ServeError> {
+    check_renderers(config, &registry)?;
+    std::fs::create_dir_all(data_dir).map_err(|source| ServeError::DataDir {
+        path: data_dir.to_path_buf(),
+        source,
+    })?;
+    let store = Store::open(&config.store_url()).await?;
+    let host = PluginHost::new(config.plugins.host_config())?;
+    let registry = Arc::new(registry);
+    let gates = Arc::new(weft_apply::gates::GateSet::load(
+        &config.gates,
+        &host,
+        &registry,
+    )?);
+    // Errors that name a checkout or the cache reach tenants' statuses without the server's paths.
+    weft_core::redact::hide_server_root(data_dir);
+    let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
+        .with_credentials(config.credential_set())
+        .with_guard(config.outbound_guard());
+    // Builds share the deploy concurrency: at most as many at once as operations may run.
+    let builds = Builds::new(
+        host.clone(),
+        registry.clone(),
+        git.clone(),
+        Arc::new(tokio::sync::Semaphore::new(config.defaults.concurrency())),
+    );
+    Ok(Shared {
+        store,
+        host,
+        registry,
+        git,
+        builds,
+        gates,
+        images: config.image_resolver(),
+        logs: LogStore::default(),
+        // Which apps own what was tracked by name alone before identities; every cluster's syncer shares it.
+        legacy: Arc::new(weft_apply::legacy::LegacyClaims::default()),
+    })
+}
+
+/// Joins the replicas sharing the store (replicas divide the apps among them) and keeps this one's membership
+/// until shutdown.
+async fn join_replicas(
+    store: &Store,
+    options: &ServerOptions,
+    claimant: &weft_store::Claimant,
+    tasks: &mut JoinSet<()>,
+    shutdown: &watch::Receiver<bool>,
+) -> watch::Receiver<crate::replicas::Membership> {
+    let keeper = crate::replicas::MembershipKeeper {
+        store: store.clone(),
+        replica: options.replica.clone(),
+        incarnation: claimant.incarnation().to_string(),
+        lease: options.lease,
+    };
+    let (membership_tx, membership) = watch::channel(keeper.join().await);
+    tasks.spawn(keeper.run(membership_tx, shutdown.clone()));
+    membership
+}
+
+/// Spawns the exchange of views with the other replicas; an app whose view another replica changed is
+/// reconciled here at once.
+fn spawn_view_exchange(
+    config: &Config,
+    wired: &Wired<'_>,
+    options: &ServerOptions,
+    requests: &crate::reconcile::ReconcileRequests,
+    tasks: &mut JoinSet<()>,
+    shutdown: &watch::Receiver<bool>,
+) {
+    let reconcile_now = {
+        let requests = requests.clone();
+        crate::replicas::ReconcileNow(Arc::new(move |apps| {
+            requests.request(apps, std::time::Instant::now())
+        }))
+    };
+    tasks.spawn(
+        crate::replicas::ViewExchange {
+            store: wired.store.clone(),
+            replica: options.replica.clone(),
+            views: wired.views.clone(),
+            membership: wired.membership.clone(),
+            every: Duration::from_secs(1),
+            refresh: Duration::from_secs(config.defaults.reconcile_interval_seconds.max(2) / 2),
+            apps: wired.apps.clone(),
+            rules: wired.rules.clone(),
+            reconcile_now,
+        }
+        .run(shutdown.clone()),
+    );
+}
+
 /// Connects every configured cluster (starting an embedded simulator for each `simulator` one, and writing their
 /// kubeconfig into the data directory) and gives each its deployer.
 async fn connect_clusters(
@@ -418,48 +517,18 @@ impl Server {
         registry: Registry,
         options: ServerOptions,
     ) -> Result<Server, ServeError> {
-        check_renderers(&config, &registry)?;
         let data_dir = config.data_dir();
-        std::fs::create_dir_all(&data_dir).map_err(|source| ServeError::DataDir {
-            path: data_dir.clone(),
-            source,
-        })?;
-        let store = Store::open(&config.store_url()).await?;
-        // Which apps own what was tracked by name alone before identities; every cluster's syncer shares it.
-        let legacy = Arc::new(weft_apply::legacy::LegacyClaims::default());
-        let host = PluginHost::new(config.plugins.host_config())?;
-        let logs = LogStore::default();
-        let registry = Arc::new(registry);
-        let gates = Arc::new(weft_apply::gates::GateSet::load(
-            &config.gates,
-            &host,
-            &registry,
-        )?);
-        // Errors that name a checkout or the cache reach tenants' statuses without the server's paths.
-        weft_core::redact::hide_server_root(&data_dir);
-        let git = GitSources::new(data_dir.join("git"), 4 * 1024 * 1024 * 1024)
-            .with_credentials(config.credential_set())
-            .with_guard(config.outbound_guard());
-        // Builds share the deploy concurrency: at most as many at once as operations may run.
-        let builds = Builds::new(
-            host.clone(),
-            registry.clone(),
-            git.clone(),
-            Arc::new(tokio::sync::Semaphore::new(config.defaults.concurrency())),
-        );
-        let shared = Shared {
-            store: store.clone(),
-            host,
-            registry: registry.clone(),
-            git: git.clone(),
-            builds,
-            gates,
-            images: config.image_resolver(),
-            logs: logs.clone(),
-            legacy: legacy.clone(),
-        };
+        let shared = open_shared(&config, registry, &data_dir).await?;
         let (clusters, simulators) =
             connect_clusters(&config, &options, &data_dir, &shared).await?;
+        let Shared {
+            store,
+            registry,
+            git,
+            logs,
+            legacy,
+            ..
+        } = shared;
         let apps = AppDirectory::default();
         let removed = sync_apps(&store, &apps, &config).await?;
         release_removed(&clusters, removed);
@@ -471,34 +540,25 @@ impl Server {
         let (ready_tx, ready) = watch::channel(false);
         let mut tasks = JoinSet::new();
         let claimant = weft_store::Claimant::new(options.replica.clone());
-        // Replicas sharing the store divide the apps: this one's membership, and the views it exchanges.
-        let keeper = crate::replicas::MembershipKeeper {
-            store: store.clone(),
-            replica: options.replica.clone(),
-            incarnation: claimant.incarnation().to_string(),
-            lease: options.lease,
-        };
-        let (membership_tx, membership) = watch::channel(keeper.join().await);
-        tasks.spawn(keeper.run(membership_tx, shutdown_rx.clone()));
+        let membership = join_replicas(&store, &options, &claimant, &mut tasks, &shutdown_rx).await;
         let requests = crate::reconcile::ReconcileRequests::default();
-        tasks.spawn(
-            crate::replicas::ViewExchange {
-                store: store.clone(),
-                replica: options.replica.clone(),
-                views: views.clone(),
-                membership: membership.clone(),
-                every: Duration::from_secs(1),
-                refresh: Duration::from_secs(config.defaults.reconcile_interval_seconds.max(2) / 2),
-                apps: apps.clone(),
-                rules: Arc::new(config.api_app_rules()),
-                reconcile_now: {
-                    let requests = requests.clone();
-                    crate::replicas::ReconcileNow(Arc::new(move |apps| {
-                        requests.request(apps, std::time::Instant::now())
-                    }))
-                },
-            }
-            .run(shutdown_rx.clone()),
+        let api_rules = Arc::new(config.api_app_rules());
+        let wired = Wired {
+            store: &store,
+            clusters: &clusters,
+            apps: &apps,
+            views: &views,
+            git: &git,
+            membership: &membership,
+            rules: &api_rules,
+        };
+        spawn_view_exchange(
+            &config,
+            &wired,
+            &options,
+            &requests,
+            &mut tasks,
+            &shutdown_rx,
         );
         let worker = Worker {
             store: store.clone(),
@@ -536,21 +596,8 @@ impl Server {
             ready_tx,
             shutdown_rx.clone(),
         ));
-        let api_rules = Arc::new(config.api_app_rules());
-        let (applications, sets) = spawn_application_controllers(
-            &config,
-            &Wired {
-                store: &store,
-                clusters: &clusters,
-                apps: &apps,
-                views: &views,
-                git: &git,
-                membership: &membership,
-                rules: &api_rules,
-            },
-            &mut tasks,
-            &shutdown_rx,
-        );
+        let (applications, sets) =
+            spawn_application_controllers(&config, &wired, &mut tasks, &shutdown_rx);
         for member in clusters.iter() {
             tasks.spawn(member.clone().probe(shutdown_rx.clone()));
         }

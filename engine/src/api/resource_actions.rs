@@ -22,6 +22,7 @@ use super::objects::tree_node;
 use super::{ApiError, ApiState, Caller, require, visible_app};
 use crate::deploy::ClusterMember;
 use crate::queue::OperationRequest;
+use weft_app::AppSpec;
 use weft_apply::operation::Trigger;
 use weft_auth::Permission;
 use weft_core::resource::ResourceRef;
@@ -266,10 +267,8 @@ pub(crate) async fn run(
             name: &action,
             requested_by: caller.0.actor(),
         };
-        return run
-            .run(&state, &lua, live, body.resource_action_parameters)
-            .await
-            .map(Json);
+        let parameters = body.resource_action_parameters;
+        return run.run(&state, &lua, live, parameters).await.map(Json);
     }
     let Some(action) = ResourceAction::parse(&action)
         .filter(|action| offers.names.iter().any(|name| name == action.as_str()))
@@ -304,29 +303,7 @@ pub(crate) async fn run(
         operation: None,
     };
     if change == Change::SyncAlone {
-        let request = OperationRequest::SyncResources {
-            resources: vec![reference.clone()],
-        };
-        let queued = state
-            .server
-            .queue
-            .enqueue_by(&app, Trigger::Manual, request, caller.0.actor())
-            .await;
-        match queued {
-            Ok(operation) => {
-                record.result = "queued".to_string();
-                record.operation = Some(operation.id);
-            }
-            Err(error) => {
-                record.result = "failed".to_string();
-                record.message = Some(error.to_string());
-            }
-        }
-        keep(&state, &record, now).await?;
-        return match record.message {
-            None => Ok(Json(record)),
-            Some(message) => Err(ApiError::conflict(message)),
-        };
+        return queue_sync_alone(&state, &caller, &app, &reference, record, now).await;
     }
     let info = member
         .deployer
@@ -368,18 +345,41 @@ pub(crate) async fn run(
     keep(&state, &record, now).await?;
     match outcome {
         Ok(()) => Ok(Json(record)),
-        Err(kube::Error::Api(response)) if response.code == 404 => Err(ApiError::not_found(
-            format!("{token} is no longer on the cluster"),
-        )),
-        Err(kube::Error::Api(response)) if response.code < 500 => Err(ApiError::conflict(format!(
-            "the cluster refused {} of {token}: {}",
-            action.as_str(),
-            response.message
-        ))),
-        Err(error) => Err(ApiError::unavailable(format!(
-            "{} of {token} did not reach the cluster: {error}",
-            action.as_str()
-        ))),
+        Err(error) => Err(cluster_error(action.as_str(), &token, error)),
+    }
+}
+
+/// Queues a sync of the object alone (an action that changes nothing on the cluster by itself), and records it.
+async fn queue_sync_alone(
+    state: &ApiState,
+    caller: &Caller,
+    app: &AppSpec,
+    reference: &ResourceRef,
+    mut record: ActionRecord,
+    now: jiff::Timestamp,
+) -> Result<Json<ActionRecord>, ApiError> {
+    let request = OperationRequest::SyncResources {
+        resources: vec![reference.clone()],
+    };
+    let queued = state
+        .server
+        .queue
+        .enqueue_by(app, Trigger::Manual, request, caller.0.actor())
+        .await;
+    match queued {
+        Ok(operation) => {
+            record.result = "queued".to_string();
+            record.operation = Some(operation.id);
+        }
+        Err(error) => {
+            record.result = "failed".to_string();
+            record.message = Some(error.to_string());
+        }
+    }
+    keep(state, &record, now).await?;
+    match record.message {
+        None => Ok(Json(record)),
+        Some(message) => Err(ApiError::conflict(message)),
     }
 }
 

@@ -7,6 +7,7 @@ mod due;
 mod requests;
 pub mod retry;
 mod round;
+mod schedule;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
@@ -31,6 +32,7 @@ use weft_sync::status::SyncCode;
 pub use due::DueQueue;
 pub use requests::ReconcileRequests;
 use retry::RetryCount;
+use schedule::Schedule;
 pub use weft_apply::views::{AppView, AppViews};
 
 /// Backoff of one app's self-heal: 5 s, doubling, capped.
@@ -319,19 +321,9 @@ impl Reconciler {
         let parallelism = this.parallelism.max(1);
         let mut events = this.clusters.subscribe();
         let mut membership = this.membership.clone();
-        let mut queue: DueQueue<Instant> = DueQueue::default();
-        let mut tracked: HashMap<String, Tracked> = HashMap::new();
-        // Apps being reconciled, and whether something of theirs changed meanwhile.
-        let mut in_flight: HashMap<String, bool> = HashMap::new();
+        let mut schedule = Schedule::default();
         let mut tasks: JoinSet<(String, Tracked)> = JoinSet::new();
-        let mut task_names: HashMap<tokio::task::Id, String> = HashMap::new();
-        let mut round: u64 = 0;
-        // The specs last looked at: an app created, replaced or reloaded since is reconciled at once.
-        let mut seen: BTreeMap<String, AppSpec> = BTreeMap::new();
         let mut directory_changed = true;
-        // Apps asked to be reconciled now (and since when their sources must have been fetched), until a visit
-        // takes the request.
-        let mut requested: HashMap<String, std::time::Instant> = HashMap::new();
         loop {
             if *shutdown.borrow() {
                 tasks.abort_all();
@@ -347,107 +339,24 @@ impl Reconciler {
                     .filter(|(name, _)| membership.owns(name))
                     .map(|(name, spec)| (name.clone(), spec.clone()))
                     .collect();
-                for (name, spec) in mine.iter() {
-                    if seen.get(name) == Some(spec) {
-                        continue;
-                    }
-                    tracked.entry(name.clone()).or_default().clean = false;
-                    match in_flight.get_mut(name) {
-                        Some(touched) => *touched = true,
-                        None => queue.set(name, now),
-                    }
-                }
-                queue.retain(|name| mine.contains_key(name));
-                tracked.retain(|name, _| mine.contains_key(name));
-                requested.retain(|name, _| mine.contains_key(name));
+                schedule.own(mine, now);
                 this.views
                     .write()
                     .await
                     .retain(|name, _| apps.contains_key(name));
-                seen = mine;
             }
-            while tasks.len() < parallelism {
-                let Some(name) = queue.pop_due(now) else {
-                    break;
-                };
-                let mut memory = tracked.remove(&name).unwrap_or_default();
-                memory.requested = requested.remove(&name);
-                in_flight.insert(name.clone(), false);
-                let reconciler = this.clone();
-                let task_name = name.clone();
-                let handle = tasks.spawn(async move {
-                    let started = std::time::Instant::now();
-                    let memory = reconciler.reconcile(&task_name, memory).await;
-                    metrics()
-                        .reconcile_seconds
-                        .observe(started.elapsed().as_secs_f64());
-                    (task_name, memory)
-                });
-                task_names.insert(handle.id(), name);
-            }
-            let wake_at = queue.next_due().unwrap_or(now + this.interval);
+            schedule.start_due(&this, &mut tasks, parallelism, now);
+            let wake_at = schedule.queue.next_due().unwrap_or(now + this.interval);
             tokio::select! {
                 _ = tokio::time::sleep_until(wake_at) => {}
                 _ = shutdown.changed() => {}
                 _ = this.apps.changed() => directory_changed = true,
                 Ok(()) = membership.changed() => directory_changed = true,
                 _ = this.requests.requested() => {
-                    let now = Instant::now();
-                    let pending = this.requests.take();
-                    for (name, since) in pending.refresh {
-                        if !seen.contains_key(&name) {
-                            continue;
-                        }
-                        let at = requested.entry(name.clone()).or_insert(since);
-                        *at = (*at).max(since);
-                        queue.sooner(&name, now);
-                    }
-                    // An operation ended: automation looks again (a failed sync's retry is due from its end).
-                    for name in pending.revisit {
-                        match in_flight.get_mut(&name) {
-                            Some(touched) => *touched = true,
-                            None => queue.sooner(&name, now + DEBOUNCE),
-                        }
-                    }
+                    schedule.take_requests(this.requests.take(), Instant::now());
                 }
                 Some(done) = tasks.join_next_with_id(), if !tasks.is_empty() => {
-                    let (name, mut memory) = match done {
-                        Ok((id, (name, memory))) => {
-                            task_names.remove(&id);
-                            (name, memory)
-                        }
-                        // A reconcile that panicked: the app is compared afresh on its next turn.
-                        Err(error) => {
-                            let Some(name) = task_names.remove(&error.id()) else { continue };
-                            tracing::error!(app = %name, "reconciling the app failed: {error}");
-                            (name, Tracked::default())
-                        }
-                    };
-                    let touched = in_flight.remove(&name).unwrap_or(false);
-                    if !seen.contains_key(&name) {
-                        continue;
-                    }
-                    round += 1;
-                    let next = if requested.contains_key(&name) {
-                        // Asked for again while it was being reconciled.
-                        Instant::now()
-                    } else if touched {
-                        memory.clean = false;
-                        Instant::now() + DEBOUNCE
-                    } else {
-                        let seed = round
-                            ^ name
-                                .bytes()
-                                .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-                        Instant::now() + jittered(this.interval, seed)
-                    };
-                    // Automation waits until a set time (a retry's backoff, self-heal's): look again then.
-                    let next = match memory.wake_at.take() {
-                        Some(at) => next.min(at.max(Instant::now())),
-                        None => next,
-                    };
-                    queue.set(&name, next);
-                    tracked.insert(name, memory);
+                    schedule.finish(done, this.interval);
                 }
                 event = events.recv() => {
                     // Events come in bursts (a fleet rolling out): everything already waiting is taken in this
@@ -456,7 +365,13 @@ impl Reconciler {
                     let mut next = Some(event.map_err(|_| MissedEvents));
                     let mut taken = 0;
                     while let Some(event) = next.take() {
-                        this.on_live_event(event, soon, &mut in_flight, &mut tracked, &mut queue);
+                        this.on_live_event(
+                            event,
+                            soon,
+                            &mut schedule.in_flight,
+                            &mut schedule.tracked,
+                            &mut schedule.queue,
+                        );
                         taken += 1;
                         if taken < EVENTS_PER_TURN {
                             next = events.try_recv().map(|event| event.map_err(|_| MissedEvents));
