@@ -537,25 +537,53 @@ impl AppSpec {
 
     /// Checks every setting that can be checked without I/O.
     pub fn validate(&self) -> Result<(), SpecError> {
-        let error = |key: &str, message: String| SpecError {
+        self.check_identity()?;
+        self.check_source_credentials()?;
+        self.check_chart_source()?;
+        self.check_source_path()?;
+        for (index, file) in self.value_files.iter().enumerate() {
+            self.check_value_file(index, file)?;
+        }
+        self.check_values_source()?;
+        self.check_sync()?;
+        for (index, rule) in self.ignore.iter().enumerate() {
+            rule.validate()
+                .map_err(|e| self.spec_error(&format!("ignore[{index}]"), e.to_string()))?;
+        }
+        if let Some(build) = &self.build {
+            build
+                .validate()
+                .map_err(|(key, message)| self.spec_error(&key, message))?;
+        }
+        Ok(())
+    }
+
+    /// The error that this app's setting `key` cannot be used, saying why.
+    fn spec_error(&self, key: &str, message: String) -> SpecError {
+        SpecError {
             app: self.name.clone(),
             key: key.to_string(),
             message,
-        };
+        }
+    }
+
+    /// Checks who and where the app is: its name (a DNS label, not one the API's routes reserve), its namespace,
+    /// its cluster, its org and its type.
+    fn check_identity(&self) -> Result<(), SpecError> {
         if !is_dns_label(&self.name) {
-            return Err(error(
+            return Err(self.spec_error(
                 "name",
                 "must be a DNS label (lowercase letters, digits and '-', at most 63)".into(),
             ));
         }
         if RESERVED_NAMES.contains(&self.name.as_str()) {
-            return Err(error(
+            return Err(self.spec_error(
                 "name",
                 format!("{:?} is reserved by the API's routes", self.name),
             ));
         }
         if !is_dns_label(&self.namespace) {
-            return Err(error(
+            return Err(self.spec_error(
                 "namespace",
                 format!("{:?} is not a namespace name", self.namespace),
             ));
@@ -563,175 +591,184 @@ impl AppSpec {
         if let Some(cluster) = &self.cluster
             && !is_dns_label(cluster)
         {
-            return Err(error(
-                "cluster",
-                format!("{cluster:?} is not a cluster name"),
-            ));
+            return Err(self.spec_error("cluster", format!("{cluster:?} is not a cluster name")));
         }
         if let Some(org) = &self.org
             && org.trim().is_empty()
         {
-            return Err(error("org", "must not be empty".into()));
+            return Err(self.spec_error("org", "must not be empty".into()));
         }
         if self.app_type.trim().is_empty() {
-            return Err(error("type", "must name an app type".into()));
+            return Err(self.spec_error("type", "must name an app type".into()));
         }
+        Ok(())
+    }
+
+    /// Checks the source's git credentials: they need a repo, a named credential excludes the inline ones, and
+    /// `username` comes with `password_env`.
+    fn check_source_credentials(&self) -> Result<(), SpecError> {
         if self.source.repo.is_none()
             && (self.source.username.is_some()
                 || self.source.password_env.is_some()
                 || self.source.ssh_key.is_some()
                 || self.source.credential.is_some())
         {
-            return Err(error("source", "credentials need a repo".into()));
+            return Err(self.spec_error("source", "credentials need a repo".into()));
         }
         if self.source.credential.is_some()
             && (self.source.username.is_some()
                 || self.source.password_env.is_some()
                 || self.source.ssh_key.is_some())
         {
-            return Err(error(
+            return Err(self.spec_error(
                 "source.credential",
                 "name a credential or give username/password_env/ssh_key, not both".into(),
             ));
         }
         if self.source.username.is_some() != self.source.password_env.is_some() {
-            return Err(error(
+            return Err(self.spec_error(
                 "source.username",
                 "username and password_env go together".into(),
             ));
         }
+        Ok(())
+    }
+
+    /// Checks a chart source: a version needs a chart, and a chart needs a chart repository (https://, oci:// or
+    /// http://), a chart name, and none of git's path, ref or credentials.
+    fn check_chart_source(&self) -> Result<(), SpecError> {
         if self.source.version.is_some() && self.source.chart.is_none() {
-            return Err(error(
+            return Err(self.spec_error(
                 "source.version",
                 "is a chart's version: name the chart with source.chart".into(),
             ));
         }
-        if let Some(chart) = &self.source.chart {
-            let Some(repo) = &self.source.repo else {
-                return Err(error(
-                    "source.chart",
-                    "needs source.repo, the chart repository (https:// or oci://)".into(),
-                ));
-            };
-            if !(repo.starts_with("https://")
-                || repo.starts_with("oci://")
-                || repo.starts_with("http://"))
-            {
-                return Err(error(
-                    "source.repo",
-                    format!("{repo:?} is not a chart repository (https:// or oci://)"),
-                ));
-            }
-            if chart.is_empty() || chart.contains(['/', ':', ' ']) || chart.starts_with('.') {
-                return Err(error(
-                    "source.chart",
-                    format!("{chart:?} is not a chart name"),
-                ));
-            }
-            if self.source.path != "."
-                || self.source.reference != "HEAD"
-                || self.source.username.is_some()
-                || self.source.ssh_key.is_some()
-                || self.source.credential.is_some()
-            {
-                return Err(error(
-                    "source.chart",
-                    "a chart from a chart repository has no path, ref or git credentials (the operator's \
-                     [[credential]] whose url covers the repository is used)"
-                        .into(),
-                ));
-            }
+        let Some(chart) = &self.source.chart else {
+            return Ok(());
+        };
+        let Some(repo) = &self.source.repo else {
+            return Err(self.spec_error(
+                "source.chart",
+                "needs source.repo, the chart repository (https:// or oci://)".into(),
+            ));
+        };
+        if !(repo.starts_with("https://")
+            || repo.starts_with("oci://")
+            || repo.starts_with("http://"))
+        {
+            return Err(self.spec_error(
+                "source.repo",
+                format!("{repo:?} is not a chart repository (https:// or oci://)"),
+            ));
         }
+        if chart.is_empty() || chart.contains(['/', ':', ' ']) || chart.starts_with('.') {
+            return Err(self.spec_error("source.chart", format!("{chart:?} is not a chart name")));
+        }
+        if self.source.path != "."
+            || self.source.reference != "HEAD"
+            || self.source.username.is_some()
+            || self.source.ssh_key.is_some()
+            || self.source.credential.is_some()
+        {
+            return Err(self.spec_error(
+                "source.chart",
+                "a chart from a chart repository has no path, ref or git credentials (the operator's \
+                 [[credential]] whose url covers the repository is used)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that a repository source's path stays inside the repository.
+    fn check_source_path(&self) -> Result<(), SpecError> {
         if self.source.repo.is_some() && weft_sdk::source::normalize(&self.source.path).is_none() {
-            return Err(error(
+            return Err(self.spec_error(
                 "source.path",
                 format!("{:?} is not a path inside the repository", self.source.path),
             ));
         }
-        for (index, file) in self.value_files.iter().enumerate() {
-            let key = format!("value_files[{index}]");
-            match file.strip_prefix("$values/") {
-                Some(_) if self.values_source.is_none() => {
-                    return Err(error(
-                        &key,
-                        format!(
-                            "{file:?} names the values repository, and the app has no values_source"
-                        ),
-                    ));
-                }
-                Some(path) if weft_sdk::source::normalize(path).is_none_or(|p| p.is_empty()) => {
-                    return Err(error(
-                        &key,
-                        format!("{file:?} is not a file inside the values repository"),
-                    ));
-                }
-                Some(_) => {}
-                // In a repository a values file may climb towards its root; a local directory is the whole tree.
-                None if self.source.repo.is_some()
-                    && weft_sdk::source::clean(file).is_none_or(|p| p.is_empty()) =>
-                {
-                    return Err(error(
-                        &key,
-                        format!("{file:?} is not a file of the app's repository"),
-                    ));
-                }
-                None if self.source.repo.is_none()
-                    && weft_sdk::source::normalize(file).is_none_or(|p| p.is_empty()) =>
-                {
-                    return Err(error(
-                        &key,
-                        format!("{file:?} is not a file inside the app's directory"),
-                    ));
-                }
-                None => {}
+        Ok(())
+    }
+
+    /// Checks the values file `value_files[index]`: a `$values/` file needs a `values_source` and must be a file
+    /// inside it; any other file must be a file of the app's repository or inside its local directory.
+    fn check_value_file(&self, index: usize, file: &str) -> Result<(), SpecError> {
+        let key = format!("value_files[{index}]");
+        match file.strip_prefix("$values/") {
+            Some(_) if self.values_source.is_none() => Err(self.spec_error(
+                &key,
+                format!("{file:?} names the values repository, and the app has no values_source"),
+            )),
+            Some(path) if weft_sdk::source::normalize(path).is_none_or(|p| p.is_empty()) => {
+                Err(self.spec_error(
+                    &key,
+                    format!("{file:?} is not a file inside the values repository"),
+                ))
             }
+            Some(_) => Ok(()),
+            // In a repository a values file may climb towards its root; a local directory is the whole tree.
+            None if self.source.repo.is_some()
+                && weft_sdk::source::clean(file).is_none_or(|p| p.is_empty()) =>
+            {
+                Err(self.spec_error(
+                    &key,
+                    format!("{file:?} is not a file of the app's repository"),
+                ))
+            }
+            None if self.source.repo.is_none()
+                && weft_sdk::source::normalize(file).is_none_or(|p| p.is_empty()) =>
+            {
+                Err(self.spec_error(
+                    &key,
+                    format!("{file:?} is not a file inside the app's directory"),
+                ))
+            }
+            None => Ok(()),
         }
-        if let Some(values) = &self.values_source {
-            if self.source.repo.is_none() {
-                return Err(error(
-                    "values_source",
-                    "takes values files for an app from a repository; this app is a local directory".into(),
-                ));
-            }
-            if values.repo.trim().is_empty() {
-                return Err(error(
-                    "values_source.repo",
-                    "must name a git repository".into(),
-                ));
-            }
-        }
-        if self.sync.self_heal && !self.sync.automated {
-            return Err(error(
-                "sync.self_heal",
-                "needs sync.automated = true".into(),
+    }
+
+    /// Checks `values_source`: only an app from a repository takes one, and it names a git repository.
+    fn check_values_source(&self) -> Result<(), SpecError> {
+        let Some(values) = &self.values_source else {
+            return Ok(());
+        };
+        if self.source.repo.is_none() {
+            return Err(self.spec_error(
+                "values_source",
+                "takes values files for an app from a repository; this app is a local directory"
+                    .into(),
             ));
         }
+        if values.repo.trim().is_empty() {
+            return Err(self.spec_error("values_source.repo", "must name a git repository".into()));
+        }
+        Ok(())
+    }
+
+    /// Checks the sync policy: self-heal needs automated sync, the retry policy, and the prune fuse's ratio and
+    /// never-pruned kinds.
+    fn check_sync(&self) -> Result<(), SpecError> {
+        if self.sync.self_heal && !self.sync.automated {
+            return Err(self.spec_error("sync.self_heal", "needs sync.automated = true".into()));
+        }
         if let Some((key, message)) = self.sync.retry.problem() {
-            return Err(error(&format!("sync.retry.{key}"), message));
+            return Err(self.spec_error(&format!("sync.retry.{key}"), message));
         }
         let ratio = self.sync.fuse.max_ratio;
         if !(0.0..=1.0).contains(&ratio) {
-            return Err(error(
+            return Err(self.spec_error(
                 "sync.fuse.max_ratio",
                 format!("{ratio} is not between 0 and 1"),
             ));
         }
         for kind in &self.sync.fuse.never_prune {
             if !kind.contains('/') {
-                return Err(error(
+                return Err(self.spec_error(
                     "sync.fuse.never_prune",
                     format!("{kind:?}: write group/Kind (/Kind for the core group)"),
                 ));
             }
-        }
-        for (index, rule) in self.ignore.iter().enumerate() {
-            rule.validate()
-                .map_err(|e| error(&format!("ignore[{index}]"), e.to_string()))?;
-        }
-        if let Some(build) = &self.build {
-            build
-                .validate()
-                .map_err(|(key, message)| error(&key, message))?;
         }
         Ok(())
     }
@@ -739,13 +776,29 @@ impl AppSpec {
     /// Checks an app defined through the API against what such an app may name ([`ApiAppRules`]), after
     /// [`AppSpec::validate`]. The error names the key and what to do instead.
     pub fn check_api_rules(&self, rules: &ApiAppRules) -> Result<(), SpecError> {
-        let error = |key: &str, message: String| SpecError {
-            app: self.name.clone(),
-            key: key.to_string(),
-            message,
-        };
+        self.check_api_gates(rules)?;
+        self.check_api_cluster(rules)?;
+        self.check_api_host_resources()?;
+        let repo = self.api_source_repo()?;
+        self.check_api_values_source(rules)?;
+        if self.source.chart.is_some() {
+            // A chart repository: HTTPS or OCI (the operator's plain-HTTP hosts are for weft.toml apps).
+            return self.check_api_chart_repo(repo);
+        }
+        self.check_api_git_repo(rules, repo)?;
+        if let Some(name) = &self.source.credential {
+            rules
+                .credentials
+                .check(name, repo, self.org.as_deref())
+                .map_err(|e| self.spec_error("source.credential", e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// Checks that every gate the app names is declared on this server.
+    fn check_api_gates(&self, rules: &ApiAppRules) -> Result<(), SpecError> {
         if let Some(gate) = self.gates.iter().find(|gate| !rules.gates.contains(gate)) {
-            return Err(error(
+            return Err(self.spec_error(
                 "gates",
                 format!(
                     "no gate {gate:?} is declared on this server (declared: {})",
@@ -757,11 +810,16 @@ impl AppSpec {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// Checks that the app's cluster, when it names one, is one this server manages (when the server lists them).
+    fn check_api_cluster(&self, rules: &ApiAppRules) -> Result<(), SpecError> {
         if let Some(cluster) = &self.cluster
             && !rules.clusters.is_empty()
             && !rules.clusters.contains(cluster)
         {
-            return Err(error(
+            return Err(self.spec_error(
                 "cluster",
                 format!(
                     "{cluster:?} is not a cluster this server manages (it manages: {})",
@@ -769,11 +827,17 @@ impl AppSpec {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// Checks that the app names none of the host's resources: not the command build backend, and no inline git
+    /// credentials (`source.username`, `source.password_env`, `source.ssh_key`).
+    fn check_api_host_resources(&self) -> Result<(), SpecError> {
         // Whatever the source (a chart repository too): the host's commands and secrets are the operator's.
         if let Some(build) = &self.build
             && build.builder == weft_build::BuilderKind::Command
         {
-            return Err(error(
+            return Err(self.spec_error(
                 "build.builder",
                 "the command backend runs the plan's commands on the server; an app defined through the API \
                  builds with buildkit, podman or buildah"
@@ -786,7 +850,7 @@ impl AppSpec {
             ("source.ssh_key", self.source.ssh_key.is_some()),
         ] {
             if set {
-                return Err(error(
+                return Err(self.spec_error(
                     key,
                     "is the operator's to set: define a [[credential]] in weft.toml and name it with \
                      source.credential"
@@ -794,89 +858,90 @@ impl AppSpec {
                 ));
             }
         }
-        let Some(repo) = &self.source.repo else {
-            return Err(error(
+        Ok(())
+    }
+
+    /// Checks that the app names a repository rather than a directory on the server, and returns it.
+    fn api_source_repo(&self) -> Result<&str, SpecError> {
+        self.source.repo.as_deref().ok_or_else(|| {
+            self.spec_error(
                 "source.repo",
                 "an app defined through the API must name a git repository; a directory on the server is for \
                  apps the operator declares in weft.toml"
                     .into(),
-            ));
+            )
+        })
+    }
+
+    /// Checks `values_source`: its repository is https:// or ssh:// (file:// where the operator allows it), and
+    /// the credential it names covers that repository and the app's org.
+    fn check_api_values_source(&self, rules: &ApiAppRules) -> Result<(), SpecError> {
+        let Some(values) = &self.values_source else {
+            return Ok(());
         };
-        if let Some(values) = &self.values_source {
-            match scheme_of(&values.repo) {
-                Some(Scheme::Https | Scheme::Ssh) => {}
-                Some(Scheme::File) if rules.allows_file_url(&values.repo) => {}
-                _ => {
-                    return Err(error(
-                        "values_source.repo",
-                        format!(
-                            "{:?}: a values repository defined through the API is https:// or ssh://",
-                            values.repo
-                        ),
-                    ));
-                }
-            }
-            if let Some(name) = &values.credential {
-                rules
-                    .credentials
-                    .check(name, &values.repo, self.org.as_deref())
-                    .map_err(|e| error("values_source.credential", e.to_string()))?;
-            }
-        }
-        if self.source.chart.is_some() {
-            // A chart repository: HTTPS or OCI (the operator's plain-HTTP hosts are for weft.toml apps).
-            if repo.starts_with("https://") || repo.starts_with("oci://") {
-                return Ok(());
-            }
-            return Err(error(
-                "source.repo",
-                format!(
-                    "{repo:?}: a chart repository defined through the API is https:// or oci://"
-                ),
-            ));
-        }
-        match scheme_of(repo) {
+        match scheme_of(&values.repo) {
             Some(Scheme::Https | Scheme::Ssh) => {}
-            Some(Scheme::File) if rules.allows_file_url(repo) => {}
-            Some(Scheme::File) => {
-                return Err(error(
-                    "source.repo",
-                    "file:// repositories are accepted through the API only when the operator sets [sources] \
-                     allow_file_urls = true"
-                        .into(),
-                ));
-            }
-            Some(Scheme::Http) => {
-                return Err(error(
-                    "source.repo",
-                    format!("{repo:?}: plain http is not accepted through the API; use https://"),
-                ));
-            }
-            Some(Scheme::Path) => {
-                return Err(error(
-                    "source.repo",
+            Some(Scheme::File) if rules.allows_file_url(&values.repo) => {}
+            _ => {
+                return Err(self.spec_error(
+                    "values_source.repo",
                     format!(
-                        "{repo:?} is a path on the server; an app defined through the API names a repository URL \
-                         (https://, ssh://)"
-                    ),
-                ));
-            }
-            None => {
-                return Err(error(
-                    "source.repo",
-                    format!(
-                        "{repo:?} is not a repository URL Weft accepts (https://, ssh://, git@host:path)"
+                        "{:?}: a values repository defined through the API is https:// or ssh://",
+                        values.repo
                     ),
                 ));
             }
         }
-        if let Some(name) = &self.source.credential {
+        if let Some(name) = &values.credential {
             rules
                 .credentials
-                .check(name, repo, self.org.as_deref())
-                .map_err(|e| error("source.credential", e.to_string()))?;
+                .check(name, &values.repo, self.org.as_deref())
+                .map_err(|e| self.spec_error("values_source.credential", e.to_string()))?;
         }
         Ok(())
+    }
+
+    /// Checks that a chart repository defined through the API is https:// or oci://.
+    fn check_api_chart_repo(&self, repo: &str) -> Result<(), SpecError> {
+        if repo.starts_with("https://") || repo.starts_with("oci://") {
+            return Ok(());
+        }
+        Err(self.spec_error(
+            "source.repo",
+            format!("{repo:?}: a chart repository defined through the API is https:// or oci://"),
+        ))
+    }
+
+    /// Checks that a git repository defined through the API is https:// or ssh:// (file:// only where the
+    /// operator allows it; never plain http or a path on the server).
+    fn check_api_git_repo(&self, rules: &ApiAppRules, repo: &str) -> Result<(), SpecError> {
+        match scheme_of(repo) {
+            Some(Scheme::Https | Scheme::Ssh) => Ok(()),
+            Some(Scheme::File) if rules.allows_file_url(repo) => Ok(()),
+            Some(Scheme::File) => Err(self.spec_error(
+                "source.repo",
+                "file:// repositories are accepted through the API only when the operator sets [sources] \
+                 allow_file_urls = true"
+                    .into(),
+            )),
+            Some(Scheme::Http) => Err(self.spec_error(
+                "source.repo",
+                format!("{repo:?}: plain http is not accepted through the API; use https://"),
+            )),
+            Some(Scheme::Path) => Err(self.spec_error(
+                "source.repo",
+                format!(
+                    "{repo:?} is a path on the server; an app defined through the API names a repository URL \
+                     (https://, ssh://)"
+                ),
+            )),
+            None => Err(self.spec_error(
+                "source.repo",
+                format!(
+                    "{repo:?} is not a repository URL Weft accepts (https://, ssh://, git@host:path)"
+                ),
+            )),
+        }
     }
 
     /// Where the app's tree is, for the render pipeline. Reads the password from its environment variable.

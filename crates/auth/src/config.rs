@@ -209,7 +209,14 @@ impl AuthConfig {
 
     /// Checks the values; the error names the key under `auth`.
     pub fn validate(&self) -> Result<(), AuthConfigError> {
-        let invalid = |key: String, message: String| AuthConfigError { key, message };
+        self.check_tokens()?;
+        self.check_issuers()?;
+        self.check_rate_limit()
+    }
+
+    /// Checks the configured tokens: each is a SHA-256 in hex, configured once, with a principal that parses and
+    /// a name that is not empty.
+    fn check_tokens(&self) -> Result<(), AuthConfigError> {
         let mut hashes = BTreeSet::new();
         for (index, token) in self.tokens.iter().enumerate() {
             if !is_sha256_hex(&token.sha256) {
@@ -234,6 +241,12 @@ impl AuthConfig {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Checks the OIDC issuers: each names an issuer, configured once, and is itself valid
+    /// ([`OidcIssuerConfig::check_claims`], its roles, its console client and its keys, in that order).
+    fn check_issuers(&self) -> Result<(), AuthConfigError> {
         let mut issuers = BTreeSet::new();
         for (index, issuer) in self.oidc.iter().enumerate() {
             let key = |field: &str| format!("oidc[{index}].{field}");
@@ -246,129 +259,16 @@ impl AuthConfig {
                     format!("{:?} is configured twice", issuer.issuer),
                 ));
             }
-            if issuer.audience.trim().is_empty() {
-                return Err(invalid(key("audience"), "must not be empty".into()));
-            }
-            if issuer.org_claim.is_empty() {
-                return Err(invalid(key("org_claim"), "must not be empty".into()));
-            }
-            if issuer.admin_claim.is_empty() {
-                return Err(invalid(key("admin_claim"), "must not be empty".into()));
-            }
-            if issuer.admin_value.as_deref() == Some("") {
-                return Err(invalid(key("admin_value"), "must not be empty".into()));
-            }
-            if issuer.groups_claim.is_empty() {
-                return Err(invalid(key("groups_claim"), "must not be empty".into()));
-            }
-            for (role_index, grant) in issuer.roles.iter().enumerate() {
-                let key = |field: &str| format!("oidc[{index}].roles[{role_index}].{field}");
-                if grant.group.is_empty() {
-                    return Err(invalid(key("group"), "must not be empty".into()));
-                }
-                if !is_org_name(&grant.org) {
-                    return Err(invalid(
-                        key("org"),
-                        format!("{:?} is not an org name", grant.org),
-                    ));
-                }
-                if grant.role().is_none() {
-                    return Err(invalid(
-                        key("role"),
-                        format!(
-                            "{:?} is not a role: viewer, deployer or org-admin",
-                            grant.role
-                        ),
-                    ));
-                }
-            }
-            if let Some(console) = &issuer.console {
-                let key = |field: &str| format!("oidc[{index}].console.{field}");
-                if console.client_id.trim().is_empty() {
-                    return Err(invalid(key("client_id"), "must not be empty".into()));
-                }
-                if console.client_id != issuer.audience {
-                    return Err(invalid(
-                        key("client_id"),
-                        format!(
-                            "the console's ID tokens are issued to {:?}, so the issuer's audience must be it, not {:?}",
-                            console.client_id, issuer.audience
-                        ),
-                    ));
-                }
-                if !console.scopes.iter().any(|s| s == "openid") {
-                    return Err(invalid(key("scopes"), "must include \"openid\"".into()));
-                }
-                for (field, url) in [
-                    ("redirect_url", &console.redirect_url),
-                    ("authorization_endpoint", &console.authorization_endpoint),
-                    ("token_endpoint", &console.token_endpoint),
-                ] {
-                    if let Some(url) = url
-                        && !(url.starts_with("https://") || url.starts_with("http://"))
-                    {
-                        return Err(invalid(
-                            key(field),
-                            format!("{url:?} is not an http(s) URL"),
-                        ));
-                    }
-                }
-                if let Some(url) = &console.redirect_url
-                    && !url.ends_with("/sign-in/oidc/callback")
-                {
-                    return Err(invalid(
-                        key("redirect_url"),
-                        format!("{url:?} must be the console's /sign-in/oidc/callback"),
-                    ));
-                }
-            }
-            if issuer.jwks_file.is_none() && issuer.keys.is_empty() {
-                return Err(invalid(
-                    key("keys"),
-                    "the issuer has no keys: set jwks_file or keys".into(),
-                ));
-            }
-            let mut kids = BTreeSet::new();
-            for (key_index, key_config) in issuer.keys.iter().enumerate() {
-                let key = |field: &str| format!("oidc[{index}].keys[{key_index}].{field}");
-                if key_config.kid.is_empty() {
-                    return Err(invalid(key("kid"), "must not be empty".into()));
-                }
-                if !kids.insert(key_config.kid.as_str()) {
-                    return Err(invalid(
-                        key("kid"),
-                        format!("{:?} is configured twice", key_config.kid),
-                    ));
-                }
-                let symmetric = key_config.algorithm.family() == AlgorithmFamily::Hmac;
-                match (
-                    symmetric,
-                    &key_config.public_key_pem_file,
-                    &key_config.secret_env,
-                ) {
-                    (true, None, Some(variable)) if !variable.is_empty() => {}
-                    (true, _, _) => {
-                        return Err(invalid(
-                            key("secret_env"),
-                            format!(
-                                "{:?} keys take their secret from a non-empty secret_env, and no public_key_pem_file",
-                                key_config.algorithm
-                            ),
-                        ));
-                    }
-                    (false, Some(_), None) => {}
-                    (false, _, _) => {
-                        return Err(invalid(
-                            key("public_key_pem_file"),
-                            format!(
-                                "{:?} keys need a public_key_pem_file, and no secret_env",
-                                key_config.algorithm
-                            ),
-                        ));
-                    }
-                }
-            }
+            issuer.check_claims(index)?;
+            issuer.check_roles(index)?;
+            issuer.check_console(index)?;
+            issuer.check_keys(index)?;
         }
+        Ok(())
+    }
+
+    /// Checks the rate limit: at least one request per second, and a burst of at least one.
+    fn check_rate_limit(&self) -> Result<(), AuthConfigError> {
         if self.rate_limit.requests_per_second == 0 {
             return Err(invalid(
                 "rate_limit.requests_per_second".into(),
@@ -383,6 +283,161 @@ impl AuthConfig {
         }
         Ok(())
     }
+}
+
+impl OidcIssuerConfig {
+    /// Checks that the audience and the claims the issuer's JWTs are read by (`org_claim`, `admin_claim`,
+    /// `admin_value` when set, `groups_claim`) are not empty; `index` is the issuer's under `oidc`.
+    fn check_claims(&self, index: usize) -> Result<(), AuthConfigError> {
+        let key = |field: &str| format!("oidc[{index}].{field}");
+        if self.audience.trim().is_empty() {
+            return Err(invalid(key("audience"), "must not be empty".into()));
+        }
+        if self.org_claim.is_empty() {
+            return Err(invalid(key("org_claim"), "must not be empty".into()));
+        }
+        if self.admin_claim.is_empty() {
+            return Err(invalid(key("admin_claim"), "must not be empty".into()));
+        }
+        if self.admin_value.as_deref() == Some("") {
+            return Err(invalid(key("admin_value"), "must not be empty".into()));
+        }
+        if self.groups_claim.is_empty() {
+            return Err(invalid(key("groups_claim"), "must not be empty".into()));
+        }
+        Ok(())
+    }
+
+    /// Checks each group role: it names a group, an org and a role (viewer, deployer or org-admin).
+    fn check_roles(&self, index: usize) -> Result<(), AuthConfigError> {
+        for (role_index, grant) in self.roles.iter().enumerate() {
+            let key = |field: &str| format!("oidc[{index}].roles[{role_index}].{field}");
+            if grant.group.is_empty() {
+                return Err(invalid(key("group"), "must not be empty".into()));
+            }
+            if !is_org_name(&grant.org) {
+                return Err(invalid(
+                    key("org"),
+                    format!("{:?} is not an org name", grant.org),
+                ));
+            }
+            if grant.role().is_none() {
+                return Err(invalid(
+                    key("role"),
+                    format!(
+                        "{:?} is not a role: viewer, deployer or org-admin",
+                        grant.role
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the console client, when there is one: its client id is the issuer's audience, its scopes include
+    /// `openid`, its URLs are http(s), and its redirect URL is the console's `/sign-in/oidc/callback`.
+    fn check_console(&self, index: usize) -> Result<(), AuthConfigError> {
+        let Some(console) = &self.console else {
+            return Ok(());
+        };
+        let key = |field: &str| format!("oidc[{index}].console.{field}");
+        if console.client_id.trim().is_empty() {
+            return Err(invalid(key("client_id"), "must not be empty".into()));
+        }
+        if console.client_id != self.audience {
+            return Err(invalid(
+                key("client_id"),
+                format!(
+                    "the console's ID tokens are issued to {:?}, so the issuer's audience must be it, not {:?}",
+                    console.client_id, self.audience
+                ),
+            ));
+        }
+        if !console.scopes.iter().any(|s| s == "openid") {
+            return Err(invalid(key("scopes"), "must include \"openid\"".into()));
+        }
+        for (field, url) in [
+            ("redirect_url", &console.redirect_url),
+            ("authorization_endpoint", &console.authorization_endpoint),
+            ("token_endpoint", &console.token_endpoint),
+        ] {
+            if let Some(url) = url
+                && !(url.starts_with("https://") || url.starts_with("http://"))
+            {
+                return Err(invalid(
+                    key(field),
+                    format!("{url:?} is not an http(s) URL"),
+                ));
+            }
+        }
+        if let Some(url) = &console.redirect_url
+            && !url.ends_with("/sign-in/oidc/callback")
+        {
+            return Err(invalid(
+                key("redirect_url"),
+                format!("{url:?} must be the console's /sign-in/oidc/callback"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the issuer's keys: it has some (a JWKS file or keys), and each key has a kid, configured once, and
+    /// the key material its algorithm takes ([`KeyConfig::check_material`]).
+    fn check_keys(&self, index: usize) -> Result<(), AuthConfigError> {
+        if self.jwks_file.is_none() && self.keys.is_empty() {
+            return Err(invalid(
+                format!("oidc[{index}].keys"),
+                "the issuer has no keys: set jwks_file or keys".into(),
+            ));
+        }
+        let mut kids = BTreeSet::new();
+        for (key_index, key_config) in self.keys.iter().enumerate() {
+            let key = |field: &str| format!("oidc[{index}].keys[{key_index}].{field}");
+            if key_config.kid.is_empty() {
+                return Err(invalid(key("kid"), "must not be empty".into()));
+            }
+            if !kids.insert(key_config.kid.as_str()) {
+                return Err(invalid(
+                    key("kid"),
+                    format!("{:?} is configured twice", key_config.kid),
+                ));
+            }
+            key_config.check_material(key)?;
+        }
+        Ok(())
+    }
+}
+
+impl KeyConfig {
+    /// Checks that the key has the material its algorithm takes: an HMAC key a non-empty `secret_env` and no
+    /// `public_key_pem_file`, any other key a `public_key_pem_file` and no `secret_env`. `key` names a field of
+    /// this key under `auth`.
+    fn check_material(&self, key: impl Fn(&str) -> String) -> Result<(), AuthConfigError> {
+        let symmetric = self.algorithm.family() == AlgorithmFamily::Hmac;
+        match (symmetric, &self.public_key_pem_file, &self.secret_env) {
+            (true, None, Some(variable)) if !variable.is_empty() => Ok(()),
+            (true, _, _) => Err(invalid(
+                key("secret_env"),
+                format!(
+                    "{:?} keys take their secret from a non-empty secret_env, and no public_key_pem_file",
+                    self.algorithm
+                ),
+            )),
+            (false, Some(_), None) => Ok(()),
+            (false, _, _) => Err(invalid(
+                key("public_key_pem_file"),
+                format!(
+                    "{:?} keys need a public_key_pem_file, and no secret_env",
+                    self.algorithm
+                ),
+            )),
+        }
+    }
+}
+
+/// The error that `key` under `auth` has a wrong value, saying why.
+fn invalid(key: String, message: String) -> AuthConfigError {
+    AuthConfigError { key, message }
 }
 
 /// Whether `text` is 64 hex digits.
