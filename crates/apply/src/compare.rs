@@ -249,29 +249,7 @@ impl Comparer {
         ignore: &[IgnoreRule],
         memory: Memory,
     ) -> Result<Comparison, CompareError> {
-        let mut kinds: BTreeSet<(String, String)> = also.clone();
-        for object in &desired {
-            if let Ok(reference) = ResourceRef::of(object) {
-                kinds.insert((reference.group, reference.kind));
-            }
-        }
-        let mut looked_at = BTreeSet::new();
-        for (group, kind) in &kinds {
-            match self.live.ensure(group, kind).await {
-                Ok(()) => {
-                    looked_at.insert((group.clone(), kind.clone()));
-                }
-                // A kind the app had that the cluster no longer serves, or that is out of scope, has nothing to prune.
-                Err(error) if error.kind_holds_nothing() => {}
-                Err(error) => {
-                    // A kind defined by a CRD in this very render is not served until the sync creates it.
-                    let defined = defined_kinds(&desired);
-                    if !defined.contains_key(&(group.clone(), kind.clone())) {
-                        return Err(error.into());
-                    }
-                }
-            }
-        }
+        let looked_at = self.watch_kinds(&desired, also).await?;
         // The objects that carry the app's name and were applied for this very app (its org, its incarnation):
         // another app's leftovers under the same name are not listed, read, adopted or pruned through this one.
         let live: Vec<Value> = self
@@ -284,13 +262,17 @@ impl Comparer {
             .iter()
             .filter_map(|o| ResourceRef::of(o).ok().map(|r| (r, o)))
             .collect();
-        // A cluster that cannot say whether it dry-runs is compared the cautious way.
-        let dry_run = self.applier.supports_dry_run().await.unwrap_or(false);
-        let now = std::time::Instant::now();
+        let pass = Pass {
+            app,
+            ignore,
+            memory,
+            // A cluster that cannot say whether it dry-runs is compared the cautious way.
+            dry_run: self.applier.supports_dry_run().await.unwrap_or(false),
+            now: std::time::Instant::now(),
+        };
         let mut diffs = BTreeMap::new();
-        let mut refused = BTreeMap::new();
+        let mut learned = Learned::default();
         let mut others = BTreeMap::new();
-        let mut managed_fields = BTreeMap::new();
         for object in &desired {
             let Ok(reference) = ResourceRef::of(object) else {
                 continue;
@@ -308,63 +290,9 @@ impl Comparer {
             if is_hook {
                 continue;
             }
-            let inputs = DryRunInputs::new(app.name(), &reference, object, live_object, ignore);
-            let remembered = memory == Memory::Use && self.in_sync.in_sync(&inputs, now);
-            let diff = if dry_run && remembered {
-                // The same desired object against the same live version, compared under the same rules, when a
-                // dry run last found it in sync: the server would predict the same.
-                metrics().dry_runs_skipped.inc();
-                ObjectDiff {
-                    reference: reference.clone(),
-                    mode: DiffMode::Predicted,
-                    changes: Vec::new(),
-                    unified: String::new(),
-                }
-            } else if dry_run {
-                match self
-                    .predict_consistently(&reference, object, live_object)
-                    .await
-                {
-                    Ok((predicted, live_now)) => {
-                        let mut diff = diff_predicted(&reference, &predicted, &live_now, ignore);
-                        if let Some((owned, entries)) =
-                            self.with_managed_fields(&reference, &live_now, &diff).await
-                        {
-                            diff = diff_predicted(&reference, &predicted, &owned, ignore);
-                            managed_fields.insert(reference.clone(), entries);
-                        }
-                        let inputs =
-                            DryRunInputs::new(app.name(), &reference, object, &live_now, ignore);
-                        self.in_sync.record(inputs, diff.is_synced(), now);
-                        diff
-                    }
-                    Err(error) => {
-                        if let ApplyError::Api { code, message, .. } = &error
-                            && refuses_in_place(*code, message)
-                        {
-                            refused.insert(reference.clone(), message.clone());
-                        }
-                        diff_subset(&reference, object, live_object, ignore)
-                    }
-                }
-            } else {
-                diff_subset(&reference, object, live_object, ignore)
-            };
-            let diff = match diff.mode {
-                DiffMode::Subset => {
-                    match self
-                        .with_managed_fields(&reference, live_object, &diff)
-                        .await
-                    {
-                        Some((owned, entries)) => {
-                            managed_fields.insert(reference.clone(), entries);
-                            diff_subset(&reference, object, &owned, ignore)
-                        }
-                        None => diff,
-                    }
-                }
-                DiffMode::Predicted => diff,
-            };
+            let diff = self
+                .diff_object(&pass, &reference, object, live_object, &mut learned)
+                .await;
             diffs.insert(reference, diff);
         }
         Ok(Comparison {
@@ -372,10 +300,116 @@ impl Comparer {
             live,
             diffs,
             kinds: looked_at,
-            refused,
+            refused: learned.refused,
             others,
-            managed_fields,
+            managed_fields: learned.managed_fields,
         })
+    }
+
+    /// Watches every kind the render and `also` name, and returns those the live cache now holds. A kind the
+    /// cluster no longer serves (or that is out of scope) holds nothing to prune; one a CRD of this very render
+    /// defines is not served until the sync creates it; any other kind that cannot be watched is an error.
+    async fn watch_kinds(
+        &self,
+        desired: &[Value],
+        also: &BTreeSet<(String, String)>,
+    ) -> Result<BTreeSet<(String, String)>, CompareError> {
+        let mut kinds: BTreeSet<(String, String)> = also.clone();
+        for object in desired {
+            if let Ok(reference) = ResourceRef::of(object) {
+                kinds.insert((reference.group, reference.kind));
+            }
+        }
+        let mut looked_at = BTreeSet::new();
+        for (group, kind) in &kinds {
+            match self.live.ensure(group, kind).await {
+                Ok(()) => {
+                    looked_at.insert((group.clone(), kind.clone()));
+                }
+                // A kind the app had that the cluster no longer serves, or that is out of scope, has nothing to prune.
+                Err(error) if error.kind_holds_nothing() => {}
+                Err(error) => {
+                    // A kind defined by a CRD in this very render is not served until the sync creates it.
+                    let defined = defined_kinds(desired);
+                    if !defined.contains_key(&(group.clone(), kind.clone())) {
+                        return Err(error.into());
+                    }
+                }
+            }
+        }
+        Ok(looked_at)
+    }
+
+    /// The diff of one desired object with its live one: predicted by a server-side dry run where the cluster
+    /// dry-runs (or taken from an earlier dry run that found the same inputs in sync), else the desired fields
+    /// compared with the live ones; with the live object's field owners when the diff needs them. What the server
+    /// refuses to change in place and the owners read go into `learned`.
+    async fn diff_object(
+        &self,
+        pass: &Pass<'_>,
+        reference: &ResourceRef,
+        object: &Value,
+        live_object: &Value,
+        learned: &mut Learned,
+    ) -> ObjectDiff {
+        let (app, ignore, now) = (pass.app, pass.ignore, pass.now);
+        let inputs = DryRunInputs::new(app.name(), reference, object, live_object, ignore);
+        let remembered = pass.memory == Memory::Use && self.in_sync.in_sync(&inputs, now);
+        let diff = if pass.dry_run && remembered {
+            // The same desired object against the same live version, compared under the same rules, when a
+            // dry run last found it in sync: the server would predict the same.
+            metrics().dry_runs_skipped.inc();
+            ObjectDiff {
+                reference: reference.clone(),
+                mode: DiffMode::Predicted,
+                changes: Vec::new(),
+                unified: String::new(),
+            }
+        } else if pass.dry_run {
+            match self
+                .predict_consistently(reference, object, live_object)
+                .await
+            {
+                Ok((predicted, live_now)) => {
+                    let mut diff = diff_predicted(reference, &predicted, &live_now, ignore);
+                    if let Some((owned, entries)) =
+                        self.with_managed_fields(reference, &live_now, &diff).await
+                    {
+                        diff = diff_predicted(reference, &predicted, &owned, ignore);
+                        learned.managed_fields.insert(reference.clone(), entries);
+                    }
+                    let inputs =
+                        DryRunInputs::new(app.name(), reference, object, &live_now, ignore);
+                    self.in_sync.record(inputs, diff.is_synced(), now);
+                    diff
+                }
+                Err(error) => {
+                    if let ApplyError::Api { code, message, .. } = &error
+                        && refuses_in_place(*code, message)
+                    {
+                        learned.refused.insert(reference.clone(), message.clone());
+                    }
+                    diff_subset(reference, object, live_object, ignore)
+                }
+            }
+        } else {
+            diff_subset(reference, object, live_object, ignore)
+        };
+        match diff.mode {
+            DiffMode::Subset => {
+                match self
+                    .with_managed_fields(reference, live_object, &diff)
+                    .await
+                {
+                    Some((owned, entries)) => {
+                        learned.managed_fields.insert(reference.clone(), entries);
+                        diff_subset(reference, object, &owned, ignore)
+                    }
+                    None => diff,
+                }
+            }
+            DiffMode::Predicted => diff,
+        }
     }
 
     /// `live` with its `metadata.managedFields` read from the server, and those entries, when `diff` finds a
@@ -469,6 +503,29 @@ impl Comparer {
 /// How many times a prediction and the cached copy are brought to the same resourceVersion before the last pair
 /// is compared anyway.
 const PREDICTION_ROUNDS: usize = 3;
+
+/// How one comparison compares each object.
+struct Pass<'a> {
+    /// The app compared.
+    app: &'a Tracker,
+    /// Differences to ignore.
+    ignore: &'a [IgnoreRule],
+    /// Whether an earlier dry run's in-sync finding may be taken.
+    memory: Memory,
+    /// Whether the cluster predicts objects with server-side dry runs.
+    dry_run: bool,
+    /// When the comparison started (dry runs remembered are judged against it).
+    now: std::time::Instant,
+}
+
+/// What a comparison learns about objects beside their diffs.
+#[derive(Default)]
+struct Learned {
+    /// Objects the server refuses to change in place, with its message.
+    refused: BTreeMap<ResourceRef, String>,
+    /// The `managedFields` read for objects whose diffs name their owners.
+    managed_fields: BTreeMap<ResourceRef, Value>,
+}
 
 /// Whether a comparison may take an earlier dry run's in-sync finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -627,101 +627,38 @@ impl Syncer {
         operation: &mut Operation,
     ) -> Result<Option<Value>, StepError> {
         let reference = &step.reference;
-        let record = |operation: &mut Operation, status: ResultStatus, message: String| {
-            operation.resources.push(ResourceResult {
-                reference: reference.clone(),
-                action: step.action,
-                status,
-                message,
-            });
-        };
-        // A failed step: the operation's log says it in context, the step's result records the cause.
-        let fail = |operation: &mut Operation, error: StepError| {
-            self.log(operation, error.to_string());
-            record(operation, ResultStatus::Failed, error.on_step());
-            error
-        };
         match step.action {
             Action::Unchanged => {
-                record(operation, ResultStatus::Unchanged, step.reason.clone());
+                record(
+                    operation,
+                    step,
+                    ResultStatus::Unchanged,
+                    step.reason.clone(),
+                );
                 Ok(None)
             }
             Action::Keep => {
                 self.log(operation, format!("kept {reference}: {}", step.reason));
-                record(operation, ResultStatus::Kept, step.reason.clone());
+                record(operation, step, ResultStatus::Kept, step.reason.clone());
                 Ok(None)
             }
-            Action::Prune => match self
-                .applier
-                .delete(reference, Propagation::Background)
-                .await
-            {
-                Ok(outcome) => {
-                    let message = match outcome {
-                        DeleteOutcome::Deleted => "deleted",
-                        DeleteOutcome::AlreadyGone => "already gone",
-                    };
-                    self.log(operation, format!("pruned {reference}: {message}"));
-                    record(operation, ResultStatus::Pruned, message.to_string());
-                    Ok(None)
-                }
-                Err(error) => Err(fail(
-                    operation,
-                    StepError::Prune {
-                        reference: reference.clone(),
-                        error,
-                    },
-                )),
-            },
+            Action::Prune => self.prune(step, operation).await,
             Action::Create | Action::Update => {
-                let object = step.object.as_ref().ok_or(StepError::NoObject)?;
-                let object = match respected {
-                    Some(rules) => respect_ignored(
-                        reference,
-                        object,
-                        comparison.live_with_managed_fields(reference).as_ref(),
-                        rules,
-                    ),
-                    None => object.clone(),
-                };
-                match self.apply(&object).await {
-                    Ok(applied) => {
-                        let verb = if step.action == Action::Create {
-                            "created"
-                        } else {
-                            "updated"
-                        };
-                        self.log(operation, format!("{verb} {reference}"));
-                        record(
-                            operation,
-                            ResultStatus::Applied,
-                            format!("{verb}: {}", step.reason),
-                        );
-                        Ok(Some(applied))
-                    }
-                    Err(error) => Err(fail(
-                        operation,
-                        StepError::Apply {
-                            reference: reference.clone(),
-                            error,
-                        },
-                    )),
-                }
+                self.create_or_update(step, comparison, respected, operation)
+                    .await
             }
             Action::Recreate => {
                 let object = step.object.as_ref().ok_or(StepError::NoObject)?;
                 match self.recreate(reference, object, timeout, operation).await {
                     Ok(applied) => {
                         self.log(operation, format!("re-created {reference}"));
-                        record(
-                            operation,
-                            ResultStatus::Applied,
-                            format!("re-created: {}", step.reason),
-                        );
+                        let message = format!("re-created: {}", step.reason);
+                        record(operation, step, ResultStatus::Applied, message);
                         Ok(Some(applied))
                     }
-                    Err(error) => Err(fail(
+                    Err(error) => Err(self.failed(
                         operation,
+                        step,
                         StepError::Recreate {
                             reference: reference.clone(),
                             error,
@@ -734,7 +671,7 @@ impl Syncer {
                 let (status, message) = self
                     .run_hook(reference, object, comparison, timeout, operation)
                     .await;
-                record(operation, status, message.clone());
+                record(operation, step, status, message.clone());
                 if status == ResultStatus::HookSucceeded {
                     Ok(None)
                 } else {
@@ -746,6 +683,88 @@ impl Syncer {
                 }
             }
         }
+    }
+
+    /// A prune step: the object deleted (in the background), or found already gone.
+    async fn prune(
+        &self,
+        step: &PlanStep,
+        operation: &mut Operation,
+    ) -> Result<Option<Value>, StepError> {
+        let reference = &step.reference;
+        match self
+            .applier
+            .delete(reference, Propagation::Background)
+            .await
+        {
+            Ok(outcome) => {
+                let message = match outcome {
+                    DeleteOutcome::Deleted => "deleted",
+                    DeleteOutcome::AlreadyGone => "already gone",
+                };
+                self.log(operation, format!("pruned {reference}: {message}"));
+                record(operation, step, ResultStatus::Pruned, message.to_string());
+                Ok(None)
+            }
+            Err(error) => Err(self.failed(
+                operation,
+                step,
+                StepError::Prune {
+                    reference: reference.clone(),
+                    error,
+                },
+            )),
+        }
+    }
+
+    /// A create or update step: the object applied (without the fields the app's ignore rules leave to others,
+    /// when it respects them); returns what the server holds now.
+    async fn create_or_update(
+        &self,
+        step: &PlanStep,
+        comparison: &Comparison,
+        respected: Option<&[IgnoreRule]>,
+        operation: &mut Operation,
+    ) -> Result<Option<Value>, StepError> {
+        let reference = &step.reference;
+        let object = step.object.as_ref().ok_or(StepError::NoObject)?;
+        let object = match respected {
+            Some(rules) => respect_ignored(
+                reference,
+                object,
+                comparison.live_with_managed_fields(reference).as_ref(),
+                rules,
+            ),
+            None => object.clone(),
+        };
+        match self.apply(&object).await {
+            Ok(applied) => {
+                let verb = if step.action == Action::Create {
+                    "created"
+                } else {
+                    "updated"
+                };
+                self.log(operation, format!("{verb} {reference}"));
+                let message = format!("{verb}: {}", step.reason);
+                record(operation, step, ResultStatus::Applied, message);
+                Ok(Some(applied))
+            }
+            Err(error) => Err(self.failed(
+                operation,
+                step,
+                StepError::Apply {
+                    reference: reference.clone(),
+                    error,
+                },
+            )),
+        }
+    }
+
+    /// A failed step: the operation's log says it in context, the step's result records the cause.
+    fn failed(&self, operation: &mut Operation, step: &PlanStep, error: StepError) -> StepError {
+        self.log(operation, error.to_string());
+        record(operation, step, ResultStatus::Failed, error.on_step());
+        error
     }
 
     /// Applies `object` server-side as Weft, with force: fields another manager took (`kubectl edit`, a
@@ -1119,6 +1138,16 @@ enum HookEnd {
     Succeeded(String),
     /// Degraded, or not finished by the deadline.
     Failed(String),
+}
+
+/// Records a step's result in the operation.
+fn record(operation: &mut Operation, step: &PlanStep, status: ResultStatus, message: String) {
+    operation.resources.push(ResourceResult {
+        reference: step.reference.clone(),
+        action: step.action,
+        status,
+        message,
+    });
 }
 
 fn skipped(step: &PlanStep) -> ResourceResult {
