@@ -601,23 +601,43 @@ impl Config {
         }
     }
 
+    /// Checks the whole file, section by section, and returns the first problem found, keyed as it is written in
+    /// `weft.toml`.
     fn validate(&self, path: &Path) -> Result<(), ConfigError> {
-        let invalid = |key: String, message: String| ConfigError::Invalid {
+        let invalid = |(key, message): (String, String)| ConfigError::Invalid {
             path: path.to_path_buf(),
             key,
             message,
         };
+        self.check_defaults().map_err(invalid)?;
+        self.check_store().map_err(invalid)?;
+        self.check_credentials().map_err(invalid)?;
+        weft_applications::Tenancy::validate(&self.orgs).map_err(invalid)?;
+        self.check_host_lists().map_err(invalid)?;
+        self.check_applications_have_org_namespaces()
+            .map_err(invalid)?;
+        self.check_api().map_err(invalid)?;
+        self.validate_clusters().map_err(invalid)?;
+        self.validate_application_scope().map_err(invalid)?;
+        weft_apply::gates::config::validate(&self.gates).map_err(invalid)?;
+        self.check_apps().map_err(invalid)?;
+        self.auth
+            .validate()
+            .map_err(|e| invalid((format!("auth.{}", e.key), e.message)))?;
+        self.check_health_rules().map_err(invalid)?;
+        Ok(())
+    }
+
+    /// `[defaults]`: the interval, the concurrency limits and the full-compare period are at least 1.
+    fn check_defaults(&self) -> Result<(), (String, String)> {
         if self.defaults.reconcile_interval_seconds == 0 {
-            return Err(invalid(
+            return Err((
                 "defaults.reconcile_interval_seconds".into(),
                 "must be at least 1".into(),
             ));
         }
         if self.defaults.concurrency == Some(0) {
-            return Err(invalid(
-                "defaults.concurrency".into(),
-                "must be at least 1".into(),
-            ));
+            return Err(("defaults.concurrency".into(), "must be at least 1".into()));
         }
         for (key, value) in [
             (
@@ -627,20 +647,22 @@ impl Config {
             ("full_compare_seconds", self.defaults.full_compare_seconds),
         ] {
             if value == 0 {
-                return Err(invalid(
-                    format!("defaults.{key}"),
-                    "must be at least 1".into(),
-                ));
+                return Err((format!("defaults.{key}"), "must be at least 1".into()));
             }
         }
         if self.defaults.fleet_concurrency == Some(0) {
-            return Err(invalid(
+            return Err((
                 "defaults.fleet_concurrency".into(),
                 "must be at least 1 (leave it out for no fleet-wide bound)".into(),
             ));
         }
+        Ok(())
+    }
+
+    /// `store` and `store_env`: at most one of them, and a store URL is SQLite's or PostgreSQL's.
+    fn check_store(&self) -> Result<(), (String, String)> {
         if self.store.is_some() && self.store_env.is_some() {
-            return Err(invalid(
+            return Err((
                 "store_env".into(),
                 "name the store's URL in store or in store_env, not both".into(),
             ));
@@ -650,25 +672,33 @@ impl Config {
                 || store.starts_with("postgres://")
                 || store.starts_with("postgresql://"))
         {
-            return Err(invalid(
+            return Err((
                 "store".into(),
                 format!("{store:?}: expected sqlite://PATH or postgres://..."),
             ));
         }
+        Ok(())
+    }
+
+    /// `[[credential]]`: each one valid, and no name defined twice.
+    fn check_credentials(&self) -> Result<(), (String, String)> {
         let mut credential_names = BTreeSet::new();
         for (index, credential) in self.credentials.iter().enumerate() {
             credential
                 .validate()
-                .map_err(|(key, message)| invalid(format!("credential[{index}].{key}"), message))?;
+                .map_err(|(key, message)| (format!("credential[{index}].{key}"), message))?;
             if !credential_names.insert(credential.name.as_str()) {
-                return Err(invalid(
+                return Err((
                     format!("credential[{index}].name"),
                     format!("{:?} is defined twice", credential.name),
                 ));
             }
         }
-        weft_applications::Tenancy::validate(&self.orgs)
-            .map_err(|(key, message)| invalid(key, message))?;
+        Ok(())
+    }
+
+    /// The host lists (`outbound`, `images`, `sources.chart_plain_http_hosts`): every entry is a host one may list.
+    fn check_host_lists(&self) -> Result<(), (String, String)> {
         for (key, hosts) in [
             ("outbound.allowed_hosts", &self.outbound.allowed_hosts),
             ("outbound.plain_http_hosts", &self.outbound.plain_http_hosts),
@@ -681,23 +711,35 @@ impl Config {
         ] {
             for host in hosts {
                 weft_source::outbound::check_listed(host)
-                    .map_err(|message| invalid(key.into(), message))?;
+                    .map_err(|message| (key.into(), message))?;
             }
         }
+        Ok(())
+    }
+
+    /// `applications.enabled` needs an `[[org]]` that lists a namespace, since an Application runs as its
+    /// namespace's org.
+    fn check_applications_have_org_namespaces(&self) -> Result<(), (String, String)> {
         if self.applications.enabled && self.orgs.iter().all(|org| org.namespaces.is_empty()) {
-            return Err(invalid(
+            return Err((
                 "applications.enabled".into(),
                 "Application resources are run as the org their namespace maps to, and no [[org]] lists a \
                  namespace: add [[org]] entries with namespaces, destinations and source_repos"
                     .into(),
             ));
         }
+        Ok(())
+    }
+
+    /// `[api]`: the connection, timeout and stream limits are at least 1, and `max_streams` leaves half of the
+    /// connections to everyone else.
+    fn check_api(&self) -> Result<(), (String, String)> {
         if self.api.max_connections == 0
             || self.api.header_timeout_seconds == 0
             || self.api.body_timeout_seconds == 0
             || self.api.max_streams_per_principal == 0
         {
-            return Err(invalid(
+            return Err((
                 "api".into(),
                 "max_connections, header_timeout_seconds, body_timeout_seconds and max_streams_per_principal must \
                  be at least 1"
@@ -707,7 +749,7 @@ impl Config {
         if let Some(streams) = self.api.max_streams
             && !(1..=(self.api.max_connections / 2).max(1)).contains(&streams)
         {
-            return Err(invalid(
+            return Err((
                 "api.max_streams".into(),
                 format!(
                     "must be between 1 and half of max_connections ({}): streams stay open, and the other \
@@ -716,60 +758,73 @@ impl Config {
                 ),
             ));
         }
-        self.validate_clusters()
-            .map_err(|(key, message)| invalid(key, message))?;
-        self.validate_application_scope()
-            .map_err(|(key, message)| invalid(key, message))?;
-        weft_apply::gates::config::validate(&self.gates)
-            .map_err(|(key, message)| invalid(key, message))?;
+        Ok(())
+    }
+
+    /// `[[app]]`: each app valid against the rest of the file, and no name declared twice.
+    fn check_apps(&self) -> Result<(), (String, String)> {
         let credentials = self.credential_set();
         let mut names = BTreeSet::new();
         for (index, app) in self.apps.iter().enumerate() {
-            app.validate()
-                .map_err(|e| invalid(format!("app[{index}].{}", e.key), e.message.clone()))?;
-            weft_apply::gates::config::check_references(&self.gates, app)
-                .map_err(|unknown| invalid(format!("app[{index}].gates"), unknown.to_string()))?;
-            if let Some(cluster) = &app.cluster
-                && self.cluster(cluster).is_none()
-            {
-                return Err(invalid(
-                    format!("app[{index}].cluster"),
-                    format!(
-                        "no [[cluster]] is named {cluster:?} (configured: {})",
-                        self.cluster_names().join(", ")
-                    ),
-                ));
-            }
-            if let (Some(name), Some(repo)) = (&app.source.credential, &app.source.repo) {
-                // The operator's own apps may name any credential whose prefix covers their repository.
-                let spec = credentials.get(name).ok_or_else(|| {
-                    invalid(
-                        format!("app[{index}].source.credential"),
-                        format!("no [[credential]] is named {name:?}"),
-                    )
-                })?;
-                if !spec.covers(repo) {
-                    return Err(invalid(
-                        format!("app[{index}].source.credential"),
-                        format!("credential {name:?} is for {}, not {repo}", spec.url),
-                    ));
-                }
-            }
+            self.check_app(index, app, &credentials)?;
             if !names.insert(app.name.as_str()) {
-                return Err(invalid(
+                return Err((
                     format!("app[{index}].name"),
                     format!("{:?} is declared twice", app.name),
                 ));
             }
         }
-        self.auth
-            .validate()
-            .map_err(|e| invalid(format!("auth.{}", e.key), e.message))?;
+        Ok(())
+    }
+
+    /// One `[[app]]` (the `index`th): its own settings, then the gates, the cluster and the credential it names.
+    fn check_app(
+        &self,
+        index: usize,
+        app: &AppSpec,
+        credentials: &CredentialSet,
+    ) -> Result<(), (String, String)> {
+        app.validate()
+            .map_err(|e| (format!("app[{index}].{}", e.key), e.message))?;
+        weft_apply::gates::config::check_references(&self.gates, app)
+            .map_err(|unknown| (format!("app[{index}].gates"), unknown.to_string()))?;
+        if let Some(cluster) = &app.cluster
+            && self.cluster(cluster).is_none()
+        {
+            return Err((
+                format!("app[{index}].cluster"),
+                format!(
+                    "no [[cluster]] is named {cluster:?} (configured: {})",
+                    self.cluster_names().join(", ")
+                ),
+            ));
+        }
+        if let (Some(name), Some(repo)) = (&app.source.credential, &app.source.repo) {
+            // The operator's own apps may name any credential whose prefix covers their repository.
+            let spec = credentials.get(name).ok_or_else(|| {
+                (
+                    format!("app[{index}].source.credential"),
+                    format!("no [[credential]] is named {name:?}"),
+                )
+            })?;
+            if !spec.covers(repo) {
+                return Err((
+                    format!("app[{index}].source.credential"),
+                    format!("credential {name:?} is for {}, not {repo}", spec.url),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `[[health.lua]]` and `[[health.cel]]`: each kind pattern parses, a Lua rule has exactly one script, and a
+    /// CEL rule compiles.
+    fn check_health_rules(&self) -> Result<(), (String, String)> {
         for (index, lua) in self.health.lua.iter().enumerate() {
             weft_plugin_host::registry::KindPattern::parse(&lua.kind)
-                .map_err(|e| invalid(format!("health.lua[{index}].kind"), e))?;
+                .map_err(|e| (format!("health.lua[{index}].kind"), e))?;
             if lua.script.is_some() == lua.script_file.is_some() {
-                return Err(invalid(
+                return Err((
                     format!("health.lua[{index}]"),
                     format!(
                         "{}: set exactly one of `script` and `script_file`",
@@ -780,10 +835,9 @@ impl Config {
         }
         for (index, cel) in self.health.cel.iter().enumerate() {
             weft_plugin_host::registry::KindPattern::parse(&cel.kind)
-                .map_err(|e| invalid(format!("health.cel[{index}].kind"), e))?;
-            cel.compile().map_err(|(field, message)| {
-                invalid(format!("health.cel[{index}].{field}"), message)
-            })?;
+                .map_err(|e| (format!("health.cel[{index}].kind"), e))?;
+            cel.compile()
+                .map_err(|(field, message)| (format!("health.cel[{index}].{field}"), message))?;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 use weft_sync::sync_options::{SyncOptionError, parse_sync_option};
 
-use super::tenancy::{Tenancy, TenancyError};
+use super::tenancy::{OrgSpec, Tenancy, TenancyError};
 use weft_app::{ApiAppRules, AppSpec};
 
 /// The name an Application's destination may give for the default (management) cluster, as Argo CD names the
@@ -107,9 +107,33 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
     let mut app = Map::new();
     app.insert("name".into(), json!(name));
     app.insert("org".into(), json!(org.name));
+    copy_spec_settings(spec, &mut app)?;
+    read_sources(spec, &mut app)?;
+    let cluster = read_destination(spec, tenancy, &mut app)?;
+    if let Some(policy) = spec.get("syncPolicy") {
+        app.insert("sync".into(), sync_policy(policy)?);
+    }
+    if let Some(ignore) = spec.get("ignoreDifferences") {
+        app.insert("ignore".into(), ignore_differences(ignore)?);
+    }
+    let mut app = checked_app(app, rules)?;
+    tenancy.admit(namespace, &cluster, &app.namespace, &source_repos(&app))?;
+    // What it renders may go only where its org may deploy: checked on every render, before anything is applied.
+    app.confinement = Some(confinement(org));
+    // Each Application is its own incarnation of the name: what an earlier one left behind is not this one's.
+    app.incarnation = incarnation(object);
+    Ok(app)
+}
+
+/// Copies the spec's plain settings (`type`, `env`, `values`, ...) under their app names, refusing a field an
+/// Application does not have; the sections read on their own (`source`, `destination`, ...) are left.
+fn copy_spec_settings(
+    spec: &Map<String, Value>,
+    app: &mut Map<String, Value>,
+) -> Result<(), FieldError> {
     copy_known(
         spec,
-        &mut app,
+        app,
         "spec",
         &[
             ("type", "type"),
@@ -128,13 +152,19 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
             "syncPolicy",
             "ignoreDifferences",
         ],
-    )?;
-    let required = |key: &str| {
-        spec.get(key)
-            .ok_or_else(|| invalid(format!("spec.{key} is missing")))
-    };
+    )
+}
+
+/// The spec's field `key`, or a refusal saying it is missing.
+fn required<'a>(spec: &'a Map<String, Value>, key: &str) -> Result<&'a Value, Refusal> {
+    spec.get(key)
+        .ok_or_else(|| Refusal::InvalidSpec(format!("spec.{key} is missing")))
+}
+
+/// Reads `spec.source` (required) and `spec.valuesSource` (optional) into the app's `source` and `values_source`.
+fn read_sources(spec: &Map<String, Value>, app: &mut Map<String, Value>) -> Result<(), Refusal> {
     let source = renamed(
-        required("source")?,
+        required(spec, "source")?,
         "spec.source",
         &[
             ("repoURL", "repo"),
@@ -158,83 +188,118 @@ pub fn app_of(object: &Value, tenancy: &Tenancy, rules: &ApiAppRules) -> Result<
         )?;
         app.insert("values_source".into(), Value::Object(values_source));
     }
+    Ok(())
+}
+
+/// Reads `spec.destination` (required) into the app's `cluster` (left out for the default one) and `namespace`;
+/// returns the cluster it deploys to.
+fn read_destination(
+    spec: &Map<String, Value>,
+    tenancy: &Tenancy,
+    app: &mut Map<String, Value>,
+) -> Result<String, Refusal> {
     let destination = renamed(
-        required("destination")?,
+        required(spec, "destination")?,
         "spec.destination",
         &[("namespace", "namespace"), ("cluster", "cluster")],
     )?;
-    let cluster = match destination.get("cluster") {
-        None => tenancy.default_cluster().to_string(),
-        Some(Value::String(name)) if name == IN_CLUSTER => tenancy.default_cluster().to_string(),
-        Some(Value::String(name)) if tenancy.clusters().contains(name) => name.clone(),
-        Some(other) => {
-            return Err(invalid(format!(
-                "spec.destination.cluster: {other} is not a cluster this server manages (it manages: {}; \
-                 {IN_CLUSTER} is {})",
-                tenancy.clusters().join(", "),
-                tenancy.default_cluster()
-            )));
-        }
-    };
+    let cluster = destination_cluster(&destination, tenancy)?;
     // The default cluster is no cluster named, as for every other origin.
     if cluster != tenancy.default_cluster() {
         app.insert("cluster".into(), json!(cluster));
     }
     let destination_namespace = destination
         .get("namespace")
-        .ok_or_else(|| invalid("spec.destination.namespace is missing".into()))?;
+        .ok_or_else(|| Refusal::InvalidSpec("spec.destination.namespace is missing".into()))?;
     app.insert("namespace".into(), destination_namespace.clone());
-    if let Some(policy) = spec.get("syncPolicy") {
-        app.insert("sync".into(), sync_policy(policy)?);
-    }
-    if let Some(rules) = spec.get("ignoreDifferences") {
-        let rules = rules
-            .as_array()
-            .ok_or_else(|| invalid("spec.ignoreDifferences: expected a list".into()))?;
-        let mut out = Vec::new();
-        for (index, rule) in rules.iter().enumerate() {
-            let rule = renamed(
-                rule,
-                &format!("spec.ignoreDifferences[{index}]"),
-                &[
-                    ("group", "group"),
-                    ("kind", "kind"),
-                    ("name", "name"),
-                    ("namespace", "namespace"),
-                    ("jsonPointers", "json_pointers"),
-                    ("managedFieldsManagers", "managed_fields_managers"),
-                    ("jqPathExpressions", "jq_path_expressions"),
-                ],
-            )?;
-            out.push(Value::Object(rule));
+    Ok(cluster)
+}
+
+/// The cluster a destination names: the default one when it names none or `in-cluster`, else one this server
+/// manages (any other is refused, listing them).
+fn destination_cluster(
+    destination: &Map<String, Value>,
+    tenancy: &Tenancy,
+) -> Result<String, Refusal> {
+    match destination.get("cluster") {
+        None => Ok(tenancy.default_cluster().to_string()),
+        Some(Value::String(name)) if name == IN_CLUSTER => {
+            Ok(tenancy.default_cluster().to_string())
         }
-        app.insert("ignore".into(), Value::Array(out));
+        Some(Value::String(name)) if tenancy.clusters().contains(name) => Ok(name.clone()),
+        Some(other) => Err(Refusal::InvalidSpec(format!(
+            "spec.destination.cluster: {other} is not a cluster this server manages (it manages: {}; \
+             {IN_CLUSTER} is {})",
+            tenancy.clusters().join(", "),
+            tenancy.default_cluster()
+        ))),
     }
-    let mut app: AppSpec =
+}
+
+/// `spec.ignoreDifferences` (a list of rules) as the app's `ignore`, each rule's fields under their app names.
+fn ignore_differences(rules: &Value) -> Result<Value, Refusal> {
+    let rules = rules
+        .as_array()
+        .ok_or_else(|| Refusal::InvalidSpec("spec.ignoreDifferences: expected a list".into()))?;
+    let mut out = Vec::new();
+    for (index, rule) in rules.iter().enumerate() {
+        let rule = renamed(
+            rule,
+            &format!("spec.ignoreDifferences[{index}]"),
+            &[
+                ("group", "group"),
+                ("kind", "kind"),
+                ("name", "name"),
+                ("namespace", "namespace"),
+                ("jsonPointers", "json_pointers"),
+                ("managedFieldsManagers", "managed_fields_managers"),
+                ("jqPathExpressions", "jq_path_expressions"),
+            ],
+        )?;
+        out.push(Value::Object(rule));
+    }
+    Ok(Value::Array(out))
+}
+
+/// The app's fields read as an app, which must be valid and keep the rules an app defined through the API keeps.
+fn checked_app(app: Map<String, Value>, rules: &ApiAppRules) -> Result<AppSpec, Refusal> {
+    let invalid = |message: String| Refusal::InvalidSpec(message);
+    let app: AppSpec =
         serde_json::from_value(Value::Object(app)).map_err(|e| invalid(format!("spec: {e}")))?;
     app.validate().map_err(|e| invalid(e.to_string()))?;
     app.check_api_rules(rules)
         .map_err(|e| invalid(e.to_string()))?;
+    Ok(app)
+}
+
+/// The repositories an app reads: its source's (if any) and its values source's.
+fn source_repos(app: &AppSpec) -> Vec<&str> {
     let mut repos: Vec<&str> = app.source.repo.iter().map(String::as_str).collect();
     if let Some(values) = &app.values_source {
         repos.push(&values.repo);
     }
-    tenancy.admit(namespace, &cluster, &app.namespace, &repos)?;
-    // What it renders may go only where its org may deploy: checked on every render, before anything is applied.
-    app.confinement = Some(weft_app::Confinement {
+    repos
+}
+
+/// Where an app of `org` may deploy and what it may read: the org's destinations, namespaces, cluster kinds and
+/// source repositories.
+fn confinement(org: &OrgSpec) -> weft_app::Confinement {
+    weft_app::Confinement {
         org: org.name.clone(),
         namespaces: org.destinations.clone(),
         application_namespaces: org.namespaces.clone(),
         cluster_kinds: org.cluster_kinds.clone(),
         source_repos: org.source_repos.clone(),
-    });
-    // Each Application is its own incarnation of the name: what an earlier one left behind is not this one's.
-    app.incarnation = object
+    }
+}
+
+/// The Application's `metadata.uid`, if it has a non-empty one.
+fn incarnation(object: &Value) -> Option<String> {
+    object
         .pointer("/metadata/uid")
         .and_then(Value::as_str)
         .filter(|uid| !uid.is_empty())
-        .map(str::to_string);
-    Ok(app)
+        .map(str::to_string)
 }
 
 /// `value` (at `at`) as an object whose fields are all in `renames`, under their app names.
