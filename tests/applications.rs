@@ -481,7 +481,7 @@ async fn weft_installs_itself_from_its_chart_as_an_application_and_runs_weft_ser
     .unwrap();
     assert_eq!(
         served.clusters[0].connection(),
-        weft_engine::config::ClusterConfig::InCluster
+        weft_cluster::ClusterConfig::InCluster
     );
     assert!(served.applications.enabled);
     let bindings: Api<k8s_openapi::api::rbac::v1::ClusterRoleBinding> =

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use weft_engine::config::CelCheck;
 use weft_health::scripts::{self, LuaScript, add_lua_scripts, read_lua_dir};
+use weft_health::settings::CelCheck;
 use weft_health::{AssessOptions, Assessment, HealthAssessor, ObjectSet};
 use weft_plugin_host::registry::{Provenance, Registry};
 use weft_plugin_host::{HostConfig, PluginHost};

@@ -470,7 +470,7 @@ data:
         std::fs::write(file, text).unwrap();
     }
     let mut registry = weft_tests::builtin_registry();
-    let health = weft_engine::config::HealthChecks {
+    let health = weft_health::settings::HealthChecks {
         lua_dirs: vec![dir.join("lua")],
         argocd_cm: vec![dir.join("argocd-cm.yaml")],
         ..Default::default()

@@ -14,10 +14,11 @@ use weft_auth::initial_secret::{
     token_destination, write_initial_admin_secret,
 };
 use weft_auth::{Authenticator, ensure_first_admin_token};
+use weft_cluster::ClusterConfig;
 use weft_core::rate_limit::RateLimiter;
 use weft_engine::api::listener::{self, ListenerLimits};
 use weft_engine::api::{ApiState, StreamLimits};
-use weft_engine::config::{ClusterConfig, Config, default_data_dir};
+use weft_engine::config::{Config, default_data_dir};
 use weft_engine::server::{Server, ServerOptions};
 use weft_plugin_host::registry::Registry;
 

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use weft_engine::config::CelCheck;
 use weft_health::scripts::{self, read_lua_dir};
+use weft_health::settings::CelCheck;
 mod support;
 
 use weft_plugin_host::registry::{Provenance, Registry};

@@ -12,8 +12,8 @@ use weft_app::AppSpec;
 use weft_auth::AuthConfig;
 use weft_source::{CredentialSet, CredentialSpec};
 
-pub use weft_cluster::ClusterConfig;
-pub use weft_health::settings::{CelCheck, HealthChecks, LuaCheck};
+use weft_cluster::ClusterConfig;
+use weft_health::settings::HealthChecks;
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -297,7 +297,7 @@ impl ClusterEntry {
     }
 }
 
-pub use weft_app::DEFAULT_CLUSTER;
+use weft_app::DEFAULT_CLUSTER;
 
 fn default_clusters() -> Vec<ClusterEntry> {
     vec![ClusterEntry::simulator(DEFAULT_CLUSTER)]

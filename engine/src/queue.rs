@@ -132,7 +132,7 @@ pub enum QueueError {
     Store(StoreError),
 }
 
-pub use crate::directory::AppDirectory;
+use crate::directory::AppDirectory;
 
 /// Puts operations in the queue.
 #[derive(Debug, Clone)]

@@ -13,9 +13,11 @@ use weft_store::{AppOrigin, Store, StoreError};
 
 use crate::config::{ClusterMode, Config};
 use crate::deploy::{Builds, ClusterMember, Clusters, Deployer};
-use crate::queue::{AppDirectory, ConcurrencyLimit, Queue, Worker};
-use crate::reconcile::{AppViews, Reconciler};
+use crate::directory::AppDirectory;
+use crate::queue::{ConcurrencyLimit, Queue, Worker};
+use crate::reconcile::Reconciler;
 use weft_app::AppSpec;
+use weft_apply::views::AppViews;
 use weft_cluster::{ClusterError, connect};
 use weft_core::logs::LogStore;
 use weft_plugin_host::registry::Registry;

@@ -19,9 +19,9 @@ use super::rows::{FleetRows, PageKey, RowSource};
 use super::shapes::{FleetSummary, GitOpsApp, GitOpsDeploy, GitOpsOperation, GitOpsPlane, WhoAmI};
 use super::{ApiError, ApiState, Caller, MAX_PAGE, visible_app};
 use crate::applications::PlaneState;
-use crate::queue::AppDirectory;
-use crate::reconcile::{AppView, AppViews};
+use crate::directory::AppDirectory;
 use weft_app::AppSpec;
+use weft_apply::views::{AppView, AppViews};
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// Who the caller is.

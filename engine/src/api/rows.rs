@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex, RwLock};
 use axum::body::Bytes;
 
 use super::shapes::Application;
-use crate::reconcile::AppView;
 use weft_app::{AppSpec, Env};
 use weft_apply::operation::OperationPhase;
+use weft_apply::views::AppView;
 use weft_sync::status::{HealthCode, SyncCode};
 
 /// Where an app comes from, as the list shows it: the repository (with `//path` inside it unless the path is the

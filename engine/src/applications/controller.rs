@@ -141,6 +141,27 @@ enum Deletion {
     Orphan,
 }
 
+/// The Applications still there (those being deleted without the resources finalizer are not), by name and uid:
+/// an app whose Application is gone was deleted without cascade and lets go of its objects; one whose Application
+/// is refused now (its org's lists changed) keeps holding them.
+fn standing<'a>(
+    objects: &'a [Value],
+    deleting: &BTreeMap<(String, String), Deletion>,
+) -> BTreeSet<(&'a str, &'a str)> {
+    objects
+        .iter()
+        .filter(|o| {
+            deleting.get(&weft_applications::decide::namespaced_name(o)) != Some(&Deletion::Orphan)
+        })
+        .filter_map(|o| {
+            Some((
+                o.pointer("/metadata/name")?.as_str()?,
+                o.pointer("/metadata/uid")?.as_str()?,
+            ))
+        })
+        .collect()
+}
+
 /// The Applications being deleted (a `deletionTimestamp`), and how.
 fn deletions(objects: &[Value]) -> BTreeMap<(String, String), Deletion> {
     objects
@@ -268,16 +289,14 @@ impl ApplicationController {
     ) -> Result<(), weft_store::StoreError> {
         let mut directory = self.apps.write().await;
         let stored = self.store.apps::<AppSpec>().await?;
-        let mut taken: BTreeMap<String, AppOrigin> = stored
+        // Names the configuration or the API hold, stored or in the directory: no Application takes them.
+        let taken: BTreeMap<String, AppOrigin> = stored
             .iter()
-            .filter(|a| a.origin != AppOrigin::Resource)
-            .map(|a| (a.spec.name.clone(), a.origin))
+            .map(|a| (&a.spec.name, a.origin))
+            .chain(directory.iter().map(|(name, app)| (name, app.origin)))
+            .filter(|(_, origin)| *origin != AppOrigin::Resource)
+            .map(|(name, origin)| (name.clone(), origin))
             .collect();
-        for (name, app) in directory.iter() {
-            if app.origin != AppOrigin::Resource {
-                taken.insert(name.clone(), app.origin);
-            }
-        }
         let decisions = decide(objects, &self.tenancy, &self.rules, &taken);
         let deleting = deletions(objects);
         let key = |d: &Decision| (d.namespace.clone(), d.name.clone());
@@ -316,22 +335,7 @@ impl ApplicationController {
             }
         }
         let kept: BTreeSet<&str> = cascading.iter().map(|(_, app)| app.name.as_str()).collect();
-        // The Applications still there (those being deleted without the resources finalizer are not), by name and
-        // uid: an app whose Application is gone was deleted without cascade and lets go of its objects; one whose
-        // Application is refused now (its org's lists changed) keeps holding them.
-        let standing: BTreeSet<(&str, &str)> = objects
-            .iter()
-            .filter(|o| {
-                deleting.get(&weft_applications::decide::namespaced_name(o))
-                    != Some(&Deletion::Orphan)
-            })
-            .filter_map(|o| {
-                Some((
-                    o.pointer("/metadata/name")?.as_str()?,
-                    o.pointer("/metadata/uid")?.as_str()?,
-                ))
-            })
-            .collect();
+        let standing = standing(objects, &deleting);
         for name in held
             .keys()
             .filter(|name| !accepted.contains_key(*name) && !kept.contains(*name))

@@ -22,7 +22,8 @@ use weft_cluster::LiveEvent;
 use weft_store::Store;
 
 use crate::deploy::Clusters;
-use crate::queue::{AppDirectory, Queue};
+use crate::directory::AppDirectory;
+use crate::queue::Queue;
 use weft_app::AppSpec;
 use weft_apply::observe::AppStatus;
 use weft_apply::operation::{Operation, OperationPhase};
@@ -33,7 +34,7 @@ pub use due::DueQueue;
 pub use requests::ReconcileRequests;
 use retry::RetryCount;
 use schedule::Schedule;
-pub use weft_apply::views::{AppView, AppViews};
+use weft_apply::views::{AppView, AppViews};
 
 /// Backoff of one app's self-heal: 5 s, doubling, capped.
 #[derive(Debug, Clone, Default)]
