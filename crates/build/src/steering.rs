@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use weft_sdk::{BuildFailure, BuildPlan, PluginError, RepoFacts, SteerDecision};
 
-use super::builder::{BuildJob, Builder, BuilderError, LogSink, StepFailure};
+use super::builder::{BuildJob, Builder, BuilderError, BuiltImage, LogSink, StepFailure};
 use weft_plugin_host::{CallError, LoadError, SharedSource, SteerPlugin};
 use weft_source::{SourceLimits, SourceView};
 
@@ -383,53 +383,114 @@ impl<S: Steering> BuildLoop<'_, S> {
         }
     }
 
+    /// Plans `request` with the steerer, reuses or replays `previous` where it applies, then builds and, on each
+    /// failure, asks the steerer for a revised plan, until an attempt builds, the steerer gives up or no attempts
+    /// are left; `record` gathers every attempt along the way.
     async fn steer_and_build(
         &self,
         request: &BuildRequest,
         previous: Option<&BuildState>,
         record: &mut BuildRecord,
     ) -> Result<(), BuildError> {
-        let plugin = self.steering.name().to_string();
         let facts = RepoFacts {
             app: request.app.clone(),
             commit: request.commit.clone(),
             overrides: request.overrides.clone(),
         };
         self.log.line(&format!(
-            "build of {} at {}: planning with {plugin}, building with {}",
+            "build of {} at {}: planning with {}, building with {}",
             request.app,
             request.commit,
+            self.steering.name(),
             self.builder.name()
         ));
+        let detected = self.detect_plan(request, &facts).await?;
+        record.detected = Some(detected.clone());
+        let comparable = self.comparable_state(request, previous, &detected);
+        if let Some(last) = comparable.filter(|p| p.commit == request.commit) {
+            self.reuse_last_image(last, record);
+            return Ok(());
+        }
+        let mut attempt = self.first_attempt(detected, comparable, record);
+        let max_attempts = request.max_attempts.max(1);
+        loop {
+            let Some(failure) = self
+                .build_attempt(request, &attempt, max_attempts, record)
+                .await?
+            else {
+                return Ok(());
+            };
+            if attempt.number >= max_attempts {
+                return Err(BuildError::Exhausted(stop_at(
+                    request,
+                    attempt.number,
+                    &failure,
+                )));
+            }
+            let decision = self
+                .ask_for_revision(request, &facts, &attempt, &failure)
+                .await?;
+            attempt = self.next_attempt(request, &facts, &attempt, failure, decision, record)?;
+        }
+    }
+
+    /// Asks the steerer for its plan for the repository (the detected plan), and checks that the plan keeps the
+    /// app's overrides.
+    async fn detect_plan(
+        &self,
+        request: &BuildRequest,
+        facts: &RepoFacts,
+    ) -> Result<BuildPlan, BuildError> {
         let detected = self
             .steering
             .plan(facts.clone(), self.source(request)?)
             .await
             .map_err(BuildError::Call)?
             .map_err(|source| BuildError::Plan {
-                plugin: plugin.clone(),
+                plugin: self.steering.name().to_string(),
                 source,
             })?;
-        self.check_overrides(&detected, &facts)?;
-        record.detected = Some(detected.clone());
-        let comparable = previous.filter(|p| {
-            p.detected == detected
-                && p.steerer == plugin
+        self.check_overrides(&detected, facts)?;
+        Ok(detected)
+    }
+
+    /// `previous` when it came from the same detected plan, steerer, builder and image name, so that its plan
+    /// (and, at the same commit, its image) still applies.
+    fn comparable_state<'p>(
+        &self,
+        request: &BuildRequest,
+        previous: Option<&'p BuildState>,
+        detected: &BuildPlan,
+    ) -> Option<&'p BuildState> {
+        previous.filter(|p| {
+            p.detected == *detected
+                && p.steerer == self.steering.name()
                 && p.builder == self.builder.name()
                 && p.image_name == request.image
-        });
-        if let Some(last) = comparable.filter(|p| p.commit == request.commit) {
-            self.log.line(&format!(
-                "reusing {}: the commit and the plan are those of the last build",
-                last.image
-            ));
-            record.plan = Some(last.plan.clone());
-            record.image = Some(last.image.clone());
-            record.reasons = last.reasons.clone();
-            record.reused = true;
-            return Ok(());
-        }
-        let (mut plan, mut reason) = match comparable {
+        })
+    }
+
+    /// Records the last build's plan, reasons and image as this build's, with no build.
+    fn reuse_last_image(&self, last: &BuildState, record: &mut BuildRecord) {
+        self.log.line(&format!(
+            "reusing {}: the commit and the plan are those of the last build",
+            last.image
+        ));
+        record.plan = Some(last.plan.clone());
+        record.image = Some(last.image.clone());
+        record.reasons = last.reasons.clone();
+        record.reused = true;
+    }
+
+    /// The first attempt: the plan that built the comparable last build when it differs from the detected plan
+    /// (its reasons carried into `record`), otherwise the detected plan.
+    fn first_attempt(
+        &self,
+        detected: BuildPlan,
+        comparable: Option<&BuildState>,
+        record: &mut BuildRecord,
+    ) -> Attempt {
+        let (plan, reason) = match comparable {
             Some(last) if last.plan != detected => {
                 record.reasons = last.reasons.clone();
                 (
@@ -441,133 +502,192 @@ impl<S: Steering> BuildLoop<'_, S> {
                     ),
                 )
             }
-            _ => (detected, format!("detected by {plugin}")),
+            _ => (detected, format!("detected by {}", self.steering.name())),
         };
-        let max_attempts = request.max_attempts.max(1);
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            record.plan = Some(plan.clone());
-            self.log.line(&format!(
-                "attempt {attempt}/{max_attempts}: {}",
-                plan.summary()
-            ));
-            self.log.line(&format!("  why: {reason}"));
-            let job = BuildJob {
-                app: request.app.clone(),
-                commit: request.commit.clone(),
-                context: request.context.clone(),
-                plan: plan.clone(),
-                image: request.image.clone(),
-                attempt,
-            };
-            let (result, duration_ms) = {
-                let _permit =
-                    self.permits.acquire().await.map_err(|e| {
-                        BuildError::Source(format!("the build queue is closed: {e}"))
-                    })?;
-                let started = Instant::now();
-                let result = self.builder.build(&job, self.log).await?;
-                let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-                (result, elapsed)
-            };
-            let failure = match result {
-                Ok(image) => {
-                    self.log
-                        .line(&format!("attempt {attempt} built {}", image.reference));
-                    record.attempts.push(BuildAttempt {
-                        number: attempt,
-                        reason,
-                        plan,
-                        outcome: AttemptOutcome::Built {
-                            image: image.reference.clone(),
-                        },
-                        duration_ms,
-                    });
-                    record.image = Some(image.reference);
-                    return Ok(());
+        Attempt {
+            number: 1,
+            plan,
+            reason,
+        }
+    }
+
+    /// Builds `attempt`'s plan, logs and records how it ended, and gives back the failure when it did not build.
+    async fn build_attempt(
+        &self,
+        request: &BuildRequest,
+        attempt: &Attempt,
+        max_attempts: u32,
+        record: &mut BuildRecord,
+    ) -> Result<Option<StepFailure>, BuildError> {
+        let Attempt {
+            number,
+            plan,
+            reason,
+        } = attempt;
+        record.plan = Some(plan.clone());
+        self.log.line(&format!(
+            "attempt {number}/{max_attempts}: {}",
+            plan.summary()
+        ));
+        self.log.line(&format!("  why: {reason}"));
+        let (result, duration_ms) = self.run_builder(request, attempt).await?;
+        let outcome = match &result {
+            Ok(image) => {
+                self.log
+                    .line(&format!("attempt {number} built {}", image.reference));
+                AttemptOutcome::Built {
+                    image: image.reference.clone(),
                 }
-                Err(failure) => failure,
-            };
-            let StepFailure {
-                step,
-                exit_code,
-                log,
-            } = failure;
-            self.log.line(&format!(
-                "attempt {attempt} failed in the {step} step{}",
-                exit_code
-                    .map(|c| format!(" (exit code {c})"))
-                    .unwrap_or_default()
-            ));
-            record.attempts.push(BuildAttempt {
-                number: attempt,
-                reason,
-                plan: plan.clone(),
-                outcome: AttemptOutcome::Failed {
-                    step: step.clone(),
-                    exit_code,
-                    log_tail: log.clone(),
-                },
-                duration_ms,
-            });
-            let stop = |step: String| {
-                Box::new(Stop {
-                    app: request.app.clone(),
-                    commit: request.commit.clone(),
-                    attempt,
-                    step,
-                    tail: log_tail(&log, TAIL_IN_MESSAGE),
-                })
-            };
-            if attempt >= max_attempts {
-                return Err(BuildError::Exhausted(stop(step)));
             }
-            let decision = self
-                .steering
-                .steer(
-                    facts.clone(),
-                    plan.clone(),
-                    BuildFailure {
-                        attempt,
-                        step: step.clone(),
-                        exit_code,
-                        log: log.clone(),
-                    },
-                    self.source(request)?,
-                )
-                .await
-                .map_err(BuildError::Call)?
-                .map_err(|source| BuildError::Steer {
-                    plugin: plugin.clone(),
-                    source,
-                })?;
-            match decision {
-                SteerDecision::GiveUp(why) => {
-                    self.log.line(&format!("{plugin} gave up: {why}"));
-                    return Err(BuildError::GaveUp {
-                        stop: stop(step),
+            Err(failure) => {
+                self.log.line(&format!(
+                    "attempt {number} failed in the {} step{}",
+                    failure.step,
+                    failure
+                        .exit_code
+                        .map(|c| format!(" (exit code {c})"))
+                        .unwrap_or_default()
+                ));
+                AttemptOutcome::Failed {
+                    step: failure.step.clone(),
+                    exit_code: failure.exit_code,
+                    log_tail: failure.log.clone(),
+                }
+            }
+        };
+        record.attempts.push(BuildAttempt {
+            number: *number,
+            reason: reason.clone(),
+            plan: plan.clone(),
+            outcome,
+            duration_ms,
+        });
+        match result {
+            Ok(image) => {
+                record.image = Some(image.reference);
+                Ok(None)
+            }
+            Err(failure) => Ok(Some(failure)),
+        }
+    }
+
+    /// Runs the builder on `attempt`'s plan once a build permit is free, and says how long it ran in
+    /// milliseconds (the wait for the permit not included).
+    async fn run_builder(
+        &self,
+        request: &BuildRequest,
+        attempt: &Attempt,
+    ) -> Result<(Result<BuiltImage, StepFailure>, u64), BuildError> {
+        let job = BuildJob {
+            app: request.app.clone(),
+            commit: request.commit.clone(),
+            context: request.context.clone(),
+            plan: attempt.plan.clone(),
+            image: request.image.clone(),
+            attempt: attempt.number,
+        };
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|e| BuildError::Source(format!("the build queue is closed: {e}")))?;
+        let started = Instant::now();
+        let result = self.builder.build(&job, self.log).await?;
+        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok((result, elapsed))
+    }
+
+    /// Hands `attempt`'s plan and its `failure` to the steerer and returns its decision: a revised plan or
+    /// giving up.
+    async fn ask_for_revision(
+        &self,
+        request: &BuildRequest,
+        facts: &RepoFacts,
+        attempt: &Attempt,
+        failure: &StepFailure,
+    ) -> Result<SteerDecision, BuildError> {
+        self.steering
+            .steer(
+                facts.clone(),
+                attempt.plan.clone(),
+                BuildFailure {
+                    attempt: attempt.number,
+                    step: failure.step.clone(),
+                    exit_code: failure.exit_code,
+                    log: failure.log.clone(),
+                },
+                self.source(request)?,
+            )
+            .await
+            .map_err(BuildError::Call)?
+            .map_err(|source| BuildError::Steer {
+                plugin: self.steering.name().to_string(),
+                source,
+            })
+    }
+
+    /// Follows the steerer's `decision` on `attempt`'s `failure`: the next attempt with the revised plan (its
+    /// reason added to `record`), or the error for giving up, a revision that changes an override, or one that
+    /// changes nothing.
+    fn next_attempt(
+        &self,
+        request: &BuildRequest,
+        facts: &RepoFacts,
+        attempt: &Attempt,
+        failure: StepFailure,
+        decision: SteerDecision,
+        record: &mut BuildRecord,
+    ) -> Result<Attempt, BuildError> {
+        let plugin = self.steering.name().to_string();
+        match decision {
+            SteerDecision::GiveUp(why) => {
+                self.log.line(&format!("{plugin} gave up: {why}"));
+                Err(BuildError::GaveUp {
+                    stop: stop_at(request, attempt.number, &failure),
+                    plugin,
+                    reason: why,
+                })
+            }
+            SteerDecision::Retry(revision) => {
+                self.check_overrides(&revision.plan, facts)?;
+                if revision.plan == attempt.plan {
+                    return Err(BuildError::Unchanged {
                         plugin,
-                        reason: why,
+                        reason: revision.reason,
                     });
                 }
-                SteerDecision::Retry(revision) => {
-                    self.check_overrides(&revision.plan, &facts)?;
-                    if revision.plan == plan {
-                        return Err(BuildError::Unchanged {
-                            plugin,
-                            reason: revision.reason,
-                        });
-                    }
-                    self.log
-                        .line(&format!("{plugin} revised the plan: {}", revision.reason));
-                    record.reasons.push(revision.reason.clone());
-                    plan = revision.plan;
-                    reason = format!("revised by {plugin}: {}", revision.reason);
-                }
+                self.log
+                    .line(&format!("{plugin} revised the plan: {}", revision.reason));
+                record.reasons.push(revision.reason.clone());
+                Ok(Attempt {
+                    number: attempt.number + 1,
+                    plan: revision.plan,
+                    reason: format!("revised by {plugin}: {}", revision.reason),
+                })
             }
         }
     }
+}
+
+/// One attempt to build: its number (1 for the first), the plan it builds and why it is that plan.
+struct Attempt {
+    /// 1 for the first.
+    number: u32,
+    /// The plan to build.
+    plan: BuildPlan,
+    /// Why this plan: detected, replayed, or the steerer's reason for the revision.
+    reason: String,
+}
+
+/// Where `request` stopped: at `attempt`, in `failure`'s step, with the end of its log.
+fn stop_at(request: &BuildRequest, attempt: u32, failure: &StepFailure) -> Box<Stop> {
+    Box::new(Stop {
+        app: request.app.clone(),
+        commit: request.commit.clone(),
+        attempt,
+        step: failure.step.clone(),
+        tail: log_tail(&failure.log, TAIL_IN_MESSAGE),
+    })
 }
 
 fn first_line(error: &BuildError) -> String {
