@@ -164,25 +164,92 @@ pub struct PlanInput<'a> {
 
 /// Makes the plan.
 pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
-    let mut steps = Vec::new();
-    let mut conflicts = Vec::new();
-    let mut marks = Vec::new();
-    let mut desired_refs = BTreeSet::new();
-    let live_by_ref: BTreeMap<ResourceRef, &Value> = input
-        .live
+    let live_by_ref = live_by_reference(input.live);
+    let DesiredPlan {
+        mut steps,
+        conflicts,
+        mut marks,
+        references,
+    } = plan_desired(&input, &live_by_ref)?;
+    let owned = owned_live(&input, &live_by_ref, &references);
+    let recreations = steps
         .iter()
-        .filter_map(|object| ResourceRef::of(object).ok().map(|r| (r, object)))
-        .collect();
+        .filter(|step| step.action == Action::Recreate)
+        .count();
+    let PruneDecision {
+        delete,
+        kept,
+        tripped,
+    } = fuse_decision(&input, owned.count, owned.candidates, recreations);
+    let tripped = tripped.map(|trip| trip.reason);
+    if let Some(trip) = &tripped {
+        hold_back_recreations(&mut steps, trip);
+    }
+    for identity in delete {
+        steps.push(prune_step(
+            identity.into(),
+            Action::Prune,
+            "no longer rendered".into(),
+        ));
+    }
+    for (identity, why) in kept {
+        let reference = ResourceRef::from(identity);
+        if let Some(mark) = release_mark(&input, &live_by_ref, &reference, why) {
+            marks.push(mark);
+        }
+        let reason = keep_reason(why, !input.prune, tripped.as_deref());
+        steps.push(prune_step(reference, Action::Keep, reason));
+    }
 
+    steps.sort_by_key(order_key);
+    Ok(SyncPlan {
+        steps,
+        fuse_tripped: tripped,
+        strays: owned.strays,
+        conflicts,
+        marks,
+    })
+}
+
+/// The app's live objects by reference (objects that cannot be named are left out).
+fn live_by_reference(live: &[Value]) -> BTreeMap<ResourceRef, &Value> {
+    live.iter()
+        .filter_map(|object| ResourceRef::of(object).ok().map(|r| (r, object)))
+        .collect()
+}
+
+/// What the desired objects come to, before any pruning.
+struct DesiredPlan {
+    /// The step of each desired object that is applied (hooks marked `Skip` and held objects have none).
+    steps: Vec<PlanStep>,
+    /// Desired objects another app holds.
+    conflicts: Vec<Conflict>,
+    /// The app's own release marks to take back from objects rendered again.
+    marks: Vec<ReleaseMark>,
+    /// Every desired object, stepped or not.
+    references: BTreeSet<ResourceRef>,
+}
+
+/// Goes through the desired objects in render order: names each, skips hooks marked `Skip`, sets aside those
+/// another app holds as conflicts, takes back the app's release marks, and steps the rest. Fails on the first object
+/// that cannot be named, is rendered twice or has invalid sync annotations.
+fn plan_desired(
+    input: &PlanInput<'_>,
+    live_by_ref: &BTreeMap<ResourceRef, &Value>,
+) -> Result<DesiredPlan, PlanError> {
+    let mut desired = DesiredPlan {
+        steps: Vec::new(),
+        conflicts: Vec::new(),
+        marks: Vec::new(),
+        references: BTreeSet::new(),
+    };
     for (index, object) in input.desired.iter().enumerate() {
         let reference =
             ResourceRef::of(object).map_err(|source| PlanError::Unnamed { index, source })?;
-        if !desired_refs.insert(reference.clone()) {
+        if !desired.references.insert(reference.clone()) {
             return Err(PlanError::Duplicate(reference));
         }
-        let Some(Placement {
-            phase, hook, wave, ..
-        }) = placement(object).map_err(|source| PlanError::Placement {
+        let Some(placed) = placement(object).map_err(|source| PlanError::Placement {
             reference: Box::new(reference.clone()),
             source,
         })?
@@ -191,74 +258,124 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
         };
         let taken_over = match input.others.get(&reference) {
             Some(Claim::Held { holder }) => {
-                conflicts.push(Conflict::new(reference, holder, &input.app.identity));
+                desired
+                    .conflicts
+                    .push(Conflict::new(reference, holder, &input.app.identity));
                 continue;
             }
             Some(Claim::Released { from }) => Some(holder_name(from, &input.app.identity)),
             Some(Claim::Free) | None => None,
         };
-        if let Some(mark) = live_by_ref
-            .get(&reference)
-            .and_then(|live| take_back(live, input.app))
-        {
-            marks.push(mark);
+        let live = live_by_ref.get(&reference).copied();
+        if let Some(mark) = live.and_then(|live| take_back(live, input.app)) {
+            desired.marks.push(mark);
         }
-        let stage = if !hook && is_foundation(&reference.group, &reference.kind) {
-            Stage::Foundation
+        let (action, reason) = if placed.hook {
+            (Action::RunHook, format!("{} hook", placed.phase.as_str()))
         } else {
-            Stage::Wave(wave)
+            object_action(input, object, &reference, live.is_some(), taken_over)
         };
-        let (action, reason) = if hook {
-            (Action::RunHook, format!("{} hook", phase.as_str()))
-        } else {
-            match (live_by_ref.get(&reference), input.diffs.get(&reference)) {
-                (None, _) => match taken_over {
-                    Some(from) => (
-                        Action::Create,
-                        format!("taken over from {from}, which released it"),
-                    ),
-                    None => (Action::Create, "not in the cluster".to_string()),
-                },
-                (Some(_), Some(diff)) if diff.is_synced() => {
-                    (Action::Unchanged, "matches the render".to_string())
-                }
-                (Some(_), Some(diff)) => match input.refused.get(&reference) {
-                    Some(refusal) if input.recreate || allows_recreate(object) => (
-                        Action::Recreate,
-                        format!("{}; re-created: {refusal}", describe_changes(diff)),
-                    ),
-                    Some(refusal) => (
-                        Action::Update,
-                        format!("{}; {refusal}; {RECREATE_HINT}", describe_changes(diff)),
-                    ),
-                    None => (Action::Update, describe_changes(diff)),
-                },
-                (Some(_), None) => (Action::Update, "not compared yet".to_string()),
-            }
-        };
-        steps.push(PlanStep {
+        desired.steps.push(PlanStep {
+            stage: stage_of(&reference, &placed),
             reference,
             action,
             reason,
-            phase,
-            stage,
-            hook,
+            phase: placed.phase,
+            hook: placed.hook,
             object: Some(object.clone()),
         });
     }
+    Ok(desired)
+}
 
-    // Prune: the app's own live objects that are no longer rendered (hooks are left to their deletion policy).
-    let mut strays = Vec::new();
-    let mut candidates = Vec::new();
-    let mut owned = 0;
-    for (reference, object) in &live_by_ref {
+/// The stage of a desired object: Namespaces and CRDs that are not hooks are foundations, everything else runs in
+/// its wave.
+fn stage_of(reference: &ResourceRef, placed: &Placement) -> Stage {
+    if !placed.hook && is_foundation(&reference.group, &reference.kind) {
+        Stage::Foundation
+    } else {
+        Stage::Wave(placed.wave)
+    }
+}
+
+/// What to do with a desired object that is not a hook, and why: create it when it is not in the cluster (saying
+/// so when it is taken over from the app that released it), leave it when it matches the render, otherwise update
+/// or re-create it.
+fn object_action(
+    input: &PlanInput<'_>,
+    object: &Value,
+    reference: &ResourceRef,
+    in_cluster: bool,
+    taken_over: Option<String>,
+) -> (Action, String) {
+    if !in_cluster {
+        return match taken_over {
+            Some(from) => (
+                Action::Create,
+                format!("taken over from {from}, which released it"),
+            ),
+            None => (Action::Create, "not in the cluster".to_string()),
+        };
+    }
+    match input.diffs.get(reference) {
+        Some(diff) if diff.is_synced() => (Action::Unchanged, "matches the render".to_string()),
+        Some(diff) => change_action(input, object, reference, diff),
+        None => (Action::Update, "not compared yet".to_string()),
+    }
+}
+
+/// How a live object that differs from the render changes, and why: re-created when the API refuses to update it in
+/// place and the app or the object allows it, otherwise updated (with the API's refusal and how to allow re-creating,
+/// if it refused).
+fn change_action(
+    input: &PlanInput<'_>,
+    object: &Value,
+    reference: &ResourceRef,
+    diff: &ObjectDiff,
+) -> (Action, String) {
+    match input.refused.get(reference) {
+        Some(refusal) if input.recreate || allows_recreate(object) => (
+            Action::Recreate,
+            format!("{}; re-created: {refusal}", describe_changes(diff)),
+        ),
+        Some(refusal) => (
+            Action::Update,
+            format!("{}; {refusal}; {RECREATE_HINT}", describe_changes(diff)),
+        ),
+        None => (Action::Update, describe_changes(diff)),
+    }
+}
+
+/// The app's own live objects as the fuse sees them.
+struct OwnedLive {
+    /// How many of the app's own objects the user sees (hooks are not counted).
+    count: usize,
+    /// Those no longer rendered.
+    candidates: Vec<PruneCandidate>,
+    /// Labelled objects that are not the app's own.
+    strays: Vec<Stray>,
+}
+
+/// Sorts the live set into the app's own objects (counted, and prune candidates when no longer rendered) and
+/// strays. Hooks are left to their deletion policy, and other apps' objects and controllers' children alone.
+fn owned_live(
+    input: &PlanInput<'_>,
+    live_by_ref: &BTreeMap<ResourceRef, &Value>,
+    desired_refs: &BTreeSet<ResourceRef>,
+) -> OwnedLive {
+    let mut owned = OwnedLive {
+        count: 0,
+        candidates: Vec::new(),
+        strays: Vec::new(),
+    };
+    for (reference, object) in live_by_ref {
         match ownership(object, input.app) {
             Ownership::Owned => {}
             // A controller's child that copied its owner's labels and annotations (the EndpointSlices Kubernetes
             // mirrors from an app's Endpoints, say) is the owner's, as in Argo CD: not a stray to warn about.
             Ownership::Copied { .. } if made_by_controller(object) => continue,
             Ownership::Copied { tracking_id } => {
-                strays.push(Stray {
+                owned.strays.push(Stray {
                     reference: reference.clone(),
                     tracking_id,
                 });
@@ -266,114 +383,113 @@ pub fn plan(input: PlanInput<'_>) -> Result<SyncPlan, PlanError> {
             }
             Ownership::Foreign => continue,
         }
-        let is_hook = matches!(
-            placement(object),
-            Ok(Some(Placement { hook: true, .. })) | Ok(None)
-        );
         // The fuse's ratio is of what the user sees as the app's objects: hooks (Jobs left by their deletion
         // policy) are not among them.
-        if is_hook {
+        if is_hook(object) {
             continue;
         }
-        owned += 1;
+        owned.count += 1;
         if desired_refs.contains(reference) {
             continue;
         }
-        candidates.push(PruneCandidate::of(object));
+        owned.candidates.push(PruneCandidate::of(object));
     }
-    let recreations = steps
-        .iter()
-        .filter(|step| step.action == Action::Recreate)
-        .count();
-    let decision = if input.prune {
-        input.fuse.decide_with_recreations(
+    owned
+}
+
+/// Whether a live object is a hook (including one marked `Skip`).
+fn is_hook(object: &Value) -> bool {
+    matches!(
+        placement(object),
+        Ok(Some(Placement { hook: true, .. })) | Ok(None)
+    )
+}
+
+/// The fuse's decision on the prune candidates and the plan's re-creations. An app that does not prune keeps every
+/// candidate, but its re-creations are still deletions the fuse bounds.
+fn fuse_decision(
+    input: &PlanInput<'_>,
+    owned: usize,
+    candidates: Vec<PruneCandidate>,
+    recreations: usize,
+) -> PruneDecision {
+    if input.prune {
+        return input.fuse.decide_with_recreations(
             owned,
             candidates,
             input.render,
             input.confirmed,
             recreations,
-        )
-    } else {
-        // Nothing is pruned, but re-creations are still deletions the fuse bounds.
-        let recreating = input.fuse.decide_with_recreations(
-            owned,
-            Vec::new(),
-            input.render,
-            input.confirmed,
-            recreations,
         );
-        PruneDecision {
-            delete: Vec::new(),
-            kept: candidates
-                .into_iter()
-                .map(|c| (c.identity, KeepReason::PruneDisabled))
-                .collect(),
-            tripped: recreating.tripped,
-        }
-    };
-    if let Some(trip) = &decision.tripped {
-        for step in steps
-            .iter_mut()
-            .filter(|step| step.action == Action::Recreate)
-        {
-            step.action = Action::Update;
-            step.reason = format!(
-                "{}; not re-created: the prune fuse tripped ({})",
-                step.reason, trip.reason
-            );
-        }
     }
-    let pruning_off = !input.prune;
-    for identity in decision.delete {
-        steps.push(prune_step(
-            identity.into(),
-            Action::Prune,
-            "no longer rendered".into(),
-        ));
+    let recreating = input.fuse.decide_with_recreations(
+        owned,
+        Vec::new(),
+        input.render,
+        input.confirmed,
+        recreations,
+    );
+    PruneDecision {
+        delete: Vec::new(),
+        kept: candidates
+            .into_iter()
+            .map(|c| (c.identity, KeepReason::PruneDisabled))
+            .collect(),
+        tripped: recreating.tripped,
     }
-    for (identity, why) in decision.kept {
-        // Kept because the app does not prune it, from a render that worked (not as a safeguard): the app lets go
-        // of it.
-        if matches!(why, KeepReason::PruneDisabled | KeepReason::NeverPruneKind)
-            && matches!(input.render, RenderOutcome::Rendered(n) if n > 0)
-            && let Some(mark) = live_by_ref
-                .get(&ResourceRef::from(identity.clone()))
-                .and_then(|live| release(live, input.app))
-        {
-            marks.push(mark);
-        }
-        let reason = match why {
-            KeepReason::RenderFailed => "no longer rendered; kept: the render failed".to_string(),
-            KeepReason::EmptyRender => "no longer rendered; kept: the render is empty".to_string(),
-            KeepReason::NeverPruneKind => {
-                "no longer rendered; kept: its kind is never pruned".to_string()
-            }
-            KeepReason::PruneDisabled if pruning_off => {
-                "no longer rendered; kept: the app does not prune".to_string()
-            }
-            KeepReason::PruneDisabled => {
-                "no longer rendered; kept: annotated Prune=false".to_string()
-            }
-            KeepReason::FuseTripped => format!(
-                "no longer rendered; kept: the prune fuse tripped ({})",
-                decision
-                    .tripped
-                    .as_ref()
-                    .map(|t| t.reason.as_str())
-                    .unwrap_or("")
-            ),
-        };
-        steps.push(prune_step(identity.into(), Action::Keep, reason));
-    }
+}
 
-    steps.sort_by_key(order_key);
-    Ok(SyncPlan {
-        steps,
-        fuse_tripped: decision.tripped.map(|t| t.reason),
-        strays,
-        conflicts,
-        marks,
-    })
+/// Turns every re-creation back into an update, saying why: the fuse tripped (`trip` is why).
+fn hold_back_recreations(steps: &mut [PlanStep], trip: &str) {
+    for step in steps
+        .iter_mut()
+        .filter(|step| step.action == Action::Recreate)
+    {
+        step.action = Action::Update;
+        step.reason = format!(
+            "{}; not re-created: the prune fuse tripped ({trip})",
+            step.reason
+        );
+    }
+}
+
+/// The release mark for a kept object the app lets go of: kept because the app does not prune it (not as a
+/// safeguard), from a render that worked.
+fn release_mark(
+    input: &PlanInput<'_>,
+    live_by_ref: &BTreeMap<ResourceRef, &Value>,
+    reference: &ResourceRef,
+    why: KeepReason,
+) -> Option<ReleaseMark> {
+    if matches!(why, KeepReason::PruneDisabled | KeepReason::NeverPruneKind)
+        && matches!(input.render, RenderOutcome::Rendered(n) if n > 0)
+    {
+        live_by_ref
+            .get(reference)
+            .and_then(|live| release(live, input.app))
+    } else {
+        None
+    }
+}
+
+/// Why an object no longer rendered is kept, in words; `pruning_off` says the app does not prune, and `tripped` why
+/// the fuse tripped, if it did.
+fn keep_reason(why: KeepReason, pruning_off: bool, tripped: Option<&str>) -> String {
+    match why {
+        KeepReason::RenderFailed => "no longer rendered; kept: the render failed".to_string(),
+        KeepReason::EmptyRender => "no longer rendered; kept: the render is empty".to_string(),
+        KeepReason::NeverPruneKind => {
+            "no longer rendered; kept: its kind is never pruned".to_string()
+        }
+        KeepReason::PruneDisabled if pruning_off => {
+            "no longer rendered; kept: the app does not prune".to_string()
+        }
+        KeepReason::PruneDisabled => "no longer rendered; kept: annotated Prune=false".to_string(),
+        KeepReason::FuseTripped => format!(
+            "no longer rendered; kept: the prune fuse tripped ({})",
+            tripped.unwrap_or("")
+        ),
+    }
 }
 
 fn prune_step(reference: ResourceRef, action: Action, reason: String) -> PlanStep {
