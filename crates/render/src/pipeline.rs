@@ -382,72 +382,54 @@ impl RenderPipeline {
         job: &RenderJob<'_>,
         values_root: Option<&Path>,
     ) -> Result<Rendered, RenderFailure> {
-        let RenderJob {
-            app_type,
-            request,
-            value_files,
-            org,
-            sources,
-        } = *job;
-        let mut request = request.clone();
-        let mut value_files = value_files.to_vec();
-        if let Some(root) = values_root {
-            // `$values/` files first come from the values repository; the rest stay for the app's own tree.
-            let view = SourceView::open(root, SourceLimits::default()).map_err(|e| {
-                RenderFailure::Tree {
-                    path: root.to_path_buf(),
-                    message: e.to_string(),
-                }
-            })?;
-            let mut values = Vec::new();
-            let mut own = Vec::new();
-            for file in value_files {
-                match file.strip_prefix("$values/") {
-                    Some(path) => values.push(read_values_file(&view, path, &file)?),
-                    None => own.push(file),
-                }
-            }
-            if !own.is_empty() && !values.is_empty() {
-                return Err(RenderFailure::Tree {
-                    path: PathBuf::from(&own[0]),
-                    message: "values files come either all from the values repository ($values/PATH) or all from \
-                              the app's tree"
-                        .into(),
-                });
-            }
-            values.append(&mut request.values);
-            request.values = values;
-            value_files = own;
-        } else if let Some(file) = value_files.iter().find(|f| f.starts_with("$values/")) {
+        let (request, value_files) =
+            take_values_repository_files(job.request, job.value_files, values_root)?;
+        if let AppSource::Chart { .. } = source {
+            return self.render_chart(source, revision, job.app_type, &request, &value_files);
+        }
+        let tree = self.app_tree(source, revision)?;
+        let (plugin_name, sha256) = self.renderer_for(job.app_type)?;
+        let request = self.tree_request(source, revision, request, &value_files, &tree)?;
+        let fetched = self.fetch_outside_tree(&tree, job, &request)?;
+        let mut path_key = tree.path_key.clone();
+        fetched.add_to_identity(&mut path_key);
+        let key = RenderKey::new(revision, &path_key, &sha256, &request);
+        let view = fetched.over_view_of(&tree)?;
+        self.run_renderer(plugin_name, &key, revision, &request, view)
+    }
+
+    /// Renders a chart source at `revision` (`VERSION@sha256:DIGEST`): its archive, alone in the view, keyed by its
+    /// digest. Refused when the app names values files of its own tree, which a chart from a chart repository lacks.
+    fn render_chart(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        app_type: &str,
+        request: &RenderRequest,
+        value_files: &[String],
+    ) -> Result<Rendered, RenderFailure> {
+        if let Some(file) = value_files.first() {
             return Err(RenderFailure::Tree {
                 path: PathBuf::from(file),
-                message:
-                    "$values/ names the values repository, and the app has none (values_source)"
-                        .into(),
+                message: "a chart from a chart repository has no tree of its own: take values files from a \
+                          values_source as $values/PATH"
+                    .into(),
             });
         }
-        let request = &request;
-        let value_files = value_files.as_slice();
-        if let AppSource::Chart { .. } = source {
-            if let Some(file) = value_files.first() {
-                return Err(RenderFailure::Tree {
-                    path: PathBuf::from(file),
-                    message: "a chart from a chart repository has no tree of its own: take values files from a \
-                              values_source as $values/PATH"
-                        .into(),
-                });
-            }
-            let chart = self.chart_at(source, revision)?;
-            let mut tree = MemorySource::new();
-            tree.insert(
-                &format!("{}-{}.tgz", chart.name, chart.version),
-                chart.archive,
-            );
-            let (plugin_name, sha256) = self.renderer_for(app_type)?;
-            let key = RenderKey::new(revision, &chart.digest, &sha256, request);
-            return self.run_renderer(plugin_name, &key, revision, request, Arc::new(tree));
-        }
-        // The view is rooted at the repository (or the local tree) and starts at the app's directory.
+        let chart = self.chart_at(source, revision)?;
+        let mut tree = MemorySource::new();
+        tree.insert(
+            &format!("{}-{}.tgz", chart.name, chart.version),
+            chart.archive,
+        );
+        let (plugin_name, sha256) = self.renderer_for(app_type)?;
+        let key = RenderKey::new(revision, &chart.digest, &sha256, request);
+        self.run_renderer(plugin_name, &key, revision, request, Arc::new(tree))
+    }
+
+    /// The tree a local or git source renders from (a git source's checkout at `revision`), rooted at the
+    /// repository (or the local tree) and starting at the app's directory; refused when that is not a directory.
+    fn app_tree(&self, source: &AppSource, revision: &str) -> Result<AppTree, RenderFailure> {
         let (root, start, path_key) = match source {
             AppSource::Local { path, root: None } => (
                 path.clone(),
@@ -473,104 +455,59 @@ impl RenderPipeline {
                     })?;
                 (checkout, inside.clone(), inside)
             }
-            AppSource::Chart { .. } => unreachable!("rendered above"),
+            AppSource::Chart { .. } => unreachable!("chart sources are rendered by render_chart"),
             AppSource::WithValues { .. } => return Err(one_values_repository()),
         };
-        let app_dir = root.join(&start);
-        // What errors name: the path inside the repository for a checkout (never the server's checkout path), the
-        // operator's own directory for a local source.
-        let shown_dir = match source {
-            AppSource::Git { .. } if start.is_empty() => PathBuf::from("."),
-            AppSource::Git { .. } => PathBuf::from(&start),
-            _ => app_dir.clone(),
-        };
-        if !app_dir.is_dir() {
-            return Err(RenderFailure::Tree {
-                path: shown_dir,
-                message: "not a directory".into(),
-            });
-        }
-        let open_view = || {
-            SourceView::open(&root, SourceLimits::default())
-                .and_then(|view| view.starting_at(&start))
-                .map_err(|e| RenderFailure::Tree {
-                    path: shown_dir.clone(),
-                    message: e.to_string(),
-                })
-        };
-        let (plugin_name, sha256) = self.renderer_for(app_type)?;
-        let mut request = request.clone();
+        AppTree::checked(source, root, start, path_key)
+    }
+
+    /// `request` as a tree renders it: a git source's commit time as the render's clock (unless the request sets
+    /// one), and `value_files` read from the app's tree placed before the request's own values.
+    fn tree_request(
+        &self,
+        source: &AppSource,
+        revision: &str,
+        mut request: RenderRequest,
+        value_files: &[String],
+        tree: &AppTree,
+    ) -> Result<RenderRequest, RenderFailure> {
         if let (AppSource::Git { repository, .. }, None) = (source, request.revision_time) {
             // The render's clock is the commit's time, so the revision renders the same bytes whenever it is
             // rendered (docs/render-randomness.md).
             request.revision_time = Some(self.git.commit_time(repository, revision)?);
         }
         if !value_files.is_empty() {
-            let view = open_view()?;
-            let mut values = Vec::with_capacity(value_files.len() + request.values.len());
-            for file in value_files {
-                let bytes = view.read_file(file).map_err(|e| RenderFailure::Tree {
-                    path: shown_dir.join(file),
-                    message: format!("values file: {e}"),
-                })?;
-                values.push(String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
-                    path: shown_dir.join(file),
-                    message: "values file is not UTF-8 text".into(),
-                })?);
-            }
-            values.append(&mut request.values);
-            request.values = values;
+            tree.prepend_value_files(value_files, &mut request)?;
         }
-        let request = &request;
-        let dependencies = self.chart_dependencies(&open_view()?, org, sources)?;
-        let kustomize_charts = if app_type == KUSTOMIZE_APP_TYPE {
-            self.kustomize_charts(&open_view()?, request, org, sources)?
+        Ok(request)
+    }
+
+    /// What the render of `tree` needs from outside it: its chart's dependencies from chart repositories and, for a
+    /// Kustomize app, its `helmCharts` and its remote bases; each admitted by the job's `sources` and fetched with
+    /// the credentials an app of its org may use.
+    fn fetch_outside_tree(
+        &self,
+        tree: &AppTree,
+        job: &RenderJob<'_>,
+        request: &RenderRequest,
+    ) -> Result<FetchedOutsideTree, RenderFailure> {
+        let dependencies = self.chart_dependencies(&tree.open_view()?, job.org, job.sources)?;
+        let kustomize = job.app_type == KUSTOMIZE_APP_TYPE;
+        let kustomize_charts = if kustomize {
+            self.kustomize_charts(&tree.open_view()?, request, job.org, job.sources)?
         } else {
             Vec::new()
         };
-        // The render's identity holds every fetched chart's digest: a repository that republishes a version under
-        // new bytes renders anew.
-        let mut path_key = path_key;
-        for chart in &dependencies {
-            path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
-        }
-        for (dir, chart) in &kustomize_charts {
-            path_key.push_str(&format!(" {dir}/{}@{}", chart.name, chart.digest));
-        }
-        let remote = if app_type == KUSTOMIZE_APP_TYPE {
-            self.remote_bases(&open_view()?, request, org, sources)?
+        let remote = if kustomize {
+            self.remote_bases(&tree.open_view()?, request, job.org, job.sources)?
         } else {
             Vec::new()
         };
-        for base in &remote {
-            path_key.push_str(&format!(" {}@{}", base.entry, base.commit));
-        }
-        let key = RenderKey::new(revision, &path_key, &sha256, request);
-        let view: Arc<dyn weft_sdk::Source + Send + Sync> =
-            if dependencies.is_empty() && kustomize_charts.is_empty() && remote.is_empty() {
-                Arc::new(open_view()?)
-            } else {
-                let mut extra = MemorySource::new();
-                for chart in dependencies {
-                    extra.insert(
-                        &format!("charts/{}-{}.tgz", chart.name, chart.version),
-                        chart.archive,
-                    );
-                }
-                for (dir, chart) in kustomize_charts {
-                    extra.insert(
-                        &format!("{dir}/{}-{}.tgz", chart.name, chart.version),
-                        chart.archive,
-                    );
-                }
-                for base in remote {
-                    for (path, bytes) in base.files {
-                        extra.insert(&path, bytes);
-                    }
-                }
-                Arc::new(OverlaySource::new(open_view()?, extra))
-            };
-        self.run_renderer(plugin_name, &key, revision, request, view)
+        Ok(FetchedOutsideTree {
+            dependencies,
+            kustomize_charts,
+            remote,
+        })
     }
 
     /// The renderer plugin for `app_type`: its name and its component's sha256.
@@ -832,6 +769,187 @@ impl RenderPipeline {
     fn known_app_types(&self) -> String {
         self.registry.app_types(World::Renderer).join(", ")
     }
+}
+
+/// The tree a local or git source renders from: the view is rooted at `root` (the repository or the local tree)
+/// and starts at the app's directory, `start` inside it.
+struct AppTree {
+    root: PathBuf,
+    start: String,
+    /// What keys the cache for the app's place: its directory, or its path inside the repository.
+    path_key: String,
+    /// What errors name: the path inside the repository for a checkout (never the server's checkout path), the
+    /// operator's own directory for a local source.
+    shown_dir: PathBuf,
+}
+
+impl AppTree {
+    /// The tree of `source` rooted at `root` and starting at `start`; refused when the app's directory is not a
+    /// directory.
+    fn checked(
+        source: &AppSource,
+        root: PathBuf,
+        start: String,
+        path_key: String,
+    ) -> Result<Self, RenderFailure> {
+        let app_dir = root.join(&start);
+        let shown_dir = match source {
+            AppSource::Git { .. } if start.is_empty() => PathBuf::from("."),
+            AppSource::Git { .. } => PathBuf::from(&start),
+            _ => app_dir.clone(),
+        };
+        if !app_dir.is_dir() {
+            return Err(RenderFailure::Tree {
+                path: shown_dir,
+                message: "not a directory".into(),
+            });
+        }
+        Ok(Self {
+            root,
+            start,
+            path_key,
+            shown_dir,
+        })
+    }
+
+    /// A read-only view of the tree, starting at the app's directory.
+    fn open_view(&self) -> Result<SourceView, RenderFailure> {
+        SourceView::open(&self.root, SourceLimits::default())
+            .and_then(|view| view.starting_at(&self.start))
+            .map_err(|e| RenderFailure::Tree {
+                path: self.shown_dir.clone(),
+                message: e.to_string(),
+            })
+    }
+
+    /// Reads `value_files` from the app's directory (through the view, so they cannot escape it) and places them,
+    /// in order, before `request`'s own values.
+    fn prepend_value_files(
+        &self,
+        value_files: &[String],
+        request: &mut RenderRequest,
+    ) -> Result<(), RenderFailure> {
+        let view = self.open_view()?;
+        let mut values = Vec::with_capacity(value_files.len() + request.values.len());
+        for file in value_files {
+            let bytes = view.read_file(file).map_err(|e| RenderFailure::Tree {
+                path: self.shown_dir.join(file),
+                message: format!("values file: {e}"),
+            })?;
+            values.push(String::from_utf8(bytes).map_err(|_| RenderFailure::Tree {
+                path: self.shown_dir.join(file),
+                message: "values file is not UTF-8 text".into(),
+            })?);
+        }
+        values.append(&mut request.values);
+        request.values = values;
+        Ok(())
+    }
+}
+
+/// What the host fetched from outside an app's tree for one render, to be laid over its view.
+struct FetchedOutsideTree {
+    /// The chart's dependencies from chart repositories, for `charts/`.
+    dependencies: Vec<FetchedChart>,
+    /// A Kustomize app's `helmCharts`, each with the directory it goes in.
+    kustomize_charts: Vec<(String, FetchedChart)>,
+    /// A Kustomize app's remote bases.
+    remote: Vec<FetchedBase>,
+}
+
+impl FetchedOutsideTree {
+    /// Appends what was fetched to the render's identity (`path_key`): every chart's digest and every remote base's
+    /// commit, so a repository that republishes a version under new bytes renders anew.
+    fn add_to_identity(&self, path_key: &mut String) {
+        for chart in &self.dependencies {
+            path_key.push_str(&format!(" {}@{}", chart.name, chart.digest));
+        }
+        for (dir, chart) in &self.kustomize_charts {
+            path_key.push_str(&format!(" {dir}/{}@{}", chart.name, chart.digest));
+        }
+        for base in &self.remote {
+            path_key.push_str(&format!(" {}@{}", base.entry, base.commit));
+        }
+    }
+
+    /// The view the renderer gets: `tree`'s own when nothing was fetched, else the fetched files laid over it.
+    fn over_view_of(
+        self,
+        tree: &AppTree,
+    ) -> Result<Arc<dyn weft_sdk::Source + Send + Sync>, RenderFailure> {
+        if self.dependencies.is_empty()
+            && self.kustomize_charts.is_empty()
+            && self.remote.is_empty()
+        {
+            return Ok(Arc::new(tree.open_view()?));
+        }
+        let mut extra = MemorySource::new();
+        for chart in self.dependencies {
+            extra.insert(
+                &format!("charts/{}-{}.tgz", chart.name, chart.version),
+                chart.archive,
+            );
+        }
+        for (dir, chart) in self.kustomize_charts {
+            extra.insert(
+                &format!("{dir}/{}-{}.tgz", chart.name, chart.version),
+                chart.archive,
+            );
+        }
+        for base in self.remote {
+            for (path, bytes) in base.files {
+                extra.insert(&path, bytes);
+            }
+        }
+        Ok(Arc::new(OverlaySource::new(tree.open_view()?, extra)))
+    }
+}
+
+/// `request` with the values files the app takes from its values repository (`$values/PATH`, read from
+/// `values_root`) placed before its own values, and the values files left for the app's own tree. Refused when the
+/// app names `$values/` files and has no values repository, or mixes them with files of its own tree.
+fn take_values_repository_files(
+    request: &RenderRequest,
+    value_files: &[String],
+    values_root: Option<&Path>,
+) -> Result<(RenderRequest, Vec<String>), RenderFailure> {
+    let mut request = request.clone();
+    let Some(root) = values_root else {
+        if let Some(file) = value_files.iter().find(|f| f.starts_with("$values/")) {
+            return Err(RenderFailure::Tree {
+                path: PathBuf::from(file),
+                message:
+                    "$values/ names the values repository, and the app has none (values_source)"
+                        .into(),
+            });
+        }
+        return Ok((request, value_files.to_vec()));
+    };
+    // `$values/` files first come from the values repository; the rest stay for the app's own tree.
+    let view =
+        SourceView::open(root, SourceLimits::default()).map_err(|e| RenderFailure::Tree {
+            path: root.to_path_buf(),
+            message: e.to_string(),
+        })?;
+    let mut values = Vec::new();
+    let mut own = Vec::new();
+    for file in value_files {
+        match file.strip_prefix("$values/") {
+            Some(path) => values.push(read_values_file(&view, path, file)?),
+            None => own.push(file.clone()),
+        }
+    }
+    if !own.is_empty() && !values.is_empty() {
+        return Err(RenderFailure::Tree {
+            path: PathBuf::from(&own[0]),
+            message: "values files come either all from the values repository ($values/PATH) or all from the \
+                      app's tree"
+                .into(),
+        });
+    }
+    values.append(&mut request.values);
+    request.values = values;
+    Ok((request, own))
 }
 
 /// A remote Kustomize base the host fetched: the entry naming it, the commit, and its repository's files at the
