@@ -997,7 +997,6 @@ fn copy_tree(
 /// The app type whose renderer reads `helmCharts`, for which the host fetches charts from repositories.
 const KUSTOMIZE_APP_TYPE: &str = "kustomize";
 
-/// The app's directory relative to the tree it belongs to; refused when it is not inside.
 /// The refusal of a source whose main source has a values repository of its own.
 fn one_values_repository() -> RenderFailure {
     RenderFailure::Tree {
@@ -1018,6 +1017,7 @@ fn read_values_file(view: &SourceView, path: &str, label: &str) -> Result<String
     })
 }
 
+/// The app's directory relative to the tree it belongs to; refused when it is not inside.
 fn inside_root(path: &Path, root: &Path) -> Result<String, RenderFailure> {
     let refuse = |message: String| RenderFailure::Tree {
         path: path.to_path_buf(),
