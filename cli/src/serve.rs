@@ -149,6 +149,27 @@ async fn serve(
         let _ = stop_http_rx.await;
     }));
 
+    print_startup(&server, addr, embedded_default, &added).await;
+    wait_for_stop(&mut server, args.config.as_deref()).await?;
+    eprintln!(
+        "weft: shutting down; running operations stop at a safe point and go back to the queue"
+    );
+    let _ = stop_http.send(());
+    let _ = http.await;
+    server.shutdown().await;
+    eprintln!("weft: stopped");
+    Ok(0)
+}
+
+/// Tells the operator where everything is: the API and console, each cluster (with kubectl's command for a
+/// simulated one), Application resources, the store, how images are pinned, the apps, and the apps added with
+/// `--app`.
+async fn print_startup(
+    server: &Server,
+    addr: std::net::SocketAddr,
+    embedded_default: bool,
+    added: &[String],
+) {
     let config = server.config();
     eprintln!("weft: API listening on http://{addr}");
     eprintln!("weft: console at http://{addr}/ (sign in with an API token)");
@@ -205,14 +226,21 @@ async fn serve(
     for app in added {
         eprintln!("weft: {app}");
     }
+}
 
+/// Serves until Ctrl-C or SIGTERM; SIGHUP reloads the configuration file (when there is one), keeping the running
+/// configuration when the new one is refused.
+async fn wait_for_stop(
+    server: &mut Server,
+    config: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     loop {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => break,
             _ = terminate.recv() => break,
-            _ = hangup.recv() => match &args.config {
+            _ = hangup.recv() => match config {
                 Some(path) => match Config::load(path) {
                     Ok(new) => match server.reload(new).await {
                         Ok(pending) if pending.is_empty() => eprintln!("weft: reloaded {}", path.display()),
@@ -230,14 +258,7 @@ async fn serve(
             },
         }
     }
-    eprintln!(
-        "weft: shutting down; running operations stop at a safe point and go back to the queue"
-    );
-    let _ = stop_http.send(());
-    let _ = http.await;
-    server.shutdown().await;
-    eprintln!("weft: stopped");
-    Ok(0)
+    Ok(())
 }
 
 /// Hands the first admin token to the operator: in-cluster, into Secret `weft-initial-admin-token` in Weft's own

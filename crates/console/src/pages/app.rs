@@ -58,62 +58,7 @@ pub async fn show(
                 a href=(format!("{here}/logs")) { "Logs" }
             }
         }
-        div data-live="summary" {
-            @if let Some(error) = &app.error {
-                div.flash.error role="alert" { strong { "This app cannot be compared: " } (error) }
-            }
-            @for moved in &app.image_moves {
-                div.flash.warn { strong { "An image tag moved: " } (moved) }
-            }
-            @if !app.image_moves.is_empty() && user.may("operate") {
-                form.inline method="post" action=(format!("{here}/sync")) {
-                    input type="hidden" name="_csrf" value=(user.session.csrf());
-                    input type="hidden" name="refresh_images" value="true";
-                    button type="submit" { "Refresh images and sync" }
-                }
-            }
-            @if let Some(waiting) = &app.waiting {
-                div.flash.warn { strong { "Automation waits: " } (waiting) }
-            }
-            div.panels {
-                section.panel aria-labelledby="h-source" {
-                    h2 #h-source { "Source" }
-                    dl {
-                        dt { "Repository" } dd { (app.repo_url.as_deref().unwrap_or("(local directory)")) }
-                        dt { "Path" } dd { (app.path.as_deref().unwrap_or(".")) }
-                        dt { "Target revision" } dd { (app.target_revision.as_deref().unwrap_or("—")) }
-                        dt { "Applied revision" } dd {
-                            @match &app.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => span.muted { "never synced" } }
-                        }
-                        dt { "Cluster" } dd { (app.cluster) }
-                        dt { "Namespace" } dd { (app.namespace) }
-                        dt { "Org" } dd { (app.project.as_deref().unwrap_or("—")) }
-                        dt { "Declared" } dd { (declared_in(&app.origin)) }
-                    }
-                }
-                section.panel aria-labelledby="h-auto" {
-                    h2 #h-auto { "Automation" }
-                    dl {
-                        dt { "Automated sync" } dd { (if app.automated { "on" } else { "off" }) }
-                        dt { "Self-heal" } dd { (if app.self_heal { "on" } else { "off" }) }
-                        dt { "Objects" } dd { (app.resources) }
-                        dt { "Reconciled" } dd { (when(app.reconciled_at.as_deref())) }
-                    }
-                }
-                section.panel aria-labelledby="h-last" {
-                    h2 #h-last { "Last operation" }
-                    @match &app.operation {
-                        Some(op) => {
-                            p { (phase_badge(&op.phase)) " "
-                                a href=(format!("{here}/operations/{}", segment(&op.id))) { (op.id) } }
-                            @if let Some(message) = &op.message { p.message { (message) } }
-                            p.muted { "queued " (when(op.queued_at.as_deref())) @if op.automated { " · automated" } }
-                        }
-                        None => p.muted { "None yet." },
-                    }
-                }
-            }
-        }
+        (summary(&user, &here, &app))
         @if user.may("operate") { (actions(&user, &here)) }
         section aria-labelledby="h-tree" {
             div.section-head {
@@ -136,25 +81,7 @@ pub async fn show(
             h2 #h-history { "History" }
             div data-live="history" { (history(&user, &here, &app)) }
         }
-        section aria-labelledby="h-ops" {
-            h2 #h-ops { "Operations" }
-            div data-live="operations" {
-                @if operations.is_empty() { p.muted { "No operations yet." } } @else {
-                    div.table-wrap { table {
-                        thead { tr { th scope="col" { "Operation" } th scope="col" { "Phase" } th scope="col" { "Revision" }
-                                     th scope="col" { "Queued" } th scope="col" { "Finished" } th scope="col" { "By" } } }
-                        tbody { @for op in &operations { tr {
-                            th scope="row" { a href=(format!("{here}/operations/{}", segment(&op.id))) { (op.id) } }
-                            td { (phase_badge(&op.phase)) }
-                            td { @if let Some(r) = &op.revision { code title=(r) { (short_revision(r)) } } }
-                            td { (when(op.queued_at.as_deref())) }
-                            td { (when(op.finished_at.as_deref())) }
-                            td { (actor(op.automated, op.requested_by.as_deref())) }
-                        } } }
-                    } }
-                }
-            }
-        }
+        (operations_section(&here, &operations))
     };
     Ok(page(
         &app.name,
@@ -162,6 +89,94 @@ pub async fn show(
         &[("Applications", Some("/apps".into())), (&app.name, None)],
         body,
     ))
+}
+
+/// What the app is and does now: why it cannot be compared, images whose tags moved (with a refresh for an
+/// operator), what automation waits for, its source, its automation and its last operation.
+fn summary(user: &SignedIn, here: &str, app: &PlaneApp) -> Markup {
+    html! {
+    div data-live="summary" {
+        @if let Some(error) = &app.error {
+            div.flash.error role="alert" { strong { "This app cannot be compared: " } (error) }
+        }
+        @for moved in &app.image_moves {
+            div.flash.warn { strong { "An image tag moved: " } (moved) }
+        }
+        @if !app.image_moves.is_empty() && user.may("operate") {
+            form.inline method="post" action=(format!("{here}/sync")) {
+                input type="hidden" name="_csrf" value=(user.session.csrf());
+                input type="hidden" name="refresh_images" value="true";
+                button type="submit" { "Refresh images and sync" }
+            }
+        }
+        @if let Some(waiting) = &app.waiting {
+            div.flash.warn { strong { "Automation waits: " } (waiting) }
+        }
+        div.panels {
+            section.panel aria-labelledby="h-source" {
+                h2 #h-source { "Source" }
+                dl {
+                    dt { "Repository" } dd { (app.repo_url.as_deref().unwrap_or("(local directory)")) }
+                    dt { "Path" } dd { (app.path.as_deref().unwrap_or(".")) }
+                    dt { "Target revision" } dd { (app.target_revision.as_deref().unwrap_or("—")) }
+                    dt { "Applied revision" } dd {
+                        @match &app.revision { Some(r) => code title=(r) { (short_revision(r)) }, None => span.muted { "never synced" } }
+                    }
+                    dt { "Cluster" } dd { (app.cluster) }
+                    dt { "Namespace" } dd { (app.namespace) }
+                    dt { "Org" } dd { (app.project.as_deref().unwrap_or("—")) }
+                    dt { "Declared" } dd { (declared_in(&app.origin)) }
+                }
+            }
+            section.panel aria-labelledby="h-auto" {
+                h2 #h-auto { "Automation" }
+                dl {
+                    dt { "Automated sync" } dd { (if app.automated { "on" } else { "off" }) }
+                    dt { "Self-heal" } dd { (if app.self_heal { "on" } else { "off" }) }
+                    dt { "Objects" } dd { (app.resources) }
+                    dt { "Reconciled" } dd { (when(app.reconciled_at.as_deref())) }
+                }
+            }
+            section.panel aria-labelledby="h-last" {
+                h2 #h-last { "Last operation" }
+                @match &app.operation {
+                    Some(op) => {
+                        p { (phase_badge(&op.phase)) " "
+                            a href=(format!("{here}/operations/{}", segment(&op.id))) { (op.id) } }
+                        @if let Some(message) = &op.message { p.message { (message) } }
+                        p.muted { "queued " (when(op.queued_at.as_deref())) @if op.automated { " · automated" } }
+                    }
+                    None => p.muted { "None yet." },
+                }
+            }
+        }
+    }
+    }
+}
+
+/// The app's operations, newest first, each linked to its page.
+fn operations_section(here: &str, operations: &[OperationSummary]) -> Markup {
+    html! {
+    section aria-labelledby="h-ops" {
+        h2 #h-ops { "Operations" }
+        div data-live="operations" {
+            @if operations.is_empty() { p.muted { "No operations yet." } } @else {
+                div.table-wrap { table {
+                    thead { tr { th scope="col" { "Operation" } th scope="col" { "Phase" } th scope="col" { "Revision" }
+                                 th scope="col" { "Queued" } th scope="col" { "Finished" } th scope="col" { "By" } } }
+                    tbody { @for op in operations { tr {
+                        th scope="row" { a href=(format!("{here}/operations/{}", segment(&op.id))) { (op.id) } }
+                        td { (phase_badge(&op.phase)) }
+                        td { @if let Some(r) = &op.revision { code title=(r) { (short_revision(r)) } } }
+                        td { (when(op.queued_at.as_deref())) }
+                        td { (when(op.finished_at.as_deref())) }
+                        td { (actor(op.automated, op.requested_by.as_deref())) }
+                    } } }
+                } }
+            }
+        }
+    }
+    }
 }
 
 fn actions(user: &SignedIn, here: &str) -> Markup {

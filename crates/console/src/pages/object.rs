@@ -125,39 +125,8 @@ pub async fn show(
                 }
             }
         }
-        section aria-labelledby="h-events" {
-            h2 #h-events { "Events" }
-            div data-live="events" {
-                @match &events {
-                    Ok(events) if events.is_empty() => p.muted { "No recent events." },
-                    Ok(events) => div.table-wrap { table {
-                        thead { tr { th scope="col" { "Type" } th scope="col" { "Reason" } th scope="col" { "Message" }
-                                     th scope="col" { "Count" } th scope="col" { "Last seen" } th scope="col" { "From" } } }
-                        tbody { @for event in events { tr class=(if event.kind == "Warning" { "warning" } else { "normal" }) {
-                            td { (event.kind) } td { (event.reason) } td { (event.message) } td { (event.count) }
-                            td { (when(event.last_seen.as_deref())) } td { (event.source.as_deref().unwrap_or("")) }
-                        } } }
-                    } },
-                    Err(failure) => p.muted { "Events cannot be read now: " (failure.message) },
-                }
-            }
-        }
-        div.manifests {
-            section aria-labelledby="h-live" {
-                h2 #h-live { "Live manifest" }
-                @match &view.live {
-                    Some(live) => pre.code tabindex="0" aria-labelledby="h-live" data-live="live" { (to_yaml(live)) },
-                    None => p.muted { "The object does not exist in the cluster." },
-                }
-            }
-            section aria-labelledby="h-desired" {
-                h2 #h-desired { "Desired manifest" }
-                @match &view.desired {
-                    Some(desired) => pre.code tabindex="0" aria-labelledby="h-desired" { (to_yaml(desired)) },
-                    None => p.muted { "Git declares none." },
-                }
-            }
-        }
+        (events_section(&events))
+        (manifests(&view))
     };
     Ok(page(
         &title,
@@ -169,6 +138,51 @@ pub async fn show(
         ],
         body,
     ))
+}
+
+/// The object's recent events, warnings marked, or why they cannot be read now.
+fn events_section(events: &Result<Vec<ObjectEvent>, ApiFailure>) -> Markup {
+    html! {
+    section aria-labelledby="h-events" {
+        h2 #h-events { "Events" }
+        div data-live="events" {
+            @match events {
+                Ok(events) if events.is_empty() => p.muted { "No recent events." },
+                Ok(events) => div.table-wrap { table {
+                    thead { tr { th scope="col" { "Type" } th scope="col" { "Reason" } th scope="col" { "Message" }
+                                 th scope="col" { "Count" } th scope="col" { "Last seen" } th scope="col" { "From" } } }
+                    tbody { @for event in events { tr class=(if event.kind == "Warning" { "warning" } else { "normal" }) {
+                        td { (event.kind) } td { (event.reason) } td { (event.message) } td { (event.count) }
+                        td { (when(event.last_seen.as_deref())) } td { (event.source.as_deref().unwrap_or("")) }
+                    } } }
+                } },
+                Err(failure) => p.muted { "Events cannot be read now: " (failure.message) },
+            }
+        }
+    }
+    }
+}
+
+/// The live manifest beside the desired one.
+fn manifests(view: &ResourceView) -> Markup {
+    html! {
+    div.manifests {
+        section aria-labelledby="h-live" {
+            h2 #h-live { "Live manifest" }
+            @match &view.live {
+                Some(live) => pre.code tabindex="0" aria-labelledby="h-live" data-live="live" { (to_yaml(live)) },
+                None => p.muted { "The object does not exist in the cluster." },
+            }
+        }
+        section aria-labelledby="h-desired" {
+            h2 #h-desired { "Desired manifest" }
+            @match &view.desired {
+                Some(desired) => pre.code tabindex="0" aria-labelledby="h-desired" { (to_yaml(desired)) },
+                None => p.muted { "Git declares none." },
+            }
+        }
+    }
+    }
 }
 
 /// The resource actions the object offers the user, a form each (scale with its replicas, starting from the live
