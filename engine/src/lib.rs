@@ -1,12 +1,14 @@
-//! Weft's server, as a library: apps, the deploy queue, the reconciler, the HTTP API and its auth, and the server
-//! `weft serve` runs, assembled from the layers below it (what an app is is `weft-app`'s, applying a plan
-//! `weft-apply`'s, who calls the API `weft-auth`'s, the rules of
-//! Application resources `weft-applications`', the store `weft-store`'s and image builds `weft-build`'s: callers name them). The `weft` command is a package of its own (`cli/`); this crate must not
-//! depend on it, on the plugin toolchain, or on `anyhow`.
+//! Weft's server's wiring, as a library: configuration, deploys, the deploy queue, the reconciler, replicas, the
+//! HTTP API and the Application controllers, and the server `weft serve` runs. It is assembled from the layers below
+//! it: what an app is is `weft-app`'s, applying a plan `weft-apply`'s, who calls the API `weft-auth`'s, the rules of
+//! Application resources `weft-applications`', the store `weft-store`'s and image builds `weft-build`'s. The `weft`
+//! command (and its embedded example) is a package of its own (`cli/`); this crate must not depend on it, on the
+//! plugin toolchain, or on `anyhow`.
 //!
-//! The layers below are crates of their own, and callers name them (`weft_app`, `weft_apply`, `weft_auth`, `weft_applications`, `weft_plugin_host`, `weft_source`,
-//! `weft_render`, `weft_health`, `weft_cluster`, `weft_sync`, `weft_core`): nothing is re-exported here, so a path
-//! says which layer a thing lives in. `docs/architecture.md` has the crate map.
+//! Callers name the crate that holds a thing (`weft_app`, `weft_apply`, `weft_auth`, `weft_applications`,
+//! `weft_plugin_host`, `weft_source`, `weft_render`, `weft_health`, `weft_cluster`, `weft_sync`, `weft_core`):
+//! nothing is re-exported here, so a path says which layer a thing lives in. `docs/architecture.md` has the crate
+//! map.
 //!
 //! - [`api`]: the HTTP API.
 //! - [`applications`]: the controllers of `Application` and `ApplicationSet` resources (their rules are
