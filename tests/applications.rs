@@ -343,6 +343,82 @@ async fn an_application_resource_runs_as_its_namespaces_org_reports_status_and_f
     server.shutdown().await;
 }
 
+/// An Application written for Argo CD, its destination by address, through the (simulated) API server: the
+/// in-cluster address runs on the default cluster, and another address is refused with its reason in the status
+/// (the definition keeps the field, so a real API server does not prune it and send the app to the default cluster).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_argo_cd_destination_by_address_runs_in_cluster_and_any_other_address_is_refused_in_its_status()
+ {
+    let cluster = cluster();
+    let data = TempDir::new().unwrap();
+    let repo = GitRepo::new();
+    repo.commit(&[("v1/web.json", deployment("web", "shop/web:1.0", json!({})))]);
+    let config = config(&cluster, data.path(), "", &tenancy_toml(true));
+    let (_server, _state) = weft_tests::serve_api(&config, options("argo")).await;
+    let api = applications(&cluster, "shop-apps");
+    eventually("the Application definition is served", 300, async || {
+        api.list(&Default::default()).await.ok()
+    })
+    .await;
+    ensure_namespace(&cluster, "shop-apps").await;
+    let with_destination = |name: &str, destination: Value| {
+        let mut application = application(name, &repo, "app/v1", "unused");
+        application.data["spec"]["destination"] = destination;
+        application
+    };
+    let in_cluster = with_destination(
+        "shop-argo",
+        json!({"server": "https://kubernetes.default.svc", "namespace": "shop-argo"}),
+    );
+    api.create(&PostParams::default(), &in_cluster)
+        .await
+        .unwrap();
+    let elsewhere = with_destination(
+        "shop-remote",
+        json!({"server": "https://10.0.0.5:6443", "namespace": "shop-remote"}),
+    );
+    api.create(&PostParams::default(), &elsewhere)
+        .await
+        .unwrap();
+    let stored = api.get("shop-argo").await.unwrap();
+    assert_eq!(
+        stored.data["spec"]["destination"]["server"], "https://kubernetes.default.svc",
+        "the definition keeps the field"
+    );
+    status_when(
+        &api,
+        "shop-argo",
+        "the in-cluster Application synced and healthy",
+        |s| s["sync"]["status"] == "Synced" && s["health"]["status"] == "Healthy",
+    )
+    .await;
+    let deployments: Api<k8s_openapi::api::apps::v1::Deployment> =
+        Api::namespaced(cluster.client.clone(), "shop-argo");
+    deployments.get("web").await.unwrap();
+    let refused = status_when(&api, "shop-remote", "the other address refused", |s| {
+        s["conditions"][0]["status"] == "False"
+    })
+    .await;
+    assert_eq!(refused["conditions"][0]["type"], "Accepted");
+    assert_eq!(
+        refused["conditions"][0]["reason"], "InvalidSpec",
+        "{refused}"
+    );
+    let message = refused["conditions"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        message.contains("spec.destination.server") && message.contains("spec.destination.name"),
+        "{refused}"
+    );
+    let nothing: Api<k8s_openapi::api::apps::v1::Deployment> =
+        Api::namespaced(cluster.client.clone(), "shop-remote");
+    assert!(
+        nothing.get("web").await.is_err(),
+        "nothing went to the default cluster"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_definition_the_gitops_plane_says_it_is_not_installed_and_why() {
     let cluster = cluster();

@@ -12,6 +12,9 @@ use weft_app::{ApiAppRules, AppSpec};
 /// cluster it runs in.
 pub const IN_CLUSTER: &str = "in-cluster";
 
+/// The address Argo CD gives the cluster it runs in (`spec.destination.server`): the default cluster here.
+pub const IN_CLUSTER_SERVER: &str = "https://kubernetes.default.svc";
+
 /// Why an Application is not run. Its status carries the reason and the message.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Refusal {
@@ -201,7 +204,12 @@ fn read_destination(
     let destination = renamed(
         required(spec, "destination")?,
         "spec.destination",
-        &[("namespace", "namespace"), ("cluster", "cluster")],
+        &[
+            ("namespace", "namespace"),
+            ("cluster", "cluster"),
+            ("name", "name"),
+            ("server", "server"),
+        ],
     )?;
     let cluster = destination_cluster(&destination, tenancy)?;
     // The default cluster is no cluster named, as for every other origin.
@@ -215,23 +223,48 @@ fn read_destination(
     Ok(cluster)
 }
 
-/// The cluster a destination names: the default one when it names none or `in-cluster`, else one this server
-/// manages (any other is refused, listing them).
+/// The cluster a destination names: the default one when it names none, `in-cluster` or Argo CD's
+/// `https://kubernetes.default.svc`, else one this server manages, by name (`cluster`, or Argo CD's `name`). Any other
+/// cluster or address is refused, listing the clusters; naming the cluster twice (`cluster`, `name` and `server`
+/// together) is refused, as Argo CD refuses `name` with `server`.
 fn destination_cluster(
     destination: &Map<String, Value>,
     tenancy: &Tenancy,
 ) -> Result<String, Refusal> {
-    match destination.get("cluster") {
-        None => Ok(tenancy.default_cluster().to_string()),
-        Some(Value::String(name)) if name == IN_CLUSTER => {
-            Ok(tenancy.default_cluster().to_string())
-        }
-        Some(Value::String(name)) if tenancy.clusters().contains(name) => Ok(name.clone()),
-        Some(other) => Err(Refusal::InvalidSpec(format!(
-            "spec.destination.cluster: {other} is not a cluster this server manages (it manages: {}; \
-             {IN_CLUSTER} is {})",
+    let named: Vec<&str> = ["cluster", "name", "server"]
+        .into_iter()
+        .filter(|key| destination.contains_key(*key))
+        .collect();
+    if named.len() > 1 {
+        return Err(Refusal::InvalidSpec(format!(
+            "spec.destination: names its cluster twice ({}); give one of cluster, name and server",
+            named.join(", ")
+        )));
+    }
+    let Some(key) = named.first() else {
+        return Ok(tenancy.default_cluster().to_string());
+    };
+    let manages = || {
+        format!(
+            "it manages: {}; {IN_CLUSTER} is {}",
             tenancy.clusters().join(", "),
             tenancy.default_cluster()
+        )
+    };
+    match (*key, &destination[*key]) {
+        ("server", Value::String(url)) if url.trim_end_matches('/') == IN_CLUSTER_SERVER => {
+            Ok(tenancy.default_cluster().to_string())
+        }
+        ("server", other) => Err(Refusal::InvalidSpec(format!(
+            "spec.destination.server: {other} is not an address Weft knows: Weft names its clusters, so name it \
+             with spec.destination.name ({})",
+            manages()
+        ))),
+        (_, Value::String(name)) if name == IN_CLUSTER => Ok(tenancy.default_cluster().to_string()),
+        (_, Value::String(name)) if tenancy.clusters().contains(name) => Ok(name.clone()),
+        (key, other) => Err(Refusal::InvalidSpec(format!(
+            "spec.destination.{key}: {other} is not a cluster this server manages ({})",
+            manages()
         ))),
     }
 }
@@ -571,12 +604,12 @@ mod tests {
             app_of(&application(spec), &tenancy(), &ApiAppRules::default()).unwrap_err()
         };
         let mut spec = web();
-        spec["destination"]["server"] = json!("https://kubernetes.default.svc");
+        spec["destination"]["project"] = json!("default");
         let refusal = refused(spec);
         assert_eq!(refusal.reason(), "InvalidSpec");
         assert_eq!(
             refusal.to_string(),
-            "spec.destination.server: not a field of an Application (known: namespace, cluster)"
+            "spec.destination.project: not a field of an Application (known: namespace, cluster, name, server)"
         );
         let mut spec = web();
         spec["syncPolicy"] = json!({"retry": {"backoff": "5s"}});
@@ -652,6 +685,60 @@ mod tests {
         let mut spec = web();
         spec["destination"]["cluster"] = json!("in-cluster");
         assert!(app_of(&application(spec), &tenancy(), &ApiAppRules::default()).is_ok());
+    }
+
+    #[test]
+    fn argo_cd_destinations_by_name_or_by_the_in_cluster_address_are_read_and_any_other_address_is_refused()
+     {
+        let clusters = vec!["staging".to_string(), "production".to_string()];
+        let mut org = tenancy().org_of("shop-apps").unwrap().clone();
+        org.clusters = vec!["*".into()];
+        let open = Tenancy::new(vec![org]).with_clusters(clusters);
+        let read = |destination: Value| {
+            let mut spec = web();
+            spec["destination"] = destination;
+            app_of(&application(spec), &open, &ApiAppRules::default())
+        };
+        // Argo CD's name is the cluster's name; in-cluster and the in-cluster address are the default cluster.
+        let by_name = read(json!({"name": "production", "namespace": "shop-web"})).unwrap();
+        assert_eq!(by_name.cluster.as_deref(), Some("production"));
+        for destination in [
+            json!({"name": "in-cluster", "namespace": "shop-web"}),
+            json!({"server": "https://kubernetes.default.svc", "namespace": "shop-web"}),
+            json!({"server": "https://kubernetes.default.svc/", "namespace": "shop-web"}),
+        ] {
+            let app = read(destination.clone()).unwrap();
+            assert_eq!(app.cluster, None, "{destination}");
+            assert_eq!(app.namespace, "shop-web");
+        }
+        // Weft names clusters: another address is refused, saying how to name it, never sent to the default one.
+        let refusal =
+            read(json!({"server": "https://10.0.0.5:6443", "namespace": "shop-web"})).unwrap_err();
+        assert_eq!(refusal.reason(), "InvalidSpec");
+        assert_eq!(
+            refusal.to_string(),
+            "spec.destination.server: \"https://10.0.0.5:6443\" is not an address Weft knows: Weft names its \
+             clusters, so name it with spec.destination.name (it manages: staging, production; in-cluster is staging)"
+        );
+        let refusal = read(json!({"name": "production-eu", "namespace": "shop-web"})).unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "spec.destination.name: \"production-eu\" is not a cluster this server manages (it manages: staging, \
+             production; in-cluster is staging)"
+        );
+        // One cluster, named once: Argo CD refuses name with server, and Weft any two of the three.
+        let refusal = read(json!({
+            "name": "production", "server": "https://kubernetes.default.svc", "namespace": "shop-web"
+        }))
+        .unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "spec.destination: names its cluster twice (name, server); give one of cluster, name and server"
+        );
+        assert!(
+            read(json!({"cluster": "production", "name": "production", "namespace": "shop-web"}))
+                .is_err()
+        );
     }
 
     #[test]
