@@ -167,15 +167,27 @@ async fn a_deployer_restarts_scales_and_deletes_a_pod_and_every_run_is_recorded(
         history_before
     );
 
-    // Delete one of the app's pods (a descendant in the tree).
-    let tree = api.json(Role::Deployer, "/v1/deploy/shop/tree").await;
-    let pod = tree
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|node| node["ref"].as_str().unwrap().to_string())
-        .find(|reference| reference.starts_with(":Pod:shop:"))
-        .expect("the deployment's pods are in the tree");
+    // Delete one of the app's pods (a descendant in the tree), once the scale-down has settled: a pod of the
+    // three still terminating may be gone by the time its action runs.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let pod = loop {
+        let tree = api.json(Role::Deployer, "/v1/deploy/shop/tree").await;
+        let pods: Vec<String> = tree
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|node| node["ref"].as_str().unwrap().to_string())
+            .filter(|reference| reference.starts_with(":Pod:shop:"))
+            .collect();
+        if let [pod] = pods.as_slice() {
+            break pod.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the deployment's one pod is never alone in the tree: {pods:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
     let pod_path = format!("/v1/deploy/shop/resource/{pod}");
     assert_eq!(
         api.json(Role::Deployer, &pod_path).await["actions"],
