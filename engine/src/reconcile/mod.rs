@@ -9,7 +9,7 @@ pub mod retry;
 mod round;
 mod schedule;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use backon::{BackoffBuilder, ExponentialBuilder};
@@ -347,7 +347,7 @@ impl Reconciler {
                     .retain(|name, _| apps.contains_key(name));
             }
             schedule.start_due(&this, &mut tasks, parallelism, now);
-            let wake_at = schedule.queue.next_due().unwrap_or(now + this.interval);
+            let wake_at = schedule.next_due().unwrap_or(now + this.interval);
             tokio::select! {
                 _ = tokio::time::sleep_until(wake_at) => {}
                 _ = shutdown.changed() => {}
@@ -366,13 +366,7 @@ impl Reconciler {
                     let mut next = Some(event.map_err(|_| MissedEvents));
                     let mut taken = 0;
                     while let Some(event) = next.take() {
-                        this.on_live_event(
-                            event,
-                            soon,
-                            &mut schedule.in_flight,
-                            &mut schedule.tracked,
-                            &mut schedule.queue,
-                        );
+                        this.on_live_event(event, soon, &mut schedule);
                         taken += 1;
                         if taken < EVENTS_PER_TURN {
                             next = events.try_recv().map(|event| event.map_err(|_| MissedEvents));
@@ -389,23 +383,9 @@ impl Reconciler {
         &self,
         event: Result<(String, LiveEvent), MissedEvents>,
         soon: Instant,
-        in_flight: &mut HashMap<String, bool>,
-        tracked: &mut HashMap<String, Tracked>,
-        queue: &mut DueQueue<Instant>,
+        schedule: &mut Schedule,
     ) {
         let status_only = event.as_ref().is_ok_and(|(_, event)| event.status_only);
-        let touch = |app: &str,
-                     in_flight: &mut HashMap<String, bool>,
-                     tracked: &mut HashMap<String, Tracked>,
-                     queue: &mut DueQueue<Instant>| {
-            if let Some(touched) = in_flight.get_mut(app) {
-                *touched = true;
-            } else if let Some(memory) = tracked.get_mut(app) {
-                memory.clean = false;
-                let compared_at = memory.compared.as_ref().map(|(_, at)| *at);
-                queue.sooner(app, due_after_event(status_only, soon, compared_at));
-            }
-        };
         match event {
             Ok((cluster, event)) => {
                 // One of the app's objects, or an object one of them owns (an operator-made child a health check
@@ -416,37 +396,24 @@ impl Reconciler {
                     })
                 });
                 if let Some(app) = app {
-                    touch(&app, in_flight, tracked, queue);
+                    schedule.touch(&app, status_only, soon);
                 } else if event.reference.is_secret() {
                     // A Secret a workload reads: its version is in the app's environment fingerprint.
                     let key = (
                         event.reference.namespace.clone(),
                         event.reference.name.clone(),
                     );
-                    let readers: Vec<String> = tracked
-                        .iter()
-                        .filter(|(_, memory)| memory.secrets.contains(&key))
-                        .map(|(name, _)| name.clone())
-                        .collect();
-                    for app in readers {
-                        touch(&app, in_flight, tracked, queue);
+                    for app in schedule.readers_of(&key) {
+                        schedule.touch(&app, status_only, soon);
                     }
                     // Apps in flight may read it too: compare them again to be sure.
-                    for touched in in_flight.values_mut() {
-                        *touched = true;
-                    }
+                    schedule.touch_in_flight();
                 }
             }
             // Missed events: every app is compared again, soon.
             Err(MissedEvents) => {
                 metrics().watch_events_missed.inc();
-                for memory in tracked.values_mut() {
-                    memory.clean = false;
-                }
-                for touched in in_flight.values_mut() {
-                    *touched = true;
-                }
-                queue.all_sooner(soon);
+                schedule.all_again(soon);
             }
         }
     }

@@ -8,7 +8,7 @@ use tokio::task::{Id, JoinError, JoinSet};
 use tokio::time::Instant;
 
 use super::requests::Pending;
-use super::{DEBOUNCE, DueQueue, Reconciler, Tracked, jittered};
+use super::{DEBOUNCE, DueQueue, Reconciler, Tracked, due_after_event, jittered};
 use weft_app::AppSpec;
 use weft_core::metrics::metrics;
 
@@ -19,11 +19,11 @@ pub(super) type Finished = Result<(Id, (String, Tracked)), JoinError>;
 #[derive(Default)]
 pub(super) struct Schedule {
     /// When each app is next due.
-    pub(super) queue: DueQueue<Instant>,
+    queue: DueQueue<Instant>,
     /// What each app's last round remembers (taken while it is reconciled).
-    pub(super) tracked: HashMap<String, Tracked>,
+    tracked: HashMap<String, Tracked>,
     /// Apps being reconciled, and whether something of theirs changed meanwhile.
-    pub(super) in_flight: HashMap<String, bool>,
+    in_flight: HashMap<String, bool>,
     /// The app each running task reconciles.
     task_names: HashMap<Id, String>,
     /// How many reconciles have ended (a jitter seed).
@@ -53,6 +53,49 @@ impl Schedule {
         self.tracked.retain(|name, _| mine.contains_key(name));
         self.requested.retain(|name, _| mine.contains_key(name));
         self.seen = mine;
+    }
+
+    /// When the next app is due, if any is.
+    pub(super) fn next_due(&self) -> Option<Instant> {
+        self.queue.next_due()
+    }
+
+    /// Marks `app` to be compared again after a watch event on an object of its: touched while it is reconciled,
+    /// else due soon (a status-only event waits for the status debounce after its last comparison).
+    pub(super) fn touch(&mut self, app: &str, status_only: bool, soon: Instant) {
+        if let Some(touched) = self.in_flight.get_mut(app) {
+            *touched = true;
+        } else if let Some(memory) = self.tracked.get_mut(app) {
+            memory.clean = false;
+            let compared_at = memory.compared.as_ref().map(|(_, at)| *at);
+            self.queue
+                .sooner(app, due_after_event(status_only, soon, compared_at));
+        }
+    }
+
+    /// The apps whose last round found their workloads reading the Secret `key` (namespace, name).
+    pub(super) fn readers_of(&self, key: &(String, String)) -> Vec<String> {
+        self.tracked
+            .iter()
+            .filter(|(_, memory)| memory.secrets.contains(key))
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
+    /// Marks every app being reconciled as touched: it is compared again when its reconcile ends.
+    pub(super) fn touch_in_flight(&mut self) {
+        for touched in self.in_flight.values_mut() {
+            *touched = true;
+        }
+    }
+
+    /// After missed watch events: every app is compared afresh, soon.
+    pub(super) fn all_again(&mut self, soon: Instant) {
+        for memory in self.tracked.values_mut() {
+            memory.clean = false;
+        }
+        self.touch_in_flight();
+        self.queue.all_sooner(soon);
     }
 
     /// Starts reconciling the apps that are due, up to `parallelism` at once.
