@@ -764,7 +764,7 @@ async fn podman_steers_through_a_recognised_failure_with_a_real_podman_process()
     let verbs: Vec<&str> = calls.iter().map(|(argv, _)| argv[0].as_str()).collect();
     assert_eq!(verbs, ["build", "build", "push"]);
     // The push is of the tag the second build made.
-    let tag = &calls[1].0[4];
+    let tag = &calls[1].0[6];
     assert!(
         tag.starts_with("registry.example/shop:5f1d0c7e9a3b-"),
         "{tag}"

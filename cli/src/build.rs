@@ -8,7 +8,9 @@ use anyhow::{Context as _, bail};
 use weft_app::AppSpec;
 use weft_build::checkout;
 use weft_build::spec::DEFAULT_STEER_TYPE;
-use weft_build::{AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, load_steerer};
+use weft_build::{
+    AttemptOutcome, BuildRecord, BuildSpec, BuilderKind, BuilderSettings, load_steerer,
+};
 use weft_engine::config::Config;
 use weft_engine::deploy::{AppBuild, Builds};
 use weft_plugin_host::{HostConfig, PluginHost};
@@ -66,6 +68,10 @@ pub(crate) struct BuildArgs {
     /// The builder backend; `command` runs the plan's commands in a scratch copy, with no container.
     #[arg(long, value_enum, default_value = "command")]
     builder: BuilderArg,
+    /// The base-image catalogue (`bases.json`, as `deploy/base-images/build.sh` writes it) for plans that name
+    /// `FROM base/...` (default: the configuration's `[build] bases`, else the public images on Docker Hub).
+    #[arg(long, value_name = "FILE")]
+    bases: Option<PathBuf>,
     /// At most this many builds (default: the app's `max_attempts`, else 3).
     #[arg(long)]
     max_attempts: Option<u32>,
@@ -91,6 +97,8 @@ pub(crate) struct BuildArgs {
 /// The builder backends, as flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum BuilderArg {
+    /// The first container builder this machine has: BuildKit with a daemon, else buildah, else podman.
+    Auto,
     /// The plan's commands in a scratch copy of the checkout.
     Command,
     /// BuildKit (`buildctl`).
@@ -104,6 +112,7 @@ pub(crate) enum BuilderArg {
 impl From<BuilderArg> for BuilderKind {
     fn from(arg: BuilderArg) -> Self {
         match arg {
+            BuilderArg::Auto => BuilderKind::Auto,
             BuilderArg::Command => BuilderKind::Command,
             BuilderArg::Buildkit => BuilderKind::Buildkit,
             BuilderArg::Podman => BuilderKind::Podman,
@@ -245,6 +254,7 @@ fn app_and_registry(
     weft_plugin_host::registry::Registry,
     PathBuf,
     weft_source::CredentialSet,
+    BuilderSettings,
 )> {
     let config_path = args
         .config
@@ -260,6 +270,7 @@ fn app_and_registry(
             registry,
             config.data_dir().join("git"),
             config.credential_set(),
+            config.builder_settings()?,
         ));
     }
     let dir = Path::new(&args.app);
@@ -290,11 +301,19 @@ fn app_and_registry(
         build_registry(&args.sources)?,
         cache_root().join("git"),
         Default::default(),
+        config
+            .as_ref()
+            .map(Config::builder_settings)
+            .transpose()?
+            .unwrap_or_default(),
     ))
 }
 
 pub(crate) fn run_build(args: BuildArgs) -> anyhow::Result<u8> {
-    let (mut app, registry, git_cache, credentials) = app_and_registry(&args)?;
+    let (mut app, registry, git_cache, credentials, mut settings) = app_and_registry(&args)?;
+    if let Some(bases) = &args.bases {
+        settings.bases = weft_build::BaseCatalogue::load(bases)?;
+    }
     let mut spec = app.build.clone().unwrap_or(BuildSpec {
         steer: DEFAULT_STEER_TYPE.into(),
         builder: BuilderKind::Command,
@@ -337,7 +356,8 @@ pub(crate) fn run_build(args: BuildArgs) -> anyhow::Result<u8> {
         GitSources::new(git_cache, 2 * 1024 * 1024 * 1024).with_credentials(credentials),
         Arc::new(tokio::sync::Semaphore::new(1)),
     )
-    .with_builder(spec.builder);
+    .with_builder(spec.builder)
+    .with_settings(settings);
     let runtime = tokio::runtime::Runtime::new()?;
     let result = runtime.block_on(async {
         let commit = builds.resolve(&app).await?;

@@ -73,9 +73,23 @@ pub struct Config {
     /// The hosts of the server's own network Weft may call, and those it reaches over plain HTTP (`[outbound]`).
     #[serde(default)]
     pub outbound: OutboundConfig,
+    /// How apps' images are built (`[build]`).
+    #[serde(default)]
+    pub build: BuildConfig,
     /// Deploy gates (`[[gate]]`): plugins that judge every sync's plan before anything is applied.
     #[serde(default, rename = "gate", skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<weft_apply::gates::GateEntry>,
+}
+
+/// `[build]`: what every app's image build shares.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BuildConfig {
+    /// The catalogue of base images a plan names by logical name (`FROM base/python:3.11`), as
+    /// `deploy/base-images/build.sh` writes it (`bases.json`), relative to the configuration file's directory;
+    /// unset, those names are the public images of the same contents on Docker Hub.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bases: Option<PathBuf>,
 }
 
 /// `[images]`: resolving every container image to its digest through its registry before a sync and applying it
@@ -201,6 +215,18 @@ impl Config {
             self.outbound_guard(),
             std::time::Duration::from_secs(self.images.cache_seconds),
         )
+    }
+
+    /// What every build shares: the base-image catalogue `[build] bases` names, read now.
+    pub fn builder_settings(
+        &self,
+    ) -> Result<weft_build::BuilderSettings, weft_build::bases::BaseCatalogueError> {
+        Ok(weft_build::BuilderSettings {
+            bases: match &self.build.bases {
+                Some(path) => weft_build::BaseCatalogue::load(path)?,
+                None => weft_build::BaseCatalogue::default(),
+            },
+        })
     }
 
     /// The chart repositories the server fetches chart dependencies from: the operator's credentials, the outbound
@@ -555,6 +581,9 @@ impl Config {
         }
         for dir in &mut self.sources.file_url_roots {
             resolve(dir);
+        }
+        if let Some(bases) = &mut self.build.bases {
+            resolve(bases);
         }
         for cluster in &mut self.clusters {
             if let Some(path) = &mut cluster.path {
@@ -1115,6 +1144,22 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.to_string().contains("org[1].namespaces"), "{error}");
+    }
+
+    #[test]
+    fn the_base_image_catalogue_is_found_beside_the_configuration_and_read_at_start() {
+        let config = parse("[build]\nbases = \"bases/bases.json\"\n").unwrap();
+        assert_eq!(
+            config.build.bases.as_deref(),
+            Some(Path::new("/etc/weft/bases/bases.json"))
+        );
+        let error = config.builder_settings().unwrap_err().to_string();
+        assert!(error.contains("/etc/weft/bases/bases.json"), "{error}");
+        assert_eq!(
+            parse("").unwrap().builder_settings().unwrap().bases,
+            weft_build::BaseCatalogue::DockerHub
+        );
+        assert!(parse("[build]\nbase = \"x\"\n").is_err());
     }
 
     #[test]

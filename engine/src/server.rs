@@ -59,6 +59,9 @@ pub enum ServeError {
     /// A `[[gate]]` cannot be loaded (its plugin is missing, of another world, or does not load).
     #[error(transparent)]
     Gate(#[from] weft_apply::gates::GateSetError),
+    /// `[build] bases` names a base-image catalogue that cannot be read.
+    #[error(transparent)]
+    Bases(#[from] weft_build::bases::BaseCatalogueError),
     /// A configured app has a type no renderer plugin serves, so it could never render.
     #[error(
         "app {app} has type {app_type:?}, which no renderer plugin serves (known: {}); build or add the plugin, \
@@ -197,7 +200,8 @@ async fn open_shared(
         registry.clone(),
         git.clone(),
         Arc::new(tokio::sync::Semaphore::new(config.defaults.concurrency())),
-    );
+    )
+    .with_settings(config.builder_settings()?);
     Ok(Shared {
         store,
         host,

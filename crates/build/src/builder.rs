@@ -8,6 +8,8 @@ use futures::future::BoxFuture;
 use sha2::{Digest, Sha256};
 use weft_sdk::BuildPlan;
 
+use super::bases::BaseCatalogue;
+
 /// Where a build writes its log lines as they come (the operation's log stream, a terminal, a test).
 pub trait LogSink: Send + Sync {
     /// Records one line (without its newline).
@@ -160,23 +162,30 @@ pub fn check_runnable(plan: &BuildPlan) -> Result<(), StepFailure> {
     Ok(())
 }
 
-/// The scratch directory a container build runs in, holding the plan's Dockerfile; or the failure of a plan that
-/// cannot make a runnable image ([`check_runnable`]), already written to `log`. Shared by the container builders.
+/// The scratch directory a container build runs in, holding the plan's Dockerfile with its logical base images
+/// (`FROM base/python:3.11`) made the images `bases` has for them; or the failure of a plan that cannot make a
+/// runnable image ([`check_runnable`]) or names a base there is not, already written to `log`. Shared by the
+/// container builders.
 pub fn dockerfile_context(
     job: &BuildJob,
+    bases: &BaseCatalogue,
     log: &dyn LogSink,
 ) -> Result<Result<tempfile::TempDir, StepFailure>, BuilderError> {
-    if let Err(failure) = check_runnable(&job.plan) {
-        log.line(&failure.log);
-        return Ok(Err(failure));
-    }
+    let dockerfile =
+        match check_runnable(&job.plan).and_then(|()| bases.resolve(&job.plan.dockerfile)) {
+            Ok(dockerfile) => dockerfile,
+            Err(failure) => {
+                log.line(&failure.log);
+                return Ok(Err(failure));
+            }
+        };
     let scratch = tempfile::tempdir().map_err(|source| BuilderError::Io {
         path: std::env::temp_dir(),
         source,
     })?;
-    let dockerfile = scratch.path().join("Dockerfile");
-    std::fs::write(&dockerfile, &job.plan.dockerfile).map_err(|source| BuilderError::Io {
-        path: dockerfile.clone(),
+    let path = scratch.path().join("Dockerfile");
+    std::fs::write(&path, dockerfile).map_err(|source| BuilderError::Io {
+        path: path.clone(),
         source,
     })?;
     Ok(Ok(scratch))

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 
+use super::bases::BaseCatalogue;
 use super::builder::{
     BuildJob, BuildResult, Builder, BuilderError, BuiltImage, DEFAULT_STEP_TIMEOUT, LogSink,
     StepFailure, dockerfile_context, failed_step,
@@ -22,6 +23,8 @@ pub struct BuildkitBuilder {
     pub address: Option<String>,
     /// How long a build may run.
     pub timeout: Duration,
+    /// The images a plan's logical bases (`FROM base/...`) stand for.
+    pub bases: BaseCatalogue,
 }
 
 impl Default for BuildkitBuilder {
@@ -30,6 +33,7 @@ impl Default for BuildkitBuilder {
             buildctl: "buildctl".into(),
             address: None,
             timeout: DEFAULT_STEP_TIMEOUT,
+            bases: BaseCatalogue::default(),
         }
     }
 }
@@ -68,7 +72,7 @@ impl BuildkitBuilder {
     }
 
     async fn run(&self, job: &BuildJob, log: &dyn LogSink) -> BuildResult {
-        let scratch = match dockerfile_context(job, log)? {
+        let scratch = match dockerfile_context(job, &self.bases, log)? {
             Ok(scratch) => scratch,
             Err(failure) => return Ok(Err(failure)),
         };

@@ -1,9 +1,11 @@
 //! Building images from source: a `build-steer` plugin plans the build from the repository, a builder runs it,
 //! and when a build fails in a way the plugin recognises, the plugin revises the plan and the build runs again.
 //!
+//! - [`bases`]: the base images a plan names by logical name (`FROM base/python:3.11`), as this machine has them;
 //! - [`builder`]: the [`Builder`] interface, and what a build gives (an image with its digest, or the failed step
 //!   and its log);
-//! - [`buildkit`], [`podman`]: the backends for real use (`buildctl`; `podman` or `buildah`);
+//! - [`buildkit`], [`podman`]: the backends for real use (`buildctl`; `buildah` or `podman`), the first this
+//!   machine has by default;
 //! - [`command`]: the backend that runs the plan's commands in a scratch copy of the checkout, no container;
 //! - [`steering`]: the loop: plan, build, steer, bounded attempts, every attempt in the log and the record, the
 //!   final plan kept for replay and an unchanged commit and plan reusing the last image;
@@ -17,6 +19,7 @@
 //! (`weft_engine::deploy::Builds`): this crate (`weft-build`) knows builds, not apps, so it must not depend on the
 //! engine or on anything above `weft-render`.
 
+pub mod bases;
 pub mod builder;
 pub mod buildkit;
 pub mod checkout;
@@ -31,14 +34,15 @@ pub mod spec;
 pub mod steerer;
 pub mod steering;
 
+pub use bases::BaseCatalogue;
 pub use builder::{
     BuildJob, BuildResult, Builder, BuilderError, BuiltImage, LogSink, StepFailure, StreamSink,
 };
 pub use buildkit::BuildkitBuilder;
 pub use command::CommandBuilder;
-pub use podman::PodmanBuilder;
+pub use podman::{ContainerTool, PodmanBuilder};
 pub use report::{AttemptReport, AttemptResult, BuildReport, PlanReport, PlanVariable};
-pub use spec::{BuildSpec, BuilderKind};
+pub use spec::{BuildSpec, BuilderKind, BuilderSettings};
 pub use steerer::load_steerer;
 pub use steering::{
     AttemptOutcome, BuildAttempt, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,

@@ -1,51 +1,103 @@
-//! The Podman/Buildah backend: `podman build` (or `buildah build`, which takes the same flags) of the plan's
-//! Dockerfile with the checkout as the context, then a push that writes the pushed digest to a file.
+//! The Podman and Buildah backend: `podman build` or `buildah build` (the same flags) of the plan's Dockerfile with
+//! the checkout as the context, then a push that writes the pushed digest to a file; the image is named by that
+//! digest, never by a predicted one (builds that run a package manager are not reproducible).
 
 use std::path::Path;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 
+use super::bases::BaseCatalogue;
 use super::builder::{
     BuildJob, BuildResult, Builder, BuilderError, BuiltImage, DEFAULT_STEP_TIMEOUT, LogSink,
     StepFailure, dockerfile_context, failed_step,
 };
 use super::process::{self, Step};
 
-/// The Podman/Buildah backend.
-#[derive(Debug, Clone)]
-pub struct PodmanBuilder {
-    /// `podman` or `buildah`.
-    pub program: String,
-    /// How long the build, and then the push, may run.
-    pub timeout: Duration,
+/// Which of the two programs builds (they take the same flags; the record names the one that ran).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContainerTool {
+    /// `podman build`, `podman push`.
+    Podman,
+    /// `buildah build`, `buildah push`.
+    Buildah,
 }
 
-impl Default for PodmanBuilder {
-    fn default() -> Self {
-        PodmanBuilder {
-            program: "podman".into(),
-            timeout: DEFAULT_STEP_TIMEOUT,
+impl ContainerTool {
+    /// The program's name, which is also the backend's.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContainerTool::Podman => "podman",
+            ContainerTool::Buildah => "buildah",
         }
     }
 }
 
+/// The Podman and Buildah backend.
+#[derive(Debug, Clone)]
+pub struct PodmanBuilder {
+    /// Which program this is.
+    pub tool: ContainerTool,
+    /// The program to run (its name on PATH, or a path).
+    pub program: String,
+    /// `--isolation` for `RUN` steps: Buildah's default here is `chroot`, which needs no cgroup set-up and runs
+    /// where the OCI runtime cannot (inside a container, a CI machine); `None` leaves the tool's own default.
+    pub isolation: Option<String>,
+    /// How long the build, and then the push, may run.
+    pub timeout: Duration,
+    /// The images a plan's logical bases (`FROM base/...`) stand for.
+    pub bases: BaseCatalogue,
+}
+
+impl Default for PodmanBuilder {
+    fn default() -> Self {
+        PodmanBuilder::podman()
+    }
+}
+
 impl PodmanBuilder {
+    /// `podman`, with its own isolation.
+    pub fn podman() -> Self {
+        PodmanBuilder {
+            tool: ContainerTool::Podman,
+            program: "podman".into(),
+            isolation: None,
+            timeout: DEFAULT_STEP_TIMEOUT,
+            bases: BaseCatalogue::default(),
+        }
+    }
+
+    /// `buildah`, with chroot isolation.
+    pub fn buildah() -> Self {
+        PodmanBuilder {
+            tool: ContainerTool::Buildah,
+            program: "buildah".into(),
+            isolation: Some("chroot".into()),
+            ..PodmanBuilder::podman()
+        }
+    }
+
     /// The image's name and tag for a job.
     fn tagged(job: &BuildJob) -> String {
         format!("{}:{}", job.image, job.tag())
     }
 
-    /// The build's arguments, for a job whose Dockerfile is `dockerfile`.
+    /// The build's arguments, for a job whose Dockerfile is `dockerfile`: an OCI image, layers kept (so a rebuild
+    /// whose dependency files did not change reuses their layers).
     pub fn build_arguments(&self, job: &BuildJob, dockerfile: &Path) -> Vec<String> {
-        let mut args = vec![
-            "build".to_string(),
+        let mut args = vec!["build".to_string()];
+        if let Some(isolation) = &self.isolation {
+            args.extend(["--isolation".into(), isolation.clone()]);
+        }
+        args.extend([
+            "--format".into(),
+            "oci".into(),
             "--file".into(),
             dockerfile.display().to_string(),
             "--tag".into(),
             Self::tagged(job),
             "--layers".into(),
-        ];
+        ]);
         if let Some(jobs) = job.plan.jobs {
             // Stages built at once; the plan's environment bounds the toolchain inside each.
             args.extend(["--jobs".into(), jobs.to_string()]);
@@ -54,18 +106,24 @@ impl PodmanBuilder {
         args
     }
 
-    /// The push's arguments, writing the pushed digest to `digest_file`.
+    /// The push's arguments, writing the pushed digest to `digest_file`. A registry on this machine's loopback is
+    /// spoken to over plain HTTP (a local registry has no certificate); any other over verified TLS.
     pub fn push_arguments(&self, job: &BuildJob, digest_file: &Path) -> Vec<String> {
-        vec![
-            "push".into(),
+        let mut args = vec!["push".to_string()];
+        if on_loopback(&job.image) {
+            args.push("--tls-verify=false".into());
+        }
+        args.extend([
             "--digestfile".into(),
             digest_file.display().to_string(),
             Self::tagged(job),
-        ]
+            format!("docker://{}", Self::tagged(job)),
+        ]);
+        args
     }
 
     async fn run(&self, job: &BuildJob, log: &dyn LogSink) -> BuildResult {
-        let scratch = match dockerfile_context(job, log)? {
+        let scratch = match dockerfile_context(job, &self.bases, log)? {
             Ok(scratch) => scratch,
             Err(failure) => return Ok(Err(failure)),
         };
@@ -111,12 +169,28 @@ impl PodmanBuilder {
 
 impl Builder for PodmanBuilder {
     fn name(&self) -> &str {
-        "podman"
+        self.tool.name()
     }
 
     fn build<'a>(&'a self, job: &'a BuildJob, log: &'a dyn LogSink) -> BoxFuture<'a, BuildResult> {
         Box::pin(self.run(job, log))
     }
+}
+
+/// Whether an image's registry is this machine's loopback (`localhost:5000/app`, `127.0.0.1:5000/app`,
+/// `[::1]:5000/app`).
+fn on_loopback(image: &str) -> bool {
+    let Some((registry, _)) = image.split_once('/') else {
+        return false;
+    };
+    let host = match registry.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or(""),
+        None => registry.split(':').next().unwrap_or(""),
+    };
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
@@ -178,8 +252,8 @@ mod tests {
         );
         let calls = fake.calls();
         assert_eq!(calls.len(), 2, "{calls:#?}");
-        // podman build --file FILE --tag NAME:TAG --layers --jobs N CONTEXT
-        let dockerfile = calls[0].argv[2].clone();
+        // podman build --format oci --file FILE --tag NAME:TAG --layers --jobs N CONTEXT
+        let dockerfile = calls[0].argv[4].clone();
         let scratch = Path::new(&dockerfile).parent().unwrap().to_path_buf();
         let tagged = format!("registry.example/shop:{}", job.tag());
         let context_arg = context.path().display().to_string();
@@ -187,6 +261,8 @@ mod tests {
             calls[0].argv,
             [
                 "build",
+                "--format",
+                "oci",
                 "--file",
                 dockerfile.as_str(),
                 "--tag",
@@ -202,15 +278,17 @@ mod tests {
             calls[0].dockerfile.as_deref(),
             Some(job.plan.dockerfile.as_str())
         );
-        // podman push --digestfile FILE NAME:TAG, of the image just built.
+        // podman push --digestfile FILE NAME:TAG docker://NAME:TAG, of the image just built.
         let digest_file = scratch.join("digest").display().to_string();
+        let destination = format!("docker://{tagged}");
         assert_eq!(
             calls[1].argv,
             [
                 "push",
                 "--digestfile",
                 digest_file.as_str(),
-                tagged.as_str()
+                tagged.as_str(),
+                destination.as_str()
             ]
         );
         assert!(!scratch.exists(), "{} was left behind", scratch.display());
@@ -313,14 +391,15 @@ mod tests {
             attempt: 2,
         };
         let tagged = format!("registry.example/shop:{}", job.tag());
-        let builder = PodmanBuilder {
-            program: "buildah".into(),
-            ..PodmanBuilder::default()
-        };
+        let builder = PodmanBuilder::buildah();
         assert_eq!(
             builder.build_arguments(&job, Path::new("/tmp/s/Dockerfile")),
             [
                 "build",
+                "--isolation",
+                "chroot",
+                "--format",
+                "oci",
                 "--file",
                 "/tmp/s/Dockerfile",
                 "--tag",
@@ -331,10 +410,39 @@ mod tests {
                 "/checkout/shop",
             ]
         );
+        let destination = format!("docker://{tagged}");
         assert_eq!(
             builder.push_arguments(&job, Path::new("/tmp/s/digest")),
-            ["push", "--digestfile", "/tmp/s/digest", tagged.as_str()]
+            [
+                "push",
+                "--digestfile",
+                "/tmp/s/digest",
+                tagged.as_str(),
+                destination.as_str()
+            ]
         );
-        assert_eq!(builder.name(), "podman");
+        assert_eq!(builder.name(), "buildah");
+        assert_eq!(PodmanBuilder::podman().name(), "podman");
+        // A registry on loopback has no certificate: plain HTTP there, and only there.
+        for (image, plain) in [
+            ("127.0.0.1:5000/shop", true),
+            ("localhost:5000/shop", true),
+            ("[::1]:5000/shop", true),
+            ("localhost/shop", true),
+            ("registry.example/shop", false),
+            ("127.0.0.1.example/shop", false),
+            ("shop", false),
+        ] {
+            let job = BuildJob {
+                image: image.into(),
+                ..job.clone()
+            };
+            let args = builder.push_arguments(&job, Path::new("/tmp/s/digest"));
+            assert_eq!(
+                args.contains(&"--tls-verify=false".to_string()),
+                plain,
+                "{image}"
+            );
+        }
     }
 }

@@ -9,7 +9,7 @@
 //! source = { repo = "https://git.example/shop.git", path = "." }
 //!
 //! [app.build]
-//! builder = "buildkit"              # buildkit (default), podman, buildah or command
+//! builder = "buildah"               # auto (default), buildkit, buildah, podman or command
 //! image = "registry.example/shop"   # where the image is pushed (the command backend needs none)
 //! max_attempts = 3                  # builds per deploy, steering in between
 //! overrides = { base-image = "node:20-slim", "env.NODE_ENV" = "production" }
@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::bases::BaseCatalogue;
 use super::builder::Builder;
 use super::buildkit::BuildkitBuilder;
 use super::command::CommandBuilder;
@@ -36,28 +37,65 @@ pub const DEFAULT_STEER_TYPE: &str = "build";
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BuilderKind {
-    /// BuildKit through `buildctl`.
+    /// The first this machine has: BuildKit when `buildctl` is on PATH and `BUILDKIT_HOST` names its daemon, else
+    /// Buildah, else Podman (Buildah, saying it is missing, when there is none).
     #[default]
+    Auto,
+    /// BuildKit through `buildctl`.
     Buildkit,
     /// `podman build` and `podman push`.
     Podman,
-    /// `buildah build` and `buildah push`.
+    /// `buildah build` and `buildah push`, with chroot isolation.
     Buildah,
     /// The plan's commands in a scratch directory, no container (tests, local tries).
     Command,
 }
 
+/// What the operator sets for every build (`[build]` in weft.toml).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuilderSettings {
+    /// The images a plan's logical bases (`FROM base/python:3.11`) stand for.
+    pub bases: BaseCatalogue,
+}
+
 impl BuilderKind {
-    /// The backend, with its defaults.
-    pub fn builder(self) -> Box<dyn Builder> {
-        match self {
-            BuilderKind::Buildkit => Box::new(BuildkitBuilder::default()),
-            BuilderKind::Podman => Box::new(PodmanBuilder::default()),
-            BuilderKind::Buildah => Box::new(PodmanBuilder {
-                program: "buildah".into(),
-                ..PodmanBuilder::default()
+    /// The backend, with its defaults and the operator's `settings`; `Auto` is resolved on this machine.
+    pub fn builder(self, settings: &BuilderSettings) -> Box<dyn Builder> {
+        match self.on_this_machine() {
+            BuilderKind::Buildkit => Box::new(BuildkitBuilder {
+                bases: settings.bases.clone(),
+                ..BuildkitBuilder::default()
+            }),
+            BuilderKind::Podman => Box::new(PodmanBuilder {
+                bases: settings.bases.clone(),
+                ..PodmanBuilder::podman()
+            }),
+            BuilderKind::Auto | BuilderKind::Buildah => Box::new(PodmanBuilder {
+                bases: settings.bases.clone(),
+                ..PodmanBuilder::buildah()
             }),
             BuilderKind::Command => Box::new(CommandBuilder::default()),
+        }
+    }
+
+    /// What `Auto` stands for on this machine (its PATH and `BUILDKIT_HOST`); any other kind is itself.
+    pub fn on_this_machine(self) -> BuilderKind {
+        let buildkit_host = std::env::var_os("BUILDKIT_HOST").is_some_and(|host| !host.is_empty());
+        self.resolved(on_path, buildkit_host)
+    }
+
+    /// What `Auto` stands for where `found` says which programs are on PATH and `buildkit_host` whether
+    /// `BUILDKIT_HOST` is set; any other kind is itself.
+    pub fn resolved(self, found: impl Fn(&str) -> bool, buildkit_host: bool) -> BuilderKind {
+        if self != BuilderKind::Auto {
+            return self;
+        }
+        if buildkit_host && found("buildctl") {
+            BuilderKind::Buildkit
+        } else if found("buildah") || !found("podman") {
+            BuilderKind::Buildah
+        } else {
+            BuilderKind::Podman
         }
     }
 
@@ -65,6 +103,17 @@ impl BuilderKind {
     pub fn pushes(self) -> bool {
         self != BuilderKind::Command
     }
+}
+
+/// Whether `program` is an executable file in a directory of PATH.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        })
+    })
 }
 
 /// An app's build settings.
@@ -129,7 +178,7 @@ impl BuildSpec {
             None if self.builder.pushes() => {
                 return error(
                     "image",
-                    "the buildkit, podman and buildah builders push the image: name it".into(),
+                    "the container builders (auto, buildkit, buildah, podman) push the image: name it".into(),
                 );
             }
             _ => {}
@@ -240,6 +289,7 @@ mod tests {
     fn bad_settings_name_their_key() {
         let key = |text: &str| spec(text).validate().unwrap_err().0;
         assert_eq!(key("builder = \"buildkit\""), "build.image");
+        assert_eq!(key("max_attempts = 2"), "build.image", "auto pushes too");
         assert_eq!(
             key("builder = \"command\"\nmax_attempts = 0"),
             "build.max_attempts"
@@ -269,5 +319,40 @@ mod tests {
         spec("image = \"localhost/shop\"\nbuilder = \"podman\"")
             .validate()
             .unwrap();
+    }
+
+    #[test]
+    fn auto_picks_buildkit_with_a_daemon_then_buildah_then_podman() {
+        let with = |programs: &'static [&'static str]| move |p: &str| programs.contains(&p);
+        let auto = BuilderKind::Auto;
+        assert_eq!(spec("image = \"r/a\"").builder, auto);
+        let all = with(&["buildctl", "buildah", "podman"]);
+        assert_eq!(auto.resolved(all, true), BuilderKind::Buildkit);
+        assert_eq!(
+            auto.resolved(all, false),
+            BuilderKind::Buildah,
+            "buildctl without its daemon"
+        );
+        assert_eq!(auto.resolved(with(&["podman"]), true), BuilderKind::Podman);
+        assert_eq!(
+            auto.resolved(with(&["buildah"]), false),
+            BuilderKind::Buildah
+        );
+        // None at all: buildah, whose build then says it cannot be run and how to get it.
+        assert_eq!(auto.resolved(with(&[]), false), BuilderKind::Buildah);
+        // A kind named is itself, whatever the machine has.
+        assert_eq!(BuilderKind::Podman.resolved(all, true), BuilderKind::Podman);
+        assert_eq!(
+            BuilderKind::Command
+                .builder(&BuilderSettings::default())
+                .name(),
+            "command"
+        );
+        assert_eq!(
+            BuilderKind::Buildah
+                .builder(&BuilderSettings::default())
+                .name(),
+            "buildah"
+        );
     }
 }

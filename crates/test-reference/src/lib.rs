@@ -23,7 +23,8 @@ mod small_filesystem;
 
 pub use postgres::{POSTGRES_INSTALL, PostgresServer, postgres_bin_dir};
 pub use registry::{
-    OCI_CONFIG, OCI_INDEX, OCI_LAYER, OCI_MANIFEST, REGISTRY_INSTALL, Registry, digest_of, htpasswd,
+    OCI_CONFIG, OCI_INDEX, OCI_LAYER, OCI_MANIFEST, REGISTRY_INSTALL, Registry, ServedManifest,
+    digest_of, htpasswd,
 };
 pub use small_filesystem::SmallFilesystem;
 

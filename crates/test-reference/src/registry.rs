@@ -239,6 +239,49 @@ impl Registry {
         self.push_manifest(repository, tag, OCI_INDEX, index.as_bytes())
     }
 
+    /// The manifest `reference` (a tag or digest) of `repository` as the registry serves it to a client accepting
+    /// OCI and Docker manifests: the digest it reports (`Docker-Content-Digest`), the media type and the body.
+    pub fn manifest(&self, repository: &str, reference: &str) -> ServedManifest {
+        let accept = format!(
+            "{OCI_MANIFEST}, {OCI_INDEX}, application/vnd.docker.distribution.manifest.v2+json"
+        );
+        let path = format!("/v2/{repository}/manifests/{reference}");
+        let mut response = self
+            .authorized(self.agent.get(self.url(&path)).header("Accept", &accept))
+            .call()
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        assert_eq!(response.status().as_u16(), 200, "GET {path}");
+        ServedManifest {
+            digest: header(&response, "docker-content-digest").unwrap_or_default(),
+            media_type: header(&response, "content-type").unwrap_or_default(),
+            body: response
+                .body_mut()
+                .read_to_vec()
+                .unwrap_or_else(|e| panic!("GET {path}: {e}")),
+        }
+    }
+
+    /// Whether `repository` has the tag or digest `reference`.
+    pub fn has_manifest(&self, repository: &str, reference: &str) -> bool {
+        let path = format!("/v2/{repository}/manifests/{reference}");
+        self.authorized(
+            self.agent
+                .head(self.url(&path))
+                .header("Accept", format!("{OCI_MANIFEST}, {OCI_INDEX}")),
+        )
+        .call()
+        .is_ok_and(|response| response.status().as_u16() == 200)
+    }
+
+    /// The blob `digest` of `repository`.
+    pub fn blob(&self, repository: &str, digest: &str) -> Vec<u8> {
+        self.get(
+            &format!("/v2/{repository}/blobs/{digest}"),
+            "application/octet-stream",
+        )
+        .1
+    }
+
     /// Deletes the manifest with `digest` from `repository` (its tags go with it).
     pub fn delete_manifest(&self, repository: &str, digest: &str) {
         let response = self
@@ -320,6 +363,17 @@ impl Registry {
         }
         Some(platform)
     }
+}
+
+/// A manifest as the registry served it.
+#[derive(Debug, Clone)]
+pub struct ServedManifest {
+    /// The digest the registry reports for it (`Docker-Content-Digest`).
+    pub digest: String,
+    /// Its media type (`Content-Type`).
+    pub media_type: String,
+    /// Its bytes.
+    pub body: Vec<u8>,
 }
 
 /// `sha256:<hex>` of `bytes`, as the registry names blobs and manifests.

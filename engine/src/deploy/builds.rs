@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use weft_app::AppSpec;
 use weft_build::builder::LogSink;
 use weft_build::checkout;
-use weft_build::spec::BuilderKind;
+use weft_build::spec::{BuilderKind, BuilderSettings};
 use weft_build::steerer::load_steerer;
 use weft_build::steering::{
     self, AttemptOutcome, BuildError, BuildFailed, BuildLoop, BuildRecord, BuildRequest,
@@ -66,6 +66,7 @@ pub struct Builds {
     git: GitSources,
     permits: Arc<tokio::sync::Semaphore>,
     builder: Option<BuilderKind>,
+    settings: BuilderSettings,
     steerers: Arc<Mutex<HashMap<String, SteerPlugin>>>,
 }
 
@@ -93,8 +94,15 @@ impl Builds {
             git,
             permits,
             builder: None,
+            settings: BuilderSettings::default(),
             steerers: Arc::new(Mutex::new(HashMap::new())),
         }
+    }
+
+    /// Builds with the operator's `settings` (`[build]`: where base images come from).
+    pub fn with_settings(mut self, settings: BuilderSettings) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// Builds with `builder` whatever the apps configure (`weft build` tries plans with the command backend).
@@ -130,7 +138,7 @@ impl Builds {
             ));
         };
         let kind = self.builder.unwrap_or(spec.builder);
-        let builder = kind.builder();
+        let builder = kind.builder(&self.settings);
         let prepared = async {
             let source = app
                 .app_source()
@@ -185,7 +193,7 @@ impl Builds {
         let builder = self
             .builder
             .or(app.build.as_ref().map(|b| b.builder))
-            .map(|k| k.builder().name().to_string())
+            .map(|k| k.builder(&self.settings).name().to_string())
             .unwrap_or_default();
         BuildFailed {
             record: Box::new(BuildRecord::started(

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A stand-in for `podman` (or `buildah`) in the Podman backend's tests, installed in a temporary directory. It takes
-# `build --file FILE --tag NAME:TAG --layers [--jobs N] CONTEXT` and `push --digestfile FILE NAME:TAG`, records each
+# `build [--isolation I] [--format F] --file FILE --tag NAME:TAG --layers [--jobs N] CONTEXT` and
+# `push [--tls-verify=false] --digestfile FILE NAME:TAG [docker://NAME:TAG]`, records each
 # call under calls/N/ (argv one argument a line, and the Dockerfile a build was given), prints Buildah's step
 # output, refuses to push an image it did not build, and writes the pushed digest to the digest file as podman
 # does.
@@ -33,7 +34,8 @@ build)
         --file) file=$2; shift 2 ;;
         --tag) tag=$2; shift 2 ;;
         --layers) shift ;;
-        --jobs) shift 2 ;;
+        --jobs | --isolation) shift 2 ;;
+        --format) [ "$2" = oci ] || [ "$2" = docker ] || { echo "Error: unrecognized image type \"$2\"" >&2; exit 125; }; shift 2 ;;
         -*) echo "Error: unknown flag: $1" >&2; exit 125 ;;
         *) context=$1; shift ;;
         esac
@@ -67,14 +69,19 @@ build)
     echo "$tag" >>"$here/built"
     ;;
 push)
-    digestfile= image=
+    digestfile= image= destination=
     while [ $# -gt 0 ]; do
         case "$1" in
         --digestfile) digestfile=$2; shift 2 ;;
+        --tls-verify=*) shift ;;
         -*) echo "Error: unknown flag: $1" >&2; exit 125 ;;
-        *) image=$1; shift ;;
+        *) if [ -z "$image" ]; then image=$1; else destination=$1; fi; shift ;;
         esac
     done
+    case "$destination" in
+    '' | docker://*) ;;
+    *) echo "Error: invalid destination $destination" >&2; exit 125 ;;
+    esac
     grep -qxF -- "$image" "$here/built" 2>/dev/null || { echo "Error: $image: image not known" >&2; exit 125; }
     echo "Getting image source signatures"
     echo "Copying blob sha256:2222222222222222222222222222222222222222222222222222222222222222"

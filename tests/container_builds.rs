@@ -1,0 +1,432 @@
+//! Real image builds: buildah (the default where BuildKit is absent) builds a plan's Dockerfile on a base image made
+//! from the Debian mirror by `deploy/base-images/build.sh`, pushes it to a real CNCF distribution registry and pins
+//! it by the digest the push returned, which must be the one the registry serves; podman runs the pinned image and
+//! it answers HTTP. A build that really fails names its step and exit code from buildah's own words, and pushes
+//! nothing. Without buildah, podman, the registry or the base catalogue each check is reported ignored (and fails
+//! under CI, whose `.ci/run` installs the tools and makes the bases).
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use weft_build::{BaseCatalogue, BuildJob, Builder, BuilderSettings, StepFailure};
+use weft_sdk::BuildPlan;
+use weft_test_reference::{Failed, OCI_MANIFEST, Reference, Registry, Trial};
+
+/// Builds take both cores: one at a time.
+static BUILDS: Mutex<()> = Mutex::new(());
+
+/// How long a started container gets to answer; generous, only to catch one that never does.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(300);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// The base catalogue `.ci/run` makes (`WEFT_BASES`, else `target/base-images/bases.json`), made here first
+/// when it is missing and the machine has what makes it (the script keeps its root filesystem between runs).
+fn bases_reference() -> Reference {
+    let named = std::env::var_os("WEFT_BASES").map(PathBuf::from);
+    let path = named
+        .clone()
+        .unwrap_or_else(|| workspace().join("target/base-images/bases.json"));
+    let can_make = ["buildah", "debootstrap"].iter().all(|tool| {
+        Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+            || Path::new("/usr/sbin").join(tool).is_file()
+    });
+    if named.is_none() && !path.is_file() && can_make {
+        let mut script = Command::new("bash");
+        script
+            .arg(workspace().join("deploy/base-images/build.sh"))
+            .arg("--out")
+            .arg(path.parent().expect("a directory"));
+        let certificates = Path::new("/usr/local/share/ca-certificates");
+        if std::fs::read_dir(certificates).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "crt"))
+        }) {
+            script.arg("--extra-ca").arg(certificates);
+        }
+        let made = script.output();
+        if !made.as_ref().is_ok_and(|o| o.status.success()) {
+            return Reference::missing(
+                "base images",
+                format!(
+                    "deploy/base-images/build.sh failed: {}",
+                    made.map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+                        .unwrap_or_else(|e| e.to_string())
+                ),
+            );
+        }
+    }
+    if path.is_file() {
+        Reference::found("base images", path)
+    } else {
+        Reference::missing(
+            "base images",
+            format!(
+                "{} is missing (run `bash deploy/base-images/build.sh --out target/base-images`)",
+                path.display()
+            ),
+        )
+    }
+}
+
+/// What every check gets: the tools, found.
+#[derive(Clone)]
+struct Tools {
+    buildah: PathBuf,
+    registry: PathBuf,
+    bases: PathBuf,
+}
+
+/// A sample app: Python's standard library serving `GET /` on `$PORT`.
+fn write_sample(dir: &Path, greeting: &str) {
+    std::fs::write(
+        dir.join("app.py"),
+        format!(
+            "import os\nfrom http.server import BaseHTTPRequestHandler, HTTPServer\n\n\
+             class Hello(BaseHTTPRequestHandler):\n    def do_GET(self):\n        body = b\"{greeting}\\n\"\n\
+             \x20       self.send_response(200)\n        self.send_header(\"Content-Length\", str(len(body)))\n\
+             \x20       self.end_headers()\n        self.wfile.write(body)\n\n\
+             HTTPServer((\"0.0.0.0\", int(os.environ.get(\"PORT\", \"8080\"))), Hello).serve_forever()\n"
+        ),
+    )
+    .expect("writing the sample");
+}
+
+/// A plan for the sample on the machine's Python base, as a steerer writes one: non-root, the port in the
+/// environment, an exec-form start.
+fn sample_plan(install: &str) -> BuildPlan {
+    BuildPlan {
+        kind: "python".into(),
+        base_image: "base/python:3.11".into(),
+        install: vec![install.into()],
+        start: Some("python3 app.py".into()),
+        port: Some(8080),
+        dockerfile: format!(
+            "FROM base/python:3.11\nWORKDIR /app\nCOPY app.py .\nRUN {install}\nUSER 10001:10001\n\
+             ENV PORT=8080\nEXPOSE 8080\nCMD [\"python3\", \"app.py\"]\n"
+        ),
+        ..BuildPlan::default()
+    }
+}
+
+/// Builds `plan` from `context` with buildah and the machine's bases, into `image`; the result and the log.
+fn build(
+    tools: &Tools,
+    context: &Path,
+    image: &str,
+    plan: BuildPlan,
+) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
+    let settings = BuilderSettings {
+        bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
+    };
+    let buildah = weft_build::PodmanBuilder {
+        program: tools.buildah.display().to_string(),
+        bases: settings.bases.clone(),
+        ..weft_build::PodmanBuilder::buildah()
+    };
+    let job = BuildJob {
+        app: "hello".into(),
+        commit: "0123456789abcdef0123456789abcdef01234567".into(),
+        context: context.to_path_buf(),
+        plan,
+        image: image.into(),
+        attempt: 1,
+    };
+    let lines = Mutex::new(Vec::new());
+    let sink = |line: &str| lines.lock().expect("log").push(line.to_string());
+    let _one_at_a_time = BUILDS.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let result = runtime
+        .block_on(buildah.build(&job, &sink))
+        .map_err(|e| e.to_string())?;
+    // The image stays in the registry; the machine's storage keeps no copy of every test run's tag.
+    let _ = Command::new(&tools.buildah)
+        .args(["rmi", &format!("{image}:{}", job.tag())])
+        .output();
+    let log = lines.into_inner().expect("log").join("\n");
+    Ok((result, log))
+}
+
+/// `podman --runtime runc run` of `reference` on host networking with `PORT=port`, detached; its container's name.
+fn run_container(reference: &str, port: u16) -> Result<String, String> {
+    let name = format!("weft-test-{}-{port}", std::process::id());
+    let output = Command::new("podman")
+        .args([
+            "--runtime",
+            "runc",
+            "run",
+            "--detach",
+            "--name",
+            &name,
+            "--network",
+            "host",
+            "--init",
+            "--ulimit",
+            "nofile=4096:4096",
+            "--ulimit",
+            "nproc=4096:4096",
+            "--tls-verify=false",
+            "--env",
+            &format!("PORT={port}"),
+            reference,
+        ])
+        .output()
+        .map_err(|e| format!("podman cannot run: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "podman run {reference} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(name)
+}
+
+/// Whether the container `name` is still running.
+fn running(name: &str) -> bool {
+    Command::new("podman")
+        .args(["inspect", "--format", "{{.State.Running}}", name])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "true")
+}
+
+/// `GET /` on loopback `port`: the response's text, once something answers.
+fn get(port: u16) -> std::io::Result<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.write_all(b"GET / HTTP/1.0\r\nHost: localhost\r\n\r\n")?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned(
+    tools: &Tools,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    write_sample(context.path(), "hello from a real build");
+    let image = format!("{}/samples/hello", registry.host());
+    let (result, log) = build(
+        tools,
+        context.path(),
+        &image,
+        sample_plan("python3 -m compileall -q ."),
+    )?;
+    let built = result.map_err(|failure| format!("the build failed: {failure:?}\n{log}"))?;
+    // Pinned by digest, and the digest is the one the registry serves for the pushed tag.
+    let (name, digest) = built
+        .reference
+        .split_once('@')
+        .ok_or_else(|| format!("not pinned: {}", built.reference))?;
+    if name != image || !digest.starts_with("sha256:") || digest.len() != 71 {
+        return Err(format!("pinned as {}", built.reference));
+    }
+    let served = registry.manifest("samples/hello", digest);
+    if served.digest != digest {
+        return Err(format!(
+            "the registry serves {} for the digest the push reported, {digest}",
+            served.digest
+        ));
+    }
+    if served.media_type != OCI_MANIFEST {
+        return Err(format!("an image of type {}", served.media_type));
+    }
+    // Built on the machine's own base (no Docker Hub), as the plan's user, with its port and start.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&served.body).map_err(|e| e.to_string())?;
+    let config = registry.blob(
+        "samples/hello",
+        manifest["config"]["digest"].as_str().unwrap_or_default(),
+    );
+    let config: serde_json::Value = serde_json::from_slice(&config).map_err(|e| e.to_string())?;
+    if config["config"]["User"] != "10001:10001"
+        || config["config"]["Cmd"] != serde_json::json!(["python3", "app.py"])
+        || config["config"]["ExposedPorts"].get("8080/tcp").is_none()
+    {
+        return Err(format!("the image's config: {}", config["config"]));
+    }
+    for line in [
+        "STEP 1/8: FROM localhost/weft-base/python:3.11",
+        "STEP 4/8: RUN python3 -m compileall -q .",
+    ] {
+        if !log.lines().any(|l| l == line) {
+            return Err(format!("{line:?} is not in the build's log:\n{log}"));
+        }
+    }
+
+    // podman pulls the pinned image from the registry and runs it; it answers on its port.
+    let port = free_port();
+    let container = run_container(&built.reference, port)?;
+    let deadline = Instant::now() + ANSWER_TIMEOUT;
+    let answered = loop {
+        match get(port) {
+            Ok(text) => break Ok(text),
+            Err(_) if running(&container) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            Err(error) => {
+                let logs = Command::new("podman")
+                    .args(["logs", &container])
+                    .output()
+                    .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+                    .unwrap_or_default();
+                break Err(format!(
+                    "the container did not answer on {port}: {error}\n{logs}"
+                ));
+            }
+        }
+    };
+    let _ = Command::new("podman")
+        .args(["rm", "--force", &container])
+        .output();
+    let _ = Command::new("podman")
+        .args(["rmi", &built.reference])
+        .output();
+    let text = answered?;
+    if !(text.starts_with("HTTP/1.0 200") && text.ends_with("hello from a real build\n")) {
+        return Err(format!("the container answered {text:?}"));
+    }
+    Ok(())
+}
+
+fn a_build_that_really_fails_names_its_step_and_exit_code_and_pushes_nothing(
+    tools: &Tools,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    write_sample(context.path(), "never served");
+    let image = format!("{}/samples/broken", registry.host());
+    let install = "python3 -c 'import sys; print(\"no such wheel\"); sys.exit(3)'";
+    let (result, log) = build(tools, context.path(), &image, sample_plan(install))?;
+    let failure = match result {
+        Ok(built) => return Err(format!("a failing build gave {}", built.reference)),
+        Err(failure) => failure,
+    };
+    if failure.step != "install" || failure.exit_code != Some(3) {
+        return Err(format!("failed as {failure:?}\n{log}"));
+    }
+    if !failure.log.contains("no such wheel") || !failure.log.contains("building at STEP") {
+        return Err(format!("the failure's log: {}", failure.log));
+    }
+    let tag = BuildJob {
+        app: "hello".into(),
+        commit: "0123456789abcdef0123456789abcdef01234567".into(),
+        context: context.path().to_path_buf(),
+        plan: sample_plan(install),
+        image,
+        attempt: 1,
+    }
+    .tag();
+    if registry.has_manifest("samples/broken", &tag) {
+        return Err("a failed build pushed its image".into());
+    }
+    Ok(())
+}
+
+fn a_base_the_machine_lacks_fails_the_base_step_before_building(
+    tools: &Tools,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    write_sample(context.path(), "never served");
+    let mut plan = sample_plan("true");
+    plan.dockerfile = plan
+        .dockerfile
+        .replace("base/python:3.11", "base/python:3.99");
+    let (result, log) = build(
+        tools,
+        context.path(),
+        &format!("{}/samples/x", registry.host()),
+        plan,
+    )?;
+    match result {
+        Err(failure) if failure.step == "base" && failure.log.contains("base/python:3.11") => {
+            Ok(())
+        }
+        other => Err(format!("{other:?}\n{log}")),
+    }
+}
+
+fn main() -> ExitCode {
+    let buildah = Reference::command(
+        "buildah",
+        &["/usr/bin/buildah"],
+        &["--version"],
+        "apt-get install buildah",
+    );
+    let podman = Reference::command(
+        "podman",
+        &["/usr/bin/podman"],
+        &["--version"],
+        "apt-get install podman runc",
+    );
+    let registry = Reference::docker_registry();
+    let bases = bases_reference();
+    let tools = match (buildah.path(), registry.path(), bases.path()) {
+        (Some(buildah), Some(registry), Some(bases)) => Some(Tools {
+            buildah: buildah.to_path_buf(),
+            registry: registry.to_path_buf(),
+            bases: bases.to_path_buf(),
+        }),
+        _ => None,
+    };
+    // A check runs only with every tool it needs; the first missing one reports it.
+    let needing = |references: &[&Reference]| -> Reference {
+        references
+            .iter()
+            .find(|r| r.path().is_none())
+            .map_or_else(|| buildah.clone(), |missing| (*missing).clone())
+    };
+    type Check = fn(&Tools) -> Result<(), String>;
+    let checks: [(&str, Check, Vec<&Reference>); 3] = [
+        (
+            "buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned",
+            buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned,
+            vec![&buildah, &registry, &bases, &podman],
+        ),
+        (
+            "a_build_that_really_fails_names_its_step_and_exit_code_and_pushes_nothing",
+            a_build_that_really_fails_names_its_step_and_exit_code_and_pushes_nothing,
+            vec![&buildah, &registry, &bases],
+        ),
+        (
+            "a_base_the_machine_lacks_fails_the_base_step_before_building",
+            a_base_the_machine_lacks_fails_the_base_step_before_building,
+            vec![&buildah, &registry, &bases],
+        ),
+    ];
+    let trials: Vec<Trial> = checks
+        .into_iter()
+        .map(|(name, check, references)| {
+            let tools = tools.clone();
+            needing(&references).trial(name, move || -> Result<(), Failed> {
+                let tools = tools.expect("every tool was found");
+                check(&tools).map_err(Failed::from)
+            })
+        })
+        .collect();
+    weft_test_reference::run(&[&buildah, &podman, &registry, &bases], trials)
+}
