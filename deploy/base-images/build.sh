@@ -12,8 +12,8 @@
 # --extra-ca  a directory of *.crt certificates every base trusts (a TLS-inspecting proxy's CA, so package managers
 #             inside builds can reach their registries); nothing is added without it
 #
-# Each image carries the label weft.base.key, a digest of this script, the mirror, the suite and the certificates;
-# an image whose key matches is kept, not rebuilt. Needs root, buildah and debootstrap.
+# Each image carries the label weft.base.key, a digest of the mirror, the suite, the certificates, this script and
+# its Containerfile; an image whose key matches is kept, not rebuilt. Needs root, buildah and debootstrap.
 set -euo pipefail
 
 out=target/base-images
@@ -50,14 +50,23 @@ if [ -n "$extra_ca" ]; then
     certs=$(cat "$extra_ca"/*.crt 2>/dev/null || true)
     [ -n "$certs" ] || { echo "build.sh: no *.crt in $extra_ca" >&2; exit 2; }
 fi
-key=$( { cat "$0" "$script_dir"/*.Containerfile; echo "$mirror $suite"; echo "$certs"; } | sha256sum | cut -c1-16)
+# The root filesystem depends on the mirror, the suite, the certificates and how it is made (ROOTFS_RECIPE: raise
+# it when that changes); the images on all of it and their Containerfiles.
+ROOTFS_RECIPE=1
+rootfs_key=$( { echo "$ROOTFS_RECIPE $mirror $suite"; echo "$certs"; } | sha256sum | cut -c1-16)
+# Each image's key: the root filesystem's, this script, and its own Containerfile and those it may build on.
+image_key() { # CONTAINERFILE
+    { echo "$rootfs_key"; cat "$0" "$script_dir/copy-packages.sh" "$script_dir/static.Containerfile" \
+        "$script_dir/cc.Containerfile" ${1:+"$script_dir/$1"}; } | sha256sum | cut -c1-16
+}
+key=$(image_key "")
 mkdir -p "$cache" "$out"
 say() { printf 'base images: %s\n' "$*"; }
 
 # --- the root filesystem (debootstrap minbase), cached as a tar ----------------------------------------------------
-rootfs_tar="$cache/rootfs-$suite-$key.tar"
+rootfs_tar="$cache/rootfs-$suite-$rootfs_key.tar"
 if [ -s "$rootfs_tar" ]; then
-    say "using cached rootfs $key ($rootfs_tar)"
+    say "using cached rootfs $rootfs_key ($rootfs_tar)"
 else
     say "debootstrap $suite from $mirror (about a minute)"
     work=$(mktemp -d)
@@ -81,18 +90,18 @@ else
     tar --numeric-owner -C "$work/root" -cpf "$rootfs_tar.partial" .
     mv "$rootfs_tar.partial" "$rootfs_tar"
     # Older roots of this suite are stale now.
-    find "$cache" -name "rootfs-$suite-*.tar" ! -name "rootfs-$suite-$key.tar" -delete
+    find "$cache" -name "rootfs-$suite-*.tar" ! -name "rootfs-$suite-$rootfs_key.tar" -delete
     rm -rf "$work"
     trap - EXIT
 fi
 
-current() { # NAME: whether the image exists with this run's key
-    [ "$(buildah inspect --type image --format '{{index .ImageAnnotations "weft.base.key"}}{{index .OCIv1.Config.Labels "weft.base.key"}}' "$1" 2>/dev/null || true)" = "$key" ]
+current() { # NAME KEY: whether the image exists with that key
+    [ "$(buildah inspect --type image --format '{{index .OCIv1.Config.Labels "weft.base.key"}}' "$1" 2>/dev/null || true)" = "$2" ]
 }
 
 # --- debian: the root filesystem as an image -------------------------------------------------------------------------
 debian="$PREFIX/debian:$suite"
-if current "$debian"; then
+if current "$debian" "$key"; then
     say "$debian is current"
 else
     say "making $debian"
@@ -106,22 +115,29 @@ else
 fi
 
 # --- the others, each from its Containerfile beside this script --------------------------------------------------------
-# name:tag Containerfile
+# name:tag Containerfile [other tags it is also known by: a plan that pins only the major version gets it]
+# The versions are Debian bookworm's; each Containerfile checks its toolchain is the version its tag says.
 images=(
     "static:$suite static.Containerfile"
-    "python:3.11 python.Containerfile"
-    "python-build:3.11 python-build.Containerfile"
+    "cc:$suite cc.Containerfile"
+    "python:3.11 python.Containerfile 3"
+    "python-build:3.11 python-build.Containerfile 3"
+    "go-build:1.19 go-build.Containerfile 1"
+    "rust-build:1.85 rust-build.Containerfile 1"
+    "caddy:2 caddy.Containerfile"
 )
 for entry in "${images[@]}"; do
     set -- $entry
     reference="$PREFIX/$1"
-    if current "$reference"; then
+    image_key=$(image_key "$2")
+    if current "$reference" "$image_key"; then
         say "$reference is current"
         continue
     fi
     say "building $reference"
-    "${BUILD[@]}" --quiet --build-arg "DEBIAN=$debian" --label "weft.base.key=$key" \
-        -f "$script_dir/$2" -t "$reference" "$script_dir" >/dev/null
+    "${BUILD[@]}" --quiet --build-arg "DEBIAN=$debian" --build-arg "STATIC=$PREFIX/static:$suite" \
+        --build-arg "CC=$PREFIX/cc:$suite" \
+        --label "weft.base.key=$image_key" -f "$script_dir/$2" -t "$reference" "$script_dir" >/dev/null
 done
 
 # --- the catalogue ------------------------------------------------------------------------------------------------------
@@ -132,9 +148,11 @@ done
         set -- $entry
         name="${1%%:*}"; tag="${1#*:}"
         id=$(buildah inspect --type image --format '{{.FromImageID}}' "$PREFIX/$1")
-        [ $first = 1 ] || printf ',\n'
-        first=0
-        printf '    "base/%s:%s": {"image": "%s/%s", "id": "sha256:%s"}' "$name" "$tag" "$PREFIX" "$1" "$id"
+        for alias in "$tag" ${3:-}; do
+            [ $first = 1 ] || printf ',\n'
+            first=0
+            printf '    "base/%s:%s": {"image": "%s/%s", "id": "sha256:%s"}' "$name" "$alias" "$PREFIX" "$1" "$id"
+        done
     done
     printf '\n  }\n}\n'
 } > "$out/bases.json.partial"

@@ -160,8 +160,8 @@ impl BaseCatalogue {
                 }
             }
             BaseCatalogue::DockerHub => format!(
-                "base image {logical} has no public image here (known: debian, static, python, python-build, \
-                 node, node-build, go-build, rust-build); configure [build] bases"
+                "base image {logical} has no public image here (known: debian, static, cc, caddy, python, \
+                 python-build, node, node-build, go-build, rust-build); configure [build] bases"
             ),
         };
         StepFailure {
@@ -197,6 +197,9 @@ fn docker_hub(logical: &str) -> Option<String> {
     Some(match family {
         "debian" => format!("docker.io/library/debian:{tag}-slim"),
         "static" => "gcr.io/distroless/static-debian12:nonroot".to_string(),
+        "cc" => "gcr.io/distroless/cc-debian12:nonroot".to_string(),
+        "caddy" => format!("docker.io/library/caddy:{tag}"),
+        "rust-build" if tag == "nightly" => "docker.io/rustlang/rust:nightly-bookworm".to_string(),
         "python" => format!("docker.io/library/python:{tag}-slim-bookworm"),
         "python-build" => format!("docker.io/library/python:{tag}-bookworm"),
         "node" => format!("docker.io/library/node:{tag}-bookworm-slim"),

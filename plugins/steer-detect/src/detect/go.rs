@@ -1,10 +1,12 @@
-//! Go modules (`go.mod`): the Go version from the `go` directive; the main package at the root or the first
-//! `cmd/<name>`; a static binary as the start command.
+//! Go modules (`go.mod`): built on Debian's Go (`base/go-build:1`, any Go 1; the `go` directive is a minimum, and
+//! a toolchain too old for it is named in the build's log, which moves the base to that version); the main package
+//! at the root or the first `cmd/<name>`, built without cgo into a static, stripped binary that runs alone on
+//! `base/static` as the non-root user.
 
 use weft_sdk::{BuildPlan, PluginError};
 
+use crate::dockerfile::OUT_DIR;
 use crate::files::Repo;
-use crate::version;
 
 /// The port a Go service is assumed to listen on when nothing says otherwise.
 const DEFAULT_PORT: u16 = 8080;
@@ -14,19 +16,11 @@ pub fn detect(repo: Repo<'_>) -> Result<Option<BuildPlan>, PluginError> {
     let Some(gomod) = repo.text("go.mod")? else {
         return Ok(None);
     };
-    let mut module = None;
-    let mut go = None;
-    for line in gomod.lines().map(str::trim) {
-        if let Some(path) = line.strip_prefix("module ") {
-            module = Some(path.trim().trim_matches('"').to_string());
-        } else if let Some(v) = line.strip_prefix("go ") {
-            go = version::parse(v);
-        }
-    }
-    let image = match go {
-        Some(v) => format!("golang:{}", version::render(&v, 2)),
-        None => "golang:1".to_string(),
-    };
+    let module = gomod
+        .lines()
+        .map(str::trim)
+        .find_map(|line| line.strip_prefix("module "))
+        .map(|path| path.trim().trim_matches('"').to_string());
     let module_name = module
         .as_deref()
         .and_then(|m| m.rsplit('/').next())
@@ -40,14 +34,30 @@ pub fn detect(repo: Repo<'_>) -> Result<Option<BuildPlan>, PluginError> {
     };
     Ok(Some(BuildPlan {
         kind: "go".into(),
-        base_image: image,
+        base_image: "base/go-build:1".into(),
         install: vec!["go mod download".into()],
-        build: vec![format!("go build -o bin/{name} {package}")],
-        start: Some(format!("./bin/{name}")),
+        build: vec![format!(
+            "go build -trimpath -ldflags=\"-s -w\" -o {OUT_DIR}/{name} {package}"
+        )],
+        start: Some(format!("/app/{name}")),
         port: Some(DEFAULT_PORT),
         env: vec![("CGO_ENABLED".into(), "0".into())],
         ..BuildPlan::default()
     }))
+}
+
+/// The files `go mod download` reads, copied before the source: `go.mod` and `go.sum`; none (the whole source
+/// first) when a `replace` points into the repository.
+pub fn dependency_files(repo: Repo<'_>) -> Result<Vec<String>, PluginError> {
+    let gomod = repo.text("go.mod")?.unwrap_or_default();
+    if gomod.contains("=> ./") || gomod.contains("=> ../") {
+        return Ok(Vec::new());
+    }
+    let mut files = vec!["go.mod".to_string()];
+    if repo.has_file("go.sum") {
+        files.push("go.sum".into());
+    }
+    Ok(files)
 }
 
 enum MainPackage {

@@ -16,7 +16,7 @@ mod site;
 use weft_sdk::steer::{ENV_OVERRIDE_PREFIX, apply_overrides};
 use weft_sdk::{BuildPlan, PluginError, RepoFacts};
 
-use crate::dockerfile;
+use crate::dockerfile::{self, Layout};
 use crate::files::Repo;
 
 pub use node::start_candidates as node_start_candidates;
@@ -128,13 +128,31 @@ pub fn finish(
             plan.set_env(key, value);
         }
     }
-    let site_dir = if plan.kind == "static" {
-        site::site_dir(repo).unwrap_or_else(|| ".".into())
-    } else {
-        ".".into()
-    };
-    plan.dockerfile = dockerfile::render(&plan, &site_dir);
+    if plan.kind == "static" && plan.base_image.starts_with("base/") && !facts.fixes("start") {
+        plan.start = Some(site::start(plan.port.unwrap_or(site::DEFAULT_PORT)));
+    }
+    let layout = layout(&plan, repo)?;
+    plan.dockerfile = dockerfile::render(&plan, &layout);
     Ok(plan)
+}
+
+/// What the Dockerfile needs of the repository beyond the plan: the site's directory, the files the install
+/// reads (so they are copied, and installed from, before the source), the runtime libraries of system packages.
+fn layout(plan: &BuildPlan, repo: Repo<'_>) -> Result<Layout, PluginError> {
+    let mut layout = Layout {
+        site_dir: ".".into(),
+        ..Layout::default()
+    };
+    match plan.kind.as_str() {
+        "static" => layout.site_dir = site::site_dir(repo).unwrap_or_else(|| ".".into()),
+        "go" => layout.dependency_files = go::dependency_files(repo)?,
+        "rust" => {
+            (layout.dependency_files, layout.stub_main) = rust::dependency_files(repo)?;
+            layout.runtime_packages = dockerfile::runtime_packages(&plan.system_packages);
+        }
+        _ => {}
+    }
+    Ok(layout)
 }
 
 /// The environment that limits a kind's toolchain to `jobs` parallel jobs.
@@ -155,12 +173,12 @@ fn jobs_env(kind: &str, jobs: u32) -> Vec<(&'static str, String)> {
     }
 }
 
-/// The base image of a kind at a language version (`rust` at `1.80` is `rust:1.80-slim`); `None` for kinds whose
-/// image has no language version.
+/// The base image of a kind at a language version (`rust` at `1.80` is `base/rust-build:1.80`, a logical name the
+/// builder maps to the machine's image); `None` for kinds whose image has no language version.
 pub fn base_image(kind: &str, version: &str) -> Option<String> {
     match kind {
-        "rust" => Some(format!("rust:{version}-slim")),
-        "go" => Some(format!("golang:{version}")),
+        "rust" => Some(format!("base/rust-build:{version}")),
+        "go" => Some(format!("base/go-build:{version}")),
         "node" => Some(format!("node:{version}-slim")),
         "python" => Some(format!("python:{version}-slim")),
         _ => None,

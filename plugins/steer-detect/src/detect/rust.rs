@@ -1,8 +1,12 @@
-//! Rust projects (`Cargo.toml`): the toolchain from `rust-toolchain.toml` / `rust-toolchain`, else the package's
-//! `rust-version`; a release build, `--locked` when `Cargo.lock` is committed; the binary as the start command.
+//! Rust projects (`Cargo.toml`): the toolchain pinned by `rust-toolchain.toml` / `rust-toolchain`, else any Rust 1
+//! (`base/rust-build:1`: `rust-version` is a minimum, and a toolchain too old for it is named in the build's log,
+//! which moves the base to that version); a release build, `--locked` when `Cargo.lock` is committed, the
+//! dependencies fetched from `Cargo.toml` and `Cargo.lock` before the source is copied; the binary alone runs on
+//! `base/cc` (glibc, as the non-root user), or on Debian with the runtime libraries of its system packages.
 
 use weft_sdk::{BuildPlan, PluginError};
 
+use crate::dockerfile::OUT_DIR;
 use crate::files::{Repo, first_line, toml_str};
 use crate::version;
 
@@ -14,10 +18,10 @@ pub fn detect(repo: Repo<'_>) -> Result<Option<BuildPlan>, PluginError> {
     let Some(cargo) = repo.toml("Cargo.toml")? else {
         return Ok(None);
     };
-    let image = match toolchain(repo, &cargo)? {
-        Toolchain::Version(v) => format!("rust:{v}-slim"),
-        Toolchain::Stable => "rust:1-slim".to_string(),
-        Toolchain::Nightly => "rustlang/rust:nightly-slim".to_string(),
+    let image = match toolchain(repo)? {
+        Toolchain::Version(v) => format!("base/rust-build:{v}"),
+        Toolchain::Stable => "base/rust-build:1".to_string(),
+        Toolchain::Nightly => "base/rust-build:nightly".to_string(),
     };
     let lock = repo.has_file("Cargo.lock");
     let locked = if lock { " --locked" } else { "" };
@@ -28,14 +32,18 @@ pub fn detect(repo: Repo<'_>) -> Result<Option<BuildPlan>, PluginError> {
         // openssl-sys links the system OpenSSL found through pkg-config.
         system_packages = vec!["pkg-config".to_string(), "libssl-dev".to_string()];
     }
-    let start = binary(repo, &cargo)?.map(|bin| format!("./target/release/{bin}"));
+    let bin = binary(repo, &cargo)?;
+    let mut build = vec![format!("cargo build --release{locked}")];
+    if let Some(bin) = &bin {
+        build.push(format!("install -D target/release/{bin} {OUT_DIR}/{bin}"));
+    }
     Ok(Some(BuildPlan {
         kind: "rust".into(),
         base_image: image,
         system_packages,
         install: vec![format!("cargo fetch{locked}")],
-        build: vec![format!("cargo build --release{locked}")],
-        start,
+        build,
+        start: bin.map(|bin| format!("/app/{bin}")),
         port: Some(DEFAULT_PORT),
         ..BuildPlan::default()
     }))
@@ -47,8 +55,61 @@ enum Toolchain {
     Nightly,
 }
 
-/// The toolchain: `rust-toolchain.toml`'s channel, the legacy `rust-toolchain` file, else `rust-version`.
-fn toolchain(repo: Repo<'_>, cargo: &toml::Table) -> Result<Toolchain, PluginError> {
+/// The files `cargo fetch` reads, copied before the source, and whether it needs a stand-in `src/main.rs` beside
+/// them: `Cargo.toml` and `Cargo.lock` for one package whose only target is `src/main.rs`; none (the whole source
+/// first) for a workspace, or a package that names its targets or a build script.
+pub fn dependency_files(repo: Repo<'_>) -> Result<(Vec<String>, bool), PluginError> {
+    const PLAIN: [&str; 10] = [
+        "package",
+        "dependencies",
+        "dev-dependencies",
+        "build-dependencies",
+        "features",
+        "profile",
+        "target",
+        "patch",
+        "badges",
+        "lints",
+    ];
+    let Some(cargo) = repo.toml("Cargo.toml")? else {
+        return Ok((Vec::new(), false));
+    };
+    let plain = cargo.keys().all(|key| PLAIN.contains(&key.as_str()))
+        && cargo.get("package").and_then(|p| p.get("build")).is_none()
+        && !repo.has_file("build.rs")
+        && repo.has_file("src/main.rs")
+        && !repo.has_file("src/lib.rs")
+        && repo.files_in("src/bin").is_empty();
+    if !plain || has_path_dependency(&cargo) {
+        return Ok((Vec::new(), false));
+    }
+    let mut files = vec!["Cargo.toml".to_string()];
+    if repo.has_file("Cargo.lock") {
+        files.push("Cargo.lock".into());
+    }
+    Ok((files, true))
+}
+
+/// Whether a dependency (of any kind, for any target) is a path in the repository, which a fetch before the
+/// source would not find.
+fn has_path_dependency(cargo: &toml::Table) -> bool {
+    const KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let tables = KINDS.iter().filter_map(|kind| cargo.get(*kind)).chain(
+        cargo
+            .get("target")
+            .and_then(toml::Value::as_table)
+            .into_iter()
+            .flat_map(|targets| targets.values())
+            .flat_map(|target| KINDS.iter().filter_map(move |kind| target.get(*kind))),
+    );
+    tables
+        .filter_map(toml::Value::as_table)
+        .flat_map(|deps| deps.values())
+        .any(|dep| dep.get("path").is_some())
+}
+
+/// The toolchain: `rust-toolchain.toml`'s channel, the legacy `rust-toolchain` file, else any Rust 1.
+fn toolchain(repo: Repo<'_>) -> Result<Toolchain, PluginError> {
     let channel = match repo.toml("rust-toolchain.toml")? {
         Some(file) => toml_str(&file, "toolchain.channel").map(str::to_string),
         None => repo
@@ -63,17 +124,10 @@ fn toolchain(repo: Repo<'_>, cargo: &toml::Table) -> Result<Toolchain, PluginErr
             return Ok(Toolchain::Nightly);
         }
         if let Some(v) = version::parse(channel) {
-            return Ok(Toolchain::Version(version::render(&v, 3)));
+            return Ok(Toolchain::Version(version::render(&v, 2)));
         }
-        return Ok(Toolchain::Stable);
     }
-    let declared = toml_str(cargo, "package.rust-version")
-        .or_else(|| toml_str(cargo, "workspace.package.rust-version"))
-        .and_then(version::parse);
-    Ok(match declared {
-        Some(v) => Toolchain::Version(version::render(&v, 3)),
-        None => Toolchain::Stable,
-    })
+    Ok(Toolchain::Stable)
 }
 
 /// The binary the image runs: the first `[[bin]]`, the package itself when it has `src/main.rs`, its first

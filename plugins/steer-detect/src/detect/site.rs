@@ -1,11 +1,13 @@
-//! Static sites: an `index.html` at the root, or in a committed build output directory, served by nginx.
+//! Static sites: an `index.html` at the root, or in a committed build output directory, served by Caddy's file
+//! server as the non-root user on port 8080 (`base/caddy:2`).
 
 use weft_sdk::{BuildPlan, PluginError};
 
+use crate::dockerfile::{SITE_ROOT, SITE_RUNTIME};
 use crate::files::Repo;
 
-/// The nginx image static sites are served from.
-const NGINX_IMAGE: &str = "nginx:1.27-alpine";
+/// The port a site is served on: above 1024, so a non-root user may listen on it.
+pub const DEFAULT_PORT: u16 = 8080;
 /// Build output directories looked in, in order, when the root has no `index.html`.
 const OUTPUT_DIRS: [&str; 7] = ["public", "dist", "build", "_site", "site", "out", "www"];
 
@@ -16,11 +18,16 @@ pub fn detect(repo: Repo<'_>) -> Result<Option<BuildPlan>, PluginError> {
     }
     Ok(Some(BuildPlan {
         kind: "static".into(),
-        base_image: NGINX_IMAGE.into(),
-        start: Some("nginx -g 'daemon off;'".into()),
-        port: Some(80),
+        base_image: SITE_RUNTIME.into(),
+        start: Some(start(DEFAULT_PORT)),
+        port: Some(DEFAULT_PORT),
         ..BuildPlan::default()
     }))
+}
+
+/// Caddy's file server over the site's root on `port`.
+pub fn start(port: u16) -> String {
+    format!("caddy file-server --root {SITE_ROOT} --listen :{port}")
 }
 
 /// The directory served: `.` for an `index.html` at the root, else the first build output directory with one.

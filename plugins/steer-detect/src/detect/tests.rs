@@ -79,16 +79,34 @@ fn a_dockerfile_elsewhere_is_named_by_an_override() {
 }
 
 #[test]
-fn rust_takes_the_toolchain_file_over_rust_version() {
+fn rust_pins_the_toolchain_file_and_takes_rust_version_as_a_minimum() {
     let cargo = "[package]\nname = \"shop\"\nrust-version = \"1.78\"\n";
     let got = plan(&[("Cargo.toml", cargo), ("src/main.rs", "fn main() {}")]);
     assert_eq!(got.kind, "rust");
-    assert_eq!(got.base_image, "rust:1.78-slim");
+    assert_eq!(got.base_image, "base/rust-build:1");
     assert_eq!(got.install, ["cargo fetch"]);
-    assert_eq!(got.build, ["cargo build --release"]);
-    assert_eq!(got.start.as_deref(), Some("./target/release/shop"));
+    assert_eq!(
+        got.build,
+        [
+            "cargo build --release",
+            "install -D target/release/shop /out/shop"
+        ]
+    );
+    assert_eq!(got.start.as_deref(), Some("/app/shop"));
     assert_eq!(got.port, Some(8080));
     assert_eq!(env(&got, "PORT").as_deref(), Some("8080"));
+    // One package with only src/main.rs: its manifest is fetched from before the source is copied.
+    assert!(
+        got.dockerfile
+            .contains("COPY Cargo.toml ./\nRUN mkdir -p src"),
+        "{}",
+        got.dockerfile
+    );
+    assert!(
+        got.dockerfile.contains("FROM base/cc:bookworm\n"),
+        "{}",
+        got.dockerfile
+    );
 
     let got = plan(&[
         ("Cargo.toml", cargo),
@@ -96,20 +114,32 @@ fn rust_takes_the_toolchain_file_over_rust_version() {
         ("rust-toolchain.toml", "[toolchain]\nchannel = \"1.82.0\"\n"),
         ("src/main.rs", "fn main() {}"),
     ]);
-    assert_eq!(got.base_image, "rust:1.82.0-slim");
+    assert_eq!(got.base_image, "base/rust-build:1.82");
     assert_eq!(got.install, ["cargo fetch --locked"]);
-    assert_eq!(got.build, ["cargo build --release --locked"]);
+    assert_eq!(got.build[0], "cargo build --release --locked");
     assert_eq!(got.system_packages, ["pkg-config", "libssl-dev"]);
+    // Linked against the system's OpenSSL: it runs where its library is installed.
+    assert!(
+        got.dockerfile.contains("COPY Cargo.toml Cargo.lock ./\n"),
+        "{}",
+        got.dockerfile
+    );
+    assert!(
+        got.dockerfile
+            .contains("FROM base/debian:bookworm\nRUN apt-get update && apt-get install -y --no-install-recommends libssl3"),
+        "{}",
+        got.dockerfile
+    );
 
     let got = plan(&[
         ("Cargo.toml", cargo),
         ("rust-toolchain", "nightly-2024-05-01\n"),
     ]);
-    assert_eq!(got.base_image, "rustlang/rust:nightly-slim");
+    assert_eq!(got.base_image, "base/rust-build:nightly");
     // A library has nothing to start.
     assert_eq!(got.start, None);
     let got = plan(&[("Cargo.toml", cargo), ("rust-toolchain", "stable\n")]);
-    assert_eq!(got.base_image, "rust:1-slim");
+    assert_eq!(got.base_image, "base/rust-build:1");
 }
 
 #[test]
@@ -118,12 +148,19 @@ fn rust_binaries_come_from_bin_tables_and_workspaces() {
         "Cargo.toml",
         "[package]\nname = \"shop\"\n[[bin]]\nname = \"shop-server\"\npath = \"src/server.rs\"\n",
     )]);
-    assert_eq!(got.start.as_deref(), Some("./target/release/shop-server"));
+    assert_eq!(got.start.as_deref(), Some("/app/shop-server"));
+    // Targets named in the manifest: the whole source before the fetch.
+    assert!(
+        got.dockerfile
+            .contains("WORKDIR /src\nENV PORT=8080\nCOPY . .\nRUN cargo fetch\n"),
+        "{}",
+        got.dockerfile
+    );
     let got = plan(&[
         ("Cargo.toml", "[package]\nname = \"shop\"\n"),
         ("src/bin/api.rs", "fn main() {}"),
     ]);
-    assert_eq!(got.start.as_deref(), Some("./target/release/api"));
+    assert_eq!(got.start.as_deref(), Some("/app/api"));
     let got = plan(&[
         (
             "Cargo.toml",
@@ -136,33 +173,75 @@ fn rust_binaries_come_from_bin_tables_and_workspaces() {
         ),
         ("crates/server/src/main.rs", "fn main() {}"),
     ]);
-    assert_eq!(got.base_image, "rust:1.81-slim");
-    assert_eq!(got.start.as_deref(), Some("./target/release/shop-api"));
+    assert_eq!(got.base_image, "base/rust-build:1");
+    assert_eq!(got.start.as_deref(), Some("/app/shop-api"));
+    assert!(
+        got.dockerfile.contains("COPY . .\nRUN cargo fetch\n"),
+        "{}",
+        got.dockerfile
+    );
+    // A path dependency is in the source: fetched after it is copied.
+    let got = plan(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"shop\"\n[dependencies]\nutil = { path = \"util\" }\n",
+        ),
+        ("src/main.rs", "fn main() {}"),
+    ]);
+    assert!(
+        got.dockerfile.contains("COPY . .\nRUN cargo fetch\n"),
+        "{}",
+        got.dockerfile
+    );
 }
 
 #[test]
-fn go_reads_the_go_directive_and_finds_the_main_package() {
+fn go_builds_a_static_binary_of_the_main_package_that_runs_alone() {
     let gomod = "module example.com/acme/shop\n\ngo 1.22.3\n\nrequire example.com/x v1.0.0\n";
     let got = plan(&[
         ("go.mod", gomod),
+        ("go.sum", ""),
         ("main.go", "package main\n\nfunc main() {}\n"),
     ]);
     assert_eq!(got.kind, "go");
-    assert_eq!(got.base_image, "golang:1.22");
+    // The go directive is a minimum: any Go 1 first (a log naming a newer one moves the base).
+    assert_eq!(got.base_image, "base/go-build:1");
     assert_eq!(got.install, ["go mod download"]);
-    assert_eq!(got.build, ["go build -o bin/shop ."]);
-    assert_eq!(got.start.as_deref(), Some("./bin/shop"));
+    assert_eq!(
+        got.build,
+        ["go build -trimpath -ldflags=\"-s -w\" -o /out/shop ."]
+    );
+    assert_eq!(got.start.as_deref(), Some("/app/shop"));
     assert_eq!(env(&got, "CGO_ENABLED").as_deref(), Some("0"));
+    assert!(
+        got.dockerfile
+            .contains("COPY go.mod go.sum ./\nRUN go mod download\nCOPY . .\n"),
+        "{}",
+        got.dockerfile
+    );
+    assert!(
+        got.dockerfile.contains("FROM base/static:bookworm\n"),
+        "{}",
+        got.dockerfile
+    );
 
     let got = plan(&[
-        ("go.mod", "module shop\n"),
+        ("go.mod", "module shop\nreplace example.com/x => ./x\n"),
         ("lib.go", "package shop\n"),
         ("cmd/api/main.go", "package main\n"),
         ("cmd/api/main_test.go", "package main\n"),
     ]);
-    assert_eq!(got.base_image, "golang:1");
-    assert_eq!(got.build, ["go build -o bin/api ./cmd/api"]);
-    assert_eq!(got.start.as_deref(), Some("./bin/api"));
+    assert_eq!(
+        got.build,
+        ["go build -trimpath -ldflags=\"-s -w\" -o /out/api ./cmd/api"]
+    );
+    assert_eq!(got.start.as_deref(), Some("/app/api"));
+    // A module replaced by a directory of the repository needs the source before the download.
+    assert!(
+        got.dockerfile.contains("COPY . .\nRUN go mod download\n"),
+        "{}",
+        got.dockerfile
+    );
 }
 
 #[test]
@@ -285,17 +364,37 @@ fn python_installers_follow_the_files() {
 }
 
 #[test]
-fn static_sites_are_served_from_their_directory() {
+fn static_sites_are_served_from_their_directory_by_caddy_as_a_non_root_user() {
     let got = plan(&[("index.html", "<h1>hi</h1>")]);
     assert_eq!(got.kind, "static");
-    assert_eq!(got.base_image, "nginx:1.27-alpine");
-    assert_eq!(got.port, Some(80));
-    assert!(got.dockerfile.contains("COPY . ./\n"), "{}", got.dockerfile);
-    // Static sites get no PORT: nginx listens on 80.
+    assert_eq!(got.base_image, "base/caddy:2");
+    assert_eq!(got.port, Some(8080));
+    assert_eq!(
+        got.start.as_deref(),
+        Some("caddy file-server --root /site --listen :8080")
+    );
+    assert!(
+        got.dockerfile.contains("COPY --chown=65532:65532 . ./\n"),
+        "{}",
+        got.dockerfile
+    );
+    // Caddy is told its port on its command line, not through PORT.
     assert_eq!(env(&got, "PORT"), None);
     let got = plan(&[("README.md", ""), ("dist/index.html", "")]);
     assert!(
-        got.dockerfile.contains("COPY dist/ ./\n"),
+        got.dockerfile
+            .contains("COPY --chown=65532:65532 dist/ ./\n"),
+        "{}",
+        got.dockerfile
+    );
+    // Another port moves the command with it.
+    let got = plan_with(&[("index.html", "")], &[("port", "9000")]).unwrap();
+    assert_eq!(
+        got.start.as_deref(),
+        Some("caddy file-server --root /site --listen :9000")
+    );
+    assert!(
+        got.dockerfile.contains("EXPOSE 9000\n"),
         "{}",
         got.dockerfile
     );

@@ -79,16 +79,24 @@ const NODE: [(&str, &str); 3] = [
 #[test]
 fn a_too_old_toolchain_bumps_the_base_image() {
     let case = Case::new(&RUST, &[]);
-    assert_eq!(case.plan.base_image, "rust:1.75-slim");
+    // rust-version is a minimum: any Rust 1 first, the version the log names next.
+    assert_eq!(case.plan.base_image, "base/rust-build:1");
     let revision = case.retry(
         "build",
         Some(101),
         "error: package `x v1.0.0` cannot be built because it requires rustc 1.80.0 or newer",
     );
-    assert_eq!(revision.plan.base_image, "rust:1.80-slim");
-    assert!(revision.plan.dockerfile.contains("FROM rust:1.80-slim\n"));
+    assert_eq!(revision.plan.base_image, "base/rust-build:1.80");
     assert!(
-        revision.reason.contains("rust:1.75-slim -> rust:1.80-slim"),
+        revision
+            .plan
+            .dockerfile
+            .contains("FROM base/rust-build:1.80 AS build\n")
+    );
+    assert!(
+        revision
+            .reason
+            .contains("base/rust-build:1 -> base/rust-build:1.80"),
         "{}",
         revision.reason
     );
@@ -121,7 +129,7 @@ fn a_too_old_toolchain_bumps_the_base_image() {
         Some(1),
         "go: go.mod requires go >= 1.23.0 (running go 1.21.13)",
     );
-    assert_eq!(revision.plan.base_image, "golang:1.23");
+    assert_eq!(revision.plan.base_image, "base/go-build:1.23");
 }
 
 #[test]
@@ -139,6 +147,10 @@ fn a_version_bump_respects_overrides_and_the_language() {
         reason.contains("python 3.11, which a rust build cannot provide"),
         "{reason}"
     );
+    let mut pinned = RUST.to_vec();
+    pinned.push(("rust-toolchain", "1.75\n"));
+    let case = Case::new(&pinned, &[]);
+    assert_eq!(case.plan.base_image, "base/rust-build:1.75");
     let reason = case.give_up("build", Some(101), "x requires rustc 1.75");
     assert!(reason.contains("already"), "{reason}");
 }
@@ -168,7 +180,13 @@ fn a_frozen_install_is_unfrozen() {
         "error: the lock file /app/Cargo.lock needs to be updated but --locked was passed to prevent this",
     );
     assert_eq!(revision.plan.install, ["cargo fetch"]);
-    assert_eq!(revision.plan.build, ["cargo build --release"]);
+    assert_eq!(
+        revision.plan.build,
+        [
+            "cargo build --release",
+            "install -D target/release/shop /out/shop"
+        ]
+    );
 
     let case = Case::new(
         &[
