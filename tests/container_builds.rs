@@ -13,11 +13,17 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use weft_build::{BaseCatalogue, BuildJob, Builder, BuilderSettings, StepFailure};
-use weft_sdk::BuildPlan;
+use weft_plugin_host::{HostConfig, PluginHost};
+use weft_sdk::{BuildPlan, RepoFacts};
+use weft_source::{SourceLimits, SourceView};
 use weft_test_reference::{Failed, OCI_MANIFEST, Reference, Registry, Trial};
 
 /// Builds take both cores: one at a time.
 static BUILDS: Mutex<()> = Mutex::new(());
+
+/// What a planned image may weigh beyond the hand-written one: metadata (its configuration's environment, working
+/// directory and history; a directory's tar header), never content.
+const METADATA_SLACK: u64 = 1024;
 
 /// How long a started container gets to answer; generous, only to catch one that never does.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(300);
@@ -129,6 +135,23 @@ fn build(
     image: &str,
     plan: BuildPlan,
 ) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
+    build_at(
+        tools,
+        context,
+        image,
+        plan,
+        "0123456789abcdef0123456789abcdef01234567",
+    )
+}
+
+/// [`build`] of the commit `commit`.
+fn build_at(
+    tools: &Tools,
+    context: &Path,
+    image: &str,
+    plan: BuildPlan,
+    commit: &str,
+) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
     let settings = BuilderSettings {
         bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
     };
@@ -139,7 +162,7 @@ fn build(
     };
     let job = BuildJob {
         app: "hello".into(),
-        commit: "0123456789abcdef0123456789abcdef01234567".into(),
+        commit: commit.into(),
         context: context.to_path_buf(),
         plan,
         image: image.into(),
@@ -278,8 +301,17 @@ fn buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned(
     }
 
     // podman pulls the pinned image from the registry and runs it; it answers on its port.
-    let port = free_port();
-    let container = run_container(&built.reference, port)?;
+    let text = run_and_get(&built.reference, free_port())?;
+    if !(text.starts_with("HTTP/1.0 200") && text.ends_with("hello from a real build\n")) {
+        return Err(format!("the container answered {text:?}"));
+    }
+    Ok(())
+}
+
+/// Runs `reference` (pulled from its registry by podman) on host networking with `PORT=port`, and GETs `/` on
+/// `port` once it answers: the answer. The container and its image are removed after.
+fn run_and_get(reference: &str, port: u16) -> Result<String, String> {
+    let container = run_container(reference, port)?;
     let deadline = Instant::now() + ANSWER_TIMEOUT;
     let answered = loop {
         match get(port) {
@@ -302,14 +334,8 @@ fn buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned(
     let _ = Command::new("podman")
         .args(["rm", "--force", &container])
         .output();
-    let _ = Command::new("podman")
-        .args(["rmi", &built.reference])
-        .output();
-    let text = answered?;
-    if !(text.starts_with("HTTP/1.0 200") && text.ends_with("hello from a real build\n")) {
-        return Err(format!("the container answered {text:?}"));
-    }
-    Ok(())
+    let _ = Command::new("podman").args(["rmi", reference]).output();
+    answered
 }
 
 fn a_build_that_really_fails_names_its_step_and_exit_code_and_pushes_nothing(
@@ -370,6 +396,222 @@ fn a_base_the_machine_lacks_fails_the_base_step_before_building(
     }
 }
 
+/// A sample of `tests/build/samples`: a repository and a hand-written best-practice Containerfile for it.
+struct Sample {
+    name: &'static str,
+    /// What `GET /` answers, at the end of the body.
+    answer: &'static str,
+    /// A source file a source-only change edits (appending `comment`).
+    source: &'static str,
+    comment: &'static str,
+}
+
+const SAMPLES: [Sample; 3] = [
+    Sample {
+        name: "go-http",
+        answer: "hello from go\n",
+        source: "main.go",
+        comment: "// changed\n",
+    },
+    Sample {
+        name: "rust-http",
+        answer: "hello from rust\n",
+        source: "src/main.rs",
+        comment: "// changed\n",
+    },
+    Sample {
+        name: "static-site",
+        answer: "hello from a static site</p></body></html>\n",
+        source: "public/index.html",
+        comment: "<!-- changed -->\n",
+    },
+];
+
+/// The pushed size of an image: its manifest's config and layers (compressed), as a pull transfers them.
+fn pushed_size(registry: &Registry, repository: &str, digest: &str) -> Result<u64, String> {
+    let served = registry.manifest(repository, digest);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&served.body).map_err(|e| e.to_string())?;
+    let layers = manifest["layers"]
+        .as_array()
+        .ok_or_else(|| format!("no layers in {manifest}"))?;
+    Ok(manifest["config"]["size"].as_u64().unwrap_or(0)
+        + layers
+            .iter()
+            .filter_map(|l| l["size"].as_u64())
+            .sum::<u64>())
+}
+
+/// Whether buildah's log shows the first step whose line `names` served from its layer cache.
+fn cached(log: &str, names: impl Fn(&str) -> bool) -> bool {
+    let mut lines = log.lines();
+    while let Some(line) = lines.by_ref().next() {
+        // `STEP 4/8: RUN ...`, or `[1/2] STEP 4/8: RUN ...` in a multi-stage build.
+        if line.contains("STEP ") && names(line) {
+            return lines
+                .next()
+                .is_some_and(|next| next.starts_with("--> Using cache"));
+        }
+    }
+    false
+}
+
+/// Plans the sample with steer-detect (through the plugin host, as a deploy does), builds the plan and the
+/// hand-written Containerfile for real, and checks: the plan's image is no larger than the hand-written one; a
+/// rebuild after a source-only change takes the dependency step from the cache and builds the source again; the
+/// image runs as a non-root user and answers HTTP. Prints the figures.
+fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
+    tools: &Tools,
+    sample: &Sample,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let sample_dir = workspace().join("tests/build/samples").join(sample.name);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_tree(&sample_dir.join("repo"), context.path())?;
+    // A first build of this run's own: nothing of an earlier run's cache is reused.
+    let fresh = format!("{}-{}", std::process::id(), now_nanos());
+    let port = free_port();
+    let host = PluginHost::new(HostConfig::default()).map_err(|e| e.to_string())?;
+    let steerer = weft_build::load_steerer(&host, &weft_tests::builtin_registry(), "build")
+        .map_err(|e| e.to_string())?;
+    let facts = RepoFacts {
+        app: sample.name.into(),
+        commit: "1".repeat(40),
+        overrides: vec![("port".into(), port.to_string())],
+    };
+    let plan_of = |dir: &Path| -> Result<BuildPlan, String> {
+        let view = SourceView::open(dir, SourceLimits::default()).map_err(|e| e.to_string())?;
+        steerer
+            .plan_blocking(&facts, std::sync::Arc::new(view))
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())
+    };
+    make_fresh(context.path(), sample, &fresh)?;
+    let plan = plan_of(context.path())?;
+    let image = format!("{}/samples/{}", registry.host(), sample.name);
+
+    let started = Instant::now();
+    let (result, cold_log) =
+        build_at(tools, context.path(), &image, plan.clone(), &"1".repeat(40))?;
+    let cold = started.elapsed();
+    let built = result.map_err(|f| format!("the plan's build failed: {f:?}\n{cold_log}"))?;
+    let digest = built
+        .reference
+        .split_once('@')
+        .map(|(_, d)| d.to_string())
+        .unwrap_or_default();
+    let planned_size = pushed_size(&registry, &format!("samples/{}", sample.name), &digest)?;
+
+    let best = BuildPlan {
+        kind: "dockerfile".into(),
+        dockerfile: std::fs::read_to_string(sample_dir.join("Containerfile.best"))
+            .map_err(|e| e.to_string())?,
+        ..BuildPlan::default()
+    };
+    let best_image = format!("{}/samples/{}-best", registry.host(), sample.name);
+    let (result, best_log) = build_at(tools, context.path(), &best_image, best, &"1".repeat(40))?;
+    let best_built =
+        result.map_err(|f| format!("the hand-written build failed: {f:?}\n{best_log}"))?;
+    let best_digest = best_built
+        .reference
+        .split_once('@')
+        .map(|(_, d)| d.to_string())
+        .unwrap_or_default();
+    let best_size = pushed_size(
+        &registry,
+        &format!("samples/{}-best", sample.name),
+        &best_digest,
+    )?;
+
+    // A source-only change: the dependency step comes from the cache, the build step runs again.
+    let source = context.path().join(sample.source);
+    let mut text = std::fs::read_to_string(&source).map_err(|e| e.to_string())?;
+    text.push_str(sample.comment);
+    std::fs::write(&source, text).map_err(|e| e.to_string())?;
+    let changed = plan_of(context.path())?;
+    let started = Instant::now();
+    let (result, warm_log) = build_at(
+        tools,
+        context.path(),
+        &image,
+        changed.clone(),
+        &"2".repeat(40),
+    )?;
+    let warm = started.elapsed();
+    let rebuilt = result.map_err(|f| format!("the rebuild failed: {f:?}\n{warm_log}"))?;
+    for command in &changed.install {
+        if !cached(&warm_log, |line| line.contains(command.as_str())) {
+            return Err(format!("the rebuild ran {command:?} again:\n{warm_log}"));
+        }
+    }
+    if let Some(command) = changed.build.first()
+        && cached(&warm_log, |line| line.ends_with(command.as_str()))
+    {
+        return Err(format!(
+            "the rebuild did not build the changed source:\n{warm_log}"
+        ));
+    }
+
+    let text = run_and_get(&rebuilt.reference, port)?;
+    let _ = Command::new(&tools.buildah)
+        .args(["rmi", &built.reference, &best_built.reference])
+        .output();
+    println!(
+        "build figures: {}: plan {} bytes pushed (hand-written {}), cold build {:.1} s, warm rebuild after a \
+         source-only change {:.1} s",
+        sample.name,
+        planned_size,
+        best_size,
+        cold.as_secs_f64(),
+        warm.as_secs_f64()
+    );
+    if !(text.starts_with("HTTP/1.") && text.contains(" 200 ") && text.contains(sample.answer)) {
+        return Err(format!("the container answered {text:?}"));
+    }
+    // The same content: what may differ is metadata, the configuration's environment, working directory and
+    // history, and a tar header or two (the plan names the port and /app; the hand-written file neither).
+    if planned_size > best_size + METADATA_SLACK {
+        return Err(format!(
+            "the plan's image is {planned_size} bytes, the hand-written one {best_size}:\n{}",
+            plan.dockerfile
+        ));
+    }
+    Ok(())
+}
+
+/// Makes the sample's dependency files this run's own (a comment), so its first build is cold.
+fn make_fresh(dir: &Path, sample: &Sample, fresh: &str) -> Result<(), String> {
+    let (file, comment) = match sample.name {
+        "go-http" => ("go.mod", format!("// {fresh}\n")),
+        "rust-http" => ("Cargo.toml", format!("# {fresh}\n")),
+        _ => (sample.source, format!("<!-- {fresh} -->\n")),
+    };
+    let path = dir.join(file);
+    let mut text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    text.push_str(&comment);
+    std::fs::write(&path, text).map_err(|e| e.to_string())
+}
+
+fn now_nanos() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    for entry in std::fs::read_dir(from).map_err(|e| e.to_string())? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let target = to.join(entry.file_name());
+        if entry.file_type().map_err(|e| e.to_string())?.is_dir() {
+            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let buildah = Reference::command(
         "buildah",
@@ -418,7 +660,24 @@ fn main() -> ExitCode {
             vec![&buildah, &registry, &bases],
         ),
     ];
-    let trials: Vec<Trial> = checks
+    let mut trials: Vec<Trial> = SAMPLES
+        .iter()
+        .map(|sample| {
+            let tools = tools.clone();
+            needing(&[&buildah, &registry, &bases, &podman]).trial(
+                format!(
+                    "a_planned_{}_builds_small_caches_its_dependencies_and_runs",
+                    sample.name.replace('-', "_")
+                ),
+                move || -> Result<(), Failed> {
+                    let tools = tools.expect("every tool was found");
+                    a_planned_sample_builds_small_caches_its_dependencies_and_runs(&tools, sample)
+                        .map_err(Failed::from)
+                },
+            )
+        })
+        .collect();
+    let checked: Vec<Trial> = checks
         .into_iter()
         .map(|(name, check, references)| {
             let tools = tools.clone();
@@ -428,5 +687,6 @@ fn main() -> ExitCode {
             })
         })
         .collect();
+    trials.extend(checked);
     weft_test_reference::run(&[&buildah, &podman, &registry, &bases], trials)
 }

@@ -55,10 +55,10 @@ enum Toolchain {
     Nightly,
 }
 
-/// The files `cargo fetch` reads, copied before the source, and whether it needs a stand-in `src/main.rs` beside
-/// them: `Cargo.toml` and `Cargo.lock` for one package whose only target is `src/main.rs`; none (the whole source
-/// first) for a workspace, or a package that names its targets or a build script.
-pub fn dependency_files(repo: Repo<'_>) -> Result<(Vec<String>, bool), PluginError> {
+/// The files `cargo fetch` reads, copied before the source, and the package that needs a stand-in `src/main.rs`
+/// beside them: `Cargo.toml` and `Cargo.lock` for one package whose only target is `src/main.rs`; none (the whole
+/// source first) for a workspace, or a package that names its targets or a build script.
+pub fn dependency_files(repo: Repo<'_>) -> Result<(Vec<String>, Option<String>), PluginError> {
     const PLAIN: [&str; 10] = [
         "package",
         "dependencies",
@@ -72,7 +72,10 @@ pub fn dependency_files(repo: Repo<'_>) -> Result<(Vec<String>, bool), PluginErr
         "lints",
     ];
     let Some(cargo) = repo.toml("Cargo.toml")? else {
-        return Ok((Vec::new(), false));
+        return Ok((Vec::new(), None));
+    };
+    let Some(package) = toml_str(&cargo, "package.name") else {
+        return Ok((Vec::new(), None));
     };
     let plain = cargo.keys().all(|key| PLAIN.contains(&key.as_str()))
         && cargo.get("package").and_then(|p| p.get("build")).is_none()
@@ -81,13 +84,13 @@ pub fn dependency_files(repo: Repo<'_>) -> Result<(Vec<String>, bool), PluginErr
         && !repo.has_file("src/lib.rs")
         && repo.files_in("src/bin").is_empty();
     if !plain || has_path_dependency(&cargo) {
-        return Ok((Vec::new(), false));
+        return Ok((Vec::new(), None));
     }
     let mut files = vec!["Cargo.toml".to_string()];
     if repo.has_file("Cargo.lock") {
         files.push("Cargo.lock".into());
     }
-    Ok((files, true))
+    Ok((files, Some(package.to_string())))
 }
 
 /// Whether a dependency (of any kind, for any target) is a path in the repository, which a fetch before the
