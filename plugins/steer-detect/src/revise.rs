@@ -130,11 +130,15 @@ fn unfreeze_install(facts: &RepoFacts, plan: &BuildPlan) -> Revised {
     }
     let mut next = plan.clone();
     let mut changed = Vec::new();
-    for command in &mut next.install {
+    // The install, and a build step that syncs again after the source (uv's project install).
+    for command in next.install.iter_mut().chain(next.build.iter_mut()) {
         for (frozen, unfrozen) in UNFROZEN {
             if let Some(rest) = command.strip_prefix(frozen) {
                 *command = format!("{unfrozen}{rest}");
-                changed.push(format!("`{frozen}` -> `{unfrozen}`"));
+                let change = format!("`{frozen}` -> `{unfrozen}`");
+                if !changed.contains(&change) {
+                    changed.push(change);
+                }
                 break;
             }
         }

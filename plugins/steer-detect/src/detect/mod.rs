@@ -131,6 +131,16 @@ pub fn finish(
     if plan.kind == "static" && plan.base_image.starts_with("base/") && !facts.fixes("start") {
         plan.start = Some(site::start(plan.port.unwrap_or(site::DEFAULT_PORT)));
     }
+    // A framework's start names its port: another port moves it.
+    if plan.kind == "python"
+        && facts.fixes("port")
+        && !facts.fixes("start")
+        && let Some(port) = plan.port
+        && let Some(start) = python::framework_start(repo, port)?
+        && plan.start.as_deref() == python::framework_start(repo, python::DEFAULT_PORT)?.as_deref()
+    {
+        plan.start = Some(start);
+    }
     let layout = layout(&plan, repo)?;
     plan.dockerfile = dockerfile::render(&plan, &layout);
     Ok(plan)
@@ -148,6 +158,10 @@ fn layout(plan: &BuildPlan, repo: Repo<'_>) -> Result<Layout, PluginError> {
         "go" => layout.dependency_files = go::dependency_files(repo)?,
         "rust" => {
             (layout.dependency_files, layout.stub_main) = rust::dependency_files(repo)?;
+            layout.runtime_packages = dockerfile::runtime_packages(&plan.system_packages);
+        }
+        "python" => {
+            layout.dependency_files = python::dependency_files(repo)?;
             layout.runtime_packages = dockerfile::runtime_packages(&plan.system_packages);
         }
         _ => {}
@@ -180,7 +194,7 @@ pub fn base_image(kind: &str, version: &str) -> Option<String> {
         "rust" => Some(format!("base/rust-build:{version}")),
         "go" => Some(format!("base/go-build:{version}")),
         "node" => Some(format!("node:{version}-slim")),
-        "python" => Some(format!("python:{version}-slim")),
+        "python" => Some(format!("base/python-build:{version}")),
         _ => None,
     }
 }

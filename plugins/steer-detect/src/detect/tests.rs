@@ -316,51 +316,161 @@ fn node_start_falls_back_to_main_then_entry_files() {
 }
 
 #[test]
-fn python_installers_follow_the_files() {
+fn python_installs_into_a_virtual_environment_the_running_image_takes() {
     let got = plan(&[("requirements.txt", "flask\n"), ("app.py", "")]);
     assert_eq!(got.kind, "python");
-    assert_eq!(got.base_image, "python:3.12-slim");
+    // No version named: any Python 3.
+    assert_eq!(got.base_image, "base/python-build:3");
     assert_eq!(
         got.install,
-        ["pip install --no-cache-dir -r requirements.txt"]
+        [
+            "python3 -m venv /app/.venv",
+            "pip install -r requirements.txt"
+        ]
     );
     assert_eq!(got.start.as_deref(), Some("python app.py"));
     assert_eq!(got.port, Some(8000));
     assert_eq!(env(&got, "PYTHONUNBUFFERED").as_deref(), Some("1"));
+    assert!(env(&got, "PATH").unwrap().starts_with("/app/.venv/bin:"));
+    let text = &got.dockerfile;
+    assert!(
+        text.contains("COPY requirements.txt ./\nRUN --mount=type=cache"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "FROM base/python:3\nWORKDIR /app\nCOPY --from=deps /app/.venv /app/.venv\nCOPY . /app/\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("USER 65532:65532\nENTRYPOINT [\"/usr/bin/tini\", \"--\"]\nCMD [\"python\", \"app.py\"]\n"),
+        "{text}"
+    );
 
     let pyproject = "[tool.poetry]\nname = \"shop\"\n[tool.poetry.dependencies]\npython = \"^3.10\"\n[tool.poetry.scripts]\nshop = \"shop.main:run\"\n";
     let got = plan(&[("pyproject.toml", pyproject), ("poetry.lock", "")]);
-    assert_eq!(got.base_image, "python:3.12-slim");
+    // ^3.10 is a minimum within Python 3.
+    assert_eq!(got.base_image, "base/python-build:3");
     assert_eq!(
-        got.install,
-        [
-            "pip install --no-cache-dir poetry",
-            "poetry config virtualenvs.create false",
-            "poetry install --no-interaction --only main"
-        ]
+        got.install[1],
+        "poetry install --no-interaction --only main --no-root"
     );
+    // The start runs the project's script: the project is installed too, and the runtime takes /app whole.
+    assert_eq!(got.build, ["poetry install --no-interaction --only main"]);
     assert_eq!(got.start.as_deref(), Some("shop"));
+    assert!(
+        got.dockerfile.contains("COPY --from=build /app /app\n"),
+        "{}",
+        got.dockerfile
+    );
+    assert!(
+        got.dockerfile
+            .contains("COPY pyproject.toml poetry.lock ./\n"),
+        "{}",
+        got.dockerfile
+    );
 
     let pyproject = "[project]\nname = \"shop\"\nrequires-python = \">=3.9,<3.12\"\n[project.scripts]\nshop-api = \"shop:main\"\n";
     let got = plan(&[("pyproject.toml", pyproject), ("uv.lock", "")]);
-    assert_eq!(got.base_image, "python:3.11-slim");
+    // Bounded from above: the preferred version it allows.
+    assert_eq!(got.base_image, "base/python-build:3.11");
     assert_eq!(
-        got.install,
-        ["pip install --no-cache-dir uv", "uv sync --frozen --no-dev"]
+        got.install[1],
+        "uv sync --locked --no-dev --no-install-project"
     );
-    assert_eq!(got.start.as_deref(), Some("uv run shop-api"));
+    assert_eq!(got.build, ["uv sync --locked --no-dev"]);
+    assert_eq!(got.start.as_deref(), Some("shop-api"));
+    assert_eq!(
+        env(&got, "UV_PROJECT_ENVIRONMENT").as_deref(),
+        Some("/app/.venv")
+    );
 
     let got = plan(&[
         ("pyproject.toml", "[project]\nname = \"shop\"\n"),
         (".python-version", "3.13.1\n"),
         ("Procfile", "web: gunicorn shop.wsgi --bind 0.0.0.0:8000\n"),
     ]);
-    assert_eq!(got.base_image, "python:3.13-slim");
-    assert_eq!(got.install, ["pip install --no-cache-dir ."]);
+    assert_eq!(got.base_image, "base/python-build:3.13");
+    assert_eq!(got.install, ["python3 -m venv /app/.venv", "pip install ."]);
+    // Installed from its source: the source first.
+    assert!(
+        got.dockerfile.contains("COPY . .\nRUN --mount=type=cache"),
+        "{}",
+        got.dockerfile
+    );
     assert_eq!(
         got.start.as_deref(),
         Some("gunicorn shop.wsgi --bind 0.0.0.0:8000")
     );
+}
+
+#[test]
+fn python_web_frameworks_start_under_their_servers_on_the_port() {
+    let got = plan(&[
+        (
+            "requirements.txt",
+            "fastapi==0.111.0\nuvicorn[standard]==0.30.1\n",
+        ),
+        (
+            "main.py",
+            "from fastapi import FastAPI\n\napp = FastAPI()\n",
+        ),
+    ]);
+    assert_eq!(
+        got.start.as_deref(),
+        Some("uvicorn main:app --host 0.0.0.0 --port 8000")
+    );
+    let got = plan_with(
+        &[
+            (
+                "pyproject.toml",
+                "[project]\nname = \"api\"\ndependencies = [\"starlette>=0.37\", \"uvicorn\"]\n",
+            ),
+            ("uv.lock", ""),
+            (
+                "app/main.py",
+                "from starlette.applications import Starlette\napp = Starlette()\n",
+            ),
+        ],
+        &[("port", "9000")],
+    )
+    .unwrap();
+    assert_eq!(
+        got.start.as_deref(),
+        Some("uvicorn app.main:app --host 0.0.0.0 --port 9000")
+    );
+    // The server imports the app from /app: the environment holds the dependencies alone, a layer of its own.
+    assert!(got.build.is_empty(), "{:?}", got.build);
+    assert!(
+        got.dockerfile
+            .contains("COPY --from=deps /app/.venv /app/.venv\nCOPY . /app/\n"),
+        "{}",
+        got.dockerfile
+    );
+    let got = plan(&[
+        ("requirements.txt", "Django==5.0.6\ngunicorn==22.0.0\n"),
+        ("manage.py", ""),
+        ("shop/wsgi.py", "application = None\n"),
+    ]);
+    assert_eq!(
+        got.start.as_deref(),
+        Some("gunicorn --bind 0.0.0.0:8000 shop.wsgi:application")
+    );
+    let got = plan(&[
+        ("requirements.txt", "flask==3.0.3\ngunicorn==22.0.0\n"),
+        ("app.py", "from flask import Flask\napp = Flask(__name__)\n"),
+    ]);
+    assert_eq!(
+        got.start.as_deref(),
+        Some("gunicorn --bind 0.0.0.0:8000 app:app")
+    );
+    // Flask without gunicorn, or a name that only starts like one: the entry file.
+    let got = plan(&[
+        ("requirements.txt", "flask\nflask-gunicornish\n"),
+        ("app.py", "app = Flask(__name__)\n"),
+    ]);
+    assert_eq!(got.start.as_deref(), Some("python app.py"));
 }
 
 #[test]
