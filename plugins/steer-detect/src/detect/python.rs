@@ -191,12 +191,12 @@ pub fn framework_start(repo: Repo<'_>, port: u16) -> Result<Option<String>, Plug
         }
         Ok(None)
     };
-    if has("uvicorn") || has("fastapi") || has("starlette") {
-        if let Some(module) = find(&["app = FastAPI(", "app = Starlette(", "app=FastAPI("])? {
-            return Ok(Some(format!(
-                "uvicorn {module}:app --host 0.0.0.0 --port {port}"
-            )));
-        }
+    if (has("uvicorn") || has("fastapi") || has("starlette"))
+        && let Some(module) = find(&["app = FastAPI(", "app = Starlette(", "app=FastAPI("])?
+    {
+        return Ok(Some(format!(
+            "uvicorn {module}:app --host 0.0.0.0 --port {port}"
+        )));
     }
     if has("django") && repo.has_file("manage.py") && has("gunicorn") {
         let project = repo
@@ -209,10 +209,11 @@ pub fn framework_start(repo: Repo<'_>, port: u16) -> Result<Option<String>, Plug
             )));
         }
     }
-    if has("flask") && has("gunicorn") {
-        if let Some(module) = find(&["app = Flask(", "app=Flask("])? {
-            return Ok(Some(format!("gunicorn --bind 0.0.0.0:{port} {module}:app")));
-        }
+    if has("flask")
+        && has("gunicorn")
+        && let Some(module) = find(&["app = Flask(", "app=Flask("])?
+    {
+        return Ok(Some(format!("gunicorn --bind 0.0.0.0:{port} {module}:app")));
     }
     Ok(None)
 }
