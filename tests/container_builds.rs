@@ -1,9 +1,11 @@
 //! Real image builds: buildah (the default where BuildKit is absent) builds a plan's Dockerfile on a base image made
 //! from the Debian mirror by `deploy/base-images/build.sh`, pushes it to a real CNCF distribution registry and pins
 //! it by the digest the push returned, which must be the one the registry serves; podman runs the pinned image and
-//! it answers HTTP. A build that really fails names its step and exit code from buildah's own words, and pushes
-//! nothing. Without buildah, podman, the registry or the base catalogue each check is reported ignored (and fails
-//! under CI, whose `.ci/run` installs the tools and makes the bases).
+//! it answers HTTP (podman's own build too). Each sample of `tests/build/samples` is planned by steer-detect and
+//! built beside a hand-written Containerfile: no larger, its dependencies cached, it runs. A build that really
+//! fails names its step and exit code from buildah's own words, and pushes nothing. Without buildah, podman, the
+//! registry or the base catalogue each check is reported ignored (and fails under CI, whose `.ci/run` installs the
+//! tools and makes the bases).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -18,8 +20,15 @@ use weft_sdk::{BuildPlan, RepoFacts};
 use weft_source::{SourceLimits, SourceView};
 use weft_test_reference::{Failed, OCI_MANIFEST, Reference, Registry, Trial};
 
-/// Builds take both cores: one at a time.
-static BUILDS: Mutex<()> = Mutex::new(());
+/// The machine's container storage, which builds, pulls and removals change: one at a time (builds also take both
+/// cores; a removal beside a build that reads its layer cache makes it fail with "layer not known").
+static STORAGE: Mutex<()> = Mutex::new(());
+
+/// Holds the container storage while `change` runs.
+fn with_storage<T>(change: impl FnOnce() -> T) -> T {
+    let _one_at_a_time = STORAGE.lock().unwrap_or_else(|e| e.into_inner());
+    change()
+}
 
 thread_local! {
     /// How long this thread's last build took, once it had the machine (not counting the wait for another's).
@@ -157,13 +166,28 @@ fn build_at(
     plan: BuildPlan,
     commit: &str,
 ) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
+    let buildah = weft_build::PodmanBuilder {
+        program: tools.buildah.display().to_string(),
+        ..weft_build::PodmanBuilder::buildah()
+    };
+    build_with(tools, buildah, context, image, plan, commit)
+}
+
+/// Builds `plan` with `builder` (given the machine's bases) from `context` into `image`, as the commit `commit`.
+fn build_with(
+    tools: &Tools,
+    builder: weft_build::PodmanBuilder,
+    context: &Path,
+    image: &str,
+    plan: BuildPlan,
+    commit: &str,
+) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
     let settings = BuilderSettings {
         bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
     };
     let buildah = weft_build::PodmanBuilder {
-        program: tools.buildah.display().to_string(),
         bases: settings.bases.clone(),
-        ..weft_build::PodmanBuilder::buildah()
+        ..builder
     };
     let job = BuildJob {
         app: "hello".into(),
@@ -175,7 +199,7 @@ fn build_at(
     };
     let lines = Mutex::new(Vec::new());
     let sink = |line: &str| lines.lock().expect("log").push(line.to_string());
-    let _one_at_a_time = BUILDS.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = STORAGE.lock().unwrap_or_else(|e| e.into_inner());
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -184,12 +208,12 @@ fn build_at(
     let result = runtime
         .block_on(buildah.build(&job, &sink))
         .map_err(|e| e.to_string())?;
+    LAST_BUILD.with(|last| last.set(started.elapsed()));
     // The image stays in the registry; the machine's storage keeps no copy of every test run's tag.
     let _ = Command::new(&tools.buildah)
         .args(["rmi", &format!("{image}:{}", job.tag())])
         .output();
     let log = lines.into_inner().expect("log").join("\n");
-    LAST_BUILD.with(|last| last.set(started.elapsed()));
     Ok((result, log))
 }
 
@@ -318,7 +342,7 @@ fn buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned(
 /// Runs `reference` (pulled from its registry by podman) on host networking with `PORT=port`, and GETs `/` on
 /// `port` once it answers: the answer. The container and its image are removed after.
 fn run_and_get(reference: &str, port: u16) -> Result<String, String> {
-    let container = run_container(reference, port)?;
+    let container = with_storage(|| run_container(reference, port))?;
     let deadline = Instant::now() + ANSWER_TIMEOUT;
     let answered = loop {
         match get(port) {
@@ -338,11 +362,46 @@ fn run_and_get(reference: &str, port: u16) -> Result<String, String> {
             }
         }
     };
-    let _ = Command::new("podman")
-        .args(["rm", "--force", &container])
-        .output();
-    let _ = Command::new("podman").args(["rmi", reference]).output();
+    with_storage(|| {
+        let _ = Command::new("podman")
+            .args(["rm", "--force", &container])
+            .output();
+        let _ = Command::new("podman").args(["rmi", reference]).output();
+    });
     answered
+}
+
+fn podman_builds_pushes_and_pins_the_same_plan_for_real(tools: &Tools) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    write_sample(context.path(), "hello from podman's build");
+    let image = format!("{}/samples/podman", registry.host());
+    let (result, log) = build_with(
+        tools,
+        weft_build::PodmanBuilder::podman(),
+        context.path(),
+        &image,
+        sample_plan("python3 -m compileall -q ."),
+        "0123456789abcdef0123456789abcdef01234567",
+    )?;
+    let built = result.map_err(|failure| format!("the build failed: {failure:?}\n{log}"))?;
+    let digest = built
+        .reference
+        .split_once('@')
+        .map(|(_, digest)| digest.to_string())
+        .ok_or_else(|| format!("not pinned: {}", built.reference))?;
+    let served = registry.manifest("samples/podman", &digest);
+    if served.digest != digest || served.media_type != OCI_MANIFEST {
+        return Err(format!(
+            "the registry serves {} ({}) for {digest}",
+            served.digest, served.media_type
+        ));
+    }
+    let text = run_and_get(&built.reference, free_port())?;
+    if !text.ends_with("hello from podman's build\n") {
+        return Err(format!("the container answered {text:?}"));
+    }
+    Ok(())
 }
 
 fn a_build_that_really_fails_names_its_step_and_exit_code_and_pushes_nothing(
@@ -610,9 +669,12 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
     // the build's timestamps, so even an unchanged environment is a new layer; BuildKit caches it by content.)
 
     let text = run_and_get(&rebuilt.reference, port)?;
-    let _ = Command::new(&tools.buildah)
-        .args(["rmi", &built.reference, &best_built.reference])
-        .output();
+    with_storage(|| {
+        Command::new(&tools.buildah)
+            .args(["rmi", &built.reference, &best_built.reference])
+            .output()
+    })
+    .ok();
     println!(
         "build figures: {}: plan {} bytes pushed (hand-written {}), cold build {:.1} s, warm rebuild after a \
          source-only change {:.1} s, which adds {} bytes of layers",
@@ -703,7 +765,12 @@ fn main() -> ExitCode {
             .map_or_else(|| buildah.clone(), |missing| (*missing).clone())
     };
     type Check = fn(&Tools) -> Result<(), String>;
-    let checks: [(&str, Check, Vec<&Reference>); 3] = [
+    let checks: [(&str, Check, Vec<&Reference>); 4] = [
+        (
+            "podman_builds_pushes_and_pins_the_same_plan_for_real",
+            podman_builds_pushes_and_pins_the_same_plan_for_real,
+            vec![&buildah, &registry, &bases, &podman],
+        ),
         (
             "buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned",
             buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned,

@@ -7,10 +7,16 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::builder::StepFailure;
-
 /// The prefix of a logical base image's name.
 pub const BASE_PREFIX: &str = "base/";
+
+/// A logical base a catalogue has no image for: the builder's `base` step fails with this message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct UnknownBase {
+    /// The name, and the versions of its family there are.
+    pub message: String,
+}
 
 /// A catalogue that could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -90,10 +96,9 @@ impl BaseCatalogue {
         }
     }
 
-    /// `dockerfile` with every logical base (`FROM base/...`, `COPY --from=base/...`, `RUN --mount=...from=base/...`
-    /// is not rewritten) replaced by its image; a name the catalogue lacks fails the `base` step, listing what there
-    /// is.
-    pub fn resolve(&self, dockerfile: &str) -> Result<String, StepFailure> {
+    /// `dockerfile` with every logical base (`FROM base/...`, `COPY --from=base/...`; `RUN --mount=...from=base/...`
+    /// is not rewritten) replaced by its image; a name the catalogue lacks is refused, naming what there is.
+    pub fn resolve(&self, dockerfile: &str) -> Result<String, UnknownBase> {
         let mut out = String::with_capacity(dockerfile.len());
         for line in dockerfile.split_inclusive('\n') {
             out.push_str(&self.resolve_line(line)?);
@@ -101,7 +106,7 @@ impl BaseCatalogue {
         Ok(out)
     }
 
-    fn resolve_line(&self, line: &str) -> Result<String, StepFailure> {
+    fn resolve_line(&self, line: &str) -> Result<String, UnknownBase> {
         let mut words = line.split_whitespace();
         let instruction = words.next().unwrap_or("");
         let named = if instruction.eq_ignore_ascii_case("FROM") {
@@ -135,8 +140,8 @@ impl BaseCatalogue {
         ))
     }
 
-    fn missing(&self, logical: &str) -> StepFailure {
-        let log = match self {
+    fn missing(&self, logical: &str) -> UnknownBase {
+        let message = match self {
             BaseCatalogue::Local(bases) => {
                 let family = logical.split(':').next().unwrap_or(logical);
                 let same: Vec<&str> = bases
@@ -164,11 +169,7 @@ impl BaseCatalogue {
                  python-build, node, node-build, go-build, rust-build); configure [build] bases"
             ),
         };
-        StepFailure {
-            step: "base".into(),
-            exit_code: None,
-            log,
-        }
+        UnknownBase { message }
     }
 }
 
@@ -254,25 +255,30 @@ mod tests {
     #[test]
     fn a_base_the_machine_lacks_fails_the_base_step_naming_what_there_is() {
         let failure = local().resolve("FROM base/python:3.12\n").unwrap_err();
-        assert_eq!(failure.step, "base");
         assert!(
-            failure.log.contains("base/python:3.12")
-                && failure.log.contains("python is there as base/python:3.11"),
+            failure.message.contains("base/python:3.12")
+                && failure
+                    .message
+                    .contains("python is there as base/python:3.11"),
             "{}",
-            failure.log
+            failure.message
         );
         let failure = local().resolve("FROM base/ruby:3.3\n").unwrap_err();
         assert!(
             failure
-                .log
+                .message
                 .contains("base/debian:bookworm, base/python-build:3.11, base/python:3.11"),
             "{}",
-            failure.log
+            failure.message
         );
         let failure = BaseCatalogue::DockerHub
             .resolve("FROM base/ruby:3.3\n")
             .unwrap_err();
-        assert!(failure.log.contains("[build] bases"), "{}", failure.log);
+        assert!(
+            failure.message.contains("[build] bases"),
+            "{}",
+            failure.message
+        );
     }
 
     #[test]

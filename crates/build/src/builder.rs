@@ -171,14 +171,22 @@ pub fn dockerfile_context(
     bases: &BaseCatalogue,
     log: &dyn LogSink,
 ) -> Result<Result<tempfile::TempDir, StepFailure>, BuilderError> {
-    let dockerfile =
-        match check_runnable(&job.plan).and_then(|()| bases.resolve(&job.plan.dockerfile)) {
-            Ok(dockerfile) => dockerfile,
-            Err(failure) => {
-                log.line(&failure.log);
-                return Ok(Err(failure));
-            }
-        };
+    let resolved = check_runnable(&job.plan).and_then(|()| {
+        bases
+            .resolve(&job.plan.dockerfile)
+            .map_err(|unknown| StepFailure {
+                step: "base".into(),
+                exit_code: None,
+                log: unknown.message,
+            })
+    });
+    let dockerfile = match resolved {
+        Ok(dockerfile) => dockerfile,
+        Err(failure) => {
+            log.line(&failure.log);
+            return Ok(Err(failure));
+        }
+    };
     let scratch = tempfile::tempdir().map_err(|source| BuilderError::Io {
         path: std::env::temp_dir(),
         source,
