@@ -703,6 +703,77 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
     Ok(())
 }
 
+/// A real failure the steerer must recognise: psycopg2 built from source needs libpq's headers and `pg_config`
+/// (a missing system library) and a C compiler (a native dependency). The build loop plans with steer-detect,
+/// builds with buildah, reads each real failure's log, revises, and the image that finally builds runs (its
+/// runtime with libpq's runtime library) and answers.
+fn a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs(
+    tools: &Tools,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_tree(
+        &workspace().join("tests/build/failures/py-psycopg2/repo"),
+        context.path(),
+    )?;
+    let port = free_port();
+    let host = PluginHost::new(HostConfig::default()).map_err(|e| e.to_string())?;
+    let steerer = weft_build::load_steerer(&host, &weft_tests::builtin_registry(), "build")
+        .map_err(|e| e.to_string())?;
+    let buildah = weft_build::PodmanBuilder {
+        program: tools.buildah.display().to_string(),
+        bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
+        ..weft_build::PodmanBuilder::buildah()
+    };
+    let request = weft_build::BuildRequest {
+        app: "pg".into(),
+        commit: "3".repeat(40),
+        context: context.path().to_path_buf(),
+        overrides: vec![("port".into(), port.to_string())],
+        image: format!("{}/samples/pg", registry.host()),
+        max_attempts: 4,
+    };
+    let permits = tokio::sync::Semaphore::new(1);
+    let lines = Mutex::new(Vec::new());
+    let sink = |line: &str| lines.lock().expect("log").push(line.to_string());
+    let record = with_storage(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime
+            .block_on(
+                weft_build::BuildLoop {
+                    steering: &steerer,
+                    builder: &buildah,
+                    permits: &permits,
+                    log: &sink,
+                }
+                .run(&request, None),
+            )
+            .map_err(|failed| format!("{:?}: {:#?}", failed.error, failed.record.attempts))
+    })?;
+    let reasons: Vec<&str> = record.attempts.iter().map(|a| a.reason.as_str()).collect();
+    println!(
+        "steered build: {} attempts: {reasons:?}",
+        record.attempts.len()
+    );
+    let image = record
+        .image
+        .clone()
+        .ok_or_else(|| format!("no image: {record:#?}"))?;
+    // pg_config missing (libpq's development files), then the compiler (with Python's headers), then built.
+    let revised = |needle: &str| reasons.iter().any(|reason| reason.contains(needle));
+    if !(revised("libpq-dev") && revised("build-essential") && revised("python3-dev")) {
+        return Err(format!("steered as {reasons:?}"));
+    }
+    let text = run_and_get(&image, port)?;
+    if !text.contains("psycopg2 2.9.9") {
+        return Err(format!("the container answered {text:?}"));
+    }
+    Ok(())
+}
+
 /// Makes the sample's dependency files this run's own (a comment), so its first build is cold.
 fn make_fresh(dir: &Path, sample: &Sample, fresh: &str) -> Result<(), String> {
     let (file, comment) = match sample.name {
@@ -769,7 +840,12 @@ fn main() -> ExitCode {
             .map_or_else(|| buildah.clone(), |missing| (*missing).clone())
     };
     type Check = fn(&Tools) -> Result<(), String>;
-    let checks: [(&str, Check, Vec<&Reference>); 4] = [
+    let checks: [(&str, Check, Vec<&Reference>); 5] = [
+        (
+            "a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs",
+            a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs,
+            vec![&buildah, &registry, &bases, &podman],
+        ),
         (
             "podman_builds_pushes_and_pins_the_same_plan_for_real",
             podman_builds_pushes_and_pins_the_same_plan_for_real,

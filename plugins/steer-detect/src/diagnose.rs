@@ -302,6 +302,23 @@ fn missing_packages(lower: &str) -> Vec<String> {
     if lower.contains("pg_config executable not found") {
         add("libpq-dev");
     }
+    // setuptools compiling a C extension with no compiler: "error: command 'x86_64-linux-gnu-gcc' failed: No such
+    // file or directory" (or "unable to execute 'gcc'"); the extension needs Python's headers as well.
+    for marker in ["error: command '", "unable to execute '"] {
+        if let Some(rest) = after(lower, marker)
+            && let Some(line) = rest.lines().next()
+            && let Some(program) = line.split('\'').next()
+            && (line.contains("no such file or directory") || marker.starts_with("unable"))
+        {
+            let compiler = program.rsplit('-').next().unwrap_or(program);
+            if let Some(package) = package_for_command(compiler) {
+                add(&package);
+                if lower.contains("-i/usr/include/python3") || lower.contains("setup.py") {
+                    add("python3-dev");
+                }
+            }
+        }
+    }
     if lower.contains("could not find `protoc`") {
         add("protobuf-compiler");
     }

@@ -115,6 +115,20 @@ fn missing_tools_and_libraries_name_their_packages() {
         other => panic!("{other:?} for {log}"),
     };
     assert_eq!(packages("sh: 1: pkg-config: not found\n"), ["pkg-config"]);
+    // psycopg2 from source with libpq but no compiler, as pip prints it (a real build's log, abridged).
+    assert_eq!(
+        packages(
+            "      x86_64-linux-gnu-gcc -Wsign-compare -DNDEBUG -g -fwrapv -O2 -fPIC -I/app/.venv/include \
+             -I/usr/include/python3.11 -I. -I/usr/include/postgresql -c psycopg/adapter_asis.c\n      \n      \
+             error: command 'x86_64-linux-gnu-gcc' failed: No such file or directory\n      [end of output]\n\
+             error: legacy-install-failure\n"
+        ),
+        ["build-essential", "python3-dev"]
+    );
+    assert_eq!(
+        packages("unable to execute 'gcc': No such file or directory\n"),
+        ["build-essential"]
+    );
     assert_eq!(packages("/bin/sh: make: command not found\n"), ["make"]);
     assert_eq!(
         packages("zsh: command not found: protoc\n"),
