@@ -703,20 +703,16 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
     Ok(())
 }
 
-/// A real failure the steerer must recognise: psycopg2 built from source needs libpq's headers and `pg_config`
-/// (a missing system library) and a C compiler (a native dependency). The build loop plans with steer-detect,
-/// builds with buildah, reads each real failure's log, revises, and the image that finally builds runs (its
-/// runtime with libpq's runtime library) and answers.
-fn a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs(
+/// Builds the repository in `context` as a deploy does: planned by steer-detect (through the plugin host), built by
+/// buildah, each failure's real log steered, at most `max_attempts` builds. The port the app is told to use is
+/// `port`.
+fn steered_build(
     tools: &Tools,
-) -> Result<(), String> {
-    let registry = Registry::start(&tools.registry, None);
-    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
-    copy_tree(
-        &workspace().join("tests/build/failures/py-psycopg2/repo"),
-        context.path(),
-    )?;
-    let port = free_port();
+    registry: &Registry,
+    context: &Path,
+    port: u16,
+    max_attempts: u32,
+) -> Result<weft_build::BuildRecord, String> {
     let host = PluginHost::new(HostConfig::default()).map_err(|e| e.to_string())?;
     let steerer = weft_build::load_steerer(&host, &weft_tests::builtin_registry(), "build")
         .map_err(|e| e.to_string())?;
@@ -726,17 +722,17 @@ fn a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_t
         ..weft_build::PodmanBuilder::buildah()
     };
     let request = weft_build::BuildRequest {
-        app: "pg".into(),
+        app: "steered".into(),
         commit: "3".repeat(40),
-        context: context.path().to_path_buf(),
+        context: context.to_path_buf(),
         overrides: vec![("port".into(), port.to_string())],
-        image: format!("{}/samples/pg", registry.host()),
-        max_attempts: 4,
+        image: format!("{}/samples/steered", registry.host()),
+        max_attempts,
     };
     let permits = tokio::sync::Semaphore::new(1);
     let lines = Mutex::new(Vec::new());
     let sink = |line: &str| lines.lock().expect("log").push(line.to_string());
-    let record = with_storage(|| {
+    with_storage(|| {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -752,7 +748,24 @@ fn a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_t
                 .run(&request, None),
             )
             .map_err(|failed| format!("{:?}: {:#?}", failed.error, failed.record.attempts))
-    })?;
+    })
+}
+
+/// A real failure the steerer must recognise: psycopg2 built from source needs libpq's headers and `pg_config`
+/// (a missing system library) and a C compiler (a native dependency). The build loop plans with steer-detect,
+/// builds with buildah, reads each real failure's log, revises, and the image that finally builds runs (its
+/// runtime with libpq's runtime library) and answers.
+fn a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs(
+    tools: &Tools,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_tree(
+        &workspace().join("tests/build/failures/py-psycopg2/repo"),
+        context.path(),
+    )?;
+    let port = free_port();
+    let record = steered_build(tools, &registry, context.path(), port, 4)?;
     let reasons: Vec<&str> = record.attempts.iter().map(|a| a.reason.as_str()).collect();
     println!(
         "steered build: {} attempts: {reasons:?}",
@@ -769,6 +782,48 @@ fn a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_t
     }
     let text = run_and_get(&image, port)?;
     if !text.contains("psycopg2 2.9.9") {
+        return Err(format!("the container answered {text:?}"));
+    }
+    Ok(())
+}
+
+/// A real stale lockfile: a dependency added to `pyproject.toml` without `uv lock`. `uv sync --locked` refuses;
+/// the steerer syncs without `--locked` (resolving again), the build succeeds and the app runs.
+fn a_stale_uv_lockfile_is_steered_to_a_sync_that_resolves_again(
+    tools: &Tools,
+) -> Result<(), String> {
+    let registry = Registry::start(&tools.registry, None);
+    let context = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_tree(
+        &workspace().join("tests/build/samples/py-starlette-uv/repo"),
+        context.path(),
+    )?;
+    let pyproject = context.path().join("pyproject.toml");
+    let text = std::fs::read_to_string(&pyproject).map_err(|e| e.to_string())?;
+    let stale = text.replace(
+        "dependencies = [\"starlette==0.37.2\", \"uvicorn==0.30.1\"]",
+        "dependencies = [\"starlette==0.37.2\", \"uvicorn==0.30.1\", \"h11==0.14.0\"]",
+    );
+    if stale == text {
+        return Err("the sample's dependencies moved: update this check".into());
+    }
+    std::fs::write(&pyproject, stale).map_err(|e| e.to_string())?;
+    let port = free_port();
+    let record = steered_build(tools, &registry, context.path(), port, 3)?;
+    let reasons: Vec<&str> = record.attempts.iter().map(|a| a.reason.as_str()).collect();
+    println!(
+        "steered build: {} attempts: {reasons:?}",
+        record.attempts.len()
+    );
+    if record.attempts.len() != 2 || !reasons[1].contains("uv sync --locked") {
+        return Err(format!("steered as {reasons:?}"));
+    }
+    let image = record
+        .image
+        .clone()
+        .ok_or_else(|| format!("no image: {record:#?}"))?;
+    let text = run_and_get(&image, port)?;
+    if !text.contains("hello from starlette") {
         return Err(format!("the container answered {text:?}"));
     }
     Ok(())
@@ -840,7 +895,12 @@ fn main() -> ExitCode {
             .map_or_else(|| buildah.clone(), |missing| (*missing).clone())
     };
     type Check = fn(&Tools) -> Result<(), String>;
-    let checks: [(&str, Check, Vec<&Reference>); 5] = [
+    let checks: [(&str, Check, Vec<&Reference>); 6] = [
+        (
+            "a_stale_uv_lockfile_is_steered_to_a_sync_that_resolves_again",
+            a_stale_uv_lockfile_is_steered_to_a_sync_that_resolves_again,
+            vec![&buildah, &registry, &bases, &podman],
+        ),
         (
             "a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs",
             a_native_dependency_missing_its_library_and_compiler_is_steered_to_an_image_that_runs,
