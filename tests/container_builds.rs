@@ -844,6 +844,27 @@ fn make_fresh(dir: &Path, sample: &Sample, fresh: &str) -> Result<(), String> {
     std::fs::write(&path, text).map_err(|e| e.to_string())
 }
 
+/// The IDs of the images in the machine's container storage.
+fn image_ids(buildah: &Path) -> Vec<String> {
+    Command::new(buildah)
+        .args([
+            "images",
+            "--all",
+            "--noheading",
+            "--no-trunc",
+            "--format",
+            "{{.ID}}",
+        ])
+        .output()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn now_nanos() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -955,5 +976,25 @@ fn main() -> ExitCode {
         })
         .collect();
     trials.extend(checked);
-    weft_test_reference::run(&[&buildah, &podman, &registry, &bases], trials)
+    let before = buildah.path().map(image_ids).unwrap_or_default();
+    let code = weft_test_reference::run(&[&buildah, &podman, &registry, &bases], trials);
+    // Every run's first builds are cold by design (their dependency files made new): the images this run made
+    // (what it tagged, and the intermediate images buildah keeps as its layer cache) are removed, so runs do not
+    // fill the machine's container storage. What was there before (the bases) stays.
+    if let Some(buildah) = buildah.path() {
+        // An image with children cannot go before them: a few rounds, children first.
+        for _ in 0..8 {
+            let made: Vec<String> = image_ids(buildah)
+                .into_iter()
+                .filter(|id| !before.contains(id))
+                .collect();
+            if made.is_empty() {
+                break;
+            }
+            for id in made {
+                let _ = Command::new(buildah).args(["rmi", "--force", &id]).output();
+            }
+        }
+    }
+    code
 }
