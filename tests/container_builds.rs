@@ -14,7 +14,7 @@ use std::process::{Command, ExitCode};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use weft_build::{BaseCatalogue, BuildJob, Builder, BuilderSettings, StepFailure};
+use weft_build::{BaseCatalogue, BuildJob, Builder, StepFailure};
 use weft_plugin_host::{HostConfig, PluginHost};
 use weft_sdk::{BuildPlan, RepoFacts};
 use weft_source::{SourceLimits, SourceView};
@@ -28,11 +28,6 @@ static STORAGE: Mutex<()> = Mutex::new(());
 fn with_storage<T>(change: impl FnOnce() -> T) -> T {
     let _one_at_a_time = STORAGE.lock().unwrap_or_else(|e| e.into_inner());
     change()
-}
-
-thread_local! {
-    /// How long this thread's last build took, once it had the machine (not counting the wait for another's).
-    static LAST_BUILD: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
 }
 
 /// What a planned image may weigh beyond the hand-written one: metadata (its configuration's environment, working
@@ -145,13 +140,16 @@ fn sample_plan(install: &str) -> BuildPlan {
     }
 }
 
-/// Builds `plan` from `context` with buildah and the machine's bases, into `image`; the result and the log.
-fn build(
-    tools: &Tools,
-    context: &Path,
-    image: &str,
-    plan: BuildPlan,
-) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
+/// One build: how it ended, its log, and how long it took once it had the machine (the wait for another build's
+/// end not counted).
+struct Built {
+    result: Result<weft_build::BuiltImage, StepFailure>,
+    log: String,
+    took: Duration,
+}
+
+/// Builds `plan` from `context` with buildah and the machine's bases, into `image`.
+fn build(tools: &Tools, context: &Path, image: &str, plan: BuildPlan) -> Result<Built, String> {
     build_at(
         tools,
         context,
@@ -168,12 +166,32 @@ fn build_at(
     image: &str,
     plan: BuildPlan,
     commit: &str,
-) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
+) -> Result<Built, String> {
     let buildah = weft_build::PodmanBuilder {
         program: tools.buildah.display().to_string(),
         ..weft_build::PodmanBuilder::buildah()
     };
     build_with(tools, buildah, context, image, plan, commit)
+}
+
+/// `builder` given the machine's bases.
+fn on_bases(
+    tools: &Tools,
+    builder: weft_build::PodmanBuilder,
+) -> Result<weft_build::PodmanBuilder, String> {
+    Ok(weft_build::PodmanBuilder {
+        bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
+        ..builder
+    })
+}
+
+/// Runs `work` to its end on a runtime of its own.
+fn block_on<F: std::future::Future>(work: F) -> Result<F::Output, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(runtime.block_on(work))
 }
 
 /// Builds `plan` with `builder` (given the machine's bases) from `context` into `image`, as the commit `commit`.
@@ -184,14 +202,8 @@ fn build_with(
     image: &str,
     plan: BuildPlan,
     commit: &str,
-) -> Result<(Result<weft_build::BuiltImage, StepFailure>, String), String> {
-    let settings = BuilderSettings {
-        bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
-    };
-    let buildah = weft_build::PodmanBuilder {
-        bases: settings.bases.clone(),
-        ..builder
-    };
+) -> Result<Built, String> {
+    let builder = on_bases(tools, builder)?;
     let job = BuildJob {
         app: "hello".into(),
         commit: commit.into(),
@@ -202,22 +214,25 @@ fn build_with(
     };
     let lines = Mutex::new(Vec::new());
     let sink = |line: &str| lines.lock().expect("log").push(line.to_string());
-    let _one_at_a_time = STORAGE.lock().unwrap_or_else(|e| e.into_inner());
-    let started = Instant::now();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    let result = runtime
-        .block_on(buildah.build(&job, &sink))
-        .map_err(|e| e.to_string())?;
-    LAST_BUILD.with(|last| last.set(started.elapsed()));
-    // The image stays in the registry; the machine's storage keeps no copy of every test run's tag.
-    let _ = Command::new(&tools.buildah)
-        .args(["rmi", &format!("{image}:{}", job.tag())])
-        .output();
+    let (result, took) = with_storage(|| {
+        let started = Instant::now();
+        let result = block_on(builder.build(&job, &sink))?.map_err(|e| e.to_string())?;
+        let took = started.elapsed();
+        // The image stays in the registry; the machine's storage keeps no copy of every test run's tag.
+        let _ = Command::new(&tools.buildah)
+            .args(["rmi", &format!("{image}:{}", job.tag())])
+            .output();
+        Ok::<_, String>((result, took))
+    })?;
     let log = lines.into_inner().expect("log").join("\n");
-    Ok((result, log))
+    Ok(Built { result, log, took })
+}
+
+/// steer-detect, through the plugin host, as a deploy loads it.
+fn steerer() -> Result<weft_plugin_host::SteerPlugin, String> {
+    let host = PluginHost::new(HostConfig::default()).map_err(|e| e.to_string())?;
+    weft_build::load_steerer(&host, &weft_tests::builtin_registry(), "build")
+        .map_err(|e| e.to_string())
 }
 
 /// `podman --runtime runc run` of `reference` on host networking with `PORT=port`, detached; its container's name.
@@ -286,7 +301,7 @@ fn buildah_builds_pushes_and_pins_and_podman_runs_what_was_pinned(
     let context = tempfile::tempdir().map_err(|e| e.to_string())?;
     write_sample(context.path(), "hello from a real build");
     let image = format!("{}/samples/hello", registry.host());
-    let (result, log) = build(
+    let Built { result, log, .. } = build(
         tools,
         context.path(),
         &image,
@@ -379,7 +394,7 @@ fn podman_builds_pushes_and_pins_the_same_plan_for_real(tools: &Tools) -> Result
     let context = tempfile::tempdir().map_err(|e| e.to_string())?;
     write_sample(context.path(), "hello from podman's build");
     let image = format!("{}/samples/podman", registry.host());
-    let (result, log) = build_with(
+    let Built { result, log, .. } = build_with(
         tools,
         weft_build::PodmanBuilder::podman(),
         context.path(),
@@ -415,7 +430,7 @@ fn a_build_that_really_fails_names_its_step_and_exit_code_and_pushes_nothing(
     write_sample(context.path(), "never served");
     let image = format!("{}/samples/broken", registry.host());
     let install = "python3 -c 'import sys; print(\"no such wheel\"); sys.exit(3)'";
-    let (result, log) = build(tools, context.path(), &image, sample_plan(install))?;
+    let Built { result, log, .. } = build(tools, context.path(), &image, sample_plan(install))?;
     let failure = match result {
         Ok(built) => return Err(format!("a failing build gave {}", built.reference)),
         Err(failure) => failure,
@@ -451,7 +466,7 @@ fn a_base_the_machine_lacks_fails_the_base_step_before_building(
     plan.dockerfile = plan
         .dockerfile
         .replace("base/python:3.11", "base/python:3.99");
-    let (result, log) = build(
+    let Built { result, log, .. } = build(
         tools,
         context.path(),
         &format!("{}/samples/x", registry.host()),
@@ -507,6 +522,11 @@ const SAMPLES: [Sample; 5] = [
         comment: "<!-- changed -->\n",
     },
 ];
+
+/// The digest an image reference is pinned to (`name@sha256:…`); empty when it is not pinned.
+fn pinned_digest(reference: &str) -> &str {
+    reference.split_once('@').map_or("", |(_, digest)| digest)
+}
 
 /// The pushed size of an image: its manifest's config and layers (compressed), as a pull transfers them.
 fn pushed_size(registry: &Registry, repository: &str, digest: &str) -> Result<u64, String> {
@@ -574,9 +594,7 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
     // A first build of this run's own: nothing of an earlier run's cache is reused.
     let fresh = format!("{}-{}", std::process::id(), now_nanos());
     let port = free_port();
-    let host = PluginHost::new(HostConfig::default()).map_err(|e| e.to_string())?;
-    let steerer = weft_build::load_steerer(&host, &weft_tests::builtin_registry(), "build")
-        .map_err(|e| e.to_string())?;
+    let steerer = steerer()?;
     let facts = RepoFacts {
         app: sample.name.into(),
         commit: "1".repeat(40),
@@ -593,17 +611,14 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
     let plan = plan_of(context.path())?;
     let image = format!("{}/samples/{}", registry.host(), sample.name);
 
-    let started = Instant::now();
-    let (result, cold_log) =
-        build_at(tools, context.path(), &image, plan.clone(), &"1".repeat(40))?;
-    let cold = started.elapsed();
+    let Built {
+        result,
+        log: cold_log,
+        took: cold,
+    } = build_at(tools, context.path(), &image, plan.clone(), &"1".repeat(40))?;
     let built = result.map_err(|f| format!("the plan's build failed: {f:?}\n{cold_log}"))?;
-    let digest = built
-        .reference
-        .split_once('@')
-        .map(|(_, d)| d.to_string())
-        .unwrap_or_default();
-    let planned_size = pushed_size(&registry, &format!("samples/{}", sample.name), &digest)?;
+    let digest = pinned_digest(&built.reference);
+    let planned_size = pushed_size(&registry, &format!("samples/{}", sample.name), digest)?;
 
     let best = BuildPlan {
         kind: "dockerfile".into(),
@@ -612,18 +627,18 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
         ..BuildPlan::default()
     };
     let best_image = format!("{}/samples/{}-best", registry.host(), sample.name);
-    let (result, best_log) = build_at(tools, context.path(), &best_image, best, &"1".repeat(40))?;
+    let Built {
+        result,
+        log: best_log,
+        ..
+    } = build_at(tools, context.path(), &best_image, best, &"1".repeat(40))?;
     let best_built =
         result.map_err(|f| format!("the hand-written build failed: {f:?}\n{best_log}"))?;
-    let best_digest = best_built
-        .reference
-        .split_once('@')
-        .map(|(_, d)| d.to_string())
-        .unwrap_or_default();
+    let best_digest = pinned_digest(&best_built.reference);
     let best_size = pushed_size(
         &registry,
         &format!("samples/{}-best", sample.name),
-        &best_digest,
+        best_digest,
     )?;
 
     // A source-only change: the dependency step comes from the cache, the build step runs again.
@@ -632,15 +647,17 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
     text.push_str(sample.comment);
     std::fs::write(&source, text).map_err(|e| e.to_string())?;
     let changed = plan_of(context.path())?;
-    let started = Instant::now();
-    let (result, warm_log) = build_at(
+    let Built {
+        result,
+        log: warm_log,
+        took: warm,
+    } = build_at(
         tools,
         context.path(),
         &image,
         changed.clone(),
         &"2".repeat(40),
     )?;
-    let warm = started.elapsed();
     let rebuilt = result.map_err(|f| format!("the rebuild failed: {f:?}\n{warm_log}"))?;
     for command in &changed.install {
         if !cached(&warm_log, |line| line.contains(command.as_str())) {
@@ -657,13 +674,8 @@ fn a_planned_sample_builds_small_caches_its_dependencies_and_runs(
 
     // What a redeploy after the change pushes and pulls: the layers the first image did not have.
     let repository = format!("samples/{}", sample.name);
-    let before = layers(&registry, &repository, &digest)?;
-    let rebuilt_digest = rebuilt
-        .reference
-        .split_once('@')
-        .map(|(_, d)| d.to_string())
-        .unwrap_or_default();
-    let new_bytes: u64 = layers(&registry, &repository, &rebuilt_digest)?
+    let before = layers(&registry, &repository, digest)?;
+    let new_bytes: u64 = layers(&registry, &repository, pinned_digest(&rebuilt.reference))?
         .into_iter()
         .filter(|layer| !before.contains(layer))
         .map(|(_, size)| size)
@@ -713,14 +725,14 @@ fn steered_build(
     port: u16,
     max_attempts: u32,
 ) -> Result<weft_build::BuildRecord, String> {
-    let host = PluginHost::new(HostConfig::default()).map_err(|e| e.to_string())?;
-    let steerer = weft_build::load_steerer(&host, &weft_tests::builtin_registry(), "build")
-        .map_err(|e| e.to_string())?;
-    let buildah = weft_build::PodmanBuilder {
-        program: tools.buildah.display().to_string(),
-        bases: BaseCatalogue::load(&tools.bases).map_err(|e| e.to_string())?,
-        ..weft_build::PodmanBuilder::buildah()
-    };
+    let steerer = steerer()?;
+    let buildah = on_bases(
+        tools,
+        weft_build::PodmanBuilder {
+            program: tools.buildah.display().to_string(),
+            ..weft_build::PodmanBuilder::buildah()
+        },
+    )?;
     let request = weft_build::BuildRequest {
         app: "steered".into(),
         commit: "3".repeat(40),
@@ -733,21 +745,16 @@ fn steered_build(
     let lines = Mutex::new(Vec::new());
     let sink = |line: &str| lines.lock().expect("log").push(line.to_string());
     with_storage(|| {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
-        runtime
-            .block_on(
-                weft_build::BuildLoop {
-                    steering: &steerer,
-                    builder: &buildah,
-                    permits: &permits,
-                    log: &sink,
-                }
-                .run(&request, None),
-            )
-            .map_err(|failed| format!("{:?}: {:#?}", failed.error, failed.record.attempts))
+        block_on(
+            weft_build::BuildLoop {
+                steering: &steerer,
+                builder: &buildah,
+                permits: &permits,
+                log: &sink,
+            }
+            .run(&request, None),
+        )?
+        .map_err(|failed| format!("{:?}: {:#?}", failed.error, failed.record.attempts))
     })
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
+use weft_source::outbound::{AddressClass, classify, parse_literal};
 
 use super::bases::BaseCatalogue;
 use super::builder::{
@@ -178,7 +179,7 @@ impl Builder for PodmanBuilder {
 }
 
 /// Whether an image's registry is this machine's loopback (`localhost:5000/app`, `127.0.0.1:5000/app`,
-/// `[::1]:5000/app`).
+/// `[::1]:5000/app`, any spelling the outbound guard reads as loopback).
 fn on_loopback(image: &str) -> bool {
     let Some((registry, _)) = image.split_once('/') else {
         return false;
@@ -188,9 +189,7 @@ fn on_loopback(image: &str) -> bool {
         None => registry.split(':').next().unwrap_or(""),
     };
     host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+        || parse_literal(host).is_some_and(|ip| classify(ip) == AddressClass::Loopback)
 }
 
 #[cfg(test)]
@@ -428,6 +427,8 @@ mod tests {
             ("127.0.0.1:5000/shop", true),
             ("localhost:5000/shop", true),
             ("[::1]:5000/shop", true),
+            // Any spelling the outbound guard reads as loopback.
+            ("127.1:5000/shop", true),
             ("localhost/shop", true),
             ("registry.example/shop", false),
             ("127.0.0.1.example/shop", false),

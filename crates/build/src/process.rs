@@ -151,9 +151,14 @@ pub async fn run(step: Step, log: &dyn LogSink) -> Result<StepOutcome, BuilderEr
     }
 }
 
-/// The program's path: as given when it names a file, else the first match on `PATH`.
-fn find_program(program: &str) -> Option<PathBuf> {
-    let is_file = |path: &std::path::Path| path.is_file();
+/// The program's path: as given when it names a file, else the first executable file of that name on `PATH` (a
+/// file without an execute bit is passed over, as a shell passes it over).
+pub(crate) fn find_program(program: &str) -> Option<PathBuf> {
+    let is_file = |path: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    };
     if program.contains('/') {
         let path = PathBuf::from(program);
         return is_file(&path).then_some(path);

@@ -25,6 +25,7 @@ use super::builder::Builder;
 use super::buildkit::BuildkitBuilder;
 use super::command::CommandBuilder;
 use super::podman::PodmanBuilder;
+use super::process::find_program;
 use super::steering::DEFAULT_MAX_ATTEMPTS;
 
 /// The most attempts an app may ask for.
@@ -81,7 +82,7 @@ impl BuilderKind {
     /// What `Auto` stands for on this machine (its PATH and `BUILDKIT_HOST`); any other kind is itself.
     pub fn on_this_machine(self) -> BuilderKind {
         let buildkit_host = std::env::var_os("BUILDKIT_HOST").is_some_and(|host| !host.is_empty());
-        self.resolved(on_path, buildkit_host)
+        self.resolved(|program| find_program(program).is_some(), buildkit_host)
     }
 
     /// What `Auto` stands for where `found` says which programs are on PATH and `buildkit_host` whether
@@ -103,17 +104,6 @@ impl BuilderKind {
     pub fn pushes(self) -> bool {
         self != BuilderKind::Command
     }
-}
-
-/// Whether `program` is an executable file in a directory of PATH.
-fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            std::fs::metadata(dir.join(program))
-                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        })
-    })
 }
 
 /// An app's build settings.

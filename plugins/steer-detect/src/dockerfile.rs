@@ -1,7 +1,8 @@
-//! The Dockerfile a generated plan builds, saying what the plan's fields say. Compiled languages (Go, Rust) and
-//! static sites build in one stage and run in another from a minimal base as a non-root user, their dependency
-//! files copied and installed before the source so that a source-only change reuses that layer; the other kinds
-//! build and run in one stage from the base image.
+//! The Dockerfile a generated plan builds, saying what the plan's fields say. Plans on the machine's logical bases
+//! (`base/...`) — Go, Rust, Python — build in one stage and run in another from a minimal base as a non-root user,
+//! their dependency files copied and installed before the source so that a source-only change reuses that layer; a
+//! static site is copied onto Caddy; the other kinds (and a base image an override names) build and run in one
+//! stage from the base image.
 
 use weft_sdk::BuildPlan;
 
@@ -17,7 +18,7 @@ pub const STATIC_RUNTIME: &str = "base/static:bookworm";
 pub const CC_RUNTIME: &str = "base/cc:bookworm";
 /// The runtime base when the start command needs a shell, or the binary needs system libraries installed.
 pub const DEBIAN_RUNTIME: &str = "base/debian:bookworm";
-/// The runtime base of a static site: Caddy on `base/static`.
+/// The runtime base of a static site: Caddy on `base/cc`.
 pub const SITE_RUNTIME: &str = "base/caddy:2";
 /// Where a static site's files are served from in [`SITE_RUNTIME`].
 pub const SITE_ROOT: &str = "/site";
@@ -42,8 +43,9 @@ const BUILD_ONLY_ENV: [&str; 12] = [
 pub struct Layout {
     /// The directory a static site is served from (`.` for the repository's root).
     pub site_dir: String,
-    /// The files the install step reads (`go.mod`, `go.sum`; `Cargo.toml`, `Cargo.lock`), copied before the
-    /// source; empty when the install needs the whole source (then it is copied first).
+    /// The files the install step reads (`go.mod`, `go.sum`; `Cargo.toml`, `Cargo.lock`; `requirements.txt`, or
+    /// `pyproject.toml` with its lockfile), copied before the source; empty when the install needs the whole
+    /// source (then it is copied first).
     pub dependency_files: Vec<String>,
     /// The Rust package whose dependencies are fetched and compiled with a stand-in `src/main.rs` beside the
     /// dependency files (Cargo reads a package's targets before it fetches), so that layer holds them compiled;
@@ -91,19 +93,13 @@ fn interpreted(plan: &BuildPlan, layout: &Layout) -> String {
     push_env(&mut out, plan, |_| true);
     if copied_first {
         out.push_str(&format!("COPY {} ./\n", layout.dependency_files.join(" ")));
-        for command in &plan.install {
-            out.push_str(&format!("RUN {caches}{command}\n"));
-        }
+        push_runs(&mut out, &caches, &plan.install);
     }
     out.push_str("\nFROM deps AS build\nCOPY . .\n");
     if !copied_first {
-        for command in &plan.install {
-            out.push_str(&format!("RUN {caches}{command}\n"));
-        }
+        push_runs(&mut out, &caches, &plan.install);
     }
-    for command in &plan.build {
-        out.push_str(&format!("RUN {caches}{command}\n"));
-    }
+    push_runs(&mut out, &caches, &plan.build);
     out.push_str(&format!("\nFROM {runtime}\n"));
     push_packages(&mut out, &runtime, &layout.runtime_packages);
     if copied_first && plan.build.is_empty() {
@@ -154,9 +150,7 @@ fn compiled(plan: &BuildPlan, layout: &Layout) -> String {
     if copied_first {
         out.push_str("COPY . .\n");
     }
-    for command in &plan.build {
-        out.push_str(&format!("RUN {caches}{command}\n"));
-    }
+    push_runs(&mut out, &caches, &plan.build);
     let start = plan.start.as_deref().unwrap_or_default();
     let runtime = if needs_shell(start) || !layout.runtime_packages.is_empty() {
         DEBIAN_RUNTIME
@@ -215,9 +209,8 @@ fn single_stage(plan: &BuildPlan, site_dir: &str) -> String {
     } else {
         out.push_str("COPY . .\n");
     }
-    for command in plan.install.iter().chain(&plan.build) {
-        out.push_str(&format!("RUN {command}\n"));
-    }
+    push_runs(&mut out, "", &plan.install);
+    push_runs(&mut out, "", &plan.build);
     push_port(&mut out, plan);
     if let Some(start) = &plan.start {
         out.push_str(&format!("CMD [\"sh\", \"-c\", {}]\n", json_string(start)));
@@ -266,6 +259,13 @@ fn copied_dir(dir: &str) -> String {
         ".".to_string()
     } else {
         format!("{dir}/")
+    }
+}
+
+/// A `RUN` for each of `commands`, with the cache mounts `caches`.
+fn push_runs(out: &mut String, caches: &str, commands: &[String]) {
+    for command in commands {
+        out.push_str(&format!("RUN {caches}{command}\n"));
     }
 }
 

@@ -131,16 +131,14 @@ pub fn detect(repo: Repo<'_>) -> Result<Option<BuildPlan>, PluginError> {
     }))
 }
 
-/// The files the dependency install reads, copied before the source: `requirements.txt` (unless it names other
-/// files or the project itself), `pyproject.toml` with `uv.lock` or `poetry.lock` (and the README a pyproject may
-/// name); none for a project installed from its source (`pip install .`).
+/// The files the dependency install reads, copied before the source: `pyproject.toml` with `uv.lock` or
+/// `poetry.lock`, else `requirements.txt` (unless it names other files or the project itself); none for a project
+/// installed from its source (`pip install .`).
 pub fn dependency_files(repo: Repo<'_>) -> Result<Vec<String>, PluginError> {
-    if repo.has_file("uv.lock") || repo.has_file("poetry.lock") {
-        let lock = if repo.has_file("uv.lock") {
-            "uv.lock"
-        } else {
-            "poetry.lock"
-        };
+    if let Some(lock) = ["uv.lock", "poetry.lock"]
+        .into_iter()
+        .find(|lock| repo.has_file(lock))
+    {
         return Ok(vec!["pyproject.toml".into(), lock.into()]);
     }
     if let Some(requirements) = repo.text("requirements.txt")? {
